@@ -1,0 +1,15 @@
+//! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
+
+mod pg_prepared;
+
+use crate::cli::{Cli, Command, PgCommand};
+use crate::context::Context;
+use crate::findings::Severity;
+use anyhow::Result;
+
+pub async fn run(cli: Cli) -> Result<Severity> {
+    let ctx = Context::new(&cli.global)?;
+    match &cli.command {
+        Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
+    }
+}

@@ -1,0 +1,284 @@
+//! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
+
+use crate::cli::PreparedArgs;
+use crate::context::Context;
+use crate::error::hinted;
+use crate::findings::{Finding, Severity};
+use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
+use crate::pg::session;
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::time::Duration;
+
+const DEFAULT_WARNING_AGE: Duration = Duration::from_secs(5 * 60);
+const DEFAULT_CRITICAL_AGE: Duration = Duration::from_secs(30 * 60);
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Thresholds {
+    pub warning_age_seconds: u64,
+    pub critical_age_seconds: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct PreparedReport {
+    thresholds: Thresholds,
+    #[serde(flatten)]
+    snapshot: PreparedSnapshot,
+}
+
+pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
+    let configured = &ctx.config.config.thresholds.prepared;
+    let warning = args
+        .warning_age
+        .or(configured.warning_age)
+        .unwrap_or(DEFAULT_WARNING_AGE);
+    let critical = args
+        .critical_age
+        .or(configured.critical_age)
+        .unwrap_or(DEFAULT_CRITICAL_AGE);
+    if warning > critical {
+        return Err(hinted(
+            format!(
+                "warning age {} is above critical age {}",
+                format_duration(warning),
+                format_duration(critical)
+            ),
+            "the warning threshold must not exceed the critical one",
+        ));
+    }
+    let thresholds = Thresholds {
+        warning_age_seconds: warning.as_secs(),
+        critical_age_seconds: critical.as_secs(),
+    };
+    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    ctx.note(format!("connecting to {}", target.params.describe()));
+    let session = session::connect(&target.params, ctx.timeout).await?;
+    ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+    let snapshot = prepared::collect(&session, &args.databases, ctx.timeout).await?;
+    let findings = assess(&snapshot, warning, critical);
+    let report = Report::new(
+        "pg prepared",
+        target.report_target(),
+        findings,
+        PreparedReport {
+            thresholds,
+            snapshot,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if snapshot.prepared_transactions.is_empty() {
+        let message = if snapshot.max_prepared_transactions == 0 {
+            "none: prepared transactions are disabled (max_prepared_transactions = 0)".to_string()
+        } else {
+            "none".to_string()
+        };
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                "prepared_xacts",
+                "prepared transactions".into(),
+                message,
+            )
+            .evidence("source", "pg_prepared_xacts")
+            .evidence(
+                "max_prepared_transactions",
+                snapshot.max_prepared_transactions,
+            )
+            .evidence("server_time", snapshot.server_time.to_rfc3339()),
+        );
+    }
+    for xact in &snapshot.prepared_transactions {
+        let age = seconds(xact.age_seconds);
+        let severity = Severity::grade(age, warning, critical);
+        let mut message = format!(
+            "prepared {} ago by {} (at {}), holds the xmin horizon back {} xids, holds {} lock{}",
+            format_duration(age),
+            xact.owner,
+            xact.prepared_at.format("%Y-%m-%d %H:%M:%S UTC"),
+            xact.age_xids,
+            xact.locks.len(),
+            if xact.locks.len() == 1 { "" } else { "s" },
+        );
+        if !xact.blocked_sessions.is_empty() {
+            let pids: Vec<String> = xact
+                .blocked_sessions
+                .iter()
+                .map(|s| s.pid.to_string())
+                .collect();
+            message.push_str(&format!(", blocks session(s) {}", pids.join(", ")));
+        }
+        let threshold = match severity {
+            Severity::Critical => format!(
+                "; at or over the critical age {}",
+                format_duration(critical)
+            ),
+            Severity::Warning => {
+                format!("; at or over the warning age {}", format_duration(warning))
+            }
+            _ => String::new(),
+        };
+        message.push_str(&threshold);
+        findings.push(
+            Finding::new(
+                severity,
+                "prepared_xact_age",
+                format!("prepared transaction '{}' in {}", xact.gid, xact.database),
+                message,
+            )
+            .evidence("source", "pg_prepared_xacts, pg_locks, pg_stat_activity")
+            .evidence("gid", xact.gid.clone())
+            .evidence("database", xact.database.clone())
+            .evidence("owner", xact.owner.clone())
+            .evidence("prepared_at", xact.prepared_at.to_rfc3339())
+            .evidence("server_time", snapshot.server_time.to_rfc3339())
+            .evidence("age_seconds", xact.age_seconds)
+            .evidence("age_xids", xact.age_xids)
+            .evidence("locks", xact.locks.len())
+            .evidence(
+                "blocked_pids",
+                xact.blocked_sessions
+                    .iter()
+                    .map(|s| s.pid)
+                    .collect::<Vec<_>>(),
+            )
+            .advice(xact.decoded_gid.advice()),
+        );
+    }
+    for what in &snapshot.unreadable {
+        findings.push(Finding::new(
+            Severity::Unknown,
+            "prepared_xacts_unreadable",
+            "prepared transactions".into(),
+            what.clone(),
+        ));
+    }
+    if !snapshot.unattributed_blocked_sessions.is_empty() {
+        let pids: Vec<String> = snapshot
+            .unattributed_blocked_sessions
+            .iter()
+            .map(|s| s.pid.to_string())
+            .collect();
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "blocked_by_prepared",
+                "sessions blocked by a prepared transaction".into(),
+                format!(
+                    "session(s) {} wait for a lock the server attributes to a prepared transaction (blocker pid 0) that could not be matched to one",
+                    pids.join(", ")
+                ),
+            )
+            .evidence("source", "pg_blocking_pids(), pg_locks")
+            .evidence("pids", snapshot.unattributed_blocked_sessions.iter().map(|s| s.pid).collect::<Vec<_>>()),
+        );
+    }
+    findings
+}
+
+impl TableView for PreparedReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let xacts = &self.snapshot.prepared_transactions;
+        if xacts.is_empty() {
+            return Vec::new();
+        }
+        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
+        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
+        let mut table = style.table(&[
+            "STATUS",
+            "GID",
+            "DATABASE",
+            "OWNER",
+            "AGE",
+            "XID AGE",
+            "LOCKS",
+            "BLOCKS",
+            "DECODED GID",
+        ]);
+        for xact in xacts {
+            let age = seconds(xact.age_seconds);
+            table.add_row(vec![
+                style.severity_cell(Severity::grade(age, warning, critical)),
+                Cell::new(escape_control(&xact.gid)),
+                Cell::new(escape_control(&xact.database)),
+                Cell::new(escape_control(&xact.owner)),
+                Cell::new(format!(
+                    "{}\nsince {}",
+                    format_duration(age),
+                    xact.prepared_at.format("%Y-%m-%d %H:%M:%S")
+                )),
+                Cell::new(xact.age_xids),
+                Cell::new(locks_cell(xact)),
+                Cell::new(blocked_cell(&xact.blocked_sessions)),
+                Cell::new(escape_control(&xact.decoded_gid.summary())),
+            ]);
+        }
+        vec![table.to_string()]
+    }
+
+    fn visibility_gaps(&self) -> &[String] {
+        &self.snapshot.visibility_gaps
+    }
+}
+
+/// One line per lock mode: how many, and on what.
+fn locks_cell(xact: &PreparedXact) -> String {
+    xact.locks_by_mode
+        .iter()
+        .map(|(mode, count)| {
+            let objects: Vec<String> = xact
+                .locks
+                .iter()
+                .filter(|l| &l.mode == mode)
+                .map(|l| match (&l.relation, l.relation_oid) {
+                    (Some(name), _) => escape_control(name),
+                    (None, Some(oid)) => {
+                        format!("oid {oid} in {}", l.database.as_deref().unwrap_or("?"))
+                    }
+                    (None, None) => l.locktype.clone(),
+                })
+                .collect();
+            format!("{mode} ×{count}: {}", objects.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn blocked_cell(sessions: &[BlockedSession]) -> String {
+    if sessions.is_empty() {
+        return "-".to_string();
+    }
+    sessions
+        .iter()
+        .map(|s| {
+            let on = s
+                .waits_for
+                .relation
+                .clone()
+                .unwrap_or_else(|| s.waits_for.locktype.clone());
+            let query = s
+                .query
+                .as_deref()
+                .map(|q| escape_control(&q.chars().take(60).collect::<String>()))
+                .unwrap_or_else(|| "(query hidden)".to_string());
+            format!(
+                "pid {} {}@{} waits {} on {}: {}",
+                s.pid,
+                escape_control(s.user.as_deref().unwrap_or("?")),
+                escape_control(s.database.as_deref().unwrap_or("?")),
+                s.waits_for.mode,
+                escape_control(&on),
+                query
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

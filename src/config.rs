@@ -1,0 +1,158 @@
+//! The YAML config file: named targets and thresholds. The only module that knows serde_yaml.
+
+use crate::error::hinted;
+use crate::units::serde_duration;
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Named PostgreSQL servers.
+    #[serde(default)]
+    pub postgres: BTreeMap<String, PgTargetConfig>,
+    #[serde(default)]
+    pub thresholds: Thresholds,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PgTargetConfig {
+    /// A postgres:// URL or a key=value conninfo string; PG* variables and ~/.pgpass fill the gaps.
+    pub conninfo: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    #[serde(default)]
+    pub prepared: AgeThresholds,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgeThresholds {
+    #[serde(default, with = "serde_duration")]
+    pub warning_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+}
+
+/// A config and the file it came from (for messages).
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub path: Option<PathBuf>,
+    pub config: Config,
+}
+
+/// Finds and reads the config: `--config`, else `$INDOUBT_CONFIG`, else
+/// `~/.config/indoubt/config.yaml`. Only the default location may be absent.
+pub fn load(flag: Option<&Path>) -> Result<Loaded> {
+    let explicit = flag.map(Path::to_path_buf).or_else(|| {
+        std::env::var_os("INDOUBT_CONFIG")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    });
+    let path = match explicit {
+        Some(path) => path,
+        None => match default_path() {
+            Some(path) if path.exists() => path,
+            _ => return Ok(Loaded::default()),
+        },
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("reading config file {}", path.display()))?;
+    let config = parse(&text, &path)?;
+    Ok(Loaded {
+        path: Some(path),
+        config,
+    })
+}
+
+fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("indoubt").join("config.yaml"))
+}
+
+/// Parses config text; errors name `file:line:column` so an editor can jump there.
+pub fn parse(text: &str, path: &Path) -> Result<Config> {
+    if text.trim().is_empty() {
+        return Ok(Config::default());
+    }
+    serde_yaml::from_str(text).map_err(|err| {
+        let message = err.to_string();
+        let (location, message) = match err.location() {
+            Some(loc) => {
+                let suffix = format!(" at line {} column {}", loc.line(), loc.column());
+                let message = message
+                    .strip_suffix(&suffix)
+                    .unwrap_or(&message)
+                    .to_string();
+                (
+                    format!("{}:{}:{}", path.display(), loc.line(), loc.column()),
+                    message,
+                )
+            }
+            None => (path.display().to_string(), message),
+        };
+        hinted(
+            format!("invalid config {location}: {message}"),
+            "see the config section of README.md for every key",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Config> {
+        parse(text, Path::new("c.yaml"))
+    }
+
+    #[test]
+    fn reads_targets_and_thresholds() {
+        let c = parse_str(
+            "postgres:\n  db1:\n    conninfo: host=db1 user=monitor\nthresholds:\n  prepared:\n    warning_age: 2m\n    critical_age: 1h\n",
+        )
+        .unwrap();
+        assert_eq!(c.postgres["db1"].conninfo, "host=db1 user=monitor");
+        assert_eq!(
+            c.thresholds.prepared.warning_age,
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            c.thresholds.prepared.critical_age,
+            Some(Duration::from_secs(3600))
+        );
+    }
+
+    #[test]
+    fn unknown_keys_name_line_column_and_the_expected_keys() {
+        let err = parse_str("postgres:\n  db1:\n    connifo: x\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("c.yaml:3:5"), "{err}");
+        assert!(err.contains("conninfo"), "{err}");
+    }
+
+    #[test]
+    fn bad_durations_are_located() {
+        let err = parse_str("thresholds:\n  prepared:\n    warning_age: 5 minutes\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("c.yaml:3:"), "{err}");
+        assert!(err.contains("unknown unit"), "{err}");
+    }
+
+    #[test]
+    fn empty_file_is_an_empty_config() {
+        assert!(parse_str("\n").unwrap().postgres.is_empty());
+    }
+}

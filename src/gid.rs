@@ -1,0 +1,364 @@
+//! Global transaction id decoding: pgjdbc XA (Narayana, Atomikos and others), Citus and logical replication GIDs.
+
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// Narayana (JBoss/WildFly) JTA; 131072 and 131080 are its JTS forms.
+const NARAYANA_FORMAT_IDS: [i32; 3] = [131077, 131072, 131080];
+/// "ATOM" as a big-endian int.
+const ATOMIKOS_FORMAT_ID: i32 = 1096044365;
+/// Narayana's Uid: two int64 host words, int32 process, int32 seconds, int32 counter.
+const NARAYANA_UID_LEN: usize = 28;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DecodedGid {
+    /// pgjdbc's XA encoding: `formatId_base64(gtrid)_base64(bqual)`.
+    Xa(XaGid),
+    /// Citus: `citus_<initiator group>_<initiator pid>_<transaction number>_<connection number>`.
+    Citus {
+        initiator_group_id: i64,
+        initiator_pid: i64,
+        transaction_number: i64,
+        connection_number: i64,
+    },
+    /// Logical replication with two_phase (PG15+): `pg_gid_<subscription oid>_<remote xid>`.
+    LogicalReplication {
+        subscription_oid: u32,
+        remote_xid: u64,
+    },
+    /// Not a format we know; the note says what it resembles, if anything.
+    Opaque {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct XaGid {
+    pub format_id: i32,
+    /// The transaction manager that uses this format id, when it is a well-known one.
+    pub transaction_manager: Option<&'static str>,
+    pub gtrid_hex: String,
+    /// Printable ASCII as is, every other byte as `\xNN`.
+    pub gtrid_text: String,
+    pub bqual_hex: String,
+    pub bqual_text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub narayana: Option<NarayanaXid>,
+}
+
+/// What Narayana packs into its XIDs: the coordinator's Uid and node name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NarayanaXid {
+    /// The transaction's Uid in Narayana's own notation (`0:ffff7f000001:8b3:6a01b2c3:2a`).
+    pub transaction_uid: String,
+    /// When the coordinator created the Uid (its seconds field).
+    pub uid_created_at: Option<DateTime<Utc>>,
+    /// `xaNodeName` of the coordinator that owns the decision and its transaction log.
+    pub coordinator_node: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_uid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eis_name: Option<i32>,
+}
+
+pub fn decode(gid: &str) -> DecodedGid {
+    if let Some(rest) = gid.strip_prefix("citus_") {
+        if let Some(decoded) = decode_citus(rest) {
+            return decoded;
+        }
+    }
+    if let Some(rest) = gid.strip_prefix("pg_gid_") {
+        if let Some((sub, xid)) = rest.split_once('_') {
+            if let (Ok(subscription_oid), Ok(remote_xid)) = (sub.parse(), xid.parse()) {
+                return DecodedGid::LogicalReplication {
+                    subscription_oid,
+                    remote_xid,
+                };
+            }
+        }
+    }
+    match decode_xa(gid) {
+        Ok(xa) => DecodedGid::Xa(xa),
+        Err(note) => DecodedGid::Opaque { note },
+    }
+}
+
+fn decode_citus(rest: &str) -> Option<DecodedGid> {
+    let parts: Vec<i64> = rest
+        .split('_')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    match parts[..] {
+        [initiator_group_id, initiator_pid, transaction_number, connection_number] => {
+            Some(DecodedGid::Citus {
+                initiator_group_id,
+                initiator_pid,
+                transaction_number,
+                connection_number,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Err carries a note when the GID looks like an XA id of a known manager but is not pgjdbc's encoding.
+fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
+    let (Some(first), Some(last)) = (gid.find('_'), gid.rfind('_')) else {
+        return Err(None);
+    };
+    if first == last {
+        return Err(None);
+    }
+    let format_id: i32 = gid[..first].parse().map_err(|_| None)?;
+    let manager = transaction_manager(format_id);
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let not_pgjdbc = || {
+        manager.map(|m| {
+            format!(
+                "starts with {m}'s XA format id {format_id} but is not pgjdbc's formatId_base64(gtrid)_base64(bqual) encoding"
+            )
+        })
+    };
+    let gtrid = b64
+        .decode(&gid[first + 1..last])
+        .map_err(|_| not_pgjdbc())?;
+    let bqual = b64.decode(&gid[last + 1..]).map_err(|_| not_pgjdbc())?;
+    // XA limits each part to 64 bytes; longer is not an XID whatever it decodes to.
+    if gtrid.is_empty() || gtrid.len() > 64 || bqual.len() > 64 {
+        return Err(not_pgjdbc());
+    }
+    let narayana = NARAYANA_FORMAT_IDS
+        .contains(&format_id)
+        .then(|| decode_narayana(&gtrid, &bqual))
+        .flatten();
+    Ok(XaGid {
+        format_id,
+        transaction_manager: manager,
+        gtrid_hex: hex(&gtrid),
+        gtrid_text: printable(&gtrid),
+        bqual_hex: hex(&bqual),
+        bqual_text: printable(&bqual),
+        narayana,
+    })
+}
+
+fn transaction_manager(format_id: i32) -> Option<&'static str> {
+    if NARAYANA_FORMAT_IDS.contains(&format_id) {
+        Some("Narayana")
+    } else if format_id == ATOMIKOS_FORMAT_ID {
+        Some("Atomikos")
+    } else {
+        None
+    }
+}
+
+fn decode_narayana(gtrid: &[u8], bqual: &[u8]) -> Option<NarayanaXid> {
+    if gtrid.len() < NARAYANA_UID_LEN {
+        return None;
+    }
+    let (uid, node) = gtrid.split_at(NARAYANA_UID_LEN);
+    let seconds = i32::from_be_bytes(uid[20..24].try_into().ok()?);
+    let branch = (bqual.len() >= NARAYANA_UID_LEN + 4).then(|| {
+        let eis = i32::from_be_bytes(bqual[28..32].try_into().unwrap_or_default());
+        (narayana_uid(&bqual[..NARAYANA_UID_LEN]), eis)
+    });
+    Some(NarayanaXid {
+        transaction_uid: narayana_uid(uid),
+        uid_created_at: DateTime::from_timestamp(i64::from(seconds), 0),
+        coordinator_node: printable(node),
+        branch_uid: branch.as_ref().map(|(uid, _)| uid.clone()),
+        eis_name: branch.map(|(_, eis)| eis),
+    })
+}
+
+/// Narayana prints a Uid as its five fields in unpadded hex joined by colons.
+fn narayana_uid(uid: &[u8]) -> String {
+    let word = |range: std::ops::Range<usize>| -> String {
+        let value = uid[range]
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        format!("{value:x}")
+    };
+    [
+        word(0..8),
+        word(8..16),
+        word(16..20),
+        word(20..24),
+        word(24..28),
+    ]
+    .join(":")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn printable(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| {
+            if (0x20..0x7f).contains(&b) && b != b'\\' {
+                (b as char).to_string()
+            } else {
+                format!("\\x{b:02x}")
+            }
+        })
+        .collect()
+}
+
+impl DecodedGid {
+    /// One line for a table cell.
+    pub fn summary(&self) -> String {
+        match self {
+            DecodedGid::Xa(xa) => {
+                let manager = xa.transaction_manager.unwrap_or("XA");
+                match &xa.narayana {
+                    Some(n) => format!(
+                        "{manager} (format {}) coordinator node {:?}, uid {}",
+                        xa.format_id, n.coordinator_node, n.transaction_uid
+                    ),
+                    None => format!(
+                        "{manager} (format {}) gtrid {:?} bqual {:?}",
+                        xa.format_id, xa.gtrid_text, xa.bqual_text
+                    ),
+                }
+            }
+            DecodedGid::Citus {
+                initiator_group_id,
+                initiator_pid,
+                transaction_number,
+                ..
+            } => format!(
+                "Citus: initiator group {initiator_group_id}, pid {initiator_pid}, transaction {transaction_number}"
+            ),
+            DecodedGid::LogicalReplication {
+                subscription_oid,
+                remote_xid,
+            } => format!("logical replication: subscription oid {subscription_oid}, remote xid {remote_xid}"),
+            DecodedGid::Opaque { note: Some(note) } => format!("opaque ({note})"),
+            DecodedGid::Opaque { note: None } => "opaque".to_string(),
+        }
+    }
+
+    /// Where the decision for this transaction lives, for the operator.
+    pub fn advice(&self) -> String {
+        const RULE: &str = "Resolve by the coordinator's decision; a heuristic COMMIT/ROLLBACK PREPARED is a human's call, to be recorded and communicated.";
+        match self {
+            DecodedGid::Xa(XaGid { narayana: Some(n), .. }) => format!(
+                "The decision is in the transaction log (ObjectStore) of Narayana node {:?}: recover that node, or look the uid {} up in its log and in the other participants. {RULE}",
+                n.coordinator_node, n.transaction_uid
+            ),
+            DecodedGid::Xa(xa) => format!(
+                "Look the gtrid up in the {} transaction log and in the other participants (same gtrid). {RULE}",
+                xa.transaction_manager.unwrap_or("transaction manager's")
+            ),
+            DecodedGid::Citus { initiator_group_id, .. } => format!(
+                "Citus resolves its own: run SELECT recover_prepared_transactions() on the coordinator (initiator group {initiator_group_id}); its pg_dist_transaction holds the decision."
+            ),
+            DecodedGid::LogicalReplication { subscription_oid, .. } => format!(
+                "Created by the apply worker of subscription oid {subscription_oid}: check that subscription's worker and the publisher; the publisher's COMMIT PREPARED or ROLLBACK PREPARED finishes it."
+            ),
+            DecodedGid::Opaque { .. } => format!("Find the application or transaction manager that issued this GID. {RULE}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b64(bytes: &[u8]) -> String {
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    }
+
+    #[test]
+    fn narayana_gid_names_the_coordinator_node() {
+        let mut gtrid = Vec::new();
+        gtrid.extend_from_slice(&0u64.to_be_bytes());
+        gtrid.extend_from_slice(&0xffff_7f00_0001u64.to_be_bytes());
+        gtrid.extend_from_slice(&0x8b3i32.to_be_bytes());
+        gtrid.extend_from_slice(&1_778_454_847i32.to_be_bytes());
+        gtrid.extend_from_slice(&42i32.to_be_bytes());
+        gtrid.extend_from_slice(b"orders-node-1");
+        let mut bqual = gtrid[..28].to_vec();
+        bqual.extend_from_slice(&7i32.to_be_bytes());
+        bqual.extend_from_slice(&0i32.to_be_bytes());
+        let gid = format!("131077_{}_{}", b64(&gtrid), b64(&bqual));
+        let DecodedGid::Xa(xa) = decode(&gid) else {
+            panic!("not XA")
+        };
+        assert_eq!(xa.format_id, 131077);
+        assert_eq!(xa.transaction_manager, Some("Narayana"));
+        let n = xa.narayana.unwrap();
+        assert_eq!(n.coordinator_node, "orders-node-1");
+        assert_eq!(n.transaction_uid, "0:ffff7f000001:8b3:6a01113f:2a");
+        assert_eq!(
+            n.uid_created_at.unwrap().to_rfc3339(),
+            "2026-05-10T23:14:07+00:00"
+        );
+        assert_eq!(n.eis_name, Some(7));
+    }
+
+    #[test]
+    fn atomikos_gid_is_readable() {
+        let gid = format!(
+            "1096044365_{}_{}",
+            b64(b"tm-orders0000100001"),
+            b64(b"tm-orders0000100002")
+        );
+        let DecodedGid::Xa(xa) = decode(&gid) else {
+            panic!("not XA")
+        };
+        assert_eq!(xa.transaction_manager, Some("Atomikos"));
+        assert_eq!(xa.gtrid_text, "tm-orders0000100001");
+        assert_eq!(xa.bqual_hex, hex(b"tm-orders0000100002"));
+    }
+
+    #[test]
+    fn generic_xa_shows_binary_as_escapes() {
+        let gid = format!("4660_{}_{}", b64(&[0, 1, b'a', 0xff]), b64(b""));
+        let DecodedGid::Xa(xa) = decode(&gid) else {
+            panic!("not XA")
+        };
+        assert_eq!(xa.gtrid_text, "\\x00\\x01a\\xff");
+        assert_eq!(xa.gtrid_hex, "000161ff");
+        assert_eq!(xa.transaction_manager, None);
+    }
+
+    #[test]
+    fn narayana_format_id_without_pgjdbc_encoding_is_opaque_with_a_note() {
+        let DecodedGid::Opaque { note: Some(note) } = decode("131077_orders_4711") else {
+            panic!("should be opaque with a note")
+        };
+        assert!(note.contains("Narayana"), "{note}");
+        assert_eq!(decode("plain gid"), DecodedGid::Opaque { note: None });
+        assert_eq!(decode("12_abc"), DecodedGid::Opaque { note: None });
+    }
+
+    #[test]
+    fn citus_and_logical_replication() {
+        assert_eq!(
+            decode("citus_14_3301_42_1"),
+            DecodedGid::Citus {
+                initiator_group_id: 14,
+                initiator_pid: 3301,
+                transaction_number: 42,
+                connection_number: 1
+            }
+        );
+        assert_eq!(
+            decode("pg_gid_16399_755"),
+            DecodedGid::LogicalReplication {
+                subscription_oid: 16399,
+                remote_xid: 755
+            }
+        );
+        assert!(matches!(decode("citus_1_2_x_4"), DecodedGid::Opaque { .. }));
+        assert!(decode("citus_14_3301_42_1")
+            .advice()
+            .contains("recover_prepared_transactions()"));
+    }
+}

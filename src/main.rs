@@ -1,0 +1,51 @@
+//! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
+
+mod cli;
+mod commands;
+mod config;
+mod context;
+mod error;
+mod findings;
+mod gid;
+mod pg;
+mod report;
+mod term;
+mod units;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).
+const EXIT_UNKNOWN: u8 = 3;
+
+fn main() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // --help and --version are not errors; their text goes to stdout.
+            let code = if err.use_stderr() { EXIT_UNKNOWN } else { 0 };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("indoubt: error: starting the async runtime: {err}");
+            return ExitCode::from(EXIT_UNKNOWN);
+        }
+    };
+    match runtime.block_on(commands::run(cli)) {
+        Ok(status) => ExitCode::from(status.exit_code()),
+        Err(err) => {
+            eprintln!("indoubt: error: {err:#}");
+            if let Some(hint) = error::hint_of(&err) {
+                eprintln!("hint: {hint}");
+            }
+            ExitCode::from(EXIT_UNKNOWN)
+        }
+    }
+}

@@ -1,0 +1,649 @@
+//! libpq-compatible connection parameters: postgres:// URLs, key=value strings, PG* variables and ~/.pgpass.
+//!
+//! We parse these ourselves rather than handing the string to tokio-postgres because we
+//! must know which part is the password (to keep it out of every message), fill gaps
+//! from the environment and the password file the way libpq does, and support the
+//! `verify-ca`/`verify-full` modes that tokio-postgres does not model.
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A password that never prints itself.
+#[derive(Clone)]
+pub struct Password(String);
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(<redacted>)")
+    }
+}
+
+impl Password {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SslMode {
+    Disable,
+    /// libpq's `allow` tries plain first; we have no such order and treat it as `prefer`.
+    Prefer,
+    Require,
+    VerifyCa,
+    VerifyFull,
+}
+
+impl SslMode {
+    fn parse(text: &str) -> Result<SslMode> {
+        Ok(match text {
+            "disable" => SslMode::Disable,
+            "allow" | "prefer" => SslMode::Prefer,
+            "require" => SslMode::Require,
+            "verify-ca" => SslMode::VerifyCa,
+            "verify-full" => SslMode::VerifyFull,
+            other => bail!(
+                "invalid sslmode {other:?}: use disable, allow, prefer, require, verify-ca or verify-full"
+            ),
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ConnParams {
+    /// Host names, IP addresses or Unix socket directories (starting with `/`).
+    pub hosts: Vec<String>,
+    pub hostaddrs: Vec<std::net::IpAddr>,
+    pub ports: Vec<u16>,
+    pub user: String,
+    pub dbname: String,
+    pub password: Option<Password>,
+    pub sslmode: SslMode,
+    pub sslrootcert: Option<PathBuf>,
+    pub sslcert: Option<PathBuf>,
+    pub sslkey: Option<PathBuf>,
+    pub connect_timeout: Option<Duration>,
+    pub read_write_only: bool,
+}
+
+const KNOWN_KEYS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "passfile",
+    "connect_timeout",
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "application_name",
+    "target_session_attrs",
+];
+
+/// Environment variables that stand in for missing keys, as in libpq.
+const ENV_FALLBACKS: &[(&str, &str)] = &[
+    ("host", "PGHOST"),
+    ("hostaddr", "PGHOSTADDR"),
+    ("port", "PGPORT"),
+    ("dbname", "PGDATABASE"),
+    ("user", "PGUSER"),
+    ("password", "PGPASSWORD"),
+    ("passfile", "PGPASSFILE"),
+    ("connect_timeout", "PGCONNECT_TIMEOUT"),
+    ("sslmode", "PGSSLMODE"),
+    ("sslrootcert", "PGSSLROOTCERT"),
+    ("sslcert", "PGSSLCERT"),
+    ("sslkey", "PGSSLKEY"),
+    ("target_session_attrs", "PGTARGETSESSIONATTRS"),
+];
+
+/// Whether a `--pg` value is a connection string rather than a target name.
+pub fn looks_like_conninfo(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://") || text.contains('=')
+}
+
+impl ConnParams {
+    /// Builds parameters from a URL or conninfo string (empty: environment only),
+    /// with `env` standing in for the process environment.
+    pub fn resolve(conninfo: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<ConnParams> {
+        let mut keys = parse_conninfo(conninfo)?;
+        for (key, var) in ENV_FALLBACKS {
+            if !keys.contains_key(*key) {
+                if let Some(value) = env(var).filter(|v| !v.is_empty()) {
+                    keys.insert(key.to_string(), value);
+                }
+            }
+        }
+        let take = |k: &str| keys.get(k).filter(|v| !v.is_empty()).cloned();
+
+        let hostaddrs = split_list(take("hostaddr").as_deref())
+            .into_iter()
+            .map(|a| {
+                a.parse()
+                    .map_err(|_| anyhow::anyhow!("invalid hostaddr {a:?}: not an IP address"))
+            })
+            .collect::<Result<Vec<std::net::IpAddr>>>()?;
+        let mut hosts = split_list(take("host").as_deref());
+        if hosts.is_empty() {
+            if hostaddrs.is_empty() {
+                hosts.push(default_socket_dir());
+            } else {
+                hosts = hostaddrs.iter().map(|a| a.to_string()).collect();
+            }
+        }
+        let ports = split_list(take("port").as_deref())
+            .into_iter()
+            .map(|p| {
+                p.parse::<u16>()
+                    .map_err(|_| anyhow::anyhow!("invalid port {p:?}"))
+            })
+            .collect::<Result<Vec<u16>>>()?;
+        let ports = if ports.is_empty() { vec![5432] } else { ports };
+        if ports.len() != 1 && ports.len() != hosts.len() {
+            bail!(
+                "{} ports given for {} hosts: give one port, or one per host",
+                ports.len(),
+                hosts.len()
+            );
+        }
+        let user = match take("user") {
+            Some(user) => user,
+            None => env("USER")
+                .or_else(|| env("LOGNAME"))
+                .context("no user name: set user= in the connection string or PGUSER")?,
+        };
+        let dbname = take("dbname").unwrap_or_else(|| user.clone());
+        let sslmode = SslMode::parse(take("sslmode").as_deref().unwrap_or("prefer"))?;
+        let connect_timeout = match take("connect_timeout") {
+            Some(t) => Some(Duration::from_secs(t.parse::<u64>().map_err(|_| {
+                anyhow::anyhow!("invalid connect_timeout {t:?}: whole seconds")
+            })?)),
+            None => None,
+        };
+        let read_write_only = match take("target_session_attrs").as_deref() {
+            None | Some("any") => false,
+            Some("read-write") => true,
+            Some(other) => {
+                bail!("unsupported target_session_attrs {other:?}: use any or read-write")
+            }
+        };
+        let mut params = ConnParams {
+            hosts,
+            hostaddrs,
+            ports,
+            user,
+            dbname,
+            password: take("password").map(Password),
+            sslmode,
+            sslrootcert: take("sslrootcert").map(PathBuf::from),
+            sslcert: take("sslcert").map(PathBuf::from),
+            sslkey: take("sslkey").map(PathBuf::from),
+            connect_timeout,
+            read_write_only,
+        };
+        if params.password.is_none() {
+            let passfile = take("passfile")
+                .map(PathBuf::from)
+                .or_else(|| env("HOME").map(|home| Path::new(&home).join(".pgpass")));
+            if let Some(passfile) = passfile {
+                params.password = password_from_file(&passfile, &params)?.map(Password);
+            }
+        }
+        Ok(params)
+    }
+
+    /// The same server, another database (to name relations of locks held there).
+    pub fn with_dbname(&self, dbname: &str) -> ConnParams {
+        ConnParams {
+            dbname: dbname.to_string(),
+            ..self.clone()
+        }
+    }
+
+    /// Where we connect, for messages and reports. Never includes the password.
+    pub fn describe(&self) -> String {
+        let hosts = self
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let port = self
+                    .ports
+                    .get(i)
+                    .or(self.ports.first())
+                    .copied()
+                    .unwrap_or(5432);
+                if h.contains(':') && !h.starts_with('/') {
+                    format!("[{h}]:{port}")
+                } else {
+                    format!("{h}:{port}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",");
+        format!("{}@{}/{}", self.user, hosts, self.dbname)
+    }
+
+    pub fn first_host(&self) -> &str {
+        self.hosts.first().map(String::as_str).unwrap_or("")
+    }
+
+    pub fn first_port(&self) -> u16 {
+        self.ports.first().copied().unwrap_or(5432)
+    }
+}
+
+fn split_list(value: Option<&str>) -> Vec<String> {
+    value
+        .map(|v| {
+            v.split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Debian's libpq looks for the server socket in /var/run/postgresql; upstream's default is /tmp.
+fn default_socket_dir() -> String {
+    if Path::new("/var/run/postgresql").is_dir() {
+        "/var/run/postgresql".to_string()
+    } else {
+        "/tmp".to_string()
+    }
+}
+
+/// Splits a URL or a key=value string into keys. Messages never quote the input: it may hold a password.
+fn parse_conninfo(text: &str) -> Result<BTreeMap<String, String>> {
+    let text = text.trim();
+    let keys = if let Some(rest) = text
+        .strip_prefix("postgresql://")
+        .or_else(|| text.strip_prefix("postgres://"))
+    {
+        parse_url(rest)?
+    } else {
+        parse_key_values(text)?
+    };
+    if let Some(bad) = keys.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        bail!(
+            "unsupported connection option {bad:?} (supported: {})",
+            KNOWN_KEYS.join(", ")
+        );
+    }
+    Ok(keys)
+}
+
+fn parse_key_values(text: &str) -> Result<BTreeMap<String, String>> {
+    let mut keys = BTreeMap::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || c.is_whitespace() {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.next() != Some('=') {
+            bail!("invalid connection string: missing \"=\" after {key:?}");
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut value = String::new();
+        if chars.peek() == Some(&'\'') {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some('\\') => match chars.next() {
+                        Some(c) => value.push(c),
+                        None => bail!(
+                            "invalid connection string: unterminated quoted value for {key:?}"
+                        ),
+                    },
+                    Some('\'') => break,
+                    Some(c) => value.push(c),
+                    None => {
+                        bail!("invalid connection string: unterminated quoted value for {key:?}")
+                    }
+                }
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                chars.next();
+                if c == '\\' {
+                    if let Some(escaped) = chars.next() {
+                        value.push(escaped);
+                    }
+                } else {
+                    value.push(c);
+                }
+            }
+        }
+        keys.insert(key, value);
+    }
+    Ok(keys)
+}
+
+fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
+    let mut keys = BTreeMap::new();
+    let (before_query, query) = match rest.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (rest, None),
+    };
+    let (authority, path) = match before_query.split_once('/') {
+        Some((a, p)) => (a, Some(p)),
+        None => (before_query, None),
+    };
+    let hostspec = match authority.rsplit_once('@') {
+        Some((userinfo, hostspec)) => {
+            let (user, password) = match userinfo.split_once(':') {
+                Some((u, p)) => (u, Some(p)),
+                None => (userinfo, None),
+            };
+            if !user.is_empty() {
+                keys.insert(
+                    "user".into(),
+                    percent_decode(user).context("invalid postgres URL: bad user name")?,
+                );
+            }
+            if let Some(p) = password {
+                keys.insert(
+                    "password".into(),
+                    percent_decode(p).context("invalid postgres URL: bad password encoding")?,
+                );
+            }
+            hostspec
+        }
+        None => authority,
+    };
+    if !hostspec.is_empty() {
+        let mut hosts = Vec::new();
+        let mut ports = Vec::new();
+        for part in hostspec.split(',') {
+            let (host, port) = if let Some(inner) = part.strip_prefix('[') {
+                let (h, after) = inner
+                    .split_once(']')
+                    .context("invalid postgres URL: unclosed [ in host")?;
+                (h.to_string(), after.strip_prefix(':').map(str::to_string))
+            } else {
+                match part.rsplit_once(':') {
+                    Some((h, p)) => (h.to_string(), Some(p.to_string())),
+                    None => (part.to_string(), None),
+                }
+            };
+            hosts.push(percent_decode(&host).context("invalid postgres URL: bad host encoding")?);
+            ports.push(port.unwrap_or_default());
+        }
+        if hosts.iter().any(|h| !h.is_empty()) {
+            keys.insert("host".into(), hosts.join(","));
+        }
+        if ports.iter().any(|p| !p.is_empty()) {
+            keys.insert("port".into(), ports.join(","));
+        }
+    }
+    if let Some(path) = path.filter(|p| !p.is_empty()) {
+        keys.insert(
+            "dbname".into(),
+            percent_decode(path).context("invalid postgres URL: bad database name")?,
+        );
+    }
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair
+            .split_once('=')
+            .context("invalid postgres URL: query parameter without \"=\"")?;
+        keys.insert(
+            percent_decode(k).context("invalid postgres URL: bad parameter")?,
+            percent_decode(v).context("invalid postgres URL: bad parameter value")?,
+        );
+    }
+    Ok(keys)
+}
+
+fn percent_decode(text: &str) -> Result<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3).context("truncated %-escape")?;
+            out.push(u8::from_str_radix(hex, 16).context("bad %-escape")?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).context("not UTF-8 after %-decoding")
+}
+
+/// Looks the password up in a libpq password file (`host:port:db:user:password`, `*` wildcards).
+fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| format!("reading password file {}", path.display()))
+        }
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.permissions().mode() & 0o077 != 0 {
+                eprintln!(
+                    "indoubt: warning: password file {} has group or world access; ignored (chmod 0600 it)",
+                    path.display()
+                );
+                return Ok(None);
+            }
+        }
+    }
+    // libpq matches a Unix socket connection against "localhost".
+    let host = if params.first_host().starts_with('/') {
+        "localhost".to_string()
+    } else {
+        params.first_host().to_string()
+    };
+    let port = params.first_port().to_string();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let fields = split_pgpass_line(line);
+        if fields.len() < 5 {
+            continue;
+        }
+        let matches = |field: &str, value: &str| field == "*" || field == value;
+        if matches(&fields[0], &host)
+            && matches(&fields[1], &port)
+            && matches(&fields[2], &params.dbname)
+            && matches(&fields[3], &params.user)
+        {
+            return Ok(Some(fields[4..].join(":")));
+        }
+    }
+    Ok(None)
+}
+
+fn split_pgpass_line(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    fields
+                        .last_mut()
+                        .expect("fields starts non-empty")
+                        .push(next);
+                }
+            }
+            ':' if fields.len() < 5 => fields.push(String::new()),
+            c => fields.last_mut().expect("fields starts non-empty").push(c),
+        }
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k: &str| map.get(k).cloned()
+    }
+
+    #[test]
+    fn url_with_everything() {
+        let p = ConnParams::resolve(
+            "postgres://app%40corp:s3cr%3At@db1.example:6432,db2:6433/shop%20db?sslmode=verify-full&sslrootcert=/ca.pem",
+            &env_of(&[]),
+        )
+        .unwrap();
+        assert_eq!(p.user, "app@corp");
+        assert_eq!(p.password.unwrap().expose(), "s3cr:t");
+        assert_eq!(p.hosts, vec!["db1.example", "db2"]);
+        assert_eq!(p.ports, vec![6432, 6433]);
+        assert_eq!(p.dbname, "shop db");
+        assert_eq!(p.sslmode, SslMode::VerifyFull);
+        assert_eq!(p.sslrootcert.unwrap(), PathBuf::from("/ca.pem"));
+    }
+
+    #[test]
+    fn url_ipv6_and_socket_dir() {
+        let p = ConnParams::resolve("postgresql://u@[::1]:5433/db", &env_of(&[])).unwrap();
+        assert_eq!(p.hosts, vec!["::1"]);
+        assert_eq!(p.describe(), "u@[::1]:5433/db");
+        let p = ConnParams::resolve("postgresql://u@%2Fvar%2Frun%2Fpostgresql/db", &env_of(&[]))
+            .unwrap();
+        assert_eq!(p.hosts, vec!["/var/run/postgresql"]);
+    }
+
+    #[test]
+    fn key_values_with_quotes_and_escapes() {
+        let p = ConnParams::resolve(
+            "host=db1 port = 5433 user=o\\'brien password='it''s\\' a secret' dbname='my db'",
+            &env_of(&[]),
+        );
+        // '' is not an escape in conninfo: the value ends at the second quote.
+        assert!(p.is_err());
+        let p = ConnParams::resolve(
+            "host=db1 port = 5433 user=o\\'brien password='it\\'s a \\\\secret' dbname='my db'",
+            &env_of(&[]),
+        )
+        .unwrap();
+        assert_eq!(p.user, "o'brien");
+        assert_eq!(p.password.unwrap().expose(), "it's a \\secret");
+        assert_eq!(p.dbname, "my db");
+        assert_eq!(p.ports, vec![5433]);
+    }
+
+    #[test]
+    fn environment_fills_gaps_but_does_not_override() {
+        let env = env_of(&[
+            ("PGHOST", "envhost"),
+            ("PGPORT", "7777"),
+            ("PGUSER", "envuser"),
+            ("PGPASSWORD", "pw"),
+            ("PGSSLMODE", "require"),
+        ]);
+        let p = ConnParams::resolve("dbname=x", &env).unwrap();
+        assert_eq!(
+            (p.hosts[0].as_str(), p.ports[0], p.user.as_str()),
+            ("envhost", 7777, "envuser")
+        );
+        assert_eq!(p.sslmode, SslMode::Require);
+        assert_eq!(p.password.unwrap().expose(), "pw");
+        let p = ConnParams::resolve("host=mine user=me", &env).unwrap();
+        assert_eq!(
+            (p.hosts[0].as_str(), p.user.as_str(), p.dbname.as_str()),
+            ("mine", "me", "me")
+        );
+    }
+
+    #[test]
+    fn errors_never_echo_the_secret() {
+        for bad in [
+            "host=x password='hunter2",
+            "host=x password=hunter2 bogus=1",
+            "postgres://u:hunter2@h:notaport/db",
+            "postgres://u:hunter2@h/db?sslmode=maybe",
+        ] {
+            let err = format!("{:#}", ConnParams::resolve(bad, &env_of(&[])).unwrap_err());
+            assert!(!err.contains("hunter2"), "{err}");
+        }
+        let p = ConnParams::resolve("postgres://u:hunter2@h/db", &env_of(&[])).unwrap();
+        assert!(!format!("{p:?} {}", p.describe()).contains("hunter2"));
+    }
+
+    #[test]
+    fn pgpass_lookup_with_wildcards_and_escapes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pgpass");
+        std::fs::write(
+            &file,
+            "# comment\nother:5432:*:app:nope\ndb1:5433:*:app:pa\\:ss:word\n*:*:*:*:fallback\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        let passfile = file.to_string_lossy().to_string();
+        let env = env_of(&[("PGPASSFILE", passfile.as_str())]);
+        let p = ConnParams::resolve("host=db1 port=5433 user=app dbname=shop", &env).unwrap();
+        assert_eq!(p.password.unwrap().expose(), "pa:ss:word");
+        let p = ConnParams::resolve("host=db9 user=x", &env).unwrap();
+        assert_eq!(p.password.unwrap().expose(), "fallback");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn world_readable_pgpass_is_ignored() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pgpass");
+        std::fs::write(&file, "*:*:*:*:leaky\n").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let passfile = file.to_string_lossy().to_string();
+        let p = ConnParams::resolve(
+            "host=h user=u",
+            &env_of(&[("PGPASSFILE", passfile.as_str())]),
+        )
+        .unwrap();
+        assert!(p.password.is_none());
+    }
+
+    #[test]
+    fn target_names_are_not_conninfo() {
+        assert!(!looks_like_conninfo("lab"));
+        assert!(looks_like_conninfo("host=x"));
+        assert!(looks_like_conninfo("postgres://x"));
+    }
+}

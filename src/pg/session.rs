@@ -1,0 +1,269 @@
+//! Diagnostic PostgreSQL sessions: TLS as libpq would, bounded connects and statements, read-only settings.
+
+use super::conninfo::{ConnParams, SslMode};
+use crate::error::hinted;
+use anyhow::{anyhow, Context, Result};
+use native_tls::{Certificate, Identity, TlsConnector};
+use postgres_native_tls::MakeTlsConnector;
+use std::time::Duration;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Row, SimpleQueryMessage};
+
+/// The oldest server whose catalogs our queries were written for.
+const MIN_SERVER_VERSION: i32 = 130000;
+
+/// What the session learned about the server and its own privileges.
+#[derive(Debug, Clone)]
+pub struct ServerInfo {
+    pub version_num: i32,
+    pub version: String,
+    pub database: String,
+    /// Superuser or member of pg_read_all_stats: sees other users' query text and state.
+    pub reads_all_stats: bool,
+}
+
+pub struct Session {
+    client: Client,
+    timeout: Duration,
+    pub params: ConnParams,
+    pub info: ServerInfo,
+}
+
+/// Opens a read-only, autocommit session; every step is bounded by `timeout`.
+pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> {
+    let target = params.describe();
+    let connect_limit = params.connect_timeout.map_or(timeout, |t| t.min(timeout));
+    let client = tokio::time::timeout(connect_limit, open(params))
+        .await
+        .map_err(|_| {
+            hinted(
+                format!(
+                    "connecting to postgres at {target}: no answer within {}",
+                    crate::units::format_duration(connect_limit)
+                ),
+                "check the host, port and firewall; a busy server may need a longer --timeout",
+            )
+        })?
+        .with_context(|| format!("connecting to postgres at {target}"))?;
+    let mut session = Session {
+        client,
+        timeout,
+        params: params.clone(),
+        info: ServerInfo {
+            version_num: 0,
+            version: String::new(),
+            database: params.dbname.clone(),
+            reads_all_stats: false,
+        },
+    };
+    session
+        .setup()
+        .await
+        .with_context(|| format!("setting up session on {target}"))?;
+    Ok(session)
+}
+
+async fn open(params: &ConnParams) -> Result<Client> {
+    let mut config = tokio_postgres::Config::new();
+    for host in &params.hosts {
+        config.host(host);
+    }
+    for addr in &params.hostaddrs {
+        config.hostaddr(*addr);
+    }
+    for port in &params.ports {
+        config.port(*port);
+    }
+    config
+        .user(&params.user)
+        .dbname(&params.dbname)
+        .application_name("indoubt");
+    if let Some(password) = &params.password {
+        config.password(password.expose());
+    }
+    if params.read_write_only {
+        config.target_session_attrs(tokio_postgres::config::TargetSessionAttrs::ReadWrite);
+    }
+    // TLS does not apply to Unix sockets; libpq ignores sslmode there too.
+    let all_sockets = params.hosts.iter().all(|h| h.starts_with('/'));
+    let mode = if all_sockets {
+        SslMode::Disable
+    } else {
+        params.sslmode
+    };
+    config.ssl_mode(match mode {
+        SslMode::Disable => tokio_postgres::config::SslMode::Disable,
+        SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
+        SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
+            tokio_postgres::config::SslMode::Require
+        }
+    });
+    let tls = tls_connector(params, mode)?;
+    let (client, connection) = config.connect(tls).await.map_err(pg_error)?;
+    tokio::spawn(async move {
+        // The connection ends when the client is dropped; an error then is not news.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// libpq semantics: prefer/require encrypt without verifying, unless a root certificate
+/// is given (then require behaves as verify-ca); verify-ca checks the chain; verify-full
+/// also the host name.
+fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector> {
+    let mut builder = TlsConnector::builder();
+    let default_root = std::env::var_os("HOME")
+        .map(|h| {
+            std::path::PathBuf::from(h)
+                .join(".postgresql")
+                .join("root.crt")
+        })
+        .filter(|p| p.exists());
+    let root = params.sslrootcert.clone().or(default_root);
+    let verify_chain = match mode {
+        SslMode::VerifyCa | SslMode::VerifyFull => true,
+        SslMode::Require => root.is_some(),
+        SslMode::Disable | SslMode::Prefer => false,
+    };
+    if verify_chain {
+        match &root {
+            Some(path) if path.as_os_str() == "system" => {}
+            Some(path) => {
+                let pem = std::fs::read(path)
+                    .with_context(|| format!("reading sslrootcert {}", path.display()))?;
+                builder.disable_built_in_roots(true);
+                for cert in split_pem_certificates(&pem) {
+                    builder.add_root_certificate(
+                        Certificate::from_pem(&cert)
+                            .with_context(|| format!("parsing sslrootcert {}", path.display()))?,
+                    );
+                }
+            }
+            None => {
+                return Err(hinted(
+                    format!("sslmode {mode:?} needs a root certificate"),
+                    "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt",
+                ))
+            }
+        }
+    } else {
+        builder.danger_accept_invalid_certs(true);
+    }
+    builder.danger_accept_invalid_hostnames(mode != SslMode::VerifyFull);
+    if let (Some(cert), Some(key)) = (&params.sslcert, &params.sslkey) {
+        let cert_pem =
+            std::fs::read(cert).with_context(|| format!("reading sslcert {}", cert.display()))?;
+        let key_pem =
+            std::fs::read(key).with_context(|| format!("reading sslkey {}", key.display()))?;
+        builder.identity(
+            Identity::from_pkcs8(&cert_pem, &key_pem).context("loading client certificate")?,
+        );
+    }
+    Ok(MakeTlsConnector::new(
+        builder.build().context("building TLS connector")?,
+    ))
+}
+
+/// A CA file may hold several certificates; native-tls takes them one at a time.
+fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
+    let text = String::from_utf8_lossy(pem);
+    let mut certs = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        if line.starts_with("-----BEGIN CERTIFICATE-----") {
+            current.clear();
+        }
+        current.push_str(line);
+        current.push('\n');
+        if line.starts_with("-----END CERTIFICATE-----") {
+            certs.push(current.clone().into_bytes());
+        }
+    }
+    certs
+}
+
+/// Turns a driver error into one line with the server's SQLSTATE, message, detail and hint.
+pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
+    match err.as_db_error() {
+        Some(db) => {
+            let mut text = format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+            if let Some(detail) = db.detail() {
+                text.push_str(&format!(" (detail: {detail})"));
+            }
+            match db.hint() {
+                Some(hint) => hinted(text, hint.to_string()),
+                None => anyhow!(text),
+            }
+        }
+        None => anyhow::Error::new(err),
+    }
+}
+
+impl Session {
+    async fn setup(&mut self) -> Result<()> {
+        let statement_ms = self.timeout.as_millis().max(1);
+        let lock_ms = statement_ms.min(2_000);
+        // One round trip: settings first, then what we need to know about the server.
+        let sql = format!(
+            "SET default_transaction_read_only = on; \
+             SET statement_timeout = {statement_ms}; \
+             SET lock_timeout = {lock_ms}; \
+             SET idle_in_transaction_session_timeout = 30000; \
+             SELECT current_setting('server_version_num'), current_setting('server_version'), \
+                    current_database(), \
+                    (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) \
+                    OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER')"
+        );
+        let messages = self.bounded(self.client.simple_query(&sql)).await?;
+        let row = messages
+            .iter()
+            .find_map(|m| match m {
+                SimpleQueryMessage::Row(row) => Some(row),
+                _ => None,
+            })
+            .context("server sent no row for the session check")?;
+        let get = |i: usize| row.get(i).unwrap_or_default().to_string();
+        self.info.version_num = get(0).parse().context("unreadable server_version_num")?;
+        self.info.version = get(1);
+        self.info.database = get(2);
+        self.info.reads_all_stats = get(3) == "t";
+        if self.info.version_num < MIN_SERVER_VERSION {
+            return Err(hinted(
+                format!("PostgreSQL {} is not supported", self.info.version),
+                "indoubt needs PostgreSQL 13 or newer",
+            ));
+        }
+        Ok(())
+    }
+
+    async fn bounded<T>(
+        &self,
+        fut: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T> {
+        match tokio::time::timeout(self.timeout, fut).await {
+            Ok(result) => result.map_err(pg_error),
+            Err(_) => Err(anyhow!(
+                "statement did not finish within {}",
+                crate::units::format_duration(self.timeout)
+            )),
+        }
+    }
+
+    /// Runs one bounded query with bind parameters.
+    pub async fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
+        self.bounded(self.client.query(sql, params)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_ca_bundles() {
+        let pem = b"-----BEGIN CERTIFICATE-----\nAAA\n-----END CERTIFICATE-----\njunk\n-----BEGIN CERTIFICATE-----\nBBB\n-----END CERTIFICATE-----\n";
+        let certs = split_pem_certificates(pem);
+        assert_eq!(certs.len(), 2);
+        assert!(String::from_utf8_lossy(&certs[1]).contains("BBB"));
+    }
+}

@@ -1,0 +1,87 @@
+//! The serializable report model shared by every command, and its output to stdout in the chosen format.
+
+pub mod table;
+
+use crate::cli::OutputFormat;
+use crate::findings::{self, Finding, Severity};
+use anyhow::{Context as _, Result};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::io::Write;
+
+/// Bumped on any change that could break a consumer of the JSON/YAML output;
+/// adding a field is not such a change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// What was inspected. Never holds a password.
+#[derive(Debug, Clone, Serialize)]
+pub struct Target {
+    /// The config's name for it, when it came from the config.
+    pub name: Option<String>,
+    pub kind: &'static str,
+    /// `user@host:port/database` for PostgreSQL.
+    pub address: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report<T> {
+    pub schema_version: u32,
+    pub indoubt_version: &'static str,
+    pub command: &'static str,
+    pub generated_at: DateTime<Utc>,
+    pub target: Target,
+    /// The worst severity among the findings; the exit code follows it.
+    pub status: Severity,
+    pub exit_code: u8,
+    pub findings: Vec<Finding>,
+    #[serde(flatten)]
+    pub data: T,
+}
+
+impl<T> Report<T> {
+    pub fn new(command: &'static str, target: Target, findings: Vec<Finding>, data: T) -> Self {
+        let status = findings::overall(&findings);
+        Report {
+            schema_version: SCHEMA_VERSION,
+            indoubt_version: env!("CARGO_PKG_VERSION"),
+            command,
+            generated_at: Utc::now(),
+            target,
+            status,
+            exit_code: status.exit_code(),
+            findings,
+            data,
+        }
+    }
+}
+
+/// How a command lays its own data out as tables for a person.
+pub trait TableView {
+    fn tables(&self, style: &table::Style) -> Vec<String>;
+    /// What the role could not see, shown under the findings.
+    fn visibility_gaps(&self) -> &[String] {
+        &[]
+    }
+}
+
+/// Renders the report and writes it to stdout. A closed pipe (`| head`) is not an error.
+pub fn emit<T: Serialize + TableView>(
+    report: &Report<T>,
+    format: OutputFormat,
+    style: &table::Style,
+) -> Result<()> {
+    let text = match format {
+        OutputFormat::Table => table::render(report, style),
+        OutputFormat::Json => {
+            let mut json = serde_json::to_string_pretty(report).context("encoding JSON")?;
+            json.push('\n');
+            json
+        }
+        OutputFormat::Yaml => serde_yaml::to_string(report).context("encoding YAML")?,
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing to stdout"),
+    }
+}
