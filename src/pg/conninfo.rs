@@ -156,6 +156,7 @@ impl ConnParams {
             Some(user) => user,
             None => env("USER")
                 .or_else(|| env("LOGNAME"))
+                .or_else(os_user_name)
                 .context("no user name: set user= in the connection string or PGUSER")?,
         };
         let dbname = take("dbname").unwrap_or_else(|| user.clone());
@@ -236,6 +237,24 @@ impl ConnParams {
 
     pub fn first_port(&self) -> u16 {
         self.ports.first().copied().unwrap_or(5432)
+    }
+}
+
+/// libpq's default user is the operating-system user (cron and CI often have no $USER).
+fn os_user_name() -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let uid = std::fs::metadata("/proc/self").ok()?.uid().to_string();
+        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+        passwd.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split(':').collect();
+            (fields.len() > 2 && fields[2] == uid).then(|| fields[0].to_string())
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }
 

@@ -51,7 +51,7 @@ impl Style {
         table
             .load_preset(UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_header(header.iter().map(|h| Cell::new(h)));
+            .set_header(header.iter().map(Cell::new));
         if self.color {
             table.enforce_styling();
         }

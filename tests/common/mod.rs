@@ -1,0 +1,296 @@
+//! Test support: the running lab's settings, throwaway databases and clusters, and the indoubt binary.
+#![allow(dead_code)] // each test crate uses its own subset
+
+pub mod schema;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The lab's settings, from the environment or tests/lab/.env. Tests never skip when the
+/// lab is down: they fail and say how to start it.
+pub fn lab(key: &str) -> String {
+    static FILE: OnceLock<HashMap<String, String>> = OnceLock::new();
+    if let Ok(value) = std::env::var(key) {
+        return value;
+    }
+    let file = FILE.get_or_init(|| {
+        let text = std::fs::read_to_string(repo_root().join("tests/lab/.env")).unwrap_or_default();
+        text.lines()
+            .filter_map(|line| line.strip_prefix("export "))
+            .filter_map(|line| line.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.trim_matches('\'').to_string()))
+            .collect()
+    });
+    match file.get(key) {
+        Some(value) => value.clone(),
+        None => panic!(
+            "lab not running: run tests/lab/up ({key} is not set and tests/lab/.env lacks it)"
+        ),
+    }
+}
+
+pub fn pg_url() -> String {
+    lab("INDOUBT_LAB_PG_URL")
+}
+
+/// A name no other test (or earlier run) uses.
+pub fn unique(prefix: &str) -> String {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        "{prefix}_{}_{}_{:x}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+        nanos & 0xfffff
+    )
+}
+
+pub fn connect(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).unwrap_or_else(|e| {
+        panic!("lab not running: run tests/lab/up (connecting to PostgreSQL failed: {e})")
+    })
+}
+
+/// The URL of the lab server with another user, password and database.
+pub fn url_for(user: &str, password: &str, db: &str) -> String {
+    format!(
+        "postgres://{user}:{password}@{}:{}/{db}?sslmode=disable",
+        lab("INDOUBT_LAB_PG_HOST"),
+        lab("INDOUBT_LAB_PG_PORT")
+    )
+}
+
+/// SQL string literal (standard_conforming_strings = on).
+pub fn literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// A database of the lab's own server for one test; dropped (with its prepared
+/// transactions rolled back) when the test ends.
+pub struct TestDb {
+    pub name: String,
+    admin_url: String,
+}
+
+impl TestDb {
+    pub fn create(prefix: &str) -> TestDb {
+        Self::create_on(&pg_url(), prefix)
+    }
+
+    pub fn create_on(admin_url: &str, prefix: &str) -> TestDb {
+        let name = unique(prefix);
+        connect(admin_url)
+            .batch_execute(&format!("CREATE DATABASE \"{name}\""))
+            .expect("create database");
+        TestDb {
+            name,
+            admin_url: admin_url.to_string(),
+        }
+    }
+
+    /// The admin URL pointed at this database.
+    pub fn url(&self) -> String {
+        replace_db(&self.admin_url, &self.name)
+    }
+
+    pub fn admin(&self) -> postgres::Client {
+        connect(&self.url())
+    }
+}
+
+pub fn replace_db(url: &str, db: &str) -> String {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let base = base.rsplit_once('/').map(|(b, _)| b).unwrap_or(base);
+    if query.is_empty() {
+        format!("{base}/{db}")
+    } else {
+        format!("{base}/{db}?{query}")
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) else {
+            return;
+        };
+        if let Ok(rows) = db.query(
+            "SELECT gid FROM pg_prepared_xacts WHERE database = current_database()",
+            &[],
+        ) {
+            for row in rows {
+                let gid: String = row.get(0);
+                let _ = db.batch_execute(&format!("ROLLBACK PREPARED {}", literal(&gid)));
+            }
+        }
+        drop(db);
+        if let Ok(mut admin) = postgres::Client::connect(&self.admin_url, postgres::NoTls) {
+            let _ = admin.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// A login role of the lab's server for one test, dropped at the end.
+pub struct TestRole {
+    pub name: String,
+    pub password: String,
+}
+
+impl TestRole {
+    pub fn create(prefix: &str, attributes: &str) -> TestRole {
+        let name = unique(prefix);
+        let password = format!("pw-{}-S3cret", unique("x"));
+        connect(&pg_url())
+            .batch_execute(&format!(
+                "CREATE ROLE \"{name}\" LOGIN PASSWORD {} {attributes}",
+                literal(&password)
+            ))
+            .expect("create role");
+        TestRole { name, password }
+    }
+}
+
+impl Drop for TestRole {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = postgres::Client::connect(&pg_url(), postgres::NoTls) {
+            let _ = admin.batch_execute(&format!(
+                "DROP OWNED BY \"{0}\" CASCADE; DROP ROLE IF EXISTS \"{0}\"",
+                self.name
+            ));
+        }
+    }
+}
+
+/// A PostgreSQL cluster of its own, for tests that restart the server or need it empty.
+pub struct PrivateCluster {
+    pub dir: tempfile::TempDir,
+    pub port: u16,
+    pub password: String,
+}
+
+impl PrivateCluster {
+    pub fn start() -> PrivateCluster {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-pg-")
+            .tempdir()
+            .expect("tempdir");
+        let port = free_port();
+        let password = format!("pw{}", unique("c"));
+        run_lab_script(
+            "pg-cluster",
+            &[
+                "init",
+                &dir.path().to_string_lossy(),
+                &port.to_string(),
+                &password,
+            ],
+        );
+        let cluster = PrivateCluster {
+            dir,
+            port,
+            password,
+        };
+        cluster.ctl("start");
+        cluster
+    }
+
+    pub fn url(&self, db: &str) -> String {
+        format!(
+            "postgres://indoubt_admin:{}@127.0.0.1:{}/{db}?sslmode=disable",
+            self.password, self.port
+        )
+    }
+
+    pub fn ctl(&self, action: &str) {
+        run_lab_script("pg-cluster", &[action, &self.dir.path().to_string_lossy()]);
+    }
+}
+
+impl Drop for PrivateCluster {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(repo_root().join("tests/lab/pg-cluster"))
+            .args(["stop", &self.dir.path().to_string_lossy()])
+            .env("INDOUBT_LAB_PG_BIN", lab("INDOUBT_LAB_PG_BIN"))
+            .status();
+    }
+}
+
+pub fn run_lab_script(script: &str, args: &[&str]) {
+    let out = std::process::Command::new(repo_root().join("tests/lab").join(script))
+        .args(args)
+        .env("INDOUBT_LAB_PG_BIN", lab("INDOUBT_LAB_PG_BIN"))
+        .output()
+        .expect("run lab script");
+    assert!(
+        out.status.success(),
+        "{script} {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// The indoubt binary, isolated from the developer's own config and PG* settings.
+pub fn indoubt() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("indoubt").expect("indoubt binary");
+    for var in [
+        "PGHOST",
+        "PGHOSTADDR",
+        "PGPORT",
+        "PGUSER",
+        "PGDATABASE",
+        "PGPASSWORD",
+        "PGPASSFILE",
+        "PGSSLMODE",
+        "PGSSLROOTCERT",
+        "INDOUBT_CONFIG",
+        "NO_COLOR",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("HOME", empty_home());
+    cmd.env_remove("XDG_CONFIG_HOME");
+    cmd
+}
+
+/// A HOME without config, pgpass or root.crt, shared by all tests of a process.
+fn empty_home() -> &'static Path {
+    static HOME: OnceLock<tempfile::TempDir> = OnceLock::new();
+    HOME.get_or_init(|| tempfile::tempdir().expect("tempdir"))
+        .path()
+}
+
+pub struct Outcome {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(cmd: &mut assert_cmd::Command) -> Outcome {
+    let out = cmd
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("run indoubt");
+    Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

@@ -1,0 +1,139 @@
+//! The documented JSON schema (README "JSON output"), as strict structs: an unknown or missing field fails the test.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    pub name: Option<String>,
+    pub kind: String,
+    pub address: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub severity: String,
+    pub code: String,
+    pub subject: String,
+    pub message: String,
+    pub evidence: serde_json::Map<String, serde_json::Value>,
+    pub advice: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreparedReport {
+    pub schema_version: u32,
+    pub indoubt_version: String,
+    pub command: String,
+    pub generated_at: String,
+    pub target: Target,
+    pub status: String,
+    pub exit_code: u8,
+    pub findings: Vec<Finding>,
+    pub thresholds: Thresholds,
+    pub server_time: String,
+    pub max_prepared_transactions: i32,
+    pub prepared_transactions: Vec<PreparedXact>,
+    pub unattributed_blocked_sessions: Vec<BlockedSession>,
+    pub visibility_gaps: Vec<String>,
+    pub unreadable: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    pub warning_age_seconds: u64,
+    pub critical_age_seconds: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreparedXact {
+    pub gid: String,
+    pub xid: i64,
+    pub database: String,
+    pub owner: String,
+    pub prepared_at: String,
+    pub age_seconds: f64,
+    pub age_xids: i64,
+    pub decoded_gid: DecodedGid,
+    pub locks_by_mode: BTreeMap<String, usize>,
+    pub locks: Vec<HeldLock>,
+    pub blocked_sessions: Vec<BlockedSession>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeldLock {
+    pub locktype: String,
+    pub mode: String,
+    pub granted: bool,
+    pub database: Option<String>,
+    pub relation_oid: Option<u32>,
+    pub relation: Option<String>,
+    pub transactionid: Option<String>,
+    pub virtualtransaction: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockedSession {
+    pub pid: i32,
+    pub database: Option<String>,
+    pub user: Option<String>,
+    pub application: Option<String>,
+    pub state: Option<String>,
+    pub wait_event: Option<String>,
+    pub query_seconds: Option<f64>,
+    pub query: Option<String>,
+    pub waits_for: LockWait,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockWait {
+    pub locktype: String,
+    pub mode: String,
+    pub relation_oid: Option<u32>,
+    pub relation: Option<String>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DecodedGid {
+    Xa {
+        format_id: i32,
+        transaction_manager: Option<String>,
+        gtrid_hex: String,
+        gtrid_text: String,
+        bqual_hex: String,
+        bqual_text: String,
+        narayana: Option<NarayanaXid>,
+    },
+    Citus {
+        initiator_group_id: i64,
+        initiator_pid: i64,
+        transaction_number: i64,
+        connection_number: i64,
+    },
+    LogicalReplication {
+        subscription_oid: u32,
+        remote_xid: u64,
+    },
+    Opaque {
+        note: Option<String>,
+    },
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NarayanaXid {
+    pub transaction_uid: String,
+    pub uid_created_at: Option<String>,
+    pub coordinator_node: String,
+    pub branch_uid: Option<String>,
+    pub eis_name: Option<i32>,
+}

@@ -1,0 +1,165 @@
+//! The lab's Kafka broker is real: transactions commit and abort, read_committed hides the aborted,
+//! an open transaction pins the LSO, and Kafka's own TransactionsCommand runs against it.
+
+mod common;
+
+use common::*;
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::KafkaError;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::{ClientConfig, Message, Offset, TopicPartitionList};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn bootstrap() -> String {
+    lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")
+}
+
+fn create_topic(topic: &str) {
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .create()
+        .expect("admin client");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let results = runtime
+        .block_on(admin.create_topics(
+            &[NewTopic::new(topic, 1, TopicReplication::Fixed(1))],
+            &AdminOptions::new().operation_timeout(Some(WAIT)),
+        ))
+        .unwrap_or_else(|e| {
+            panic!("lab not running: run tests/lab/up (creating a topic failed: {e})")
+        });
+    for result in results {
+        result.unwrap_or_else(|(t, e)| panic!("creating {t}: {e}"));
+    }
+}
+
+fn transactional_producer(id: &str) -> BaseProducer {
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .set("transactional.id", id)
+        .create()
+        .expect("producer");
+    producer.init_transactions(WAIT).expect("init transactions");
+    producer
+}
+
+fn send(producer: &BaseProducer, topic: &str, payload: &str) {
+    producer
+        .send(BaseRecord::to(topic).key(payload).payload(payload))
+        .map_err(|(e, _)| e)
+        .expect("send");
+    producer.flush(WAIT).expect("flush");
+}
+
+fn consumer(isolation: &str) -> BaseConsumer {
+    ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .set("group.id", unique("lab-test"))
+        .set("enable.auto.commit", "false")
+        .set("enable.partition.eof", "true")
+        .set("isolation.level", isolation)
+        .create()
+        .expect("consumer")
+}
+
+/// Everything readable at this isolation level, up to the end of the partition.
+fn read_all(topic: &str, isolation: &str) -> Vec<String> {
+    let consumer = consumer(isolation);
+    let mut tpl = TopicPartitionList::new();
+    tpl.add_partition_offset(topic, 0, Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let deadline = Instant::now() + WAIT;
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        match consumer.poll(Duration::from_millis(500)) {
+            Some(Ok(message)) => seen
+                .push(String::from_utf8_lossy(message.payload().unwrap_or_default()).into_owned()),
+            Some(Err(KafkaError::PartitionEOF(_))) => return seen,
+            Some(Err(e)) => panic!("consume: {e}"),
+            None => {}
+        }
+    }
+    panic!("no end of partition within {WAIT:?}; read {seen:?}")
+}
+
+fn watermarks(topic: &str, isolation: &str) -> (i64, i64) {
+    consumer(isolation)
+        .fetch_watermarks(topic, 0, WAIT)
+        .expect("watermarks")
+}
+
+#[test]
+fn committed_and_aborted_transactions_through_rdkafka() {
+    let topic = unique("lab-txn");
+    create_topic(&topic);
+    let txn_id = unique("lab-producer");
+    let producer = transactional_producer(&txn_id);
+
+    producer.begin_transaction().unwrap();
+    send(&producer, &topic, "committed-1");
+    send(&producer, &topic, "committed-2");
+    producer.commit_transaction(WAIT).unwrap();
+
+    producer.begin_transaction().unwrap();
+    send(&producer, &topic, "aborted-1");
+    producer.abort_transaction(WAIT).unwrap();
+
+    assert_eq!(
+        read_all(&topic, "read_committed"),
+        ["committed-1", "committed-2"]
+    );
+    assert_eq!(
+        read_all(&topic, "read_uncommitted"),
+        ["committed-1", "committed-2", "aborted-1"]
+    );
+
+    // Offsets are not message counts: 3 records and 2 control markers.
+    let (_, high) = watermarks(&topic, "read_uncommitted");
+    assert_eq!(high, 5);
+
+    // An open transaction pins the LSO: librdkafka's "high watermark" under read_committed
+    // (its default) is the LSO, and only read_uncommitted shows the real end of the log.
+    producer.begin_transaction().unwrap();
+    send(&producer, &topic, "open-1");
+    let (_, lso) = watermarks(&topic, "read_committed");
+    let (_, hw) = watermarks(&topic, "read_uncommitted");
+    assert_eq!(lso, 5, "LSO stays at the open transaction's first offset");
+    assert_eq!(hw, 6);
+    assert_eq!(
+        read_all(&topic, "read_committed"),
+        ["committed-1", "committed-2"]
+    );
+
+    // Kafka's own tool sees the same open transaction.
+    let out = std::process::Command::new(repo_root().join("tests/lab/kafka-transactions"))
+        .args([
+            "--bootstrap-server",
+            &bootstrap(),
+            "describe",
+            "--transactional-id",
+            &txn_id,
+        ])
+        .output()
+        .expect("run TransactionsCommand");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "TransactionsCommand failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&txn_id) && stdout.contains("Ongoing"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!("{topic}-0")), "{stdout}");
+
+    producer.abort_transaction(WAIT).unwrap();
+}
