@@ -118,7 +118,7 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
     let not_pgjdbc = || {
         manager.map(|m| {
             format!(
-                "starts with {m}'s XA format id {format_id} but is not pgjdbc's formatId_base64(gtrid)_base64(bqual) encoding"
+                "{m} XA format id {format_id}, but not pgjdbc's formatId_base64(gtrid)_base64(bqual) encoding"
             )
         })
     };
@@ -238,7 +238,7 @@ impl DecodedGid {
                 subscription_oid,
                 remote_xid,
             } => format!("logical replication: subscription oid {subscription_oid}, remote xid {remote_xid}"),
-            DecodedGid::Opaque { note: Some(note) } => format!("opaque ({note})"),
+            DecodedGid::Opaque { note: Some(note) } => format!("opaque: {note}"),
             DecodedGid::Opaque { note: None } => "opaque".to_string(),
         }
     }
@@ -261,7 +261,10 @@ impl DecodedGid {
             DecodedGid::LogicalReplication { subscription_oid, .. } => format!(
                 "Created by the apply worker of subscription oid {subscription_oid}: check that subscription's worker and the publisher; the publisher's COMMIT PREPARED or ROLLBACK PREPARED finishes it."
             ),
-            DecodedGid::Opaque { .. } => format!("Find the application or transaction manager that issued this GID. {RULE}"),
+            DecodedGid::Opaque { note: Some(note) } => format!(
+                "Not decodable, but it carries a known format id ({note}): look for the decision in that transaction manager's log. {RULE}"
+            ),
+            DecodedGid::Opaque { note: None } => format!("Find the application or transaction manager that issued this GID. {RULE}"),
         }
     }
 }

@@ -221,7 +221,7 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
         "public.accounts",
         &format!("pid {row_victim}"),
         "orders-node-7",
-        "RowExclusiveLock ×2",
+        "RowExclusive ×2: public.accounts, public.accounts_pkey",
     ] {
         assert!(
             table.stdout.contains(needle),
@@ -240,9 +240,26 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
 #[test]
 fn locks_are_attributed_before_and_after_a_server_restart() {
     let cluster = PrivateCluster::start();
+    let mut admin = connect(&cluster.url("postgres"));
+    // Quiet cluster: nothing else assigns xids, so a moved counter would be ours.
+    admin
+        .batch_execute("ALTER SYSTEM SET autovacuum = off")
+        .unwrap();
+    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    let next_xid = |c: &mut postgres::Client| -> String {
+        c.query_one("SELECT pg_snapshot_xmax(pg_current_snapshot())::text", &[])
+            .unwrap()
+            .get(0)
+    };
+    let xid_before = next_xid(&mut admin);
     // A new cluster has none: OK, exit 0.
     let (empty, out) = prepared_json(&["--pg", &cluster.url("postgres")]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        next_xid(&mut admin),
+        xid_before,
+        "looking must not assign a transaction id"
+    );
     assert_eq!(empty.status, "OK");
     assert!(empty.prepared_transactions.is_empty());
     assert_eq!(empty.findings.len(), 1);
@@ -828,4 +845,89 @@ fn usage_errors_are_unknown_not_critical() {
         "{}",
         help.stdout
     );
+}
+
+/// Runs indoubt in a real pseudo-terminal (util-linux `script`) of the given width.
+fn on_terminal(columns: u16, env: &[(&str, &str)], args: &[&str]) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let quoted: Vec<String> = std::iter::once(bin.to_string_lossy().into_owned())
+        .chain(args.iter().map(|a| a.to_string()))
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let inner = format!("stty cols {columns} rows 50; {}", quoted.join(" "));
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &inner, "/dev/null"])
+        .env_remove("NO_COLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("script(1) from util-linux");
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+}
+
+#[test]
+fn colour_and_width_follow_the_terminal() {
+    let db = TestDb::create("tty");
+    accounts_table(&db, None);
+    prepare_update(
+        &db.url(),
+        1,
+        &format!(
+            "{}-a-rather-long-global-transaction-id-to-force-wrapping",
+            db.name
+        ),
+    );
+    let args = [
+        "pg",
+        "prepared",
+        "--pg",
+        &pg_url(),
+        "-d",
+        &db.name,
+        "--warning-age",
+        "0s",
+    ];
+    let coloured = on_terminal(100, &[], &args);
+    assert!(
+        coloured.contains("\u{1b}["),
+        "colour on a terminal:\n{coloured}"
+    );
+    let widest = coloured
+        .lines()
+        .map(|l| strip_ansi(l).chars().count())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        widest <= 100,
+        "table wider than the 100-column terminal ({widest}):\n{coloured}"
+    );
+    assert!(coloured.contains("WARNING"), "{coloured}");
+
+    let plain = on_terminal(100, &[("NO_COLOR", "1")], &args);
+    assert!(!plain.contains("\u{1b}["), "NO_COLOR:\n{plain}");
+    let mut flagged = vec!["--no-color"];
+    flagged.extend_from_slice(&args);
+    assert!(
+        !on_terminal(100, &[], &flagged).contains("\u{1b}["),
+        "--no-color"
+    );
+    let piped = run(indoubt().args(args));
+    assert!(!piped.stdout.contains('\u{1b}'), "no colour into a pipe");
+}
+
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

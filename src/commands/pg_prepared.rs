@@ -10,7 +10,7 @@ use crate::report::{self, table::Style, Report, TableView};
 use crate::term::escape_control;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
-use comfy_table::Cell;
+use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
         let age = seconds(xact.age_seconds);
         let severity = Severity::grade(age, warning, critical);
         let mut message = format!(
-            "prepared {} ago by {} (at {}), holds the xmin horizon back {} xids, holds {} lock{}",
+            "prepared {} ago by {} at {}; xid age {}; {} lock{}",
             format_duration(age),
             xact.owner,
             xact.prepared_at.format("%Y-%m-%d %H:%M:%S UTC"),
@@ -114,16 +114,11 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
                 .iter()
                 .map(|s| s.pid.to_string())
                 .collect();
-            message.push_str(&format!(", blocks session(s) {}", pids.join(", ")));
+            message.push_str(&format!("; blocks session(s) {}", pids.join(", ")));
         }
         let threshold = match severity {
-            Severity::Critical => format!(
-                "; at or over the critical age {}",
-                format_duration(critical)
-            ),
-            Severity::Warning => {
-                format!("; at or over the warning age {}", format_duration(warning))
-            }
+            Severity::Critical => format!("; critical from {}", format_duration(critical)),
+            Severity::Warning => format!("; warning from {}", format_duration(warning)),
             _ => String::new(),
         };
         message.push_str(&threshold);
@@ -195,10 +190,8 @@ impl TableView for PreparedReport {
         let mut table = style.table(&[
             "STATUS",
             "GID",
-            "DATABASE",
-            "OWNER",
+            "DATABASE\nOWNER",
             "AGE",
-            "XID AGE",
             "LOCKS",
             "BLOCKS",
             "DECODED GID",
@@ -208,18 +201,33 @@ impl TableView for PreparedReport {
             table.add_row(vec![
                 style.severity_cell(Severity::grade(age, warning, critical)),
                 Cell::new(escape_control(&xact.gid)),
-                Cell::new(escape_control(&xact.database)),
-                Cell::new(escape_control(&xact.owner)),
                 Cell::new(format!(
-                    "{}\nsince {}",
+                    "{}\n{}",
+                    escape_control(&xact.database),
+                    escape_control(&xact.owner)
+                )),
+                Cell::new(format!(
+                    "{}\n{} xids\nsince {}",
                     format_duration(age),
+                    xact.age_xids,
                     xact.prepared_at.format("%Y-%m-%d %H:%M:%S")
                 )),
-                Cell::new(xact.age_xids),
                 Cell::new(locks_cell(xact)),
                 Cell::new(blocked_cell(&xact.blocked_sessions)),
                 Cell::new(escape_control(&xact.decoded_gid.summary())),
             ]);
+        }
+        // A GID broken mid-word is hard to copy; give it its width up to a sane maximum.
+        let gid_width = xacts
+            .iter()
+            .map(|x| escape_control(&x.gid).chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(40);
+        if let Some(column) = table.column_mut(1) {
+            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                gid_width as u16 + 2,
+            )));
         }
         vec![table.to_string()]
     }
@@ -243,10 +251,15 @@ fn locks_cell(xact: &PreparedXact) -> String {
                     (None, Some(oid)) => {
                         format!("oid {oid} in {}", l.database.as_deref().unwrap_or("?"))
                     }
-                    (None, None) => l.locktype.clone(),
+                    (None, None) => match (&l.locktype[..], &l.transactionid) {
+                        ("transactionid", Some(xid)) => format!("xid {xid}"),
+                        _ => l.locktype.clone(),
+                    },
                 })
                 .collect();
-            format!("{mode} ×{count}: {}", objects.join(", "))
+            // "RowExclusive" reads as well as "RowExclusiveLock" and leaves room for names.
+            let short = mode.strip_suffix("Lock").unwrap_or(mode);
+            format!("{short} ×{count}: {}", objects.join(", "))
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -14,11 +14,6 @@ impl Style {
         self.paint(severity, severity.label())
     }
 
-    /// The label padded to one column width before colouring, so escapes do not break alignment.
-    pub fn severity_padded(&self, severity: Severity) -> String {
-        self.paint(severity, &format!("{:<8}", severity.label()))
-    }
-
     fn paint(&self, severity: Severity, label: &str) -> String {
         if !self.color {
             return label.to_string();
@@ -64,30 +59,76 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> String {
         Some(name) => format!("{name} ({})", report.target.address),
         None => report.target.address.clone(),
     };
-    let mut out = format!(
-        "{}: indoubt {} on {} at {}\n",
-        style.severity(report.status),
+    let width = style.table(&[]).width().map(usize::from);
+    let mut out = String::new();
+    let headline = format!(
+        "indoubt {} on {} at {}",
         report.command,
         escape_control(&target),
         report.generated_at.format("%Y-%m-%d %H:%M:%S UTC")
+    );
+    push_wrapped(
+        &mut out,
+        &format!("{}: ", style.severity(report.status)),
+        report.status.label().len() + 2,
+        &headline,
+        width,
     );
     for table in report.data.tables(style) {
         out.push_str(&table);
         out.push('\n');
     }
-    for finding in &report.findings {
-        out.push_str(&format!(
-            "{} {}: {}\n",
-            style.severity_padded(finding.severity),
-            escape_control(&finding.subject),
-            escape_control(&finding.message)
-        ));
-        if let Some(advice) = &finding.advice {
-            out.push_str(&format!("         → {}\n", escape_control(advice)));
+    if !report.findings.is_empty() {
+        let mut findings = style.table(&["STATUS", "SUBJECT", "FINDING"]);
+        for finding in &report.findings {
+            let mut text = escape_control(&finding.message);
+            if let Some(advice) = &finding.advice {
+                text.push_str(&format!("\n→ {}", escape_control(advice)));
+            }
+            findings.add_row(vec![
+                style.severity_cell(finding.severity),
+                Cell::new(escape_control(&finding.subject)),
+                Cell::new(text),
+            ]);
         }
+        out.push_str(&findings.to_string());
+        out.push('\n');
     }
     for gap in report.data.visibility_gaps() {
-        out.push_str(&format!("not visible: {}\n", escape_control(gap)));
+        push_wrapped(&mut out, "not visible: ", 13, &escape_control(gap), width);
     }
     out
+}
+
+/// Appends `prefix` + `text`, word-wrapped to the terminal width (when there is one),
+/// continuation lines indented by the prefix's visible width.
+fn push_wrapped(
+    out: &mut String,
+    prefix: &str,
+    prefix_width: usize,
+    text: &str,
+    width: Option<usize>,
+) {
+    out.push_str(prefix);
+    let Some(width) = width.filter(|w| *w > prefix_width + 20) else {
+        out.push_str(text);
+        out.push('\n');
+        return;
+    };
+    let room = width - prefix_width;
+    let mut line_len = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > room {
+            out.push('\n');
+            out.push_str(&" ".repeat(prefix_width));
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out.push('\n');
 }
