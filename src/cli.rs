@@ -69,6 +69,17 @@ pub enum Command {
     /// Inspect PostgreSQL
     #[command(subcommand)]
     Pg(PgCommand),
+    /// Inspect the config file
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Show the config in force: its file, every target (never a secret) and the thresholds;
+    /// a target that cannot be used is UNKNOWN
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Show,
 }
 
 #[derive(Debug, Subcommand)]

@@ -14,8 +14,24 @@ pub struct Config {
     /// Named PostgreSQL servers.
     #[serde(default)]
     pub postgres: BTreeMap<String, PgTargetConfig>,
+    /// Named Kafka clusters.
+    #[serde(default)]
+    pub kafka: BTreeMap<String, KafkaTargetConfig>,
     #[serde(default)]
     pub thresholds: Thresholds,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KafkaTargetConfig {
+    /// `host:port[,host:port…]`, as kafka tools' --bootstrap-server.
+    pub bootstrap_servers: String,
+    /// Client properties passed through (librdkafka names: security.protocol, sasl.mechanism, …).
+    #[serde(default)]
+    pub properties: BTreeMap<String, String>,
+    /// A Java-style properties file, like kafka tools' --command-config; `properties` win.
+    #[serde(default)]
+    pub properties_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +165,28 @@ mod tests {
             .to_string();
         assert!(err.contains("c.yaml:3:"), "{err}");
         assert!(err.contains("unknown unit"), "{err}");
+    }
+
+    #[test]
+    fn kafka_targets_with_properties() {
+        let c = parse_str(
+            "kafka:\n  prod:\n    bootstrap_servers: k1:9092,k2:9092\n    properties:\n      security.protocol: SASL_SSL\n    properties_file: /etc/kafka/client.properties\n",
+        )
+        .unwrap();
+        let prod = &c.kafka["prod"];
+        assert_eq!(prod.bootstrap_servers, "k1:9092,k2:9092");
+        assert_eq!(prod.properties["security.protocol"], "SASL_SSL");
+        assert_eq!(
+            prod.properties_file.as_deref(),
+            Some(Path::new("/etc/kafka/client.properties"))
+        );
+        let err = parse_str("kafka:\n  prod:\n    bootstrap: k1:9092\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("c.yaml:3:5") && err.contains("bootstrap_servers"),
+            "{err}"
+        );
     }
 
     #[test]

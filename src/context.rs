@@ -58,6 +58,34 @@ impl Context {
         }
     }
 
+    /// Prepared-transaction age thresholds: flags over the config over the defaults (5m, 30m).
+    pub fn prepared_thresholds(
+        &self,
+        warning_flag: Option<Duration>,
+        critical_flag: Option<Duration>,
+    ) -> Result<(Duration, Duration)> {
+        const DEFAULT_WARNING: Duration = Duration::from_secs(5 * 60);
+        const DEFAULT_CRITICAL: Duration = Duration::from_secs(30 * 60);
+        let configured = &self.config.config.thresholds.prepared;
+        let warning = warning_flag
+            .or(configured.warning_age)
+            .unwrap_or(DEFAULT_WARNING);
+        let critical = critical_flag
+            .or(configured.critical_age)
+            .unwrap_or(DEFAULT_CRITICAL);
+        if warning > critical {
+            return Err(hinted(
+                format!(
+                    "prepared warning age {} is above the critical age {}",
+                    crate::units::format_duration(warning),
+                    crate::units::format_duration(critical)
+                ),
+                "the warning threshold must not exceed the critical one",
+            ));
+        }
+        Ok((warning, critical))
+    }
+
     /// `--pg` as a config target name or a connection string; without it, the config's
     /// only postgres target, else libpq's environment defaults.
     pub fn pg_target(&self, flag: Option<&str>) -> Result<PgTarget> {

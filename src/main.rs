@@ -7,6 +7,7 @@ mod context;
 mod error;
 mod findings;
 mod gid;
+mod kafka;
 mod pg;
 mod report;
 mod term;

@@ -64,7 +64,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn format_duration(d: Duration) -> String {
     let total = d.as_secs();
     if total == 0 {
-        return format!("{}ms", d.subsec_millis());
+        return match d.subsec_millis() {
+            0 => "0s".to_string(),
+            ms => format!("{ms}ms"),
+        };
     }
     let parts = [
         (total / 86_400, "d"),
@@ -142,6 +145,7 @@ mod tests {
         assert_eq!(format_duration(Duration::from_secs(845)), "14m 5s");
         assert_eq!(format_duration(Duration::from_secs(3600)), "1h");
         assert_eq!(format_duration(Duration::from_millis(800)), "800ms");
+        assert_eq!(format_duration(Duration::ZERO), "0s");
         assert_eq!(format_duration(Duration::from_secs(61)), "1m 1s");
     }
 }

@@ -1,8 +1,9 @@
 //! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
 
+mod config_show;
 mod pg_prepared;
 
-use crate::cli::{Cli, Command, PgCommand};
+use crate::cli::{Cli, Command, ConfigCommand, PgCommand};
 use crate::context::Context;
 use crate::findings::Severity;
 use anyhow::Result;
@@ -11,5 +12,6 @@ pub async fn run(cli: Cli) -> Result<Severity> {
     let ctx = Context::new(&cli.global)?;
     match &cli.command {
         Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
+        Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
     }
 }

@@ -2,7 +2,6 @@
 
 use crate::cli::PreparedArgs;
 use crate::context::Context;
-use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::pg::session;
@@ -13,9 +12,6 @@ use anyhow::Result;
 use comfy_table::{Cell, ColumnConstraint, Width};
 use serde::Serialize;
 use std::time::Duration;
-
-const DEFAULT_WARNING_AGE: Duration = Duration::from_secs(5 * 60);
-const DEFAULT_CRITICAL_AGE: Duration = Duration::from_secs(30 * 60);
 
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Thresholds {
@@ -31,25 +27,7 @@ struct PreparedReport {
 }
 
 pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
-    let configured = &ctx.config.config.thresholds.prepared;
-    let warning = args
-        .warning_age
-        .or(configured.warning_age)
-        .unwrap_or(DEFAULT_WARNING_AGE);
-    let critical = args
-        .critical_age
-        .or(configured.critical_age)
-        .unwrap_or(DEFAULT_CRITICAL_AGE);
-    if warning > critical {
-        return Err(hinted(
-            format!(
-                "warning age {} is above critical age {}",
-                format_duration(warning),
-                format_duration(critical)
-            ),
-            "the warning threshold must not exceed the critical one",
-        ));
-    }
+    let (warning, critical) = ctx.prepared_thresholds(args.warning_age, args.critical_age)?;
     let thresholds = Thresholds {
         warning_age_seconds: warning.as_secs(),
         critical_age_seconds: critical.as_secs(),

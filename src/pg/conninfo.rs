@@ -38,6 +38,16 @@ pub enum SslMode {
 }
 
 impl SslMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SslMode::Disable => "disable",
+            SslMode::Prefer => "prefer",
+            SslMode::Require => "require",
+            SslMode::VerifyCa => "verify-ca",
+            SslMode::VerifyFull => "verify-full",
+        }
+    }
+
     fn parse(text: &str) -> Result<SslMode> {
         Ok(match text {
             "disable" => SslMode::Disable,

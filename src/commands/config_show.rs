@@ -1,0 +1,176 @@
+//! `indoubt config show`: which config file is in force, its targets (without secrets) and thresholds.
+
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::kafka::target::KafkaTarget;
+use crate::pg::conninfo::ConnParams;
+use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::term::escape_control;
+use crate::units::format_duration;
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct ConfigReport {
+    config_file: Option<String>,
+    postgres_targets: Vec<PgTargetView>,
+    kafka_targets: Vec<KafkaTargetView>,
+    thresholds: ThresholdsView,
+}
+
+#[derive(Debug, Serialize)]
+struct PgTargetView {
+    name: String,
+    /// `user@host:port/db` once PG* variables filled the gaps; None when it does not parse.
+    address: Option<String>,
+    sslmode: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct KafkaTargetView {
+    name: String,
+    bootstrap_servers: Vec<String>,
+    /// Secret-bearing values shown as `<redacted>`.
+    properties: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ThresholdsView {
+    prepared_warning_age_seconds: u64,
+    prepared_critical_age_seconds: u64,
+}
+
+pub fn run(ctx: &Context) -> Result<Severity> {
+    let config = &ctx.config.config;
+    let env = |key: &str| std::env::var(key).ok();
+    let mut findings = Vec::new();
+    let mut postgres_targets = Vec::new();
+    for (name, target) in &config.postgres {
+        let view = match ConnParams::resolve(&target.conninfo, &env) {
+            Ok(params) => PgTargetView {
+                name: name.clone(),
+                address: Some(params.describe()),
+                sslmode: Some(params.sslmode.as_str().to_string()),
+            },
+            Err(e) => {
+                findings.push(unusable("postgres", name, format!("{e:#}")));
+                PgTargetView {
+                    name: name.clone(),
+                    address: None,
+                    sslmode: None,
+                }
+            }
+        };
+        postgres_targets.push(view);
+    }
+    let mut kafka_targets = Vec::new();
+    for (name, target) in &config.kafka {
+        match KafkaTarget::from_config(name, target) {
+            Ok(target) => kafka_targets.push(KafkaTargetView {
+                name: name.clone(),
+                bootstrap_servers: target.bootstrap.clone(),
+                properties: target.redacted_properties(),
+            }),
+            Err(e) => findings.push(unusable("kafka", name, format!("{e:#}"))),
+        }
+    }
+    let (warning, critical) = ctx.prepared_thresholds(None, None)?;
+    let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
+    if findings.is_empty() {
+        let message = match &config_file {
+            Some(_) => format!(
+                "{} postgres and {} kafka target(s) usable",
+                postgres_targets.len(),
+                kafka_targets.len()
+            ),
+            None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
+        };
+        findings.push(Finding::new(
+            Severity::Ok,
+            "config",
+            "config".into(),
+            message,
+        ));
+    }
+    let report = Report::new(
+        "config show",
+        Target {
+            name: None,
+            kind: "config",
+            address: config_file
+                .clone()
+                .unwrap_or_else(|| "(no config file)".to_string()),
+        },
+        findings,
+        ConfigReport {
+            config_file,
+            postgres_targets,
+            kafka_targets,
+            thresholds: ThresholdsView {
+                prepared_warning_age_seconds: warning.as_secs(),
+                prepared_critical_age_seconds: critical.as_secs(),
+            },
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn unusable(kind: &str, name: &str, why: String) -> Finding {
+    Finding::new(
+        Severity::Unknown,
+        "config_target_unusable",
+        format!("{kind} target {name:?}"),
+        format!("cannot be used: {why}"),
+    )
+}
+
+impl TableView for ConfigReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let mut table = style.table(&["KIND", "NAME", "WHERE", "SETTINGS"]);
+        for t in &self.postgres_targets {
+            table.add_row(vec![
+                Cell::new("postgres"),
+                Cell::new(escape_control(&t.name)),
+                Cell::new(escape_control(t.address.as_deref().unwrap_or("(unusable)"))),
+                Cell::new(
+                    t.sslmode
+                        .as_deref()
+                        .map(|m| format!("sslmode {m}"))
+                        .unwrap_or_default(),
+                ),
+            ]);
+        }
+        for t in &self.kafka_targets {
+            let settings: Vec<String> = t
+                .properties
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            table.add_row(vec![
+                Cell::new("kafka"),
+                Cell::new(escape_control(&t.name)),
+                Cell::new(escape_control(&t.bootstrap_servers.join(","))),
+                Cell::new(escape_control(&settings.join("\n"))),
+            ]);
+        }
+        table.add_row(vec![
+            Cell::new("thresholds"),
+            Cell::new("prepared"),
+            Cell::new(""),
+            Cell::new(format!(
+                "warning {}, critical {}",
+                format_duration(Duration::from_secs(
+                    self.thresholds.prepared_warning_age_seconds
+                )),
+                format_duration(Duration::from_secs(
+                    self.thresholds.prepared_critical_age_seconds
+                ))
+            )),
+        ]);
+        vec![table.to_string()]
+    }
+}

@@ -1,0 +1,3 @@
+//! Kafka gathering. For now: named cluster targets and their client properties.
+
+pub mod target;

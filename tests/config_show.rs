@@ -1,0 +1,147 @@
+//! `indoubt config show`: the config in force, targets without secrets, unusable targets as UNKNOWN.
+
+mod common;
+
+use common::*;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigReport {
+    schema_version: u32,
+    indoubt_version: String,
+    command: String,
+    generated_at: String,
+    target: schema::Target,
+    status: String,
+    exit_code: u8,
+    findings: Vec<schema::Finding>,
+    config_file: Option<String>,
+    postgres_targets: Vec<PgTarget>,
+    kafka_targets: Vec<KafkaTarget>,
+    thresholds: Thresholds,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PgTarget {
+    name: String,
+    address: Option<String>,
+    sslmode: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KafkaTarget {
+    name: String,
+    bootstrap_servers: Vec<String>,
+    properties: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Thresholds {
+    prepared_warning_age_seconds: u64,
+    prepared_critical_age_seconds: u64,
+}
+
+fn show(config: &std::path::Path) -> (ConfigReport, Outcome) {
+    let out = run(indoubt().args([
+        "--config",
+        &config.to_string_lossy(),
+        "-o",
+        "json",
+        "config",
+        "show",
+    ]));
+    let report = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    (report, out)
+}
+
+#[test]
+fn shows_targets_without_secrets_and_thresholds_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let props = dir.path().join("client.properties");
+    std::fs::write(
+        &props,
+        "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.password=kafka-hunter2\n",
+    )
+    .unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "postgres:\n  db1:\n    conninfo: postgres://mon:pg-hunter2@db1:6432/postgres?sslmode=verify-full\nkafka:\n  prod:\n    bootstrap_servers: k1:9092,k2:9092\n    properties_file: {}\n    properties:\n      sasl.username: svc\nthresholds:\n  prepared:\n    warning_age: 2m\n",
+            props.display()
+        ),
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        !out.stdout.contains("hunter2"),
+        "a secret was shown:\n{}",
+        out.stdout
+    );
+    assert_eq!(report.status, "OK");
+    assert_eq!((report.schema_version, report.exit_code), (1, 0));
+    assert_eq!(report.command, "config show");
+    assert_eq!(report.target.kind, "config");
+    assert!(!report.indoubt_version.is_empty() && report.generated_at.ends_with('Z'));
+    assert_eq!(
+        report.config_file.as_deref(),
+        Some(config.to_string_lossy().as_ref())
+    );
+    assert_eq!(
+        report.postgres_targets[0].address.as_deref(),
+        Some("mon@db1:6432/postgres")
+    );
+    assert_eq!(
+        report.postgres_targets[0].sslmode.as_deref(),
+        Some("verify-full")
+    );
+    let kafka = &report.kafka_targets[0];
+    assert_eq!(kafka.name, "prod");
+    assert_eq!(kafka.bootstrap_servers, ["k1:9092", "k2:9092"]);
+    assert_eq!(kafka.properties["security.protocol"], "SASL_SSL");
+    assert_eq!(kafka.properties["sasl.username"], "svc");
+    assert_eq!(kafka.properties["sasl.password"], "<redacted>");
+    assert_eq!(report.thresholds.prepared_warning_age_seconds, 120);
+    assert_eq!(
+        report.thresholds.prepared_critical_age_seconds, 1800,
+        "default where the config is silent"
+    );
+    let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
+    assert!(
+        table.stdout.contains("warning 2m, critical 30m") && !table.stdout.contains("hunter2"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn unusable_targets_are_unknown_and_the_rest_still_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        "postgres:\n  good:\n    conninfo: host=db1 user=u\n  bad:\n    conninfo: host=db1 sslmode=sometimes\nkafka:\n  noport:\n    bootstrap_servers: k1\n",
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert_eq!(out.code, 3);
+    assert_eq!(report.status, "UNKNOWN");
+    let subjects: Vec<&str> = report.findings.iter().map(|f| f.subject.as_str()).collect();
+    assert!(
+        subjects.contains(&"postgres target \"bad\"")
+            && subjects.contains(&"kafka target \"noport\""),
+        "{subjects:?}"
+    );
+    let good = report
+        .postgres_targets
+        .iter()
+        .find(|t| t.name == "good")
+        .unwrap();
+    assert_eq!(good.address.as_deref(), Some("u@db1:5432/u"));
+}
