@@ -1,6 +1,6 @@
 //! Command-line definitions (clap derive). The doc comments here are the `--help` text.
 
-use crate::units::parse_duration;
+use crate::units::{parse_count, parse_duration, parse_size};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,8 +22,8 @@ Environment:
 /// Find and resolve stuck distributed transactions.
 ///
 /// indoubt inspects PostgreSQL prepared transactions (age, owner, locks, what they
-/// block, decoded global transaction ids). Inspection never writes: sessions are
-/// read-only, autocommit and bounded by --timeout.
+/// block, decoded global transaction ids), replication slots and the vacuum horizon.
+/// Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
 #[derive(Debug, Parser)]
 #[command(name = "indoubt", version, after_long_help = EXIT_CODES_HELP)]
 pub struct Cli {
@@ -87,6 +87,12 @@ pub enum PgCommand {
     /// List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID
     #[command(after_long_help = EXIT_CODES_HELP)]
     Prepared(PreparedArgs),
+    /// List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Slots(SlotsArgs),
+    /// Name who holds back the xmin horizon, and how far each database is from wraparound
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Horizon(HorizonArgs),
 }
 
 /// Which PostgreSQL server to look at.
@@ -114,4 +120,48 @@ pub struct PreparedArgs {
     /// Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub critical_age: Option<Duration>,
+}
+
+#[derive(Debug, Args)]
+pub struct SlotsArgs {
+    #[command(flatten)]
+    pub target: PgTargetArgs,
+
+    /// WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub warning_retained: Option<u64>,
+
+    /// WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub critical_retained: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct HorizonArgs {
+    #[command(flatten)]
+    pub target: PgTargetArgs,
+
+    /// How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub warning_age: Option<Duration>,
+
+    /// … before CRITICAL [config: thresholds.horizon.critical_age; default 6h]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub critical_age: Option<Duration>,
+
+    /// How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub warning_xids: Option<u64>,
+
+    /// … before CRITICAL [config: thresholds.horizon.critical_xids; default 100M]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub critical_xids: Option<u64>,
+
+    /// Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub wraparound_warning_xids: Option<u64>,
+
+    /// Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub wraparound_critical_xids: Option<u64>,
 }

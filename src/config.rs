@@ -1,7 +1,7 @@
 //! The YAML config file: named targets and thresholds. The only module that knows serde_yaml.
 
 use crate::error::hinted;
-use crate::units::serde_duration;
+use crate::units::{serde_count, serde_duration, serde_size};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -46,6 +46,46 @@ pub struct PgTargetConfig {
 pub struct Thresholds {
     #[serde(default)]
     pub prepared: AgeThresholds,
+    #[serde(default)]
+    pub slots: SlotThresholds,
+    #[serde(default)]
+    pub horizon: HorizonThresholds,
+    #[serde(default)]
+    pub wraparound: WraparoundThresholds,
+}
+
+/// WAL retained by an inactive replication slot.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlotThresholds {
+    #[serde(default, with = "serde_size")]
+    pub warning_retained: Option<u64>,
+    #[serde(default, with = "serde_size")]
+    pub critical_retained: Option<u64>,
+}
+
+/// How long and by how many transactions one holder may hold the xmin horizon back.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HorizonThresholds {
+    #[serde(default, with = "serde_duration")]
+    pub warning_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    #[serde(default, with = "serde_count")]
+    pub warning_xids: Option<u64>,
+    #[serde(default, with = "serde_count")]
+    pub critical_xids: Option<u64>,
+}
+
+/// age(datfrozenxid) and mxid_age(datminmxid) of a database.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WraparoundThresholds {
+    #[serde(default, with = "serde_count")]
+    pub warning_xids: Option<u64>,
+    #[serde(default, with = "serde_count")]
+    pub critical_xids: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -165,6 +205,29 @@ mod tests {
             .to_string();
         assert!(err.contains("c.yaml:3:"), "{err}");
         assert!(err.contains("unknown unit"), "{err}");
+    }
+
+    #[test]
+    fn sizes_and_counts_as_text_or_numbers() {
+        let c = parse_str(
+            "thresholds:\n  slots:\n    warning_retained: 512MiB\n    critical_retained: 2147483648\n  horizon:\n    warning_xids: 10M\n    critical_age: 6h\n  wraparound:\n    critical_xids: 1.4B\n",
+        )
+        .unwrap();
+        assert_eq!(c.thresholds.slots.warning_retained, Some(512 << 20));
+        assert_eq!(c.thresholds.slots.critical_retained, Some(2 << 30));
+        assert_eq!(c.thresholds.horizon.warning_xids, Some(10_000_000));
+        assert_eq!(
+            c.thresholds.horizon.critical_age,
+            Some(Duration::from_secs(6 * 3600))
+        );
+        assert_eq!(c.thresholds.wraparound.critical_xids, Some(1_400_000_000));
+        let err = parse_str("thresholds:\n  slots:\n    warning_retained: lots\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("c.yaml:3:") && err.contains("invalid size"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -5,8 +5,37 @@ use crate::config::{self, Loaded};
 use crate::error::hinted;
 use crate::pg::conninfo::{looks_like_conninfo, ConnParams};
 use crate::report::{table::Style, Target};
+use crate::units::{format_duration, format_size};
 use anyhow::{Context as _, Result};
 use std::time::Duration;
+
+fn mins(n: u64) -> Duration {
+    Duration::from_secs(n * 60)
+}
+
+/// A warning/critical pair in force: each from its flag, else the config, else the
+/// default; a warning above the critical is refused rather than silently swapped.
+fn pair<T: PartialOrd + Copy>(
+    what: &str,
+    flags: (Option<T>, Option<T>),
+    config: (Option<T>, Option<T>),
+    defaults: (T, T),
+    show: impl Fn(T) -> String,
+) -> Result<(T, T)> {
+    let warning = flags.0.or(config.0).unwrap_or(defaults.0);
+    let critical = flags.1.or(config.1).unwrap_or(defaults.1);
+    if warning > critical {
+        return Err(hinted(
+            format!(
+                "{what}: warning threshold {} is above the critical one {}",
+                show(warning),
+                show(critical)
+            ),
+            "the warning threshold must not exceed the critical one",
+        ));
+    }
+    Ok((warning, critical))
+}
 
 pub struct Context {
     pub output: OutputFormat,
@@ -58,32 +87,68 @@ impl Context {
         }
     }
 
-    /// Prepared-transaction age thresholds: flags over the config over the defaults (5m, 30m).
+    /// Prepared-transaction age: warning, critical (defaults 5m, 30m).
     pub fn prepared_thresholds(
         &self,
-        warning_flag: Option<Duration>,
-        critical_flag: Option<Duration>,
+        flags: (Option<Duration>, Option<Duration>),
     ) -> Result<(Duration, Duration)> {
-        const DEFAULT_WARNING: Duration = Duration::from_secs(5 * 60);
-        const DEFAULT_CRITICAL: Duration = Duration::from_secs(30 * 60);
-        let configured = &self.config.config.thresholds.prepared;
-        let warning = warning_flag
-            .or(configured.warning_age)
-            .unwrap_or(DEFAULT_WARNING);
-        let critical = critical_flag
-            .or(configured.critical_age)
-            .unwrap_or(DEFAULT_CRITICAL);
-        if warning > critical {
-            return Err(hinted(
-                format!(
-                    "prepared warning age {} is above the critical age {}",
-                    crate::units::format_duration(warning),
-                    crate::units::format_duration(critical)
-                ),
-                "the warning threshold must not exceed the critical one",
-            ));
-        }
-        Ok((warning, critical))
+        let c = &self.config.config.thresholds.prepared;
+        pair(
+            "prepared age",
+            flags,
+            (c.warning_age, c.critical_age),
+            (mins(5), mins(30)),
+            format_duration,
+        )
+    }
+
+    /// WAL retained by an inactive slot, in bytes (defaults 1GiB, 10GiB).
+    pub fn slot_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
+        let c = &self.config.config.thresholds.slots;
+        pair(
+            "retained WAL",
+            flags,
+            (c.warning_retained, c.critical_retained),
+            (1 << 30, 10 << 30),
+            format_size,
+        )
+    }
+
+    /// How long one holder may hold the horizon (defaults 1h, 6h) and by how many xids (10M, 100M).
+    pub fn horizon_thresholds(
+        &self,
+        age: (Option<Duration>, Option<Duration>),
+        xids: (Option<u64>, Option<u64>),
+    ) -> Result<((Duration, Duration), (u64, u64))> {
+        let c = &self.config.config.thresholds.horizon;
+        Ok((
+            pair(
+                "horizon age",
+                age,
+                (c.warning_age, c.critical_age),
+                (mins(60), mins(360)),
+                format_duration,
+            )?,
+            pair(
+                "horizon xids",
+                xids,
+                (c.warning_xids, c.critical_xids),
+                (10_000_000, 100_000_000),
+                |n| n.to_string(),
+            )?,
+        ))
+    }
+
+    /// age(datfrozenxid) / mxid_age(datminmxid) of a database (defaults 1.3B, 1.4B, as check_postgres).
+    pub fn wraparound_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
+        let c = &self.config.config.thresholds.wraparound;
+        pair(
+            "wraparound xids",
+            flags,
+            (c.warning_xids, c.critical_xids),
+            (1_300_000_000, 1_400_000_000),
+            |n| n.to_string(),
+        )
     }
 
     /// `--pg` as a config target name or a connection string; without it, the config's

@@ -85,6 +85,70 @@ pub fn format_duration(d: Duration) -> String {
         .join(" ")
 }
 
+/// Parses a size: `512MiB`, `10GiB` (powers of 1024), `10GB`, `500MB`, `4kB` (powers of
+/// 1000), or plain bytes (`1048576`, `0`).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let s = text.trim();
+    let split = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(s.len());
+    let (number, unit) = (&s[..split], s[split..].trim());
+    let value: f64 = number.parse().map_err(|_| {
+        format!("invalid size {text:?}: expected a number and a unit, e.g. 512MiB or 10GB")
+    })?;
+    let factor: f64 = match unit {
+        "" | "B" => 1.0,
+        "kB" | "KB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        other => return Err(format!("invalid size {text:?}: unknown unit {other:?} (use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)")),
+    };
+    let bytes = value * factor;
+    if !bytes.is_finite() || bytes < 0.0 || bytes > u64::MAX as f64 {
+        return Err(format!("invalid size {text:?}: out of range"));
+    }
+    Ok(bytes.round() as u64)
+}
+
+/// Bytes in powers of 1024 with one decimal: `412.0 GiB`, `16.0 MiB`, `512 B`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Parses a transaction count: `150M`, `2k`, `1.5B` (powers of 1000), or a plain number.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let s = text.trim();
+    let (number, factor) = match s.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&s[..i], 1e3),
+        Some((i, 'M')) => (&s[..i], 1e6),
+        Some((i, 'B' | 'G')) => (&s[..i], 1e9),
+        _ => (s, 1.0),
+    };
+    let value: f64 = number.parse().map_err(|_| {
+        format!("invalid count {text:?}: expected a number with an optional k, M or B, e.g. 150M")
+    })?;
+    let count = value * factor;
+    if !count.is_finite() || count < 0.0 || count > u64::MAX as f64 {
+        return Err(format!("invalid count {text:?}: out of range"));
+    }
+    Ok(count.round() as u64)
+}
+
 /// Seconds as reported by a server (may be fractional or, with clock skew, negative) to a Duration.
 pub fn seconds(secs: f64) -> Duration {
     if secs.is_finite() && secs > 0.0 {
@@ -105,6 +169,44 @@ pub mod serde_duration {
             .map(Some)
             .map_err(serde::de::Error::custom)
     }
+}
+
+/// Serde helper: sizes in the config file, written like the flags (`10GiB`).
+pub mod serde_size {
+    use serde::Deserializer;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        let text = super::number_or_text(d)?;
+        super::parse_size(&text)
+            .map(Some)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde helper: transaction counts in the config file (`150M`).
+pub mod serde_count {
+    use serde::Deserializer;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        let text = super::number_or_text(d)?;
+        super::parse_count(&text)
+            .map(Some)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// YAML reads `150000000` as a number and `150M` as text; both are fine for sizes and counts.
+fn number_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText {
+        Number(u64),
+        Text(String),
+    }
+    Ok(match serde::Deserialize::deserialize(d)? {
+        NumberOrText::Number(n) => n.to_string(),
+        NumberOrText::Text(t) => t,
+    })
 }
 
 #[cfg(test)]
@@ -134,6 +236,29 @@ mod tests {
         ] {
             assert!(parse_duration(bad).is_err(), "{bad:?} should be refused");
         }
+    }
+
+    #[test]
+    fn sizes_in_both_unit_systems() {
+        assert_eq!(parse_size("512MiB").unwrap(), 512 * 1024 * 1024);
+        assert_eq!(parse_size("10GB").unwrap(), 10_000_000_000);
+        assert_eq!(parse_size("1.5GiB").unwrap(), 1_610_612_736);
+        assert_eq!(parse_size("4096").unwrap(), 4096);
+        assert!(parse_size("10 gigs").is_err());
+        assert!(parse_size("GiB").is_err());
+        assert_eq!(format_size(412 * 1024 * 1024 * 1024), "412.0 GiB");
+        assert_eq!(format_size(512), "512 B");
+        assert_eq!(format_size(16 * 1024 * 1024 + 1), "16.0 MiB");
+    }
+
+    #[test]
+    fn transaction_counts() {
+        assert_eq!(parse_count("150M").unwrap(), 150_000_000);
+        assert_eq!(parse_count("2k").unwrap(), 2000);
+        assert_eq!(parse_count("1.5B").unwrap(), 1_500_000_000);
+        assert_eq!(parse_count("42").unwrap(), 42);
+        assert!(parse_count("lots").is_err());
+        assert!(parse_count("-5M").is_err());
     }
 
     #[test]

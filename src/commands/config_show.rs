@@ -77,7 +77,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             Err(e) => findings.push(unusable("kafka", name, format!("{e:#}"))),
         }
     }
-    let (warning, critical) = ctx.prepared_thresholds(None, None)?;
+    let (warning, critical) = ctx.prepared_thresholds((None, None))?;
     let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
     if findings.is_empty() {
         let message = match &config_file {

@@ -27,7 +27,7 @@ struct PreparedReport {
 }
 
 pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
-    let (warning, critical) = ctx.prepared_thresholds(args.warning_age, args.critical_age)?;
+    let (warning, critical) = ctx.prepared_thresholds((args.warning_age, args.critical_age))?;
     let thresholds = Thresholds {
         warning_age_seconds: warning.as_secs(),
         critical_age_seconds: critical.as_secs(),

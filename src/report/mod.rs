@@ -58,6 +58,10 @@ impl<T> Report<T> {
 /// How a command lays its own data out as tables for a person.
 pub trait TableView {
     fn tables(&self, style: &table::Style) -> Vec<String>;
+    /// The one line an operator needs first, shown right after the status.
+    fn headline(&self) -> Option<String> {
+        None
+    }
     /// What the role could not see, shown under the findings.
     fn visibility_gaps(&self) -> &[String] {
         &[]

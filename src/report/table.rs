@@ -67,13 +67,27 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> String {
         escape_control(&target),
         report.generated_at.format("%Y-%m-%d %H:%M:%S UTC")
     );
-    push_wrapped(
-        &mut out,
-        &format!("{}: ", style.severity(report.status)),
-        report.status.label().len() + 2,
-        &headline,
-        width,
-    );
+    let prefix = format!("{}: ", style.severity(report.status));
+    let prefix_width = report.status.label().len() + 2;
+    match report.data.headline() {
+        Some(first) => {
+            push_wrapped(
+                &mut out,
+                &prefix,
+                prefix_width,
+                &escape_control(&first),
+                width,
+            );
+            push_wrapped(
+                &mut out,
+                &" ".repeat(prefix_width),
+                prefix_width,
+                &format!("({headline})"),
+                width,
+            );
+        }
+        None => push_wrapped(&mut out, &prefix, prefix_width, &headline, width),
+    }
     for table in report.data.tables(style) {
         out.push_str(&table);
         out.push('\n');

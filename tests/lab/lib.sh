@@ -29,3 +29,12 @@ stop_pidfile() {
   fi
   rm -f "$pidfile"
 }
+
+# Stops a process group started with setsid (the pid file holds its leader).
+stop_group() {
+  local pidfile=$1 pid
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+  rm -f "$pidfile"
+}

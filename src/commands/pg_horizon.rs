@@ -1,0 +1,335 @@
+//! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
+
+use crate::cli::HorizonArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
+use crate::pg::session;
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct HorizonReport {
+    /// "oldest xmin held by …", or null when nothing holds one.
+    culprit: Option<String>,
+    thresholds: Thresholds,
+    #[serde(flatten)]
+    snapshot: HorizonSnapshot,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Thresholds {
+    warning_age_seconds: u64,
+    critical_age_seconds: u64,
+    warning_xids: u64,
+    critical_xids: u64,
+    wraparound_warning_xids: u64,
+    wraparound_critical_xids: u64,
+}
+
+pub async fn run(ctx: &Context, args: &HorizonArgs) -> Result<Severity> {
+    let ((warning_age, critical_age), (warning_xids, critical_xids)) = ctx.horizon_thresholds(
+        (args.warning_age, args.critical_age),
+        (args.warning_xids, args.critical_xids),
+    )?;
+    let (wrap_warning, wrap_critical) =
+        ctx.wraparound_thresholds((args.wraparound_warning_xids, args.wraparound_critical_xids))?;
+    let thresholds = Thresholds {
+        warning_age_seconds: warning_age.as_secs(),
+        critical_age_seconds: critical_age.as_secs(),
+        warning_xids,
+        critical_xids,
+        wraparound_warning_xids: wrap_warning,
+        wraparound_critical_xids: wrap_critical,
+    };
+    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    ctx.note(format!("connecting to {}", target.params.describe()));
+    let session = session::connect(&target.params, ctx.timeout).await?;
+    let snapshot = horizon::collect(&session, ctx.timeout).await?;
+    let findings = assess(&snapshot, &thresholds);
+    let culprit = snapshot.holders.first().map(culprit_line);
+    let report = Report::new(
+        "pg horizon",
+        target.report_target(),
+        findings,
+        HorizonReport {
+            culprit,
+            thresholds,
+            snapshot,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn describe(holder: &Holder) -> String {
+    match holder.kind.as_str() {
+        "idle_in_transaction" => format!("idle-in-transaction session {}", holder.id),
+        "session" => format!("session {}", holder.id),
+        "prepared" => format!("prepared transaction '{}'", holder.id),
+        "slot_xmin" => format!("xmin of replication slot {}", holder.id),
+        "slot_catalog_xmin" => format!("catalog_xmin of replication slot {}", holder.id),
+        "standby_feedback" => format!(
+            "standby feedback from walsender {} ({})",
+            holder.id,
+            holder.application.as_deref().unwrap_or("?")
+        ),
+        other => format!("{other} {}", holder.id),
+    }
+}
+
+fn age_text(holder: &Holder) -> String {
+    let xids = holder
+        .age_xids
+        .map(|x| format!("{x} xids"))
+        .unwrap_or_else(|| "? xids".into());
+    match holder.age_seconds {
+        Some(s) => format!("{} ({xids})", format_duration(seconds(s))),
+        None => xids,
+    }
+}
+
+fn culprit_line(holder: &Holder) -> String {
+    format!(
+        "oldest xmin held by {} for {}",
+        describe(holder),
+        age_text(holder)
+    )
+}
+
+fn advice(holder: &Holder) -> String {
+    let id = &holder.id;
+    match holder.kind.as_str() {
+        "idle_in_transaction" => format!(
+            "an application opened a transaction and went quiet: find its owner; SELECT pg_terminate_backend({id}) ends it (its work is rolled back); set idle_in_transaction_session_timeout"
+        ),
+        "session" => format!(
+            "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; pg_cancel_backend({id}) / pg_terminate_backend({id}) end it"
+        ),
+        "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".to_string(),
+        "slot_xmin" => format!(
+            "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot ({id})"
+        ),
+        "slot_catalog_xmin" => format!(
+            "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot ({id}); see `indoubt pg slots`"
+        ),
+        "standby_feedback" => "a query on the standby holds it through hot_standby_feedback: find and cancel it on the standby".to_string(),
+        _ => String::new(),
+    }
+}
+
+fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
+    let by_xids = holder
+        .age_xids
+        .map(|x| Severity::grade(x.max(0) as u64, t.warning_xids, t.critical_xids))
+        .unwrap_or(Severity::Ok);
+    let by_time = holder
+        .age_seconds
+        .map(|s| {
+            Severity::grade(
+                seconds(s),
+                Duration::from_secs(t.warning_age_seconds),
+                Duration::from_secs(t.critical_age_seconds),
+            )
+        })
+        .unwrap_or(Severity::Ok);
+    by_xids.max(by_time)
+}
+
+fn holder_finding(holder: &Holder, severity: Severity, message: String) -> Finding {
+    Finding::new(severity, "horizon_holder", describe(holder), message)
+        .evidence(
+            "source",
+            "pg_stat_activity, pg_prepared_xacts, pg_replication_slots, pg_stat_replication",
+        )
+        .evidence("kind", holder.kind.clone())
+        .evidence("id", holder.id.clone())
+        .evidence("database", holder.database.clone())
+        .evidence("age_xids", holder.age_xids)
+        .evidence("age_seconds", holder.age_seconds)
+        .evidence("xmin", holder.xmin)
+        .evidence("xid", holder.xid)
+        .advice(advice(holder))
+}
+
+fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    match snapshot.holders.first() {
+        Some(culprit) => findings.push(holder_finding(culprit, grade_holder(culprit, t), culprit_line(culprit))),
+        None => findings.push(
+            Finding::new(
+                Severity::Ok,
+                "horizon_holder",
+                "xmin horizon".into(),
+                "nothing holds an xmin: no open transaction, prepared transaction, slot or standby feedback".into(),
+            )
+            .evidence("source", "pg_stat_activity, pg_prepared_xacts, pg_replication_slots, pg_stat_replication"),
+        ),
+    }
+    for holder in snapshot.holders.iter().skip(1) {
+        let severity = grade_holder(holder, t);
+        if severity > Severity::Ok {
+            findings.push(holder_finding(
+                holder,
+                severity,
+                format!("holds an xmin for {}", age_text(holder)),
+            ));
+        }
+    }
+    for db in &snapshot.databases {
+        let oldest = db.datfrozenxid_age.max(db.datminmxid_age).max(0) as u64;
+        let mut severity = Severity::grade(
+            oldest,
+            t.wraparound_warning_xids,
+            t.wraparound_critical_xids,
+        );
+        if db.failsafe_reached == Some(true) {
+            severity = Severity::Critical;
+        }
+        if severity > Severity::Ok {
+            findings.push(wraparound_finding(
+                db,
+                severity,
+                &snapshot.settings.autovacuum_freeze_max_age,
+            ));
+        }
+    }
+    if let Some(db) = snapshot.databases.first() {
+        if !findings.iter().any(|f| f.code == "wraparound") {
+            findings.push(wraparound_finding(
+                db,
+                Severity::Ok,
+                &snapshot.settings.autovacuum_freeze_max_age,
+            ));
+        }
+    }
+    findings
+}
+
+fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64) -> Finding {
+    let failsafe = if db.failsafe_reached == Some(true) {
+        "; vacuum_failsafe_age reached"
+    } else {
+        ""
+    };
+    Finding::new(
+        severity,
+        "wraparound",
+        format!("database {}", db.database),
+        format!(
+            "age(datfrozenxid) {} ({:.0}% of autovacuum_freeze_max_age), {} xids left before the server stops assigning them; mxid_age {}{failsafe}",
+            db.datfrozenxid_age, db.percent_of_autovacuum_freeze_max_age, db.xids_left, db.datminmxid_age
+        ),
+    )
+    .evidence("source", "pg_database")
+    .evidence("datfrozenxid_age", db.datfrozenxid_age)
+    .evidence("datminmxid_age", db.datminmxid_age)
+    .evidence("xids_left", db.xids_left)
+    .evidence("autovacuum_freeze_max_age", *freeze_max_age)
+}
+
+fn pins_text(holder: &Holder) -> String {
+    let own = holder.database.as_deref().unwrap_or("-");
+    match holder.pins {
+        Pins::OwnDatabase => escape_control(own),
+        Pins::AllDatabases => "all databases".to_string(),
+        Pins::CatalogsOfAllDatabases => "catalogs of all databases".to_string(),
+    }
+}
+
+impl TableView for HorizonReport {
+    fn headline(&self) -> Option<String> {
+        Some(
+            self.culprit
+                .clone()
+                .unwrap_or_else(|| "nothing holds back the xmin horizon".to_string()),
+        )
+    }
+
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let s = &self.snapshot;
+        let mut out = Vec::new();
+        if !s.holders.is_empty() {
+            let mut table = style.table(&["KIND", "ID", "PINS", "WHO", "STATE", "AGE", "QUERY"]);
+            for h in &s.holders {
+                let who = [
+                    h.user.as_deref(),
+                    h.application.as_deref(),
+                    h.client.as_deref(),
+                ]
+                .iter()
+                .flatten()
+                .map(|v| escape_control(v))
+                .collect::<Vec<_>>()
+                .join("\n");
+                table.add_row(vec![
+                    Cell::new(&h.kind),
+                    Cell::new(escape_control(&h.id)),
+                    Cell::new(pins_text(h)),
+                    Cell::new(who),
+                    Cell::new(h.state.as_deref().unwrap_or("-")),
+                    Cell::new(age_text(h)),
+                    Cell::new(
+                        h.query
+                            .as_deref()
+                            .map(|q| escape_control(&q.chars().take(80).collect::<String>()))
+                            .unwrap_or_default(),
+                    ),
+                ]);
+            }
+            out.push(table.to_string());
+        }
+        let mut table = style.table(&[
+            "DATABASE",
+            "XID AGE",
+            "XIDS LEFT",
+            "% FREEZE MAX",
+            "MXID AGE",
+            "FAILSAFE",
+            "MOST DEAD TUPLES",
+        ]);
+        for db in &s.databases {
+            let dead = db
+                .dead_tuples
+                .iter()
+                .take(3)
+                .map(|d| {
+                    let vacuumed = d.last_autovacuum.max(d.last_vacuum);
+                    format!(
+                        "{} {} dead{}",
+                        escape_control(&d.table),
+                        d.n_dead_tup,
+                        vacuumed
+                            .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
+                            .unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            table.add_row(vec![
+                Cell::new(escape_control(&db.database)),
+                Cell::new(db.datfrozenxid_age),
+                Cell::new(db.xids_left),
+                Cell::new(format!("{:.0}%", db.percent_of_autovacuum_freeze_max_age)),
+                Cell::new(db.datminmxid_age),
+                Cell::new(match db.failsafe_reached {
+                    Some(true) => "REACHED",
+                    Some(false) => "no",
+                    None => "n/a",
+                }),
+                Cell::new(dead),
+            ]);
+        }
+        out.push(table.to_string());
+        out
+    }
+
+    fn visibility_gaps(&self) -> &[String] {
+        &self.snapshot.visibility_gaps
+    }
+}

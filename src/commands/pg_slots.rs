@@ -1,0 +1,398 @@
+//! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
+
+use crate::cli::SlotsArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::pg::session;
+use crate::pg::slots::{self, Slot, SlotsSnapshot};
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::format_size;
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+struct SlotsReport {
+    thresholds: Thresholds,
+    #[serde(flatten)]
+    snapshot: SlotsSnapshot,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Thresholds {
+    warning_retained_bytes: u64,
+    critical_retained_bytes: u64,
+    /// Slot xmin / catalog_xmin ages, shared with `pg horizon`.
+    warning_xids: u64,
+    critical_xids: u64,
+}
+
+pub async fn run(ctx: &Context, args: &SlotsArgs) -> Result<Severity> {
+    let (warning, critical) =
+        ctx.slot_thresholds((args.warning_retained, args.critical_retained))?;
+    let (_, (warning_xids, critical_xids)) = ctx.horizon_thresholds((None, None), (None, None))?;
+    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    ctx.note(format!("connecting to {}", target.params.describe()));
+    let session = session::connect(&target.params, ctx.timeout).await?;
+    let snapshot = slots::collect(&session).await?;
+    let thresholds = Thresholds {
+        warning_retained_bytes: warning,
+        critical_retained_bytes: critical,
+        warning_xids,
+        critical_xids,
+    };
+    let findings = assess(&snapshot, thresholds);
+    let report = Report::new(
+        "pg slots",
+        target.report_target(),
+        findings,
+        SlotsReport {
+            thresholds,
+            snapshot,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn slot_finding(severity: Severity, code: &'static str, slot: &Slot, message: String) -> Finding {
+    Finding::new(severity, code, format!("slot {}", slot.name), message)
+        .evidence("source", "pg_replication_slots")
+        .evidence("slot_type", slot.slot_type.clone())
+        .evidence("active", slot.active)
+        .evidence("wal_status", slot.wal_status.clone())
+        .evidence("retained_bytes", slot.retained_bytes)
+        .evidence("restart_lsn", slot.restart_lsn.clone())
+}
+
+fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for slot in &snapshot.slots {
+        let retained = slot.retained_bytes.unwrap_or(0).max(0) as u64;
+        match slot.wal_status.as_deref() {
+            Some("lost") => findings.push(
+                slot_finding(
+                    Severity::Critical,
+                    "slot_wal_lost",
+                    slot,
+                    "wal_status lost: WAL this slot needs was removed; its consumer can no longer continue from it".into(),
+                )
+                .advice("re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"),
+            ),
+            Some("unreserved") => findings.push(
+                slot_finding(
+                    Severity::Warning,
+                    "slot_wal_unreserved",
+                    slot,
+                    format!(
+                        "wal_status unreserved: retains {} beyond max_slot_wal_keep_size; the next checkpoint may remove it",
+                        format_size(retained)
+                    ),
+                )
+                .advice("let the consumer catch up now, or accept that the slot will be lost"),
+            ),
+            _ => {}
+        }
+        if !slot.active {
+            let severity = Severity::grade(
+                retained,
+                t.warning_retained_bytes,
+                t.critical_retained_bytes,
+            );
+            let message = format!(
+                "inactive, retains {} of WAL{}",
+                format_size(retained),
+                match severity {
+                    Severity::Critical =>
+                        format!("; critical from {}", format_size(t.critical_retained_bytes)),
+                    Severity::Warning =>
+                        format!("; warning from {}", format_size(t.warning_retained_bytes)),
+                    _ => String::new(),
+                }
+            );
+            let consumer = if slot.slot_type == "logical" {
+                "start its consumer (CDC connector, subscriber)"
+            } else {
+                "bring its standby back"
+            };
+            findings.push(
+                slot_finding(severity, "slot_retained_wal", slot, message).advice(format!(
+                    "{consumer}, or drop it: SELECT pg_drop_replication_slot('{}') (the consumer loses its position)",
+                    slot.name.replace('\'', "''")
+                )),
+            );
+            let by_xids =
+                |age: i32| Severity::grade(age.max(0) as u64, t.warning_xids, t.critical_xids);
+            if let Some(age) = slot.catalog_xmin_age {
+                findings.push(
+                    slot_finding(
+                        by_xids(age),
+                        "slot_catalog_xmin",
+                        slot,
+                        format!("inactive slot holds back vacuum of the system catalogs in all databases: catalog_xmin {age} xids old"),
+                    )
+                    .evidence("catalog_xmin", slot.catalog_xmin),
+                );
+            }
+            if let Some(age) = slot.xmin_age {
+                findings.push(
+                    slot_finding(
+                        by_xids(age),
+                        "slot_xmin",
+                        slot,
+                        format!(
+                            "inactive slot holds back vacuum in all databases: xmin {age} xids old"
+                        ),
+                    )
+                    .evidence("xmin", slot.xmin),
+                );
+            }
+        }
+    }
+    let inactive: Vec<&str> = snapshot
+        .slots
+        .iter()
+        .filter(|s| {
+            !s.active && s.retained_bytes.unwrap_or(0).max(0) as u64 >= t.warning_retained_bytes
+        })
+        .map(|s| s.name.as_str())
+        .collect();
+    if snapshot.max_slot_wal_keep_size_mb == -1 && !inactive.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "max_slot_wal_keep_size_unlimited",
+                "max_slot_wal_keep_size".into(),
+                format!(
+                    "unlimited (-1) while inactive slot(s) {} retain WAL: nothing stops them filling the disk",
+                    inactive.join(", ")
+                ),
+            )
+            .evidence("source", "pg_settings")
+            .evidence("max_slot_wal_keep_size_mb", snapshot.max_slot_wal_keep_size_mb)
+            .advice("set max_slot_wal_keep_size so a stuck slot is invalidated (wal_status lost) before the disk fills"),
+        );
+    }
+    if findings.iter().all(|f| f.severity == Severity::Ok) {
+        let message = if snapshot.slots.is_empty() {
+            "no replication slots".to_string()
+        } else {
+            format!("{} slot(s), none over a threshold", snapshot.slots.len())
+        };
+        findings.push(
+            Finding::new(Severity::Ok, "slots", "replication slots".into(), message)
+                .evidence("source", "pg_replication_slots"),
+        );
+    }
+    findings
+}
+
+impl TableView for SlotsReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let s = &self.snapshot;
+        let mut out = Vec::new();
+        if !s.slots.is_empty() {
+            let mut table = style.table(&[
+                "SLOT",
+                "TYPE",
+                "DATABASE",
+                "ACTIVE",
+                "WAL STATUS",
+                "RETAINED",
+                "XMIN AGE",
+                "MORE",
+            ]);
+            for slot in &s.slots {
+                let kind = match &slot.plugin {
+                    Some(plugin) => format!("{}\n{}", slot.slot_type, plugin),
+                    None => slot.slot_type.clone(),
+                };
+                let active = match slot.active_pid {
+                    Some(pid) if slot.active => format!("yes (pid {pid})"),
+                    _ => "no".to_string(),
+                };
+                let wal_status = match slot.safe_wal_size {
+                    Some(safe) => format!(
+                        "{}\nsafe {}",
+                        slot.wal_status.as_deref().unwrap_or("-"),
+                        format_size(safe.max(0) as u64)
+                    ),
+                    None => slot.wal_status.clone().unwrap_or_else(|| "-".into()),
+                };
+                let ages = [("xmin", slot.xmin_age), ("catalog", slot.catalog_xmin_age)]
+                    .iter()
+                    .filter_map(|(name, age)| age.map(|a| format!("{name} {a}")))
+                    .collect::<Vec<_>>();
+                let mut more = Vec::new();
+                if slot.temporary {
+                    more.push("temporary".to_string());
+                }
+                if slot.two_phase == Some(true) {
+                    more.push("two_phase".to_string());
+                }
+                if slot.conflicting == Some(true) {
+                    more.push("conflicting".to_string());
+                }
+                if let Some(reason) = &slot.invalidation_reason {
+                    more.push(format!("invalidated: {reason}"));
+                }
+                if let Some(since) = slot.inactive_since {
+                    more.push(format!(
+                        "inactive since {}",
+                        since.format("%Y-%m-%d %H:%M:%S")
+                    ));
+                }
+                if slot.failover == Some(true) {
+                    more.push("failover".to_string());
+                }
+                if slot.synced == Some(true) {
+                    more.push("synced".to_string());
+                }
+                table.add_row(vec![
+                    Cell::new(escape_control(&slot.name)),
+                    Cell::new(kind),
+                    Cell::new(escape_control(slot.database.as_deref().unwrap_or("-"))),
+                    Cell::new(active),
+                    Cell::new(wal_status),
+                    Cell::new(
+                        slot.retained_bytes
+                            .map(|b| format_size(b.max(0) as u64))
+                            .unwrap_or_else(|| "-".into()),
+                    ),
+                    Cell::new(if ages.is_empty() {
+                        "-".to_string()
+                    } else {
+                        ages.join("\n")
+                    }),
+                    Cell::new(more.join("\n")),
+                ]);
+            }
+            out.push(table.to_string());
+        }
+        let keep = if s.max_slot_wal_keep_size_mb < 0 {
+            "unlimited".to_string()
+        } else {
+            format_size((s.max_slot_wal_keep_size_mb as u64) << 20)
+        };
+        let pg_wal = match (s.pg_wal_bytes, s.pg_wal_files) {
+            (Some(bytes), Some(files)) => {
+                format!("{} in {files} files", format_size(bytes.max(0) as u64))
+            }
+            _ => "not visible".to_string(),
+        };
+        out.push(format!(
+            "max_slot_wal_keep_size: {keep}; pg_wal: {pg_wal}{}",
+            if s.in_recovery {
+                "; server is a standby (retained WAL measured from the received position)"
+            } else {
+                ""
+            }
+        ));
+        out
+    }
+
+    fn visibility_gaps(&self) -> &[String] {
+        &self.snapshot.visibility_gaps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pg::slots::Slot;
+
+    fn slot(name: &str, active: bool, wal_status: &str, retained: i64) -> Slot {
+        Slot {
+            name: name.into(),
+            plugin: Some("pgoutput".into()),
+            slot_type: "logical".into(),
+            database: Some("shop".into()),
+            temporary: false,
+            active,
+            active_pid: None,
+            xmin: None,
+            xmin_age: None,
+            catalog_xmin: Some(700),
+            catalog_xmin_age: Some(20_000_000),
+            restart_lsn: Some("0/1000000".into()),
+            confirmed_flush_lsn: None,
+            wal_status: Some(wal_status.into()),
+            safe_wal_size: None,
+            retained_bytes: Some(retained),
+            two_phase: None,
+            conflicting: None,
+            invalidation_reason: None,
+            inactive_since: None,
+            failover: None,
+            synced: None,
+        }
+    }
+
+    fn snapshot(slots: Vec<Slot>, keep_mb: i64) -> SlotsSnapshot {
+        SlotsSnapshot {
+            server_time: chrono::Utc::now(),
+            in_recovery: false,
+            max_slot_wal_keep_size_mb: keep_mb,
+            pg_wal_bytes: None,
+            pg_wal_files: None,
+            slots,
+            visibility_gaps: vec![],
+        }
+    }
+
+    const T: Thresholds = Thresholds {
+        warning_retained_bytes: 1 << 30,
+        critical_retained_bytes: 10 << 30,
+        warning_xids: 10_000_000,
+        critical_xids: 100_000_000,
+    };
+
+    fn codes(findings: &[Finding]) -> Vec<(&str, Severity)> {
+        findings.iter().map(|f| (f.code, f.severity)).collect()
+    }
+
+    #[test]
+    fn wal_status_grades() {
+        let f = assess(
+            &snapshot(vec![slot("a", true, "unreserved", 5 << 30)], 4096),
+            T,
+        );
+        assert_eq!(codes(&f), [("slot_wal_unreserved", Severity::Warning)]);
+        let f = assess(&snapshot(vec![slot("a", true, "lost", 0)], 4096), T);
+        assert_eq!(codes(&f), [("slot_wal_lost", Severity::Critical)]);
+    }
+
+    #[test]
+    fn the_seed_incident_is_critical_with_every_reason() {
+        // debezium_shop: inactive, extended, 412 GB retained, no max_slot_wal_keep_size.
+        let f = assess(
+            &snapshot(
+                vec![slot("debezium_shop", false, "extended", 412_000_000_000)],
+                -1,
+            ),
+            T,
+        );
+        assert_eq!(
+            codes(&f),
+            [
+                ("slot_retained_wal", Severity::Critical),
+                ("slot_catalog_xmin", Severity::Warning),
+                ("max_slot_wal_keep_size_unlimited", Severity::Warning)
+            ]
+        );
+        assert!(f[0].message.contains("383.7 GiB"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn a_young_inactive_slot_under_every_threshold_is_ok() {
+        let mut young = slot("a", false, "reserved", 1 << 20);
+        young.catalog_xmin_age = Some(5);
+        let f = assess(&snapshot(vec![young], -1), T);
+        assert!(
+            f.iter().all(|f| f.severity == Severity::Ok),
+            "{:?}",
+            codes(&f)
+        );
+    }
+}

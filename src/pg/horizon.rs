@@ -1,0 +1,345 @@
+//! Who holds back the xmin horizon, how close each database is to wraparound, and where dead tuples pile up.
+
+use super::session::{self, Session};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::time::Duration;
+
+/// Databases whose dead tuples are read at the same time (each is a connection).
+const DEAD_TUPLE_CONCURRENCY: usize = 8;
+/// Tables listed per database.
+const DEAD_TUPLE_TOP: i64 = 5;
+
+/// Every holder of an xmin, in one statement (so all ages are against one snapshot).
+/// Walsenders are taken from pg_stat_replication only, and autovacuum's VACUUM is left
+/// out: the server ignores both xmins when it computes the horizon.
+fn holders_sql(version_num: i32) -> String {
+    let slot_since = if version_num >= 170000 {
+        "inactive_since"
+    } else {
+        "NULL::timestamptz"
+    };
+    format!(
+        "WITH h AS (
+  SELECT CASE WHEN a.state LIKE 'idle in transaction%' THEN 'idle_in_transaction' ELSE 'session' END AS kind,
+         a.pid::text AS id, a.datname::text AS database, a.usename::text AS who, a.application_name AS application,
+         a.client_addr::text AS client, a.state, a.backend_type, a.xact_start AS since, a.query_start,
+         left(a.query, 300) AS query, a.backend_xid AS xid, a.backend_xmin AS xmin, false AS pins_all
+  FROM pg_stat_activity a
+  WHERE a.pid <> pg_backend_pid() AND coalesce(a.backend_xid, a.backend_xmin) IS NOT NULL
+    AND a.backend_type IS DISTINCT FROM 'walsender'
+    AND NOT (a.backend_type IS NOT DISTINCT FROM 'autovacuum worker' AND a.query LIKE 'autovacuum: VACUUM%')
+  UNION ALL
+  SELECT 'prepared', gid, database::text, owner::text, NULL, NULL, NULL, NULL, prepared, NULL, NULL,
+         transaction, NULL, false
+  FROM pg_prepared_xacts
+  UNION ALL
+  SELECT 'slot_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
+         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, xmin, true
+  FROM pg_replication_slots WHERE xmin IS NOT NULL
+  UNION ALL
+  SELECT 'slot_catalog_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
+         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true
+  FROM pg_replication_slots WHERE catalog_xmin IS NOT NULL
+  UNION ALL
+  SELECT 'standby_feedback', pid::text, NULL, usename::text, application_name, client_addr::text, state, NULL,
+         backend_start, NULL, NULL, NULL, backend_xmin, true
+  FROM pg_stat_replication WHERE backend_xmin IS NOT NULL)
+SELECT kind, id, database, who, application, client, state, backend_type, since, query_start, query,
+       xid::text::bigint, xmin::text::bigint, greatest(age(xid), age(xmin)),
+       extract(epoch FROM statement_timestamp() - since)::float8, pins_all
+FROM h ORDER BY 14 DESC NULLS LAST, 1, 2"
+    )
+}
+
+fn settings_sql(version_num: i32) -> String {
+    let failsafe = if version_num >= 140000 {
+        "current_setting('vacuum_failsafe_age')::bigint, current_setting('vacuum_multixact_failsafe_age')::bigint"
+    } else {
+        "NULL::bigint, NULL::bigint"
+    };
+    format!(
+        "SELECT statement_timestamp(), pg_is_in_recovery(),
+       current_setting('autovacuum_freeze_max_age')::bigint,
+       current_setting('autovacuum_multixact_freeze_max_age')::bigint, {failsafe}"
+    )
+}
+
+const DATABASES_SQL: &str = "\
+SELECT datname::text, datallowconn, has_database_privilege(datname, 'CONNECT'),
+       age(datfrozenxid), mxid_age(datminmxid)
+FROM pg_database ORDER BY 4 DESC, 1";
+
+const DEAD_TUPLES_SQL: &str = "\
+SELECT schemaname::text, relname::text, n_dead_tup, n_live_tup, last_vacuum, last_autovacuum
+FROM pg_stat_user_tables WHERE n_dead_tup > 0
+ORDER BY n_dead_tup DESC, 1, 2 LIMIT $1";
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Holder {
+    /// session, idle_in_transaction, prepared, slot_xmin, slot_catalog_xmin, standby_feedback.
+    pub kind: String,
+    /// pid, gid or slot name.
+    pub id: String,
+    pub database: Option<String>,
+    /// Databases whose vacuum it holds back: its own, or all (slots, standby feedback).
+    pub pins: Pins,
+    pub user: Option<String>,
+    /// Application name; for slots the slot type.
+    pub application: Option<String>,
+    pub client: Option<String>,
+    pub state: Option<String>,
+    pub backend_type: Option<String>,
+    /// Transaction start, prepare time, slot inactive_since (PG17+), walsender start.
+    pub since: Option<DateTime<Utc>>,
+    pub query_start: Option<DateTime<Utc>>,
+    pub query: Option<String>,
+    pub xid: Option<i64>,
+    pub xmin: Option<i64>,
+    pub age_xids: Option<i32>,
+    pub age_seconds: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pins {
+    /// Tables of its own database (and the shared catalogs).
+    OwnDatabase,
+    /// Every database.
+    AllDatabases,
+    /// The system catalogs of every database (a logical slot's catalog_xmin).
+    CatalogsOfAllDatabases,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DatabaseAge {
+    pub database: String,
+    pub datfrozenxid_age: i32,
+    pub datminmxid_age: i32,
+    /// Transactions that can still be assigned before the server stops accepting them.
+    pub xids_left: i64,
+    pub percent_of_autovacuum_freeze_max_age: f64,
+    /// Null before PG14 (no failsafe).
+    pub failsafe_reached: Option<bool>,
+    pub dead_tuples: Vec<DeadTuples>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadTuples {
+    pub table: String,
+    pub n_dead_tup: i64,
+    pub n_live_tup: i64,
+    pub last_vacuum: Option<DateTime<Utc>>,
+    pub last_autovacuum: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Settings {
+    pub autovacuum_freeze_max_age: i64,
+    pub autovacuum_multixact_freeze_max_age: i64,
+    pub vacuum_failsafe_age: Option<i64>,
+    pub vacuum_multixact_failsafe_age: Option<i64>,
+    /// Margin at which xid assignment stops (3M since PG14, 1M before).
+    pub stop_margin_xids: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HorizonSnapshot {
+    pub server_time: DateTime<Utc>,
+    pub in_recovery: bool,
+    pub settings: Settings,
+    /// Ranked by age, oldest (the culprit) first.
+    pub holders: Vec<Holder>,
+    pub databases: Vec<DatabaseAge>,
+    pub visibility_gaps: Vec<String>,
+}
+
+pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnapshot> {
+    let version = session.info.version_num;
+    let (holders_sql, settings_sql) = (holders_sql(version), settings_sql(version));
+    let (holders, settings, databases) = tokio::try_join!(
+        session.query(&holders_sql, &[]),
+        session.query(&settings_sql, &[]),
+        session.query(DATABASES_SQL, &[]),
+    )?;
+    let settings_row = settings
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("server returned no settings row"))?;
+    let settings = Settings {
+        autovacuum_freeze_max_age: settings_row.try_get(2)?,
+        autovacuum_multixact_freeze_max_age: settings_row.try_get(3)?,
+        vacuum_failsafe_age: settings_row.try_get(4)?,
+        vacuum_multixact_failsafe_age: settings_row.try_get(5)?,
+        stop_margin_xids: if version >= 140000 {
+            3_000_000
+        } else {
+            1_000_000
+        },
+    };
+    let mut visibility_gaps = Vec::new();
+    let holders = holders
+        .iter()
+        .map(|r| {
+            let kind: String = r.try_get(0)?;
+            let pins_all: bool = r.try_get(15)?;
+            let pins = match (pins_all, kind.as_str()) {
+                (true, "slot_catalog_xmin") => Pins::CatalogsOfAllDatabases,
+                (true, _) => Pins::AllDatabases,
+                (false, _) => Pins::OwnDatabase,
+            };
+            Ok(Holder {
+                kind,
+                id: r.try_get(1)?,
+                database: r.try_get(2)?,
+                pins,
+                user: r.try_get(3)?,
+                application: r.try_get(4)?,
+                client: r.try_get(5)?,
+                state: r.try_get(6)?,
+                backend_type: r.try_get(7)?,
+                since: r.try_get(8)?,
+                query_start: r.try_get(9)?,
+                query: r.try_get(10)?,
+                xid: r.try_get(11)?,
+                xmin: r.try_get(12)?,
+                age_xids: r.try_get(13)?,
+                age_seconds: r.try_get(14)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if !session.info.reads_all_stats
+        && holders
+            .iter()
+            .any(|h| h.kind == "session" && h.state.is_none())
+    {
+        visibility_gaps.push(
+            "state, transaction start and query of other users' sessions are hidden, so idle-in-transaction \
+             sessions show as plain sessions without an age in time: GRANT pg_monitor (or pg_read_all_stats) \
+             TO the monitoring role"
+                .to_string(),
+        );
+    }
+
+    let mut ages = Vec::with_capacity(databases.len());
+    let mut readable = Vec::new();
+    for row in &databases {
+        let database: String = row.try_get(0)?;
+        let allow_conn: bool = row.try_get(1)?;
+        let may_connect: bool = row.try_get(2)?;
+        let frozen_age: i32 = row.try_get(3)?;
+        let failsafe_reached = settings.vacuum_failsafe_age.map(|f| {
+            i64::from(frozen_age) >= f.max(settings.autovacuum_freeze_max_age * 105 / 100)
+        });
+        ages.push(DatabaseAge {
+            xids_left: i64::from(i32::MAX) - i64::from(frozen_age) - settings.stop_margin_xids,
+            percent_of_autovacuum_freeze_max_age: f64::from(frozen_age) * 100.0
+                / settings.autovacuum_freeze_max_age.max(1) as f64,
+            failsafe_reached,
+            datfrozenxid_age: frozen_age,
+            datminmxid_age: row.try_get(4)?,
+            dead_tuples: Vec::new(),
+            database: database.clone(),
+        });
+        if !allow_conn {
+            continue; // template0: nobody may connect, nothing to report
+        }
+        if may_connect {
+            readable.push(database);
+        } else {
+            visibility_gaps.push(format!(
+                "dead tuples of database {database:?} not read: GRANT CONNECT ON DATABASE {database:?} TO the monitoring role"
+            ));
+        }
+    }
+
+    for (database, result) in dead_tuples(session, readable, timeout).await {
+        match result {
+            Ok(tables) => {
+                if let Some(age) = ages.iter_mut().find(|a| a.database == database) {
+                    age.dead_tuples = tables;
+                }
+            }
+            Err(e) => visibility_gaps.push(format!(
+                "dead tuples of database {database:?} not read: {e:#}"
+            )),
+        }
+    }
+    Ok(HorizonSnapshot {
+        server_time: settings_row.try_get(0)?,
+        in_recovery: settings_row.try_get(1)?,
+        settings,
+        holders,
+        databases: ages,
+        visibility_gaps,
+    })
+}
+
+/// Reads pg_stat_user_tables of each database, a bounded number at a time.
+async fn dead_tuples(
+    session: &Session,
+    databases: Vec<String>,
+    timeout: Duration,
+) -> Vec<(String, Result<Vec<DeadTuples>>)> {
+    let mut results = Vec::with_capacity(databases.len());
+    let mut pending = databases.into_iter();
+    let mut running = tokio::task::JoinSet::new();
+    loop {
+        while running.len() < DEAD_TUPLE_CONCURRENCY {
+            let Some(database) = pending.next() else {
+                break;
+            };
+            let params = session.params.with_dbname(&database);
+            running.spawn(async move {
+                let result = async {
+                    let db = session::connect(&params, timeout).await?;
+                    let rows = db.query(DEAD_TUPLES_SQL, &[&DEAD_TUPLE_TOP]).await?;
+                    rows.iter()
+                        .map(|r| {
+                            let schema: String = r.try_get(0)?;
+                            let table: String = r.try_get(1)?;
+                            Ok(DeadTuples {
+                                table: format!("{schema}.{table}"),
+                                n_dead_tup: r.try_get(2)?,
+                                n_live_tup: r.try_get(3)?,
+                                last_vacuum: r.try_get(4)?,
+                                last_autovacuum: r.try_get(5)?,
+                            })
+                        })
+                        .collect::<Result<Vec<_>>>()
+                }
+                .await;
+                (database, result)
+            });
+        }
+        match running.join_next().await {
+            Some(Ok(done)) => results.push(done),
+            Some(Err(e)) => {
+                results.push((String::from("?"), Err(anyhow::anyhow!("task failed: {e}"))))
+            }
+            None => break,
+        }
+    }
+    results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_specific_parts() {
+        assert!(holders_sql(130000).contains("NULL::timestamptz, NULL, NULL, NULL, xmin"));
+        assert!(holders_sql(170000).contains("inactive_since, NULL, NULL, NULL, xmin"));
+        assert!(settings_sql(130000).contains("NULL::bigint, NULL::bigint"));
+        assert!(settings_sql(140000).contains("vacuum_failsafe_age"));
+    }
+
+    #[test]
+    fn holders_exclude_noise_the_server_ignores() {
+        let sql = holders_sql(150000);
+        assert!(sql.contains("IS DISTINCT FROM 'walsender'"));
+        assert!(sql.contains("'autovacuum: VACUUM%'"));
+        assert!(sql.contains("pg_backend_pid()"));
+    }
+}
