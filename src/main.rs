@@ -39,7 +39,10 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_UNKNOWN);
         }
     };
-    match runtime.block_on(commands::run(cli)) {
+    let outcome = runtime.block_on(commands::run(cli));
+    // A DNS lookup still running on the blocking pool must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    match outcome {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) => {
             eprintln!("indoubt: error: {err:#}");

@@ -314,6 +314,20 @@ fn locks_are_attributed_before_and_after_a_server_restart() {
         vxids_after.iter().all(|v| *v == format!("-1/{xid}")),
         "{vxids_after:?}"
     );
+
+    // Victims of a recovered prepared transaction are attributed through -1/xid too.
+    let (victim, handle) = blocked_session(&db, "UPDATE accounts SET balance = 0 WHERE id = 3");
+    let (blocked, _) = prepared_json(&["--pg", &cluster.url("postgres")]);
+    let xact = &blocked.prepared_transactions[0];
+    assert!(
+        xact.blocked_sessions.iter().any(|s| s.pid == victim),
+        "{:?}",
+        xact.blocked_sessions
+    );
+    db.admin()
+        .batch_execute("ROLLBACK PREPARED 'xa-before-restart'")
+        .unwrap();
+    handle.join().unwrap();
 }
 
 #[test]
@@ -566,10 +580,41 @@ fn password_never_appears_in_any_output() {
         role.name,
         db.name
     );
-    check(
-        &run(indoubt().args(["-v", "pg", "prepared", "--pg", &kv, "-d", &db.name])),
-        "conninfo",
+    let out = run(indoubt().args(["-v", "pg", "prepared", "--pg", &kv, "-d", &db.name]));
+    assert_eq!(out.code, 0, "conninfo: {}", out.stderr);
+    check(&out, "conninfo");
+
+    // A password with a space, a quote and URL delimiters, in both forms.
+    let odd = TestRole::create("odd", "");
+    let odd_password = format!("{} a'b?c/d@e", odd.password);
+    connect(&pg_url())
+        .batch_execute(&format!(
+            "ALTER ROLE \"{}\" PASSWORD {}",
+            odd.name,
+            literal(&odd_password)
+        ))
+        .unwrap();
+    let encoded: String = odd_password
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'-' {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let odd_kv = format!(
+        "host=127.0.0.1 port={} user={} dbname=postgres sslmode=disable password='{}'",
+        lab("INDOUBT_LAB_PG_PORT"),
+        odd.name,
+        odd_password.replace('\'', "\\'")
     );
+    for target in [url_for(&odd.name, &encoded, "postgres"), odd_kv] {
+        let out = run(indoubt().args(["-v", "pg", "prepared", "--pg", &target, "-d", &db.name]));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(!out.stdout.contains(&odd_password) && !out.stderr.contains(&odd_password));
+    }
 
     let wrong = format!("{secret}-wrong");
     let out = run(indoubt().args([
@@ -619,18 +664,19 @@ fn password_never_appears_in_any_output() {
         format!("postgres:\n  t:\n    conninfo: \"{url}\"\n"),
     )
     .unwrap();
-    check(
-        &run(indoubt().args([
-            "-v",
-            "--config",
-            &config.to_string_lossy(),
-            "pg",
-            "prepared",
-            "-o",
-            "yaml",
-        ])),
-        "config",
-    );
+    let out = run(indoubt().args([
+        "-v",
+        "--config",
+        &config.to_string_lossy(),
+        "pg",
+        "prepared",
+        "-o",
+        "yaml",
+        "-d",
+        &db.name,
+    ]));
+    assert_eq!(out.code, 0, "config: {}", out.stderr);
+    check(&out, "config");
 }
 
 #[cfg(unix)]
@@ -807,7 +853,8 @@ fn closed_pipe_exits_quietly() {
     let out = std::process::Command::new("bash")
         .args([
             "-c",
-            r#""$0" pg prepared --pg "$1" -d "$2" | true; echo "rc=${PIPESTATUS[0]}""#,
+            // The reader is gone before indoubt writes its first byte.
+            r#"{ sleep 0.5; "$0" pg prepared --pg "$1" -d "$2"; } | true; echo "rc=${PIPESTATUS[0]}""#,
             &bin.to_string_lossy(),
             &pg_url(),
             &db.name,
@@ -856,12 +903,31 @@ fn on_terminal(columns: u16, env: &[(&str, &str)], args: &[&str]) -> String {
         .collect();
     let inner = format!("stty cols {columns} rows 50; {}", quoted.join(" "));
     let mut cmd = std::process::Command::new("script");
-    cmd.args(["-qec", &inner, "/dev/null"])
-        .env_remove("NO_COLOR");
+    cmd.args(["-qec", &inner, "/dev/null"]);
+    for var in [
+        "NO_COLOR",
+        "INDOUBT_CONFIG",
+        "PGHOST",
+        "PGPORT",
+        "PGUSER",
+        "PGPASSWORD",
+        "PGDATABASE",
+        "PGSSLMODE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("HOME", std::env::temp_dir());
     for (k, v) in env {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("script(1) from util-linux");
+    // script passes on indoubt's exit code: 0 or 1 here (the test sets --warning-age 0s).
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "script: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
 }
 
@@ -930,4 +996,47 @@ fn strip_ansi(line: &str) -> String {
         }
     }
     out
+}
+
+#[test]
+fn victims_are_blamed_only_on_prepared_transactions_whose_locks_conflict() {
+    let db = TestDb::create("conflict");
+    accounts_table(&db, None);
+    prepare_update(&db.url(), 1, "writer-holds-row-exclusive");
+    db.admin()
+        .batch_execute(
+            "BEGIN; SELECT count(*) FROM accounts; PREPARE TRANSACTION 'reader-holds-access-share'",
+        )
+        .unwrap();
+    // SHARE conflicts with the writer's RowExclusiveLock, not with the reader's AccessShareLock.
+    let (victim, handle) = blocked_session(&db, "BEGIN; LOCK TABLE accounts IN SHARE MODE; COMMIT");
+    let (report, out) = prepared_json(&["--pg", &pg_url(), "-d", &db.name]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let victims_of = |gid: &str| -> Vec<i32> {
+        report
+            .prepared_transactions
+            .iter()
+            .find(|x| x.gid == gid)
+            .unwrap_or_else(|| panic!("{gid} not listed"))
+            .blocked_sessions
+            .iter()
+            .map(|s| s.pid)
+            .collect()
+    };
+    assert_eq!(victims_of("writer-holds-row-exclusive"), [victim]);
+    assert!(victims_of("reader-holds-access-share").is_empty());
+    let reader = report
+        .prepared_transactions
+        .iter()
+        .find(|x| x.gid == "reader-holds-access-share")
+        .unwrap();
+    assert!(
+        reader.locks_by_mode.contains_key("AccessShareLock"),
+        "{:?}",
+        reader.locks_by_mode
+    );
+    db.admin()
+        .batch_execute("ROLLBACK PREPARED 'writer-holds-row-exclusive'")
+        .unwrap();
+    handle.join().unwrap();
 }

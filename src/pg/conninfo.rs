@@ -139,7 +139,16 @@ impl ConnParams {
                     .map_err(|_| anyhow::anyhow!("invalid hostaddr {a:?}: not an IP address"))
             })
             .collect::<Result<Vec<std::net::IpAddr>>>()?;
-        let mut hosts = split_list(take("host").as_deref());
+        let mut hosts: Vec<String> = split_list(take("host").as_deref())
+            .into_iter()
+            .map(|h| {
+                if h.is_empty() {
+                    default_socket_dir()
+                } else {
+                    h
+                }
+            })
+            .collect();
         if hosts.is_empty() {
             if hostaddrs.is_empty() {
                 hosts.push(default_socket_dir());
@@ -149,9 +158,12 @@ impl ConnParams {
         }
         let ports = split_list(take("port").as_deref())
             .into_iter()
-            .map(|p| {
-                p.parse::<u16>()
-                    .map_err(|_| anyhow::anyhow!("invalid port {p:?}"))
+            .map(|p| match p.as_str() {
+                "" => Ok(5432),
+                // Not quoted: in a URL, a password with an unencoded '/' ends up here.
+                p => p.parse::<u16>().map_err(|_| {
+                    anyhow::anyhow!("invalid port: not a number from 1 to 65535 (in a URL, %-encode / and @ in the password)")
+                }),
             })
             .collect::<Result<Vec<u16>>>()?;
         let ports = if ports.is_empty() { vec![5432] } else { ports };
@@ -170,11 +182,25 @@ impl ConnParams {
                 .context("no user name: set user= in the connection string or PGUSER")?,
         };
         let dbname = take("dbname").unwrap_or_else(|| user.clone());
-        let sslmode = SslMode::parse(take("sslmode").as_deref().unwrap_or("prefer"))?;
+        let sslrootcert_system = take("sslrootcert").as_deref() == Some("system");
+        let sslmode = match (take("sslmode"), sslrootcert_system) {
+            (Some(mode), system) => {
+                let mode = SslMode::parse(&mode)?;
+                if system && mode != SslMode::VerifyFull {
+                    bail!("sslrootcert=system needs sslmode=verify-full (as libpq): the system store proves nothing without the host name check");
+                }
+                mode
+            }
+            (None, true) => SslMode::VerifyFull,
+            (None, false) => SslMode::Prefer,
+        };
+        // libpq: 0 means no limit (ours is then --timeout alone); under 2s counts as 2s.
         let connect_timeout = match take("connect_timeout") {
-            Some(t) => Some(Duration::from_secs(t.parse::<u64>().map_err(|_| {
-                anyhow::anyhow!("invalid connect_timeout {t:?}: whole seconds")
-            })?)),
+            Some(t) => match t.trim().parse::<u64>() {
+                Ok(0) => None,
+                Ok(secs) => Some(Duration::from_secs(secs.max(2))),
+                Err(_) => bail!("invalid connect_timeout {t:?}: whole seconds"),
+            },
             None => None,
         };
         let read_write_only = match take("target_session_attrs").as_deref() {
@@ -268,14 +294,11 @@ fn os_user_name() -> Option<String> {
     }
 }
 
+/// A comma-separated list; an empty entry keeps its place (libpq then uses the default).
 fn split_list(value: Option<&str>) -> Vec<String> {
     value
-        .map(|v| {
-            v.split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
+        .filter(|v| !v.is_empty())
+        .map(|v| v.split(',').map(str::to_string).collect())
         .unwrap_or_default()
 }
 
@@ -288,7 +311,8 @@ fn default_socket_dir() -> String {
     }
 }
 
-/// Splits a URL or a key=value string into keys. Messages never quote the input: it may hold a password.
+/// Splits a URL or a key=value string into keys. Messages never quote values or unknown
+/// words: they may be (part of) a password.
 fn parse_conninfo(text: &str) -> Result<BTreeMap<String, String>> {
     let text = text.trim();
     let keys = if let Some(rest) = text
@@ -300,8 +324,17 @@ fn parse_conninfo(text: &str) -> Result<BTreeMap<String, String>> {
         parse_key_values(text)?
     };
     if let Some(bad) = keys.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        // Name it only if it looks like an option name: a stray word may be part of a password.
+        let looks_like_option = bad.len() <= 32
+            && bad.contains('_')
+            && bad.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        let shown = if looks_like_option {
+            format!(" {bad:?}")
+        } else {
+            String::new()
+        };
         bail!(
-            "unsupported connection option {bad:?} (supported: {})",
+            "unsupported connection option{shown} (supported: {})",
             KNOWN_KEYS.join(", ")
         );
     }
@@ -330,7 +363,11 @@ fn parse_key_values(text: &str) -> Result<BTreeMap<String, String>> {
             chars.next();
         }
         if chars.next() != Some('=') {
-            bail!("invalid connection string: missing \"=\" after {key:?}");
+            // Never quote the word: an unquoted password with a space lands here.
+            bail!(
+                "invalid connection string: word {} is not key=value",
+                keys.len() + 1
+            );
         }
         while chars.peek().is_some_and(|c| c.is_whitespace()) {
             chars.next();
@@ -375,36 +412,37 @@ fn parse_key_values(text: &str) -> Result<BTreeMap<String, String>> {
 
 fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
     let mut keys = BTreeMap::new();
+    // As libpq: user info runs to an '@' met before any '/'; only then come host, path, query.
+    let (userinfo, rest) = match rest.find(['@', '/']) {
+        Some(i) if rest.as_bytes()[i] == b'@' => (Some(&rest[..i]), &rest[i + 1..]),
+        _ => (None, rest),
+    };
     let (before_query, query) = match rest.split_once('?') {
         Some((a, q)) => (a, Some(q)),
         None => (rest, None),
     };
-    let (authority, path) = match before_query.split_once('/') {
+    let (hostspec, path) = match before_query.split_once('/') {
         Some((a, p)) => (a, Some(p)),
         None => (before_query, None),
     };
-    let hostspec = match authority.rsplit_once('@') {
-        Some((userinfo, hostspec)) => {
-            let (user, password) = match userinfo.split_once(':') {
-                Some((u, p)) => (u, Some(p)),
-                None => (userinfo, None),
-            };
-            if !user.is_empty() {
-                keys.insert(
-                    "user".into(),
-                    percent_decode(user).context("invalid postgres URL: bad user name")?,
-                );
-            }
-            if let Some(p) = password {
-                keys.insert(
-                    "password".into(),
-                    percent_decode(p).context("invalid postgres URL: bad password encoding")?,
-                );
-            }
-            hostspec
+    if let Some(userinfo) = userinfo {
+        let (user, password) = match userinfo.split_once(':') {
+            Some((u, p)) => (u, Some(p)),
+            None => (userinfo, None),
+        };
+        if !user.is_empty() {
+            keys.insert(
+                "user".into(),
+                percent_decode(user).context("invalid postgres URL: bad user name")?,
+            );
         }
-        None => authority,
-    };
+        if let Some(p) = password {
+            keys.insert(
+                "password".into(),
+                percent_decode(p).context("invalid postgres URL: bad password encoding")?,
+            );
+        }
+    }
     if !hostspec.is_empty() {
         let mut hosts = Vec::new();
         let mut ports = Vec::new();
@@ -467,13 +505,14 @@ fn percent_decode(text: &str) -> Result<String> {
 
 /// Looks the password up in a libpq password file (`host:port:db:user:password`, `*` wildcards).
 fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(e).with_context(|| format!("reading password file {}", path.display()))
-        }
+    if path.is_dir() {
+        return Ok(None);
+    }
+    // libpq skips a password file it cannot read; so do we.
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(None);
     };
+    let text = String::from_utf8_lossy(&bytes);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -487,8 +526,8 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>
             }
         }
     }
-    // libpq matches a Unix socket connection against "localhost".
-    let host = if params.first_host().starts_with('/') {
+    // libpq matches a connection through the default socket directory against "localhost".
+    let host = if params.first_host() == default_socket_dir() {
         "localhost".to_string()
     } else {
         params.first_host().to_string()
@@ -616,10 +655,44 @@ mod tests {
     }
 
     #[test]
+    fn url_password_may_hold_a_question_mark_and_empty_entries_take_defaults() {
+        let p = ConnParams::resolve("postgres://u:pa?ss@h1:6000,h2/db", &env_of(&[])).unwrap();
+        assert_eq!(p.password.unwrap().expose(), "pa?ss");
+        assert_eq!(p.hosts, vec!["h1", "h2"]);
+        assert_eq!(p.ports, vec![6000, 5432]);
+    }
+
+    #[test]
+    fn sslrootcert_system_means_verify_full() {
+        let p = ConnParams::resolve("host=h user=u sslrootcert=system", &env_of(&[])).unwrap();
+        assert_eq!(p.sslmode, SslMode::VerifyFull);
+        assert!(ConnParams::resolve(
+            "host=h user=u sslrootcert=system sslmode=require",
+            &env_of(&[])
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn connect_timeout_like_libpq() {
+        let t = |v: &str| {
+            ConnParams::resolve(&format!("host=h user=u connect_timeout={v}"), &env_of(&[]))
+                .unwrap()
+                .connect_timeout
+        };
+        assert_eq!(t("0"), None);
+        assert_eq!(t("1"), Some(Duration::from_secs(2)));
+        assert_eq!(t("7"), Some(Duration::from_secs(7)));
+    }
+
+    #[test]
     fn errors_never_echo_the_secret() {
         for bad in [
             "host=x password='hunter2",
             "host=x password=hunter2 bogus=1",
+            "host=x password=my hunter2 secret",
+            "host=x password=a hunter2=c",
+            "postgres://u:hunter2/x@h/db",
             "postgres://u:hunter2@h:notaport/db",
             "postgres://u:hunter2@h/db?sslmode=maybe",
         ] {

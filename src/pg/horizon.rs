@@ -200,7 +200,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
                 backend_type: r.try_get(7)?,
                 since: r.try_get(8)?,
                 query_start: r.try_get(9)?,
-                query: r.try_get(10)?,
+                query: super::redact_query(r.try_get(10)?),
                 xid: r.try_get(11)?,
                 xmin: r.try_get(12)?,
                 age_xids: r.try_get(13)?,

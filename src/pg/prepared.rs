@@ -26,26 +26,119 @@ const SERVER_SQL: &str = "\
 SELECT statement_timestamp(), current_setting('max_prepared_transactions')::int,
        (SELECT oid FROM pg_database WHERE datname = current_database())";
 
-/// The locks held by each prepared transaction, found through its own transactionid lock.
-const LOCKS_SQL: &str = "\
-WITH owner AS (
-  SELECT p.gid, l.virtualtransaction
+/// Each prepared transaction's own `transactionid` lock row, whose virtualtransaction
+/// then identifies all its locks (a vxid before a restart, `-1/<xid>` after one).
+const OWNER_CTE: &str = "\
+owner AS (
+  SELECT p.gid, p.database, l.virtualtransaction
   FROM pg_prepared_xacts p
-  JOIN pg_locks l ON l.locktype = 'transactionid' AND l.transactionid = p.transaction AND l.pid IS NULL)
+  JOIN pg_locks l ON l.locktype = 'transactionid' AND l.transactionid = p.transaction AND l.pid IS NULL)";
+
+/// The locks held by each prepared transaction (of the databases asked for).
+fn locks_sql() -> String {
+    format!(
+        "WITH {OWNER_CTE}
 SELECT o.gid, l.locktype, l.mode, l.granted, l.database, d.datname::text, l.relation,
        l.transactionid::text, l.virtualtransaction
 FROM owner o
 JOIN pg_locks l ON l.virtualtransaction = o.virtualtransaction AND l.pid IS NULL
 LEFT JOIN pg_database d ON d.oid = l.database
-ORDER BY o.gid, l.locktype, l.mode, l.relation";
+WHERE cardinality($1::text[]) = 0 OR o.database = ANY($1::text[])
+ORDER BY o.gid, l.locktype, l.mode, l.relation"
+    )
+}
+
+/// Lock modes that conflict (PostgreSQL's table-level conflict matrix; row and
+/// transactionid waits use the same modes). A waiter is blamed only on a prepared
+/// transaction holding a conflicting mode on the same object.
+const CONFLICTS: &[(&str, &[&str])] = &[
+    ("AccessShareLock", &["AccessExclusiveLock"]),
+    ("RowShareLock", &["ExclusiveLock", "AccessExclusiveLock"]),
+    (
+        "RowExclusiveLock",
+        &[
+            "ShareLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+    (
+        "ShareUpdateExclusiveLock",
+        &[
+            "ShareUpdateExclusiveLock",
+            "ShareLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+    (
+        "ShareLock",
+        &[
+            "RowExclusiveLock",
+            "ShareUpdateExclusiveLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+    (
+        "ShareRowExclusiveLock",
+        &[
+            "RowExclusiveLock",
+            "ShareUpdateExclusiveLock",
+            "ShareLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+    (
+        "ExclusiveLock",
+        &[
+            "RowShareLock",
+            "RowExclusiveLock",
+            "ShareUpdateExclusiveLock",
+            "ShareLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+    (
+        "AccessExclusiveLock",
+        &[
+            "AccessShareLock",
+            "RowShareLock",
+            "RowExclusiveLock",
+            "ShareUpdateExclusiveLock",
+            "ShareLock",
+            "ShareRowExclusiveLock",
+            "ExclusiveLock",
+            "AccessExclusiveLock",
+        ],
+    ),
+];
+
+fn conflicts_values() -> String {
+    CONFLICTS
+        .iter()
+        .flat_map(|(waiter, holders)| {
+            holders
+                .iter()
+                .map(move |holder| format!("('{waiter}','{holder}')"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Sessions the server says a prepared transaction blocks (blocker pid 0), matched to the
-/// prepared transaction holding a granted lock on the object they wait for.
-const BLOCKED_SQL: &str = "\
-WITH owner AS (
-  SELECT p.gid, l.virtualtransaction
-  FROM pg_prepared_xacts p
-  JOIN pg_locks l ON l.locktype = 'transactionid' AND l.transactionid = p.transaction AND l.pid IS NULL),
+/// prepared transaction holding a granted, conflicting lock on the object they wait for.
+fn blocked_sql() -> String {
+    format!(
+        "WITH {OWNER_CTE},
+conflicts(waiter_mode, holder_mode) AS (VALUES {}),
 waiting AS (
   SELECT w.* FROM pg_locks w
   WHERE NOT w.granted AND w.pid IS NOT NULL AND 0 = ANY(pg_blocking_pids(w.pid)))
@@ -66,8 +159,12 @@ LEFT JOIN pg_locks h ON h.pid IS NULL AND h.granted
      AND h.classid IS NOT DISTINCT FROM w.classid
      AND h.objid IS NOT DISTINCT FROM w.objid
      AND h.objsubid IS NOT DISTINCT FROM w.objsubid
+     AND (w.mode, h.mode) IN (SELECT waiter_mode, holder_mode FROM conflicts)
 LEFT JOIN owner o ON o.virtualtransaction = h.virtualtransaction
-ORDER BY w.pid";
+ORDER BY w.pid",
+        conflicts_values()
+    )
+}
 
 const RELATION_NAMES_SQL: &str = "\
 SELECT c.oid, format('%I.%I', n.nspname, c.relname)
@@ -140,18 +237,21 @@ pub struct PreparedSnapshot {
     pub unreadable: Vec<String>,
 }
 
-/// Reads everything in one pipelined round trip, then names relations per database.
+/// Reads the transactions, their locks and their victims, then names relations per database.
 pub async fn collect(
     session: &Session,
     databases: &[String],
     timeout: Duration,
 ) -> Result<PreparedSnapshot> {
     let filter: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&databases];
+    let (locks_sql, blocked_sql) = (locks_sql(), blocked_sql());
+    // Sent together on one connection (pipelined); each statement sees its own snapshot
+    // of the lock table, so a transaction finishing in between may lack its locks.
     let (xacts, server, locks, blocked) = tokio::join!(
         session.query(PREPARED_SQL, &filter),
         session.query(SERVER_SQL, &[]),
-        session.query(LOCKS_SQL, &[]),
-        session.query(BLOCKED_SQL, &[]),
+        session.query(&locks_sql, &filter),
+        session.query(&blocked_sql, &[]),
     );
     let (xacts, server) = (xacts?, server?);
     // Without locks or victims the list itself is still true; say what is missing.
@@ -202,7 +302,7 @@ pub async fn collect(
             state: row.try_get(4)?,
             wait_event: row.try_get(5)?,
             query_seconds: row.try_get(6)?,
-            query: row.try_get(7)?,
+            query: super::redact_query(row.try_get(7)?),
             waits_for: LockWait {
                 locktype: row.try_get(8)?,
                 mode: row.try_get(9)?,
@@ -215,6 +315,13 @@ pub async fn collect(
             .or_default()
             .push((session_row, db_oid.unwrap_or(0)));
     }
+
+    // Victims of prepared transactions that --database left out are not this report's.
+    let kept: BTreeSet<String> = xacts
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
+    blocked_by.retain(|gid, _| gid.as_ref().is_none_or(|g| kept.contains(g)));
 
     // Relation oids only mean something inside their own database (0 = shared catalogs).
     let mut wanted: BTreeMap<u32, (Option<String>, BTreeSet<u32>)> = BTreeMap::new();

@@ -32,7 +32,9 @@ pub struct Session {
 /// Opens a read-only, autocommit session; every step is bounded by `timeout`.
 pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> {
     let target = params.describe();
-    let connect_limit = params.connect_timeout.map_or(timeout, |t| t.min(timeout));
+    // --timeout bounds the whole connect (every host, TLS, authentication);
+    // connect_timeout, when given, bounds each host's TCP connect as in libpq.
+    let connect_limit = timeout;
     let client = tokio::time::timeout(connect_limit, open(params))
         .await
         .map_err(|_| {
@@ -80,6 +82,9 @@ async fn open(params: &ConnParams) -> Result<Client> {
         .application_name("indoubt");
     if let Some(password) = &params.password {
         config.password(password.expose());
+    }
+    if let Some(per_host) = params.connect_timeout {
+        config.connect_timeout(per_host);
     }
     if params.read_write_only {
         config.target_session_attrs(tokio_postgres::config::TargetSessionAttrs::ReadWrite);
@@ -201,7 +206,7 @@ pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
 
 impl Session {
     async fn setup(&mut self) -> Result<()> {
-        let statement_ms = self.timeout.as_millis().max(1);
+        let statement_ms = self.timeout.as_millis().clamp(1, i32::MAX as u128);
         let lock_ms = statement_ms.min(2_000);
         // One round trip: settings first, then what we need to know about the server.
         let sql = format!(

@@ -1,11 +1,20 @@
 //! The documented JSON schema (README "JSON output"), as strict structs: an unknown or missing field fails the test.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
+
+/// For fields that are always written, possibly as null: unlike a plain `Option`, a
+/// missing field is an error (serde only defaults a field without `deserialize_with`).
+pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(d)
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Target {
+    #[serde(deserialize_with = "present")]
     pub name: Option<String>,
     pub kind: String,
     pub address: String,
@@ -71,9 +80,13 @@ pub struct HeldLock {
     pub locktype: String,
     pub mode: String,
     pub granted: bool,
+    #[serde(deserialize_with = "present")]
     pub database: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub relation_oid: Option<u32>,
+    #[serde(deserialize_with = "present")]
     pub relation: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub transactionid: Option<String>,
     pub virtualtransaction: String,
 }
@@ -82,12 +95,19 @@ pub struct HeldLock {
 #[serde(deny_unknown_fields)]
 pub struct BlockedSession {
     pub pid: i32,
+    #[serde(deserialize_with = "present")]
     pub database: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub user: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub application: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub state: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub wait_event: Option<String>,
+    #[serde(deserialize_with = "present")]
     pub query_seconds: Option<f64>,
+    #[serde(deserialize_with = "present")]
     pub query: Option<String>,
     pub waits_for: LockWait,
 }
@@ -97,7 +117,9 @@ pub struct BlockedSession {
 pub struct LockWait {
     pub locktype: String,
     pub mode: String,
+    #[serde(deserialize_with = "present")]
     pub relation_oid: Option<u32>,
+    #[serde(deserialize_with = "present")]
     pub relation: Option<String>,
 }
 
@@ -106,6 +128,7 @@ pub struct LockWait {
 pub enum DecodedGid {
     Xa {
         format_id: i32,
+        #[serde(deserialize_with = "present")]
         transaction_manager: Option<String>,
         gtrid_hex: String,
         gtrid_text: String,
@@ -132,6 +155,7 @@ pub enum DecodedGid {
 #[serde(deny_unknown_fields)]
 pub struct NarayanaXid {
     pub transaction_uid: String,
+    #[serde(deserialize_with = "present")]
     pub uid_created_at: Option<String>,
     pub coordinator_node: String,
     pub branch_uid: Option<String>,
