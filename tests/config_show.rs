@@ -43,6 +43,14 @@ struct KafkaTarget {
 struct Thresholds {
     prepared_warning_age_seconds: u64,
     prepared_critical_age_seconds: u64,
+    slots_warning_retained_bytes: u64,
+    slots_critical_retained_bytes: u64,
+    horizon_warning_age_seconds: u64,
+    horizon_critical_age_seconds: u64,
+    horizon_warning_xids: u64,
+    horizon_critical_xids: u64,
+    wraparound_warning_xids: u64,
+    wraparound_critical_xids: u64,
 }
 
 fn show(config: &std::path::Path) -> (ConfigReport, Outcome) {
@@ -111,6 +119,29 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!(
         report.thresholds.prepared_critical_age_seconds, 1800,
         "default where the config is silent"
+    );
+    let t = &report.thresholds;
+    assert_eq!(
+        (
+            t.slots_warning_retained_bytes,
+            t.slots_critical_retained_bytes
+        ),
+        (1 << 30, 10 << 30)
+    );
+    assert_eq!(
+        (
+            t.horizon_warning_age_seconds,
+            t.horizon_critical_age_seconds
+        ),
+        (3600, 21600)
+    );
+    assert_eq!(
+        (t.horizon_warning_xids, t.horizon_critical_xids),
+        (10_000_000, 100_000_000)
+    );
+    assert_eq!(
+        (t.wraparound_warning_xids, t.wraparound_critical_xids),
+        (1_300_000_000, 1_400_000_000)
     );
     let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
     assert!(

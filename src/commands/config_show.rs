@@ -6,7 +6,7 @@ use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::ConnParams;
 use crate::report::{self, table::Style, Report, TableView, Target};
 use crate::term::escape_control;
-use crate::units::format_duration;
+use crate::units::{format_duration, format_size};
 use anyhow::Result;
 use comfy_table::Cell;
 use serde::Serialize;
@@ -37,10 +37,19 @@ struct KafkaTargetView {
     properties: BTreeMap<String, String>,
 }
 
+/// Every threshold in force (flags aside): config value or default.
 #[derive(Debug, Serialize)]
 struct ThresholdsView {
     prepared_warning_age_seconds: u64,
     prepared_critical_age_seconds: u64,
+    slots_warning_retained_bytes: u64,
+    slots_critical_retained_bytes: u64,
+    horizon_warning_age_seconds: u64,
+    horizon_critical_age_seconds: u64,
+    horizon_warning_xids: u64,
+    horizon_critical_xids: u64,
+    wraparound_warning_xids: u64,
+    wraparound_critical_xids: u64,
 }
 
 pub fn run(ctx: &Context) -> Result<Severity> {
@@ -78,6 +87,10 @@ pub fn run(ctx: &Context) -> Result<Severity> {
         }
     }
     let (warning, critical) = ctx.prepared_thresholds((None, None))?;
+    let (retained_warning, retained_critical) = ctx.slot_thresholds((None, None))?;
+    let ((age_warning, age_critical), (xids_warning, xids_critical)) =
+        ctx.horizon_thresholds((None, None), (None, None))?;
+    let (wrap_warning, wrap_critical) = ctx.wraparound_thresholds((None, None))?;
     let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
     if findings.is_empty() {
         let message = match &config_file {
@@ -112,6 +125,14 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             thresholds: ThresholdsView {
                 prepared_warning_age_seconds: warning.as_secs(),
                 prepared_critical_age_seconds: critical.as_secs(),
+                slots_warning_retained_bytes: retained_warning,
+                slots_critical_retained_bytes: retained_critical,
+                horizon_warning_age_seconds: age_warning.as_secs(),
+                horizon_critical_age_seconds: age_critical.as_secs(),
+                horizon_warning_xids: xids_warning,
+                horizon_critical_xids: xids_critical,
+                wraparound_warning_xids: wrap_warning,
+                wraparound_critical_xids: wrap_critical,
             },
         },
     );
@@ -157,20 +178,42 @@ impl TableView for ConfigReport {
                 Cell::new(escape_control(&settings.join("\n"))),
             ]);
         }
-        table.add_row(vec![
-            Cell::new("thresholds"),
-            Cell::new("prepared"),
-            Cell::new(""),
-            Cell::new(format!(
-                "warning {}, critical {}",
-                format_duration(Duration::from_secs(
-                    self.thresholds.prepared_warning_age_seconds
-                )),
-                format_duration(Duration::from_secs(
-                    self.thresholds.prepared_critical_age_seconds
-                ))
-            )),
-        ]);
+        let t = &self.thresholds;
+        let secs = |s: u64| format_duration(Duration::from_secs(s));
+        for (what, warning, critical) in [
+            (
+                "prepared age",
+                secs(t.prepared_warning_age_seconds),
+                secs(t.prepared_critical_age_seconds),
+            ),
+            (
+                "slot retained WAL",
+                format_size(t.slots_warning_retained_bytes),
+                format_size(t.slots_critical_retained_bytes),
+            ),
+            (
+                "horizon age",
+                secs(t.horizon_warning_age_seconds),
+                secs(t.horizon_critical_age_seconds),
+            ),
+            (
+                "horizon xids",
+                t.horizon_warning_xids.to_string(),
+                t.horizon_critical_xids.to_string(),
+            ),
+            (
+                "wraparound xids",
+                t.wraparound_warning_xids.to_string(),
+                t.wraparound_critical_xids.to_string(),
+            ),
+        ] {
+            table.add_row(vec![
+                Cell::new("threshold"),
+                Cell::new(what),
+                Cell::new(""),
+                Cell::new(format!("warning {warning}, critical {critical}")),
+            ]);
+        }
         vec![table.to_string()]
     }
 }

@@ -187,6 +187,18 @@ fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
     certs
 }
 
+/// Our catalog queries are written for PostgreSQL 13 and newer; older servers are refused
+/// up front rather than answered with half-right SQL.
+fn supported(version_num: i32, version: &str) -> Result<()> {
+    if version_num < MIN_SERVER_VERSION {
+        return Err(hinted(
+            format!("PostgreSQL {version} is not supported"),
+            "indoubt needs PostgreSQL 13 or newer",
+        ));
+    }
+    Ok(())
+}
+
 /// Turns a driver error into one line with the server's SQLSTATE, message, detail and hint.
 pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
     match err.as_db_error() {
@@ -232,13 +244,7 @@ impl Session {
         self.info.version = get(1);
         self.info.database = get(2);
         self.info.reads_all_stats = get(3) == "t";
-        if self.info.version_num < MIN_SERVER_VERSION {
-            return Err(hinted(
-                format!("PostgreSQL {} is not supported", self.info.version),
-                "indoubt needs PostgreSQL 13 or newer",
-            ));
-        }
-        Ok(())
+        supported(self.info.version_num, &self.info.version)
     }
 
     async fn bounded<T>(
@@ -263,6 +269,18 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn servers_before_13_are_refused() {
+        let err = supported(120017, "12.17").unwrap_err();
+        assert_eq!(err.to_string(), "PostgreSQL 12.17 is not supported");
+        assert_eq!(
+            crate::error::hint_of(&err),
+            Some("indoubt needs PostgreSQL 13 or newer")
+        );
+        assert!(supported(130000, "13.0").is_ok());
+        assert!(supported(180001, "18.1").is_ok());
+    }
 
     #[test]
     fn splits_ca_bundles() {

@@ -215,6 +215,50 @@ impl PrivateCluster {
     pub fn ctl(&self, action: &str) {
         run_lab_script("pg-cluster", &[action, &self.dir.path().to_string_lossy()]);
     }
+
+    /// A streaming standby of this cluster (pg_basebackup, physical slot `slot`,
+    /// hot_standby_feedback on, feedback every second), started.
+    pub fn standby(&self, slot: &str) -> PrivateCluster {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-pg-")
+            .tempdir()
+            .expect("tempdir");
+        let port = free_port();
+        run_lab_script(
+            "pg-cluster",
+            &[
+                "standby",
+                &dir.path().to_string_lossy(),
+                &port.to_string(),
+                &self.port.to_string(),
+                &self.password,
+                slot,
+            ],
+        );
+        let conf = dir.path().join("data/postgresql.conf");
+        let mut text = std::fs::read_to_string(&conf).expect("standby config");
+        text.push_str("wal_receiver_status_interval = 1s\n");
+        std::fs::write(&conf, text).expect("standby config");
+        let standby = PrivateCluster {
+            dir,
+            port,
+            password: self.password.clone(),
+        };
+        standby.ctl("start");
+        standby
+    }
+}
+
+/// Polls `check` every 100ms for up to 30s; panics with `what` if it never holds.
+pub fn wait_for(what: &str, mut check: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !check() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 impl Drop for PrivateCluster {

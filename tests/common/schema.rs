@@ -161,3 +161,180 @@ pub struct NarayanaXid {
     pub branch_uid: Option<String>,
     pub eis_name: Option<i32>,
 }
+
+/// A report struct: the header every command shares, then the command's own fields.
+macro_rules! report {
+    ($name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            pub schema_version: u32,
+            pub indoubt_version: String,
+            pub command: String,
+            pub generated_at: String,
+            pub target: Target,
+            pub status: String,
+            pub exit_code: u8,
+            pub findings: Vec<Finding>,
+            $(pub $field: $ty,)*
+        }
+    };
+}
+
+report!(HorizonReport {
+    culprit: Option<String>,
+    thresholds: HorizonThresholds,
+    server_time: String,
+    in_recovery: bool,
+    settings: HorizonSettings,
+    holders: Vec<Holder>,
+    databases: Vec<DatabaseAge>,
+    visibility_gaps: Vec<String>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HorizonThresholds {
+    pub warning_age_seconds: u64,
+    pub critical_age_seconds: u64,
+    pub warning_xids: u64,
+    pub critical_xids: u64,
+    pub wraparound_warning_xids: u64,
+    pub wraparound_critical_xids: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HorizonSettings {
+    pub autovacuum_freeze_max_age: i64,
+    pub autovacuum_multixact_freeze_max_age: i64,
+    #[serde(deserialize_with = "present")]
+    pub vacuum_failsafe_age: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub vacuum_multixact_failsafe_age: Option<i64>,
+    pub stop_margin_xids: i64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Holder {
+    pub kind: String,
+    pub id: String,
+    #[serde(deserialize_with = "present")]
+    pub database: Option<String>,
+    pub pins: String,
+    #[serde(deserialize_with = "present")]
+    pub user: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub application: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub client: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub state: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub backend_type: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub since: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub query_start: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub query: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub xid: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub xmin: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub age_xids: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    pub age_seconds: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseAge {
+    pub database: String,
+    pub datfrozenxid_age: i32,
+    pub datminmxid_age: i32,
+    pub xids_left: i64,
+    pub percent_of_autovacuum_freeze_max_age: f64,
+    #[serde(deserialize_with = "present")]
+    pub failsafe_reached: Option<bool>,
+    pub dead_tuples: Vec<DeadTuples>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeadTuples {
+    pub table: String,
+    pub n_dead_tup: i64,
+    pub n_live_tup: i64,
+    #[serde(deserialize_with = "present")]
+    pub last_vacuum: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub last_autovacuum: Option<String>,
+}
+
+report!(SlotsReport {
+    thresholds: SlotThresholds,
+    server_time: String,
+    in_recovery: bool,
+    max_slot_wal_keep_size_mb: i64,
+    pg_wal_bytes: Option<i64>,
+    pg_wal_files: Option<i64>,
+    slots: Vec<Slot>,
+    visibility_gaps: Vec<String>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlotThresholds {
+    pub warning_retained_bytes: u64,
+    pub critical_retained_bytes: u64,
+    pub warning_xids: u64,
+    pub critical_xids: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slot {
+    pub name: String,
+    #[serde(deserialize_with = "present")]
+    pub plugin: Option<String>,
+    pub slot_type: String,
+    #[serde(deserialize_with = "present")]
+    pub database: Option<String>,
+    pub temporary: bool,
+    pub active: bool,
+    #[serde(deserialize_with = "present")]
+    pub active_pid: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    pub xmin: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub xmin_age: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    pub catalog_xmin: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub catalog_xmin_age: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    pub restart_lsn: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub confirmed_flush_lsn: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub wal_status: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub safe_wal_size: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub retained_bytes: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub two_phase: Option<bool>,
+    #[serde(deserialize_with = "present")]
+    pub conflicting: Option<bool>,
+    #[serde(deserialize_with = "present")]
+    pub invalidation_reason: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub inactive_since: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub failover: Option<bool>,
+    #[serde(deserialize_with = "present")]
+    pub synced: Option<bool>,
+}

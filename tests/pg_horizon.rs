@@ -1,0 +1,420 @@
+//! `indoubt pg horizon` on private clusters: each culprit alone, several at once, standby
+//! feedback, dead tuples that VACUUM could not remove, and what an unprivileged role cannot see.
+
+mod common;
+
+use common::schema::HorizonReport;
+use common::*;
+
+fn horizon(url: &str, extra: &[&str]) -> (HorizonReport, Outcome) {
+    let out = run(indoubt()
+        .args(["pg", "horizon", "-o", "json", "--pg", url])
+        .args(extra));
+    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not the documented JSON ({e}):\n{}\nstderr: {}",
+            out.stdout, out.stderr
+        )
+    });
+    (report, out)
+}
+
+/// A cluster where nothing else assigns xids or holds snapshots.
+fn quiet_cluster() -> PrivateCluster {
+    let cluster = PrivateCluster::start();
+    let mut admin = connect(&cluster.url("postgres"));
+    admin
+        .batch_execute("ALTER SYSTEM SET autovacuum = off")
+        .unwrap();
+    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    cluster
+}
+
+/// Opens a transaction that took an xid and then goes quiet; returns the session and its pid.
+fn idle_in_transaction(url: &str) -> (postgres::Client, i32) {
+    let mut client = connect(url);
+    let pid: i32 = client
+        .query_one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+        .get(0);
+    client
+        .batch_execute("BEGIN; SELECT pg_current_xact_id();")
+        .unwrap();
+    (client, pid)
+}
+
+/// Burns `n` xids so that older holders have a visible age.
+fn burn_xids(url: &str, n: usize) {
+    let mut client = connect(url);
+    for _ in 0..n {
+        client.batch_execute("SELECT pg_current_xact_id()").unwrap();
+    }
+}
+
+#[test]
+fn an_idle_in_transaction_session_alone_is_named_with_ages_postgres_agrees_with() {
+    let cluster = quiet_cluster();
+    let (_session, pid) = idle_in_transaction(&cluster.url("postgres"));
+    burn_xids(&cluster.url("postgres"), 5);
+    let mut admin = connect(&cluster.url("postgres"));
+    let age_before: i32 = admin
+        .query_one(
+            "SELECT age(backend_xid) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .unwrap()
+        .get(0);
+    let (report, out) = horizon(&cluster.url("postgres"), &[]);
+    let age_after: i32 = admin
+        .query_one(
+            "SELECT age(backend_xid) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        out.code, 0,
+        "young: OK under the default thresholds\n{}",
+        out.stderr
+    );
+    let culprit = &report.holders[0];
+    assert_eq!(
+        (culprit.kind.as_str(), culprit.id.as_str()),
+        ("idle_in_transaction", pid.to_string().as_str())
+    );
+    assert_eq!(culprit.pins, "own_database");
+    assert_eq!(culprit.database.as_deref(), Some("postgres"));
+    let age = culprit.age_xids.unwrap();
+    assert!(
+        age >= age_before && age <= age_after && age >= 5,
+        "{age_before} <= {age} <= {age_after}"
+    );
+    assert!(culprit.age_seconds.unwrap() >= 0.0);
+    assert_eq!(
+        report.culprit.as_deref().map(|c| c.starts_with(&format!(
+            "oldest xmin held by idle-in-transaction session {pid} for "
+        ))),
+        Some(true),
+        "{:?}",
+        report.culprit
+    );
+    assert_eq!(report.findings[0].code, "horizon_holder");
+    assert!(report.findings[0]
+        .advice
+        .as_deref()
+        .unwrap()
+        .contains(&format!("pg_terminate_backend({pid})")));
+
+    // The first line a person sees names it too.
+    let table = run(indoubt().args([
+        "pg",
+        "horizon",
+        "--pg",
+        &cluster.url("postgres"),
+        "--warning-age",
+        "0s",
+    ]));
+    assert_eq!(table.code, 1);
+    let first = table.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!(
+            "WARNING: oldest xmin held by idle-in-transaction session {pid}"
+        )),
+        "{first}"
+    );
+    assert_eq!(
+        run(indoubt().args([
+            "pg",
+            "horizon",
+            "--pg",
+            &cluster.url("postgres"),
+            "--warning-xids",
+            "1",
+            "--critical-xids",
+            "2"
+        ]))
+        .code,
+        2
+    );
+}
+
+#[test]
+fn a_prepared_transaction_alone_is_named() {
+    let cluster = quiet_cluster();
+    connect(&cluster.url("postgres"))
+        .batch_execute("CREATE TABLE t (id int); BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION 'held-by-2pc'")
+        .unwrap();
+    burn_xids(&cluster.url("postgres"), 3);
+    let (report, _) = horizon(&cluster.url("postgres"), &[]);
+    assert_eq!(report.holders.len(), 1, "{:?}", report.holders);
+    assert_eq!(
+        (
+            report.holders[0].kind.as_str(),
+            report.holders[0].id.as_str()
+        ),
+        ("prepared", "held-by-2pc")
+    );
+    assert!(report.holders[0].age_xids.unwrap() >= 3);
+    assert!(report
+        .culprit
+        .unwrap()
+        .contains("prepared transaction 'held-by-2pc'"));
+    connect(&cluster.url("postgres"))
+        .batch_execute("ROLLBACK PREPARED 'held-by-2pc'")
+        .unwrap();
+}
+
+#[test]
+fn a_logical_slot_catalog_xmin_alone_is_named_which_check_pgactivity_misses() {
+    let cluster = quiet_cluster();
+    connect(&cluster.url("postgres"))
+        .batch_execute("SELECT pg_create_logical_replication_slot('cdc_orders', 'pgoutput')")
+        .unwrap();
+    burn_xids(&cluster.url("postgres"), 3);
+    let (report, _) = horizon(&cluster.url("postgres"), &[]);
+    let culprit = &report.holders[0];
+    assert_eq!(
+        (culprit.kind.as_str(), culprit.id.as_str()),
+        ("slot_catalog_xmin", "cdc_orders")
+    );
+    assert_eq!(culprit.pins, "catalogs_of_all_databases");
+    assert_eq!(culprit.state.as_deref(), Some("inactive"));
+    assert!(culprit.age_xids.unwrap() >= 3);
+}
+
+#[test]
+fn with_several_holders_the_oldest_is_the_culprit() {
+    let cluster = quiet_cluster();
+    let url = cluster.url("postgres");
+    let (session, pid) = idle_in_transaction(&url);
+    burn_xids(&url, 2);
+    connect(&url)
+        .batch_execute("CREATE TABLE t (id int); BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION 'younger'")
+        .unwrap();
+    burn_xids(&url, 2);
+    let (report, _) = horizon(&url, &[]);
+    let kinds: Vec<(&str, &str)> = report
+        .holders
+        .iter()
+        .map(|h| (h.kind.as_str(), h.id.as_str()))
+        .collect();
+    let pid_text = pid.to_string();
+    assert_eq!(
+        kinds,
+        [
+            ("idle_in_transaction", pid_text.as_str()),
+            ("prepared", "younger")
+        ]
+    );
+    assert!(report.holders[0].age_xids > report.holders[1].age_xids);
+
+    drop(session); // the application finally goes away
+    let (report, _) = horizon(&url, &[]);
+    assert_eq!(
+        report.holders[0].id, "younger",
+        "the next oldest becomes the culprit"
+    );
+    connect(&url)
+        .batch_execute("ROLLBACK PREPARED 'younger'")
+        .unwrap();
+}
+
+#[test]
+fn vacuum_leaves_dead_tuples_that_the_report_shows_next_to_their_cause() {
+    let cluster = quiet_cluster();
+    let url = cluster.url("postgres");
+    let mut admin = connect(&url);
+    admin
+        .batch_execute("CREATE TABLE events (id int PRIMARY KEY, body text); INSERT INTO events SELECT g, 'x' FROM generate_series(1, 1000) g")
+        .unwrap();
+    let (_holder, pid) = idle_in_transaction(&url);
+    admin.batch_execute("DELETE FROM events").unwrap();
+    admin.batch_execute("VACUUM events").unwrap();
+    let dead: i64 = admin
+        .query_one(
+            "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'events'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        dead, 1000,
+        "VACUUM could not remove them: the session holds the horizon"
+    );
+    let (report, _) = horizon(&url, &[]);
+    assert_eq!(report.holders[0].id, pid.to_string());
+    let postgres = report
+        .databases
+        .iter()
+        .find(|d| d.database == "postgres")
+        .unwrap();
+    let events = postgres
+        .dead_tuples
+        .iter()
+        .find(|t| t.table == "public.events")
+        .expect("events listed");
+    assert_eq!(events.n_dead_tup, 1000);
+    assert!(events.last_vacuum.is_some());
+    assert!(postgres.datfrozenxid_age > 0 && postgres.xids_left > 2_000_000_000);
+    assert_eq!(postgres.failsafe_reached, Some(false));
+    assert!(
+        report.databases.iter().any(|d| d.database == "template0"),
+        "every database has an age"
+    );
+}
+
+#[test]
+fn wraparound_thresholds_grade_each_database() {
+    let cluster = quiet_cluster();
+    let url = cluster.url("postgres");
+    let (report, out) = horizon(
+        &url,
+        &[
+            "--wraparound-warning-xids",
+            "1",
+            "--wraparound-critical-xids",
+            "1B",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let wrap: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == "wraparound" && f.severity == "WARNING")
+        .map(|f| f.subject.as_str())
+        .collect();
+    assert!(
+        wrap.contains(&"database postgres") && wrap.contains(&"database template1"),
+        "{wrap:?}"
+    );
+    let (_, out) = horizon(
+        &url,
+        &[
+            "--wraparound-warning-xids",
+            "1",
+            "--wraparound-critical-xids",
+            "2",
+        ],
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn standby_feedback_is_attributed_and_the_tool_runs_on_the_standby() {
+    let primary = quiet_cluster();
+    let standby = primary.standby("replica_1");
+    let mut on_standby = connect(&standby.url("postgres"));
+    wait_for("the standby to stream", || {
+        connect(&primary.url("postgres"))
+            .query_one(
+                "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'",
+                &[],
+            )
+            .unwrap()
+            .get::<_, i64>(0)
+            == 1
+    });
+    // A long report on the standby: its snapshot travels to the primary as feedback.
+    on_standby
+        .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM pg_class;")
+        .unwrap();
+    burn_xids(&primary.url("postgres"), 5);
+    let mut slot_age = 0;
+    wait_for("the standby's xmin to reach the primary's slot", || {
+        let (report, _) = horizon(&primary.url("postgres"), &[]);
+        match report.holders.first() {
+            Some(h) if h.kind == "slot_xmin" && h.id == "replica_1" => {
+                slot_age = h.age_xids.unwrap_or(0);
+                assert_eq!(h.pins, "all_databases");
+                slot_age >= 5
+            }
+            _ => false,
+        }
+    });
+    assert!(slot_age >= 5);
+
+    // On the standby itself: the session holding the snapshot, and slots measured from the received WAL.
+    let (report, out) = horizon(&standby.url("postgres"), &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(report.in_recovery);
+    assert_eq!(report.holders[0].kind, "idle_in_transaction");
+    connect(&standby.url("postgres"))
+        .batch_execute("SELECT pg_create_physical_replication_slot('cascade', true)")
+        .unwrap();
+    let out = run(indoubt().args([
+        "pg",
+        "slots",
+        "-o",
+        "json",
+        "--pg",
+        &standby.url("postgres"),
+    ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let slots: common::schema::SlotsReport = serde_json::from_str(&out.stdout).unwrap();
+    assert!(slots.in_recovery);
+    let cascade = slots.slots.iter().find(|s| s.name == "cascade").unwrap();
+    assert!(
+        cascade.retained_bytes.is_some(),
+        "retained WAL measured on a standby"
+    );
+    drop(on_standby);
+}
+
+#[test]
+fn an_unprivileged_role_is_told_what_it_cannot_see() {
+    let cluster = quiet_cluster();
+    let url = cluster.url("postgres");
+    let mut admin = connect(&url);
+    admin
+        .batch_execute("CREATE ROLE watcher LOGIN PASSWORD 'watcher-pw'")
+        .unwrap();
+    admin.batch_execute("CREATE DATABASE sealed").unwrap();
+    admin
+        .batch_execute("REVOKE CONNECT ON DATABASE sealed FROM PUBLIC")
+        .unwrap();
+    let (_session, pid) = idle_in_transaction(&url);
+    let watcher = format!(
+        "postgres://watcher:watcher-pw@127.0.0.1:{}/postgres?sslmode=disable",
+        cluster.port
+    );
+    let (report, out) = horizon(&watcher, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let holder = report
+        .holders
+        .iter()
+        .find(|h| h.id == pid.to_string())
+        .expect("still listed by its xid");
+    assert_eq!(
+        holder.kind, "session",
+        "state hidden, so not known to be idle"
+    );
+    assert_eq!(holder.state, None);
+    let gaps = report.visibility_gaps.join("\n");
+    assert!(gaps.contains("pg_monitor"), "{gaps}");
+    assert!(
+        gaps.contains("GRANT CONNECT ON DATABASE \"sealed\""),
+        "{gaps}"
+    );
+
+    let out = run(indoubt().args(["pg", "slots", "-o", "json", "--pg", &watcher]));
+    let slots: common::schema::SlotsReport = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(slots.pg_wal_bytes, None);
+    assert!(
+        slots.visibility_gaps.join("\n").contains("pg_monitor"),
+        "{:?}",
+        slots.visibility_gaps
+    );
+
+    admin.batch_execute("GRANT pg_monitor TO watcher").unwrap();
+    let (report, _) = horizon(&watcher, &[]);
+    let holder = report
+        .holders
+        .iter()
+        .find(|h| h.id == pid.to_string())
+        .unwrap();
+    assert_eq!(
+        holder.kind, "idle_in_transaction",
+        "with pg_monitor the state is visible"
+    );
+    assert!(!report.visibility_gaps.join("\n").contains("pg_monitor"));
+}
