@@ -5,7 +5,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
 use crate::pg::session;
-use crate::report::{self, table::Style, Report, TableView};
+use crate::report::{self, table, table::Style, Report, TableView};
 use crate::term::escape_control;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
@@ -282,6 +282,8 @@ impl TableView for HorizonReport {
                     ),
                 ]);
             }
+            table::keep_whole(&mut table, 0, s.holders.iter().map(|h| h.kind.as_str()));
+            table::keep_whole(&mut table, 1, s.holders.iter().map(|h| h.id.as_str()));
             out.push(table.to_string());
         }
         let mut table = style.table(&[

@@ -5,11 +5,11 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::pg::session;
-use crate::report::{self, table::Style, Report, TableView};
+use crate::report::{self, table, table::Style, Report, TableView};
 use crate::term::escape_control;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
-use comfy_table::{Cell, ColumnConstraint, Width};
+use comfy_table::Cell;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -195,18 +195,7 @@ impl TableView for PreparedReport {
                 Cell::new(escape_control(&xact.decoded_gid.summary())),
             ]);
         }
-        // A GID broken mid-word is hard to copy; give it its width up to a sane maximum.
-        let gid_width = xacts
-            .iter()
-            .map(|x| escape_control(&x.gid).chars().count())
-            .max()
-            .unwrap_or(0)
-            .min(40);
-        if let Some(column) = table.column_mut(1) {
-            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                gid_width as u16 + 2,
-            )));
-        }
+        table::keep_whole(&mut table, 1, xacts.iter().map(|x| x.gid.as_str()));
         vec![table.to_string()]
     }
 

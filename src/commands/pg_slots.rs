@@ -5,7 +5,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::session;
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
-use crate::report::{self, table::Style, Report, TableView};
+use crate::report::{self, table, table::Style, Report, TableView};
 use crate::term::escape_control;
 use crate::units::format_size;
 use anyhow::Result;
@@ -268,6 +268,7 @@ impl TableView for SlotsReport {
                     Cell::new(more.join("\n")),
                 ]);
             }
+            table::keep_whole(&mut table, 0, s.slots.iter().map(|slot| slot.name.as_str()));
             out.push(table.to_string());
         }
         let keep = if s.max_slot_wal_keep_size_mb < 0 {

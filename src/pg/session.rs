@@ -103,13 +103,51 @@ async fn open(params: &ConnParams) -> Result<Client> {
             tokio_postgres::config::SslMode::Require
         }
     });
-    let tls = tls_connector(params, mode)?;
+    // The connection task ends when the client is dropped; an error then is not news.
+    if mode == SslMode::Disable {
+        let (client, connection) = config
+            .connect(tokio_postgres::NoTls)
+            .await
+            .map_err(pg_error)?;
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+        return Ok(client);
+    }
+    let tls = cached_tls_connector(params, mode)?;
     let (client, connection) = config.connect(tls).await.map_err(pg_error)?;
     tokio::spawn(async move {
-        // The connection ends when the client is dropped; an error then is not news.
         let _ = connection.await;
     });
     Ok(client)
+}
+
+/// Building a connector loads the system's CA bundle (tens of milliseconds of CPU);
+/// a command connecting to fifty databases of one server builds it once.
+fn cached_tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector> {
+    type Key = (
+        SslMode,
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+    );
+    static CACHE: std::sync::Mutex<Vec<(Key, MakeTlsConnector)>> =
+        std::sync::Mutex::new(Vec::new());
+    let key: Key = (
+        mode,
+        params.sslrootcert.clone(),
+        params.sslcert.clone(),
+        params.sslkey.clone(),
+    );
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, connector)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(connector.clone());
+    }
+    let connector = tls_connector(params, mode)?;
+    cache.push((key, connector.clone()));
+    Ok(connector)
 }
 
 /// libpq semantics: prefer/require encrypt without verifying, unless a root certificate

@@ -3,7 +3,9 @@
 use super::{Report, TableView};
 use crate::findings::Severity;
 use crate::term::escape_control;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Color, ContentArrangement, Table};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Cell, Color, ColumnConstraint, ContentArrangement, Table, Width,
+};
 
 pub struct Style {
     pub color: bool,
@@ -51,6 +53,21 @@ impl Style {
             table.enforce_styling();
         }
         table
+    }
+}
+
+/// Keeps a column's values unbroken (up to 40 characters): a GID or a slot name split
+/// mid-word is hard to read and to copy.
+pub fn keep_whole<'a>(table: &mut Table, column: usize, values: impl Iterator<Item = &'a str>) {
+    let widest = values
+        .map(|v| escape_control(v).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    if let Some(column) = table.column_mut(column) {
+        column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+            widest as u16 + 2,
+        )));
     }
 }
 
