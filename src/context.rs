@@ -129,14 +129,20 @@ impl Context {
                 (mins(60), mins(360)),
                 format_duration,
             )?,
-            pair(
-                "horizon xids",
-                xids,
-                (c.warning_xids, c.critical_xids),
-                (10_000_000, 100_000_000),
-                |n| n.to_string(),
-            )?,
+            self.horizon_xid_thresholds(xids)?,
         ))
+    }
+
+    /// How many xids a holder may hold the horizon back (defaults 10M, 100M); slots use it too.
+    pub fn horizon_xid_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
+        let c = &self.config.config.thresholds.horizon;
+        pair(
+            "horizon xids",
+            flags,
+            (c.warning_xids, c.critical_xids),
+            (10_000_000, 100_000_000),
+            |n| n.to_string(),
+        )
     }
 
     /// age(datfrozenxid) / mxid_age(datminmxid) of a database (defaults 1.3B, 1.4B, as check_postgres).

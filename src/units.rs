@@ -85,8 +85,8 @@ pub fn format_duration(d: Duration) -> String {
         .join(" ")
 }
 
-/// Parses a size: `512MiB`, `10GiB` (powers of 1024), `10GB`, `500MB`, `4kB` (powers of
-/// 1000), or plain bytes (`1048576`, `0`).
+/// Parses a size: `512MiB`, `10GiB`, and PostgreSQL's own `kB`, `MB`, `GB`, `TB` — all
+/// powers of 1024, so a value copied from postgresql.conf means the same — or plain bytes.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let s = text.trim();
     let split = s
@@ -98,14 +98,10 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     })?;
     let factor: f64 = match unit {
         "" | "B" => 1.0,
-        "kB" | "KB" => 1e3,
-        "MB" => 1e6,
-        "GB" => 1e9,
-        "TB" => 1e12,
-        "KiB" => 1024.0,
-        "MiB" => 1024.0 * 1024.0,
-        "GiB" => 1024.0 * 1024.0 * 1024.0,
-        "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        "kB" | "KB" | "KiB" => 1024.0,
+        "MB" | "MiB" => 1024.0 * 1024.0,
+        "GB" | "GiB" => 1024.0 * 1024.0 * 1024.0,
+        "TB" | "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         other => return Err(format!("invalid size {text:?}: unknown unit {other:?} (use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)")),
     };
     let bytes = value * factor;
@@ -241,7 +237,11 @@ mod tests {
     #[test]
     fn sizes_in_both_unit_systems() {
         assert_eq!(parse_size("512MiB").unwrap(), 512 * 1024 * 1024);
-        assert_eq!(parse_size("10GB").unwrap(), 10_000_000_000);
+        assert_eq!(
+            parse_size("10GB").unwrap(),
+            10 << 30,
+            "GB as in postgresql.conf"
+        );
         assert_eq!(parse_size("1.5GiB").unwrap(), 1_610_612_736);
         assert_eq!(parse_size("4096").unwrap(), 4096);
         assert!(parse_size("10 gigs").is_err());

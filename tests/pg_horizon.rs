@@ -43,6 +43,17 @@ fn idle_in_transaction(url: &str) -> (postgres::Client, i32) {
     (client, pid)
 }
 
+fn gone(admin: &mut postgres::Client, pid: i32) -> bool {
+    admin
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .unwrap()
+        .get::<_, i64>(0)
+        == 0
+}
+
 /// Burns `n` xids so that older holders have a visible age.
 fn burn_xids(url: &str, n: usize) {
     let mut client = connect(url);
@@ -209,6 +220,8 @@ fn with_several_holders_the_oldest_is_the_culprit() {
     assert!(report.holders[0].age_xids > report.holders[1].age_xids);
 
     drop(session); // the application finally goes away
+    let mut admin = connect(&url);
+    wait_for("the session to end", || gone(&mut admin, pid));
     let (report, _) = horizon(&url, &[]);
     assert_eq!(
         report.holders[0].id, "younger",
@@ -228,7 +241,18 @@ fn vacuum_leaves_dead_tuples_that_the_report_shows_next_to_their_cause() {
         .batch_execute("CREATE TABLE events (id int PRIMARY KEY, body text); INSERT INTO events SELECT g, 'x' FROM generate_series(1, 1000) g")
         .unwrap();
     let (_holder, pid) = idle_in_transaction(&url);
-    admin.batch_execute("DELETE FROM events").unwrap();
+    // Delete from a session that then ends, so its statistics are flushed before VACUUM
+    // reports its own count (a later flush would add the deletes again).
+    let mut deleter = connect(&url);
+    let deleter_pid: i32 = deleter
+        .query_one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+        .get(0);
+    deleter.batch_execute("DELETE FROM events").unwrap();
+    drop(deleter);
+    wait_for("the deleting session to end", || {
+        gone(&mut admin, deleter_pid)
+    });
     admin.batch_execute("VACUUM events").unwrap();
     let dead: i64 = admin
         .query_one(
@@ -338,6 +362,10 @@ fn standby_feedback_is_attributed_and_the_tool_runs_on_the_standby() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(report.in_recovery);
     assert_eq!(report.holders[0].kind, "idle_in_transaction");
+    assert_eq!(
+        report.holders[0].pins, "all_databases",
+        "on a standby, feedback carries it to the primary"
+    );
     connect(&standby.url("postgres"))
         .batch_execute("SELECT pg_create_physical_replication_slot('cascade', true)")
         .unwrap();
@@ -353,9 +381,19 @@ fn standby_feedback_is_attributed_and_the_tool_runs_on_the_standby() {
     let slots: common::schema::SlotsReport = serde_json::from_str(&out.stdout).unwrap();
     assert!(slots.in_recovery);
     let cascade = slots.slots.iter().find(|s| s.name == "cascade").unwrap();
+    let retained = cascade
+        .retained_bytes
+        .expect("retained WAL measured on a standby");
+    let upper: i64 = connect(&standby.url("postgres"))
+        .query_one(
+            "SELECT pg_wal_lsn_diff(greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = 'cascade'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
     assert!(
-        cascade.retained_bytes.is_some(),
-        "retained WAL measured on a standby"
+        (0..=upper).contains(&retained),
+        "0 <= {retained} <= {upper}"
     );
     drop(on_standby);
 }

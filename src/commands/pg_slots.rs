@@ -31,7 +31,7 @@ struct Thresholds {
 pub async fn run(ctx: &Context, args: &SlotsArgs) -> Result<Severity> {
     let (warning, critical) =
         ctx.slot_thresholds((args.warning_retained, args.critical_retained))?;
-    let (_, (warning_xids, critical_xids)) = ctx.horizon_thresholds((None, None), (None, None))?;
+    let (warning_xids, critical_xids) = ctx.horizon_xid_thresholds((None, None))?;
     let target = ctx.pg_target(args.target.pg.as_deref())?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
@@ -66,20 +66,28 @@ fn slot_finding(severity: Severity, code: &'static str, slot: &Slot, message: St
         .evidence("restart_lsn", slot.restart_lsn.clone())
 }
 
+fn retained(slot: &Slot) -> u64 {
+    slot.retained_bytes.unwrap_or(0).max(0) as u64
+}
+
 fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
     let mut findings = Vec::new();
+    let by_xids = |age: i32| Severity::grade(age.max(0) as u64, t.warning_xids, t.critical_xids);
     for slot in &snapshot.slots {
-        let retained = slot.retained_bytes.unwrap_or(0).max(0) as u64;
         match slot.wal_status.as_deref() {
-            Some("lost") => findings.push(
-                slot_finding(
-                    Severity::Critical,
-                    "slot_wal_lost",
-                    slot,
-                    "wal_status lost: WAL this slot needs was removed; its consumer can no longer continue from it".into(),
+            Some("lost") => {
+                // Every invalidation reads "lost"; the reason (PG17+) says which.
+                let why = match (slot.invalidation_reason.as_deref(), slot.conflicting) {
+                    (Some(reason), _) => format!("invalidated ({reason})"),
+                    (None, Some(true)) => "invalidated by a recovery conflict".to_string(),
+                    (None, _) => "invalidated: WAL it needs was removed".to_string(),
+                };
+                findings.push(
+                    slot_finding(Severity::Critical, "slot_wal_lost", slot, format!("wal_status lost: {why}; its consumer cannot continue from it"))
+                        .evidence("invalidation_reason", slot.invalidation_reason.clone())
+                        .advice("re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"),
                 )
-                .advice("re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"),
-            ),
+            }
             Some("unreserved") => findings.push(
                 slot_finding(
                     Severity::Warning,
@@ -87,75 +95,67 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                     slot,
                     format!(
                         "wal_status unreserved: retains {} beyond max_slot_wal_keep_size; the next checkpoint may remove it",
-                        format_size(retained)
+                        format_size(retained(slot))
                     ),
                 )
                 .advice("let the consumer catch up now, or accept that the slot will be lost"),
             ),
             _ => {}
         }
-        if !slot.active {
-            let severity = Severity::grade(
-                retained,
-                t.warning_retained_bytes,
-                t.critical_retained_bytes,
-            );
-            let message = format!(
-                "inactive, retains {} of WAL{}",
-                format_size(retained),
-                match severity {
-                    Severity::Critical =>
-                        format!("; critical from {}", format_size(t.critical_retained_bytes)),
-                    Severity::Warning =>
-                        format!("; warning from {}", format_size(t.warning_retained_bytes)),
-                    _ => String::new(),
+        // A synced slot on a PG17+ standby is kept by the slot sync worker, never by a consumer here.
+        let severity = Severity::grade(
+            retained(slot),
+            t.warning_retained_bytes,
+            t.critical_retained_bytes,
+        );
+        if !slot.active && slot.synced != Some(true) && severity > Severity::Ok {
+            let threshold = match severity {
+                Severity::Critical => {
+                    format!("critical from {}", format_size(t.critical_retained_bytes))
                 }
-            );
+                _ => format!("warning from {}", format_size(t.warning_retained_bytes)),
+            };
             let consumer = if slot.slot_type == "logical" {
                 "start its consumer (CDC connector, subscriber)"
             } else {
                 "bring its standby back"
             };
             findings.push(
-                slot_finding(severity, "slot_retained_wal", slot, message).advice(format!(
-                    "{consumer}, or drop it: SELECT pg_drop_replication_slot('{}') (the consumer loses its position)",
-                    slot.name.replace('\'', "''")
-                )),
+                slot_finding(severity, "slot_retained_wal", slot, format!("inactive, retains {} of WAL; {threshold}", format_size(retained(slot))))
+                    .advice(format!(
+                        "{consumer}, or drop it: SELECT pg_drop_replication_slot('{}') (the consumer loses its position)",
+                        slot.name.replace('\'', "''")
+                    )),
             );
-            let by_xids =
-                |age: i32| Severity::grade(age.max(0) as u64, t.warning_xids, t.critical_xids);
-            if let Some(age) = slot.catalog_xmin_age {
-                findings.push(
-                    slot_finding(
-                        by_xids(age),
-                        "slot_catalog_xmin",
-                        slot,
-                        format!("inactive slot holds back vacuum of the system catalogs in all databases: catalog_xmin {age} xids old"),
-                    )
-                    .evidence("catalog_xmin", slot.catalog_xmin),
-                );
-            }
-            if let Some(age) = slot.xmin_age {
-                findings.push(
-                    slot_finding(
-                        by_xids(age),
-                        "slot_xmin",
-                        slot,
-                        format!(
-                            "inactive slot holds back vacuum in all databases: xmin {age} xids old"
-                        ),
-                    )
-                    .evidence("xmin", slot.xmin),
-                );
-            }
+        }
+        let state = if slot.active { "active" } else { "inactive" };
+        if let Some(age) = slot.catalog_xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
+            findings.push(
+                slot_finding(
+                    by_xids(age),
+                    "slot_catalog_xmin",
+                    slot,
+                    format!("{state} slot holds back vacuum of the system catalogs in all databases: catalog_xmin {age} xids old"),
+                )
+                .evidence("catalog_xmin", slot.catalog_xmin),
+            );
+        }
+        if let Some(age) = slot.xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
+            findings.push(
+                slot_finding(
+                    by_xids(age),
+                    "slot_xmin",
+                    slot,
+                    format!("{state} slot holds back vacuum in all databases: xmin {age} xids old"),
+                )
+                .evidence("xmin", slot.xmin),
+            );
         }
     }
     let inactive: Vec<&str> = snapshot
         .slots
         .iter()
-        .filter(|s| {
-            !s.active && s.retained_bytes.unwrap_or(0).max(0) as u64 >= t.warning_retained_bytes
-        })
+        .filter(|s| !s.active && retained(s) >= t.warning_retained_bytes)
         .map(|s| s.name.as_str())
         .collect();
     if snapshot.max_slot_wal_keep_size_mb == -1 && !inactive.is_empty() {
@@ -174,7 +174,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             .advice("set max_slot_wal_keep_size so a stuck slot is invalidated (wal_status lost) before the disk fills"),
         );
     }
-    if findings.iter().all(|f| f.severity == Severity::Ok) {
+    if findings.is_empty() {
         let message = if snapshot.slots.is_empty() {
             "no replication slots".to_string()
         } else {
@@ -315,7 +315,7 @@ mod tests {
             xmin: None,
             xmin_age: None,
             catalog_xmin: Some(700),
-            catalog_xmin_age: Some(20_000_000),
+            catalog_xmin_age: Some(5),
             restart_lsn: Some("0/1000000".into()),
             confirmed_flush_lsn: None,
             wal_status: Some(wal_status.into()),
@@ -367,13 +367,9 @@ mod tests {
     #[test]
     fn the_seed_incident_is_critical_with_every_reason() {
         // debezium_shop: inactive, extended, 412 GB retained, no max_slot_wal_keep_size.
-        let f = assess(
-            &snapshot(
-                vec![slot("debezium_shop", false, "extended", 412_000_000_000)],
-                -1,
-            ),
-            T,
-        );
+        let mut seed = slot("debezium_shop", false, "extended", 412_000_000_000);
+        seed.catalog_xmin_age = Some(20_000_000);
+        let f = assess(&snapshot(vec![seed], -1), T);
         assert_eq!(
             codes(&f),
             [
@@ -390,10 +386,33 @@ mod tests {
         let mut young = slot("a", false, "reserved", 1 << 20);
         young.catalog_xmin_age = Some(5);
         let f = assess(&snapshot(vec![young], -1), T);
+        assert_eq!(codes(&f), [("slots", Severity::Ok)]);
+        // An active but stuck logical consumer holds the catalogs back too.
+        let mut stuck = slot("b", true, "reserved", 1 << 20);
+        stuck.catalog_xmin_age = Some(150_000_000);
+        assert_eq!(
+            codes(&assess(&snapshot(vec![stuck], 1024), T)),
+            [("slot_catalog_xmin", Severity::Critical)]
+        );
+        // A synced slot on a standby has no consumer to start.
+        let mut synced = slot("c", false, "reserved", 50 << 30);
+        synced.synced = Some(true);
+        synced.catalog_xmin_age = Some(5);
+        assert_eq!(
+            codes(&assess(&snapshot(vec![synced], 1024), T)),
+            [("slots", Severity::Ok)]
+        );
+    }
+
+    #[test]
+    fn lost_names_its_reason() {
+        let mut s = slot("a", false, "lost", 0);
+        s.invalidation_reason = Some("idle_timeout".into());
+        let f = assess(&snapshot(vec![s], 1024), T);
         assert!(
-            f.iter().all(|f| f.severity == Severity::Ok),
-            "{:?}",
-            codes(&f)
+            f[0].message.contains("invalidated (idle_timeout)"),
+            "{}",
+            f[0].message
         );
     }
 }

@@ -12,8 +12,12 @@ const DEAD_TUPLE_CONCURRENCY: usize = 8;
 const DEAD_TUPLE_TOP: i64 = 5;
 
 /// Every holder of an xmin, in one statement (so all ages are against one snapshot).
-/// Walsenders are taken from pg_stat_replication only, and autovacuum's VACUUM is left
-/// out: the server ignores both xmins when it computes the horizon.
+/// Walsenders are taken from pg_stat_replication only (physical ones: the server ignores
+/// a logical walsender's xmin), parallel workers through their leader, and autovacuum's
+/// VACUUM is left out (the server ignores it). On a standby every backend counts, and
+/// hot_standby_feedback carries it to all databases of the primary.
+/// Ties in age go to the likelier root cause (`rank`): a slot's or a standby's xmin is
+/// often a copy of the prepared transaction or session that was oldest when it was taken.
 fn holders_sql(version_num: i32) -> String {
     let slot_since = if version_num >= 170000 {
         "inactive_since"
@@ -25,31 +29,34 @@ fn holders_sql(version_num: i32) -> String {
   SELECT CASE WHEN a.state LIKE 'idle in transaction%' THEN 'idle_in_transaction' ELSE 'session' END AS kind,
          a.pid::text AS id, a.datname::text AS database, a.usename::text AS who, a.application_name AS application,
          a.client_addr::text AS client, a.state, a.backend_type, a.xact_start AS since, a.query_start,
-         left(a.query, 300) AS query, a.backend_xid AS xid, a.backend_xmin AS xmin, false AS pins_all
+         left(a.query, 300) AS query, a.backend_xid AS xid, a.backend_xmin AS xmin,
+         pg_is_in_recovery() OR a.datid IS NULL AS pins_all, 3 AS rank
   FROM pg_stat_activity a
   WHERE a.pid <> pg_backend_pid() AND coalesce(a.backend_xid, a.backend_xmin) IS NOT NULL
-    AND a.backend_type IS DISTINCT FROM 'walsender'
+    AND a.pid NOT IN (SELECT pid FROM pg_stat_replication) AND a.leader_pid IS NULL
     AND NOT (a.backend_type IS NOT DISTINCT FROM 'autovacuum worker' AND a.query LIKE 'autovacuum: VACUUM%')
   UNION ALL
   SELECT 'prepared', gid, database::text, owner::text, NULL, NULL, NULL, NULL, prepared, NULL, NULL,
-         transaction, NULL, false
+         transaction, NULL, false, 1
   FROM pg_prepared_xacts
   UNION ALL
   SELECT 'slot_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, xmin, true
+         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, xmin, true, 4
   FROM pg_replication_slots WHERE xmin IS NOT NULL
   UNION ALL
   SELECT 'slot_catalog_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true
+         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true, 5
   FROM pg_replication_slots WHERE catalog_xmin IS NOT NULL
   UNION ALL
-  SELECT 'standby_feedback', pid::text, NULL, usename::text, application_name, client_addr::text, state, NULL,
-         backend_start, NULL, NULL, NULL, backend_xmin, true
-  FROM pg_stat_replication WHERE backend_xmin IS NOT NULL)
+    SELECT 'standby_feedback', r.pid::text, NULL, r.usename::text, r.application_name, r.client_addr::text, r.state,
+         NULL, NULL::timestamptz, NULL, NULL, NULL, r.backend_xmin, true, 6
+  FROM pg_stat_replication r
+  WHERE r.backend_xmin IS NOT NULL
+    AND r.pid IN (SELECT pid FROM pg_stat_activity WHERE datid IS NULL))
 SELECT kind, id, database, who, application, client, state, backend_type, since, query_start, query,
        xid::text::bigint, xmin::text::bigint, greatest(age(xid), age(xmin)),
        extract(epoch FROM statement_timestamp() - since)::float8, pins_all
-FROM h ORDER BY 14 DESC NULLS LAST, 1, 2"
+FROM h ORDER BY 14 DESC NULLS LAST, rank, since NULLS LAST, 2"
     )
 }
 
@@ -67,7 +74,7 @@ fn settings_sql(version_num: i32) -> String {
 }
 
 const DATABASES_SQL: &str = "\
-SELECT datname::text, datallowconn, has_database_privilege(datname, 'CONNECT'),
+SELECT datname::text, datallowconn, coalesce(has_database_privilege(oid, 'CONNECT'), false),
        age(datfrozenxid), mxid_age(datminmxid)
 FROM pg_database ORDER BY 4 DESC, 1";
 
@@ -215,7 +222,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
     {
         visibility_gaps.push(
             "state, transaction start and query of other users' sessions are hidden, so idle-in-transaction \
-             sessions show as plain sessions without an age in time: GRANT pg_monitor (or pg_read_all_stats) \
+             sessions (and autovacuum workers) show as plain sessions without an age in time: GRANT pg_monitor (or pg_read_all_stats) \
              TO the monitoring role"
                 .to_string(),
         );
@@ -228,16 +235,33 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
         let allow_conn: bool = row.try_get(1)?;
         let may_connect: bool = row.try_get(2)?;
         let frozen_age: i32 = row.try_get(3)?;
-        let failsafe_reached = settings.vacuum_failsafe_age.map(|f| {
-            i64::from(frozen_age) >= f.max(settings.autovacuum_freeze_max_age * 105 / 100)
-        });
+        let mxid_age: i32 = row.try_get(4)?;
+        // As vacuum.c: strictly past the larger of the setting and 105% of the freeze max age.
+        let past = |age: i32, failsafe: Option<i64>, freeze_max: i64| {
+            failsafe.map(|f| i64::from(age) > f.max(freeze_max * 105 / 100))
+        };
+        let failsafe_reached = match (
+            past(
+                frozen_age,
+                settings.vacuum_failsafe_age,
+                settings.autovacuum_freeze_max_age,
+            ),
+            past(
+                mxid_age,
+                settings.vacuum_multixact_failsafe_age,
+                settings.autovacuum_multixact_freeze_max_age,
+            ),
+        ) {
+            (Some(xid), Some(mxid)) => Some(xid || mxid),
+            _ => None,
+        };
         ages.push(DatabaseAge {
             xids_left: i64::from(i32::MAX) - i64::from(frozen_age) - settings.stop_margin_xids,
             percent_of_autovacuum_freeze_max_age: f64::from(frozen_age) * 100.0
                 / settings.autovacuum_freeze_max_age.max(1) as f64,
             failsafe_reached,
             datfrozenxid_age: frozen_age,
-            datminmxid_age: row.try_get(4)?,
+            datminmxid_age: mxid_age,
             dead_tuples: Vec::new(),
             database: database.clone(),
         });
@@ -338,7 +362,7 @@ mod tests {
     #[test]
     fn holders_exclude_noise_the_server_ignores() {
         let sql = holders_sql(150000);
-        assert!(sql.contains("IS DISTINCT FROM 'walsender'"));
+        assert!(sql.contains("NOT IN (SELECT pid FROM pg_stat_replication)"));
         assert!(sql.contains("'autovacuum: VACUUM%'"));
         assert!(sql.contains("pg_backend_pid()"));
     }

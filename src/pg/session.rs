@@ -267,7 +267,7 @@ impl Session {
              SELECT current_setting('server_version_num'), current_setting('server_version'), \
                     current_database(), \
                     (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) \
-                    OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER')"
+                    OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')"
         );
         let messages = self.bounded(self.client.simple_query(&sql)).await?;
         let row = messages

@@ -8,8 +8,10 @@ use serde::Serialize;
 /// The WAL position slots are measured against: the current insert position on a
 /// primary; what has been received (else replayed) on a standby, where
 /// pg_current_wal_lsn() fails.
-pub const CURRENT_LSN: &str = "CASE WHEN pg_is_in_recovery() \
-     THEN coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) \
+/// (Received, or replayed when that is further: streaming may have stopped while replay
+/// goes on from the archive.)
+const CURRENT_LSN: &str = "CASE WHEN pg_is_in_recovery() \
+     THEN greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()) \
      ELSE pg_current_wal_lsn() END";
 
 /// Columns that exist only from some version on, read as NULL before it.
@@ -189,6 +191,7 @@ mod tests {
 
     #[test]
     fn retained_wal_is_measured_on_standbys_too() {
-        assert!(slots_sql(150000).contains("pg_last_wal_receive_lsn()"));
+        assert!(slots_sql(150000)
+            .contains("greatest(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())"));
     }
 }

@@ -1,0 +1,780 @@
+//! A Kafka cluster as the admin commands see it: metadata from a bootstrap broker, one
+//! lazily opened connection per broker, and the admin requests librdkafka lacks, each
+//! grouped per broker and sent to all brokers concurrently.
+
+use super::conn::{check, error_name, Connection};
+use super::security::Security;
+use super::target::KafkaTarget;
+use anyhow::{anyhow, bail, Context, Result};
+use futures_util::future::join_all;
+use kafka_protocol::error::ResponseError;
+use kafka_protocol::messages::{
+    describe_producers_request, describe_transactions_response, fetch_request,
+    list_offsets_request, write_txn_markers_request, ApiKey, BrokerId, DescribeProducersRequest,
+    DescribeProducersResponse, DescribeTransactionsRequest, DescribeTransactionsResponse,
+    FetchRequest, FetchResponse, FindCoordinatorRequest, FindCoordinatorResponse,
+    ListOffsetsRequest, ListOffsetsResponse, ListTransactionsRequest, ListTransactionsResponse,
+    MetadataRequest, MetadataResponse, ProducerId, TopicName, TransactionalId,
+    WriteTxnMarkersRequest, WriteTxnMarkersResponse,
+};
+use kafka_protocol::protocol::{Message, StrBytes, VersionRange};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Mutex;
+
+/// Kafka's TransactionsCommand asks DescribeProducers about 500 partitions at a time.
+const DESCRIBE_PRODUCERS_BATCH: usize = 500;
+/// Fetch v13+ names topics by id only; we name them.
+const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
+/// FindCoordinator v4+ takes many keys at once.
+const FIND_COORDINATOR_VERSIONS: VersionRange = VersionRange { min: 1, max: 6 };
+
+#[derive(Debug, Clone)]
+pub struct PartitionMeta {
+    pub leader: i32,
+    pub replicas: Vec<i32>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TopicMeta {
+    pub internal: bool,
+    pub partitions: BTreeMap<i32, PartitionMeta>,
+}
+
+pub type TopicPartition = (String, i32);
+
+/// A producer's state on one partition (DescribeProducers).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ProducerState {
+    pub producer_id: i64,
+    pub producer_epoch: i32,
+    pub coordinator_epoch: i32,
+    pub last_sequence: i32,
+    pub last_timestamp_ms: i64,
+    /// -1 when the producer has no open transaction on the partition.
+    pub current_txn_start_offset: i64,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TransactionListing {
+    pub transactional_id: String,
+    pub producer_id: i64,
+    pub state: String,
+    pub coordinator: i32,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TransactionDescription {
+    pub transactional_id: String,
+    pub coordinator: i32,
+    pub state: String,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub timeout_ms: i32,
+    /// -1 when no transaction is open.
+    pub start_time_ms: i64,
+    pub partitions: Vec<TopicPartition>,
+}
+
+pub struct Cluster {
+    security: Security,
+    timeout: Duration,
+    pub brokers: BTreeMap<i32, String>,
+    pub topics: BTreeMap<String, TopicMeta>,
+    /// Topics the metadata named with an error (unknown topic, no access).
+    pub topic_errors: BTreeMap<String, String>,
+    connections: Mutex<BTreeMap<i32, Arc<Mutex<Connection>>>>,
+}
+
+impl Cluster {
+    /// Reads the cluster's metadata through the first bootstrap server that answers.
+    /// `topics`: None for all topics.
+    pub async fn connect(
+        target: &KafkaTarget,
+        topics: Option<&[String]>,
+        timeout: Duration,
+    ) -> Result<Cluster> {
+        let security = Security::from_properties(&target.properties)?;
+        let mut failures = Vec::new();
+        for address in &target.bootstrap {
+            match Connection::open(address, &security, timeout).await {
+                Ok(mut conn) => {
+                    let request = MetadataRequest::default()
+                        .with_topics(topics.map(|names| {
+                            names
+                                .iter()
+                                .map(|n| {
+                                    kafka_protocol::messages::metadata_request::MetadataRequestTopic::default()
+                                        .with_name(Some(TopicName(StrBytes::from_string(n.clone()))))
+                                })
+                                .collect()
+                        }))
+                        .with_allow_auto_topic_creation(false);
+                    let versions = VersionRange {
+                        min: 4,
+                        max: MetadataRequest::VERSIONS.max,
+                    };
+                    let response: MetadataResponse =
+                        conn.send(ApiKey::Metadata, &request, versions).await?;
+                    return Ok(Self::from_metadata(response, security, timeout));
+                }
+                Err(e) => failures.push(format!("{e:#}")),
+            }
+        }
+        Err(anyhow!(
+            "no bootstrap server answered: {}",
+            failures.join("; ")
+        ))
+    }
+
+    fn from_metadata(response: MetadataResponse, security: Security, timeout: Duration) -> Cluster {
+        let brokers = response
+            .brokers
+            .iter()
+            .map(|b| (b.node_id.0, format!("{}:{}", b.host.as_str(), b.port)))
+            .collect();
+        let mut topics = BTreeMap::new();
+        let mut topic_errors = BTreeMap::new();
+        for t in response.topics {
+            let Some(name) = t.name.map(|n| n.0.to_string()) else {
+                continue;
+            };
+            if let Some(e) = ResponseError::try_from_code(t.error_code) {
+                topic_errors.insert(name, error_name(t.error_code, &e));
+                continue;
+            }
+            let partitions = t
+                .partitions
+                .iter()
+                .map(|p| {
+                    let error = ResponseError::try_from_code(p.error_code)
+                        .map(|e| error_name(p.error_code, &e));
+                    let meta = PartitionMeta {
+                        leader: p.leader_id.0,
+                        replicas: p.replica_nodes.iter().map(|r| r.0).collect(),
+                        error,
+                    };
+                    (p.partition_index, meta)
+                })
+                .collect();
+            topics.insert(
+                name,
+                TopicMeta {
+                    internal: t.is_internal,
+                    partitions,
+                },
+            );
+        }
+        Cluster {
+            security,
+            timeout,
+            brokers,
+            topics,
+            topic_errors,
+            connections: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn leader(&self, tp: &TopicPartition) -> Result<i32> {
+        let partition = self
+            .topics
+            .get(&tp.0)
+            .and_then(|t| t.partitions.get(&tp.1))
+            .ok_or_else(|| {
+                anyhow!(
+                    "partition {}-{} does not exist (UNKNOWN_TOPIC_OR_PARTITION)",
+                    tp.0,
+                    tp.1
+                )
+            })?;
+        if partition.leader < 0 {
+            bail!(
+                "partition {}-{} has no leader ({})",
+                tp.0,
+                tp.1,
+                partition.error.as_deref().unwrap_or("LEADER_NOT_AVAILABLE")
+            );
+        }
+        Ok(partition.leader)
+    }
+
+    /// The connection to a broker, opened on first use.
+    pub async fn broker(&self, id: i32) -> Result<Arc<Mutex<Connection>>> {
+        let mut connections = self.connections.lock().await;
+        if let Some(conn) = connections.get(&id) {
+            return Ok(conn.clone());
+        }
+        let address = self
+            .brokers
+            .get(&id)
+            .ok_or_else(|| anyhow!("broker {id} is not in the cluster metadata"))?;
+        let conn = Arc::new(Mutex::new(
+            Connection::open(address, &self.security, self.timeout).await?,
+        ));
+        connections.insert(id, conn.clone());
+        Ok(conn)
+    }
+
+    /// Groups partitions by their leader; partitions without one get their error.
+    fn by_leader<T>(
+        &self,
+        tps: &[TopicPartition],
+        errors: &mut BTreeMap<TopicPartition, Result<T>>,
+    ) -> BTreeMap<i32, Vec<TopicPartition>> {
+        let mut groups: BTreeMap<i32, Vec<TopicPartition>> = BTreeMap::new();
+        for tp in tps {
+            match self.leader(tp) {
+                Ok(leader) => groups.entry(leader).or_default().push(tp.clone()),
+                Err(e) => {
+                    errors.insert(tp.clone(), Err(e));
+                }
+            }
+        }
+        groups
+    }
+
+    /// ListOffsets(LATEST) per partition: the high watermark with isolation 0
+    /// (read_uncommitted), the last stable offset with isolation 1 (read_committed).
+    pub async fn latest_offsets(
+        &self,
+        tps: &[TopicPartition],
+        isolation: i8,
+    ) -> BTreeMap<TopicPartition, Result<i64>> {
+        let mut results = BTreeMap::new();
+        let groups = self.by_leader(tps, &mut results);
+        let requests = groups.into_iter().map(|(leader, tps)| async move {
+            let outcome = async {
+                let mut topics: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+                for (t, p) in &tps {
+                    topics.entry(t.as_str()).or_default().push(*p);
+                }
+                let request = ListOffsetsRequest::default()
+                    .with_replica_id(BrokerId(-1))
+                    .with_isolation_level(isolation)
+                    .with_topics(
+                        topics
+                            .into_iter()
+                            .map(|(t, ps)| {
+                                list_offsets_request::ListOffsetsTopic::default()
+                                    .with_name(TopicName(StrBytes::from_string(t.to_string())))
+                                    .with_partitions(
+                                        ps.into_iter()
+                                            .map(|p| {
+                                                list_offsets_request::ListOffsetsPartition::default(
+                                                )
+                                                .with_partition_index(p)
+                                                .with_timestamp(-1)
+                                            })
+                                            .collect(),
+                                    )
+                            })
+                            .collect(),
+                    );
+                let conn = self.broker(leader).await?;
+                let versions = VersionRange {
+                    min: 2,
+                    max: ListOffsetsRequest::VERSIONS.max,
+                };
+                let response: ListOffsetsResponse = conn
+                    .lock()
+                    .await
+                    .send(ApiKey::ListOffsets, &request, versions)
+                    .await?;
+                Ok::<_, anyhow::Error>(response)
+            }
+            .await;
+            (tps, outcome)
+        });
+        for (tps, outcome) in join_all(requests).await {
+            match outcome {
+                Ok(response) => {
+                    for t in response.topics {
+                        for p in t.partitions {
+                            let tp = (t.name.0.to_string(), p.partition_index);
+                            let value = check(p.error_code, "ListOffsets").map(|()| p.offset);
+                            results.insert(tp, value);
+                        }
+                    }
+                    for tp in tps {
+                        results.entry(tp).or_insert_with(|| {
+                            Err(anyhow!(
+                                "ListOffsets: the broker did not answer for this partition"
+                            ))
+                        });
+                    }
+                }
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    for tp in tps {
+                        results.insert(tp, Err(anyhow!("{message}")));
+                    }
+                }
+            }
+        }
+        results
+    }
+
+    /// DescribeProducers for partitions, sent to each leader in batches.
+    pub async fn describe_producers(
+        &self,
+        tps: &[TopicPartition],
+    ) -> BTreeMap<TopicPartition, Result<Vec<ProducerState>>> {
+        let mut results = BTreeMap::new();
+        let groups = self.by_leader(tps, &mut results);
+        let batches: Vec<(i32, Vec<TopicPartition>)> = groups
+            .into_iter()
+            .flat_map(|(leader, tps)| {
+                tps.chunks(DESCRIBE_PRODUCERS_BATCH)
+                    .map(|c| (leader, c.to_vec()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let requests = batches.into_iter().map(|(leader, tps)| async move {
+            let outcome = async {
+                let mut topics: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+                for (t, p) in &tps {
+                    topics.entry(t.as_str()).or_default().push(*p);
+                }
+                let request = DescribeProducersRequest::default().with_topics(
+                    topics
+                        .into_iter()
+                        .map(|(t, ps)| {
+                            describe_producers_request::TopicRequest::default()
+                                .with_name(TopicName(StrBytes::from_string(t.to_string())))
+                                .with_partition_indexes(ps)
+                        })
+                        .collect(),
+                );
+                let conn = self.broker(leader).await?;
+                let response: DescribeProducersResponse = conn
+                    .lock()
+                    .await
+                    .send(
+                        ApiKey::DescribeProducers,
+                        &request,
+                        DescribeProducersRequest::VERSIONS,
+                    )
+                    .await?;
+                Ok::<_, anyhow::Error>(response)
+            }
+            .await;
+            (tps, outcome)
+        });
+        for (tps, outcome) in join_all(requests).await {
+            match outcome {
+                Ok(response) => {
+                    for t in response.topics {
+                        for p in t.partitions {
+                            let tp = (t.name.0.to_string(), p.partition_index);
+                            let value = match ResponseError::try_from_code(p.error_code) {
+                                Some(e) => Err(anyhow!(
+                                    "DescribeProducers: {}{}",
+                                    error_name(p.error_code, &e),
+                                    p.error_message
+                                        .map(|m| format!(": {m}"))
+                                        .unwrap_or_default()
+                                )),
+                                None => Ok(p
+                                    .active_producers
+                                    .iter()
+                                    .map(|s| ProducerState {
+                                        producer_id: s.producer_id.0,
+                                        producer_epoch: s.producer_epoch,
+                                        coordinator_epoch: s.coordinator_epoch,
+                                        last_sequence: s.last_sequence,
+                                        last_timestamp_ms: s.last_timestamp,
+                                        current_txn_start_offset: s.current_txn_start_offset,
+                                    })
+                                    .collect()),
+                            };
+                            results.insert(tp, value);
+                        }
+                    }
+                    for tp in tps {
+                        results.entry(tp).or_insert_with(|| {
+                            Err(anyhow!("DescribeProducers: no answer for this partition"))
+                        });
+                    }
+                }
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    for tp in tps {
+                        results.insert(tp, Err(anyhow!("{message}")));
+                    }
+                }
+            }
+        }
+        results
+    }
+
+    /// ListTransactions on every broker (each coordinates a share of transactional ids).
+    /// Per broker: its listings, or why it could not be asked.
+    pub async fn list_transactions(
+        &self,
+        states: &[String],
+        producer_ids: &[i64],
+        min_duration: Option<Duration>,
+    ) -> Vec<(i32, Result<Vec<TransactionListing>>)> {
+        let requests = self.brokers.keys().map(|&broker| async move {
+            let outcome = async {
+                let request = ListTransactionsRequest::default()
+                    .with_state_filters(
+                        states
+                            .iter()
+                            .map(|s| StrBytes::from_string(s.clone()))
+                            .collect(),
+                    )
+                    .with_producer_id_filters(producer_ids.iter().map(|p| ProducerId(*p)).collect())
+                    .with_duration_filter(
+                        min_duration.map_or(-1, |d| d.as_millis().min(i64::MAX as u128) as i64),
+                    );
+                let conn = self.broker(broker).await?;
+                let mut conn = conn.lock().await;
+                let versions = if min_duration.is_some() {
+                    VersionRange { min: 1, max: 1 }
+                } else {
+                    VersionRange { min: 0, max: 1 }
+                };
+                let response: ListTransactionsResponse = conn
+                    .send(ApiKey::ListTransactions, &request, versions)
+                    .await?;
+                check(response.error_code, "ListTransactions")?;
+                Ok::<_, anyhow::Error>(
+                    response
+                        .transaction_states
+                        .iter()
+                        .map(|t| TransactionListing {
+                            transactional_id: t.transactional_id.0.to_string(),
+                            producer_id: t.producer_id.0,
+                            state: t.transaction_state.to_string(),
+                            coordinator: broker,
+                        })
+                        .collect(),
+                )
+            }
+            .await;
+            (broker, outcome)
+        });
+        join_all(requests).await
+    }
+
+    /// The transaction coordinator of each transactional id.
+    pub async fn find_coordinators(&self, ids: &[String]) -> BTreeMap<String, Result<i32>> {
+        let mut results = BTreeMap::new();
+        let Some(&any) = self.brokers.keys().next() else {
+            for id in ids {
+                results.insert(id.clone(), Err(anyhow!("the cluster has no brokers")));
+            }
+            return results;
+        };
+        let outcome = async {
+            let conn = self.broker(any).await?;
+            let mut conn = conn.lock().await;
+            let version = conn.version(ApiKey::FindCoordinator, FIND_COORDINATOR_VERSIONS)?;
+            if version >= 4 {
+                let request = FindCoordinatorRequest::default()
+                    .with_key_type(1)
+                    .with_coordinator_keys(
+                        ids.iter()
+                            .map(|i| StrBytes::from_string(i.clone()))
+                            .collect(),
+                    );
+                let response: FindCoordinatorResponse = conn
+                    .send(
+                        ApiKey::FindCoordinator,
+                        &request,
+                        VersionRange {
+                            min: 4,
+                            max: version,
+                        },
+                    )
+                    .await?;
+                Ok::<_, anyhow::Error>(
+                    response
+                        .coordinators
+                        .iter()
+                        .map(|c| {
+                            (
+                                c.key.to_string(),
+                                check(c.error_code, "FindCoordinator").map(|()| c.node_id.0),
+                            )
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            } else {
+                let mut found = Vec::new();
+                for id in ids {
+                    let request = FindCoordinatorRequest::default()
+                        .with_key_type(1)
+                        .with_key(StrBytes::from_string(id.clone()));
+                    let response: FindCoordinatorResponse = conn
+                        .send(
+                            ApiKey::FindCoordinator,
+                            &request,
+                            VersionRange { min: 1, max: 3 },
+                        )
+                        .await?;
+                    found.push((
+                        id.clone(),
+                        check(response.error_code, "FindCoordinator").map(|()| response.node_id.0),
+                    ));
+                }
+                Ok(found)
+            }
+        }
+        .await;
+        match outcome {
+            Ok(found) => results.extend(found),
+            Err(e) => {
+                let message = format!("{e:#}");
+                for id in ids {
+                    results.insert(id.clone(), Err(anyhow!("{message}")));
+                }
+            }
+        }
+        for id in ids {
+            results
+                .entry(id.clone())
+                .or_insert_with(|| Err(anyhow!("FindCoordinator: no answer for this id")));
+        }
+        results
+    }
+
+    /// DescribeTransactions through each id's coordinator.
+    pub async fn describe_transactions(
+        &self,
+        ids: &[String],
+    ) -> BTreeMap<String, Result<TransactionDescription>> {
+        let coordinators = self.find_coordinators(ids).await;
+        let mut results = BTreeMap::new();
+        let mut groups: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+        for (id, coordinator) in coordinators {
+            match coordinator {
+                Ok(c) => groups.entry(c).or_default().push(id),
+                Err(e) => {
+                    results.insert(id, Err(e));
+                }
+            }
+        }
+        let requests = groups.into_iter().map(|(coordinator, ids)| async move {
+            let outcome = async {
+                let request = DescribeTransactionsRequest::default().with_transactional_ids(
+                    ids.iter()
+                        .map(|i| TransactionalId(StrBytes::from_string(i.clone())))
+                        .collect(),
+                );
+                let conn = self.broker(coordinator).await?;
+                let response: DescribeTransactionsResponse = conn
+                    .lock()
+                    .await
+                    .send(
+                        ApiKey::DescribeTransactions,
+                        &request,
+                        DescribeTransactionsRequest::VERSIONS,
+                    )
+                    .await?;
+                Ok::<_, anyhow::Error>(response)
+            }
+            .await;
+            (coordinator, ids, outcome)
+        });
+        for (coordinator, ids, outcome) in join_all(requests).await {
+            match outcome {
+                Ok(response) => {
+                    for state in response.transaction_states {
+                        let id = state.transactional_id.0.to_string();
+                        results.insert(id, describe_one(coordinator, &state));
+                    }
+                }
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    for id in ids {
+                        results.insert(id, Err(anyhow!("{message}")));
+                    }
+                }
+            }
+        }
+        for id in ids {
+            results
+                .entry(id.clone())
+                .or_insert_with(|| Err(anyhow!("DescribeTransactions: no answer for this id")));
+        }
+        results
+    }
+
+    /// The first-record timestamp of the batch holding `offset` (read_uncommitted Fetch;
+    /// only the batch header is read, so compressed batches need no codec).
+    pub async fn batch_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
+        let leader = self.leader(tp)?;
+        let request = FetchRequest::default()
+            .with_replica_id(BrokerId(-1))
+            .with_max_wait_ms(0)
+            .with_min_bytes(0)
+            .with_max_bytes(1 << 20)
+            .with_isolation_level(0)
+            .with_session_epoch(-1)
+            .with_topics(vec![fetch_request::FetchTopic::default()
+                .with_topic(TopicName(StrBytes::from_string(tp.0.clone())))
+                .with_partitions(vec![fetch_request::FetchPartition::default()
+                    .with_partition(tp.1)
+                    .with_fetch_offset(offset)
+                    .with_partition_max_bytes(1 << 20)])]);
+        let conn = self.broker(leader).await?;
+        let response: FetchResponse = conn
+            .lock()
+            .await
+            .send(ApiKey::Fetch, &request, FETCH_VERSIONS)
+            .await?;
+        check(response.error_code, "Fetch")?;
+        let partition = response
+            .responses
+            .iter()
+            .flat_map(|t| t.partitions.iter())
+            .find(|p| p.partition_index == tp.1)
+            .context("Fetch: no data for the partition")?;
+        check(partition.error_code, "Fetch")?;
+        Ok(partition
+            .records
+            .as_ref()
+            .and_then(|r| first_timestamp_at(r, offset)))
+    }
+
+    /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.
+    pub async fn abort_transaction(
+        &self,
+        tp: &TopicPartition,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator_epoch: i32,
+    ) -> Result<()> {
+        let leader = self.leader(tp)?;
+        let request = WriteTxnMarkersRequest::default().with_markers(vec![
+            write_txn_markers_request::WritableTxnMarker::default()
+                .with_producer_id(ProducerId(producer_id))
+                .with_producer_epoch(producer_epoch)
+                .with_transaction_result(false)
+                .with_coordinator_epoch(coordinator_epoch)
+                .with_topics(vec![
+                    write_txn_markers_request::WritableTxnMarkerTopic::default()
+                        .with_name(TopicName(StrBytes::from_string(tp.0.clone())))
+                        .with_partition_indexes(vec![tp.1]),
+                ]),
+        ]);
+        let conn = self.broker(leader).await?;
+        let response: WriteTxnMarkersResponse = conn
+            .lock()
+            .await
+            .send(
+                ApiKey::WriteTxnMarkers,
+                &request,
+                WriteTxnMarkersRequest::VERSIONS,
+            )
+            .await?;
+        for marker in response.markers {
+            for topic in marker.topics {
+                for p in topic.partitions {
+                    check(p.error_code, "WriteTxnMarkers")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn describe_one(
+    coordinator: i32,
+    state: &describe_transactions_response::TransactionState,
+) -> Result<TransactionDescription> {
+    check(state.error_code, "DescribeTransactions")?;
+    Ok(TransactionDescription {
+        transactional_id: state.transactional_id.0.to_string(),
+        coordinator,
+        state: state.transaction_state.to_string(),
+        producer_id: state.producer_id.0,
+        producer_epoch: state.producer_epoch,
+        timeout_ms: state.transaction_timeout_ms,
+        start_time_ms: state.transaction_start_time_ms,
+        partitions: state
+            .topics
+            .iter()
+            .flat_map(|t| t.partitions.iter().map(|p| (t.topic.0.to_string(), *p)))
+            .collect(),
+    })
+}
+
+/// Walks record batch headers (v2: base offset, length, …, last offset delta at 23,
+/// first timestamp at 27) and returns the first timestamp of the batch holding `offset`.
+fn first_timestamp_at(records: &[u8], offset: i64) -> Option<i64> {
+    let mut at = 0usize;
+    while records.len() >= at + 35 {
+        let base = i64::from_be_bytes(records[at..at + 8].try_into().ok()?);
+        let length = i32::from_be_bytes(records[at + 8..at + 12].try_into().ok()?);
+        let last_delta = i32::from_be_bytes(records[at + 23..at + 27].try_into().ok()?);
+        let timestamp = i64::from_be_bytes(records[at + 27..at + 35].try_into().ok()?);
+        if base <= offset && offset <= base + i64::from(last_delta) {
+            return Some(timestamp);
+        }
+        at = at
+            .checked_add(12)?
+            .checked_add(usize::try_from(length).ok()?)?;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::BytesMut;
+    use kafka_protocol::records::{
+        Compression, Record, RecordBatchEncoder, RecordEncodeOptions, TimestampType,
+    };
+
+    fn batch(base: i64, count: i64, timestamp: i64) -> Vec<u8> {
+        let records: Vec<Record> = (0..count)
+            .map(|i| Record {
+                transactional: false,
+                control: false,
+                delete_horizon: false,
+                partition_leader_epoch: -1,
+                producer_id: -1,
+                producer_epoch: -1,
+                timestamp_type: TimestampType::Creation,
+                offset: base + i,
+                // offset − sequence constant: the encoder keeps the records in one batch.
+                sequence: i as i32,
+                timestamp: timestamp + i,
+                key: None,
+                value: Some(bytes::Bytes::from_static(b"v")),
+                headers: Default::default(),
+            })
+            .collect();
+        let mut buf = BytesMut::new();
+        RecordBatchEncoder::encode(
+            &mut buf,
+            &records,
+            &RecordEncodeOptions {
+                version: 2,
+                compression: Compression::None,
+            },
+        )
+        .unwrap();
+        buf.to_vec()
+    }
+
+    #[test]
+    fn finds_the_batch_holding_an_offset() {
+        let mut records = batch(10, 3, 1_000);
+        records.extend(batch(13, 2, 5_000));
+        assert_eq!(first_timestamp_at(&records, 10), Some(1_000));
+        assert_eq!(first_timestamp_at(&records, 12), Some(1_000));
+        assert_eq!(first_timestamp_at(&records, 14), Some(5_000));
+        assert_eq!(first_timestamp_at(&records, 15), None);
+        assert_eq!(
+            first_timestamp_at(&records[..20], 10),
+            None,
+            "a truncated batch is no answer"
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! One connection to one Kafka broker: TCP, TLS and SASL as configured, version
+//! negotiation with ApiVersions, and framed, bounded request/response exchanges.
+
+use super::scram::{self, Hash, Scram};
+use super::security::{Mechanism, Security};
+use crate::error::hinted;
+use anyhow::{anyhow, bail, Context, Result};
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::error::ResponseError;
+use kafka_protocol::messages::{
+    ApiKey, ApiVersionsRequest, ApiVersionsResponse, RequestHeader, ResponseHeader,
+    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+};
+use kafka_protocol::protocol::{
+    Decodable, Encodable, HeaderVersion, Message, StrBytes, VersionRange,
+};
+use std::collections::HashMap;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Largest response we accept; a broker answering a metadata request for many thousands
+/// of partitions stays far below it, a confused peer does not get to allocate more.
+const MAX_FRAME: usize = 256 << 20;
+
+trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+
+pub struct Connection {
+    stream: Box<dyn Stream>,
+    pub address: String,
+    correlation: i32,
+    timeout: Duration,
+    /// The broker's supported versions per API key.
+    versions: HashMap<i16, VersionRange>,
+}
+
+impl Connection {
+    /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
+    pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
+        let attempt = async {
+            let tcp = TcpStream::connect(address).await.context("TCP connect")?;
+            let _ = tcp.set_nodelay(true);
+            let stream: Box<dyn Stream> = match &security.tls {
+                None => Box::new(tcp),
+                Some(tls) => {
+                    let host = address.rsplit_once(':').map(|(h, _)| h).unwrap_or(address);
+                    let host = host.trim_start_matches('[').trim_end_matches(']');
+                    let mut builder = native_tls::TlsConnector::builder();
+                    if let Some(ca) = &tls.ca_location {
+                        let pem = std::fs::read(ca)
+                            .with_context(|| format!("reading ssl.ca.location {}", ca.display()))?;
+                        builder.disable_built_in_roots(true);
+                        builder.add_root_certificate(
+                            native_tls::Certificate::from_pem(&pem)
+                                .context("parsing the CA certificate")?,
+                        );
+                    }
+                    if let (Some(cert), Some(key)) = (&tls.certificate_location, &tls.key_location)
+                    {
+                        let cert = std::fs::read(cert)
+                            .with_context(|| format!("reading {}", cert.display()))?;
+                        let key = std::fs::read(key)
+                            .with_context(|| format!("reading {}", key.display()))?;
+                        builder.identity(
+                            native_tls::Identity::from_pkcs8(&cert, &key)
+                                .context("loading the client certificate")?,
+                        );
+                    }
+                    builder.danger_accept_invalid_certs(!tls.verify_certificate);
+                    builder.danger_accept_invalid_hostnames(!tls.verify_hostname);
+                    let connector = tokio_native_tls::TlsConnector::from(
+                        builder.build().context("building TLS")?,
+                    );
+                    Box::new(
+                        connector
+                            .connect(host, tcp)
+                            .await
+                            .context("TLS handshake")?,
+                    )
+                }
+            };
+            let mut conn = Connection {
+                stream,
+                address: address.to_string(),
+                correlation: 0,
+                timeout,
+                versions: HashMap::new(),
+            };
+            conn.negotiate().await?;
+            if let Some(sasl) = &security.sasl {
+                conn.authenticate(sasl.mechanism, &sasl.username, &sasl.password)
+                    .await?;
+            }
+            Ok::<_, anyhow::Error>(conn)
+        };
+        match tokio::time::timeout(timeout, attempt).await {
+            Ok(result) => result.with_context(|| format!("connecting to Kafka broker {address}")),
+            Err(_) => Err(hinted(
+                format!(
+                    "connecting to Kafka broker {address}: no answer within {}",
+                    crate::units::format_duration(timeout)
+                ),
+                "check the address and listener (PLAINTEXT vs SSL/SASL: -X security.protocol=…); a busy broker may need a longer --timeout",
+            )),
+        }
+    }
+
+    async fn negotiate(&mut self) -> Result<()> {
+        let request = ApiVersionsRequest::default()
+            .with_client_software_name(StrBytes::from_static_str("indoubt"))
+            .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
+        let response: ApiVersionsResponse = self.exchange(ApiKey::ApiVersions, &request, 3).await?;
+        let response = if response.error_code == ResponseError::UnsupportedVersion.code() {
+            self.exchange(ApiKey::ApiVersions, &ApiVersionsRequest::default(), 0)
+                .await?
+        } else {
+            response
+        };
+        check(response.error_code, "ApiVersions")?;
+        self.versions = response
+            .api_keys
+            .iter()
+            .map(|k| {
+                (
+                    k.api_key,
+                    VersionRange {
+                        min: k.min_version,
+                        max: k.max_version,
+                    },
+                )
+            })
+            .collect();
+        Ok(())
+    }
+
+    async fn authenticate(
+        &mut self,
+        mechanism: Mechanism,
+        username: &str,
+        password: &str,
+    ) -> Result<()> {
+        let handshake: SaslHandshakeResponse = self
+            .exchange(
+                ApiKey::SaslHandshake,
+                &SaslHandshakeRequest::default()
+                    .with_mechanism(StrBytes::from_static_str(mechanism.name())),
+                1,
+            )
+            .await?;
+        if handshake.error_code != 0 {
+            let offered: Vec<&str> = handshake.mechanisms.iter().map(|m| m.as_str()).collect();
+            bail!(
+                "the broker does not accept SASL mechanism {} (it offers {})",
+                mechanism.name(),
+                offered.join(", ")
+            );
+        }
+        let version = self.version(ApiKey::SaslAuthenticate, SaslAuthenticateRequest::VERSIONS)?;
+        match mechanism {
+            Mechanism::Plain => {
+                let token = format!("\0{username}\0{password}");
+                self.sasl_step(Bytes::from(token.into_bytes()), version)
+                    .await?;
+            }
+            Mechanism::ScramSha256 | Mechanism::ScramSha512 => {
+                let hash = if mechanism == Mechanism::ScramSha256 {
+                    Hash::Sha256
+                } else {
+                    Hash::Sha512
+                };
+                let mut scram = Scram::new(hash, username, password, scram::nonce()?);
+                let server_first = self.sasl_step(Bytes::from(scram.first()), version).await?;
+                let client_final = scram.respond(&server_first)?;
+                let server_final = self.sasl_step(Bytes::from(client_final), version).await?;
+                scram.verify(&server_final)?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn sasl_step(&mut self, token: Bytes, version: i16) -> Result<Bytes> {
+        let response: SaslAuthenticateResponse = self
+            .exchange(
+                ApiKey::SaslAuthenticate,
+                &SaslAuthenticateRequest::default().with_auth_bytes(token),
+                version,
+            )
+            .await?;
+        if response.error_code != 0 {
+            let message = response
+                .error_message
+                .map(|m| m.to_string())
+                .unwrap_or_default();
+            return Err(hinted(
+                format!("SASL authentication failed: {message}"),
+                "check sasl.username, sasl.password and sasl.mechanism",
+            ));
+        }
+        Ok(response.auth_bytes)
+    }
+
+    /// The highest version both we and the broker speak.
+    pub fn version(&self, key: ApiKey, ours: VersionRange) -> Result<i16> {
+        let theirs = self.versions.get(&(key as i16)).ok_or_else(|| {
+            anyhow!(
+                "broker {} does not offer the {key:?} API (UnsupportedVersion)",
+                self.address
+            )
+        })?;
+        let common = theirs.intersect(&ours);
+        if common.is_empty() {
+            bail!(
+                "broker {} speaks {key:?} versions {}..{}, indoubt {}..{} (UnsupportedVersion)",
+                self.address,
+                theirs.min,
+                theirs.max,
+                ours.min,
+                ours.max
+            );
+        }
+        Ok(common.max)
+    }
+
+    /// Sends one request at the best common version and reads its response.
+    pub async fn send<Req, Resp>(
+        &mut self,
+        key: ApiKey,
+        request: &Req,
+        ours: VersionRange,
+    ) -> Result<Resp>
+    where
+        Req: Encodable + HeaderVersion,
+        Resp: Decodable + HeaderVersion,
+    {
+        let version = self.version(key, ours)?;
+        match tokio::time::timeout(self.timeout, self.exchange(key, request, version)).await {
+            Ok(result) => result,
+            Err(_) => bail!(
+                "Kafka broker {} did not answer {key:?} within {}",
+                self.address,
+                crate::units::format_duration(self.timeout)
+            ),
+        }
+    }
+
+    async fn exchange<Req, Resp>(
+        &mut self,
+        key: ApiKey,
+        request: &Req,
+        version: i16,
+    ) -> Result<Resp>
+    where
+        Req: Encodable + HeaderVersion,
+        Resp: Decodable + HeaderVersion,
+    {
+        self.correlation = self.correlation.wrapping_add(1);
+        let header = RequestHeader::default()
+            .with_request_api_key(key as i16)
+            .with_request_api_version(version)
+            .with_correlation_id(self.correlation)
+            .with_client_id(Some(StrBytes::from_static_str("indoubt")));
+        let mut frame = BytesMut::with_capacity(256);
+        frame.extend_from_slice(&[0, 0, 0, 0]);
+        header.encode(&mut frame, Req::header_version(version))?;
+        request.encode(&mut frame, version)?;
+        let length = i32::try_from(frame.len() - 4).context("request too large")?;
+        frame[..4].copy_from_slice(&length.to_be_bytes());
+        self.stream
+            .write_all(&frame)
+            .await
+            .context("writing to the broker")?;
+        self.stream.flush().await.context("writing to the broker")?;
+
+        let mut length = [0u8; 4];
+        self.stream
+            .read_exact(&mut length)
+            .await
+            .context("reading from the broker (connection closed?)")?;
+        let length = i32::from_be_bytes(length);
+        let length = usize::try_from(length).ok().filter(|l| *l <= MAX_FRAME).ok_or_else(|| {
+            anyhow!("broker sent a frame of {length} bytes: not a Kafka response (wrong security.protocol?)")
+        })?;
+        let mut body = vec![0u8; length];
+        self.stream
+            .read_exact(&mut body)
+            .await
+            .context("reading from the broker")?;
+        let mut body = Bytes::from(body);
+        let response_header = ResponseHeader::decode(&mut body, Resp::header_version(version))?;
+        if response_header.correlation_id != self.correlation {
+            bail!(
+                "broker answered request {} to request {}: connection out of step",
+                response_header.correlation_id,
+                self.correlation
+            );
+        }
+        Resp::decode(&mut body, version)
+            .with_context(|| format!("decoding the {key:?} v{version} response"))
+    }
+}
+
+/// A Kafka error code as an error naming it, or Ok for 0.
+pub fn check(code: i16, what: &str) -> Result<()> {
+    match ResponseError::try_from_code(code) {
+        None => Ok(()),
+        Some(e) => Err(anyhow!("{what}: {}", error_name(code, &e))),
+    }
+}
+
+/// `TOPIC_AUTHORIZATION_FAILED (29)` style names, as kafka tools and broker logs print them.
+pub fn error_name(code: i16, error: &ResponseError) -> String {
+    let camel = error.to_string();
+    if camel.starts_with("Unknown error code") {
+        return format!("error code {code}");
+    }
+    let mut snake = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            snake.push('_');
+        }
+        snake.push(c.to_ascii_uppercase());
+    }
+    format!("{snake} ({code})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_names_read_like_kafka_tools() {
+        let e = ResponseError::try_from_code(29).unwrap();
+        assert_eq!(error_name(29, &e), "TOPIC_AUTHORIZATION_FAILED (29)");
+        assert!(check(0, "x").is_ok());
+        assert_eq!(
+            check(3, "ListOffsets").unwrap_err().to_string(),
+            "ListOffsets: UNKNOWN_TOPIC_OR_PARTITION (3)"
+        );
+    }
+}
