@@ -69,9 +69,131 @@ pub enum Command {
     /// Inspect PostgreSQL
     #[command(subcommand)]
     Pg(PgCommand),
+    /// Inspect Kafka: LSO gaps, producers, transactions, hanging transactions
+    #[command(subcommand)]
+    Kafka(KafkaCommand),
     /// Inspect the config file
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KafkaCommand {
+    /// Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Lso(LsoArgs),
+    /// Active producers of one partition (DescribeProducers)
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Producers(ProducersArgs),
+    /// Transactions known to the coordinators (ListTransactions, DescribeTransactions)
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Transactions(TransactionsArgs),
+    /// Find hanging transactions: open on a partition, but never to be ended by their coordinator
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Hanging(HangingArgs),
+}
+
+/// Which Kafka cluster to look at, the way kafka tools and kcat name one.
+#[derive(Debug, Args)]
+pub struct KafkaTargetArgs {
+    /// Bootstrap servers, host:port[,host:port…]
+    #[arg(short = 'b', long = "bootstrap-server", value_name = "HOST:PORT")]
+    pub bootstrap: Option<String>,
+
+    /// A Kafka target name from the config [default: the config's only kafka target]
+    #[arg(long = "kafka", value_name = "TARGET", conflicts_with = "bootstrap")]
+    pub kafka: Option<String>,
+
+    /// Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username,
+    /// sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config
+    #[arg(short = 'X', value_name = "KEY=VALUE")]
+    pub properties: Vec<String>,
+
+    /// A properties file, like kafka tools' --command-config
+    #[arg(long, value_name = "FILE")]
+    pub command_config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct LsoArgs {
+    #[command(flatten)]
+    pub target: KafkaTargetArgs,
+
+    /// Only this topic (repeatable) [default: every topic, internal ones included]
+    #[arg(long, value_name = "TOPIC", conflicts_with = "topic_regex")]
+    pub topic: Vec<String>,
+
+    /// Only topics whose name matches this regular expression
+    #[arg(long, value_name = "REGEX")]
+    pub topic_regex: Option<String>,
+
+    /// Age of the first unstable record that is a WARNING [config: thresholds.lso.warning_age; default 5m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub warning_age: Option<Duration>,
+
+    /// … CRITICAL [config: thresholds.lso.critical_age; default 15m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub critical_age: Option<Duration>,
+
+    /// Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub warning_gap: Option<u64>,
+
+    /// … CRITICAL [config: thresholds.lso.critical_gap; default 1M]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub critical_gap: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProducersArgs {
+    #[command(flatten)]
+    pub target: KafkaTargetArgs,
+
+    #[arg(long, value_name = "TOPIC")]
+    pub topic: String,
+
+    #[arg(long, value_name = "PARTITION")]
+    pub partition: i32,
+}
+
+#[derive(Debug, Args)]
+pub struct TransactionsArgs {
+    #[command(flatten)]
+    pub target: KafkaTargetArgs,
+
+    /// Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable
+    #[arg(long, value_name = "STATE", conflicts_with = "transactional_id")]
+    pub state: Vec<String>,
+
+    /// Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, conflicts_with = "transactional_id")]
+    pub min_duration: Option<Duration>,
+
+    /// Describe this transactional id only
+    #[arg(long, value_name = "ID")]
+    pub transactional_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HangingArgs {
+    #[command(flatten)]
+    pub target: KafkaTargetArgs,
+
+    /// Search this topic [default: every topic]
+    #[arg(long, value_name = "TOPIC", conflicts_with = "broker_id")]
+    pub topic: Option<String>,
+
+    /// … only this partition of it
+    #[arg(long, value_name = "PARTITION", requires = "topic")]
+    pub partition: Option<i32>,
+
+    /// Search the partitions with a replica on this broker
+    #[arg(long, value_name = "ID")]
+    pub broker_id: Option<i32>,
+
+    /// Transactions whose last write is older than this are examined (as kafka-transactions.sh)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "15m")]
+    pub max_transaction_timeout: Duration,
 }
 
 #[derive(Debug, Subcommand)]

@@ -52,6 +52,22 @@ pub struct Thresholds {
     pub horizon: HorizonThresholds,
     #[serde(default)]
     pub wraparound: WraparoundThresholds,
+    #[serde(default)]
+    pub lso: LsoThresholds,
+}
+
+/// How old the first unstable record may be, and how many offsets may wait behind the LSO.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LsoThresholds {
+    #[serde(default, with = "serde_duration")]
+    pub warning_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    #[serde(default, with = "serde_count")]
+    pub warning_gap: Option<u64>,
+    #[serde(default, with = "serde_count")]
+    pub critical_gap: Option<u64>,
 }
 
 /// WAL retained by an inactive replication slot.

@@ -1,8 +1,10 @@
 //! Flags, environment and config resolved into what a command needs: output style, timeout and targets.
 
+use crate::cli::KafkaTargetArgs;
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::config::{self, Loaded};
 use crate::error::hinted;
+use crate::kafka::target::{parse_bootstrap, read_properties_file, KafkaTarget};
 use crate::pg::conninfo::{looks_like_conninfo, ConnParams};
 use crate::report::{table::Style, Target};
 use crate::units::{format_duration, format_size};
@@ -155,6 +157,80 @@ impl Context {
             (1_300_000_000, 1_400_000_000),
             |n| n.to_string(),
         )
+    }
+
+    /// LSO gap: age of the first unstable record (defaults 5m, 15m) and offsets behind (100k, 1M).
+    pub fn lso_thresholds(
+        &self,
+        age: (Option<Duration>, Option<Duration>),
+        gap: (Option<u64>, Option<u64>),
+    ) -> Result<((Duration, Duration), (u64, u64))> {
+        let c = &self.config.config.thresholds.lso;
+        Ok((
+            pair(
+                "LSO age",
+                age,
+                (c.warning_age, c.critical_age),
+                (mins(5), mins(15)),
+                format_duration,
+            )?,
+            pair(
+                "LSO gap",
+                gap,
+                (c.warning_gap, c.critical_gap),
+                (100_000, 1_000_000),
+                |n| n.to_string(),
+            )?,
+        ))
+    }
+
+    /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target
+    /// (`--kafka NAME`, else the only one), with `-X` over its properties.
+    pub fn kafka_target(&self, args: &KafkaTargetArgs) -> Result<(Option<String>, KafkaTarget)> {
+        let targets = &self.config.config.kafka;
+        let (name, mut target) = match (&args.bootstrap, &args.kafka) {
+            (Some(bootstrap), _) => (
+                None,
+                KafkaTarget {
+                    bootstrap: parse_bootstrap(bootstrap)?,
+                    properties: Default::default(),
+                },
+            ),
+            (None, Some(name)) => match targets.get(name) {
+                Some(t) => (Some(name.clone()), KafkaTarget::from_config(name, t)?),
+                None => {
+                    return Err(hinted(
+                        format!("no kafka target named {name:?} in the config"),
+                        "--kafka takes a target name from the config; -b HOST:PORT names a cluster directly",
+                    ))
+                }
+            },
+            (None, None) if targets.len() == 1 => {
+                let (name, t) = targets.iter().next().context("config targets vanished")?;
+                (Some(name.clone()), KafkaTarget::from_config(name, t)?)
+            }
+            (None, None) => {
+                return Err(hinted(
+                    "which Kafka cluster?",
+                    "name it with -b HOST:PORT (kafka tools' --bootstrap-server) or --kafka NAME from the config",
+                ))
+            }
+        };
+        if let Some(file) = &args.command_config {
+            target.properties.extend(read_properties_file(file)?);
+        }
+        for pair in &args.properties {
+            let (key, value) = pair.split_once('=').ok_or_else(|| {
+                hinted(
+                    "-X takes key=value, got a word without '='",
+                    "e.g. -X security.protocol=SASL_SSL",
+                )
+            })?;
+            target
+                .properties
+                .insert(key.trim().to_string(), value.to_string());
+        }
+        Ok((name, target))
     }
 
     /// `--pg` as a config target name or a connection string; without it, the config's

@@ -1,19 +1,7 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
 
-mod cli;
-mod commands;
-mod config;
-mod context;
-mod error;
-mod findings;
-mod gid;
-mod kafka;
-mod pg;
-mod report;
-mod term;
-mod units;
-
 use clap::Parser;
+use indoubt::{cli, commands, error};
 use std::process::ExitCode;
 
 /// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).

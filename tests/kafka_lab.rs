@@ -3,59 +3,16 @@
 
 mod common;
 
+use common::kafka::{create_topic, send, transactional_producer, WAIT};
 use common::*;
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::KafkaError;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::producer::Producer;
 use rdkafka::{ClientConfig, Message, Offset, TopicPartitionList};
 use std::time::{Duration, Instant};
 
-const WAIT: Duration = Duration::from_secs(30);
-
 fn bootstrap() -> String {
     lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")
-}
-
-fn create_topic(topic: &str) {
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap())
-        .create()
-        .expect("admin client");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let results = runtime
-        .block_on(admin.create_topics(
-            &[NewTopic::new(topic, 1, TopicReplication::Fixed(1))],
-            &AdminOptions::new().operation_timeout(Some(WAIT)),
-        ))
-        .unwrap_or_else(|e| {
-            panic!("lab not running: run tests/lab/up (creating a topic failed: {e})")
-        });
-    for result in results {
-        result.unwrap_or_else(|(t, e)| panic!("creating {t}: {e}"));
-    }
-}
-
-fn transactional_producer(id: &str) -> BaseProducer {
-    let producer: BaseProducer = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap())
-        .set("transactional.id", id)
-        .create()
-        .expect("producer");
-    producer.init_transactions(WAIT).expect("init transactions");
-    producer
-}
-
-fn send(producer: &BaseProducer, topic: &str, payload: &str) {
-    producer
-        .send(BaseRecord::to(topic).key(payload).payload(payload))
-        .map_err(|(e, _)| e)
-        .expect("send");
-    producer.flush(WAIT).expect("flush");
 }
 
 fn consumer(isolation: &str) -> BaseConsumer {
@@ -98,18 +55,17 @@ fn watermarks(topic: &str, isolation: &str) -> (i64, i64) {
 
 #[test]
 fn committed_and_aborted_transactions_through_rdkafka() {
-    let topic = unique("lab-txn");
-    create_topic(&topic);
+    let topic = create_topic(&bootstrap(), "lab-txn", 1);
     let txn_id = unique("lab-producer");
-    let producer = transactional_producer(&txn_id);
+    let producer = transactional_producer(&bootstrap(), &txn_id);
 
     producer.begin_transaction().unwrap();
-    send(&producer, &topic, "committed-1");
-    send(&producer, &topic, "committed-2");
+    send(&producer, &topic, 0, "committed-1");
+    send(&producer, &topic, 0, "committed-2");
     producer.commit_transaction(WAIT).unwrap();
 
     producer.begin_transaction().unwrap();
-    send(&producer, &topic, "aborted-1");
+    send(&producer, &topic, 0, "aborted-1");
     producer.abort_transaction(WAIT).unwrap();
 
     assert_eq!(
@@ -128,7 +84,7 @@ fn committed_and_aborted_transactions_through_rdkafka() {
     // An open transaction pins the LSO: librdkafka's "high watermark" under read_committed
     // (its default) is the LSO, and only read_uncommitted shows the real end of the log.
     producer.begin_transaction().unwrap();
-    send(&producer, &topic, "open-1");
+    send(&producer, &topic, 0, "open-1");
     let (_, lso) = watermarks(&topic, "read_committed");
     let (_, hw) = watermarks(&topic, "read_uncommitted");
     assert_eq!(lso, 5, "LSO stays at the open transaction's first offset");

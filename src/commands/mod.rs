@@ -1,11 +1,16 @@
 //! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
 
 mod config_show;
+mod kafka_common;
+mod kafka_hanging;
+mod kafka_lso;
+mod kafka_producers;
+mod kafka_transactions;
 mod pg_horizon;
 mod pg_prepared;
 mod pg_slots;
 
-use crate::cli::{Cli, Command, ConfigCommand, PgCommand};
+use crate::cli::{Cli, Command, ConfigCommand, KafkaCommand, PgCommand};
 use crate::context::Context;
 use crate::findings::Severity;
 use anyhow::Result;
@@ -16,6 +21,12 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
         Command::Pg(PgCommand::Slots(args)) => pg_slots::run(&ctx, args).await,
         Command::Pg(PgCommand::Horizon(args)) => pg_horizon::run(&ctx, args).await,
+        Command::Kafka(KafkaCommand::Lso(args)) => kafka_lso::run(&ctx, args).await,
+        Command::Kafka(KafkaCommand::Producers(args)) => kafka_producers::run(&ctx, args).await,
+        Command::Kafka(KafkaCommand::Transactions(args)) => {
+            kafka_transactions::run(&ctx, args).await
+        }
+        Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, args).await,
         Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
     }
 }

@@ -1,6 +1,7 @@
 //! Test support: the running lab's settings, throwaway databases and clusters, and the indoubt binary.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod kafka;
 pub mod schema;
 
 use std::collections::HashMap;

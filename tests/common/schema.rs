@@ -338,3 +338,103 @@ pub struct Slot {
     #[serde(deserialize_with = "present")]
     pub synced: Option<bool>,
 }
+
+report!(LsoReport {
+    thresholds: LsoThresholds,
+    partitions_checked: usize,
+    partitions: Vec<PartitionLso>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LsoThresholds {
+    pub warning_age_seconds: u64,
+    pub critical_age_seconds: u64,
+    pub warning_gap: u64,
+    pub critical_gap: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionLso {
+    pub topic: String,
+    pub partition: i32,
+    pub high_watermark: i64,
+    pub last_stable_offset: i64,
+    pub gap: i64,
+    #[serde(deserialize_with = "present")]
+    pub open_txn_start_offset: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub producer_id: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub producer_epoch: Option<i32>,
+    #[serde(deserialize_with = "present")]
+    pub first_unstable_at_ms: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub stuck_seconds: Option<f64>,
+    #[serde(deserialize_with = "present")]
+    pub transactional_id: Option<String>,
+    pub severity: String,
+}
+
+report!(HangingReport {
+    max_transaction_timeout_seconds: u64,
+    partitions_searched: usize,
+    transactions: Vec<OpenTransaction>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenTransaction {
+    pub topic: String,
+    pub partition: i32,
+    pub producer_id: i64,
+    pub producer_epoch: i32,
+    pub coordinator_epoch: i32,
+    pub start_offset: i64,
+    pub last_timestamp_ms: i64,
+    pub duration_minutes: i64,
+    #[serde(deserialize_with = "present")]
+    pub transactional_id: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub coordinator: Option<i32>,
+    pub verdict: String,
+    pub reason: String,
+}
+
+report!(ProducersReport {
+    topic: String,
+    partition: i32,
+    leader: Option<i32>,
+    producers: Vec<ProducerState>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerState {
+    pub producer_id: i64,
+    pub producer_epoch: i32,
+    pub coordinator_epoch: i32,
+    pub last_sequence: i32,
+    pub last_timestamp_ms: i64,
+    pub current_txn_start_offset: i64,
+}
+
+report!(TransactionsReport {
+    transactions: Vec<Transaction>,
+});
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Transaction {
+    pub transactional_id: String,
+    pub coordinator: i32,
+    pub state: String,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub timeout_ms: i32,
+    pub start_time_ms: i64,
+    pub partitions: Vec<(String, i32)>,
+    #[serde(deserialize_with = "present")]
+    pub duration_seconds: Option<f64>,
+}

@@ -1,0 +1,68 @@
+//! What the Kafka commands share: opening the cluster for a target, and the findings for
+//! topics the cluster refused to describe.
+
+use crate::cli::KafkaTargetArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::kafka::cluster::Cluster;
+use crate::kafka::security::Security;
+use crate::report::Target;
+use anyhow::Result;
+
+pub async fn open(
+    ctx: &Context,
+    args: &KafkaTargetArgs,
+    topics: Option<&[String]>,
+) -> Result<(Target, Cluster)> {
+    let (name, target) = ctx.kafka_target(args)?;
+    let protocol = Security::from_properties(&target.properties)?.protocol();
+    let address = format!("{} ({protocol})", target.bootstrap.join(","));
+    ctx.note(format!("connecting to Kafka at {address}"));
+    let cluster = Cluster::connect(&target, topics, ctx.timeout).await?;
+    ctx.note(format!(
+        "metadata: {} broker(s), {} topic(s)",
+        cluster.brokers.len(),
+        cluster.topics.len()
+    ));
+    Ok((
+        Target {
+            name,
+            kind: "kafka",
+            address,
+        },
+        cluster,
+    ))
+}
+
+/// Unknown topics and refused describes are UNKNOWN for that topic; the rest still reports.
+pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
+    cluster
+        .topic_errors
+        .iter()
+        .map(|(topic, error)| {
+            let advice = if error.contains("AUTHORIZATION") {
+                format!("the principal needs DESCRIBE (and READ for offsets) on TOPIC {topic}")
+            } else {
+                "check the topic name".to_string()
+            };
+            Finding::new(
+                Severity::Unknown,
+                "topic_unreadable",
+                format!("topic {topic}"),
+                format!("not described: {error}"),
+            )
+            .evidence("source", "Metadata")
+            .advice(advice)
+        })
+        .collect()
+}
+
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+pub fn format_ms(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+        .unwrap_or_else(|| format!("{ms} ms"))
+}

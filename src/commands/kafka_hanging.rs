@@ -1,0 +1,301 @@
+//! `indoubt kafka hanging`: kafka-transactions.sh's find-hanging, telling a hanging
+//! transaction (its coordinator will never end it) from a long one it still owns.
+
+use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::HangingArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::kafka::cluster::{ProducerState, TopicPartition};
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::format_duration;
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct HangingReport {
+    max_transaction_timeout_seconds: u64,
+    partitions_searched: usize,
+    /// Open transactions whose last write is older than the timeout: hanging or long.
+    transactions: Vec<OpenTransaction>,
+}
+
+#[derive(Debug, Serialize)]
+struct OpenTransaction {
+    topic: String,
+    partition: i32,
+    producer_id: i64,
+    producer_epoch: i32,
+    coordinator_epoch: i32,
+    start_offset: i64,
+    last_timestamp_ms: i64,
+    /// Minutes since the last write, as kafka-transactions.sh prints it.
+    duration_minutes: i64,
+    transactional_id: Option<String>,
+    coordinator: Option<i32>,
+    /// `hanging`: the coordinator will never write a marker here; `long`: it still owns it.
+    verdict: Verdict,
+    reason: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    Hanging,
+    Long,
+}
+
+pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
+    let named = args.topic.as_ref().map(|t| vec![t.clone()]);
+    let (target, cluster) = kafka_common::open(ctx, &args.target, named.as_deref()).await?;
+    let mut findings = kafka_common::topic_errors(&cluster);
+    if let Some(b) = args.broker_id {
+        if !cluster.brokers.contains_key(&b) {
+            findings.push(Finding::new(
+                Severity::Unknown,
+                "broker_unknown",
+                format!("broker {b}"),
+                "not in the cluster metadata".into(),
+            ));
+        }
+    }
+    // 1. The partitions to search (as the tool: a topic, one partition, or a broker's replicas).
+    let tps: Vec<TopicPartition> = cluster
+        .topics
+        .iter()
+        .flat_map(|(name, topic)| {
+            topic
+                .partitions
+                .iter()
+                .map(move |(p, meta)| (name, *p, meta))
+        })
+        .filter(|(_, p, meta)| {
+            args.partition.is_none_or(|want| want == *p)
+                && args.broker_id.is_none_or(|b| meta.replicas.contains(&b))
+        })
+        .map(|(name, p, _)| (name.clone(), p))
+        .collect();
+    if let (Some(topic), Some(p)) = (&args.topic, args.partition) {
+        if cluster.topics.contains_key(topic) && tps.is_empty() {
+            findings.push(Finding::new(
+                Severity::Unknown,
+                "partition_unknown",
+                format!("partition {topic}-{p}"),
+                "does not exist".into(),
+            ));
+        }
+    }
+    // 2. Open transactions whose last write is older than the maximum transaction timeout.
+    let max_ms = args
+        .max_transaction_timeout
+        .as_millis()
+        .min(i64::MAX as u128) as i64;
+    let now = now_ms();
+    let mut candidates: Vec<(TopicPartition, ProducerState)> = Vec::new();
+    for (tp, producers) in cluster.describe_producers(&tps).await {
+        match producers {
+            Ok(ps) => candidates.extend(
+                ps.into_iter()
+                    .filter(|p| {
+                        p.current_txn_start_offset >= 0 && now - p.last_timestamp_ms > max_ms
+                    })
+                    .map(|p| (tp.clone(), p)),
+            ),
+            Err(e) => findings.push(
+                Finding::new(
+                    Severity::Unknown,
+                    "producers_unreadable",
+                    format!("partition {}-{}", tp.0, tp.1),
+                    format!("{e:#}"),
+                )
+                .advice("DescribeProducers needs READ on the topic"),
+            ),
+        }
+    }
+    // 3. Which transactional id, and 4. does its coordinator still own this partition?
+    let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
+    let mut ids: BTreeMap<i64, (String, i32)> = BTreeMap::new();
+    if !pids.is_empty() {
+        for (broker, listing) in cluster.list_transactions(&[], &pids, None).await {
+            match listing {
+                Ok(list) => ids.extend(list.into_iter().map(|l| (l.producer_id, (l.transactional_id, l.coordinator)))),
+                Err(e) => findings.push(Finding::new(
+                    Severity::Unknown,
+                    "transactions_unreadable",
+                    format!("broker {broker}"),
+                    format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
+                )),
+            }
+        }
+    }
+    let txn_ids: Vec<String> = ids.values().map(|(id, _)| id.clone()).collect();
+    let descriptions = cluster.describe_transactions(&txn_ids).await;
+    let mut transactions = Vec::new();
+    for (tp, producer) in candidates {
+        let listed = ids.get(&producer.producer_id);
+        let (verdict, reason) = match listed {
+            None => (Verdict::Hanging, "no coordinator lists a transactional id for this producer".to_string()),
+            Some((id, _)) => match descriptions.get(id) {
+                Some(Ok(d)) if d.producer_id != producer.producer_id => (
+                    Verdict::Hanging,
+                    format!("transactional id {id} now belongs to producer {}", d.producer_id),
+                ),
+                Some(Ok(d)) if !d.partitions.contains(&tp) => (
+                    Verdict::Hanging,
+                    format!("the coordinator's transaction of {id} ({}) does not include this partition: it will never write a marker here", d.state),
+                ),
+                Some(Ok(d)) => (
+                    Verdict::Long,
+                    format!("the coordinator still owns it ({}, timeout {})", d.state, format_duration(Duration::from_millis(d.timeout_ms.max(0) as u64))),
+                ),
+                Some(Err(e)) if format!("{e:#}").contains("TRANSACTIONAL_ID_NOT_FOUND") => {
+                    (Verdict::Hanging, format!("the coordinator does not know transactional id {id}"))
+                }
+                Some(Err(e)) => {
+                    findings.push(Finding::new(
+                        Severity::Unknown,
+                        "transaction_unreadable",
+                        format!("transactional id {id}"),
+                        format!("DescribeTransactions failed: {e:#}"),
+                    ));
+                    continue;
+                }
+                None => continue,
+            },
+        };
+        transactions.push(OpenTransaction {
+            topic: tp.0,
+            partition: tp.1,
+            producer_id: producer.producer_id,
+            producer_epoch: producer.producer_epoch,
+            coordinator_epoch: producer.coordinator_epoch,
+            start_offset: producer.current_txn_start_offset,
+            last_timestamp_ms: producer.last_timestamp_ms,
+            duration_minutes: (now - producer.last_timestamp_ms).max(0) / 60_000,
+            transactional_id: listed.map(|(id, _)| id.clone()),
+            coordinator: listed.map(|(_, c)| *c),
+            verdict,
+            reason,
+        });
+    }
+    for t in &transactions {
+        let (severity, code, advice) = match t.verdict {
+            Verdict::Hanging => (
+                Severity::Critical,
+                "hanging_transaction",
+                format!(
+                    "abort it: indoubt resolve kafka --topic {} --partition {} --start-offset {} (or kafka-transactions.sh abort with the same arguments)",
+                    t.topic, t.partition, t.start_offset
+                ),
+            ),
+            Verdict::Long => (
+                Severity::Warning,
+                "long_transaction",
+                "its coordinator will end it at transaction.timeout.ms; find the producer that left it open".to_string(),
+            ),
+        };
+        findings.push(
+            Finding::new(
+                severity,
+                code,
+                format!("partition {}-{}", t.topic, t.partition),
+                format!(
+                    "producer {} (epoch {}) has a transaction open since offset {}, last write {} ({} min ago): {}",
+                    t.producer_id,
+                    t.producer_epoch,
+                    t.start_offset,
+                    format_ms(t.last_timestamp_ms),
+                    t.duration_minutes,
+                    t.reason
+                ),
+            )
+            .evidence("source", "DescribeProducers, ListTransactions, DescribeTransactions")
+            .evidence("producer_id", t.producer_id)
+            .evidence("producer_epoch", t.producer_epoch)
+            .evidence("coordinator_epoch", t.coordinator_epoch)
+            .evidence("start_offset", t.start_offset)
+            .evidence("transactional_id", t.transactional_id.clone())
+            .advice(advice),
+        );
+    }
+    if findings.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                "hanging",
+                "transactions".into(),
+                format!(
+                    "no open transaction older than {} in {} partition(s)",
+                    format_duration(args.max_transaction_timeout),
+                    tps.len()
+                ),
+            )
+            .evidence("source", "DescribeProducers"),
+        );
+    }
+    let report = Report::new(
+        "kafka hanging",
+        target,
+        findings,
+        HangingReport {
+            max_transaction_timeout_seconds: args.max_transaction_timeout.as_secs(),
+            partitions_searched: tps.len(),
+            transactions,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for HangingReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        if self.transactions.is_empty() {
+            return vec![format!(
+                "{} partition(s) searched",
+                self.partitions_searched
+            )];
+        }
+        let mut table = style.table(&[
+            "VERDICT",
+            "PARTITION",
+            "PRODUCER",
+            "START OFFSET",
+            "LAST WRITE",
+            "TRANSACTIONAL ID",
+            "WHY",
+        ]);
+        for t in &self.transactions {
+            table.add_row(vec![
+                Cell::new(match t.verdict {
+                    Verdict::Hanging => "HANGING",
+                    Verdict::Long => "long",
+                }),
+                Cell::new(format!("{}-{}", escape_control(&t.topic), t.partition)),
+                Cell::new(format!(
+                    "{} epoch {}\ncoordinator epoch {}",
+                    t.producer_id, t.producer_epoch, t.coordinator_epoch
+                )),
+                Cell::new(t.start_offset),
+                Cell::new(format!(
+                    "{}\n{} min ago",
+                    format_ms(t.last_timestamp_ms),
+                    t.duration_minutes
+                )),
+                Cell::new(
+                    t.transactional_id
+                        .as_deref()
+                        .map(escape_control)
+                        .unwrap_or_else(|| "-".into()),
+                ),
+                Cell::new(escape_control(&t.reason)),
+            ]);
+        }
+        vec![
+            table.to_string(),
+            format!("{} partition(s) searched", self.partitions_searched),
+        ]
+    }
+}

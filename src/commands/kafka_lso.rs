@@ -1,0 +1,319 @@
+//! `indoubt kafka lso`: where read_committed consumers are stuck, by how much, since when, and why.
+
+use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::LsoArgs;
+use crate::context::Context;
+use crate::error::hinted;
+use crate::findings::{Finding, Severity};
+use crate::kafka::cluster::{Cluster, TopicPartition};
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::format_duration;
+use anyhow::Result;
+use comfy_table::Cell;
+use futures_util::future::join_all;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct LsoReport {
+    thresholds: Thresholds,
+    /// Partitions read; those with a gap are listed in `partitions`.
+    partitions_checked: usize,
+    /// Partitions whose LSO is behind the high watermark, worst first.
+    partitions: Vec<PartitionLso>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Thresholds {
+    warning_age_seconds: u64,
+    critical_age_seconds: u64,
+    warning_gap: u64,
+    critical_gap: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct PartitionLso {
+    topic: String,
+    partition: i32,
+    high_watermark: i64,
+    last_stable_offset: i64,
+    /// Offsets read_committed consumers cannot read yet (records and markers, not messages).
+    gap: i64,
+    /// The open transaction that pins the LSO: its first offset and producer (DescribeProducers).
+    open_txn_start_offset: Option<i64>,
+    producer_id: Option<i64>,
+    producer_epoch: Option<i32>,
+    /// When the first unstable record was written (the batch at the LSO).
+    first_unstable_at_ms: Option<i64>,
+    stuck_seconds: Option<f64>,
+    transactional_id: Option<String>,
+    severity: Severity,
+}
+
+pub async fn run(ctx: &Context, args: &LsoArgs) -> Result<Severity> {
+    let ((warning_age, critical_age), (warning_gap, critical_gap)) = ctx.lso_thresholds(
+        (args.warning_age, args.critical_age),
+        (args.warning_gap, args.critical_gap),
+    )?;
+    let t = Thresholds {
+        warning_age_seconds: warning_age.as_secs(),
+        critical_age_seconds: critical_age.as_secs(),
+        warning_gap,
+        critical_gap,
+    };
+    let pattern = match &args.topic_regex {
+        Some(r) => Some(regex::Regex::new(r).map_err(|e| {
+            hinted(
+                format!("invalid --topic-regex: {e}"),
+                "a Rust regex, e.g. '^payments(-.*)?$'",
+            )
+        })?),
+        None => None,
+    };
+    let named = (!args.topic.is_empty()).then_some(args.topic.as_slice());
+    let (target, cluster) = kafka_common::open(ctx, &args.target, named).await?;
+    let tps: Vec<TopicPartition> = cluster
+        .topics
+        .iter()
+        .filter(|(name, _)| pattern.as_ref().is_none_or(|p| p.is_match(name)))
+        .flat_map(|(name, topic)| topic.partitions.keys().map(move |p| (name.clone(), *p)))
+        .collect();
+    let mut findings = kafka_common::topic_errors(&cluster);
+    let (high, stable) = tokio::join!(
+        cluster.latest_offsets(&tps, 0),
+        cluster.latest_offsets(&tps, 1)
+    );
+    let mut gaps = Vec::new();
+    for tp in &tps {
+        match (high.get(tp), stable.get(tp)) {
+            (Some(Ok(hw)), Some(Ok(lso))) if hw > lso => gaps.push((tp.clone(), *hw, *lso)),
+            (Some(Ok(_)), Some(Ok(_))) => {}
+            (Some(Err(e)), _) | (_, Some(Err(e))) => {
+                findings.push(unreadable(tp, &format!("{e:#}")))
+            }
+            _ => findings.push(unreadable(tp, "no offsets returned")),
+        }
+    }
+    let partitions = explain(&cluster, gaps, &t).await;
+    for p in &partitions {
+        if p.severity > Severity::Ok {
+            findings.push(gap_finding(p, &t));
+        }
+    }
+    if findings.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                "lso",
+                "last stable offsets".into(),
+                format!(
+                    "{} partition(s), none with an LSO gap over a threshold",
+                    tps.len()
+                ),
+            )
+            .evidence(
+                "source",
+                "ListOffsets (read_uncommitted and read_committed)",
+            )
+            .evidence("gaps", partitions.len()),
+        );
+    }
+    let report = Report::new(
+        "kafka lso",
+        target,
+        findings,
+        LsoReport {
+            thresholds: t,
+            partitions_checked: tps.len(),
+            partitions,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn unreadable(tp: &TopicPartition, why: &str) -> Finding {
+    Finding::new(
+        Severity::Unknown,
+        "lso_unreadable",
+        format!("partition {}-{}", tp.0, tp.1),
+        format!("offsets not read: {why}"),
+    )
+    .evidence("source", "ListOffsets")
+}
+
+/// For each gap: the producer whose open transaction starts at the LSO, when that first
+/// unstable record was written, and its transactional id where the coordinators know it.
+async fn explain(
+    cluster: &Cluster,
+    gaps: Vec<(TopicPartition, i64, i64)>,
+    t: &Thresholds,
+) -> Vec<PartitionLso> {
+    let tps: Vec<TopicPartition> = gaps.iter().map(|(tp, _, _)| tp.clone()).collect();
+    let producers = cluster.describe_producers(&tps).await;
+    let timestamps = join_all(
+        gaps.iter()
+            .map(|(tp, _, lso)| cluster.batch_timestamp(tp, *lso)),
+    )
+    .await;
+    let mut rows: Vec<PartitionLso> = gaps
+        .into_iter()
+        .zip(timestamps)
+        .map(|((tp, hw, lso), ts)| {
+            let holder = producers
+                .get(&tp)
+                .and_then(|r| r.as_ref().ok())
+                .and_then(|ps| {
+                    ps.iter()
+                        .filter(|p| p.current_txn_start_offset >= 0)
+                        .min_by_key(|p| {
+                            (
+                                p.current_txn_start_offset != lso,
+                                p.current_txn_start_offset,
+                            )
+                        })
+                        .cloned()
+                });
+            let first = ts.ok().flatten();
+            PartitionLso {
+                topic: tp.0,
+                partition: tp.1,
+                high_watermark: hw,
+                last_stable_offset: lso,
+                gap: hw - lso,
+                open_txn_start_offset: holder.as_ref().map(|h| h.current_txn_start_offset),
+                producer_id: holder.as_ref().map(|h| h.producer_id),
+                producer_epoch: holder.as_ref().map(|h| h.producer_epoch),
+                first_unstable_at_ms: first,
+                stuck_seconds: first.map(|f| (now_ms() - f).max(0) as f64 / 1000.0),
+                transactional_id: None,
+                severity: Severity::Ok,
+            }
+        })
+        .collect();
+    let pids: Vec<i64> = rows.iter().filter_map(|r| r.producer_id).collect();
+    if !pids.is_empty() {
+        let mut ids = BTreeMap::new();
+        for (_, listing) in cluster.list_transactions(&[], &pids, None).await {
+            for l in listing.into_iter().flatten() {
+                ids.insert(l.producer_id, l.transactional_id);
+            }
+        }
+        for row in &mut rows {
+            row.transactional_id = row.producer_id.and_then(|p| ids.get(&p).cloned());
+        }
+    }
+    for row in &mut rows {
+        let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);
+        let by_age = row.stuck_seconds.map_or(Severity::Ok, |s| {
+            Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds)
+        });
+        row.severity = by_gap.max(by_age);
+    }
+    rows.sort_by(|a, b| b.severity.cmp(&a.severity).then(b.gap.cmp(&a.gap)));
+    rows
+}
+
+fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
+    let since = match (p.first_unstable_at_ms, p.stuck_seconds) {
+        (Some(at), Some(s)) => format!(
+            ", stuck since {} ({})",
+            format_ms(at),
+            format_duration(Duration::from_secs_f64(s))
+        ),
+        _ => String::new(),
+    };
+    let holder = match (p.producer_id, &p.transactional_id) {
+        (Some(pid), Some(id)) => format!(
+            "; held by transactional id {id:?} (producer {pid}, epoch {})",
+            p.producer_epoch.unwrap_or(-1)
+        ),
+        (Some(pid), None) => format!(
+            "; held by producer {pid} (epoch {}), no transactional id known",
+            p.producer_epoch.unwrap_or(-1)
+        ),
+        _ => String::new(),
+    };
+    Finding::new(
+        p.severity,
+        "lso_gap",
+        format!("partition {}-{}", p.topic, p.partition),
+        format!(
+            "LSO {} is {} offsets behind the high watermark {}{since}{holder}; thresholds: age {}/{}, gap {}/{}",
+            p.last_stable_offset,
+            p.gap,
+            p.high_watermark,
+            format_duration(Duration::from_secs(t.warning_age_seconds)),
+            format_duration(Duration::from_secs(t.critical_age_seconds)),
+            t.warning_gap,
+            t.critical_gap
+        ),
+    )
+    .evidence("source", "ListOffsets, DescribeProducers, Fetch (batch header), ListTransactions")
+    .evidence("high_watermark", p.high_watermark)
+    .evidence("last_stable_offset", p.last_stable_offset)
+    .evidence("open_txn_start_offset", p.open_txn_start_offset)
+    .evidence("producer_id", p.producer_id)
+    .evidence("first_unstable_at_ms", p.first_unstable_at_ms)
+    .advice(format!(
+        "read_committed consumers of {}-{} are stuck at offset {}: see `indoubt kafka hanging --topic {} --partition {}`; a transaction its coordinator still owns ends by itself at transaction.timeout.ms",
+        p.topic, p.partition, p.last_stable_offset, p.topic, p.partition
+    ))
+}
+
+impl TableView for LsoReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        if self.partitions.is_empty() {
+            return vec![format!(
+                "{} partition(s) checked, none with an LSO gap",
+                self.partitions_checked
+            )];
+        }
+        let mut table = style.table(&[
+            "STATUS",
+            "PARTITION",
+            "HIGH WATERMARK",
+            "LSO",
+            "GAP",
+            "STUCK SINCE",
+            "OPEN TRANSACTION",
+        ]);
+        for p in &self.partitions {
+            let since = match (p.first_unstable_at_ms, p.stuck_seconds) {
+                (Some(at), Some(s)) => format!(
+                    "{}\n{} ago",
+                    format_ms(at),
+                    format_duration(Duration::from_secs_f64(s))
+                ),
+                _ => "?".into(),
+            };
+            let holder = match p.producer_id {
+                Some(pid) => format!(
+                    "producer {pid} epoch {}\nfrom offset {}{}",
+                    p.producer_epoch.unwrap_or(-1),
+                    p.open_txn_start_offset.unwrap_or(-1),
+                    p.transactional_id
+                        .as_deref()
+                        .map(|i| format!("\n{}", escape_control(i)))
+                        .unwrap_or_default()
+                ),
+                None => "-".into(),
+            };
+            table.add_row(vec![
+                style.severity_cell(p.severity),
+                Cell::new(format!("{}-{}", escape_control(&p.topic), p.partition)),
+                Cell::new(p.high_watermark),
+                Cell::new(p.last_stable_offset),
+                Cell::new(p.gap),
+                Cell::new(since),
+                Cell::new(holder),
+            ]);
+        }
+        vec![
+            table.to_string(),
+            format!("{} partition(s) checked", self.partitions_checked),
+        ]
+    }
+}

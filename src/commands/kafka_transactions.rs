@@ -1,0 +1,164 @@
+//! `indoubt kafka transactions`: what the transaction coordinators know, listed on every
+//! broker and described through each id's coordinator.
+
+use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::TransactionsArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::kafka::cluster::TransactionDescription;
+use crate::report::{self, table::Style, Report, TableView};
+use crate::term::escape_control;
+use crate::units::format_duration;
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct TransactionsReport {
+    transactions: Vec<Transaction>,
+}
+
+#[derive(Debug, Serialize)]
+struct Transaction {
+    #[serde(flatten)]
+    description: TransactionDescription,
+    /// Now minus the start time, for an open (Ongoing or Prepare*) transaction.
+    duration_seconds: Option<f64>,
+}
+
+pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
+    let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&[])).await?;
+    let mut findings = Vec::new();
+    let ids: Vec<String> = match &args.transactional_id {
+        Some(id) => vec![id.clone()],
+        None => {
+            let mut ids = Vec::new();
+            for (broker, listing) in cluster
+                .list_transactions(&args.state, &[], args.min_duration)
+                .await
+            {
+                match listing {
+                    Ok(list) => ids.extend(list.into_iter().map(|l| l.transactional_id)),
+                    Err(e) => findings.push(
+                        Finding::new(Severity::Unknown, "transactions_unreadable", format!("broker {broker}"), format!("ListTransactions failed: {e:#}"))
+                            .advice("the principal needs DESCRIBE on the TransactionalId resources (or on the cluster)"),
+                    ),
+                }
+            }
+            ids.sort();
+            ids.dedup();
+            ids
+        }
+    };
+    let now = now_ms();
+    let mut transactions = Vec::new();
+    for (id, described) in cluster.describe_transactions(&ids).await {
+        match described {
+            Ok(d) => {
+                // Only an open transaction has a running duration; a completed one keeps its old start time.
+                let open = matches!(
+                    d.state.as_str(),
+                    "Ongoing" | "PrepareCommit" | "PrepareAbort" | "PrepareEpochFence"
+                );
+                let duration = (open && d.start_time_ms >= 0)
+                    .then(|| (now - d.start_time_ms).max(0) as f64 / 1000.0);
+                if let Some(seconds) = duration.filter(|s| *s * 1000.0 > f64::from(d.timeout_ms)) {
+                    findings.push(
+                        Finding::new(
+                            Severity::Warning,
+                            "transaction_past_timeout",
+                            format!("transactional id {id}"),
+                            format!(
+                                "{} for {}, past its transaction.timeout.ms of {}: the coordinator should have aborted it",
+                                d.state,
+                                format_duration(Duration::from_secs_f64(seconds)),
+                                format_duration(Duration::from_millis(d.timeout_ms.max(0) as u64))
+                            ),
+                        )
+                        .evidence("source", "DescribeTransactions")
+                        .evidence("coordinator", d.coordinator)
+                        .evidence("start_time_ms", d.start_time_ms),
+                    );
+                }
+                transactions.push(Transaction {
+                    description: d,
+                    duration_seconds: duration,
+                });
+            }
+            Err(e) => findings.push(Finding::new(
+                Severity::Unknown,
+                "transaction_unreadable",
+                format!("transactional id {id}"),
+                format!("DescribeTransactions failed: {e:#}"),
+            )),
+        }
+    }
+    if findings.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                "transactions",
+                "transactions".into(),
+                format!(
+                    "{} transaction(s), none past its timeout",
+                    transactions.len()
+                ),
+            )
+            .evidence("source", "ListTransactions, DescribeTransactions"),
+        );
+    }
+    let report = Report::new(
+        "kafka transactions",
+        target,
+        findings,
+        TransactionsReport { transactions },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for TransactionsReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        if self.transactions.is_empty() {
+            return Vec::new();
+        }
+        let mut table = style.table(&[
+            "TRANSACTIONAL ID",
+            "COORDINATOR",
+            "STATE",
+            "PRODUCER",
+            "TIMEOUT",
+            "STARTED",
+            "PARTITIONS",
+        ]);
+        for t in &self.transactions {
+            let d = &t.description;
+            let started = match t.duration_seconds {
+                Some(s) => format!(
+                    "{}\n{} ago",
+                    format_ms(d.start_time_ms),
+                    format_duration(Duration::from_secs_f64(s))
+                ),
+                None => "-".into(),
+            };
+            let partitions: Vec<String> = d
+                .partitions
+                .iter()
+                .map(|(t, p)| format!("{}-{p}", escape_control(t)))
+                .collect();
+            table.add_row(vec![
+                Cell::new(escape_control(&d.transactional_id)),
+                Cell::new(d.coordinator),
+                Cell::new(&d.state),
+                Cell::new(format!("{} epoch {}", d.producer_id, d.producer_epoch)),
+                Cell::new(format_duration(Duration::from_millis(
+                    d.timeout_ms.max(0) as u64
+                ))),
+                Cell::new(started),
+                Cell::new(partitions.join("\n")),
+            ]);
+        }
+        vec![table.to_string()]
+    }
+}

@@ -1,0 +1,15 @@
+//! indoubt as a library: the CLI's modules, also used by the integration tests to speak
+//! the Kafka protocol directly (to make a genuinely hanging transaction, for one).
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod context;
+pub mod error;
+pub mod findings;
+pub mod gid;
+pub mod kafka;
+pub mod pg;
+pub mod report;
+pub mod term;
+pub mod units;

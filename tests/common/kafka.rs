@@ -1,0 +1,187 @@
+//! Kafka test support: topics, transactional producers that stay open, and a genuinely
+//! hanging transaction made with raw protocol requests (the KAFKA-9144 class).
+
+use super::{lab, unique};
+use bytes::BytesMut;
+use indoubt::kafka::conn::Connection;
+use indoubt::kafka::security::Security;
+use kafka_protocol::messages::{
+    produce_request, ApiKey, InitProducerIdRequest, InitProducerIdResponse, ProduceRequest,
+    ProduceResponse, TopicName, TransactionalId,
+};
+use kafka_protocol::protocol::{Message, StrBytes, VersionRange};
+use kafka_protocol::records::{
+    Compression, Record, RecordBatchEncoder, RecordEncodeOptions, TimestampType,
+};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::ClientConfig;
+use std::time::Duration;
+
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// The two lab brokers: transaction.version 2 (the 4.x default) and 0 (classic).
+pub fn brokers() -> [(&'static str, String); 2] {
+    [
+        ("tv2", lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")),
+        ("tv0", lab("INDOUBT_LAB_KAFKA_TV0_BOOTSTRAP")),
+    ]
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+pub fn create_topic(bootstrap: &str, prefix: &str, partitions: i32) -> String {
+    let topic = unique(prefix);
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .create()
+        .expect("admin client");
+    let results = runtime()
+        .block_on(admin.create_topics(
+            &[NewTopic::new(
+                &topic,
+                partitions,
+                TopicReplication::Fixed(1),
+            )],
+            &AdminOptions::new().operation_timeout(Some(WAIT)),
+        ))
+        .unwrap_or_else(|e| {
+            panic!("lab not running: run tests/lab/up (creating a topic failed: {e})")
+        });
+    for result in results {
+        result.unwrap_or_else(|(t, e)| panic!("creating {t}: {e}"));
+    }
+    topic
+}
+
+/// A transactional producer with the broker's maximum transaction timeout (1h in the lab).
+pub fn transactional_producer(bootstrap: &str, id: &str) -> BaseProducer {
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("transactional.id", id)
+        .set("transaction.timeout.ms", "3600000")
+        .create()
+        .expect("producer");
+    producer.init_transactions(WAIT).expect("init transactions");
+    producer
+}
+
+pub fn send(producer: &BaseProducer, topic: &str, partition: i32, payload: &str) {
+    producer
+        .send(
+            BaseRecord::to(topic)
+                .partition(partition)
+                .key(payload)
+                .payload(payload),
+        )
+        .map_err(|(e, _)| e)
+        .expect("send");
+    producer.flush(WAIT).expect("flush");
+}
+
+/// Commits `n` messages to a partition in their own transactions.
+pub fn committed_writes(bootstrap: &str, topic: &str, partition: i32, n: usize) {
+    let producer = transactional_producer(bootstrap, &unique("committer"));
+    for i in 0..n {
+        producer.begin_transaction().unwrap();
+        send(&producer, topic, partition, &format!("committed-{i}"));
+        producer.commit_transaction(WAIT).unwrap();
+    }
+}
+
+/// An open transaction its coordinator knows and owns: begun, written, never ended.
+/// Keep the producer alive; drop it (or abort) to end the test's transaction.
+pub fn long_transaction(bootstrap: &str, topic: &str, partition: i32) -> (BaseProducer, String) {
+    let id = unique("long-txn");
+    let producer = transactional_producer(bootstrap, &id);
+    producer.begin_transaction().unwrap();
+    send(&producer, topic, partition, "never-committed");
+    (producer, id)
+}
+
+/// A genuinely hanging transaction: a transactional batch written straight to the
+/// partition with a producer id from InitProducerId, without AddPartitionsToTxn, so the
+/// coordinator never hears of the partition (the lab broker disables KIP-890's
+/// verification for this). Returns (producer id, epoch, transactional id).
+pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64, i16, String) {
+    let id = unique("hanging-txn");
+    runtime().block_on(async {
+        let mut conn = Connection::open(bootstrap, &Security::default(), WAIT)
+            .await
+            .expect("connect");
+        let init = InitProducerIdRequest::default()
+            .with_transactional_id(Some(TransactionalId(StrBytes::from_string(id.clone()))))
+            .with_transaction_timeout_ms(60_000);
+        let init: InitProducerIdResponse = conn
+            .send(
+                ApiKey::InitProducerId,
+                &init,
+                InitProducerIdRequest::VERSIONS,
+            )
+            .await
+            .expect("InitProducerId");
+        assert_eq!(init.error_code, 0, "InitProducerId error");
+        let (pid, epoch) = (init.producer_id.0, init.producer_epoch);
+        let records: Vec<Record> = (0..2)
+            .map(|i| Record {
+                transactional: true,
+                control: false,
+                delete_horizon: false,
+                partition_leader_epoch: -1,
+                producer_id: pid,
+                producer_epoch: epoch,
+                timestamp_type: TimestampType::Creation,
+                offset: i,
+                sequence: i as i32,
+                timestamp: chrono::Utc::now().timestamp_millis(),
+                key: None,
+                value: Some(bytes::Bytes::from_static(b"orphaned write")),
+                headers: Default::default(),
+            })
+            .collect();
+        let mut batch = BytesMut::new();
+        RecordBatchEncoder::encode(
+            &mut batch,
+            &records,
+            &RecordEncodeOptions {
+                version: 2,
+                compression: Compression::None,
+            },
+        )
+        .expect("encode batch");
+        // The leader of this single-node lab is the bootstrap broker. Produce v12+ would let a
+        // transaction.version=2 broker add the partition to the transaction by itself
+        // (KIP-890 part 2); up to v11 it is the client's job, which we skip on purpose.
+        let produce = ProduceRequest::default()
+            .with_transactional_id(Some(TransactionalId(StrBytes::from_string(id.clone()))))
+            .with_acks(-1)
+            .with_timeout_ms(30_000)
+            .with_topic_data(vec![produce_request::TopicProduceData::default()
+                .with_name(TopicName(StrBytes::from_string(topic.to_string())))
+                .with_partition_data(vec![
+                    produce_request::PartitionProduceData::default()
+                        .with_index(partition)
+                        .with_records(Some(batch.freeze())),
+                ])]);
+        let response: ProduceResponse = conn
+            .send(ApiKey::Produce, &produce, VersionRange { min: 3, max: 11 })
+            .await
+            .expect("Produce");
+        for t in response.responses {
+            for p in t.partition_responses {
+                assert_eq!(
+                    p.error_code, 0,
+                    "raw transactional produce refused: {:?}",
+                    p.error_message
+                );
+            }
+        }
+        (pid, epoch, id)
+    })
+}

@@ -1,0 +1,416 @@
+//! `indoubt kafka lso|producers|transactions|hanging` against the lab's real brokers,
+//! on both transaction protocol generations, compared with Kafka's own TransactionsCommand.
+
+mod common;
+
+use common::kafka::*;
+use common::schema::{HangingReport, LsoReport, ProducersReport, TransactionsReport};
+use common::*;
+use rdkafka::producer::Producer;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeSet;
+
+fn json<T: DeserializeOwned>(args: &[&str]) -> (T, Outcome) {
+    let out = run(indoubt().args(["-o", "json", "kafka"]).args(args));
+    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not the documented JSON ({e}):\n{}\nstderr: {}",
+            out.stdout, out.stderr
+        )
+    });
+    (report, out)
+}
+
+/// Kafka's kafka-transactions.sh find-hanging: (partition, producer id, start offset).
+fn kafka_tool_hanging(bootstrap: &str, topic: &str) -> BTreeSet<(i32, i64, i64)> {
+    let out = std::process::Command::new(repo_root().join("tests/lab/kafka-transactions"))
+        .args([
+            "--bootstrap-server",
+            bootstrap,
+            "find-hanging",
+            "--topic",
+            topic,
+            "--max-transaction-timeout",
+            "0",
+        ])
+        .output()
+        .expect("run TransactionsCommand");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "TransactionsCommand: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            // Topic Partition ProducerId ProducerEpoch CoordinatorEpoch StartOffset LastTimestamp Duration(min)
+            if cols.first() != Some(&topic) || cols.len() < 6 {
+                return None;
+            }
+            Some((
+                cols[1].parse().ok()?,
+                cols[2].parse().ok()?,
+                cols[5].parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_tool() {
+    for (generation, bootstrap) in brokers() {
+        let topic = create_topic(&bootstrap, "payments", 3);
+        committed_writes(&bootstrap, &topic, 0, 2);
+        let (long_producer, long_id) = long_transaction(&bootstrap, &topic, 0);
+        committed_writes(&bootstrap, &topic, 0, 3); // writes go on after the open transaction
+        let (hanging_pid, _, hanging_id) = hanging_transaction(&bootstrap, &topic, 1);
+
+        let (report, out) = json::<HangingReport>(&[
+            "hanging",
+            "-b",
+            &bootstrap,
+            "--topic",
+            &topic,
+            "--max-transaction-timeout",
+            "0s",
+        ]);
+        assert_eq!(
+            out.code, 2,
+            "{generation}: a hanging transaction is CRITICAL\n{}",
+            out.stderr
+        );
+        assert_eq!(report.partitions_searched, 3);
+        let verdict = |p: i32| {
+            report
+                .transactions
+                .iter()
+                .find(|t| t.partition == p)
+                .unwrap_or_else(|| panic!("{generation}: partition {p} not reported: {report:?}"))
+        };
+        let long = verdict(0);
+        assert_eq!(long.verdict, "long", "{generation}: {}", long.reason);
+        assert_eq!(long.transactional_id.as_deref(), Some(long_id.as_str()));
+        assert_eq!(
+            long.start_offset, 4,
+            "{generation}: two commits (2 records + 2 markers) came first"
+        );
+        let hanging = verdict(1);
+        assert_eq!(
+            hanging.verdict, "hanging",
+            "{generation}: {}",
+            hanging.reason
+        );
+        assert_eq!(
+            (hanging.producer_id, hanging.start_offset),
+            (hanging_pid, 0)
+        );
+        assert_eq!(verdict_count(&report, "hanging"), 1);
+
+        // The oracle: Kafka's own find-hanging sees exactly the same hanging set.
+        let ours: BTreeSet<(i32, i64, i64)> = report
+            .transactions
+            .iter()
+            .filter(|t| t.verdict == "hanging")
+            .map(|t| (t.partition, t.producer_id, t.start_offset))
+            .collect();
+        assert_eq!(
+            ours,
+            kafka_tool_hanging(&bootstrap, &topic),
+            "{generation}: indoubt and TransactionsCommand disagree"
+        );
+
+        // Under the default 15 minutes nothing is old enough yet.
+        let (fresh, out) = json::<HangingReport>(&["hanging", "-b", &bootstrap, "--topic", &topic]);
+        assert_eq!(out.code, 0, "{generation}");
+        assert!(fresh.transactions.is_empty());
+
+        // LSO: partition 0 is stuck at the long transaction, with the writes after it unreadable.
+        let (lso, out) = json::<LsoReport>(&[
+            "lso",
+            "-b",
+            &bootstrap,
+            "--topic",
+            &topic,
+            "--warning-age",
+            "0s",
+        ]);
+        assert_eq!(out.code, 1, "{generation}: {}", out.stderr);
+        let p0 = lso
+            .partitions
+            .iter()
+            .find(|p| p.partition == 0)
+            .expect("partition 0 has a gap");
+        assert_eq!(p0.last_stable_offset, 4);
+        assert_eq!(
+            p0.high_watermark,
+            4 + 1 + 3 * 2,
+            "{generation}: the open record, then 3 commits"
+        );
+        assert_eq!(p0.gap, p0.high_watermark - 4);
+        assert_eq!(p0.open_txn_start_offset, Some(4));
+        assert_eq!(p0.transactional_id.as_deref(), Some(long_id.as_str()));
+        let stuck = p0.stuck_seconds.expect("first unstable record time");
+        assert!((0.0..120.0).contains(&stuck), "{stuck}");
+        let p1 = lso
+            .partitions
+            .iter()
+            .find(|p| p.partition == 1)
+            .expect("partition 1 has a gap");
+        assert_eq!(
+            (p1.last_stable_offset, p1.producer_id),
+            (0, Some(hanging_pid))
+        );
+        assert_eq!(
+            p1.transactional_id.as_deref(),
+            Some(hanging_id.as_str()),
+            "{generation}: the coordinator knows the id, only not this partition"
+        );
+        assert!(
+            lso.partitions.iter().all(|p| p.partition != 2),
+            "partition 2 has no gap"
+        );
+
+        // DescribeProducers of the stuck partition.
+        let (producers, out) = json::<ProducersReport>(&[
+            "producers",
+            "-b",
+            &bootstrap,
+            "--topic",
+            &topic,
+            "--partition",
+            "0",
+        ]);
+        assert_eq!(out.code, 0);
+        assert!(producers
+            .producers
+            .iter()
+            .any(|p| p.current_txn_start_offset == 4));
+
+        // The coordinator's view of the long transaction.
+        let (txns, out) = json::<TransactionsReport>(&[
+            "transactions",
+            "-b",
+            &bootstrap,
+            "--transactional-id",
+            &long_id,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let t = &txns.transactions[0];
+        assert_eq!(t.state, "Ongoing");
+        assert_eq!(t.partitions, [(topic.clone(), 0)]);
+        assert!(t.duration_seconds.is_some());
+        let (listed, _) =
+            json::<TransactionsReport>(&["transactions", "-b", &bootstrap, "--state", "Ongoing"]);
+        assert!(listed
+            .transactions
+            .iter()
+            .any(|t| t.transactional_id == long_id));
+
+        long_producer.abort_transaction(WAIT).unwrap();
+    }
+}
+
+fn verdict_count(report: &HangingReport, verdict: &str) -> usize {
+    report
+        .transactions
+        .iter()
+        .filter(|t| t.verdict == verdict)
+        .count()
+}
+
+fn sasl_args(mechanism: &str, password: &str, ca: &str) -> Vec<String> {
+    [
+        "-b".to_string(),
+        lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP"),
+        "-X".into(),
+        "security.protocol=SASL_SSL".into(),
+        "-X".into(),
+        format!("sasl.mechanism={mechanism}"),
+        "-X".into(),
+        format!("sasl.username={}", lab("INDOUBT_LAB_KAFKA_SASL_USER")),
+        "-X".into(),
+        format!("sasl.password={password}"),
+        "-X".into(),
+        format!("ssl.ca.location={ca}"),
+    ]
+    .to_vec()
+}
+
+#[test]
+fn every_command_works_over_sasl_ssl_with_each_mechanism() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "sasl", 2);
+    let hanging = hanging_transaction(&bootstrap, &topic, 1);
+    let password = lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD");
+    let ca = lab("INDOUBT_LAB_KAFKA_CA");
+    for mechanism in ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] {
+        let sasl = sasl_args(mechanism, &password, &ca);
+        let with = |cmd: &[&str]| -> Vec<String> {
+            cmd.iter()
+                .map(|s| s.to_string())
+                .chain(sasl.iter().cloned())
+                .collect()
+        };
+        let args = with(&[
+            "hanging",
+            "--topic",
+            &topic,
+            "--max-transaction-timeout",
+            "0s",
+        ]);
+        let (report, out) =
+            json::<HangingReport>(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.code, 2, "{mechanism}: {}", out.stderr);
+        assert_eq!(report.transactions[0].producer_id, hanging.0);
+        assert!(!out.stdout.contains(&password) && !out.stderr.contains(&password));
+        for cmd in [
+            with(&["lso", "--topic", &topic]),
+            with(&["producers", "--topic", &topic, "--partition", "1"]),
+            with(&["transactions"]),
+        ] {
+            let out = run(indoubt().args(["kafka"]).args(&cmd));
+            assert!(out.code < 3, "{mechanism} {cmd:?}: {}", out.stderr);
+        }
+    }
+    let wrong = run(indoubt().args(["kafka", "lso"]).args(sasl_args(
+        "SCRAM-SHA-512",
+        "not-the-password",
+        &ca,
+    )));
+    assert_eq!(wrong.code, 3);
+    assert!(
+        wrong.stderr.contains("SASL authentication failed"),
+        "{}",
+        wrong.stderr
+    );
+    let stranger = run(indoubt().args(["kafka", "lso"]).args(sasl_args(
+        "PLAIN",
+        &password,
+        &lab("INDOUBT_LAB_PG_OTHER_CA"),
+    )));
+    assert_eq!(stranger.code, 3);
+    assert!(
+        stranger.stderr.contains("TLS handshake"),
+        "{}",
+        stranger.stderr
+    );
+}
+
+#[test]
+fn broken_parts_are_unknown_while_the_rest_still_reports() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "partial", 1);
+    let (long_producer, _) = long_transaction(&bootstrap, &topic, 0);
+    let (report, out) = json::<LsoReport>(&[
+        "lso",
+        "-b",
+        &bootstrap,
+        "--topic",
+        &topic,
+        "--topic",
+        "no-such-topic-anywhere",
+        "--warning-age",
+        "0s",
+    ]);
+    assert_eq!(out.code, 3, "an unknown topic is UNKNOWN");
+    let unknown = report
+        .findings
+        .iter()
+        .find(|f| f.subject == "topic no-such-topic-anywhere")
+        .expect("named");
+    assert!(
+        unknown.message.contains("UNKNOWN_TOPIC_OR_PARTITION"),
+        "{}",
+        unknown.message
+    );
+    assert!(
+        report.partitions.iter().any(|p| p.topic == topic),
+        "the known topic still reports its gap"
+    );
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.code == "lso_gap" && f.severity == "WARNING"));
+
+    let unreachable = run(indoubt().args([
+        "kafka",
+        "lso",
+        "-b",
+        &format!("127.0.0.1:{}", free_port()),
+        "--timeout",
+        "2s",
+    ]));
+    assert_eq!(unreachable.code, 3);
+    assert!(
+        unreachable.stderr.contains("no bootstrap server answered"),
+        "{}",
+        unreachable.stderr
+    );
+    let no_cluster = run(indoubt().args(["kafka", "lso"]));
+    assert_eq!(no_cluster.code, 3, "no -b and no config target");
+    assert!(
+        no_cluster.stderr.contains("-b HOST:PORT"),
+        "{}",
+        no_cluster.stderr
+    );
+    long_producer.abort_transaction(WAIT).unwrap();
+}
+
+#[test]
+fn a_refused_topic_names_the_operation_and_resource() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let secret = create_topic(&bootstrap, "secret", 1);
+    let open = create_topic(&bootstrap, "open", 1);
+    let user = lab("INDOUBT_LAB_KAFKA_SASL_USER");
+    let acl = std::process::Command::new(repo_root().join("tests/lab/kafka-acls"))
+        .args([
+            "--bootstrap-server",
+            &bootstrap,
+            "--add",
+            "--deny-principal",
+            &format!("User:{user}"),
+            "--operation",
+            "Describe",
+            "--operation",
+            "Read",
+            "--topic",
+            &secret,
+        ])
+        .output()
+        .expect("kafka-acls");
+    assert!(
+        acl.status.success(),
+        "{}",
+        String::from_utf8_lossy(&acl.stderr)
+    );
+    let mut args: Vec<String> = ["lso", "--topic", &secret, "--topic", &open]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(sasl_args(
+        "SCRAM-SHA-256",
+        &lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD"),
+        &lab("INDOUBT_LAB_KAFKA_CA"),
+    ));
+    let (report, out) = json::<LsoReport>(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    let refused = report
+        .findings
+        .iter()
+        .find(|f| f.subject == format!("topic {secret}"))
+        .expect("refused topic named");
+    assert!(
+        refused.message.contains("TOPIC_AUTHORIZATION_FAILED"),
+        "{}",
+        refused.message
+    );
+    assert!(refused.advice.as_deref().unwrap_or("").contains(&format!(
+        "DESCRIBE (and READ for offsets) on TOPIC {secret}"
+    )));
+    assert_eq!(
+        report.partitions_checked, 1,
+        "the permitted topic is still checked"
+    );
+}
