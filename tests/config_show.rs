@@ -51,6 +51,10 @@ struct Thresholds {
     horizon_critical_xids: u64,
     wraparound_warning_xids: u64,
     wraparound_critical_xids: u64,
+    lso_warning_age_seconds: u64,
+    lso_critical_age_seconds: u64,
+    lso_warning_gap: u64,
+    lso_critical_gap: u64,
 }
 
 fn show(config: &std::path::Path) -> (ConfigReport, Outcome) {
@@ -142,6 +146,14 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!(
         (t.wraparound_warning_xids, t.wraparound_critical_xids),
         (1_300_000_000, 1_400_000_000)
+    );
+    assert_eq!(
+        (t.lso_warning_age_seconds, t.lso_critical_age_seconds),
+        (300, 900)
+    );
+    assert_eq!(
+        (t.lso_warning_gap, t.lso_critical_gap),
+        (100_000, 1_000_000)
     );
     let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
     assert!(

@@ -121,6 +121,25 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
             "{generation}: indoubt and TransactionsCommand disagree"
         );
 
+        // Searching by broker covers every partition with a replica there, internal topics too.
+        let (by_broker, _) = json::<HangingReport>(&[
+            "hanging",
+            "-b",
+            &bootstrap,
+            "--broker-id",
+            "1",
+            "--max-transaction-timeout",
+            "0s",
+        ]);
+        assert!(
+            by_broker.partitions_searched > 3,
+            "{generation}: more than our topic"
+        );
+        assert!(by_broker
+            .transactions
+            .iter()
+            .any(|t| t.topic == topic && t.partition == 1 && t.verdict == "hanging"));
+
         // Under the default 15 minutes nothing is old enough yet.
         let (fresh, out) = json::<HangingReport>(&["hanging", "-b", &bootstrap, "--topic", &topic]);
         assert_eq!(out.code, 0, "{generation}");

@@ -50,6 +50,10 @@ struct ThresholdsView {
     horizon_critical_xids: u64,
     wraparound_warning_xids: u64,
     wraparound_critical_xids: u64,
+    lso_warning_age_seconds: u64,
+    lso_critical_age_seconds: u64,
+    lso_warning_gap: u64,
+    lso_critical_gap: u64,
 }
 
 pub fn run(ctx: &Context) -> Result<Severity> {
@@ -91,6 +95,8 @@ pub fn run(ctx: &Context) -> Result<Severity> {
     let ((age_warning, age_critical), (xids_warning, xids_critical)) =
         ctx.horizon_thresholds((None, None), (None, None))?;
     let (wrap_warning, wrap_critical) = ctx.wraparound_thresholds((None, None))?;
+    let ((lso_age_warning, lso_age_critical), (lso_gap_warning, lso_gap_critical)) =
+        ctx.lso_thresholds((None, None), (None, None))?;
     let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
     if findings.is_empty() {
         let message = match &config_file {
@@ -133,6 +139,10 @@ pub fn run(ctx: &Context) -> Result<Severity> {
                 horizon_critical_xids: xids_critical,
                 wraparound_warning_xids: wrap_warning,
                 wraparound_critical_xids: wrap_critical,
+                lso_warning_age_seconds: lso_age_warning.as_secs(),
+                lso_critical_age_seconds: lso_age_critical.as_secs(),
+                lso_warning_gap: lso_gap_warning,
+                lso_critical_gap: lso_gap_critical,
             },
         },
     );
@@ -205,6 +215,16 @@ impl TableView for ConfigReport {
                 "wraparound xids",
                 t.wraparound_warning_xids.to_string(),
                 t.wraparound_critical_xids.to_string(),
+            ),
+            (
+                "LSO age",
+                secs(t.lso_warning_age_seconds),
+                secs(t.lso_critical_age_seconds),
+            ),
+            (
+                "LSO gap",
+                t.lso_warning_gap.to_string(),
+                t.lso_critical_gap.to_string(),
             ),
         ] {
             table.add_row(vec![

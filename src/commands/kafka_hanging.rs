@@ -187,7 +187,7 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
                 Severity::Critical,
                 "hanging_transaction",
                 format!(
-                    "abort it: indoubt resolve kafka --topic {} --partition {} --start-offset {} (or kafka-transactions.sh abort with the same arguments)",
+                    "no coordinator will end it: abort it with kafka-transactions.sh abort --topic {} --partition {} --start-offset {}",
                     t.topic, t.partition, t.start_offset
                 ),
             ),
