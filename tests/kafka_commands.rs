@@ -11,14 +11,9 @@ use serde::de::DeserializeOwned;
 use std::collections::BTreeSet;
 
 fn json<T: DeserializeOwned>(args: &[&str]) -> (T, Outcome) {
-    let out = run(indoubt().args(["-o", "json", "kafka"]).args(args));
-    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not the documented JSON ({e}):\n{}\nstderr: {}",
-            out.stdout, out.stderr
-        )
-    });
-    (report, out)
+    let mut all = vec!["kafka"];
+    all.extend_from_slice(args);
+    report(&all)
 }
 
 /// Kafka's kafka-transactions.sh find-hanging: (partition, producer id, start offset).
@@ -223,6 +218,19 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
         let (listed, _) =
             json::<TransactionsReport>(&["transactions", "-b", &bootstrap, "--state", "Ongoing"]);
         assert!(listed
+            .transactions
+            .iter()
+            .any(|t| t.transactional_id == long_id));
+        // ListTransactions v1's duration filter: seconds old, so not yet an hour.
+        let (young, _) =
+            json::<TransactionsReport>(&["transactions", "-b", &bootstrap, "--min-duration", "1h"]);
+        assert!(young
+            .transactions
+            .iter()
+            .all(|t| t.transactional_id != long_id));
+        let (any_age, _) =
+            json::<TransactionsReport>(&["transactions", "-b", &bootstrap, "--min-duration", "0s"]);
+        assert!(any_age
             .transactions
             .iter()
             .any(|t| t.transactional_id == long_id));

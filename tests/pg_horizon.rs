@@ -7,27 +7,13 @@ use common::schema::HorizonReport;
 use common::*;
 
 fn horizon(url: &str, extra: &[&str]) -> (HorizonReport, Outcome) {
-    let out = run(indoubt()
-        .args(["pg", "horizon", "-o", "json", "--pg", url])
-        .args(extra));
-    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not the documented JSON ({e}):\n{}\nstderr: {}",
-            out.stdout, out.stderr
-        )
-    });
-    (report, out)
+    let mut args = vec!["pg", "horizon", "--pg", url];
+    args.extend_from_slice(extra);
+    report(&args)
 }
 
-/// A cluster where nothing else assigns xids or holds snapshots.
 fn quiet_cluster() -> PrivateCluster {
-    let cluster = PrivateCluster::start();
-    let mut admin = connect(&cluster.url("postgres"));
-    admin
-        .batch_execute("ALTER SYSTEM SET autovacuum = off")
-        .unwrap();
-    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
-    cluster
+    PrivateCluster::start_quiet()
 }
 
 /// Opens a transaction that took an xid and then goes quiet; returns the session and its pid.

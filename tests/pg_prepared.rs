@@ -31,16 +31,9 @@ fn prepare_update(url: &str, id: i32, gid: &str) {
 }
 
 fn prepared_json(args: &[&str]) -> (PreparedReport, Outcome) {
-    let out = run(indoubt()
-        .args(["pg", "prepared", "--output", "json"])
-        .args(args));
-    let report: PreparedReport = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "output is not the documented JSON ({e}):\n{}\nstderr: {}",
-            out.stdout, out.stderr
-        )
-    });
-    (report, out)
+    let mut all = vec!["pg", "prepared"];
+    all.extend_from_slice(args);
+    report(&all)
 }
 
 /// Starts a session that blocks behind the prepared transaction; returns once the server shows it waiting.
@@ -239,13 +232,9 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
 
 #[test]
 fn locks_are_attributed_before_and_after_a_server_restart() {
-    let cluster = PrivateCluster::start();
-    let mut admin = connect(&cluster.url("postgres"));
     // Quiet cluster: nothing else assigns xids, so a moved counter would be ours.
-    admin
-        .batch_execute("ALTER SYSTEM SET autovacuum = off")
-        .unwrap();
-    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    let cluster = PrivateCluster::start_quiet();
+    let mut admin = connect(&cluster.url("postgres"));
     let next_xid = |c: &mut postgres::Client| -> String {
         c.query_one("SELECT pg_snapshot_xmax(pg_current_snapshot())::text", &[])
             .unwrap()

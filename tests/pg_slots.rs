@@ -6,16 +6,9 @@ use common::schema::SlotsReport;
 use common::*;
 
 fn slots(url: &str, extra: &[&str]) -> (SlotsReport, Outcome) {
-    let out = run(indoubt()
-        .args(["pg", "slots", "-o", "json", "--pg", url])
-        .args(extra));
-    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not the documented JSON ({e}):\n{}\nstderr: {}",
-            out.stdout, out.stderr
-        )
-    });
-    (report, out)
+    let mut args = vec!["pg", "slots", "--pg", url];
+    args.extend_from_slice(extra);
+    report(&args)
 }
 
 /// Writes about `mb` MiB of WAL.

@@ -297,20 +297,14 @@ impl Cluster {
                             results.insert(tp, value);
                         }
                     }
-                    for tp in tps {
-                        results.entry(tp).or_insert_with(|| {
-                            Err(anyhow!(
-                                "ListOffsets: the broker did not answer for this partition"
-                            ))
-                        });
-                    }
+                    settle(
+                        &mut results,
+                        tps,
+                        None,
+                        "ListOffsets: the broker did not answer for this partition",
+                    );
                 }
-                Err(e) => {
-                    let message = format!("{e:#}");
-                    for tp in tps {
-                        results.insert(tp, Err(anyhow!("{message}")));
-                    }
-                }
+                Err(e) => settle(&mut results, tps, Some(&e), ""),
             }
         }
         results
@@ -392,18 +386,14 @@ impl Cluster {
                             results.insert(tp, value);
                         }
                     }
-                    for tp in tps {
-                        results.entry(tp).or_insert_with(|| {
-                            Err(anyhow!("DescribeProducers: no answer for this partition"))
-                        });
-                    }
+                    settle(
+                        &mut results,
+                        tps,
+                        None,
+                        "DescribeProducers: no answer for this partition",
+                    );
                 }
-                Err(e) => {
-                    let message = format!("{e:#}");
-                    for tp in tps {
-                        results.insert(tp, Err(anyhow!("{message}")));
-                    }
-                }
+                Err(e) => settle(&mut results, tps, Some(&e), ""),
             }
         }
         results
@@ -527,18 +517,14 @@ impl Cluster {
         .await;
         match outcome {
             Ok(found) => results.extend(found),
-            Err(e) => {
-                let message = format!("{e:#}");
-                for id in ids {
-                    results.insert(id.clone(), Err(anyhow!("{message}")));
-                }
-            }
+            Err(e) => settle(&mut results, ids.iter().cloned(), Some(&e), ""),
         }
-        for id in ids {
-            results
-                .entry(id.clone())
-                .or_insert_with(|| Err(anyhow!("FindCoordinator: no answer for this id")));
-        }
+        settle(
+            &mut results,
+            ids.iter().cloned(),
+            None,
+            "FindCoordinator: no answer for this id",
+        );
         results
     }
 
@@ -588,19 +574,15 @@ impl Cluster {
                         results.insert(id, describe_one(coordinator, &state));
                     }
                 }
-                Err(e) => {
-                    let message = format!("{e:#}");
-                    for id in ids {
-                        results.insert(id, Err(anyhow!("{message}")));
-                    }
-                }
+                Err(e) => settle(&mut results, ids, Some(&e), ""),
             }
         }
-        for id in ids {
-            results
-                .entry(id.clone())
-                .or_insert_with(|| Err(anyhow!("DescribeTransactions: no answer for this id")));
-        }
+        settle(
+            &mut results,
+            ids.iter().cloned(),
+            None,
+            "DescribeTransactions: no answer for this id",
+        );
         results
     }
 
@@ -680,6 +662,28 @@ impl Cluster {
             }
         }
         Ok(())
+    }
+}
+
+/// Gives every key a request covered an answer: the request's failure for all of them,
+/// or, after a reply, "no answer" for those the broker left out.
+fn settle<K: Ord + Clone, T>(
+    results: &mut BTreeMap<K, Result<T>>,
+    keys: impl IntoIterator<Item = K>,
+    failure: Option<&anyhow::Error>,
+    missing: &str,
+) {
+    for key in keys {
+        match failure {
+            Some(e) => {
+                results.insert(key, Err(anyhow!("{e:#}")));
+            }
+            None => {
+                results
+                    .entry(key)
+                    .or_insert_with(|| Err(anyhow!("{missing}")));
+            }
+        }
     }
 }
 

@@ -202,24 +202,7 @@ impl Connection {
 
     /// The highest version both we and the broker speak.
     pub fn version(&self, key: ApiKey, ours: VersionRange) -> Result<i16> {
-        let theirs = self.versions.get(&(key as i16)).ok_or_else(|| {
-            anyhow!(
-                "broker {} does not offer the {key:?} API (UnsupportedVersion)",
-                self.address
-            )
-        })?;
-        let common = theirs.intersect(&ours);
-        if common.is_empty() {
-            bail!(
-                "broker {} speaks {key:?} versions {}..{}, indoubt {}..{} (UnsupportedVersion)",
-                self.address,
-                theirs.min,
-                theirs.max,
-                ours.min,
-                ours.max
-            );
-        }
-        Ok(common.max)
+        common_version(&self.address, key, self.versions.get(&(key as i16)), ours)
     }
 
     /// Sends one request at the best common version and reads its response.
@@ -300,6 +283,29 @@ impl Connection {
     }
 }
 
+/// The highest version in both ranges, or an UnsupportedVersion error naming both.
+fn common_version(
+    address: &str,
+    key: ApiKey,
+    theirs: Option<&VersionRange>,
+    ours: VersionRange,
+) -> Result<i16> {
+    let theirs = theirs.ok_or_else(|| {
+        anyhow!("broker {address} does not offer the {key:?} API (UnsupportedVersion)")
+    })?;
+    let common = theirs.intersect(&ours);
+    if common.is_empty() {
+        bail!(
+            "broker {address} speaks {key:?} versions {}..{}, indoubt {}..{} (UnsupportedVersion)",
+            theirs.min,
+            theirs.max,
+            ours.min,
+            ours.max
+        );
+    }
+    Ok(common.max)
+}
+
 /// A Kafka error code as an error naming it, or Ok for 0.
 pub fn check(code: i16, what: &str) -> Result<()> {
     match ResponseError::try_from_code(code) {
@@ -327,6 +333,40 @@ pub fn error_name(code: i16, error: &ResponseError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versions_are_negotiated_or_refused_by_name() {
+        let range = |min, max| VersionRange { min, max };
+        assert_eq!(
+            common_version(
+                "b:9092",
+                ApiKey::ListOffsets,
+                Some(&range(0, 7)),
+                range(2, 10)
+            )
+            .unwrap(),
+            7
+        );
+        let old = common_version("b:9092", ApiKey::DescribeProducers, None, range(0, 0))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            old.contains("does not offer the DescribeProducers API (UnsupportedVersion)"),
+            "{old}"
+        );
+        let apart = common_version(
+            "b:9092",
+            ApiKey::ListTransactions,
+            Some(&range(0, 0)),
+            range(1, 1),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            apart.contains("versions 0..0, indoubt 1..1 (UnsupportedVersion)"),
+            "{apart}"
+        );
+    }
 
     #[test]
     fn error_names_read_like_kafka_tools() {

@@ -181,6 +181,19 @@ pub struct PrivateCluster {
 }
 
 impl PrivateCluster {
+    /// A cluster where nothing else assigns xids or holds snapshots (autovacuum off).
+    pub fn start_quiet() -> PrivateCluster {
+        let cluster = Self::start();
+        let mut admin = connect(&cluster.url("postgres"));
+        admin
+            .batch_execute("ALTER SYSTEM SET autovacuum = off")
+            .expect("autovacuum off");
+        admin
+            .batch_execute("SELECT pg_reload_conf()")
+            .expect("reload");
+        cluster
+    }
+
     pub fn start() -> PrivateCluster {
         let dir = tempfile::Builder::new()
             .prefix("indoubt-pg-")
@@ -338,4 +351,16 @@ pub fn run(cmd: &mut assert_cmd::Command) -> Outcome {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// Runs indoubt with `-o json` and parses its report into the strict schema struct `T`.
+pub fn report<T: serde::de::DeserializeOwned>(args: &[&str]) -> (T, Outcome) {
+    let out = run(indoubt().args(["-o", "json"]).args(args));
+    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not the documented JSON ({e}):\n{}\nstderr: {}",
+            out.stdout, out.stderr
+        )
+    });
+    (report, out)
 }
