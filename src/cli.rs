@@ -72,9 +72,112 @@ pub enum Command {
     /// Inspect Kafka: LSO gaps, producers, transactions, hanging transactions
     #[command(subcommand)]
     Kafka(KafkaCommand),
+    /// Resolve an in-doubt transaction: evidence, the coordinator's decision, confirmation, audit
+    #[command(subcommand)]
+    Resolve(ResolveCommand),
+    /// Read and verify the audit trail of resolutions
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Inspect the config file
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+pub const RESOLVE_EXIT_CODES_HELP: &str = "\
+Exit codes of resolve:
+  0  done, or already resolved (the GID is gone: someone finished it first; whether
+     it was committed or rolled back cannot be proven wrong from here)
+  1  nothing done: not confirmed, a runbook without --yes --reason, busy, or refused
+     because the requested decision contradicts the coordinator's
+  2  the statement or request failed (the report names the server's error)
+  3  usage or config error, unreachable server, audit log not writable";
+
+#[derive(Debug, Subcommand)]
+pub enum ResolveCommand {
+    /// COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator's
+    /// decision where one is found, else as an explicit, recorded heuristic decision
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Pg(ResolvePgArgs),
+}
+
+/// How a resolution is confirmed and recorded.
+#[derive(Debug, Args)]
+pub struct ConfirmArgs {
+    /// Confirm without a prompt (runbooks); needs --reason
+    #[arg(long)]
+    pub yes: bool,
+
+    /// Why: recorded in the audit trail
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+
+    /// Ticket or incident id, recorded in the audit trail
+    #[arg(long, value_name = "ID")]
+    pub ticket: Option<String>,
+
+    /// Show the evidence and the exact statement; change nothing, record nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ResolvePgArgs {
+    /// The prepared transaction's GID, exactly
+    pub gid: String,
+
+    #[command(flatten)]
+    pub target: PgTargetArgs,
+
+    /// Commit it
+    #[arg(long, conflicts_with = "rollback")]
+    pub commit: bool,
+
+    /// Roll it back
+    #[arg(long)]
+    pub rollback: bool,
+
+    /// Act against the decision the sources recorded (a heuristic that breaks atomicity)
+    #[arg(long)]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// List audit records
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    List(AuditListArgs),
+    /// Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Verify(AuditVerifyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AuditListArgs {
+    /// Only records newer than this, e.g. 24h
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub since: Option<Duration>,
+
+    /// Only records whose object contains this text
+    #[arg(long, value_name = "TEXT")]
+    pub object: Option<String>,
+
+    /// The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditVerifyArgs {
+    /// The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

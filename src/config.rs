@@ -19,6 +19,56 @@ pub struct Config {
     pub kafka: BTreeMap<String, KafkaTargetConfig>,
     #[serde(default)]
     pub thresholds: Thresholds,
+    #[serde(default)]
+    pub audit: AuditConfig,
+    #[serde(default)]
+    pub resolve: ResolveConfig,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditConfig {
+    /// The audit log (JSON Lines); default `$XDG_STATE_HOME/indoubt/audit.jsonl`.
+    pub path: Option<PathBuf>,
+}
+
+/// Where `resolve pg` looks for the coordinator's decision.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveConfig {
+    /// Queries that answer commit, rollback or nothing for a transaction.
+    #[serde(default)]
+    pub decision_sources: Vec<DecisionSourceConfig>,
+    /// The postgres target of the Citus coordinator, for `citus_…` GIDs.
+    pub citus_coordinator: Option<String>,
+    /// Other participants (postgres targets) where the same global transaction may be prepared.
+    #[serde(default)]
+    pub participants: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecisionSourceConfig {
+    pub name: String,
+    /// A postgres target from this config.
+    pub target: String,
+    /// Takes the key as $1; returns one row whose first column says commit/committed or
+    /// rollback/aborted, or no row when it has no record.
+    pub query: String,
+    /// What $1 is: the whole GID, or the decoded XA global transaction id (its text form).
+    #[serde(default)]
+    pub key: DecisionKey,
+    /// True only for the coordinator's own log: then "no record" justifies presumed abort.
+    #[serde(default)]
+    pub authoritative: bool,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKey {
+    #[default]
+    Gid,
+    Gtrid,
 }
 
 #[derive(Debug, Deserialize)]

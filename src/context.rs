@@ -57,7 +57,7 @@ impl PgTarget {
     pub fn report_target(&self) -> Target {
         Target {
             name: self.name.clone(),
-            kind: "postgres",
+            kind: "postgres".into(),
             address: self.params.describe(),
         }
     }
@@ -231,6 +231,17 @@ impl Context {
                 .insert(key.trim().to_string(), value.to_string());
         }
         Ok((name, target))
+    }
+
+    /// The audit log: the flag, else the config, else the XDG state directory.
+    pub fn audit_log(&self, flag: Option<&std::path::Path>) -> Result<std::path::PathBuf> {
+        match flag
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| self.config.config.audit.path.clone())
+        {
+            Some(path) => Ok(path),
+            None => crate::audit::log::default_path(),
+        }
     }
 
     /// `--pg` as a config target name or a connection string; without it, the config's

@@ -1,6 +1,7 @@
 //! indoubt as a library: the CLI's modules, also used by the integration tests to speak
 //! the Kafka protocol directly (to make a genuinely hanging transaction, for one).
 
+pub mod audit;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -11,5 +12,6 @@ pub mod gid;
 pub mod kafka;
 pub mod pg;
 pub mod report;
+pub mod resolve;
 pub mod term;
 pub mod units;

@@ -118,7 +118,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
         "config show",
         Target {
             name: None,
-            kind: "config",
+            kind: "config".into(),
             address: config_file
                 .clone()
                 .unwrap_or_else(|| "(no config file)".to_string()),

@@ -27,7 +27,7 @@ pub async fn open(
     Ok((
         Target {
             name,
-            kind: "kafka",
+            kind: "kafka".into(),
             address,
         },
         cluster,

@@ -1,5 +1,6 @@
 //! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
 
+mod audit_cmd;
 mod config_show;
 mod kafka_common;
 mod kafka_hanging;
@@ -9,8 +10,11 @@ mod kafka_transactions;
 mod pg_horizon;
 mod pg_prepared;
 mod pg_slots;
+mod resolve_pg;
 
-use crate::cli::{Cli, Command, ConfigCommand, KafkaCommand, PgCommand};
+use crate::cli::{
+    AuditCommand, Cli, Command, ConfigCommand, KafkaCommand, PgCommand, ResolveCommand,
+};
 use crate::context::Context;
 use crate::findings::Severity;
 use anyhow::Result;
@@ -27,6 +31,9 @@ pub async fn run(cli: Cli) -> Result<Severity> {
             kafka_transactions::run(&ctx, args).await
         }
         Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, args).await,
+        Command::Resolve(ResolveCommand::Pg(args)) => resolve_pg::run(&ctx, args).await,
+        Command::Audit(AuditCommand::List(args)) => audit_cmd::list(&ctx, args),
+        Command::Audit(AuditCommand::Verify(args)) => audit_cmd::verify(&ctx, args),
         Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
     }
 }

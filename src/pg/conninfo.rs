@@ -277,7 +277,7 @@ impl ConnParams {
 }
 
 /// libpq's default user is the operating-system user (cron and CI often have no $USER).
-fn os_user_name() -> Option<String> {
+pub fn os_user_name() -> Option<String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;

@@ -298,6 +298,19 @@ impl Session {
         }
     }
 
+    /// Runs one statement with no parameters through the simple protocol (COMMIT PREPARED
+    /// takes none). The outer error is the time bound; the inner one the server's answer,
+    /// kept whole for its SQLSTATE.
+    pub async fn simple(&self, sql: &str) -> Result<Result<(), tokio_postgres::Error>> {
+        match tokio::time::timeout(self.timeout, self.client.simple_query(sql)).await {
+            Ok(result) => Ok(result.map(|_| ())),
+            Err(_) => Err(anyhow!(
+                "statement did not finish within {} (its outcome is unknown: check the object)",
+                crate::units::format_duration(self.timeout)
+            )),
+        }
+    }
+
     /// Runs one bounded query with bind parameters.
     pub async fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
         self.bounded(self.client.query(sql, params)).await

@@ -14,11 +14,11 @@ use std::io::Write;
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// What was inspected. Never holds a password.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Target {
     /// The config's name for it, when it came from the config.
     pub name: Option<String>,
-    pub kind: &'static str,
+    pub kind: String,
     /// `user@host:port/database` for PostgreSQL.
     pub address: String,
 }

@@ -1,0 +1,189 @@
+//! The audit log file: appending under an exclusive lock with fsync, and verifying the chain.
+//!
+//! Each line's `prev_hash` is the SHA-256 of the line before it, so an edited, removed
+//! or reordered record breaks the chain; a sidecar `<log>.head` holds the last record's
+//! number and hash, so records cut off the end are noticed too.
+
+use super::record::{Kind, Record};
+use anyhow::{bail, Context, Result};
+use sha2::{Digest, Sha256};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// `--audit-log`, else the config's `audit.path`, else `$XDG_STATE_HOME/indoubt/audit.jsonl`
+/// (`~/.local/state/indoubt/audit.jsonl`).
+pub fn default_path() -> Result<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))
+        .context("no audit log path: set --audit-log, audit.path in the config, or HOME")?;
+    Ok(base.join("indoubt").join("audit.jsonl"))
+}
+
+fn head_path(log: &Path) -> PathBuf {
+    let mut name = log.as_os_str().to_owned();
+    name.push(".head");
+    PathBuf::from(name)
+}
+
+pub fn hash(line: &str) -> String {
+    Sha256::digest(line.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Appends a record (its `seq` and `prev_hash` are filled in here) and makes it durable
+/// before returning: nothing may be done on the strength of an intent that could be lost.
+pub fn append(path: &Path, mut record: Record) -> Result<Record> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true).append(true).read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("opening the audit log {}", path.display()))?;
+    file.lock()
+        .with_context(|| format!("locking the audit log {}", path.display()))?;
+    let (seq, prev) = last_record(path)?;
+    record.seq = seq + 1;
+    record.prev_hash = prev;
+    let line = serde_json::to_string(&record).context("encoding the audit record")?;
+    writeln!(file, "{line}")
+        .with_context(|| format!("writing the audit log {}", path.display()))?;
+    file.sync_all()
+        .with_context(|| format!("syncing the audit log {}", path.display()))?;
+    write_head(path, record.seq, &hash(&line))?;
+    // The lock is released when `file` closes.
+    Ok(record)
+}
+
+/// The last record's number and hash, from the head file (checked against the log's size
+/// is the verifier's job; here we trust it as the writer that keeps it).
+fn last_record(path: &Path) -> Result<(u64, String)> {
+    match std::fs::read_to_string(head_path(path)) {
+        Ok(text) => {
+            let (seq, hash) = text
+                .trim()
+                .split_once(' ')
+                .context("unreadable audit head file")?;
+            Ok((
+                seq.parse().context("unreadable audit head file")?,
+                hash.to_string(),
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) > 0 {
+                bail!(
+                    "the audit log {} has records but no head file: run `indoubt audit verify` before writing to it",
+                    path.display()
+                );
+            }
+            Ok((0, GENESIS.to_string()))
+        }
+        Err(e) => Err(e).with_context(|| format!("reading {}", head_path(path).display())),
+    }
+}
+
+fn write_head(path: &Path, seq: u64, hash: &str) -> Result<()> {
+    let head = head_path(path);
+    let tmp = head.with_extension("head.tmp");
+    let mut file = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    writeln!(file, "{seq} {hash}")?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, &head).with_context(|| format!("writing {}", head.display()))?;
+    if let Some(dir) = head.parent().filter(|d| !d.as_os_str().is_empty()) {
+        File::open(dir).and_then(|d| d.sync_all()).ok();
+    }
+    Ok(())
+}
+
+/// Everything `audit verify` found.
+#[derive(Debug, Default)]
+pub struct Verification {
+    pub records: Vec<Record>,
+    /// Where the chain is broken, in file order.
+    pub breaks: Vec<String>,
+    /// Intents with no outcome record: the action's result is unknown.
+    pub open_intents: Vec<Record>,
+}
+
+pub fn read_and_verify(path: &Path) -> Result<Verification> {
+    let file =
+        File::open(path).with_context(|| format!("opening the audit log {}", path.display()))?;
+    let mut v = Verification::default();
+    let mut prev = GENESIS.to_string();
+    let mut expected_seq = 1;
+    let mut last_hash = GENESIS.to_string();
+    for (n, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        let lineno = n + 1;
+        let record: Record = match serde_json::from_str(&line) {
+            Ok(r) => r,
+            Err(e) => {
+                v.breaks.push(format!(
+                    "line {lineno}: not a complete record ({e}): the file was cut or edited"
+                ));
+                prev = hash(&line);
+                continue;
+            }
+        };
+        if record.prev_hash != prev {
+            v.breaks.push(format!(
+                "line {lineno} (record {}): its previous-hash does not match line {}: a record before it was edited, removed or moved",
+                record.seq,
+                lineno.saturating_sub(1)
+            ));
+        }
+        if record.seq != expected_seq {
+            v.breaks.push(format!(
+                "line {lineno}: record {} where {} was expected: records were removed or reordered",
+                record.seq, expected_seq
+            ));
+        }
+        expected_seq = record.seq + 1;
+        prev = hash(&line);
+        last_hash = prev.clone();
+        v.records.push(record);
+    }
+    match std::fs::read_to_string(head_path(path)) {
+        Ok(text) => {
+            let head = text.trim().to_string();
+            let found = format!("{} {}", v.records.last().map_or(0, |r| r.seq), last_hash);
+            if head != found {
+                v.breaks.push(format!(
+                    "the log ends at record {} but its head file names {}: records were cut off the end, or the last one was edited",
+                    v.records.last().map_or(0, |r| r.seq),
+                    head.split(' ').next().unwrap_or("?")
+                ));
+            }
+        }
+        Err(_) if v.records.is_empty() => {}
+        Err(e) => v.breaks.push(format!(
+            "head file {} unreadable ({e}): truncation cannot be ruled out",
+            head_path(path).display()
+        )),
+    }
+    v.open_intents = v
+        .records
+        .iter()
+        .filter(|r| r.kind == Kind::Intent)
+        .filter(|i| {
+            !v.records
+                .iter()
+                .any(|o| o.kind == Kind::Outcome && o.action_id == i.action_id)
+        })
+        .cloned()
+        .collect();
+    Ok(v)
+}

@@ -1,0 +1,165 @@
+//! One audit record, and who is acting.
+
+use crate::report::Target;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Written and fsynced before the action.
+    Intent,
+    /// Written after it, naming the intent's action id.
+    Outcome,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operator {
+    pub user: String,
+    pub host: String,
+    /// The person behind `sudo`, when there is one.
+    pub sudo_user: Option<String>,
+}
+
+impl Operator {
+    pub fn current() -> Operator {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        Operator {
+            user: env("USER")
+                .or_else(|| env("LOGNAME"))
+                .or_else(crate::pg::conninfo::os_user_name)
+                .unwrap_or_else(|| "unknown".into()),
+            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .ok()
+                .or_else(|| env("HOSTNAME"))
+                .unwrap_or_else(|| "unknown".into()),
+            sudo_user: env("SUDO_USER"),
+        }
+    }
+}
+
+/// What a decision source answered.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceAnswer {
+    pub source: String,
+    /// commit, rollback, no_record or unreachable.
+    pub answer: String,
+    pub authoritative: bool,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// ok, already_resolved, busy, refused or error.
+    pub status: String,
+    pub detail: String,
+    /// SQLSTATE or Kafka error name, when the server gave one.
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// 1, 2, 3, … in file order; a gap means a record was removed.
+    pub seq: u64,
+    pub time: DateTime<Utc>,
+    pub kind: Kind,
+    /// Shared by an intent and its outcome.
+    pub action_id: String,
+    pub operator: Operator,
+    /// The command line, with anything that looked like a secret replaced.
+    pub command_line: Vec<String>,
+    pub reason: Option<String>,
+    pub ticket: Option<String>,
+    pub target: Target,
+    /// What is acted on, e.g. `prepared transaction '131077_orders_4711' in shop`.
+    pub object: String,
+    /// The exact statement or request.
+    pub action: String,
+    pub evidence: serde_json::Value,
+    pub decision_sources: Vec<SourceAnswer>,
+    /// commit, rollback or abort.
+    pub decision: String,
+    /// Taken by a person without the coordinator's decision.
+    pub heuristic: bool,
+    pub outcome: Option<Outcome>,
+    /// SHA-256 (hex) of the previous line; 64 zeros for the first.
+    pub prev_hash: String,
+}
+
+/// The command line as typed, with values of secret-looking options and `key=value`
+/// words (`password=…`) masked, so the trail can be shared.
+pub fn redacted_command_line() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut mask_next = false;
+    for arg in std::env::args() {
+        if mask_next {
+            out.push("<redacted>".to_string());
+            mask_next = false;
+            continue;
+        }
+        let lower = arg.to_ascii_lowercase();
+        let secretish =
+            lower.contains("password") || lower.contains("secret") || lower.starts_with("postgres");
+        if secretish && arg.starts_with("--") && !arg.contains('=') {
+            mask_next = true; // `--password VALUE`: the value is the next word
+            out.push(arg);
+        } else if secretish {
+            out.push(redact_word(&arg));
+        } else {
+            out.push(arg);
+        }
+    }
+    out
+}
+
+fn redact_word(word: &str) -> String {
+    if let Some(rest) = word
+        .strip_prefix("postgres://")
+        .or_else(|| word.strip_prefix("postgresql://"))
+    {
+        // Keep user@host/db, drop a password between ':' and '@'.
+        if let Some((userinfo, tail)) = rest.split_once('@') {
+            let user = userinfo.split(':').next().unwrap_or("");
+            return format!("postgres://{user}@{tail}");
+        }
+        return word.to_string();
+    }
+    word.split_whitespace()
+        .map(|part| match part.split_once('=') {
+            Some((k, _))
+                if k.to_ascii_lowercase().contains("password")
+                    || k.to_ascii_lowercase().contains("secret") =>
+            {
+                format!("{k}=<redacted>")
+            }
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_in_words_are_masked() {
+        assert_eq!(
+            redact_word("postgres://app:hunter2@db/shop"),
+            "postgres://app@db/shop"
+        );
+        assert_eq!(
+            redact_word("host=db password=hunter2 user=x"),
+            "host=db password=<redacted> user=x"
+        );
+        assert_eq!(
+            redact_word("sasl.password=hunter2"),
+            "sasl.password=<redacted>"
+        );
+    }
+}

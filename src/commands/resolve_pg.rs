@@ -1,0 +1,406 @@
+//! `indoubt resolve pg <gid>`: evidence, the coordinator's decision, a confirmation that
+//! cannot be given by reflex, then COMMIT/ROLLBACK PREPARED between two audit records.
+
+use crate::audit::log;
+use crate::audit::record::{self, Kind, Operator, Outcome, Record, SourceAnswer};
+use crate::cli::ResolvePgArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::gid::{self, DecodedGid};
+use crate::pg::{prepared, session};
+use crate::report::{self, table::Style, Report, TableView};
+use crate::resolve::confirm::{self, Answer};
+use crate::resolve::decision::{self, Decision, Proposal};
+use crate::resolve::pg_apply::{self, Applied};
+use crate::term::escape_control;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Serialize)]
+struct ResolveReport {
+    gid: String,
+    /// Null when no such prepared transaction exists (any more).
+    database: Option<String>,
+    owner: Option<String>,
+    age_seconds: Option<f64>,
+    age_xids: Option<i64>,
+    locks_by_mode: BTreeMap<String, usize>,
+    blocked_pids: Vec<i32>,
+    decoded_gid: DecodedGid,
+    decision_sources: Vec<SourceAnswer>,
+    /// Other configured participants where the same global transaction is still prepared.
+    participants_still_prepared: Vec<String>,
+    proposal: Option<Proposal>,
+    decision: Option<Decision>,
+    heuristic: bool,
+    /// The exact statement run (or, with --dry-run, that would be run).
+    statement: Option<String>,
+    dry_run: bool,
+    outcome: Option<Outcome>,
+    audit_log: Option<String>,
+}
+
+pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
+    let requested = match (args.commit, args.rollback) {
+        (true, _) => Some(Decision::Commit),
+        (_, true) => Some(Decision::Rollback),
+        _ => None,
+    };
+    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let session = session::connect(&target.params, ctx.timeout).await?;
+    let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
+    let decoded = gid::decode(&args.gid);
+    let mut data = ResolveReport {
+        gid: args.gid.clone(),
+        database: None,
+        owner: None,
+        age_seconds: None,
+        age_xids: None,
+        locks_by_mode: BTreeMap::new(),
+        blocked_pids: Vec::new(),
+        decoded_gid: decoded.clone(),
+        decision_sources: Vec::new(),
+        participants_still_prepared: Vec::new(),
+        proposal: None,
+        decision: None,
+        heuristic: false,
+        statement: None,
+        dry_run: args.confirm.dry_run,
+        outcome: None,
+        audit_log: None,
+    };
+    let subject = format!("prepared transaction '{}'", args.gid);
+    let Some(xact) = snapshot
+        .prepared_transactions
+        .into_iter()
+        .find(|x| x.gid == args.gid)
+    else {
+        let finding = Finding::new(
+            Severity::Ok,
+            "already_resolved",
+            subject,
+            "no prepared transaction has this GID: already resolved (or never prepared on this server)".into(),
+        )
+        .evidence("source", "pg_prepared_xacts");
+        return finish(ctx, &target, vec![finding], data);
+    };
+    data.database = Some(xact.database.clone());
+    data.owner = Some(xact.owner.clone());
+    data.age_seconds = Some(xact.age_seconds);
+    data.age_xids = Some(xact.age_xids);
+    data.locks_by_mode = xact.locks_by_mode.clone();
+    data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
+    let subject = format!("{subject} in {}", xact.database);
+
+    data.decision_sources =
+        decision::ask_sources(ctx, &ctx.config.config, &args.gid, &decoded).await;
+    data.participants_still_prepared = participants(ctx, &args.gid, &decoded).await;
+    let proposal = decision::propose(&data.decision_sources);
+    data.proposal = Some(proposal.clone());
+    let chosen = match (requested, proposal.decision) {
+        (Some(r), Some(p)) if r != p && !args.force => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "decision_conflict",
+                subject,
+                format!(
+                    "refused: {} — --{} would contradict it and break atomicity; --force makes it a recorded heuristic",
+                    proposal.why,
+                    r.name()
+                ),
+            );
+            return finish(ctx, &target, vec![finding], data);
+        }
+        (Some(r), _) => r,
+        (None, Some(p)) => p,
+        (None, None) => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "no_decision",
+                subject,
+                format!("nothing done: {}. Choose --commit or --rollback to take that decision yourself", proposal.why),
+            );
+            return finish(ctx, &target, vec![finding], data);
+        }
+    };
+    data.decision = Some(chosen);
+    data.heuristic = proposal.decision != Some(chosen);
+    let xact_params = target.params.with_dbname(&xact.database);
+    let conforming = pg_apply::conforming_strings(&xact_params, ctx.timeout).await?;
+    let sql = pg_apply::statement(chosen, &args.gid, conforming);
+    data.statement = Some(sql.clone());
+
+    if args.confirm.dry_run {
+        let finding = Finding::new(
+            Severity::Ok,
+            "dry_run",
+            subject,
+            format!("dry run: would run {sql} in database {}", xact.database),
+        );
+        return finish(ctx, &target, vec![finding], data);
+    }
+    let summary = summary_for_prompt(&data, &xact.database, &xact.owner, xact.age_seconds);
+    let token = match confirm::confirm(
+        args.confirm.yes,
+        args.confirm.reason.as_deref(),
+        &args.gid,
+        &summary,
+    )? {
+        Answer::Yes(token) => token,
+        Answer::No(why) => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "not_confirmed",
+                subject,
+                format!("nothing done: {why}"),
+            );
+            return finish(ctx, &target, vec![finding], data);
+        }
+    };
+
+    // The intent is durable before the statement runs; if it cannot be written, nothing runs.
+    let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
+    data.audit_log = Some(audit_path.display().to_string());
+    let action_id = format!(
+        "{}-{}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
+        std::process::id()
+    );
+    let intent = Record {
+        seq: 0,
+        time: chrono::Utc::now(),
+        kind: Kind::Intent,
+        action_id: action_id.clone(),
+        operator: Operator::current(),
+        command_line: record::redacted_command_line(),
+        reason: args.confirm.reason.clone(),
+        ticket: args.confirm.ticket.clone(),
+        target: target.report_target(),
+        object: subject.clone(),
+        action: sql.clone(),
+        evidence: serde_json::json!({
+            "database": xact.database,
+            "owner": xact.owner,
+            "prepared_at": xact.prepared_at,
+            "age_seconds": xact.age_seconds,
+            "age_xids": xact.age_xids,
+            "locks_by_mode": xact.locks_by_mode,
+            "blocked_pids": data.blocked_pids,
+            "decoded_gid": decoded,
+            "participants_still_prepared": data.participants_still_prepared,
+            "proposal": proposal.why,
+        }),
+        decision_sources: data.decision_sources.clone(),
+        decision: chosen.name().to_string(),
+        heuristic: data.heuristic,
+        outcome: None,
+        prev_hash: String::new(),
+    };
+    let intent = log::append(&audit_path, intent)
+        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))?;
+    failpoint("after-intent");
+
+    let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, token).await;
+    let (severity, code, outcome) = match &applied {
+        Ok(Applied::Done) => (
+            Severity::Ok,
+            "resolved",
+            outcome("ok", format!("{sql} done"), None),
+        ),
+        Ok(Applied::AlreadyResolved(m)) => (
+            Severity::Ok,
+            "already_resolved",
+            outcome("already_resolved", m.clone(), Some("42704")),
+        ),
+        Ok(Applied::Busy(m)) => (
+            Severity::Warning,
+            "busy",
+            outcome(
+                "busy",
+                format!("another session is finishing it: {m}"),
+                Some("55000"),
+            ),
+        ),
+        Ok(Applied::Failed { code, message }) => (
+            Severity::Critical,
+            "failed",
+            outcome("error", message.clone(), code.as_deref()),
+        ),
+        Err(e) => (
+            Severity::Critical,
+            "failed",
+            outcome("error", format!("{e:#}"), None),
+        ),
+    };
+    let mut done = intent.clone();
+    done.kind = Kind::Outcome;
+    done.time = chrono::Utc::now();
+    done.outcome = Some(outcome.clone());
+    log::append(&audit_path, done).map_err(|e| {
+        anyhow::anyhow!(
+            "the action ran ({}), but its outcome could not be recorded: {e:#}",
+            outcome.status
+        )
+    })?;
+    data.outcome = Some(outcome.clone());
+    let mut finding = Finding::new(
+        severity,
+        code,
+        subject,
+        format!(
+            "{}{}",
+            outcome.detail,
+            if data.heuristic {
+                " (HEURISTIC decision, recorded)"
+            } else {
+                ""
+            }
+        ),
+    )
+    .evidence("source", "pg_prepared_xacts, decision sources")
+    .evidence("statement", sql)
+    .evidence("action_id", action_id);
+    if outcome.code.as_deref() == Some("42501") {
+        finding = finding.advice(format!(
+            "connect as its owner ({}) or a superuser",
+            xact.owner
+        ));
+    }
+    finish(ctx, &target, vec![finding], data)
+}
+
+fn outcome(status: &str, detail: String, code: Option<&str>) -> Outcome {
+    Outcome {
+        status: status.to_string(),
+        detail,
+        code: code.map(str::to_string),
+    }
+}
+
+fn finish(
+    ctx: &Context,
+    target: &crate::context::PgTarget,
+    findings: Vec<Finding>,
+    data: ResolveReport,
+) -> Result<Severity> {
+    let report = Report::new("resolve pg", target.report_target(), findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// Test-only crash points (debug builds): `INDOUBT_FAILPOINT=after-intent` dies between
+/// the intent record and the statement, as a killed process would.
+fn failpoint(name: &str) {
+    if cfg!(debug_assertions) && std::env::var("INDOUBT_FAILPOINT").as_deref() == Ok(name) {
+        eprintln!("indoubt: failpoint {name}: exiting");
+        std::process::exit(86);
+    }
+}
+
+/// Where else the same global transaction is still prepared (same GID, or same XA gtrid).
+async fn participants(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<String> {
+    let gtrid = match decoded {
+        DecodedGid::Xa(xa) => Some(xa.gtrid_hex.clone()),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    for name in &ctx.config.config.resolve.participants {
+        let outcome = async {
+            let target = ctx.pg_target(Some(name))?;
+            let session = session::connect(&target.params, ctx.timeout).await?;
+            let rows = session
+                .query("SELECT gid, database::text FROM pg_prepared_xacts", &[])
+                .await?;
+            let mut here = Vec::new();
+            for row in rows {
+                let other: String = row.try_get(0)?;
+                let database: String = row.try_get(1)?;
+                let same_global = match (&gtrid, gid::decode(&other)) {
+                    (Some(g), DecodedGid::Xa(xa)) => &xa.gtrid_hex == g,
+                    _ => other == gid,
+                };
+                if same_global {
+                    here.push(format!("{name}: '{other}' in {database}"));
+                }
+            }
+            anyhow::Ok(here)
+        }
+        .await;
+        match outcome {
+            Ok(here) => found.extend(here),
+            Err(e) => found.push(format!("{name}: not checked ({e:#})")),
+        }
+    }
+    found
+}
+
+fn summary_for_prompt(
+    data: &ResolveReport,
+    database: &str,
+    owner: &str,
+    age_seconds: f64,
+) -> String {
+    let mut lines = vec![
+        format!(
+            "prepared transaction '{}' in {database}, owner {owner}",
+            escape_control(&data.gid)
+        ),
+        format!(
+            "  age {} ({} xids held back), locks {:?}, blocks sessions {:?}",
+            format_duration(seconds(age_seconds)),
+            data.age_xids.unwrap_or(0),
+            data.locks_by_mode,
+            data.blocked_pids
+        ),
+        format!("  GID: {}", escape_control(&data.decoded_gid.summary())),
+    ];
+    for s in &data.decision_sources {
+        lines.push(format!(
+            "  source {}: {} ({})",
+            s.source,
+            s.answer,
+            escape_control(&s.detail)
+        ));
+    }
+    for p in &data.participants_still_prepared {
+        lines.push(format!("  still prepared at {}", escape_control(p)));
+    }
+    if let Some(p) = &data.proposal {
+        lines.push(format!("  proposal: {}", p.why));
+    }
+    if let Some(sql) = &data.statement {
+        lines.push(format!(
+            "  will run: {}{}",
+            escape_control(sql),
+            if data.heuristic {
+                "   (HEURISTIC decision)"
+            } else {
+                ""
+            }
+        ));
+    }
+    lines.join("\n")
+}
+
+impl TableView for ResolveReport {
+    fn tables(&self, _style: &Style) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let (Some(db), Some(owner), Some(age)) = (&self.database, &self.owner, self.age_seconds)
+        {
+            lines.push(summary_for_prompt(self, db, owner, age));
+        }
+        if let Some(o) = &self.outcome {
+            lines.push(format!(
+                "outcome: {} — {}",
+                o.status,
+                escape_control(&o.detail)
+            ));
+        }
+        if let Some(path) = &self.audit_log {
+            lines.push(format!("recorded in {path}"));
+        }
+        lines
+    }
+}
