@@ -98,6 +98,48 @@ pub enum ResolveCommand {
     /// decision where one is found, else as an explicit, recorded heuristic decision
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Pg(ResolvePgArgs),
+    /// Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader),
+    /// then check that the LSO moved
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Kafka(ResolveKafkaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveKafkaArgs {
+    #[command(flatten)]
+    pub target: KafkaTargetArgs,
+
+    #[arg(long, value_name = "TOPIC")]
+    pub topic: String,
+
+    #[arg(long, value_name = "PARTITION")]
+    pub partition: i32,
+
+    /// The transaction's first offset (as `kafka hanging` shows it)
+    #[arg(
+        long,
+        value_name = "OFFSET",
+        required_unless_present = "producer_id",
+        conflicts_with = "producer_id"
+    )]
+    pub start_offset: Option<i64>,
+
+    /// Or name the producer directly (with --producer-epoch and --coordinator-epoch)
+    #[arg(long, value_name = "ID", requires_all = ["producer_epoch", "coordinator_epoch"])]
+    pub producer_id: Option<i64>,
+
+    #[arg(long, value_name = "EPOCH")]
+    pub producer_epoch: Option<i16>,
+
+    #[arg(long, value_name = "EPOCH")]
+    pub coordinator_epoch: Option<i32>,
+
+    /// Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason
+    #[arg(long)]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 /// How a resolution is confirmed and recorded.

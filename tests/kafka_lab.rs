@@ -3,52 +3,17 @@
 
 mod common;
 
-use common::kafka::{create_topic, send, transactional_producer, WAIT};
+use common::kafka::{consumer, create_topic, read_all, send, transactional_producer, WAIT};
 use common::*;
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::error::KafkaError;
+use rdkafka::consumer::Consumer;
 use rdkafka::producer::Producer;
-use rdkafka::{ClientConfig, Message, Offset, TopicPartitionList};
-use std::time::{Duration, Instant};
 
 fn bootstrap() -> String {
     lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")
 }
 
-fn consumer(isolation: &str) -> BaseConsumer {
-    ClientConfig::new()
-        .set("bootstrap.servers", bootstrap())
-        .set("group.id", unique("lab-test"))
-        .set("enable.auto.commit", "false")
-        .set("enable.partition.eof", "true")
-        .set("isolation.level", isolation)
-        .create()
-        .expect("consumer")
-}
-
-/// Everything readable at this isolation level, up to the end of the partition.
-fn read_all(topic: &str, isolation: &str) -> Vec<String> {
-    let consumer = consumer(isolation);
-    let mut tpl = TopicPartitionList::new();
-    tpl.add_partition_offset(topic, 0, Offset::Beginning)
-        .unwrap();
-    consumer.assign(&tpl).unwrap();
-    let deadline = Instant::now() + WAIT;
-    let mut seen = Vec::new();
-    while Instant::now() < deadline {
-        match consumer.poll(Duration::from_millis(500)) {
-            Some(Ok(message)) => seen
-                .push(String::from_utf8_lossy(message.payload().unwrap_or_default()).into_owned()),
-            Some(Err(KafkaError::PartitionEOF(_))) => return seen,
-            Some(Err(e)) => panic!("consume: {e}"),
-            None => {}
-        }
-    }
-    panic!("no end of partition within {WAIT:?}; read {seen:?}")
-}
-
 fn watermarks(topic: &str, isolation: &str) -> (i64, i64) {
-    consumer(isolation)
+    consumer(&bootstrap(), isolation)
         .fetch_watermarks(topic, 0, WAIT)
         .expect("watermarks")
 }
@@ -69,11 +34,11 @@ fn committed_and_aborted_transactions_through_rdkafka() {
     producer.abort_transaction(WAIT).unwrap();
 
     assert_eq!(
-        read_all(&topic, "read_committed"),
+        read_all(&bootstrap(), &topic, 0, "read_committed"),
         ["committed-1", "committed-2"]
     );
     assert_eq!(
-        read_all(&topic, "read_uncommitted"),
+        read_all(&bootstrap(), &topic, 0, "read_uncommitted"),
         ["committed-1", "committed-2", "aborted-1"]
     );
 
@@ -90,7 +55,7 @@ fn committed_and_aborted_transactions_through_rdkafka() {
     assert_eq!(lso, 5, "LSO stays at the open transaction's first offset");
     assert_eq!(hw, 6);
     assert_eq!(
-        read_all(&topic, "read_committed"),
+        read_all(&bootstrap(), &topic, 0, "read_committed"),
         ["committed-1", "committed-2"]
     );
 

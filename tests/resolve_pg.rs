@@ -572,3 +572,47 @@ fn audit_verify_detects_edits_removals_and_truncation() {
         "intent and outcome of t2"
     );
 }
+
+#[test]
+fn nothing_is_done_when_the_audit_log_cannot_be_written() {
+    let s = Setup::new("noaudit");
+    s.prepare(1, "unrecorded");
+    let out = run(indoubt().args([
+        "resolve",
+        "pg",
+        "unrecorded",
+        "--pg",
+        &pg_url(),
+        "--commit",
+        "--yes",
+        "--reason",
+        "r",
+        "--audit-log",
+        "/dev/null/indoubt/audit.jsonl",
+    ]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("audit log not writable, so nothing was done"),
+        "{}",
+        out.stderr
+    );
+    assert!(s.still_prepared("unrecorded"));
+    assert_eq!(s.balance(1), 100);
+    let recent = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "audit",
+            "list",
+            "--since",
+            "1h",
+            "--audit-log",
+        ])
+        .arg(s.audit()));
+    assert_eq!(
+        recent.code, 3,
+        "no log was ever written there: {}",
+        recent.stderr
+    );
+}

@@ -6,14 +6,13 @@ use crate::cli::HangingArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
+use crate::kafka::verdict::{self, Verdict};
 use crate::report::{self, table::Style, Report, TableView};
 use crate::term::escape_control;
 use crate::units::format_duration;
 use anyhow::Result;
 use comfy_table::Cell;
 use serde::Serialize;
-use std::collections::BTreeMap;
-use std::time::Duration;
 
 #[derive(Debug, Serialize)]
 struct HangingReport {
@@ -39,13 +38,6 @@ struct OpenTransaction {
     /// `hanging`: the coordinator will never write a marker here; `long`: it still owns it.
     verdict: Verdict,
     reason: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Verdict {
-    Hanging,
-    Long,
 }
 
 pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
@@ -116,71 +108,33 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
         }
     }
     // 3. Which transactional id, and 4. does its coordinator still own this partition?
-    let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
-    let mut ids: BTreeMap<i64, (String, i32)> = BTreeMap::new();
-    if !pids.is_empty() {
-        for (broker, listing) in cluster.list_transactions(&[], &pids, None).await {
-            match listing {
-                Ok(list) => ids.extend(list.into_iter().map(|l| (l.producer_id, (l.transactional_id, l.coordinator)))),
-                Err(e) => findings.push(Finding::new(
-                    Severity::Unknown,
-                    "transactions_unreadable",
-                    format!("broker {broker}"),
-                    format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
-                )),
-            }
-        }
+    let judgement = verdict::judge(&cluster, candidates).await;
+    for (subject, message) in judgement.unreadable {
+        findings.push(Finding::new(
+            Severity::Unknown,
+            "transactions_unreadable",
+            subject,
+            message,
+        ));
     }
-    let txn_ids: Vec<String> = ids.values().map(|(id, _)| id.clone()).collect();
-    let descriptions = cluster.describe_transactions(&txn_ids).await;
-    let mut transactions = Vec::new();
-    for (tp, producer) in candidates {
-        let listed = ids.get(&producer.producer_id);
-        let (verdict, reason) = match listed {
-            None => (Verdict::Hanging, "no coordinator lists a transactional id for this producer".to_string()),
-            Some((id, _)) => match descriptions.get(id) {
-                Some(Ok(d)) if d.producer_id != producer.producer_id => (
-                    Verdict::Hanging,
-                    format!("transactional id {id} now belongs to producer {}", d.producer_id),
-                ),
-                Some(Ok(d)) if !d.partitions.contains(&tp) => (
-                    Verdict::Hanging,
-                    format!("the coordinator's transaction of {id} ({}) does not include this partition: it will never write a marker here", d.state),
-                ),
-                Some(Ok(d)) => (
-                    Verdict::Long,
-                    format!("the coordinator still owns it ({}, timeout {})", d.state, format_duration(Duration::from_millis(d.timeout_ms.max(0) as u64))),
-                ),
-                Some(Err(e)) if format!("{e:#}").contains("TRANSACTIONAL_ID_NOT_FOUND") => {
-                    (Verdict::Hanging, format!("the coordinator does not know transactional id {id}"))
-                }
-                Some(Err(e)) => {
-                    findings.push(Finding::new(
-                        Severity::Unknown,
-                        "transaction_unreadable",
-                        format!("transactional id {id}"),
-                        format!("DescribeTransactions failed: {e:#}"),
-                    ));
-                    continue;
-                }
-                None => continue,
-            },
-        };
-        transactions.push(OpenTransaction {
-            topic: tp.0,
-            partition: tp.1,
-            producer_id: producer.producer_id,
-            producer_epoch: producer.producer_epoch,
-            coordinator_epoch: producer.coordinator_epoch,
-            start_offset: producer.current_txn_start_offset,
-            last_timestamp_ms: producer.last_timestamp_ms,
-            duration_minutes: (now - producer.last_timestamp_ms).max(0) / 60_000,
-            transactional_id: listed.map(|(id, _)| id.clone()),
-            coordinator: listed.map(|(_, c)| *c),
-            verdict,
-            reason,
-        });
-    }
+    let transactions: Vec<OpenTransaction> = judgement
+        .judged
+        .into_iter()
+        .map(|j| OpenTransaction {
+            topic: j.tp.0,
+            partition: j.tp.1,
+            producer_id: j.producer.producer_id,
+            producer_epoch: j.producer.producer_epoch,
+            coordinator_epoch: j.producer.coordinator_epoch,
+            start_offset: j.producer.current_txn_start_offset,
+            last_timestamp_ms: j.producer.last_timestamp_ms,
+            duration_minutes: (now - j.producer.last_timestamp_ms).max(0) / 60_000,
+            transactional_id: j.transactional_id,
+            coordinator: j.coordinator,
+            verdict: j.verdict,
+            reason: j.reason,
+        })
+        .collect();
     for t in &transactions {
         let (severity, code, advice) = match t.verdict {
             Verdict::Hanging => (

@@ -624,12 +624,14 @@ impl Cluster {
     }
 
     /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.
+    /// A write: only a confirmation can make the token it takes.
     pub async fn abort_transaction(
         &self,
         tp: &TopicPartition,
         producer_id: i64,
         producer_epoch: i16,
         coordinator_epoch: i32,
+        _confirmed: crate::resolve::confirm::Confirmed,
     ) -> Result<()> {
         let leader = self.leader(tp)?;
         let request = WriteTxnMarkersRequest::default().with_markers(vec![

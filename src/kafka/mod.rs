@@ -5,3 +5,4 @@ pub mod conn;
 pub mod scram;
 pub mod security;
 pub mod target;
+pub mod verdict;

@@ -185,3 +185,37 @@ pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64
         (pid, epoch, id)
     })
 }
+
+pub fn consumer(bootstrap: &str, isolation: &str) -> rdkafka::consumer::BaseConsumer {
+    ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("group.id", unique("lab-test"))
+        .set("enable.auto.commit", "false")
+        .set("enable.partition.eof", "true")
+        .set("isolation.level", isolation)
+        .create()
+        .expect("consumer")
+}
+
+/// Every payload readable at this isolation level, up to the end of the partition.
+pub fn read_all(bootstrap: &str, topic: &str, partition: i32, isolation: &str) -> Vec<String> {
+    use rdkafka::consumer::Consumer;
+    use rdkafka::Message;
+    let consumer = consumer(bootstrap, isolation);
+    let mut tpl = rdkafka::TopicPartitionList::new();
+    tpl.add_partition_offset(topic, partition, rdkafka::Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let deadline = std::time::Instant::now() + WAIT;
+    let mut seen = Vec::new();
+    while std::time::Instant::now() < deadline {
+        match consumer.poll(Duration::from_millis(500)) {
+            Some(Ok(message)) => seen
+                .push(String::from_utf8_lossy(message.payload().unwrap_or_default()).into_owned()),
+            Some(Err(rdkafka::error::KafkaError::PartitionEOF(_))) => return seen,
+            Some(Err(e)) => panic!("consume: {e}"),
+            None => {}
+        }
+    }
+    panic!("no end of partition within {WAIT:?}; read {seen:?}")
+}

@@ -1,0 +1,339 @@
+//! `indoubt resolve kafka`: abort one hanging transaction with WriteTxnMarkers, between
+//! two audit records, refusing one its coordinator still owns unless forced.
+
+use super::kafka_common::{self, format_ms};
+use crate::audit::log;
+use crate::audit::record::{self, Kind, Operator, Outcome, Record};
+use crate::cli::ResolveKafkaArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::kafka::cluster::{ProducerState, TopicPartition};
+use crate::kafka::verdict::{self, Verdict};
+use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::resolve::confirm::{self, Answer};
+use anyhow::Result;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+struct ResolveKafkaReport {
+    topic: String,
+    partition: i32,
+    high_watermark: Option<i64>,
+    last_stable_offset_before: Option<i64>,
+    last_stable_offset_after: Option<i64>,
+    producer_id: Option<i64>,
+    producer_epoch: Option<i32>,
+    coordinator_epoch: Option<i32>,
+    start_offset: Option<i64>,
+    last_write: Option<String>,
+    transactional_id: Option<String>,
+    verdict: Option<Verdict>,
+    reason: Option<String>,
+    /// The request sent (or, with --dry-run, that would be sent).
+    request: Option<String>,
+    dry_run: bool,
+    outcome: Option<Outcome>,
+    audit_log: Option<String>,
+}
+
+pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
+    let topics = [args.topic.clone()];
+    let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&topics)).await?;
+    let tp: TopicPartition = (args.topic.clone(), args.partition);
+    let subject = format!("partition {}-{}", tp.0, tp.1);
+    let mut data = ResolveKafkaReport {
+        topic: tp.0.clone(),
+        partition: tp.1,
+        high_watermark: None,
+        last_stable_offset_before: None,
+        last_stable_offset_after: None,
+        producer_id: None,
+        producer_epoch: None,
+        coordinator_epoch: None,
+        start_offset: None,
+        last_write: None,
+        transactional_id: None,
+        verdict: None,
+        reason: None,
+        request: None,
+        dry_run: args.confirm.dry_run,
+        outcome: None,
+        audit_log: None,
+    };
+    let mut errors = kafka_common::topic_errors(&cluster);
+    if !errors.is_empty() {
+        return finish(ctx, target, std::mem::take(&mut errors), data);
+    }
+    let slice = std::slice::from_ref(&tp);
+    let (high, stable) = tokio::join!(
+        cluster.latest_offsets(slice, 0),
+        cluster.latest_offsets(slice, 1)
+    );
+    data.high_watermark = high.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    data.last_stable_offset_before = stable.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    let producers: Vec<ProducerState> = match cluster.describe_producers(slice).await.remove(&tp) {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return Err(e),
+        None => Vec::new(),
+    };
+    let open = producers.into_iter().find(|p| {
+        p.current_txn_start_offset >= 0
+            && match (args.start_offset, args.producer_id) {
+                (Some(offset), _) => p.current_txn_start_offset == offset,
+                (None, Some(pid)) => {
+                    p.producer_id == pid
+                        && Some(p.producer_epoch) == args.producer_epoch.map(i32::from)
+                }
+                (None, None) => false,
+            }
+    });
+    let Some(producer) = open else {
+        let finding = Finding::new(
+            Severity::Ok,
+            "already_resolved",
+            subject,
+            "no open transaction matches on this partition: already ended (or never there)".into(),
+        )
+        .evidence("source", "DescribeProducers");
+        return finish(ctx, target, vec![finding], data);
+    };
+    let judgement = verdict::judge(&cluster, vec![(tp.clone(), producer.clone())]).await;
+    let judged = judgement.judged.into_iter().next();
+    data.producer_id = Some(producer.producer_id);
+    data.producer_epoch = Some(producer.producer_epoch);
+    // The marker needs a coordinator epoch of 0 or more; a hanging one often has none.
+    let coordinator_epoch = args
+        .coordinator_epoch
+        .unwrap_or(producer.coordinator_epoch)
+        .max(0);
+    data.coordinator_epoch = Some(coordinator_epoch);
+    data.start_offset = Some(producer.current_txn_start_offset);
+    data.last_write = Some(format_ms(producer.last_timestamp_ms));
+    data.transactional_id = judged.as_ref().and_then(|j| j.transactional_id.clone());
+    data.verdict = judged.as_ref().map(|j| j.verdict);
+    data.reason = judged.as_ref().map(|j| j.reason.clone());
+    if judged.is_none() {
+        let why = judgement
+            .unreadable
+            .into_iter()
+            .map(|(s, m)| format!("{s}: {m}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let finding = Finding::new(
+            Severity::Warning,
+            "not_judged",
+            subject,
+            format!("nothing done: cannot tell whether it hangs ({why})"),
+        );
+        return finish(ctx, target, vec![finding], data);
+    }
+    if data.verdict == Some(Verdict::Long) && !(args.force && args.confirm.reason.is_some()) {
+        let finding = Finding::new(
+            Severity::Warning,
+            "owned_by_coordinator",
+            subject,
+            format!(
+                "refused: {} — it will be aborted at its transaction.timeout.ms; --force with --reason aborts it now",
+                data.reason.clone().unwrap_or_default()
+            ),
+        );
+        return finish(ctx, target, vec![finding], data);
+    }
+    let epoch = i16::try_from(producer.producer_epoch).unwrap_or(i16::MAX);
+    let request = format!(
+        "WriteTxnMarkers(abort) to the leader of {}-{}: producer {} epoch {} coordinator epoch {}",
+        tp.0, tp.1, producer.producer_id, epoch, coordinator_epoch
+    );
+    data.request = Some(request.clone());
+    if args.confirm.dry_run {
+        let finding = Finding::new(
+            Severity::Ok,
+            "dry_run",
+            subject,
+            format!("dry run: would send {request}"),
+        );
+        return finish(ctx, target, vec![finding], data);
+    }
+    let expected = format!("{}-{}@{}", tp.0, tp.1, producer.current_txn_start_offset);
+    let summary = format!(
+        "{subject}: open transaction of producer {} (epoch {}) from offset {}, LSO {:?} of high watermark {:?}, last write {}\n  verdict: {}\n  will send: {request}",
+        producer.producer_id,
+        producer.producer_epoch,
+        producer.current_txn_start_offset,
+        data.last_stable_offset_before,
+        data.high_watermark,
+        data.last_write.clone().unwrap_or_default(),
+        data.reason.clone().unwrap_or_default()
+    );
+    let token = match confirm::confirm(
+        args.confirm.yes,
+        args.confirm.reason.as_deref(),
+        &expected,
+        &summary,
+    )? {
+        Answer::Yes(token) => token,
+        Answer::No(why) => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "not_confirmed",
+                subject,
+                format!("nothing done: {why}"),
+            );
+            return finish(ctx, target, vec![finding], data);
+        }
+    };
+    let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
+    data.audit_log = Some(audit_path.display().to_string());
+    let action_id = format!(
+        "{}-{}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
+        std::process::id()
+    );
+    let intent = Record {
+        seq: 0,
+        time: chrono::Utc::now(),
+        kind: Kind::Intent,
+        action_id: action_id.clone(),
+        operator: Operator::current(),
+        command_line: record::redacted_command_line(),
+        reason: args.confirm.reason.clone(),
+        ticket: args.confirm.ticket.clone(),
+        target: target.clone(),
+        object: format!(
+            "{subject} producer {} from offset {}",
+            producer.producer_id, producer.current_txn_start_offset
+        ),
+        action: request.clone(),
+        evidence: serde_json::json!({
+            "high_watermark": data.high_watermark,
+            "last_stable_offset": data.last_stable_offset_before,
+            "producer": producer,
+            "transactional_id": data.transactional_id,
+            "verdict": data.verdict,
+            "reason": data.reason,
+        }),
+        decision_sources: Vec::new(),
+        decision: "abort".into(),
+        heuristic: data.verdict == Some(Verdict::Long),
+        outcome: None,
+        prev_hash: String::new(),
+    };
+    let intent = log::append(&audit_path, intent)
+        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))?;
+    let result = cluster
+        .abort_transaction(&tp, producer.producer_id, epoch, coordinator_epoch, token)
+        .await;
+    let (high_after, stable_after) = tokio::join!(
+        cluster.latest_offsets(slice, 0),
+        cluster.latest_offsets(slice, 1)
+    );
+    let hw_after = high_after.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    let after = stable_after.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    data.last_stable_offset_after = after;
+    let (severity, code, outcome) = match &result {
+        Ok(()) => {
+            let moved = match (data.last_stable_offset_before, after, hw_after) {
+                (Some(b), Some(a), Some(hw)) if a > b => format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0)),
+                (Some(b), Some(_), _) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
+                _ => String::new(),
+            };
+            (
+                Severity::Ok,
+                "resolved",
+                Outcome {
+                    status: "ok".into(),
+                    detail: format!("aborted{moved}"),
+                    code: None,
+                },
+            )
+        }
+        Err(e) => {
+            let message = format!("{e:#}");
+            let code = [
+                "CLUSTER_AUTHORIZATION_FAILED",
+                "INVALID_PRODUCER_EPOCH",
+                "TRANSACTION_COORDINATOR_FENCED",
+                "NOT_LEADER_OR_FOLLOWER",
+            ]
+            .into_iter()
+            .find(|c| message.contains(c))
+            .map(str::to_string);
+            (
+                Severity::Critical,
+                "failed",
+                Outcome {
+                    status: "error".into(),
+                    detail: message,
+                    code,
+                },
+            )
+        }
+    };
+    let mut done = intent.clone();
+    done.kind = Kind::Outcome;
+    done.time = chrono::Utc::now();
+    done.outcome = Some(outcome.clone());
+    log::append(&audit_path, done).map_err(|e| {
+        anyhow::anyhow!(
+            "the abort ran ({}), but its outcome could not be recorded: {e:#}",
+            outcome.status
+        )
+    })?;
+    data.outcome = Some(outcome.clone());
+    let mut finding = Finding::new(severity, code, subject, outcome.detail.clone())
+        .evidence("action_id", action_id);
+    if outcome.code.as_deref() == Some("CLUSTER_AUTHORIZATION_FAILED") {
+        finding = finding.advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource");
+    }
+    finish(ctx, target, vec![finding], data)
+}
+
+fn finish(
+    ctx: &Context,
+    target: Target,
+    findings: Vec<Finding>,
+    data: ResolveKafkaReport,
+) -> Result<Severity> {
+    let report = Report::new("resolve kafka", target, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn shown<T: std::fmt::Display>(value: &Option<T>) -> String {
+    value
+        .as_ref()
+        .map_or_else(|| "?".to_string(), |v| v.to_string())
+}
+
+impl TableView for ResolveKafkaReport {
+    fn tables(&self, _style: &Style) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{}-{}: high watermark {}, LSO {}{}",
+            self.topic,
+            self.partition,
+            shown(&self.high_watermark),
+            shown(&self.last_stable_offset_before),
+            self.last_stable_offset_after
+                .map(|a| format!(" → {a}"))
+                .unwrap_or_default()
+        )];
+        if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
+            lines.push(format!(
+                "open transaction: producer {pid} epoch {} from offset {start}, last write {}, transactional id {}",
+                shown(&self.producer_epoch),
+                shown(&self.last_write),
+                shown(&self.transactional_id)
+            ));
+        }
+        if let Some(reason) = &self.reason {
+            lines.push(format!("verdict: {reason}"));
+        }
+        if let Some(request) = &self.request {
+            lines.push(format!("request: {request}"));
+        }
+        if let Some(path) = &self.audit_log {
+            lines.push(format!("recorded in {path}"));
+        }
+        lines
+    }
+}

@@ -1,0 +1,102 @@
+//! Whether an open transaction on a partition is hanging (its coordinator will never end
+//! it) or merely long (the coordinator owns it and will abort it at its timeout) — the
+//! last two steps of kafka-transactions.sh's find-hanging.
+
+use super::cluster::{Cluster, ProducerState, TopicPartition};
+use crate::units::format_duration;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Hanging,
+    Long,
+}
+
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub tp: TopicPartition,
+    pub producer: ProducerState,
+    pub transactional_id: Option<String>,
+    pub coordinator: Option<i32>,
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Judgement {
+    pub judged: Vec<Judged>,
+    /// (subject, what could not be read): the transactions these hide are not judged.
+    pub unreadable: Vec<(String, String)>,
+}
+
+/// ListTransactions (by producer id) on every broker, then DescribeTransactions through
+/// each id's coordinator: no id, an unknown id, another producer, or a transaction
+/// without this partition is hanging; anything else its coordinator still owns.
+pub async fn judge(
+    cluster: &Cluster,
+    candidates: Vec<(TopicPartition, ProducerState)>,
+) -> Judgement {
+    let mut out = Judgement::default();
+    let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
+    let mut ids: BTreeMap<i64, (String, i32)> = BTreeMap::new();
+    if !pids.is_empty() {
+        for (broker, listing) in cluster.list_transactions(&[], &pids, None).await {
+            match listing {
+                Ok(list) => ids.extend(list.into_iter().map(|l| (l.producer_id, (l.transactional_id, l.coordinator)))),
+                Err(e) => out.unreadable.push((
+                    format!("broker {broker}"),
+                    format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
+                )),
+            }
+        }
+    }
+    let txn_ids: Vec<String> = ids.values().map(|(id, _)| id.clone()).collect();
+    let descriptions = cluster.describe_transactions(&txn_ids).await;
+    for (tp, producer) in candidates {
+        let listed = ids.get(&producer.producer_id);
+        let (verdict, reason) = match listed {
+            None => (Verdict::Hanging, "no coordinator lists a transactional id for this producer".to_string()),
+            Some((id, _)) => match descriptions.get(id) {
+                Some(Ok(d)) if d.producer_id != producer.producer_id => (
+                    Verdict::Hanging,
+                    format!("transactional id {id} now belongs to producer {}", d.producer_id),
+                ),
+                Some(Ok(d)) if !d.partitions.contains(&tp) => (
+                    Verdict::Hanging,
+                    format!(
+                        "the coordinator's transaction of {id} ({}) does not include this partition: it will never write a marker here",
+                        d.state
+                    ),
+                ),
+                Some(Ok(d)) => (
+                    Verdict::Long,
+                    format!(
+                        "the coordinator still owns it ({}, timeout {})",
+                        d.state,
+                        format_duration(Duration::from_millis(d.timeout_ms.max(0) as u64))
+                    ),
+                ),
+                Some(Err(e)) if format!("{e:#}").contains("TRANSACTIONAL_ID_NOT_FOUND") => {
+                    (Verdict::Hanging, format!("the coordinator does not know transactional id {id}"))
+                }
+                Some(Err(e)) => {
+                    out.unreadable.push((format!("transactional id {id}"), format!("DescribeTransactions failed: {e:#}")));
+                    continue;
+                }
+                None => continue,
+            },
+        };
+        out.judged.push(Judged {
+            tp,
+            transactional_id: listed.map(|(id, _)| id.clone()),
+            coordinator: listed.map(|(_, c)| *c),
+            producer,
+            verdict,
+            reason,
+        });
+    }
+    out
+}

@@ -1,0 +1,215 @@
+//! `indoubt resolve kafka` on the lab's brokers: a hanging transaction aborted, the LSO
+//! advancing and read_committed consumers reading past it; an owned one refused.
+
+mod common;
+
+use common::kafka::*;
+use common::*;
+use serde_json::Value;
+
+fn resolve(bootstrap: &str, audit: &std::path::Path, args: &[&str]) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "kafka",
+            "-b",
+            bootstrap,
+            "--audit-log",
+        ])
+        .arg(audit)
+        .args(args));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+#[test]
+fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
+    for (generation, bootstrap) in brokers() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = dir.path().join("audit.jsonl");
+        let topic = create_topic(&bootstrap, "stuck", 1);
+        committed_writes(&bootstrap, &topic, 0, 1);
+        let (pid, _, _) = hanging_transaction(&bootstrap, &topic, 0);
+        committed_writes(&bootstrap, &topic, 0, 2);
+        assert_eq!(
+            read_all(&bootstrap, &topic, 0, "read_committed"),
+            ["committed-0"],
+            "{generation}: stuck behind the hanging write"
+        );
+
+        let start = "2"; // one record and its commit marker came first
+        let (dry, out) = resolve(
+            &bootstrap,
+            &audit,
+            &[
+                "--topic",
+                &topic,
+                "--partition",
+                "0",
+                "--start-offset",
+                start,
+                "--dry-run",
+            ],
+        );
+        assert_eq!(out.code, 0, "{generation}: {}", out.stderr);
+        assert!(dry["request"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("producer {pid}")));
+        assert_eq!(
+            read_all(&bootstrap, &topic, 0, "read_committed").len(),
+            1,
+            "a dry run changes nothing"
+        );
+        let (refused, out) = resolve(
+            &bootstrap,
+            &audit,
+            &[
+                "--topic",
+                &topic,
+                "--partition",
+                "0",
+                "--start-offset",
+                start,
+            ],
+        );
+        assert_eq!(
+            (out.code, refused["findings"][0]["code"].as_str()),
+            (1, Some("not_confirmed")),
+            "no terminal, no --yes"
+        );
+
+        let (done, out) = resolve(
+            &bootstrap,
+            &audit,
+            &[
+                "--topic",
+                &topic,
+                "--partition",
+                "0",
+                "--start-offset",
+                start,
+                "--yes",
+                "--reason",
+                "INC-4 hanging txn",
+                "--ticket",
+                "INC-4",
+            ],
+        );
+        assert_eq!(out.code, 0, "{generation}: {}\n{}", out.stdout, out.stderr);
+        assert_eq!(done["findings"][0]["code"], "resolved");
+        assert_eq!(done["verdict"], "hanging");
+        let (before, after) = (
+            done["last_stable_offset_before"].as_i64().unwrap(),
+            done["last_stable_offset_after"].as_i64().unwrap(),
+        );
+        assert_eq!(before, 2);
+        assert!(
+            after > before,
+            "{generation}: the LSO advanced: {before} -> {after}"
+        );
+        assert!(done["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("LSO moved from 2 to"));
+        assert_eq!(
+            read_all(&bootstrap, &topic, 0, "read_committed"),
+            ["committed-0", "committed-0", "committed-1"],
+            "{generation}: read_committed consumers read past it (the aborted write stays invisible)"
+        );
+        let (again, out) = resolve(
+            &bootstrap,
+            &audit,
+            &[
+                "--topic",
+                &topic,
+                "--partition",
+                "0",
+                "--start-offset",
+                start,
+                "--yes",
+                "--reason",
+                "r",
+            ],
+        );
+        assert_eq!(
+            (out.code, again["findings"][0]["code"].as_str()),
+            (0, Some("already_resolved"))
+        );
+
+        let verify = run(indoubt()
+            .args(["-o", "json", "audit", "verify", "--audit-log"])
+            .arg(&audit));
+        assert_eq!(verify.code, 0, "{}", verify.stdout);
+        let v: Value = serde_json::from_str(&verify.stdout).unwrap();
+        let records = v["records"].as_array().unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(
+            (
+                records[0]["decision"].as_str(),
+                records[0]["ticket"].as_str()
+            ),
+            (Some("abort"), Some("INC-4"))
+        );
+        assert_eq!(records[1]["outcome"]["status"], "ok");
+    }
+}
+
+#[test]
+fn a_transaction_its_coordinator_owns_is_refused_unless_forced() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let topic = create_topic(&bootstrap, "owned", 1);
+    let (producer, _) = long_transaction(&bootstrap, &topic, 0);
+    let (refused, out) = resolve(
+        &bootstrap,
+        &audit,
+        &[
+            "--topic",
+            &topic,
+            "--partition",
+            "0",
+            "--start-offset",
+            "0",
+            "--yes",
+            "--reason",
+            "r",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(refused["findings"][0]["code"], "owned_by_coordinator");
+    assert_eq!(refused["verdict"], "long");
+    let (forced, out) = resolve(
+        &bootstrap,
+        &audit,
+        &[
+            "--topic",
+            &topic,
+            "--partition",
+            "0",
+            "--start-offset",
+            "0",
+            "--force",
+            "--yes",
+            "--reason",
+            "cannot wait an hour",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(forced["findings"][0]["code"], "resolved");
+    let records: Vec<Value> = std::fs::read_to_string(&audit)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        records[0]["heuristic"], true,
+        "aborting what the coordinator owns is a person's call"
+    );
+    drop(producer);
+}
