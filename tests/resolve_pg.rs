@@ -616,3 +616,52 @@ fn nothing_is_done_when_the_audit_log_cannot_be_written() {
         recent.stderr
     );
 }
+
+#[test]
+fn other_participants_still_holding_the_global_transaction_are_shown() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let s = Setup::new("branch");
+    let other = PrivateCluster::start();
+    let other_db = TestDb::create_on(&other.url("postgres"), "branch2");
+    other_db
+        .admin()
+        .batch_execute("CREATE TABLE t (id int); INSERT INTO t VALUES (1)")
+        .unwrap();
+    // One global transaction (same gtrid), two branches (different bqual), two servers.
+    let gtrid = b64.encode(b"orders-4711-global");
+    let here = format!("4660_{gtrid}_{}", b64.encode(b"branch-a"));
+    let there = format!("4660_{gtrid}_{}", b64.encode(b"branch-b"));
+    s.prepare(1, &here);
+    connect(&other_db.url())
+        .batch_execute(&format!(
+            "BEGIN; UPDATE t SET id = 2; PREPARE TRANSACTION {}",
+            literal(&there)
+        ))
+        .unwrap();
+    let config = s.config(&format!(
+        "postgres:\n  here:\n    conninfo: {}\n  other:\n    conninfo: {}\nresolve:\n  participants: [other]\n",
+        pg_url(),
+        other.url("postgres")
+    ));
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args([
+            "resolve",
+            "pg",
+            &here,
+            "--pg",
+            "here",
+            "--rollback",
+            "--dry-run",
+        ]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let still = report["participants_still_prepared"].as_array().unwrap();
+    assert_eq!(still.len(), 1, "{still:?}");
+    assert!(still[0].as_str().unwrap().contains(&there), "{still:?}");
+    connect(&other_db.url())
+        .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&there)))
+        .unwrap();
+}
