@@ -72,6 +72,9 @@ pub enum Command {
     /// Inspect Kafka: LSO gaps, producers, transactions, hanging transactions
     #[command(subcommand)]
     Kafka(KafkaCommand),
+    /// Compare the ids in a database window with the ids in a topic (dual-write gaps)
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Reconcile(ReconcileArgs),
     /// Resolve an in-doubt transaction: evidence, the coordinator's decision, confirmation, audit
     #[command(subcommand)]
     Resolve(ResolveCommand),
@@ -431,4 +434,60 @@ pub struct HorizonArgs {
     /// Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]
     #[arg(long, value_name = "COUNT", value_parser = parse_count)]
     pub wraparound_critical_xids: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReconcileArgs {
+    /// A reconcile job from the config; flags override its fields
+    pub job: Option<String>,
+
+    /// The database: a target name, a postgres:// URL or conninfo
+    #[arg(long, value_name = "TARGET")]
+    pub pg: Option<String>,
+
+    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1, $2)
+    #[arg(long, value_name = "SQL")]
+    pub query: Option<String>,
+
+    #[command(flatten)]
+    pub kafka: KafkaTargetArgs,
+
+    #[arg(long, value_name = "TOPIC")]
+    pub topic: Option<String>,
+
+    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]
+    #[arg(long, value_name = "WHERE")]
+    pub id_from: Option<String>,
+
+    /// The window's start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+
+    /// The window's end (exclusive): a time or a duration back from now [default: now]
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+
+    /// Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub settle: Option<Duration>,
+
+    /// Read the topic from this much before the window's start (producer clock skew) [default: 1m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub slack: Option<Duration>,
+
+    /// Compare counts only, without keeping ids
+    #[arg(long)]
+    pub count_only: bool,
+
+    /// Write every id of every class to this file (`class<TAB>id` lines)
+    #[arg(long, value_name = "FILE")]
+    pub ids_out: Option<PathBuf>,
+
+    /// How many ids of each class the table shows
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub show: usize,
+
+    /// Bound on the database query (it may stream millions of rows) [default: 1h]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub query_timeout: Option<Duration>,
 }

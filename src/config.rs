@@ -21,8 +21,33 @@ pub struct Config {
     pub thresholds: Thresholds,
     #[serde(default)]
     pub audit: AuditConfig,
+    /// Named reconcile jobs.
+    #[serde(default)]
+    pub reconcile: BTreeMap<String, ReconcileJobConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
+}
+
+/// A reconcile job: a database query against a topic; every field can be a flag too.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReconcileJobConfig {
+    /// A postgres target.
+    pub postgres: Option<String>,
+    /// Takes $1 = since and $2 = until (timestamptz); returns the id and the row's time.
+    pub query: Option<String>,
+    /// A kafka target.
+    pub kafka: Option<String>,
+    pub topic: Option<String>,
+    /// key, header:NAME or json:/pointer.
+    pub id_from: Option<String>,
+    /// A time or a duration back from now.
+    pub since: Option<String>,
+    pub until: Option<String>,
+    #[serde(default, with = "serde_duration")]
+    pub settle: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub slack: Option<Duration>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -11,6 +11,7 @@ pub mod findings;
 pub mod gid;
 pub mod kafka;
 pub mod pg;
+pub mod reconcile;
 pub mod report;
 pub mod resolve;
 pub mod term;

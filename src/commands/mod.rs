@@ -10,6 +10,7 @@ mod kafka_transactions;
 mod pg_horizon;
 mod pg_prepared;
 mod pg_slots;
+mod reconcile;
 mod resolve_kafka;
 mod resolve_pg;
 
@@ -32,6 +33,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
             kafka_transactions::run(&ctx, args).await
         }
         Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, args).await,
+        Command::Reconcile(args) => reconcile::run(&ctx, args).await,
         Command::Resolve(ResolveCommand::Pg(args)) => resolve_pg::run(&ctx, args).await,
         Command::Resolve(ResolveCommand::Kafka(args)) => resolve_kafka::run(&ctx, args).await,
         Command::Audit(AuditCommand::List(args)) => audit_cmd::list(&ctx, args),

@@ -311,6 +311,31 @@ impl Session {
         }
     }
 
+    /// A query whose rows arrive as a stream (for results too large to hold). Only the
+    /// start is bounded by the timeout (statement_timeout still bounds the server side).
+    pub async fn query_stream<'a>(
+        &'a self,
+        sql: &str,
+        params: &'a [&'a (dyn ToSql + Sync)],
+    ) -> Result<tokio_postgres::RowStream> {
+        let statement = self.bounded(self.client.prepare(sql)).await?;
+        self.bounded(self.client.query_raw(&statement, params.iter().copied()))
+            .await
+    }
+
+    /// Lifts statement_timeout (and the client-side bound) to `limit` for a statement that
+    /// legitimately runs long, such as a reconcile query streaming millions of rows.
+    pub async fn allow_long_statements(&mut self, limit: Duration) -> Result<()> {
+        let ms = limit.as_millis().clamp(1, i32::MAX as u128);
+        self.bounded(
+            self.client
+                .batch_execute(&format!("SET statement_timeout = {ms}")),
+        )
+        .await?;
+        self.timeout = limit;
+        Ok(())
+    }
+
     /// Runs one bounded query with bind parameters.
     pub async fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
         self.bounded(self.client.query(sql, params)).await

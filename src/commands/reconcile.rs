@@ -1,0 +1,447 @@
+//! `indoubt reconcile`: orders in the database that their events never announced, found
+//! as the difference of two sets — never as an ERROR line.
+
+use crate::cli::ReconcileArgs;
+use crate::context::Context;
+use crate::error::hinted;
+use crate::findings::{Finding, Severity};
+use crate::kafka::target::KafkaTarget;
+use crate::pg::session;
+use crate::reconcile::compare::{self, Classes};
+use crate::reconcile::db;
+use crate::reconcile::ids::IdFrom;
+use crate::reconcile::topic::{self, Unparseable, Window};
+use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::term::escape_control;
+use crate::units::{format_duration, parse_duration};
+use anyhow::{Context as _, Result};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct ReconcileReport {
+    job: Option<String>,
+    topic: String,
+    since: DateTime<Utc>,
+    until: DateTime<Utc>,
+    settle_seconds: u64,
+    count_only: bool,
+    database_rows: u64,
+    topic_messages: u64,
+    partitions: usize,
+    matched: u64,
+    /// Counts of each class; the ids follow unless --count-only.
+    missing_count: usize,
+    pending_count: usize,
+    extra_count: usize,
+    duplicated_count: usize,
+    unparseable_count: usize,
+    missing: Vec<String>,
+    /// In the database, younger than the settle window, not yet in the topic.
+    pending: Vec<String>,
+    extra: Vec<String>,
+    duplicated: Vec<Duplicate>,
+    unparseable: Vec<Unparseable>,
+    #[serde(skip)]
+    show: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Duplicate {
+    id: String,
+    count: u32,
+}
+
+/// A time: RFC 3339, or a duration back from now.
+fn parse_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    let back = parse_duration(text).map_err(|e| {
+        hinted(
+            format!("invalid time {text:?}: {e}"),
+            "an RFC 3339 time (2026-05-11T02:00:00Z) or a duration back from now (3h)",
+        )
+    })?;
+    Ok(now - chrono::Duration::from_std(back).unwrap_or(chrono::Duration::MAX))
+}
+
+pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
+    let job = match &args.job {
+        Some(name) => Some(ctx.config.config.reconcile.get(name).ok_or_else(|| {
+            hinted(
+                format!("no reconcile job named {name:?} in the config"),
+                "jobs live under reconcile: in the config file",
+            )
+        })?),
+        None => None,
+    };
+    let pick = |flag: &Option<String>,
+                field: fn(&crate::config::ReconcileJobConfig) -> &Option<String>| {
+        flag.clone().or_else(|| job.and_then(|j| field(j).clone()))
+    };
+    let need = |value: Option<String>, what: &str| {
+        value.ok_or_else(|| {
+            hinted(
+                format!("reconcile needs {what}"),
+                "give it as a flag or in a reconcile job of the config",
+            )
+        })
+    };
+    let query = need(pick(&args.query, |j| &j.query), "--query")?;
+    let topic_name = need(pick(&args.topic, |j| &j.topic), "--topic")?;
+    let id_from =
+        IdFrom::parse(&pick(&args.id_from, |j| &j.id_from).unwrap_or_else(|| "key".into()))?;
+    let now = Utc::now();
+    let since = parse_time(
+        &pick(&args.since, |j| &j.since).unwrap_or_else(|| "24h".into()),
+        now,
+    )?;
+    let until = parse_time(
+        &pick(&args.until, |j| &j.until).unwrap_or_else(|| "0s".into()),
+        now,
+    )?;
+    if since >= until {
+        return Err(hinted(
+            "the window is empty: --since must be before --until",
+            "e.g. --since 3h --until 0s",
+        ));
+    }
+    let settle = args
+        .settle
+        .or(job.and_then(|j| j.settle))
+        .unwrap_or(Duration::from_secs(300));
+    let slack = args
+        .slack
+        .or(job.and_then(|j| j.slack))
+        .unwrap_or(Duration::from_secs(60));
+    let pg = ctx.pg_target(pick(&args.pg, |j| &j.postgres).as_deref())?;
+    let mut kafka_args_target = None;
+    if args.kafka.bootstrap.is_none() && args.kafka.kafka.is_none() {
+        if let Some(name) = job.and_then(|j| j.kafka.clone()) {
+            let t = ctx.config.config.kafka.get(&name).ok_or_else(|| {
+                hinted(
+                    format!("no kafka target named {name:?}"),
+                    "the job's kafka: names a kafka target of the config",
+                )
+            })?;
+            kafka_args_target = Some(KafkaTarget::from_config(&name, t)?);
+        }
+    }
+    let kafka = match kafka_args_target {
+        Some(t) => t,
+        None => ctx.kafka_target(&args.kafka)?.1,
+    };
+
+    let progress = Progress::new(ctx);
+    let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
+    let mut session = session::connect(&pg.params, ctx.timeout).await?;
+    session.allow_long_statements(query_timeout).await?;
+    let settle_from = until - chrono::Duration::from_std(settle).unwrap_or(chrono::Duration::MAX);
+    let window = Window {
+        since_ms: since.timestamp_millis(),
+        until_ms: until.timestamp_millis(),
+        slack,
+    };
+    // Both sides at once: the topic on a blocking thread, the database streamed here.
+    let (t_target, t_topic, t_id, t_timeout, t_progress) = (
+        kafka.clone(),
+        topic_name.clone(),
+        id_from.clone(),
+        ctx.timeout.max(Duration::from_secs(30)),
+        progress.clone(),
+    );
+    let topic_read = tokio::task::spawn_blocking(move || {
+        topic::read(&t_target, &t_topic, &t_id, &window, t_timeout, &|n| {
+            t_progress.messages(n)
+        })
+    });
+    let db_side = db::read(&session, &query, since, until, settle_from, &|n| {
+        progress.rows(n)
+    })
+    .await
+    .context("reading the database side")?;
+    let topic_side = topic_read
+        .await
+        .context("the topic reader stopped")?
+        .context("reading the topic side")?;
+    progress.finish();
+
+    let mut data = ReconcileReport {
+        job: args.job.clone(),
+        topic: topic_name.clone(),
+        since,
+        until,
+        settle_seconds: settle.as_secs(),
+        count_only: args.count_only,
+        database_rows: db_side.rows,
+        topic_messages: topic_side.messages,
+        partitions: topic_side.partitions,
+        matched: 0,
+        missing_count: 0,
+        pending_count: 0,
+        extra_count: 0,
+        duplicated_count: 0,
+        unparseable_count: topic_side.unparseable.len(),
+        missing: Vec::new(),
+        pending: Vec::new(),
+        extra: Vec::new(),
+        duplicated: Vec::new(),
+        unparseable: topic_side.unparseable,
+        show: args.show,
+    };
+    let classes: Classes = compare::compare(
+        db_side.ids,
+        &db_side.young,
+        topic_side.window,
+        topic_side.all,
+    );
+    data.matched = classes.matched;
+    data.missing_count = classes.missing.len();
+    data.pending_count = classes.pending.len();
+    data.extra_count = classes.extra.len();
+    data.duplicated_count = classes.duplicated.len();
+    if let Some(path) = &args.ids_out {
+        write_ids(path, &classes, &data.unparseable)?;
+    }
+    if !args.count_only {
+        data.missing = classes.missing;
+        data.pending = classes.pending;
+        data.extra = classes.extra;
+        data.duplicated = classes
+            .duplicated
+            .into_iter()
+            .map(|(id, count)| Duplicate { id, count })
+            .collect();
+    } else {
+        data.unparseable.clear();
+    }
+    let findings = assess(&data);
+    let target = Target {
+        name: pg.name.clone(),
+        kind: "reconcile".into(),
+        address: format!(
+            "{} ⇄ {} topic {topic_name}",
+            pg.params.describe(),
+            kafka.bootstrap.join(",")
+        ),
+    };
+    let report = Report::new("reconcile", target, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn assess(d: &ReconcileReport) -> Vec<Finding> {
+    let window = format!(
+        "[{}, {})",
+        d.since.format("%Y-%m-%d %H:%M:%S"),
+        d.until.format("%Y-%m-%d %H:%M:%S")
+    );
+    let mut findings = Vec::new();
+    let evidence = |f: Finding| {
+        f.evidence(
+            "source",
+            "the reconcile query; the topic read with read_committed",
+        )
+        .evidence("database_rows", d.database_rows)
+        .evidence("topic_messages", d.topic_messages)
+        .evidence("matched", d.matched)
+    };
+    if d.missing_count > 0 {
+        findings.push(evidence(Finding::new(
+            Severity::Critical,
+            "missing_in_topic",
+            format!("topic {}", d.topic),
+            format!(
+                "{} row(s) of {window} never reached the topic (older than the settle window of {})",
+                d.missing_count,
+                format_duration(Duration::from_secs(d.settle_seconds))
+            ),
+        ))
+        .advice("republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost"));
+    }
+    for (count, code, message) in [
+        (
+            d.extra_count,
+            "missing_in_database",
+            "message(s) in the window name ids the database does not have",
+        ),
+        (
+            d.duplicated_count,
+            "duplicated_in_topic",
+            "id(s) were published more than once: consumers must deduplicate",
+        ),
+        (
+            d.unparseable_count,
+            "unparseable_messages",
+            "message(s) carry no readable id",
+        ),
+    ] {
+        if count > 0 {
+            findings.push(evidence(Finding::new(
+                Severity::Warning,
+                code,
+                format!("topic {}", d.topic),
+                format!("{count} {message}"),
+            )));
+        }
+    }
+    if findings.is_empty() {
+        findings.push(evidence(Finding::new(
+            Severity::Ok,
+            "reconciled",
+            format!("topic {}", d.topic),
+            format!(
+                "{} row(s) of {window} all in the topic ({} pending in the settle window)",
+                d.database_rows, d.pending_count
+            ),
+        )));
+    }
+    findings
+}
+
+fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseable]) -> Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    for id in &classes.missing {
+        writeln!(out, "missing\t{id}")?;
+    }
+    for id in &classes.pending {
+        writeln!(out, "pending\t{id}")?;
+    }
+    for id in &classes.extra {
+        writeln!(out, "extra\t{id}")?;
+    }
+    for (id, count) in &classes.duplicated {
+        writeln!(out, "duplicated\t{id}\t{count}")?;
+    }
+    for u in unparseable {
+        writeln!(out, "unparseable\t{}:{}\t{}", u.partition, u.offset, u.why)?;
+    }
+    out.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Rows and messages read so far, on stderr when it is a terminal.
+#[derive(Clone)]
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    counts: std::sync::Arc<std::sync::Mutex<(u64, u64)>>,
+}
+
+impl Progress {
+    fn new(ctx: &Context) -> Progress {
+        let bar = (std::io::stderr().is_terminal() && ctx.verbose < 2).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Progress {
+            bar,
+            counts: Default::default(),
+        }
+    }
+
+    fn update(&self, f: impl FnOnce(&mut (u64, u64))) {
+        if let Some(bar) = &self.bar {
+            let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+            f(&mut counts);
+            let elapsed = bar.elapsed().as_secs_f64().max(0.001);
+            bar.set_message(format!(
+                "rows {} ({:.0}/s), messages {} ({:.0}/s)",
+                counts.0,
+                counts.0 as f64 / elapsed,
+                counts.1,
+                counts.1 as f64 / elapsed
+            ));
+        }
+    }
+
+    fn rows(&self, n: u64) {
+        self.update(|c| c.0 = n);
+    }
+
+    fn messages(&self, n: u64) {
+        self.update(|c| c.1 = n);
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl TableView for ReconcileReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let mut table = style.table(&["CLASS", "COUNT", "IDS"]);
+        let first = |ids: &[String]| {
+            let mut shown: Vec<String> = ids
+                .iter()
+                .take(self.show)
+                .map(|i| escape_control(i))
+                .collect();
+            if ids.len() > self.show {
+                shown.push(format!(
+                    "… and {} more (all in -o json or --ids-out)",
+                    ids.len() - self.show
+                ));
+            }
+            shown.join(", ")
+        };
+        table.add_row(vec![
+            "rows in the database".to_string(),
+            self.database_rows.to_string(),
+            String::new(),
+        ]);
+        table.add_row(vec![
+            "messages in the topic".to_string(),
+            self.topic_messages.to_string(),
+            format!("{} partition(s)", self.partitions),
+        ]);
+        table.add_row(vec![
+            "matched".to_string(),
+            self.matched.to_string(),
+            String::new(),
+        ]);
+        table.add_row(vec![
+            "missing in the topic".to_string(),
+            self.missing_count.to_string(),
+            first(&self.missing),
+        ]);
+        table.add_row(vec![
+            "pending (settle window)".to_string(),
+            self.pending_count.to_string(),
+            first(&self.pending),
+        ]);
+        table.add_row(vec![
+            "in the topic, not in the database".to_string(),
+            self.extra_count.to_string(),
+            first(&self.extra),
+        ]);
+        let dups: Vec<String> = self
+            .duplicated
+            .iter()
+            .map(|d| format!("{}×{}", d.id, d.count))
+            .collect();
+        table.add_row(vec![
+            "duplicated in the topic".to_string(),
+            self.duplicated_count.to_string(),
+            first(&dups),
+        ]);
+        let bad: Vec<String> = self
+            .unparseable
+            .iter()
+            .map(|u| format!("{}@{} ({})", u.partition, u.offset, u.why))
+            .collect();
+        table.add_row(vec![
+            "unparseable messages".to_string(),
+            self.unparseable_count.to_string(),
+            first(&bad),
+        ]);
+        vec![table.to_string()]
+    }
+}

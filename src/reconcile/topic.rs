@@ -1,0 +1,191 @@
+//! The topic side: every partition read with read_committed from the offset for the
+//! window's start (less a slack) to the end offsets captured when the run starts, with no
+//! consumer group and nothing committed.
+
+use super::ids::{IdFrom, IdList};
+use crate::kafka::target::KafkaTarget;
+use anyhow::{anyhow, Context, Result};
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::message::{Headers, Message};
+use rdkafka::{ClientConfig, Offset, TopicPartitionList};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unparseable {
+    pub partition: i32,
+    pub offset: i64,
+    pub why: String,
+}
+
+pub struct TopicSide {
+    /// Ids of messages timestamped inside the window.
+    pub window: IdList,
+    /// Ids of every message read (window and slack).
+    pub all: IdList,
+    pub messages: u64,
+    pub unparseable: Vec<Unparseable>,
+    pub partitions: usize,
+}
+
+pub struct Window {
+    pub since_ms: i64,
+    pub until_ms: i64,
+    pub slack: Duration,
+}
+
+fn consumer(target: &KafkaTarget) -> Result<BaseConsumer> {
+    let mut config = ClientConfig::new();
+    config
+        .set("bootstrap.servers", target.bootstrap.join(","))
+        // assign() joins no group; the id only satisfies librdkafka, and nothing is committed.
+        .set(
+            "group.id",
+            format!("indoubt-reconcile-{}", std::process::id()),
+        )
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("isolation.level", "read_committed")
+        .set("enable.partition.eof", "true");
+    for (k, v) in &target.properties {
+        config.set(k, v);
+    }
+    config.create().context("creating the Kafka consumer")
+}
+
+/// Reads the window's messages from every partition; `progress` gets the running count.
+pub fn read(
+    target: &KafkaTarget,
+    topic: &str,
+    id_from: &IdFrom,
+    window: &Window,
+    timeout: Duration,
+    progress: &dyn Fn(u64),
+) -> Result<TopicSide> {
+    let consumer = consumer(target)?;
+    let metadata = consumer
+        .fetch_metadata(Some(topic), timeout)
+        .with_context(|| format!("reading the metadata of topic {topic}"))?;
+    let partitions: Vec<i32> = metadata
+        .topics()
+        .first()
+        .filter(|t| t.error().is_none())
+        .map(|t| t.partitions().iter().map(|p| p.id()).collect())
+        .ok_or_else(|| anyhow!("topic {topic} does not exist or may not be described"))?;
+    if partitions.is_empty() {
+        return Err(anyhow!(
+            "topic {topic} does not exist or may not be described"
+        ));
+    }
+    // Ends first: whatever is written while we read is not ours to wait for.
+    let mut ends = BTreeMap::new();
+    for p in &partitions {
+        let (_, lso) = consumer
+            .fetch_watermarks(topic, *p, timeout)
+            .with_context(|| format!("reading the end of {topic}-{p}"))?;
+        ends.insert(*p, lso);
+    }
+    let start_ms = window.since_ms - window.slack.as_millis() as i64;
+    let mut wanted = TopicPartitionList::new();
+    for p in &partitions {
+        wanted
+            .add_partition_offset(topic, *p, Offset::Offset(start_ms))
+            .map_err(|e| anyhow!("{e}"))?;
+    }
+    let starts = consumer
+        .offsets_for_times(wanted, timeout)
+        .context("finding the offsets for the window's start")?;
+    let mut assignment = TopicPartitionList::new();
+    let mut remaining = BTreeMap::new();
+    for element in starts.elements() {
+        let end = ends.get(&element.partition()).copied().unwrap_or(0);
+        let start = match element.offset() {
+            Offset::Offset(o) => o,
+            _ => end, // no message at or after the time: nothing to read here
+        };
+        if start < end {
+            assignment
+                .add_partition_offset(topic, element.partition(), Offset::Offset(start))
+                .map_err(|e| anyhow!("{e}"))?;
+            remaining.insert(element.partition(), end);
+        }
+    }
+    let mut side = TopicSide {
+        window: IdList::default(),
+        all: IdList::default(),
+        messages: 0,
+        unparseable: Vec::new(),
+        partitions: partitions.len(),
+    };
+    if remaining.is_empty() {
+        return Ok(side);
+    }
+    consumer
+        .assign(&assignment)
+        .context("assigning the partitions")?;
+    let mut last_progress = Instant::now();
+    let mut idle_since = Instant::now();
+    while !remaining.is_empty() {
+        match consumer.poll(Duration::from_millis(200)) {
+            Some(Ok(message)) => {
+                idle_since = Instant::now();
+                let partition = message.partition();
+                let offset = message.offset();
+                let Some(&end) = remaining.get(&partition) else {
+                    continue;
+                };
+                if offset >= end {
+                    remaining.remove(&partition);
+                    continue;
+                }
+                side.messages += 1;
+                let headers: Vec<(String, Vec<u8>)> = message
+                    .headers()
+                    .map(|h| {
+                        h.iter()
+                            .map(|h| (h.key.to_string(), h.value.unwrap_or_default().to_vec()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                match id_from.extract(message.key(), &headers, message.payload()) {
+                    Ok(id) => {
+                        let at = message.timestamp().to_millis().unwrap_or(window.since_ms);
+                        if at >= window.since_ms && at < window.until_ms {
+                            side.window.push(&id);
+                        }
+                        side.all.push(&id);
+                    }
+                    Err(why) => side.unparseable.push(Unparseable {
+                        partition,
+                        offset,
+                        why,
+                    }),
+                }
+                if offset + 1 >= end {
+                    remaining.remove(&partition);
+                }
+                if last_progress.elapsed() > Duration::from_millis(200) {
+                    progress(side.messages);
+                    last_progress = Instant::now();
+                }
+            }
+            Some(Err(rdkafka::error::KafkaError::PartitionEOF(p))) => {
+                // read_committed stops at the LSO: aborted records and markers fill the rest.
+                remaining.remove(&p);
+            }
+            Some(Err(e)) => return Err(anyhow!("consuming {topic}: {e}")),
+            None => {
+                if idle_since.elapsed() > timeout {
+                    return Err(anyhow!(
+                        "no message from {topic} within {} while {} partition(s) were not at their end",
+                        crate::units::format_duration(timeout),
+                        remaining.len()
+                    ));
+                }
+            }
+        }
+    }
+    progress(side.messages);
+    Ok(side)
+}

@@ -1,0 +1,334 @@
+//! `indoubt reconcile` against the lab: exact ids in every class, id sources, window and
+//! settle edges, an empty topic, a topic still being written, a failing query.
+
+mod common;
+
+use common::kafka::*;
+use common::*;
+use rdkafka::message::{Header, OwnedHeaders};
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::ClientConfig;
+use serde_json::Value;
+
+const QUERY: &str = "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2";
+
+struct Shop {
+    db: TestDb,
+    topic: String,
+    bootstrap: String,
+    now_ms: i64,
+}
+
+impl Shop {
+    /// Orders 1..=20 created two hours ago (order 21 a minute ago, within the settle window).
+    fn new(partitions: i32) -> Shop {
+        let db = TestDb::create("shop");
+        db.admin()
+            .batch_execute(
+                "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+                 INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 20) g;
+                 INSERT INTO orders VALUES (21, now() - interval '1 minute')",
+            )
+            .unwrap();
+        let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+        let topic = create_topic(&bootstrap, "orders.created", partitions);
+        Shop {
+            db,
+            topic,
+            bootstrap,
+            now_ms: chrono::Utc::now().timestamp_millis(),
+        }
+    }
+
+    fn producer(&self) -> BaseProducer {
+        ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap()
+    }
+
+    /// Publishes the event of `id` (key, header and JSON value all carry it), `ago_ms` old.
+    fn publish(&self, producer: &BaseProducer, id: &str, ago_ms: i64) {
+        let value = format!(r#"{{"order":{{"id":{id}}},"type":"created"}}"#);
+        producer
+            .send(
+                BaseRecord::to(&self.topic)
+                    .key(id)
+                    .payload(&value)
+                    .timestamp(self.now_ms - ago_ms)
+                    .headers(OwnedHeaders::new().insert(Header {
+                        key: "order_id",
+                        value: Some(id),
+                    })),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+    }
+
+    fn reconcile(&self, extra: &[&str]) -> (Value, Outcome) {
+        let out = run(indoubt()
+            .args([
+                "-o",
+                "json",
+                "reconcile",
+                "--pg",
+                &self.db.url(),
+                "--query",
+                QUERY,
+                "-b",
+                &self.bootstrap,
+                "--topic",
+                &self.topic,
+            ])
+            .args(extra));
+        (
+            serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    }
+}
+
+fn ids(report: &Value, class: &str) -> Vec<String> {
+    report[class]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The seed's incident in miniature: some events lost, some duplicated, one for an order
+/// that does not exist, one unreadable, one aborted in a transaction.
+fn incident() -> Shop {
+    let shop = Shop::new(3);
+    let producer = shop.producer();
+    let hour = 3_600_000;
+    for id in 1..=15 {
+        shop.publish(&producer, &id.to_string(), 2 * hour - 1000);
+    }
+    for id in ["3", "7"] {
+        shop.publish(&producer, id, hour); // at-least-once delivery
+    }
+    shop.publish(&producer, "99", hour); // an order that does not exist
+    producer
+        .send(
+            BaseRecord::to(&shop.topic)
+                .key("oops")
+                .payload("not json at all")
+                .timestamp(shop.now_ms - hour),
+        )
+        .map_err(|(e, _)| e)
+        .unwrap();
+    producer.flush(WAIT).unwrap();
+    let txn = transactional_producer(&shop.bootstrap, &unique("aborting"));
+    txn.begin_transaction().unwrap();
+    shop.publish(&txn, "16", hour); // published, then rolled back: not a message
+    txn.flush(WAIT).unwrap();
+    txn.abort_transaction(WAIT).unwrap();
+    shop
+}
+
+#[test]
+fn every_class_holds_exactly_the_right_ids_from_each_id_source() {
+    let shop = incident();
+    for id_from in ["key", "header:order_id", "json:/order/id"] {
+        let (r, out) = shop.reconcile(&["--id-from", id_from, "--since", "3h", "--settle", "5m"]);
+        assert_eq!(
+            out.code, 2,
+            "{id_from}: missing events are CRITICAL\n{}\n{}",
+            out.stdout, out.stderr
+        );
+        assert_eq!(r["database_rows"], 21);
+        assert_eq!(
+            ids(&r, "missing"),
+            ["16", "17", "18", "19", "20"],
+            "{id_from}"
+        );
+        assert_eq!(
+            ids(&r, "pending"),
+            ["21"],
+            "{id_from}: too young to be missing"
+        );
+        assert_eq!(r["matched"], 15);
+        // "oops" is a perfectly good key, of an order the database lacks; as a header or a
+        // JSON pointer that message has no id at all.
+        let extra: &[&str] = if id_from == "key" {
+            &["99", "oops"]
+        } else {
+            &["99"]
+        };
+        assert_eq!(ids(&r, "extra"), extra, "{id_from}");
+        let dups: Vec<(String, u64)> = r["duplicated"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["id"].as_str().unwrap().to_string(),
+                    d["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            dups,
+            [("3".to_string(), 2), ("7".to_string(), 2)],
+            "{id_from}"
+        );
+        let unparseable = r["unparseable"].as_array().unwrap();
+        if id_from == "key" {
+            assert!(unparseable.is_empty());
+        } else {
+            assert_eq!(unparseable.len(), 1, "{id_from}: {unparseable:?}");
+            assert!(unparseable[0]["offset"].as_i64().is_some());
+        }
+        assert_eq!(
+            r["topic_messages"], 19,
+            "{id_from}: the aborted event is not a message"
+        );
+    }
+    // The ids of every class, to a file; and counts only.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let (r, out) = shop.reconcile(&[
+        "--since",
+        "3h",
+        "--count-only",
+        "--ids-out",
+        &file.path().to_string_lossy(),
+    ]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        (
+            r["missing_count"].as_u64(),
+            r["missing"].as_array().map(Vec::len)
+        ),
+        (Some(5), Some(0))
+    );
+    let written = std::fs::read_to_string(file.path()).unwrap();
+    assert!(
+        written.contains("missing\t17\n")
+            && written.contains("duplicated\t3\t2\n")
+            && written.contains("pending\t21\n"),
+        "{written}"
+    );
+    // The table shows the first ids of each class.
+    let table = run(indoubt().args([
+        "reconcile",
+        "--pg",
+        &shop.db.url(),
+        "--query",
+        QUERY,
+        "-b",
+        &shop.bootstrap,
+        "--topic",
+        &shop.topic,
+        "--since",
+        "3h",
+        "--show",
+        "2",
+    ]));
+    assert!(
+        table.stdout.contains("16, 17, … and 3 more"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn window_and_settle_edges() {
+    let shop = Shop::new(1);
+    let (since, until): (String, String) = {
+        let row = shop.db.admin().query_one("SELECT min(created_at)::text, (min(created_at) + interval '1 hour')::text FROM orders", &[]).unwrap();
+        (row.get(0), row.get(1))
+    };
+    let rfc = |t: &str| {
+        chrono::DateTime::parse_from_str(&format!("{t}00"), "%Y-%m-%d %H:%M:%S%.f%z")
+            .map(|d| d.to_rfc3339())
+            .unwrap()
+    };
+    // [since, until): the rows at exactly `since` are in, the window ends before order 21.
+    let (r, _) = shop.reconcile(&["--since", &rfc(&since), "--until", &rfc(&until)]);
+    assert_eq!(r["database_rows"], 20);
+    assert_eq!(ids(&r, "missing").len(), 20, "nothing published");
+    assert!(ids(&r, "pending").is_empty());
+    // A settle window wider than the rows' age makes them pending, not missing: exit 0.
+    let (r, out) = shop.reconcile(&["--since", "3h", "--settle", "3h"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(ids(&r, "pending").len(), 21);
+    // An empty topic: every settled row is missing.
+    let (r, out) = shop.reconcile(&["--since", "3h"]);
+    assert_eq!(
+        (
+            out.code,
+            ids(&r, "missing").len(),
+            r["topic_messages"].as_u64()
+        ),
+        (2, 20, Some(0))
+    );
+}
+
+#[test]
+fn a_topic_still_being_written_does_not_keep_it_running() {
+    let shop = Shop::new(2);
+    let producer = shop.producer();
+    for id in 1..=21 {
+        shop.publish(&producer, &id.to_string(), 60_000);
+    }
+    producer.flush(WAIT).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (stop, topic, bootstrap) = (stop.clone(), shop.topic.clone(), shop.bootstrap.clone());
+        std::thread::spawn(move || {
+            let p: BaseProducer = ClientConfig::new()
+                .set("bootstrap.servers", &bootstrap)
+                .create()
+                .unwrap();
+            let mut n = 1000;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let id = n.to_string();
+                let _ = p.send(BaseRecord::to(&topic).key(&id).payload("{}"));
+                p.poll(std::time::Duration::from_millis(5));
+                n += 1;
+            }
+            p.flush(WAIT).unwrap();
+        })
+    };
+    let (r, out) = shop.reconcile(&["--since", "3h", "--settle", "0s"]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    assert!(out.code < 3, "it ended on its own: {}", out.stderr);
+    assert_eq!(r["matched"], 21);
+    assert!(ids(&r, "missing").is_empty());
+}
+
+#[test]
+fn a_failing_query_is_unknown_with_the_servers_words() {
+    let shop = Shop::new(1);
+    let out = run(indoubt().args([
+        "reconcile",
+        "--pg",
+        &shop.db.url(),
+        "--query",
+        "SELECT id FROM no_such_table WHERE $1 < $2",
+        "-b",
+        &shop.bootstrap,
+        "--topic",
+        &shop.topic,
+    ]));
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.contains("42P01") && out.stderr.contains("no_such_table"),
+        "{}",
+        out.stderr
+    );
+    let out = run(indoubt().args([
+        "reconcile",
+        "--pg",
+        &shop.db.url(),
+        "-b",
+        &shop.bootstrap,
+        "--topic",
+        &shop.topic,
+    ]));
+    assert_eq!(out.code, 3, "no query");
+    assert!(out.stderr.contains("--query"), "{}", out.stderr);
+}
