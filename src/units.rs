@@ -145,6 +145,17 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     Ok(count.round() as u64)
 }
 
+/// `at` minus `back`, or the earliest time there is when that would overflow (`--since 9999999d`).
+pub fn time_before(
+    at: chrono::DateTime<chrono::Utc>,
+    back: Duration,
+) -> chrono::DateTime<chrono::Utc> {
+    chrono::Duration::from_std(back)
+        .ok()
+        .and_then(|d| at.checked_sub_signed(d))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC)
+}
+
 /// Seconds as reported by a server (may be fractional or, with clock skew, negative) to a Duration.
 pub fn seconds(secs: f64) -> Duration {
     if secs.is_finite() && secs > 0.0 {
@@ -259,6 +270,19 @@ mod tests {
         assert_eq!(parse_count("42").unwrap(), 42);
         assert!(parse_count("lots").is_err());
         assert!(parse_count("-5M").is_err());
+    }
+
+    #[test]
+    fn time_before_never_overflows() {
+        let now = chrono::Utc::now();
+        assert_eq!(
+            time_before(now, Duration::from_secs(60)),
+            now - chrono::Duration::seconds(60)
+        );
+        assert_eq!(
+            time_before(now, Duration::from_secs(u64::MAX)),
+            chrono::DateTime::<chrono::Utc>::MIN_UTC
+        );
     }
 
     #[test]

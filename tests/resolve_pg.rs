@@ -172,7 +172,11 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
     let coordinator = TestDb::create("coordinator");
     coordinator
         .admin()
-        .batch_execute("CREATE TABLE pg_dist_transaction (groupid int, gid text); INSERT INTO pg_dist_transaction VALUES (0, 'citus_0_4242_17_1')")
+        .batch_execute(
+            "CREATE TABLE pg_dist_transaction (groupid int, gid text); INSERT INTO pg_dist_transaction VALUES (0, 'citus_0_4242_17_1');
+             CREATE TABLE active (initiator_node_identifier int, transaction_number bigint);
+             CREATE FUNCTION get_all_active_transactions() RETURNS SETOF active LANGUAGE sql AS 'SELECT * FROM active'",
+        )
         .unwrap();
     s.prepare(1, "citus_0_4242_17_1");
     s.prepare(2, "citus_0_4242_18_1");
@@ -217,6 +221,21 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         .unwrap()
         .contains("presumed abort"));
     assert_eq!(s.balance(2), 100);
+    // No decision row yet, but the distributed transaction still runs: nothing presumed.
+    s.prepare(3, "citus_0_4242_19_1");
+    coordinator
+        .admin()
+        .batch_execute("INSERT INTO active VALUES (0, 19)")
+        .unwrap();
+    let out = resolve("citus_0_4242_19_1");
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        (out.code, report["decision_sources"][0]["answer"].as_str()),
+        (1, Some("in_progress")),
+        "{}",
+        out.stdout
+    );
+    assert!(s.still_prepared("citus_0_4242_19_1"));
 }
 
 #[test]

@@ -53,8 +53,7 @@ pub fn append(path: &Path, mut record: Record) -> Result<Record> {
     let mut file = options
         .open(path)
         .with_context(|| format!("opening the audit log {}", path.display()))?;
-    file.lock()
-        .with_context(|| format!("locking the audit log {}", path.display()))?;
+    lock(&file, true, path)?;
     let (seq, prev) = last_record(path)?;
     record.seq = seq + 1;
     record.prev_hash = prev;
@@ -68,30 +67,61 @@ pub fn append(path: &Path, mut record: Record) -> Result<Record> {
     Ok(record)
 }
 
-/// The last record's number and hash, from the head file (checked against the log's size
-/// is the verifier's job; here we trust it as the writer that keeps it).
-fn last_record(path: &Path) -> Result<(u64, String)> {
-    match std::fs::read_to_string(head_path(path)) {
-        Ok(text) => {
-            let (seq, hash) = text
-                .trim()
-                .split_once(' ')
-                .context("unreadable audit head file")?;
-            Ok((
-                seq.parse().context("unreadable audit head file")?,
-                hash.to_string(),
-            ))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) > 0 {
-                bail!(
-                    "the audit log {} has records but no head file: run `indoubt audit verify` before writing to it",
-                    path.display()
-                );
+/// Takes the file lock within 10 seconds (another operator's append takes milliseconds).
+fn lock(file: &File, exclusive: bool, path: &Path) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let attempt = if exclusive {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
+        match attempt {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
             }
-            Ok((0, GENESIS.to_string()))
+            Err(e) => bail!("locking the audit log {}: {e}", path.display()),
         }
-        Err(e) => Err(e).with_context(|| format!("reading {}", head_path(path).display())),
+    }
+}
+
+/// The last record's number and hash, read from the log itself (under the lock) and
+/// cross-checked with the head file. A head one record behind is the crash window
+/// between the log's fsync and the head's rename, and is repaired by this append; any
+/// other disagreement, or a partial last line, stops the writer until `audit verify`.
+fn last_record(path: &Path) -> Result<(u64, String)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the audit log {}", path.display()))?;
+    if text.is_empty() {
+        return Ok((0, GENESIS.to_string()));
+    }
+    if !text.ends_with('\n') {
+        bail!("the audit log {} ends in a partial record: run `indoubt audit verify` before writing to it", path.display());
+    }
+    let mut lines = text.lines().rev();
+    let last = lines.next().unwrap_or_default();
+    let record: Record = serde_json::from_str(last).with_context(|| {
+        format!(
+            "the last record of {} is unreadable: run `indoubt audit verify`",
+            path.display()
+        )
+    })?;
+    let found = (record.seq, hash(last));
+    let head = std::fs::read_to_string(head_path(path)).ok();
+    let head = head
+        .as_deref()
+        .and_then(|h| h.trim().split_once(' '))
+        .map(|(s, h)| (s.parse::<u64>().unwrap_or(0), h.to_string()));
+    let previous = lines.next().map(|l| (found.0.saturating_sub(1), hash(l)));
+    match head {
+        Some(h) if h == found => Ok(found),
+        Some(h) if Some(&h) == previous.as_ref() => Ok(found),
+        None if found.0 == 1 => Ok(found),
+        _ => bail!(
+            "the audit log {} does not match its head file: run `indoubt audit verify` before writing to it",
+            path.display()
+        ),
     }
 }
 

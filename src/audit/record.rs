@@ -91,8 +91,9 @@ pub struct Record {
     pub prev_hash: String,
 }
 
-/// The command line as typed, with values of secret-looking options and `key=value`
-/// words (`password=…`) masked, so the trail can be shared.
+/// The command line as typed, with secrets masked so the trail can be shared: the
+/// password of any URL, `password=`/`secret=` values (conninfo words, `-X`
+/// properties, URL query parameters), and the value after a `--…password` option.
 pub fn redacted_command_line() -> Vec<String> {
     let mut out = Vec::new();
     let mut mask_next = false;
@@ -103,44 +104,33 @@ pub fn redacted_command_line() -> Vec<String> {
             continue;
         }
         let lower = arg.to_ascii_lowercase();
-        let secretish =
-            lower.contains("password") || lower.contains("secret") || lower.starts_with("postgres");
-        if secretish && arg.starts_with("--") && !arg.contains('=') {
-            mask_next = true; // `--password VALUE`: the value is the next word
-            out.push(arg);
-        } else if secretish {
-            out.push(redact_word(&arg));
-        } else {
-            out.push(arg);
+        if arg.starts_with("--")
+            && !arg.contains('=')
+            && (lower.contains("password") || lower.contains("secret"))
+        {
+            mask_next = true;
         }
+        out.push(redact_word(&arg));
     }
     out
 }
 
 fn redact_word(word: &str) -> String {
-    if let Some(rest) = word
-        .strip_prefix("postgres://")
-        .or_else(|| word.strip_prefix("postgresql://"))
-    {
-        // Keep user@host/db, drop a password between ':' and '@'.
-        if let Some((userinfo, tail)) = rest.split_once('@') {
-            let user = userinfo.split(':').next().unwrap_or("");
-            return format!("postgres://{user}@{tail}");
-        }
-        return word.to_string();
-    }
-    word.split_whitespace()
-        .map(|part| match part.split_once('=') {
-            Some((k, _))
-                if k.to_ascii_lowercase().contains("password")
-                    || k.to_ascii_lowercase().contains("secret") =>
-            {
-                format!("{k}=<redacted>")
-            }
-            _ => part.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    static URL_PASSWORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static KEY_VALUE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // scheme://user:password@ — the password may itself hold '@' or ':', so it runs to the last '@'.
+    let url = URL_PASSWORD.get_or_init(|| {
+        regex::Regex::new(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@ \t]*):[^ \t/]*@")
+            .expect("static regex")
+    });
+    let kv = KEY_VALUE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)([A-Za-z0-9_.-]*(?:password|secret|passwd)[A-Za-z0-9_.-]*)=('[^']*'|[^& \t]*)",
+        )
+        .expect("static regex")
+    });
+    let masked = url.replace_all(word, "$1@");
+    kv.replace_all(&masked, "$1=<redacted>").into_owned()
 }
 
 #[cfg(test)]

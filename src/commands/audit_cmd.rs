@@ -28,9 +28,9 @@ fn target(path: &std::path::Path) -> Target {
 pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
     let path = ctx.audit_log(args.audit_log.as_deref())?;
     let verification = log::read_and_verify(&path)?;
-    let since = args.since.map(|d| {
-        chrono::Utc::now() - chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
-    });
+    let since = args
+        .since
+        .map(|d| crate::units::time_before(chrono::Utc::now(), d));
     let records: Vec<Record> = verification
         .records
         .into_iter()

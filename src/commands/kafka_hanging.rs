@@ -92,7 +92,8 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
             Ok(ps) => candidates.extend(
                 ps.into_iter()
                     .filter(|p| {
-                        p.current_txn_start_offset >= 0 && now - p.last_timestamp_ms > max_ms
+                        p.current_txn_start_offset >= 0
+                            && now.saturating_sub(p.last_timestamp_ms) > max_ms
                     })
                     .map(|p| (tp.clone(), p)),
             ),
@@ -128,7 +129,7 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
             coordinator_epoch: j.producer.coordinator_epoch,
             start_offset: j.producer.current_txn_start_offset,
             last_timestamp_ms: j.producer.last_timestamp_ms,
-            duration_minutes: (now - j.producer.last_timestamp_ms).max(0) / 60_000,
+            duration_minutes: now.saturating_sub(j.producer.last_timestamp_ms).max(0) / 60_000,
             transactional_id: j.transactional_id,
             coordinator: j.coordinator,
             verdict: j.verdict,

@@ -165,15 +165,10 @@ async fn explain(
             let holder = producers
                 .get(&tp)
                 .and_then(|r| r.as_ref().ok())
+                // Only the producer whose open transaction starts at the LSO pins it.
                 .and_then(|ps| {
                     ps.iter()
-                        .filter(|p| p.current_txn_start_offset >= 0)
-                        .min_by_key(|p| {
-                            (
-                                p.current_txn_start_offset != lso,
-                                p.current_txn_start_offset,
-                            )
-                        })
+                        .find(|p| p.current_txn_start_offset == lso)
                         .cloned()
                 });
             let first = ts.ok().flatten();
@@ -187,7 +182,7 @@ async fn explain(
                 producer_id: holder.as_ref().map(|h| h.producer_id),
                 producer_epoch: holder.as_ref().map(|h| h.producer_epoch),
                 first_unstable_at_ms: first,
-                stuck_seconds: first.map(|f| (now_ms() - f).max(0) as f64 / 1000.0),
+                stuck_seconds: first.map(|f| now_ms().saturating_sub(f).max(0) as f64 / 1000.0),
                 transactional_id: None,
                 severity: Severity::Ok,
             }

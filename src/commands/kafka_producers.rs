@@ -93,7 +93,7 @@ impl TableView for ProducersReport {
             "OPEN TXN START OFFSET",
         ]);
         for p in &self.producers {
-            let ago = Duration::from_millis((now - p.last_timestamp_ms).max(0) as u64);
+            let ago = Duration::from_millis(now.saturating_sub(p.last_timestamp_ms).max(0) as u64);
             table.add_row(vec![
                 Cell::new(p.producer_id),
                 Cell::new(p.producer_epoch),

@@ -62,7 +62,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                     "Ongoing" | "PrepareCommit" | "PrepareAbort" | "PrepareEpochFence"
                 );
                 let duration = (open && d.start_time_ms >= 0)
-                    .then(|| (now - d.start_time_ms).max(0) as f64 / 1000.0);
+                    .then(|| now.saturating_sub(d.start_time_ms).max(0) as f64 / 1000.0);
                 if let Some(seconds) = duration.filter(|s| *s * 1000.0 > f64::from(d.timeout_ms)) {
                     findings.push(
                         Finding::new(

@@ -65,7 +65,7 @@ fn parse_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
             "an RFC 3339 time (2026-05-11T02:00:00Z) or a duration back from now (3h)",
         )
     })?;
-    Ok(now - chrono::Duration::from_std(back).unwrap_or(chrono::Duration::MAX))
+    Ok(crate::units::time_before(now, back))
 }
 
 pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
@@ -139,7 +139,7 @@ pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
     let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
     let mut session = session::connect(&pg.params, ctx.timeout).await?;
     session.allow_long_statements(query_timeout).await?;
-    let settle_from = until - chrono::Duration::from_std(settle).unwrap_or(chrono::Duration::MAX);
+    let settle_from = crate::units::time_before(until, settle);
     let window = Window {
         since_ms: since.timestamp_millis(),
         until_ms: until.timestamp_millis(),

@@ -112,7 +112,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     data.transactional_id = judged.as_ref().and_then(|j| j.transactional_id.clone());
     data.verdict = judged.as_ref().map(|j| j.verdict);
     data.reason = judged.as_ref().map(|j| j.reason.clone());
-    if judged.is_none() {
+    if judged.is_none() || !judgement.unreadable.is_empty() {
         let why = judgement
             .unreadable
             .into_iter()
@@ -220,9 +220,26 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     };
     let intent = log::append(&audit_path, intent)
         .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))?;
-    let result = cluster
-        .abort_transaction(&tp, producer.producer_id, epoch, coordinator_epoch, token)
-        .await;
+    // The prompt may have taken minutes: act only if it is still the same open
+    // transaction (with transaction.version 0 a producer keeps its epoch across
+    // transactions, and the marker would end whichever one is open now).
+    let still = match cluster.describe_producers(slice).await.remove(&tp) {
+        Some(Ok(now)) => now.into_iter().any(|p| {
+            p.producer_id == producer.producer_id
+                && p.producer_epoch == producer.producer_epoch
+                && p.current_txn_start_offset == producer.current_txn_start_offset
+        }),
+        _ => false,
+    };
+    let result = if still {
+        cluster
+            .abort_transaction(&tp, producer.producer_id, epoch, coordinator_epoch, token)
+            .await
+    } else {
+        Err(anyhow::anyhow!(
+            "REFUSED: the transaction changed between the confirmation and the action (ended, or another one opened): nothing sent"
+        ))
+    };
     let (high_after, stable_after) = tokio::join!(
         cluster.latest_offsets(slice, 0),
         cluster.latest_offsets(slice, 1)
@@ -247,6 +264,15 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
                 },
             )
         }
+        Err(e) if format!("{e:#}").starts_with("REFUSED") => (
+            Severity::Warning,
+            "changed_meanwhile",
+            Outcome {
+                status: "refused".into(),
+                detail: format!("{e:#}"),
+                code: None,
+            },
+        ),
         Err(e) => {
             let message = format!("{e:#}");
             let code = [
@@ -258,11 +284,13 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             .into_iter()
             .find(|c| message.contains(c))
             .map(str::to_string);
+            // No error from the broker (a timeout, a lost connection): the marker may have been written.
+            let status = if code.is_some() { "error" } else { "unknown" };
             (
                 Severity::Critical,
                 "failed",
                 Outcome {
-                    status: "error".into(),
+                    status: status.into(),
                     detail: message,
                     code,
                 },

@@ -99,8 +99,19 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.participants_still_prepared = participants(ctx, &args.gid, &decoded).await;
     let proposal = decision::propose(&data.decision_sources);
     data.proposal = Some(proposal.clone());
+    // Asking for what any source explicitly contradicts needs --force, agreement or not.
+    let contradicted = requested.is_some_and(|r| {
+        let opposite = if r == Decision::Commit {
+            Decision::Rollback
+        } else {
+            Decision::Commit
+        };
+        data.decision_sources
+            .iter()
+            .any(|a| a.answer == opposite.name())
+    });
     let chosen = match (requested, proposal.decision) {
-        (Some(r), Some(p)) if r != p && !args.force => {
+        (Some(r), _) if contradicted && !args.force => {
             let finding = Finding::new(
                 Severity::Warning,
                 "decision_conflict",
@@ -223,6 +234,15 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
                 Some("55000"),
             ),
         ),
+        // Without a SQLSTATE (a lost connection) the statement may or may not have run.
+        Ok(Applied::Failed {
+            code: None,
+            message,
+        }) => (
+            Severity::Critical,
+            "failed",
+            outcome("unknown", message.clone(), None),
+        ),
         Ok(Applied::Failed { code, message }) => (
             Severity::Critical,
             "failed",
@@ -231,7 +251,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         Err(e) => (
             Severity::Critical,
             "failed",
-            outcome("error", format!("{e:#}"), None),
+            outcome("unknown", format!("{e:#}"), None),
         ),
     };
     let mut done = intent.clone();

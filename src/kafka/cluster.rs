@@ -204,7 +204,10 @@ impl Cluster {
     pub async fn broker(&self, id: i32) -> Result<Arc<Mutex<Connection>>> {
         let mut connections = self.connections.lock().await;
         if let Some(conn) = connections.get(&id) {
-            return Ok(conn.clone());
+            // A connection a failed exchange left out of step is replaced, not reused.
+            if !conn.lock().await.broken {
+                return Ok(conn.clone());
+            }
         }
         let address = self
             .brokers
@@ -656,12 +659,21 @@ impl Cluster {
                 WriteTxnMarkersRequest::VERSIONS,
             )
             .await?;
+        let mut answered = false;
         for marker in response.markers {
             for topic in marker.topics {
                 for p in topic.partitions {
                     check(p.error_code, "WriteTxnMarkers")?;
+                    answered |= topic.name.0.as_str() == tp.0 && p.partition_index == tp.1;
                 }
             }
+        }
+        if !answered {
+            bail!(
+                "WriteTxnMarkers: the leader did not answer for {}-{}: the outcome is unknown",
+                tp.0,
+                tp.1
+            );
         }
         Ok(())
     }
@@ -719,7 +731,7 @@ fn first_timestamp_at(records: &[u8], offset: i64) -> Option<i64> {
         let length = i32::from_be_bytes(records[at + 8..at + 12].try_into().ok()?);
         let last_delta = i32::from_be_bytes(records[at + 23..at + 27].try_into().ok()?);
         let timestamp = i64::from_be_bytes(records[at + 27..at + 35].try_into().ok()?);
-        if base <= offset && offset <= base + i64::from(last_delta) {
+        if base <= offset && offset <= base.saturating_add(i64::from(last_delta)) {
             return Some(timestamp);
         }
         at = at

@@ -33,6 +33,8 @@ pub struct Connection {
     timeout: Duration,
     /// The broker's supported versions per API key.
     versions: HashMap<i16, VersionRange>,
+    /// Set when an exchange failed half-way: the stream may be out of step.
+    pub broken: bool,
 }
 
 impl Connection {
@@ -86,6 +88,7 @@ impl Connection {
                 correlation: 0,
                 timeout,
                 versions: HashMap::new(),
+                broken: false,
             };
             conn.negotiate().await?;
             if let Some(sasl) = &security.sasl {
@@ -110,13 +113,11 @@ impl Connection {
         let request = ApiVersionsRequest::default()
             .with_client_software_name(StrBytes::from_static_str("indoubt"))
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
-        let response: ApiVersionsResponse = self.exchange(ApiKey::ApiVersions, &request, 3).await?;
-        let response = if response.error_code == ResponseError::UnsupportedVersion.code() {
-            self.exchange(ApiKey::ApiVersions, &ApiVersionsRequest::default(), 0)
-                .await?
-        } else {
-            response
-        };
+        // v3 (Kafka 2.4+): older brokers are refused clearly rather than half-spoken to.
+        let response: ApiVersionsResponse =
+            self.exchange(ApiKey::ApiVersions, &request, 3)
+                .await
+                .context("ApiVersions v3 (the broker may be older than Kafka 2.4)")?;
         check(response.error_code, "ApiVersions")?;
         self.versions = response
             .api_keys
@@ -217,7 +218,17 @@ impl Connection {
         Resp: Decodable + HeaderVersion,
     {
         let version = self.version(key, ours)?;
-        match tokio::time::timeout(self.timeout, self.exchange(key, request, version)).await {
+        if self.broken {
+            bail!(
+                "the connection to {} failed earlier and is out of step",
+                self.address
+            );
+        }
+        let outcome =
+            tokio::time::timeout(self.timeout, self.exchange(key, request, version)).await;
+        // A half-finished exchange leaves the stream out of step: never reuse it.
+        self.broken = !matches!(outcome, Ok(Ok(_)));
+        match outcome {
             Ok(result) => result,
             Err(_) => bail!(
                 "Kafka broker {} did not answer {key:?} within {}",

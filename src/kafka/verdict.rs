@@ -42,14 +42,22 @@ pub async fn judge(
     let mut out = Judgement::default();
     let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
     let mut ids: BTreeMap<i64, (String, i32)> = BTreeMap::new();
+    // A broker that could not be asked may coordinate the very id we would call missing.
+    let mut listing_failed = false;
     if !pids.is_empty() {
         for (broker, listing) in cluster.list_transactions(&[], &pids, None).await {
             match listing {
-                Ok(list) => ids.extend(list.into_iter().map(|l| (l.producer_id, (l.transactional_id, l.coordinator)))),
-                Err(e) => out.unreadable.push((
+                Ok(list) => ids.extend(
+                    list.into_iter()
+                        .map(|l| (l.producer_id, (l.transactional_id, l.coordinator))),
+                ),
+                Err(e) => {
+                    listing_failed = true;
+                    out.unreadable.push((
                     format!("broker {broker}"),
                     format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
-                )),
+                ));
+                }
             }
         }
     }
@@ -58,6 +66,13 @@ pub async fn judge(
     for (tp, producer) in candidates {
         let listed = ids.get(&producer.producer_id);
         let (verdict, reason) = match listed {
+                        None if listing_failed => {
+                out.unreadable.push((
+                    format!("producer {} on {}-{}", producer.producer_id, tp.0, tp.1),
+                    "not judged: a broker could not be asked for its transactions".to_string(),
+                ));
+                continue;
+            }
             None => (Verdict::Hanging, "no coordinator lists a transactional id for this producer".to_string()),
             Some((id, _)) => match descriptions.get(id) {
                 Some(Ok(d)) if d.producer_id != producer.producer_id => (

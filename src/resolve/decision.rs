@@ -90,27 +90,68 @@ pub async fn ask_sources(
     }
     if let (
         DecodedGid::Citus {
-            initiator_group_id, ..
+            initiator_group_id,
+            transaction_number,
+            ..
         },
         Some(coordinator),
     ) = (decoded, &config.resolve.citus_coordinator)
     {
-        // Citus commits a row of pg_dist_transaction inside the coordinator's own commit:
-        // a row means commit; no row (and the coordinator answering) means presumed abort.
-        let query = "SELECT 'commit' FROM pg_dist_transaction WHERE gid = $1";
-        let mut answer = ask(
-            ctx,
-            &format!("citus coordinator {coordinator}"),
-            coordinator,
-            query,
-            gid,
-            true,
-        )
-        .await;
-        answer.detail = format!("{} (initiator group {initiator_group_id})", answer.detail);
-        answers.push(answer);
+        answers.push(
+            citus(
+                ctx,
+                coordinator,
+                gid,
+                *initiator_group_id,
+                *transaction_number,
+            )
+            .await,
+        );
     }
     answers
+}
+
+/// Citus commits a row of pg_dist_transaction inside the coordinator's own commit: a row
+/// means commit. No row means presumed abort only once the distributed transaction is no
+/// longer running on the coordinator (its row appears only at its commit), as Citus's own
+/// recover_prepared_transactions() checks.
+async fn citus(ctx: &Context, coordinator: &str, gid: &str, group: i64, txn: i64) -> SourceAnswer {
+    let name = format!("citus coordinator {coordinator}");
+    let query = "SELECT 'commit' FROM pg_dist_transaction WHERE gid = $1";
+    let mut answer = ask(ctx, &name, coordinator, query, gid, true).await;
+    if answer.answer == "no_record" {
+        let running = async {
+            let target = ctx.pg_target(Some(coordinator))?;
+            let session = session::connect(&target.params, ctx.timeout).await?;
+            let group = i32::try_from(group).unwrap_or(i32::MAX);
+            let rows = session
+                .query(
+                    "SELECT count(*) FROM get_all_active_transactions() WHERE initiator_node_identifier = $1 AND transaction_number = $2",
+                    &[&group, &txn],
+                )
+                .await?;
+            anyhow::Ok(rows.first().map(|r| r.try_get::<_, i64>(0)).transpose()?.unwrap_or(0))
+        }
+        .await;
+        match running {
+            Ok(0) => {}
+            Ok(_) => {
+                answer.answer = "in_progress".into();
+                answer.detail = "no decision row yet, but the distributed transaction is still running on the coordinator".into();
+            }
+            Err(e) => {
+                answer.answer = "unreachable".into();
+                answer.detail = format!(
+                    "no decision row, and whether it is still running could not be checked: {e:#}"
+                );
+            }
+        }
+    }
+    answer.detail = format!(
+        "{} (initiator group {group}, transaction {txn})",
+        answer.detail
+    );
+    answer
 }
 
 async fn ask(
@@ -156,44 +197,47 @@ async fn ask(
 /// The proposal: a source's decision ("completing the protocol"); presumed abort only on an
 /// authoritative, reachable "no record"; otherwise an explicit heuristic.
 pub fn propose(answers: &[SourceAnswer]) -> Proposal {
-    let said = |d: &str| {
-        answers
-            .iter()
-            .filter(|a| a.answer == d)
-            .map(|a| a.source.clone())
-            .collect::<Vec<_>>()
-    };
-    let (commits, rollbacks) = (said("commit"), said("rollback"));
-    if !commits.is_empty() && !rollbacks.is_empty() {
-        return Proposal {
-            decision: None,
-            heuristic: true,
-            why: format!(
-                "the sources disagree ({} say commit, {} say rollback): find out which log is authoritative before acting",
-                commits.join(", "),
-                rollbacks.join(", ")
-            ),
+    // An authoritative source's explicit answer outranks any other source's.
+    for authoritative in [true, false] {
+        let said = |d: &str| {
+            answers
+                .iter()
+                .filter(|a| a.answer == d && (a.authoritative || !authoritative))
+                .map(|a| a.source.clone())
+                .collect::<Vec<_>>()
         };
-    }
-    if !commits.is_empty() {
-        return Proposal {
-            decision: Some(Decision::Commit),
-            heuristic: false,
-            why: format!(
-                "completing the protocol: {} recorded COMMIT",
-                commits.join(", ")
-            ),
-        };
-    }
-    if !rollbacks.is_empty() {
-        return Proposal {
-            decision: Some(Decision::Rollback),
-            heuristic: false,
-            why: format!(
-                "completing the protocol: {} recorded ROLLBACK",
-                rollbacks.join(", ")
-            ),
-        };
+        let (commits, rollbacks) = (said("commit"), said("rollback"));
+        if !commits.is_empty() && !rollbacks.is_empty() {
+            return Proposal {
+                decision: None,
+                heuristic: true,
+                why: format!(
+                    "the sources disagree ({} say commit, {} say rollback): find out which log is authoritative before acting",
+                    commits.join(", "),
+                    rollbacks.join(", ")
+                ),
+            };
+        }
+        if !commits.is_empty() {
+            return Proposal {
+                decision: Some(Decision::Commit),
+                heuristic: false,
+                why: format!(
+                    "completing the protocol: {} recorded COMMIT",
+                    commits.join(", ")
+                ),
+            };
+        }
+        if !rollbacks.is_empty() {
+            return Proposal {
+                decision: Some(Decision::Rollback),
+                heuristic: false,
+                why: format!(
+                    "completing the protocol: {} recorded ROLLBACK",
+                    rollbacks.join(", ")
+                ),
+            };
+        }
     }
     if let Some(a) = answers
         .iter()
@@ -273,6 +317,9 @@ mod tests {
         );
         let p = propose(&[a("x", "commit", false), a("y", "rollback", false)]);
         assert!(p.heuristic && p.why.contains("disagree"));
+        // The coordinator's own log outranks a replica's.
+        let p = propose(&[a("replica", "commit", false), a("tm-log", "rollback", true)]);
+        assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
         assert!(propose(&[]).heuristic);
     }
 
