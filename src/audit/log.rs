@@ -217,3 +217,75 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
         .collect();
     Ok(v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::record::{Kind, Operator};
+    use crate::report::Target;
+
+    fn record(n: u32) -> Record {
+        Record {
+            seq: 0,
+            time: chrono::Utc::now(),
+            kind: Kind::Intent,
+            action_id: format!("a{n}"),
+            operator: Operator {
+                user: "u".into(),
+                host: "h".into(),
+                sudo_user: None,
+            },
+            command_line: vec![],
+            reason: None,
+            ticket: None,
+            target: Target {
+                name: None,
+                kind: "postgres".into(),
+                address: "x".into(),
+            },
+            object: format!("object {n}"),
+            action: "COMMIT PREPARED 'g'".into(),
+            evidence: serde_json::Value::Null,
+            decision_sources: vec![],
+            decision: "commit".into(),
+            heuristic: false,
+            outcome: None,
+            prev_hash: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_crash_before_the_head_was_renamed_is_repaired_by_the_next_append() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let head_after_first = std::fs::read_to_string(head_path(&log)).unwrap();
+        append(&log, record(2)).unwrap();
+        // The crash window: the second line is durable, its head never written.
+        std::fs::write(head_path(&log), head_after_first).unwrap();
+        let third = append(&log, record(3)).unwrap();
+        assert_eq!(third.seq, 3);
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.breaks.is_empty(), "{:?}", v.breaks);
+        assert_eq!(v.records.len(), 3);
+    }
+
+    #[test]
+    fn a_partial_last_line_or_a_foreign_head_stops_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let whole = std::fs::read_to_string(&log).unwrap();
+        std::fs::write(&log, &whole[..whole.len() - 10]).unwrap();
+        assert!(append(&log, record(2))
+            .unwrap_err()
+            .to_string()
+            .contains("partial record"));
+        std::fs::write(&log, &whole).unwrap();
+        std::fs::write(head_path(&log), format!("7 {GENESIS}\n")).unwrap();
+        assert!(append(&log, record(2))
+            .unwrap_err()
+            .to_string()
+            .contains("does not match its head"));
+    }
+}

@@ -1,26 +1,37 @@
-"""Injects the Kafka incident of shared/incidents.md into the lab: topic `payments`
-(8 partitions) where a transactional producer began a transaction on partition 7, wrote,
-and died without ending it, while committed writes carry on after it. The coordinator
-will abort it only at transaction.timeout.ms (the broker's maximum, 1 hour, in the lab).
+"""Injects the Kafka incidents of shared/incidents.md into the lab.
 
-    python3 kafka_incidents.py BOOTSTRAP
+Incident 4: topic `payments` (8 partitions) where a transactional producer began a
+transaction on partition 7, wrote, and died without ending it, while committed writes
+carry on after it. The coordinator will abort it only at transaction.timeout.ms (the
+broker's maximum, 1 hour, in the lab).
+
+Incident 5: topic `orders.created` announcing the orders of database `shop`, except 217
+that a SIGKILLed producer never sent; plus a few events delivered twice (at-least-once),
+one for an order that does not exist, and one written in a transaction that aborted.
+
+    python3 kafka_incidents.py BOOTSTRAP SHOP_DB_URL
 """
+import json
 import os
+import random
+import subprocess
 import sys
 import time
 
 from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
-bootstrap = sys.argv[1]
+bootstrap, shop_url = sys.argv[1], sys.argv[2]
 admin = AdminClient({"bootstrap.servers": bootstrap})
-if "payments" not in admin.list_topics(timeout=30).topics:
-    for future in admin.create_topics([NewTopic("payments", num_partitions=8, replication_factor=1)]).values():
-        try:
-            future.result()
-        except KafkaException as e:
-            if "TOPIC_ALREADY_EXISTS" not in str(e):
-                raise
+existing = admin.list_topics(timeout=30).topics
+for name, partitions in (("payments", 8), ("orders.created", 3)):
+    if name not in existing:
+        for future in admin.create_topics([NewTopic(name, num_partitions=partitions, replication_factor=1)]).values():
+            try:
+                future.result()
+            except KafkaException as e:
+                if "TOPIC_ALREADY_EXISTS" not in str(e):
+                    raise
 
 
 def producer(transactional_id):
@@ -46,4 +57,24 @@ for i in range(5):
     p.begin_transaction()
     p.produce("payments", key=f"later-{i}", value=f'{{"payment_id": {1000 + i}, "amount": 50}}', partition=7)
     p.commit_transaction(30)
+
+# Incident 5. The order ids come from the database, so the sets really differ.
+order_ids = [int(line) for line in subprocess.run(
+    ["psql", "-X", "-At", shop_url, "-c", "SELECT id FROM orders ORDER BY id"],
+    check=True, capture_output=True, text=True).stdout.split()]
+lost = set(random.Random(4711).sample(order_ids, 217))
+events = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
+for order_id in order_ids:
+    if order_id not in lost:
+        events.produce("orders.created", key=str(order_id), value=json.dumps({"order_id": order_id, "type": "created"}))
+for order_id in order_ids[:3]:
+    events.produce("orders.created", key=str(order_id), value=json.dumps({"order_id": order_id, "type": "created"}))
+events.produce("orders.created", key="999999", value=json.dumps({"order_id": 999999, "type": "created"}))
+events.flush(30)
+aborted = producer("orders-relay-aborted")
+aborted.begin_transaction()
+ghost = min(lost)
+aborted.produce("orders.created", key=str(ghost), value=json.dumps({"order_id": ghost, "type": "created"}))
+aborted.flush(30)
+aborted.abort_transaction(30)
 time.sleep(0.1)
