@@ -363,6 +363,19 @@ pub enum PgCommand {
     /// Name who holds back the xmin horizon, and how far each database is from wraparound
     #[command(after_long_help = EXIT_CODES_HELP)]
     Horizon(HorizonArgs),
+    /// Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Outbox(OutboxArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct OutboxArgs {
+    /// Only this outbox (or inbox) of the config [default: all of them]
+    pub name: Option<String>,
+
+    /// How many skipped ids to list
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub show: usize,
 }
 
 /// Which PostgreSQL server to look at.

@@ -24,8 +24,60 @@ pub struct Config {
     /// Named reconcile jobs.
     #[serde(default)]
     pub reconcile: BTreeMap<String, ReconcileJobConfig>,
+    /// Named outbox tables to watch.
+    #[serde(default)]
+    pub outbox: BTreeMap<String, OutboxConfig>,
+    /// Named inbox tables to watch (size and age).
+    #[serde(default)]
+    pub inbox: BTreeMap<String, InboxConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
+}
+
+/// An outbox table: rows written with the business change, published later by a relay.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutboxConfig {
+    /// A postgres target name or conninfo (the outbox's database).
+    pub postgres: String,
+    /// The table, optionally schema-qualified.
+    pub table: String,
+    #[serde(default = "default_id_column")]
+    pub id_column: String,
+    #[serde(default = "default_created_at_column")]
+    pub created_at_column: String,
+    /// NULL until the relay published the row.
+    #[serde(default = "default_published_at_column")]
+    pub published_at_column: String,
+    /// Unpublished rows younger than this are the relay's normal lag.
+    #[serde(default, with = "serde_duration")]
+    pub settle: Option<Duration>,
+    /// Age of the oldest unpublished row that is a WARNING / CRITICAL (defaults 5m, 30m).
+    #[serde(default, with = "serde_duration")]
+    pub warning_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InboxConfig {
+    pub postgres: String,
+    pub table: String,
+    #[serde(default = "default_created_at_column")]
+    pub created_at_column: String,
+}
+
+fn default_id_column() -> String {
+    "id".into()
+}
+
+fn default_created_at_column() -> String {
+    "created_at".into()
+}
+
+fn default_published_at_column() -> String {
+    "published_at".into()
 }
 
 /// A reconcile job: a database query against a topic; every field can be a flag too.

@@ -8,6 +8,7 @@ mod kafka_lso;
 mod kafka_producers;
 mod kafka_transactions;
 mod pg_horizon;
+mod pg_outbox;
 mod pg_prepared;
 mod pg_slots;
 mod reconcile;
@@ -27,6 +28,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
         Command::Pg(PgCommand::Slots(args)) => pg_slots::run(&ctx, args).await,
         Command::Pg(PgCommand::Horizon(args)) => pg_horizon::run(&ctx, args).await,
+        Command::Pg(PgCommand::Outbox(args)) => pg_outbox::run(&ctx, args).await,
         Command::Kafka(KafkaCommand::Lso(args)) => kafka_lso::run(&ctx, args).await,
         Command::Kafka(KafkaCommand::Producers(args)) => kafka_producers::run(&ctx, args).await,
         Command::Kafka(KafkaCommand::Transactions(args)) => {

@@ -2,6 +2,7 @@
 
 pub mod conninfo;
 pub mod horizon;
+pub mod outbox;
 pub mod prepared;
 pub mod session;
 pub mod slots;

@@ -1,0 +1,312 @@
+//! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
+
+use crate::cli::OutboxArgs;
+use crate::context::Context;
+use crate::error::hinted;
+use crate::findings::{Finding, Severity};
+use crate::pg::outbox::{self, InboxState, OutboxState};
+use crate::pg::session;
+use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::term::escape_control;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use comfy_table::Cell;
+use serde::Serialize;
+use std::time::Duration;
+
+#[derive(Debug, Serialize)]
+struct OutboxReport {
+    outboxes: Vec<OutboxEntry>,
+    inboxes: Vec<InboxEntry>,
+}
+
+#[derive(Debug, Serialize)]
+struct OutboxEntry {
+    name: String,
+    table: String,
+    /// Null when it could not be read (the finding says why).
+    state: Option<OutboxState>,
+    /// Unpublished rows now minus at the previous check, and that check's time.
+    growth_since_last_check: Option<i64>,
+    last_check_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+#[derive(Debug, Serialize)]
+struct InboxEntry {
+    name: String,
+    table: String,
+    state: Option<InboxState>,
+}
+
+/// The previous check's backlog, kept per outbox in the state directory.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Previous {
+    unpublished: i64,
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+fn state_file(name: &str) -> Option<std::path::PathBuf> {
+    let audit = crate::audit::log::default_path().ok()?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(audit.with_file_name(format!("outbox-{safe}.json")))
+}
+
+pub async fn run(ctx: &Context, args: &OutboxArgs) -> Result<Severity> {
+    let config = &ctx.config.config;
+    if config.outbox.is_empty() && config.inbox.is_empty() {
+        return Err(hinted(
+            "no outbox or inbox in the config",
+            "name them under outbox: and inbox: (see README.md)",
+        ));
+    }
+    let wanted = |name: &str| args.name.as_deref().is_none_or(|n| n == name);
+    if let Some(n) = &args.name {
+        if !config.outbox.contains_key(n) && !config.inbox.contains_key(n) {
+            return Err(hinted(
+                format!("no outbox or inbox named {n:?} in the config"),
+                "see outbox: and inbox: in the config",
+            ));
+        }
+    }
+    let mut findings = Vec::new();
+    let mut outboxes = Vec::new();
+    for (name, o) in config.outbox.iter().filter(|(n, _)| wanted(n)) {
+        let settle = o.settle.unwrap_or(Duration::from_secs(300));
+        let (warning, critical) = (
+            o.warning_age.unwrap_or(Duration::from_secs(300)),
+            o.critical_age.unwrap_or(Duration::from_secs(1800)),
+        );
+        let subject = format!("outbox {name} ({})", o.table);
+        let read = async {
+            let target = ctx.pg_target(Some(&o.postgres))?;
+            let session = session::connect(&target.params, ctx.timeout).await?;
+            outbox::outbox(
+                &session,
+                &o.table,
+                &o.id_column,
+                &o.created_at_column,
+                &o.published_at_column,
+                settle.as_secs_f64(),
+                args.show as i64,
+            )
+            .await
+        }
+        .await;
+        let mut entry = OutboxEntry {
+            name: name.clone(),
+            table: o.table.clone(),
+            state: None,
+            growth_since_last_check: None,
+            last_check_at: None,
+        };
+        match read {
+            Ok(state) => {
+                if let Some(file) = state_file(name) {
+                    if let Some(prev) = std::fs::read(&file)
+                        .ok()
+                        .and_then(|b| serde_json::from_slice::<Previous>(&b).ok())
+                    {
+                        entry.growth_since_last_check = Some(state.unpublished - prev.unpublished);
+                        entry.last_check_at = Some(prev.at);
+                    }
+                    let now = Previous {
+                        unpublished: state.unpublished,
+                        at: chrono::Utc::now(),
+                    };
+                    if let (Some(dir), Ok(bytes)) = (file.parent(), serde_json::to_vec(&now)) {
+                        let _ = std::fs::create_dir_all(dir)
+                            .and_then(|()| std::fs::write(&file, bytes));
+                    }
+                }
+                if state.skipped > 0 {
+                    findings.push(
+                        Finding::new(
+                            Severity::Critical,
+                            "outbox_skipped_rows",
+                            subject.clone(),
+                            format!(
+                                "{} unpublished row(s) below the highest published id {} and older than {}: a relay polling by id > last_seen has skipped them for good",
+                                state.skipped,
+                                state.max_published_id.as_deref().unwrap_or("?"),
+                                format_duration(settle)
+                            ),
+                        )
+                        .evidence("skipped_ids", state.skipped_ids.clone())
+                        .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor"),
+                    );
+                }
+                let age = state
+                    .oldest_unpublished_seconds
+                    .map(seconds)
+                    .unwrap_or_default();
+                let severity = if state.unpublished > 0 {
+                    Severity::grade(age, warning, critical)
+                } else {
+                    Severity::Ok
+                };
+                let growth = entry
+                    .growth_since_last_check
+                    .map(|g| {
+                        format!(
+                            ", {g:+} since the check at {}",
+                            entry
+                                .last_check_at
+                                .map(|t| t.format("%H:%M:%S UTC").to_string())
+                                .unwrap_or_default()
+                        )
+                    })
+                    .unwrap_or_default();
+                findings.push(
+                    Finding::new(
+                        severity,
+                        "outbox_backlog",
+                        subject,
+                        format!(
+                            "{} unpublished of {} row(s){}{growth}",
+                            state.unpublished,
+                            state.rows,
+                            if state.unpublished > 0 {
+                                format!(", the oldest {} old", format_duration(age))
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    )
+                    .evidence("source", o.table.clone())
+                    .evidence("warning_age_seconds", warning.as_secs())
+                    .evidence("critical_age_seconds", critical.as_secs()),
+                );
+                entry.state = Some(state);
+            }
+            Err(e) => findings.push(Finding::new(
+                Severity::Unknown,
+                "outbox_unreadable",
+                subject,
+                format!("{e:#}"),
+            )),
+        }
+        outboxes.push(entry);
+    }
+    let mut inboxes = Vec::new();
+    for (name, i) in config.inbox.iter().filter(|(n, _)| wanted(n)) {
+        let subject = format!("inbox {name} ({})", i.table);
+        let read = async {
+            let target = ctx.pg_target(Some(&i.postgres))?;
+            let session = session::connect(&target.params, ctx.timeout).await?;
+            outbox::inbox(&session, &i.table, &i.created_at_column).await
+        }
+        .await;
+        let mut entry = InboxEntry {
+            name: name.clone(),
+            table: i.table.clone(),
+            state: None,
+        };
+        match read {
+            Ok(state) => {
+                findings.push(Finding::new(
+                    Severity::Ok,
+                    "inbox_size",
+                    subject,
+                    format!(
+                        "{} row(s){}: without partitioning and retention an inbox grows forever",
+                        state.rows,
+                        state
+                            .oldest_seconds
+                            .map(|s| format!(", the oldest {} old", format_duration(seconds(s))))
+                            .unwrap_or_default()
+                    ),
+                ));
+                entry.state = Some(state);
+            }
+            Err(e) => findings.push(Finding::new(
+                Severity::Unknown,
+                "inbox_unreadable",
+                subject,
+                format!("{e:#}"),
+            )),
+        }
+        inboxes.push(entry);
+    }
+    let target = Target {
+        name: None,
+        kind: "outbox".into(),
+        address: ctx
+            .config
+            .path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    let report = Report::new(
+        "pg outbox",
+        target,
+        findings,
+        OutboxReport { outboxes, inboxes },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for OutboxReport {
+    fn tables(&self, style: &Style) -> Vec<String> {
+        let mut table = style.table(&[
+            "NAME",
+            "TABLE",
+            "ROWS",
+            "UNPUBLISHED",
+            "OLDEST UNPUBLISHED",
+            "SKIPPED BY A CURSOR",
+            "GROWTH",
+        ]);
+        for o in &self.outboxes {
+            let Some(s) = &o.state else { continue };
+            table.add_row(vec![
+                Cell::new(escape_control(&o.name)),
+                Cell::new(escape_control(&o.table)),
+                Cell::new(s.rows),
+                Cell::new(s.unpublished),
+                Cell::new(
+                    s.oldest_unpublished_seconds
+                        .map(|x| format_duration(seconds(x)))
+                        .unwrap_or_else(|| "-".into()),
+                ),
+                Cell::new(if s.skipped > 0 {
+                    format!("{}: {}", s.skipped, s.skipped_ids.join(", "))
+                } else {
+                    "0".into()
+                }),
+                Cell::new(
+                    o.growth_since_last_check
+                        .map(|g| format!("{g:+}"))
+                        .unwrap_or_else(|| "-".into()),
+                ),
+            ]);
+        }
+        for i in &self.inboxes {
+            let Some(s) = &i.state else { continue };
+            table.add_row(vec![
+                Cell::new(format!("{} (inbox)", escape_control(&i.name))),
+                Cell::new(escape_control(&i.table)),
+                Cell::new(s.rows),
+                Cell::new("-"),
+                Cell::new(
+                    s.oldest_seconds
+                        .map(|x| format!("oldest row {}", format_duration(seconds(x))))
+                        .unwrap_or_else(|| "-".into()),
+                ),
+                Cell::new("-"),
+                Cell::new("-"),
+            ]);
+        }
+        vec![table.to_string()]
+    }
+}

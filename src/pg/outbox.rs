@@ -1,0 +1,110 @@
+//! Outbox and inbox tables: what waits to be published, for how long, and which rows a
+//! relay polling by `id > last_seen` has passed over for good.
+
+use super::session::Session;
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// `schema.table` or `table` as a quoted identifier (config-controlled, quoted anyway).
+pub fn quote_name(name: &str) -> String {
+    name.split('.')
+        .map(|part| format!("\"{}\"", part.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OutboxState {
+    pub rows: i64,
+    pub unpublished: i64,
+    pub oldest_unpublished_at: Option<DateTime<Utc>>,
+    pub oldest_unpublished_seconds: Option<f64>,
+    /// The highest id the relay has published: its cursor, if it polls by id.
+    pub max_published_id: Option<String>,
+    /// Unpublished, older than the settle window, and below the cursor: ids assigned at
+    /// INSERT whose rows became visible after the cursor passed them.
+    pub skipped: i64,
+    pub skipped_ids: Vec<String>,
+}
+
+pub async fn outbox(
+    session: &Session,
+    table: &str,
+    id: &str,
+    created_at: &str,
+    published_at: &str,
+    settle_seconds: f64,
+    show: i64,
+) -> Result<OutboxState> {
+    let (t, id, c, p) = (
+        quote_name(table),
+        quote_name(id),
+        quote_name(created_at),
+        quote_name(published_at),
+    );
+    let summary = format!(
+        "WITH cursor AS (SELECT max({id}) AS max_id FROM {t} WHERE {p} IS NOT NULL)
+SELECT count(*), count(*) FILTER (WHERE {p} IS NULL),
+       min({c}) FILTER (WHERE {p} IS NULL),
+       extract(epoch FROM statement_timestamp() - min({c}) FILTER (WHERE {p} IS NULL))::float8,
+       (SELECT max_id::text FROM cursor),
+       count(*) FILTER (WHERE {p} IS NULL AND {id} < (SELECT max_id FROM cursor)
+                        AND {c} < statement_timestamp() - make_interval(secs => $1))
+FROM {t}"
+    );
+    let skipped = format!(
+        "SELECT {id}::text AS skipped_id FROM {t}
+WHERE {p} IS NULL AND {id} < (SELECT max({id}) FROM {t} WHERE {p} IS NOT NULL)
+  AND {c} < statement_timestamp() - make_interval(secs => $1)
+ORDER BY {id} LIMIT $2"
+    );
+    let summary_params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&settle_seconds];
+    let skipped_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&settle_seconds, &show];
+    let (rows, ids) = tokio::try_join!(
+        session.query(&summary, &summary_params),
+        session.query(&skipped, &skipped_params)
+    )?;
+    let row = rows
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("the outbox query returned no row"))?;
+    Ok(OutboxState {
+        rows: row.try_get(0)?,
+        unpublished: row.try_get(1)?,
+        oldest_unpublished_at: row.try_get(2)?,
+        oldest_unpublished_seconds: row.try_get(3)?,
+        max_published_id: row.try_get(4)?,
+        skipped: row.try_get(5)?,
+        skipped_ids: ids.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?,
+    })
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct InboxState {
+    pub rows: i64,
+    pub oldest_at: Option<DateTime<Utc>>,
+    pub oldest_seconds: Option<f64>,
+}
+
+pub async fn inbox(session: &Session, table: &str, created_at: &str) -> Result<InboxState> {
+    let (t, c) = (quote_name(table), quote_name(created_at));
+    let sql = format!("SELECT count(*), min({c}), extract(epoch FROM statement_timestamp() - min({c}))::float8 FROM {t}");
+    let rows = session.query(&sql, &[]).await?;
+    let row = rows
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("the inbox query returned no row"))?;
+    Ok(InboxState {
+        rows: row.try_get(0)?,
+        oldest_at: row.try_get(1)?,
+        oldest_seconds: row.try_get(2)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_quoted_per_part() {
+        assert_eq!(super::quote_name("public.outbox"), "\"public\".\"outbox\"");
+        assert_eq!(super::quote_name("we\"ird"), "\"we\"\"ird\"");
+    }
+}
