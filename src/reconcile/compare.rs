@@ -1,6 +1,6 @@
 //! The set difference, exactly: a sorted merge of the two sides, no sampling.
 
-use super::ids::{Counted, IdList};
+use super::ids::{align, Aligned, IdList};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
@@ -26,55 +26,50 @@ pub fn compare(
     topic_window: IdList,
     topic_all: IdList,
 ) -> Classes {
+    match align(vec![db, topic_window, topic_all]) {
+        Aligned::Numeric(mut l) => merge(l.remove(0), young, l.remove(0), l.remove(0)),
+        Aligned::Text(mut l) => merge(l.remove(0), young, l.remove(0), l.remove(0)),
+    }
+}
+
+/// Two sorted merges: the database against everything read (matched, missing, pending),
+/// and the window's messages against the database (extra, duplicated).
+fn merge<T: Ord + std::fmt::Display>(
+    db: Vec<(T, u32)>,
+    young: &BTreeSet<String>,
+    window: Vec<(T, u32)>,
+    all: Vec<(T, u32)>,
+) -> Classes {
     let mut classes = Classes::default();
-    let (db, all) = IdList::aligned(db, topic_all);
-    let (db_sorted, all_sorted) = (as_text(db), as_text(all));
-    // Missing and matched: merge db against everything read.
-    let (mut i, mut j) = (0, 0);
-    while i < db_sorted.len() {
-        let (id, _) = &db_sorted[i];
-        while j < all_sorted.len() && key(&all_sorted[j].0) < key(id) {
+    let mut j = 0;
+    for (id, _) in &db {
+        while j < all.len() && all[j].0 < *id {
             j += 1;
         }
-        if j < all_sorted.len() && all_sorted[j].0 == *id {
+        if j < all.len() && all[j].0 == *id {
             classes.matched += 1;
-        } else if young.contains(id) {
-            classes.pending.push(id.clone());
         } else {
-            classes.missing.push(id.clone());
+            let text = id.to_string();
+            if young.contains(&text) {
+                classes.pending.push(text);
+            } else {
+                classes.missing.push(text);
+            }
         }
-        i += 1;
     }
-    // Extra and duplicates: the window's messages against the database.
-    let db_set: std::collections::HashSet<&str> =
-        db_sorted.iter().map(|(s, _)| s.as_str()).collect();
-    for (id, count) in as_text(topic_window.counted()) {
-        if count > 1 {
-            classes.duplicated.push((id.clone(), count));
+    let mut i = 0;
+    for (id, count) in &window {
+        if *count > 1 {
+            classes.duplicated.push((id.to_string(), *count));
         }
-        if !db_set.contains(id.as_str()) {
-            classes.extra.push(id);
+        while i < db.len() && db[i].0 < *id {
+            i += 1;
+        }
+        if !(i < db.len() && db[i].0 == *id) {
+            classes.extra.push(id.to_string());
         }
     }
     classes
-}
-
-/// Numeric ids order by value, text ids by text: this key keeps both merges right.
-fn key(id: &str) -> (usize, &str) {
-    if id.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty() {
-        (id.len(), id)
-    } else {
-        (usize::MAX, id)
-    }
-}
-
-fn as_text(counted: Counted) -> Vec<(String, u32)> {
-    let mut out: Vec<(String, u32)> = match counted {
-        Counted::Numeric(v) => v.into_iter().map(|(n, c)| (n.to_string(), c)).collect(),
-        Counted::Text(v) => v.into_iter().map(|(s, c)| (s.into_string(), c)).collect(),
-    };
-    out.sort_by(|a, b| key(&a.0).cmp(&key(&b.0)));
-    out
 }
 
 #[cfg(test)]

@@ -24,34 +24,33 @@ impl IdFrom {
         })
     }
 
-    /// The id, or why there is none (the message is then counted as unparseable).
-    pub fn extract(
+    /// The id, or why there is none (the message is then counted as unparseable). Keys and
+    /// headers are borrowed, not copied: this runs once per message.
+    pub fn extract<'a>(
         &self,
-        key: Option<&[u8]>,
-        headers: &[(String, Vec<u8>)],
-        value: Option<&[u8]>,
-    ) -> Result<String, String> {
-        let text = |bytes: &[u8], what: &str| {
+        key: Option<&'a [u8]>,
+        header: impl FnOnce(&str) -> Option<&'a [u8]>,
+        value: Option<&'a [u8]>,
+    ) -> Result<std::borrow::Cow<'a, str>, String> {
+        let text = |bytes: &'a [u8], what: &str| {
             std::str::from_utf8(bytes)
-                .map(|s| s.trim().to_string())
+                .map(|s| std::borrow::Cow::Borrowed(s.trim()))
                 .map_err(|_| format!("{what} is not UTF-8"))
         };
         match self {
             IdFrom::Key => key
                 .ok_or_else(|| "no key".to_string())
                 .and_then(|k| text(k, "key")),
-            IdFrom::Header(name) => headers
-                .iter()
-                .find(|(n, _)| n == name)
+            IdFrom::Header(name) => header(name)
                 .ok_or_else(|| format!("no header {name}"))
-                .and_then(|(_, v)| text(v, "header")),
+                .and_then(|v| text(v, "header")),
             IdFrom::Json(pointer) => {
                 let value = value.ok_or_else(|| "no value".to_string())?;
                 let json: serde_json::Value = serde_json::from_slice(value)
                     .map_err(|e| format!("value is not JSON ({e})"))?;
                 match json.pointer(pointer) {
-                    Some(serde_json::Value::String(s)) => Ok(s.clone()),
-                    Some(serde_json::Value::Number(n)) => Ok(n.to_string()),
+                    Some(serde_json::Value::String(s)) => Ok(s.clone().into()),
+                    Some(serde_json::Value::Number(n)) => Ok(n.to_string().into()),
                     Some(other) => Err(format!("{pointer} is {other}, not a string or number")),
                     None => Err(format!("no {pointer} in the value")),
                 }
@@ -103,41 +102,52 @@ impl IdList {
         self.len() == 0
     }
 
-    /// Sorted (id, how many times) pairs, as text so numeric and text lists compare.
-    pub fn counted(mut self) -> Counted {
-        if self.all_numeric {
-            self.numeric.sort_unstable();
-            Counted::Numeric(runs(&self.numeric))
-        } else {
-            self.text.sort_unstable();
-            Counted::Text(runs(&self.text))
-        }
-    }
-
-    /// The same ids as text (when the other side turned out not to be numeric).
-    fn into_text(self) -> IdList {
+    /// The same ids as text (when another list turned out not to be numeric).
+    fn into_text(self) -> Vec<Box<str>> {
         let mut text = self.text;
         text.extend(
             self.numeric
                 .into_iter()
                 .map(|n| n.to_string().into_boxed_str()),
         );
-        IdList {
-            numeric: Vec::new(),
-            text,
-            all_numeric: false,
-            started: true,
-        }
+        text
     }
 
-    /// Two lists in one representation, for comparing them.
-    pub fn aligned(a: IdList, b: IdList) -> (Counted, Counted) {
-        let numeric = (a.all_numeric || !a.started) && (b.all_numeric || !b.started);
-        if numeric {
-            (a.counted(), b.counted())
-        } else {
-            (a.into_text().counted(), b.into_text().counted())
-        }
+    fn numeric_or_empty(&self) -> bool {
+        self.all_numeric || !self.started
+    }
+}
+
+/// Several lists in one representation, each sorted into (id, how many times) runs:
+/// numeric while every list is, else all as text.
+pub enum Aligned {
+    Numeric(Vec<Vec<(u64, u32)>>),
+    Text(Vec<Vec<(Box<str>, u32)>>),
+}
+
+pub fn align(lists: Vec<IdList>) -> Aligned {
+    if lists.iter().all(IdList::numeric_or_empty) {
+        Aligned::Numeric(
+            lists
+                .into_iter()
+                .map(|l| {
+                    let mut v = l.numeric;
+                    v.sort_unstable();
+                    runs(&v)
+                })
+                .collect(),
+        )
+    } else {
+        Aligned::Text(
+            lists
+                .into_iter()
+                .map(|l| {
+                    let mut v = l.into_text();
+                    v.sort_unstable();
+                    runs(&v)
+                })
+                .collect(),
+        )
     }
 }
 
@@ -152,43 +162,44 @@ fn runs<T: Clone + PartialEq>(sorted: &[T]) -> Vec<(T, u32)> {
     out
 }
 
-#[derive(Debug)]
-pub enum Counted {
-    Numeric(Vec<(u64, u32)>),
-    Text(Vec<(Box<str>, u32)>),
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn id_sources() {
-        let headers = vec![("order_id".to_string(), b"42".to_vec())];
+        let none = |_: &str| None;
+        let header = |name: &str| (name == "order_id").then_some(&b"42"[..]);
         assert_eq!(
-            IdFrom::parse("key").unwrap().extract(Some(b"7"), &[], None),
-            Ok("7".into())
+            IdFrom::parse("key")
+                .unwrap()
+                .extract(Some(b"7"), none, None)
+                .unwrap(),
+            "7"
         );
         assert_eq!(
             IdFrom::parse("header:order_id")
                 .unwrap()
-                .extract(None, &headers, None),
-            Ok("42".into())
+                .extract(None, header, None)
+                .unwrap(),
+            "42"
         );
         let json = IdFrom::parse("json:/order/id").unwrap();
         assert_eq!(
-            json.extract(None, &[], Some(br#"{"order":{"id":4711}}"#)),
-            Ok("4711".into())
+            json.extract(None, none, Some(br#"{"order":{"id":4711}}"#))
+                .unwrap(),
+            "4711"
         );
         assert_eq!(
-            json.extract(None, &[], Some(br#"{"order":{"id":"A-1"}}"#)),
-            Ok("A-1".into())
+            json.extract(None, none, Some(br#"{"order":{"id":"A-1"}}"#))
+                .unwrap(),
+            "A-1"
         );
         assert!(json
-            .extract(None, &[], Some(b"not json"))
+            .extract(None, none, Some(b"not json"))
             .unwrap_err()
             .contains("not JSON"));
-        assert!(json.extract(None, &[], Some(br#"{"order":{}}"#)).is_err());
+        assert!(json.extract(None, none, Some(br#"{"order":{}}"#)).is_err());
         assert!(IdFrom::parse("header:").is_err());
         assert!(IdFrom::parse("json:order").is_err());
     }
@@ -199,21 +210,29 @@ mod tests {
         for id in ["3", "1", "3", "2"] {
             a.push(id);
         }
-        match a.counted() {
-            Counted::Numeric(runs) => assert_eq!(runs, vec![(1, 1), (2, 1), (3, 2)]),
-            Counted::Text(_) => panic!("numeric ids"),
+        match align(vec![a]) {
+            Aligned::Numeric(lists) => assert_eq!(lists[0], vec![(1, 1), (2, 1), (3, 2)]),
+            Aligned::Text(_) => panic!("numeric ids"),
         }
-        let mut b = IdList::default();
-        for id in ["10", "007", "x"] {
+        let (mut b, mut c) = (IdList::default(), IdList::default());
+        for id in ["10", "007"] {
             b.push(id);
         }
-        assert_eq!(b.len(), 3);
-        match b.counted() {
-            Counted::Text(runs) => assert_eq!(
-                runs.iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
-                ["007", "10", "x"]
-            ),
-            Counted::Numeric(_) => panic!("007 keeps its zeros"),
+        c.push("5");
+        assert_eq!(b.len(), 2);
+        match align(vec![b, c]) {
+            Aligned::Text(lists) => {
+                assert_eq!(
+                    lists[0].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                    ["007", "10"]
+                );
+                assert_eq!(
+                    lists[1].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                    ["5"],
+                    "aligned to text too"
+                );
+            }
+            Aligned::Numeric(_) => panic!("007 keeps its zeros"),
         }
     }
 }

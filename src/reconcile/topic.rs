@@ -47,7 +47,10 @@ fn consumer(target: &KafkaTarget) -> Result<BaseConsumer> {
         .set("enable.auto.commit", "false")
         .set("enable.auto.offset.store", "false")
         .set("isolation.level", "read_committed")
-        .set("enable.partition.eof", "true");
+        .set("enable.partition.eof", "true")
+        // Bounded prefetch: librdkafka's defaults queue up to 64 MB and 100k messages.
+        .set("queued.max.messages.kbytes", "16384")
+        .set("queued.min.messages", "20000");
     for (k, v) in &target.properties {
         config.set(k, v);
     }
@@ -140,15 +143,12 @@ pub fn read(
                     continue;
                 }
                 side.messages += 1;
-                let headers: Vec<(String, Vec<u8>)> = message
-                    .headers()
-                    .map(|h| {
-                        h.iter()
-                            .map(|h| (h.key.to_string(), h.value.unwrap_or_default().to_vec()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                match id_from.extract(message.key(), &headers, message.payload()) {
+                let header = |name: &str| {
+                    message
+                        .headers()
+                        .and_then(|h| h.iter().find(|h| h.key == name).and_then(|h| h.value))
+                };
+                match id_from.extract(message.key(), header, message.payload()) {
                     Ok(id) => {
                         let at = message.timestamp().to_millis().unwrap_or(window.since_ms);
                         if at >= window.since_ms && at < window.until_ms {
