@@ -1,6 +1,7 @@
 //! indoubt as a library: the CLI's modules, also used by the integration tests to speak
 //! the Kafka protocol directly (to make a genuinely hanging transaction, for one).
 
+pub mod assets;
 pub mod audit;
 pub mod cli;
 pub mod commands;

@@ -1,0 +1,562 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'indoubt'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'indoubt' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'Inspect PostgreSQL')
+            [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;pg' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('prepared', 'prepared', [CompletionResultType]::ParameterValue, 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID')
+            [CompletionResult]::new('slots', 'slots', [CompletionResultType]::ParameterValue, 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages')
+            [CompletionResult]::new('horizon', 'horizon', [CompletionResultType]::ParameterValue, 'Name who holds back the xmin horizon, and how far each database is from wraparound')
+            [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;pg;prepared' {
+            [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Only prepared transactions of this database (repeatable)')
+            [CompletionResult]::new('--database', '--database', [CompletionResultType]::ParameterName, 'Only prepared transactions of this database (repeatable)')
+            [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]')
+            [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, 'Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;pg;slots' {
+            [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('--warning-retained', '--warning-retained', [CompletionResultType]::ParameterName, 'WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]')
+            [CompletionResult]::new('--critical-retained', '--critical-retained', [CompletionResultType]::ParameterName, 'WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;pg;horizon' {
+            [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]')
+            [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, '… before CRITICAL [config: thresholds.horizon.critical_age; default 6h]')
+            [CompletionResult]::new('--warning-xids', '--warning-xids', [CompletionResultType]::ParameterName, 'How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]')
+            [CompletionResult]::new('--critical-xids', '--critical-xids', [CompletionResultType]::ParameterName, '… before CRITICAL [config: thresholds.horizon.critical_xids; default 100M]')
+            [CompletionResult]::new('--wraparound-warning-xids', '--wraparound-warning-xids', [CompletionResultType]::ParameterName, 'Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]')
+            [CompletionResult]::new('--wraparound-critical-xids', '--wraparound-critical-xids', [CompletionResultType]::ParameterName, 'Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;pg;outbox' {
+            [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'How many skipped ids to list')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;pg;help' {
+            [CompletionResult]::new('prepared', 'prepared', [CompletionResultType]::ParameterValue, 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID')
+            [CompletionResult]::new('slots', 'slots', [CompletionResultType]::ParameterValue, 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages')
+            [CompletionResult]::new('horizon', 'horizon', [CompletionResultType]::ParameterValue, 'Name who holds back the xmin horizon, and how far each database is from wraparound')
+            [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;pg;help;prepared' {
+            break
+        }
+        'indoubt;pg;help;slots' {
+            break
+        }
+        'indoubt;pg;help;horizon' {
+            break
+        }
+        'indoubt;pg;help;outbox' {
+            break
+        }
+        'indoubt;pg;help;help' {
+            break
+        }
+        'indoubt;kafka' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('lso', 'lso', [CompletionResultType]::ParameterValue, 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it')
+            [CompletionResult]::new('producers', 'producers', [CompletionResultType]::ParameterValue, 'Active producers of one partition (DescribeProducers)')
+            [CompletionResult]::new('transactions', 'transactions', [CompletionResultType]::ParameterValue, 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)')
+            [CompletionResult]::new('hanging', 'hanging', [CompletionResultType]::ParameterValue, 'Find hanging transactions: open on a partition, but never to be ended by their coordinator')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;kafka;lso' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'Only this topic (repeatable) [default: every topic, internal ones included]')
+            [CompletionResult]::new('--topic-regex', '--topic-regex', [CompletionResultType]::ParameterName, 'Only topics whose name matches this regular expression')
+            [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'Age of the first unstable record that is a WARNING [config: thresholds.lso.warning_age; default 5m]')
+            [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, '… CRITICAL [config: thresholds.lso.critical_age; default 15m]')
+            [CompletionResult]::new('--warning-gap', '--warning-gap', [CompletionResultType]::ParameterName, 'Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]')
+            [CompletionResult]::new('--critical-gap', '--critical-gap', [CompletionResultType]::ParameterName, '… CRITICAL [config: thresholds.lso.critical_gap; default 1M]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;kafka;producers' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
+            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'partition')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;kafka;transactions' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable')
+            [CompletionResult]::new('--min-duration', '--min-duration', [CompletionResultType]::ParameterName, 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)')
+            [CompletionResult]::new('--transactional-id', '--transactional-id', [CompletionResultType]::ParameterName, 'Describe this transactional id only')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;kafka;hanging' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'Search this topic [default: every topic]')
+            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, '… only this partition of it')
+            [CompletionResult]::new('--broker-id', '--broker-id', [CompletionResultType]::ParameterName, 'Search the partitions with a replica on this broker')
+            [CompletionResult]::new('--max-transaction-timeout', '--max-transaction-timeout', [CompletionResultType]::ParameterName, 'Transactions whose last write is older than this are examined (as kafka-transactions.sh)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;kafka;help' {
+            [CompletionResult]::new('lso', 'lso', [CompletionResultType]::ParameterValue, 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it')
+            [CompletionResult]::new('producers', 'producers', [CompletionResultType]::ParameterValue, 'Active producers of one partition (DescribeProducers)')
+            [CompletionResult]::new('transactions', 'transactions', [CompletionResultType]::ParameterValue, 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)')
+            [CompletionResult]::new('hanging', 'hanging', [CompletionResultType]::ParameterValue, 'Find hanging transactions: open on a partition, but never to be ended by their coordinator')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;kafka;help;lso' {
+            break
+        }
+        'indoubt;kafka;help;producers' {
+            break
+        }
+        'indoubt;kafka;help;transactions' {
+            break
+        }
+        'indoubt;kafka;help;hanging' {
+            break
+        }
+        'indoubt;kafka;help;help' {
+            break
+        }
+        'indoubt;reconcile' {
+            [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
+            [CompletionResult]::new('--id-from', '--id-from', [CompletionResultType]::ParameterName, 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The window''s end (exclusive): a time or a duration back from now [default: now]')
+            [CompletionResult]::new('--settle', '--settle', [CompletionResultType]::ParameterName, 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]')
+            [CompletionResult]::new('--slack', '--slack', [CompletionResultType]::ParameterName, 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]')
+            [CompletionResult]::new('--ids-out', '--ids-out', [CompletionResultType]::ParameterName, 'Write every id of every class to this file (`class<TAB>id` lines)')
+            [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'How many ids of each class the table shows')
+            [CompletionResult]::new('--query-timeout', '--query-timeout', [CompletionResultType]::ParameterName, 'Bound on the database query (it may stream millions of rows) [default: 1h]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--count-only', '--count-only', [CompletionResultType]::ParameterName, 'Compare counts only, without keeping ids')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;resolve' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;resolve;pg' {
+            [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit it')
+            [CompletionResult]::new('--rollback', '--rollback', [CompletionResultType]::ParameterName, 'Roll it back')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Act against the decision the sources recorded (a heuristic that breaks atomicity)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;resolve;kafka' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
+            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'partition')
+            [CompletionResult]::new('--start-offset', '--start-offset', [CompletionResultType]::ParameterName, 'The transaction''s first offset (as `kafka hanging` shows it)')
+            [CompletionResult]::new('--producer-id', '--producer-id', [CompletionResultType]::ParameterName, 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)')
+            [CompletionResult]::new('--producer-epoch', '--producer-epoch', [CompletionResultType]::ParameterName, 'producer-epoch')
+            [CompletionResult]::new('--coordinator-epoch', '--coordinator-epoch', [CompletionResultType]::ParameterName, 'coordinator-epoch')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;resolve;help' {
+            [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;resolve;help;pg' {
+            break
+        }
+        'indoubt;resolve;help;kafka' {
+            break
+        }
+        'indoubt;resolve;help;help' {
+            break
+        }
+        'indoubt;audit' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;audit;list' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only records newer than this, e.g. 24h')
+            [CompletionResult]::new('--object', '--object', [CompletionResultType]::ParameterName, 'Only records whose object contains this text')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;audit;verify' {
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;audit;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;audit;help;list' {
+            break
+        }
+        'indoubt;audit;help;verify' {
+            break
+        }
+        'indoubt;audit;help;help' {
+            break
+        }
+        'indoubt;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;config;show' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;config;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;config;help;show' {
+            break
+        }
+        'indoubt;config;help;help' {
+            break
+        }
+        'indoubt;help' {
+            [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'Inspect PostgreSQL')
+            [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;help;pg' {
+            [CompletionResult]::new('prepared', 'prepared', [CompletionResultType]::ParameterValue, 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID')
+            [CompletionResult]::new('slots', 'slots', [CompletionResultType]::ParameterValue, 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages')
+            [CompletionResult]::new('horizon', 'horizon', [CompletionResultType]::ParameterValue, 'Name who holds back the xmin horizon, and how far each database is from wraparound')
+            [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age')
+            break
+        }
+        'indoubt;help;pg;prepared' {
+            break
+        }
+        'indoubt;help;pg;slots' {
+            break
+        }
+        'indoubt;help;pg;horizon' {
+            break
+        }
+        'indoubt;help;pg;outbox' {
+            break
+        }
+        'indoubt;help;kafka' {
+            [CompletionResult]::new('lso', 'lso', [CompletionResultType]::ParameterValue, 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it')
+            [CompletionResult]::new('producers', 'producers', [CompletionResultType]::ParameterValue, 'Active producers of one partition (DescribeProducers)')
+            [CompletionResult]::new('transactions', 'transactions', [CompletionResultType]::ParameterValue, 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)')
+            [CompletionResult]::new('hanging', 'hanging', [CompletionResultType]::ParameterValue, 'Find hanging transactions: open on a partition, but never to be ended by their coordinator')
+            break
+        }
+        'indoubt;help;kafka;lso' {
+            break
+        }
+        'indoubt;help;kafka;producers' {
+            break
+        }
+        'indoubt;help;kafka;transactions' {
+            break
+        }
+        'indoubt;help;kafka;hanging' {
+            break
+        }
+        'indoubt;help;reconcile' {
+            break
+        }
+        'indoubt;help;resolve' {
+            [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
+            break
+        }
+        'indoubt;help;resolve;pg' {
+            break
+        }
+        'indoubt;help;resolve;kafka' {
+            break
+        }
+        'indoubt;help;audit' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            break
+        }
+        'indoubt;help;audit;list' {
+            break
+        }
+        'indoubt;help;audit;verify' {
+            break
+        }
+        'indoubt;help;config' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN')
+            break
+        }
+        'indoubt;help;config;show' {
+            break
+        }
+        'indoubt;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,493 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[indoubt] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'indoubt'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'indoubt'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand pg 'Inspect PostgreSQL'
+            cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+            cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+            cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
+            cand audit 'Read and verify the audit trail of resolutions'
+            cand config 'Inspect the config file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;pg'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand prepared 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+            cand slots 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+            cand horizon 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+            cand outbox 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;pg;prepared'= {
+            cand --pg 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]'
+            cand -d 'Only prepared transactions of this database (repeatable)'
+            cand --database 'Only prepared transactions of this database (repeatable)'
+            cand --warning-age 'Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]'
+            cand --critical-age 'Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;pg;slots'= {
+            cand --pg 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]'
+            cand --warning-retained 'WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]'
+            cand --critical-retained 'WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;pg;horizon'= {
+            cand --pg 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]'
+            cand --warning-age 'How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]'
+            cand --critical-age '… before CRITICAL [config: thresholds.horizon.critical_age; default 6h]'
+            cand --warning-xids 'How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]'
+            cand --critical-xids '… before CRITICAL [config: thresholds.horizon.critical_xids; default 100M]'
+            cand --wraparound-warning-xids 'Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]'
+            cand --wraparound-critical-xids 'Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;pg;outbox'= {
+            cand --show 'How many skipped ids to list'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;pg;help'= {
+            cand prepared 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+            cand slots 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+            cand horizon 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+            cand outbox 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;pg;help;prepared'= {
+        }
+        &'indoubt;pg;help;slots'= {
+        }
+        &'indoubt;pg;help;horizon'= {
+        }
+        &'indoubt;pg;help;outbox'= {
+        }
+        &'indoubt;pg;help;help'= {
+        }
+        &'indoubt;kafka'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand lso 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+            cand producers 'Active producers of one partition (DescribeProducers)'
+            cand transactions 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+            cand hanging 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;kafka;lso'= {
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --topic 'Only this topic (repeatable) [default: every topic, internal ones included]'
+            cand --topic-regex 'Only topics whose name matches this regular expression'
+            cand --warning-age 'Age of the first unstable record that is a WARNING [config: thresholds.lso.warning_age; default 5m]'
+            cand --critical-age '… CRITICAL [config: thresholds.lso.critical_age; default 15m]'
+            cand --warning-gap 'Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]'
+            cand --critical-gap '… CRITICAL [config: thresholds.lso.critical_gap; default 1M]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;kafka;producers'= {
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --topic 'topic'
+            cand --partition 'partition'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;kafka;transactions'= {
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --state 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable'
+            cand --min-duration 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)'
+            cand --transactional-id 'Describe this transactional id only'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;kafka;hanging'= {
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --topic 'Search this topic [default: every topic]'
+            cand --partition '… only this partition of it'
+            cand --broker-id 'Search the partitions with a replica on this broker'
+            cand --max-transaction-timeout 'Transactions whose last write is older than this are examined (as kafka-transactions.sh)'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;kafka;help'= {
+            cand lso 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+            cand producers 'Active producers of one partition (DescribeProducers)'
+            cand transactions 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+            cand hanging 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;kafka;help;lso'= {
+        }
+        &'indoubt;kafka;help;producers'= {
+        }
+        &'indoubt;kafka;help;transactions'= {
+        }
+        &'indoubt;kafka;help;hanging'= {
+        }
+        &'indoubt;kafka;help;help'= {
+        }
+        &'indoubt;reconcile'= {
+            cand --pg 'The database: a target name, a postgres:// URL or conninfo'
+            cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)'
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --topic 'topic'
+            cand --id-from 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]'
+            cand --since 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]'
+            cand --until 'The window''s end (exclusive): a time or a duration back from now [default: now]'
+            cand --settle 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]'
+            cand --slack 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]'
+            cand --ids-out 'Write every id of every class to this file (`class<TAB>id` lines)'
+            cand --show 'How many ids of each class the table shows'
+            cand --query-timeout 'Bound on the database query (it may stream millions of rows) [default: 1h]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --count-only 'Compare counts only, without keeping ids'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;resolve'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;resolve;pg'= {
+            cand --pg 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]'
+            cand --reason 'Why: recorded in the audit trail'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --commit 'Commit it'
+            cand --rollback 'Roll it back'
+            cand --force 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;resolve;kafka'= {
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --topic 'topic'
+            cand --partition 'partition'
+            cand --start-offset 'The transaction''s first offset (as `kafka hanging` shows it)'
+            cand --producer-id 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)'
+            cand --producer-epoch 'producer-epoch'
+            cand --coordinator-epoch 'coordinator-epoch'
+            cand --reason 'Why: recorded in the audit trail'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --force 'Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;resolve;help'= {
+            cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;resolve;help;pg'= {
+        }
+        &'indoubt;resolve;help;kafka'= {
+        }
+        &'indoubt;resolve;help;help'= {
+        }
+        &'indoubt;audit'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List audit records'
+            cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;audit;list'= {
+            cand --since 'Only records newer than this, e.g. 24h'
+            cand --object 'Only records whose object contains this text'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;audit;verify'= {
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;audit;help'= {
+            cand list 'List audit records'
+            cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;audit;help;list'= {
+        }
+        &'indoubt;audit;help;verify'= {
+        }
+        &'indoubt;audit;help;help'= {
+        }
+        &'indoubt;config'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand show 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;config;show'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts'
+            cand --output 'Output format: a table for people, json or yaml for scripts'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;config;help'= {
+            cand show 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;config;help;show'= {
+        }
+        &'indoubt;config;help;help'= {
+        }
+        &'indoubt;help'= {
+            cand pg 'Inspect PostgreSQL'
+            cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+            cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+            cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
+            cand audit 'Read and verify the audit trail of resolutions'
+            cand config 'Inspect the config file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;help;pg'= {
+            cand prepared 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+            cand slots 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+            cand horizon 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+            cand outbox 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+        }
+        &'indoubt;help;pg;prepared'= {
+        }
+        &'indoubt;help;pg;slots'= {
+        }
+        &'indoubt;help;pg;horizon'= {
+        }
+        &'indoubt;help;pg;outbox'= {
+        }
+        &'indoubt;help;kafka'= {
+            cand lso 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+            cand producers 'Active producers of one partition (DescribeProducers)'
+            cand transactions 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+            cand hanging 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+        }
+        &'indoubt;help;kafka;lso'= {
+        }
+        &'indoubt;help;kafka;producers'= {
+        }
+        &'indoubt;help;kafka;transactions'= {
+        }
+        &'indoubt;help;kafka;hanging'= {
+        }
+        &'indoubt;help;reconcile'= {
+        }
+        &'indoubt;help;resolve'= {
+            cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+        }
+        &'indoubt;help;resolve;pg'= {
+        }
+        &'indoubt;help;resolve;kafka'= {
+        }
+        &'indoubt;help;audit'= {
+            cand list 'List audit records'
+            cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+        }
+        &'indoubt;help;audit;list'= {
+        }
+        &'indoubt;help;audit;verify'= {
+        }
+        &'indoubt;help;config'= {
+            cand show 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
+        }
+        &'indoubt;help;config;show'= {
+        }
+        &'indoubt;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,341 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_indoubt_global_optspecs
+    string join \n config= o/output= no-color v/verbose timeout= h/help V/version
+end
+
+function __fish_indoubt_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_indoubt_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_indoubt_using_subcommand
+    set -l cmd (__fish_indoubt_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c indoubt -n "__fish_indoubt_needs_command" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_needs_command" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_needs_command" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_needs_command" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_needs_command" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_needs_command" -s V -l version -d 'Print version'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s h -l help -d 'Print help'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "outbox" -d 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s d -l database -d 'Only prepared transactions of this database (repeatable)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l warning-age -d 'Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l critical-age -d 'Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l warning-retained -d 'WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l critical-retained -d 'WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l warning-age -d 'How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l critical-age -d '… before CRITICAL [config: thresholds.horizon.critical_age; default 6h]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l warning-xids -d 'How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l critical-xids -d '… before CRITICAL [config: thresholds.horizon.critical_xids; default 100M]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l wraparound-warning-xids -d 'Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l wraparound-critical-xids -d 'Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l show -d 'How many skipped ids to list' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "outbox" -d 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s h -l help -d 'Print help'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "lso" -d 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "producers" -d 'Active producers of one partition (DescribeProducers)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "transactions" -d 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l topic -d 'Only this topic (repeatable) [default: every topic, internal ones included]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l topic-regex -d 'Only topics whose name matches this regular expression' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l warning-age -d 'Age of the first unstable record that is a WARNING [config: thresholds.lso.warning_age; default 5m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l critical-age -d '… CRITICAL [config: thresholds.lso.critical_age; default 15m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l warning-gap -d 'Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l critical-gap -d '… CRITICAL [config: thresholds.lso.critical_gap; default 1M]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l topic -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l partition -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l state -d 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l min-duration -d 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l transactional-id -d 'Describe this transactional id only' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l topic -d 'Search this topic [default: every topic]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l partition -d '… only this partition of it' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l broker-id -d 'Search the partitions with a replica on this broker' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l max-transaction-timeout -d 'Transactions whose last write is older than this are examined (as kafka-transactions.sh)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "lso" -d 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "producers" -d 'Active producers of one partition (DescribeProducers)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "transactions" -d 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l topic -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l id-from -d 'Where a message\'s id is: key, header:NAME or json:/pointer [default: key]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l since -d 'The window\'s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: now]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l settle -d 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l slack -d 'Read the topic from this much before the window\'s start (producer clock skew) [default: 1m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d 'Write every id of every class to this file (`class<TAB>id` lines)' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l show -d 'How many ids of each class the table shows' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query-timeout -d 'Bound on the database query (it may stream millions of rows) [default: 1h]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l count-only -d 'Compare counts only, without keeping ids'
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s h -l help -d 'Print help'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l reason -d 'Why: recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l commit -d 'Commit it'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l rollback -d 'Roll it back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l force -d 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l topic -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l partition -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l start-offset -d 'The transaction\'s first offset (as `kafka hanging` shows it)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l producer-id -d 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l producer-epoch -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l coordinator-epoch -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l reason -d 'Why: recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l force -d 'Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s h -l help -d 'Print help'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "list" -d 'List audit records'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l since -d 'Only records newer than this, e.g. 24h' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l object -d 'Only records whose object contains this text' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "list" -d 'List audit records'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "outbox" -d 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "lso" -d 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "producers" -d 'Active producers of one partition (DescribeProducers)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "transactions" -d 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "list" -d 'List audit records'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'

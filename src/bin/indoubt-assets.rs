@@ -1,0 +1,18 @@
+//! Writes completions/ and man/ under the given directory (default: the current one).
+
+fn main() -> std::process::ExitCode {
+    let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));
+    for (path, contents) in indoubt::assets::render_all() {
+        let target = root.join(&path);
+        let written = target
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&target, contents));
+        if let Err(e) = written {
+            eprintln!("indoubt-assets: writing {}: {e}", target.display());
+            return std::process::ExitCode::from(1);
+        }
+        println!("{}", path.display());
+    }
+    std::process::ExitCode::SUCCESS
+}
