@@ -53,10 +53,13 @@ impl Connection {
                         let pem = std::fs::read(ca)
                             .with_context(|| format!("reading ssl.ca.location {}", ca.display()))?;
                         builder.disable_built_in_roots(true);
-                        builder.add_root_certificate(
-                            native_tls::Certificate::from_pem(&pem)
-                                .context("parsing the CA certificate")?,
-                        );
+                        // A CA file may hold a bundle; native-tls takes one certificate at a time.
+                        for cert in crate::pg::session::split_pem_certificates(&pem) {
+                            builder.add_root_certificate(
+                                native_tls::Certificate::from_pem(&cert)
+                                    .context("parsing the CA certificate")?,
+                            );
+                        }
                     }
                     if let (Some(cert), Some(key)) = (&tls.certificate_location, &tls.key_location)
                     {

@@ -90,7 +90,7 @@ impl Scram {
                 .with_context(|| format!("SCRAM server-first message lacks {name}="))
         };
         let nonce = field("r")?;
-        if !nonce.starts_with(&self.nonce) {
+        if !nonce.starts_with(&self.nonce) || nonce.len() <= self.nonce.len() {
             bail!("SCRAM server nonce does not extend ours: refusing to continue");
         }
         let salt = B64

@@ -94,8 +94,11 @@ impl Security {
                         .flatten()
                 })
                 .map(PathBuf::from);
-            let algorithm =
-                get("ssl.endpoint.identification.algorithm").unwrap_or_else(|| "https".into());
+            // Java's way to switch the check off is an empty value, librdkafka's is "none".
+            let algorithm = props
+                .get("ssl.endpoint.identification.algorithm")
+                .map(|v| v.trim().to_string())
+                .unwrap_or_else(|| "https".into());
             Tls {
                 ca_location,
                 verify_certificate: get("enable.ssl.certificate.verification").as_deref()
@@ -200,6 +203,23 @@ mod tests {
             (sasl.username.as_str(), sasl.password.as_str()),
             ("bob", "pw")
         );
+    }
+
+    #[test]
+    fn an_empty_identification_algorithm_switches_the_host_check_off() {
+        let tls = |v: &str| {
+            Security::from_properties(&props(&[
+                ("security.protocol", "SSL"),
+                ("ssl.endpoint.identification.algorithm", v),
+            ]))
+            .unwrap()
+            .tls
+            .unwrap()
+            .verify_hostname
+        };
+        assert!(!tls(""), "Java's empty value");
+        assert!(!tls("none"), "librdkafka's none");
+        assert!(tls("https"));
     }
 
     #[test]

@@ -208,7 +208,7 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
 }
 
 /// A CA file may hold several certificates; native-tls takes them one at a time.
-fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
+pub fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
     let text = String::from_utf8_lossy(pem);
     let mut certs = Vec::new();
     let mut current = String::new();

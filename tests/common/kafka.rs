@@ -169,17 +169,24 @@ pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64
                         .with_index(partition)
                         .with_records(Some(batch.freeze())),
                 ])]);
-        let response: ProduceResponse = conn
-            .send(ApiKey::Produce, &produce, VersionRange { min: 3, max: 11 })
-            .await
-            .expect("Produce");
-        for t in response.responses {
-            for p in t.partition_responses {
-                assert_eq!(
-                    p.error_code, 0,
-                    "raw transactional produce refused: {:?}",
-                    p.error_message
-                );
+        // A topic created a moment ago may have no leader yet: retry those answers.
+        for attempt in 0.. {
+            let response: ProduceResponse = conn
+                .send(ApiKey::Produce, &produce, VersionRange { min: 3, max: 11 })
+                .await
+                .expect("Produce");
+            let code = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partition_responses.iter())
+                .map(|p| p.error_code)
+                .find(|c| *c != 0);
+            match code {
+                None => break,
+                Some(3 | 5 | 6) if attempt < 40 => {
+                    tokio::time::sleep(Duration::from_millis(250)).await
+                }
+                Some(code) => panic!("raw transactional produce refused: error {code}"),
             }
         }
         (pid, epoch, id)
