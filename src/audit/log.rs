@@ -67,6 +67,24 @@ pub fn append(path: &Path, mut record: Record) -> Result<Record> {
     Ok(record)
 }
 
+/// Records an intent before the action; if that fails, the action must not happen.
+pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
+    append(path, intent)
+        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))
+}
+
+/// Records the outcome that answers `intent`.
+pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outcome) -> Result<()> {
+    let status = outcome.status.clone();
+    append(path, intent.outcome_of(outcome))
+        .map(|_| ())
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "the action ran ({status}), but its outcome could not be recorded: {e:#}"
+            )
+        })
+}
+
 /// Takes the file lock within 10 seconds (another operator's append takes milliseconds).
 fn lock(file: &File, exclusive: bool, path: &Path) -> Result<()> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);

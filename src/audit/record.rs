@@ -91,6 +91,59 @@ pub struct Record {
     pub prev_hash: String,
 }
 
+/// What a resolution is about to do: everything of an intent record that the command knows.
+pub struct Action {
+    pub target: Target,
+    pub object: String,
+    pub action: String,
+    pub evidence: serde_json::Value,
+    pub decision_sources: Vec<SourceAnswer>,
+    pub decision: String,
+    pub heuristic: bool,
+    pub reason: Option<String>,
+    pub ticket: Option<String>,
+}
+
+impl Record {
+    /// The intent record of an action: who, when, from which command line.
+    pub fn intent(a: Action) -> Record {
+        let now = chrono::Utc::now();
+        Record {
+            seq: 0,
+            time: now,
+            kind: Kind::Intent,
+            action_id: format!(
+                "{}-{}",
+                now.format("%Y%m%dT%H%M%S%.6fZ"),
+                std::process::id()
+            ),
+            operator: Operator::current(),
+            command_line: redacted_command_line(),
+            reason: a.reason,
+            ticket: a.ticket,
+            target: a.target,
+            object: a.object,
+            action: a.action,
+            evidence: a.evidence,
+            decision_sources: a.decision_sources,
+            decision: a.decision,
+            heuristic: a.heuristic,
+            outcome: None,
+            prev_hash: String::new(),
+        }
+    }
+
+    /// The outcome record that answers this intent.
+    pub fn outcome_of(&self, outcome: Outcome) -> Record {
+        Record {
+            kind: Kind::Outcome,
+            time: chrono::Utc::now(),
+            outcome: Some(outcome),
+            ..self.clone()
+        }
+    }
+}
+
 /// The command line as typed, with secrets masked so the trail can be shared: the
 /// password of any URL, `password=`/`secret=` values (conninfo words, `-X`
 /// properties, URL query parameters), and the value after a `--…password` option.

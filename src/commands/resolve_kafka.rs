@@ -3,7 +3,7 @@
 
 use super::kafka_common::{self, format_ms};
 use crate::audit::log;
-use crate::audit::record::{self, Kind, Operator, Outcome, Record};
+use crate::audit::record::{Action, Outcome, Record};
 use crate::cli::ResolveKafkaArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -184,42 +184,30 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     };
     let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
     data.audit_log = Some(audit_path.display().to_string());
-    let action_id = format!(
-        "{}-{}",
-        chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
-        std::process::id()
-    );
-    let intent = Record {
-        seq: 0,
-        time: chrono::Utc::now(),
-        kind: Kind::Intent,
-        action_id: action_id.clone(),
-        operator: Operator::current(),
-        command_line: record::redacted_command_line(),
-        reason: args.confirm.reason.clone(),
-        ticket: args.confirm.ticket.clone(),
-        target: target.clone(),
-        object: format!(
-            "{subject} producer {} from offset {}",
-            producer.producer_id, producer.current_txn_start_offset
-        ),
-        action: request.clone(),
-        evidence: serde_json::json!({
-            "high_watermark": data.high_watermark,
-            "last_stable_offset": data.last_stable_offset_before,
-            "producer": producer,
-            "transactional_id": data.transactional_id,
-            "verdict": data.verdict,
-            "reason": data.reason,
+    let intent = log::record_intent(
+        &audit_path,
+        Record::intent(Action {
+            target: target.clone(),
+            object: format!(
+                "{subject} producer {} from offset {}",
+                producer.producer_id, producer.current_txn_start_offset
+            ),
+            action: request.clone(),
+            evidence: serde_json::json!({
+                "high_watermark": data.high_watermark,
+                "last_stable_offset": data.last_stable_offset_before,
+                "producer": producer,
+                "transactional_id": data.transactional_id,
+                "verdict": data.verdict,
+                "reason": data.reason,
+            }),
+            decision_sources: Vec::new(),
+            decision: "abort".into(),
+            heuristic: data.verdict == Some(Verdict::Long),
+            reason: args.confirm.reason.clone(),
+            ticket: args.confirm.ticket.clone(),
         }),
-        decision_sources: Vec::new(),
-        decision: "abort".into(),
-        heuristic: data.verdict == Some(Verdict::Long),
-        outcome: None,
-        prev_hash: String::new(),
-    };
-    let intent = log::append(&audit_path, intent)
-        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))?;
+    )?;
     // The prompt may have taken minutes: act only if it is still the same open
     // transaction (with transaction.version 0 a producer keeps its epoch across
     // transactions, and the marker would end whichever one is open now).
@@ -297,19 +285,10 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             )
         }
     };
-    let mut done = intent.clone();
-    done.kind = Kind::Outcome;
-    done.time = chrono::Utc::now();
-    done.outcome = Some(outcome.clone());
-    log::append(&audit_path, done).map_err(|e| {
-        anyhow::anyhow!(
-            "the abort ran ({}), but its outcome could not be recorded: {e:#}",
-            outcome.status
-        )
-    })?;
+    log::record_outcome(&audit_path, &intent, outcome.clone())?;
     data.outcome = Some(outcome.clone());
     let mut finding = Finding::new(severity, code, subject, outcome.detail.clone())
-        .evidence("action_id", action_id);
+        .evidence("action_id", intent.action_id.clone());
     if outcome.code.as_deref() == Some("CLUSTER_AUTHORIZATION_FAILED") {
         finding = finding.advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource");
     }

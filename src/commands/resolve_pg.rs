@@ -2,7 +2,7 @@
 //! cannot be given by reflex, then COMMIT/ROLLBACK PREPARED between two audit records.
 
 use crate::audit::log;
-use crate::audit::record::{self, Kind, Operator, Outcome, Record, SourceAnswer};
+use crate::audit::record::{Action, Outcome, Record, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -174,43 +174,31 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     // The intent is durable before the statement runs; if it cannot be written, nothing runs.
     let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
     data.audit_log = Some(audit_path.display().to_string());
-    let action_id = format!(
-        "{}-{}",
-        chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
-        std::process::id()
-    );
-    let intent = Record {
-        seq: 0,
-        time: chrono::Utc::now(),
-        kind: Kind::Intent,
-        action_id: action_id.clone(),
-        operator: Operator::current(),
-        command_line: record::redacted_command_line(),
-        reason: args.confirm.reason.clone(),
-        ticket: args.confirm.ticket.clone(),
-        target: target.report_target(),
-        object: subject.clone(),
-        action: sql.clone(),
-        evidence: serde_json::json!({
-            "database": xact.database,
-            "owner": xact.owner,
-            "prepared_at": xact.prepared_at,
-            "age_seconds": xact.age_seconds,
-            "age_xids": xact.age_xids,
-            "locks_by_mode": xact.locks_by_mode,
-            "blocked_pids": data.blocked_pids,
-            "decoded_gid": decoded,
-            "participants_still_prepared": data.participants_still_prepared,
-            "proposal": proposal.why,
+    let intent = log::record_intent(
+        &audit_path,
+        Record::intent(Action {
+            target: target.report_target(),
+            object: subject.clone(),
+            action: sql.clone(),
+            evidence: serde_json::json!({
+                "database": xact.database,
+                "owner": xact.owner,
+                "prepared_at": xact.prepared_at,
+                "age_seconds": xact.age_seconds,
+                "age_xids": xact.age_xids,
+                "locks_by_mode": xact.locks_by_mode,
+                "blocked_pids": data.blocked_pids,
+                "decoded_gid": decoded,
+                "participants_still_prepared": data.participants_still_prepared,
+                "proposal": proposal.why,
+            }),
+            decision_sources: data.decision_sources.clone(),
+            decision: chosen.name().to_string(),
+            heuristic: data.heuristic,
+            reason: args.confirm.reason.clone(),
+            ticket: args.confirm.ticket.clone(),
         }),
-        decision_sources: data.decision_sources.clone(),
-        decision: chosen.name().to_string(),
-        heuristic: data.heuristic,
-        outcome: None,
-        prev_hash: String::new(),
-    };
-    let intent = log::append(&audit_path, intent)
-        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))?;
+    )?;
     failpoint("after-intent");
 
     let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, token).await;
@@ -254,16 +242,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             outcome("unknown", format!("{e:#}"), None),
         ),
     };
-    let mut done = intent.clone();
-    done.kind = Kind::Outcome;
-    done.time = chrono::Utc::now();
-    done.outcome = Some(outcome.clone());
-    log::append(&audit_path, done).map_err(|e| {
-        anyhow::anyhow!(
-            "the action ran ({}), but its outcome could not be recorded: {e:#}",
-            outcome.status
-        )
-    })?;
+    log::record_outcome(&audit_path, &intent, outcome.clone())?;
     data.outcome = Some(outcome.clone());
     let mut finding = Finding::new(
         severity,
@@ -281,7 +260,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     )
     .evidence("source", "pg_prepared_xacts, decision sources")
     .evidence("statement", sql)
-    .evidence("action_id", action_id);
+    .evidence("action_id", intent.action_id.clone());
     if outcome.code.as_deref() == Some("42501") {
         finding = finding.advice(format!(
             "connect as its owner ({}) or a superuser",
