@@ -96,7 +96,7 @@ pub async fn run(ctx: &Context, args: &LsoArgs) -> Result<Severity> {
             _ => findings.push(unreadable(tp, "no offsets returned")),
         }
     }
-    let partitions = explain(&cluster, gaps, &t).await;
+    let partitions = explain(&cluster, gaps, &t, &mut findings).await;
     for p in &partitions {
         if p.severity > Severity::Ok {
             findings.push(gap_finding(p, &t));
@@ -150,6 +150,7 @@ async fn explain(
     cluster: &Cluster,
     gaps: Vec<(TopicPartition, i64, i64)>,
     t: &Thresholds,
+    unseen: &mut Vec<Finding>,
 ) -> Vec<PartitionLso> {
     let tps: Vec<TopicPartition> = gaps.iter().map(|(tp, _, _)| tp.clone()).collect();
     let producers = cluster.describe_producers(&tps).await;
@@ -158,6 +159,30 @@ async fn explain(
             .map(|(tp, _, lso)| cluster.batch_timestamp(tp, *lso)),
     )
     .await;
+    // The gap itself is known; what is not (holder, age) is said, not silently left out.
+    for ((tp, _, _), ts) in gaps.iter().zip(&timestamps) {
+        let mut missing = Vec::new();
+        if let Some(Err(e)) = producers.get(tp) {
+            missing.push(format!("its open transaction (DescribeProducers: {e:#})"));
+        }
+        if let Err(e) = ts {
+            missing.push(format!("when it began (Fetch: {e:#})"));
+        }
+        if !missing.is_empty() {
+            unseen.push(
+                Finding::new(
+                    Severity::Unknown,
+                    "lso_gap_unexplained",
+                    format!("partition {}-{}", tp.0, tp.1),
+                    format!(
+                        "has an LSO gap, but {} could not be read",
+                        missing.join(" and ")
+                    ),
+                )
+                .advice("DescribeProducers and Fetch need READ on the topic"),
+            );
+        }
+    }
     let mut rows: Vec<PartitionLso> = gaps
         .into_iter()
         .zip(timestamps)
