@@ -94,6 +94,29 @@ impl IdList {
         self.text.push(id.into());
     }
 
+    /// Adds another list's ids (from another reader thread).
+    pub fn append(&mut self, other: IdList) {
+        if !other.started {
+            return;
+        }
+        if !self.started {
+            *self = other;
+            return;
+        }
+        if self.all_numeric && other.all_numeric {
+            self.numeric.extend(other.numeric);
+        } else {
+            let mut text = std::mem::take(self).into_text();
+            text.extend(other.into_text());
+            *self = IdList {
+                numeric: Vec::new(),
+                text,
+                all_numeric: false,
+                started: true,
+            };
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.numeric.len() + self.text.len()
     }
@@ -220,6 +243,21 @@ mod tests {
         }
         c.push("5");
         assert_eq!(b.len(), 2);
+        let mut joined = IdList::default();
+        let mut numbers = IdList::default();
+        numbers.push("1");
+        joined.append(numbers);
+        let mut words = IdList::default();
+        words.push("x");
+        joined.append(words);
+        assert_eq!(joined.len(), 2);
+        match align(vec![joined]) {
+            Aligned::Text(lists) => assert_eq!(
+                lists[0].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                ["1", "x"]
+            ),
+            Aligned::Numeric(_) => panic!("a text id makes the list text"),
+        }
         match align(vec![b, c]) {
             Aligned::Text(lists) => {
                 assert_eq!(

@@ -64,7 +64,7 @@ pub fn read(
     id_from: &IdFrom,
     window: &Window,
     timeout: Duration,
-    progress: &dyn Fn(u64),
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TopicSide> {
     let consumer = consumer(target)?;
     let metadata = consumer
@@ -99,8 +99,7 @@ pub fn read(
     let starts = consumer
         .offsets_for_times(wanted, timeout)
         .context("finding the offsets for the window's start")?;
-    let mut assignment = TopicPartitionList::new();
-    let mut remaining = BTreeMap::new();
+    let mut ranges = Vec::new();
     for element in starts.elements() {
         let end = ends.get(&element.partition()).copied().unwrap_or(0);
         let start = match element.offset() {
@@ -108,12 +107,39 @@ pub fn read(
             _ => end, // no message at or after the time: nothing to read here
         };
         if start < end {
-            assignment
-                .add_partition_offset(topic, element.partition(), Offset::Offset(start))
-                .map_err(|e| anyhow!("{e}"))?;
-            remaining.insert(element.partition(), end);
+            ranges.push((element.partition(), start, end));
         }
     }
+    drop(consumer);
+    // Two consumers, each with its own share of the partitions: the id work and
+    // librdkafka's own work then use both cores.
+    let total = std::sync::atomic::AtomicU64::new(0);
+    let shares: Vec<Vec<(i32, i64, i64)>> = (0..2)
+        .map(|k| ranges.iter().skip(k).step_by(2).copied().collect())
+        .collect();
+    let results: Vec<Result<TopicSide>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .iter()
+            .filter(|share| !share.is_empty())
+            .map(|share| {
+                let total = &total;
+                scope.spawn(move || {
+                    consume(target, topic, share, id_from, window, timeout, &|delta| {
+                        progress(
+                            total.fetch_add(delta, std::sync::atomic::Ordering::Relaxed) + delta,
+                        )
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a topic reader thread panicked")))
+            })
+            .collect()
+    });
     let mut side = TopicSide {
         window: IdList::default(),
         all: IdList::default(),
@@ -121,9 +147,45 @@ pub fn read(
         unparseable: Vec::new(),
         partitions: partitions.len(),
     };
-    if remaining.is_empty() {
-        return Ok(side);
+    for part in results {
+        let part = part?;
+        side.window.append(part.window);
+        side.all.append(part.all);
+        side.messages += part.messages;
+        side.unparseable.extend(part.unparseable);
     }
+    side.unparseable.sort_by_key(|u| (u.partition, u.offset));
+    Ok(side)
+}
+
+/// Reads `ranges` (partition, first offset, end offset) with a consumer of its own;
+/// `progress` gets the messages read since its last call.
+fn consume(
+    target: &KafkaTarget,
+    topic: &str,
+    ranges: &[(i32, i64, i64)],
+    id_from: &IdFrom,
+    window: &Window,
+    timeout: Duration,
+    progress: &dyn Fn(u64),
+) -> Result<TopicSide> {
+    let consumer = consumer(target)?;
+    let mut assignment = TopicPartitionList::new();
+    let mut remaining = BTreeMap::new();
+    for &(partition, start, end) in ranges {
+        assignment
+            .add_partition_offset(topic, partition, Offset::Offset(start))
+            .map_err(|e| anyhow!("{e}"))?;
+        remaining.insert(partition, end);
+    }
+    let mut side = TopicSide {
+        window: IdList::default(),
+        all: IdList::default(),
+        messages: 0,
+        unparseable: Vec::new(),
+        partitions: ranges.len(),
+    };
+    let mut reported = 0;
     consumer
         .assign(&assignment)
         .context("assigning the partitions")?;
@@ -166,7 +228,8 @@ pub fn read(
                     remaining.remove(&partition);
                 }
                 if last_progress.elapsed() > Duration::from_millis(200) {
-                    progress(side.messages);
+                    progress(side.messages - reported);
+                    reported = side.messages;
                     last_progress = Instant::now();
                 }
             }
@@ -186,6 +249,6 @@ pub fn read(
             }
         }
     }
-    progress(side.messages);
+    progress(side.messages - reported);
     Ok(side)
 }
