@@ -19,6 +19,9 @@ _indoubt() {
             indoubt,audit)
                 cmd="indoubt__subcmd__audit"
                 ;;
+            indoubt,check)
+                cmd="indoubt__subcmd__check"
+                ;;
             indoubt,config)
                 cmd="indoubt__subcmd__config"
                 ;;
@@ -69,6 +72,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help,audit)
                 cmd="indoubt__subcmd__help__subcmd__audit"
+                ;;
+            indoubt__subcmd__help,check)
+                cmd="indoubt__subcmd__help__subcmd__check"
                 ;;
             indoubt__subcmd__help,config)
                 cmd="indoubt__subcmd__help__subcmd__config"
@@ -212,7 +218,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --no-color --verbose --timeout --help --version pg kafka reconcile resolve audit config help"
+            opts="-o -v -h -V --config --output --no-color --verbose --timeout --help --version pg kafka reconcile resolve audit config check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -223,11 +229,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -253,11 +259,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -351,11 +357,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -385,11 +391,57 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__check)
+            opts="-q -o -v -h --deadline --only --skip --quiet --prometheus-file --config --output --no-color --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --only)
+                    COMPREPLY=($(compgen -W "pg kafka reconcile outbox" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -W "pg kafka reconcile outbox" -- "${cur}"))
+                    return 0
+                    ;;
+                --prometheus-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -415,11 +467,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -487,11 +539,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -506,7 +558,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka reconcile resolve audit config help"
+            opts="pg kafka reconcile resolve audit config check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -550,6 +602,20 @@ _indoubt() {
         indoubt__subcmd__help__subcmd__audit__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -811,11 +877,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -877,11 +943,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1035,11 +1101,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1093,11 +1159,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1155,11 +1221,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1185,11 +1251,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1327,11 +1393,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1361,11 +1427,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1411,11 +1477,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1453,11 +1519,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1472,7 +1538,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__reconcile)
-            opts="-b -X -o -v -h --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --query-timeout --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --no-progress --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --query-timeout --config --output --no-color --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1547,11 +1613,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1577,11 +1643,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1719,11 +1785,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1765,11 +1831,11 @@ _indoubt() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)

@@ -40,7 +40,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Output format: a table for people, json or yaml for scripts
+    /// Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)
     #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
 
@@ -62,6 +62,10 @@ pub enum OutputFormat {
     Table,
     Json,
     Yaml,
+    /// `check` only: one Nagios/Icinga plugin status line with perfdata
+    Nagios,
+    /// `check` only: Prometheus text exposition (node_exporter textfile collector)
+    Prometheus,
 }
 
 #[derive(Debug, Subcommand)]
@@ -84,6 +88,52 @@ pub enum Command {
     /// Inspect the config file
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Run every check the config enables, on every configured target, concurrently, under one deadline
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Check(CheckArgs),
+}
+
+/// The checks `indoubt check` can run, as `--only` / `--skip` name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckKind {
+    /// pg prepared, pg slots, pg horizon on every postgres target
+    Pg,
+    /// kafka lso and kafka hanging on every kafka target
+    Kafka,
+    /// reconcile jobs with `check: true`
+    Reconcile,
+    /// outbox entries with `check: true`
+    Outbox,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Overall deadline; a check still running then is UNKNOWN
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub deadline: Duration,
+
+    /// Run only these checks
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "CHECKS",
+        conflicts_with = "skip"
+    )]
+    pub only: Vec<CheckKind>,
+
+    /// Run all but these checks
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CHECKS")]
+    pub skip: Vec<CheckKind>,
+
+    /// Print only what is not OK (the exit code still counts everything)
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
+    /// Also write the Prometheus exposition to FILE, atomically (temp file + rename),
+    /// for node_exporter's textfile collector
+    #[arg(long, value_name = "FILE")]
+    pub prometheus_file: Option<PathBuf>,
 }
 
 pub const RESOLVE_EXIT_CODES_HELP: &str = "\
@@ -453,6 +503,10 @@ pub struct HorizonArgs {
 pub struct ReconcileArgs {
     /// A reconcile job from the config; flags override its fields
     pub job: Option<String>,
+
+    /// Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)
+    #[arg(long)]
+    pub no_progress: bool,
 
     /// The database: a target name, a postgres:// URL or conninfo
     #[arg(long, value_name = "TARGET")]

@@ -57,6 +57,9 @@ pub struct OutboxConfig {
     pub warning_age: Option<Duration>,
     #[serde(default, with = "serde_duration")]
     pub critical_age: Option<Duration>,
+    /// Run by `indoubt check`.
+    #[serde(default)]
+    pub check: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -100,6 +103,9 @@ pub struct ReconcileJobConfig {
     pub settle: Option<Duration>,
     #[serde(default, with = "serde_duration")]
     pub slack: Option<Duration>,
+    /// Run by `indoubt check` (it reads the window's ids from both sides: size it for the deadline).
+    #[serde(default)]
+    pub check: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -15,7 +15,7 @@ use comfy_table::Cell;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
-struct HangingReport {
+pub(crate) struct HangingReport {
     max_transaction_timeout_seconds: u64,
     partitions_searched: usize,
     /// Open transactions whose last write is older than the timeout: hanging or long.
@@ -41,6 +41,13 @@ struct OpenTransaction {
 }
 
 pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<HangingReport>> {
     let named = args.topic.as_ref().map(|t| vec![t.clone()]);
     let (target, cluster) = kafka_common::open(ctx, &args.target, named.as_deref()).await?;
     let mut findings = kafka_common::topic_errors(&cluster);
@@ -167,7 +174,9 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
                     t.reason
                 ),
             )
-            .evidence("source", "DescribeProducers, ListTransactions, DescribeTransactions")
+                        .evidence("source", "DescribeProducers, ListTransactions, DescribeTransactions")
+            .evidence("topic", t.topic.clone())
+            .evidence("partition", t.partition)
             .evidence("producer_id", t.producer_id)
             .evidence("producer_epoch", t.producer_epoch)
             .evidence("coordinator_epoch", t.coordinator_epoch)
@@ -201,8 +210,7 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
             transactions,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 impl TableView for HangingReport {

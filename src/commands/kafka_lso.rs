@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct LsoReport {
+pub(crate) struct LsoReport {
     thresholds: Thresholds,
     /// Partitions read; those with a gap are listed in `partitions`.
     partitions_checked: usize,
@@ -53,6 +53,13 @@ struct PartitionLso {
 }
 
 pub async fn run(ctx: &Context, args: &LsoArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoReport>> {
     let ((warning_age, critical_age), (warning_gap, critical_gap)) = ctx.lso_thresholds(
         (args.warning_age, args.critical_age),
         (args.warning_gap, args.critical_gap),
@@ -130,8 +137,7 @@ pub async fn run(ctx: &Context, args: &LsoArgs) -> Result<Severity> {
             partitions,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 fn unreadable(tp: &TopicPartition, why: &str) -> Finding {
@@ -271,7 +277,9 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
             t.critical_gap
         ),
     )
-    .evidence("source", "ListOffsets, DescribeProducers, Fetch (batch header), ListTransactions")
+        .evidence("source", "ListOffsets, DescribeProducers, Fetch (batch header), ListTransactions")
+    .evidence("topic", p.topic.clone())
+    .evidence("partition", p.partition)
     .evidence("high_watermark", p.high_watermark)
     .evidence("last_stable_offset", p.last_stable_offset)
     .evidence("open_txn_start_offset", p.open_txn_start_offset)

@@ -1,6 +1,8 @@
 //! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
 
 mod audit_cmd;
+mod check;
+mod check_output;
 mod config_show;
 mod kafka_common;
 mod kafka_hanging;
@@ -16,13 +18,23 @@ mod resolve_kafka;
 mod resolve_pg;
 
 use crate::cli::{
-    AuditCommand, Cli, Command, ConfigCommand, KafkaCommand, PgCommand, ResolveCommand,
+    AuditCommand, Cli, Command, ConfigCommand, KafkaCommand, OutputFormat, PgCommand,
+    ResolveCommand,
 };
 use crate::context::Context;
 use crate::findings::Severity;
 use anyhow::Result;
 
 pub async fn run(cli: Cli) -> Result<Severity> {
+    let monitoring_format = matches!(
+        cli.global.output,
+        OutputFormat::Nagios | OutputFormat::Prometheus
+    );
+    if monitoring_format && !matches!(cli.command, Command::Check(_)) {
+        anyhow::bail!(
+            "--output nagios and prometheus are for `indoubt check`; use table, json or yaml"
+        );
+    }
     let ctx = Context::new(&cli.global)?;
     match &cli.command {
         Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
@@ -41,5 +53,6 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         Command::Audit(AuditCommand::List(args)) => audit_cmd::list(&ctx, args),
         Command::Audit(AuditCommand::Verify(args)) => audit_cmd::verify(&ctx, args),
         Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
+        Command::Check(args) => check::run(&ctx, args).await,
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct HorizonReport {
+pub(crate) struct HorizonReport {
     /// "oldest xmin held by …", or null when nothing holds one.
     culprit: Option<String>,
     thresholds: Thresholds,
@@ -33,6 +33,13 @@ struct Thresholds {
 }
 
 pub async fn run(ctx: &Context, args: &HorizonArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<HorizonReport>> {
     let ((warning_age, critical_age), (warning_xids, critical_xids)) = ctx.horizon_thresholds(
         (args.warning_age, args.critical_age),
         (args.warning_xids, args.critical_xids),
@@ -63,8 +70,7 @@ pub async fn run(ctx: &Context, args: &HorizonArgs) -> Result<Severity> {
             snapshot,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 fn describe(holder: &Holder) -> String {

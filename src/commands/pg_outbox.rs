@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct OutboxReport {
+pub(crate) struct OutboxReport {
     outboxes: Vec<OutboxEntry>,
     inboxes: Vec<InboxEntry>,
 }
@@ -61,6 +61,13 @@ fn state_file(name: &str) -> Option<std::path::PathBuf> {
 }
 
 pub async fn run(ctx: &Context, args: &OutboxArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<OutboxReport>> {
     let config = &ctx.config.config;
     if config.outbox.is_empty() && config.inbox.is_empty() {
         return Err(hinted(
@@ -252,8 +259,7 @@ pub async fn run(ctx: &Context, args: &OutboxArgs) -> Result<Severity> {
         findings,
         OutboxReport { outboxes, inboxes },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 impl TableView for OutboxReport {

@@ -20,13 +20,20 @@ pub struct Thresholds {
 }
 
 #[derive(Debug, Serialize)]
-struct PreparedReport {
+pub(crate) struct PreparedReport {
     thresholds: Thresholds,
     #[serde(flatten)]
     snapshot: PreparedSnapshot,
 }
 
 pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &PreparedArgs) -> Result<Report<PreparedReport>> {
     let (warning, critical) = ctx.prepared_thresholds((args.warning_age, args.critical_age))?;
     let thresholds = Thresholds {
         warning_age_seconds: warning.as_secs(),
@@ -47,8 +54,7 @@ pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
             snapshot,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) -> Vec<Finding> {

@@ -13,7 +13,7 @@ use comfy_table::Cell;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
-struct SlotsReport {
+pub(crate) struct SlotsReport {
     thresholds: Thresholds,
     #[serde(flatten)]
     snapshot: SlotsSnapshot,
@@ -29,6 +29,13 @@ struct Thresholds {
 }
 
 pub async fn run(ctx: &Context, args: &SlotsArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &SlotsArgs) -> Result<Report<SlotsReport>> {
     let (warning, critical) =
         ctx.slot_thresholds((args.warning_retained, args.critical_retained))?;
     let (warning_xids, critical_xids) = ctx.horizon_xid_thresholds((None, None))?;
@@ -52,13 +59,13 @@ pub async fn run(ctx: &Context, args: &SlotsArgs) -> Result<Severity> {
             snapshot,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 fn slot_finding(severity: Severity, code: &'static str, slot: &Slot, message: String) -> Finding {
     Finding::new(severity, code, format!("slot {}", slot.name), message)
         .evidence("source", "pg_replication_slots")
+        .evidence("slot", slot.name.clone())
         .evidence("slot_type", slot.slot_type.clone())
         .evidence("active", slot.active)
         .evidence("wal_status", slot.wal_status.clone())

@@ -21,7 +21,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct ReconcileReport {
+pub(crate) struct ReconcileReport {
     job: Option<String>,
     topic: String,
     since: DateTime<Utc>,
@@ -69,6 +69,13 @@ fn parse_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
 }
 
 pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
+    let report = build(ctx, args).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<ReconcileReport>> {
     let job = match &args.job {
         Some(name) => Some(ctx.config.config.reconcile.get(name).ok_or_else(|| {
             hinted(
@@ -135,7 +142,7 @@ pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
         None => ctx.kafka_target(&args.kafka)?.1,
     };
 
-    let progress = Progress::new(ctx);
+    let progress = Progress::new(ctx, !args.no_progress);
     let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
     let mut session = session::connect(&pg.params, ctx.timeout).await?;
     session.allow_long_statements(query_timeout).await?;
@@ -229,8 +236,7 @@ pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
         ),
     };
     let report = Report::new("reconcile", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 fn assess(d: &ReconcileReport) -> Vec<Finding> {
@@ -333,8 +339,8 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(ctx: &Context) -> Progress {
-        let bar = (std::io::stderr().is_terminal() && ctx.verbose < 2).then(|| {
+    fn new(ctx: &Context, wanted: bool) -> Progress {
+        let bar = (wanted && std::io::stderr().is_terminal() && ctx.verbose < 2).then(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.enable_steady_tick(Duration::from_millis(200));
             bar

@@ -18,6 +18,8 @@ const DEAD_TUPLE_TOP: i64 = 5;
 /// hot_standby_feedback carries it to all databases of the primary.
 /// Ties in age go to the likelier root cause (`rank`): a slot's or a standby's xmin is
 /// often a copy of the prepared transaction or session that was oldest when it was taken.
+/// indoubt's own sessions mid-statement (`check` runs its checks side by side) hold an
+/// xmin for milliseconds and are never the answer.
 fn holders_sql(version_num: i32) -> String {
     let slot_since = if version_num >= 170000 {
         "inactive_since"
@@ -34,6 +36,7 @@ fn holders_sql(version_num: i32) -> String {
   FROM pg_stat_activity a
   WHERE a.pid <> pg_backend_pid() AND coalesce(a.backend_xid, a.backend_xmin) IS NOT NULL
     AND a.pid NOT IN (SELECT pid FROM pg_stat_replication) AND a.leader_pid IS NULL
+    AND NOT (a.application_name = 'indoubt' AND a.state = 'active')
     AND NOT (a.backend_type IS NOT DISTINCT FROM 'autovacuum worker' AND a.query LIKE 'autovacuum: VACUUM%')
   UNION ALL
   SELECT 'prepared', gid, database::text, owner::text, NULL, NULL, NULL, NULL, prepared, NULL, NULL,

@@ -82,7 +82,16 @@ pub fn emit<T: Serialize + TableView>(
             json
         }
         OutputFormat::Yaml => serde_yaml::to_string(report).context("encoding YAML")?,
+        // Refused before any work starts (commands::run); only `check` renders these.
+        OutputFormat::Nagios | OutputFormat::Prometheus => {
+            unreachable!("monitoring formats are rendered by check")
+        }
     };
+    write_stdout(&text)
+}
+
+/// Writes to stdout. A closed pipe (`| head`) is not an error.
+pub fn write_stdout(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -1,0 +1,323 @@
+//! `indoubt check`: every check the config enables, on every configured target, concurrently, under one deadline.
+
+use super::check_output;
+use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile};
+use crate::cli::{CheckArgs, CheckKind, Cli, Command, KafkaCommand, OutputFormat, PgCommand};
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::term::escape_control;
+use crate::units::format_duration;
+use anyhow::{anyhow, Result};
+use clap::Parser;
+use comfy_table::Cell;
+use futures_util::future::{join_all, LocalBoxFuture};
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct CheckReport {
+    pub(crate) deadline_seconds: f64,
+    pub(crate) elapsed_seconds: f64,
+    /// How many checks ran (`checks` omits the OK ones under --quiet).
+    pub(crate) checks_run: usize,
+    /// One entry per check run, in target then check order.
+    pub(crate) checks: Vec<CheckOutcome>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct CheckOutcome {
+    /// `pg prepared`, `kafka lso`, `reconcile`, `outbox`, …
+    pub(crate) check: &'static str,
+    /// The config's name for the target, job or outbox.
+    pub(crate) target: String,
+    pub(crate) status: Severity,
+    pub(crate) elapsed_seconds: f64,
+    /// Why the check could not answer (then its status is UNKNOWN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    /// Its findings by severity, e.g. {"CRITICAL": 1}.
+    pub(crate) findings: std::collections::BTreeMap<Severity, usize>,
+    /// The address it inspected, when it got that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) address: Option<String>,
+}
+
+/// What one check hands back to be merged: where it looked and what it found.
+struct Gathered {
+    address: String,
+    findings: Vec<Finding>,
+}
+
+struct Planned<'a> {
+    check: &'static str,
+    target: String,
+    run: LocalBoxFuture<'a, Result<Gathered>>,
+}
+
+pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
+    let mut report = build(ctx, args).await?;
+    if let Some(path) = &args.prometheus_file {
+        check_output::write_atomically(path, &check_output::prometheus(&report))?;
+    }
+    if args.quiet {
+        report.findings.retain(|f| f.severity != Severity::Ok);
+        report.data.checks.retain(|c| c.status != Severity::Ok);
+    }
+    match ctx.output {
+        OutputFormat::Nagios => report::write_stdout(&check_output::nagios(&report))?,
+        OutputFormat::Prometheus => report::write_stdout(&check_output::prometheus(&report))?,
+        OutputFormat::Table => {
+            // One line per finding, grouped by target: the table names where each was found.
+            for f in &mut report.findings {
+                f.subject = check_output::located_subject(f);
+            }
+            report::emit(&report, OutputFormat::Table, &ctx.style)?
+        }
+        format => report::emit(&report, format, &ctx.style)?,
+    }
+    Ok(report.status)
+}
+
+pub(crate) async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
+    let enabled = |kind: CheckKind| {
+        if args.only.is_empty() {
+            !args.skip.contains(&kind)
+        } else {
+            args.only.contains(&kind)
+        }
+    };
+    let plan = plan(ctx, &enabled);
+    if plan.is_empty() {
+        anyhow::bail!(
+            "no check to run: the config names no postgres or kafka target, no reconcile job \
+             or outbox with `check: true` (or --only/--skip left none)"
+        );
+    }
+    let started = Instant::now();
+    let deadline = args.deadline;
+    let runs = plan.into_iter().map(|planned| async move {
+        let began = Instant::now();
+        let outcome = match tokio::time::timeout(deadline, planned.run).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(anyhow!(
+                "did not finish within the {} deadline",
+                format_duration(deadline)
+            )),
+        };
+        (planned.check, planned.target, began.elapsed(), outcome)
+    });
+    let results = join_all(runs).await;
+
+    let mut findings = Vec::new();
+    let mut checks = Vec::new();
+    for (check, target, elapsed, outcome) in results {
+        let (address, error, mut found) = match outcome {
+            Ok(g) => (Some(g.address), None, g.findings),
+            Err(err) => {
+                let reason = format!("{err:#}");
+                let finding = Finding::new(
+                    Severity::Unknown,
+                    "check_failed",
+                    String::new(),
+                    format!("no answer: {reason}"),
+                );
+                (None, Some(reason), vec![finding])
+            }
+        };
+        for f in &mut found {
+            f.evidence.insert("check".into(), check.into());
+            f.evidence.insert("target".into(), target.clone().into());
+        }
+        let mut by_severity = std::collections::BTreeMap::new();
+        for f in &found {
+            *by_severity.entry(f.severity).or_insert(0) += 1;
+        }
+        checks.push(CheckOutcome {
+            check,
+            target,
+            status: crate::findings::overall(&found),
+            elapsed_seconds: elapsed.as_secs_f64(),
+            error,
+            findings: by_severity,
+            address,
+        });
+        findings.extend(found);
+    }
+    let target = Target {
+        name: None,
+        kind: "config".into(),
+        address: ctx
+            .config
+            .path
+            .as_ref()
+            .map_or_else(|| "(no config file)".into(), |p| p.display().to_string()),
+    };
+    Ok(Report::new(
+        "check",
+        target,
+        findings,
+        CheckReport {
+            deadline_seconds: deadline.as_secs_f64(),
+            elapsed_seconds: started.elapsed().as_secs_f64(),
+            checks_run: checks.len(),
+            checks,
+        },
+    ))
+}
+
+/// Every (check, target) pair the config and the selection enable, in target then check order.
+fn plan<'a>(ctx: &'a Context, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<Planned<'a>> {
+    let config = &ctx.config.config;
+    let mut plan = Vec::new();
+    if enabled(CheckKind::Pg) {
+        for name in config.postgres.keys() {
+            for (check, sub) in [
+                ("pg prepared", "prepared"),
+                ("pg slots", "slots"),
+                ("pg horizon", "horizon"),
+            ] {
+                let argv = ["pg", sub, "--pg", name];
+                plan.push(Planned {
+                    check,
+                    target: name.clone(),
+                    run: Box::pin(async move {
+                        match parse(&argv)? {
+                            Command::Pg(PgCommand::Prepared(a)) => {
+                                gathered(pg_prepared::build(ctx, &a).await?)
+                            }
+                            Command::Pg(PgCommand::Slots(a)) => {
+                                gathered(pg_slots::build(ctx, &a).await?)
+                            }
+                            Command::Pg(PgCommand::Horizon(a)) => {
+                                gathered(pg_horizon::build(ctx, &a).await?)
+                            }
+                            _ => unreachable!("argv names a pg command"),
+                        }
+                    }),
+                });
+            }
+        }
+    }
+    if enabled(CheckKind::Kafka) {
+        for name in config.kafka.keys() {
+            for (check, sub) in [("kafka lso", "lso"), ("kafka hanging", "hanging")] {
+                let argv = ["kafka", sub, "--kafka", name];
+                plan.push(Planned {
+                    check,
+                    target: name.clone(),
+                    run: Box::pin(async move {
+                        match parse(&argv)? {
+                            Command::Kafka(KafkaCommand::Lso(a)) => {
+                                gathered(kafka_lso::build(ctx, &a).await?)
+                            }
+                            Command::Kafka(KafkaCommand::Hanging(a)) => {
+                                gathered(kafka_hanging::build(ctx, &a).await?)
+                            }
+                            _ => unreachable!("argv names a kafka command"),
+                        }
+                    }),
+                });
+            }
+        }
+    }
+    if enabled(CheckKind::Reconcile) {
+        for (name, _) in config.reconcile.iter().filter(|(_, job)| job.check) {
+            plan.push(Planned {
+                check: "reconcile",
+                target: name.clone(),
+                run: Box::pin(async move {
+                    match parse(&["reconcile", "--no-progress", name])? {
+                        Command::Reconcile(a) => gathered(reconcile::build(ctx, &a).await?),
+                        _ => unreachable!("argv names reconcile"),
+                    }
+                }),
+            });
+        }
+    }
+    if enabled(CheckKind::Outbox) {
+        for (name, _) in config.outbox.iter().filter(|(_, outbox)| outbox.check) {
+            plan.push(Planned {
+                check: "outbox",
+                target: name.clone(),
+                run: Box::pin(async move {
+                    match parse(&["pg", "outbox", name])? {
+                        Command::Pg(PgCommand::Outbox(a)) => {
+                            gathered(pg_outbox::build(ctx, &a).await?)
+                        }
+                        _ => unreachable!("argv names pg outbox"),
+                    }
+                }),
+            });
+        }
+    }
+    plan
+}
+
+/// The subcommand's own arguments, exactly as a user typing them would get them, so each
+/// check runs with that command's defaults and the config's thresholds.
+fn parse(argv: &[&str]) -> Result<Command> {
+    let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))
+        .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
+    Ok(cli.command)
+}
+
+fn gathered<T>(report: Report<T>) -> Result<Gathered> {
+    Ok(Gathered {
+        address: report.target.address,
+        findings: report.findings,
+    })
+}
+
+impl TableView for CheckReport {
+    fn headline(&self) -> Option<String> {
+        let mut counts = std::collections::BTreeMap::new();
+        for c in &self.checks {
+            *counts.entry(c.status).or_insert(0usize) += 1;
+        }
+        let total = self.checks_run;
+        let problems: Vec<String> = counts
+            .iter()
+            .rev()
+            .filter(|(s, _)| **s != Severity::Ok)
+            .map(|(s, n)| format!("{n} {}", s.label()))
+            .collect();
+        Some(if problems.is_empty() {
+            format!("all {total} checks OK in {:.2}s", self.elapsed_seconds)
+        } else {
+            format!(
+                "{} among {total} checks, in {:.2}s",
+                problems.join(", "),
+                self.elapsed_seconds
+            )
+        })
+    }
+
+    fn tables(&self, style: &Style) -> Vec<String> {
+        if self.checks.is_empty() {
+            return Vec::new();
+        }
+        let mut t = style.table(&["TARGET", "CHECK", "STATUS", "TIME", "RESULT"]);
+        for c in &self.checks {
+            let result = match &c.error {
+                Some(e) => e.clone(),
+                None if c.findings.is_empty() => "nothing found".into(),
+                None => c
+                    .findings
+                    .iter()
+                    .rev()
+                    .map(|(s, n)| format!("{n} {}", s.label()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            t.add_row(vec![
+                Cell::new(escape_control(&c.target)),
+                Cell::new(c.check),
+                style.severity_cell(c.status),
+                Cell::new(format!("{:.2}s", c.elapsed_seconds)),
+                Cell::new(escape_control(&result)),
+            ]);
+        }
+        vec![t.to_string()]
+    }
+}

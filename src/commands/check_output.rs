@@ -1,0 +1,218 @@
+//! The monitoring formats of `indoubt check`: the Nagios plugin line and the Prometheus text exposition.
+
+use super::check::CheckReport;
+use crate::findings::{Finding, Severity};
+use crate::report::Report;
+use anyhow::{Context as _, Result};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// Evidence keys that become Prometheus labels of a finding: they name the object.
+const LABEL_KEYS: [&str; 5] = ["database", "slot", "topic", "partition", "gid"];
+
+/// `target check: subject`, as the table shows a finding of `check`.
+pub(crate) fn located_subject(f: &Finding) -> String {
+    let text = |key: &str| f.evidence.get(key).and_then(Value::as_str).unwrap_or("");
+    let place = format!("{} {}", text("target"), text("check"));
+    if f.subject.is_empty() {
+        place
+    } else {
+        format!("{place}: {}", f.subject)
+    }
+}
+
+/// One status line with perfdata, then one line per finding that is not OK (the plugin
+/// "long output"), as Nagios and Icinga read a plugin's stdout.
+pub(crate) fn nagios(report: &Report<CheckReport>) -> String {
+    let count = |s: Severity| report.data.checks.iter().filter(|c| c.status == s).count();
+    let (critical, warning, unknown) = (
+        count(Severity::Critical),
+        count(Severity::Warning),
+        count(Severity::Unknown),
+    );
+    let total = report.data.checks_run;
+    let summary = if critical + warning + unknown == 0 {
+        format!("all {total} checks OK")
+    } else {
+        // The worst finding, the first of its kind (max_by_key keeps the last maximum).
+        let first = report
+            .findings
+            .iter()
+            .rev()
+            .filter(|f| f.severity != Severity::Ok)
+            .max_by_key(|f| f.severity)
+            .map(|f| format!(": {}", plugin_text(&located_subject(f))))
+            .unwrap_or_default();
+        format!(
+            "{critical} critical, {warning} warning, {unknown} unknown of {total} checks{first}"
+        )
+    };
+    let mut out = format!(
+        "INDOUBT {} - {summary} | checks={total};;;0 critical={critical};;;0 warning={warning};;;0 unknown={unknown};;;0 time={:.3}s;;;0\n",
+        report.status.label(),
+        report.data.elapsed_seconds
+    );
+    for f in report
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Ok)
+    {
+        let _ = writeln!(
+            out,
+            "{}: {} - {}",
+            f.severity.label(),
+            plugin_text(&located_subject(f)),
+            plugin_text(&f.message)
+        );
+    }
+    out
+}
+
+/// A plugin's text may hold neither `|` (it starts the perfdata) nor line breaks.
+fn plugin_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '|' => '/',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// The text exposition format (version 0.0.4) for node_exporter's textfile collector.
+pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
+    let mut out = String::new();
+    family(
+        &mut out,
+        "indoubt_check_status",
+        "Nagios state of one check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+    );
+    for c in &report.data.checks {
+        sample(
+            &mut out,
+            "indoubt_check_status",
+            &[("target", &c.target), ("check", c.check)],
+            f64::from(c.status.exit_code()),
+        );
+    }
+    family(
+        &mut out,
+        "indoubt_check_duration_seconds",
+        "Wall time of one check.",
+    );
+    for c in &report.data.checks {
+        sample(
+            &mut out,
+            "indoubt_check_duration_seconds",
+            &[("target", &c.target), ("check", c.check)],
+            c.elapsed_seconds,
+        );
+    }
+    family(
+        &mut out,
+        "indoubt_finding_severity",
+        "One finding: its Nagios state (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN); code names the rule.",
+    );
+    for f in &report.findings {
+        let text = |key: &str| f.evidence.get(key).and_then(Value::as_str).unwrap_or("");
+        let mut labels: Vec<(&str, String)> = vec![
+            ("target", text("target").to_string()),
+            ("check", text("check").to_string()),
+            ("code", f.code.to_string()),
+            ("subject", f.subject.clone()),
+        ];
+        for key in LABEL_KEYS {
+            match f.evidence.get(key) {
+                Some(Value::String(s)) => labels.push((key, s.clone())),
+                Some(Value::Number(n)) => labels.push((key, n.to_string())),
+                _ => {}
+            }
+        }
+        let borrowed: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        sample(
+            &mut out,
+            "indoubt_finding_severity",
+            &borrowed,
+            f64::from(f.severity.exit_code()),
+        );
+    }
+    family(
+        &mut out,
+        "indoubt_check_run_timestamp_seconds",
+        "When indoubt check ran (Unix time): a stale file means the cron job stopped.",
+    );
+    sample(
+        &mut out,
+        "indoubt_check_run_timestamp_seconds",
+        &[],
+        report.generated_at.timestamp_millis() as f64 / 1000.0,
+    );
+    out
+}
+
+fn family(out: &mut String, name: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+}
+
+fn sample(out: &mut String, name: &str, labels: &[(&str, &str)], value: f64) {
+    out.push_str(name);
+    if !labels.is_empty() {
+        let body: Vec<String> = labels
+            .iter()
+            .map(|(k, v)| format!("{k}=\"{}\"", label_value(v)))
+            .collect();
+        let _ = write!(out, "{{{}}}", body.join(","));
+    }
+    let _ = writeln!(out, " {value}");
+}
+
+/// Label values escape backslash, double quote and line feed, as the format requires.
+fn label_value(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// Writes `text` next to `path` and renames it over `path`, so the textfile collector
+/// never reads a half-written file.
+pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("--prometheus-file {}: not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::Error::new(e).context(format!("writing {}", path.display()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_values_are_escaped() {
+        assert_eq!(label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+
+    #[test]
+    fn plugin_text_has_no_pipe_or_newline() {
+        assert_eq!(plugin_text("a|b\nc"), "a/b c");
+    }
+}

@@ -1,0 +1,250 @@
+//! `indoubt check` against real servers: an all-OK cluster, one incident alone, a target
+//! down, a target that never answers, and the Nagios and Prometheus formats.
+
+mod common;
+
+use common::{connect, free_port, indoubt, run, PrivateCluster};
+use serde_json::Value;
+use std::path::Path;
+
+/// A config with these postgres targets (name, URL) and prepared thresholds of 0s/0s, so a
+/// prepared transaction made a moment ago is CRITICAL.
+fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[(&str, String)]) -> String {
+    let mut yaml = String::from("postgres:\n");
+    for (name, url) in postgres {
+        yaml.push_str(&format!("  {name}:\n    conninfo: {url}\n"));
+    }
+    if !kafka.is_empty() {
+        yaml.push_str("kafka:\n");
+        for (name, bootstrap) in kafka {
+            yaml.push_str(&format!("  {name}:\n    bootstrap_servers: {bootstrap}\n"));
+        }
+    }
+    yaml.push_str("thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n");
+    let path = dir.join("indoubt.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn check_json(config: &str, args: &[&str]) -> (Value, common::Outcome) {
+    let out = run(indoubt()
+        .args(["--config", config, "-o", "json", "check"])
+        .args(args));
+    let report = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", out.stdout, out.stderr));
+    (report, out)
+}
+
+/// (target, check) → status, from the report's `checks`.
+fn statuses(report: &Value) -> Vec<(String, String, String)> {
+    report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| {
+            (
+                c["target"].as_str().unwrap().to_string(),
+                c["check"].as_str().unwrap().to_string(),
+                c["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn prepare(url: &str, gid: &str) {
+    let mut client = connect(url);
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE IF NOT EXISTS t (id int); BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION '{gid}'"
+        ))
+        .unwrap();
+}
+
+#[test]
+fn a_healthy_cluster_is_all_ok_and_exits_0() {
+    let cluster = PrivateCluster::start_quiet();
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("quiet", cluster.url("postgres"))], &[]);
+    let (report, out) = check_json(&config, &["--only", "pg"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(report["status"], "OK");
+    assert_eq!(
+        statuses(&report),
+        ["pg prepared", "pg slots", "pg horizon"]
+            .iter()
+            .map(|c| ("quiet".to_string(), c.to_string(), "OK".to_string()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(report["checks_run"], 3);
+
+    // --quiet keeps the exit code and drops what is OK.
+    let (quiet, out) = check_json(&config, &["--only", "pg", "--quiet"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(quiet["checks"].as_array().unwrap().len(), 0);
+    assert_eq!(quiet["checks_run"], 3);
+}
+
+#[test]
+fn a_prepared_transaction_alone_is_critical_in_every_format() {
+    let cluster = PrivateCluster::start_quiet();
+    prepare(&cluster.url("postgres"), "check_alone_1");
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("one", cluster.url("postgres"))], &[]);
+
+    let (report, out) = check_json(&config, &["--only", "pg"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(report["status"], "CRITICAL");
+    assert!(statuses(&report).contains(&(
+        "one".to_string(),
+        "pg prepared".to_string(),
+        "CRITICAL".to_string()
+    )));
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "prepared_xact_age")
+        .expect("the prepared transaction's finding");
+    assert_eq!(finding["evidence"]["gid"], "check_alone_1");
+    assert_eq!(finding["evidence"]["target"], "one");
+    assert_eq!(finding["evidence"]["check"], "pg prepared");
+
+    // Nagios: "SERVICE STATE - text | perfdata", then one line per finding.
+    let out = run(indoubt().args(["--config", &config, "-o", "nagios", "check", "--only", "pg"]));
+    assert_eq!(out.code, 2);
+    let first = out.stdout.lines().next().unwrap();
+    let plugin_line = regex::Regex::new(
+        r"^INDOUBT (OK|WARNING|CRITICAL|UNKNOWN) - [^|\n]+ \| ('[^'=]+'|[^ '=]+)=-?[0-9.]+(s|%|B|c)?;[^; ]*;[^; ]*;[^; ]*(;[^; ]*)?( ('[^'=]+'|[^ '=]+)=-?[0-9.]+(s|%|B|c)?;[^; ]*;[^; ]*;[^; ]*(;[^; ]*)?)*$",
+    )
+    .unwrap();
+    assert!(plugin_line.is_match(first), "not a plugin line: {first}");
+    assert!(first.starts_with("INDOUBT CRITICAL - "), "{first}");
+    assert!(first.contains("critical=1;"), "{first}");
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("CRITICAL: one pg prepared: ") && l.contains("check_alone_1")),
+        "{}",
+        out.stdout
+    );
+
+    // Prometheus, written atomically to a file and read by a real parser.
+    let prom = dir.path().join("indoubt.prom");
+    let out = run(indoubt().args([
+        "--config",
+        &config,
+        "check",
+        "--only",
+        "pg",
+        "--prometheus-file",
+        &prom.to_string_lossy(),
+    ]));
+    assert_eq!(out.code, 2);
+    let text = std::fs::read_to_string(&prom).unwrap();
+    let scrape = prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_string())))
+        .expect("valid exposition");
+    let value = |s: &prometheus_parse::Sample| match s.value {
+        prometheus_parse::Value::Gauge(v) => v,
+        ref other => panic!("not a gauge: {other:?}"),
+    };
+    let status = scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "indoubt_check_status"
+                && s.labels.get("target") == Some("one")
+                && s.labels.get("check") == Some("pg prepared")
+        })
+        .expect("status of pg prepared");
+    assert_eq!(value(status), 2.0);
+    let finding = scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "indoubt_finding_severity" && s.labels.get("gid") == Some("check_alone_1")
+        })
+        .expect("the finding, labelled with its gid");
+    assert_eq!(finding.labels.get("database"), Some("postgres"));
+    assert_eq!(value(finding), 2.0);
+    assert!(
+        scrape.docs.contains_key("indoubt_check_status"),
+        "HELP lines"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temp file left behind");
+}
+
+#[test]
+fn a_target_down_is_unknown_while_the_others_report() {
+    let cluster = PrivateCluster::start_quiet();
+    let dir = tempfile::tempdir().unwrap();
+    let down = format!(
+        "postgres://indoubt_admin@127.0.0.1:{}/postgres?sslmode=disable",
+        free_port()
+    );
+    let config = config(
+        dir.path(),
+        &[("down", down), ("up", cluster.url("postgres"))],
+        &[],
+    );
+    let (report, out) = check_json(&config, &["--only", "pg"]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    for (target, check, status) in statuses(&report) {
+        match target.as_str() {
+            "down" => assert_eq!(status, "UNKNOWN", "{check}"),
+            _ => assert_eq!(status, "OK", "{check}"),
+        }
+    }
+    let down_check = &report["checks"][0];
+    assert_eq!(down_check["target"], "down");
+    assert!(
+        down_check["error"].as_str().unwrap().contains("refused"),
+        "{down_check}"
+    );
+}
+
+#[test]
+fn the_deadline_ends_a_check_that_never_answers() {
+    // A "broker" that accepts connections and never says a word.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = silent.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in silent.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let cluster = PrivateCluster::start_quiet();
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(
+        dir.path(),
+        &[("up", cluster.url("postgres"))],
+        &[("silent", address)],
+    );
+    let (report, out) = check_json(&config, &["--timeout", "300s", "--deadline", "2s"]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    for (target, check, status) in statuses(&report) {
+        let expected = if target == "silent" { "UNKNOWN" } else { "OK" };
+        assert_eq!(status, expected, "{target} {check}");
+    }
+    let silent_checks: Vec<&Value> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["target"] == "silent")
+        .collect();
+    assert_eq!(silent_checks.len(), 2, "kafka lso and kafka hanging");
+    for c in silent_checks {
+        assert!(
+            c["error"]
+                .as_str()
+                .unwrap()
+                .contains("within the 2s deadline"),
+            "{c}"
+        );
+    }
+}
