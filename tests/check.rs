@@ -10,6 +10,17 @@ use std::path::Path;
 /// A config with these postgres targets (name, URL) and prepared thresholds of 0s/0s, so a
 /// prepared transaction made a moment ago is CRITICAL.
 fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[(&str, String)]) -> String {
+    config_with(dir, postgres, kafka, "")
+}
+
+/// As `config`, with more top-level YAML (e.g. an `outbox:` section) and slot thresholds
+/// of 1MiB/2MiB.
+fn config_with(
+    dir: &Path,
+    postgres: &[(&str, String)],
+    kafka: &[(&str, String)],
+    extra: &str,
+) -> String {
     let mut yaml = String::from("postgres:\n");
     for (name, url) in postgres {
         yaml.push_str(&format!("  {name}:\n    conninfo: {url}\n"));
@@ -20,7 +31,10 @@ fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[(&str, String)]) -> 
             yaml.push_str(&format!("  {name}:\n    bootstrap_servers: {bootstrap}\n"));
         }
     }
-    yaml.push_str("thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n");
+    yaml.push_str(extra);
+    yaml.push_str(
+        "thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n  slots:\n    warning_retained: 1MiB\n    critical_retained: 2MiB\n",
+    );
     let path = dir.join("indoubt.yaml");
     std::fs::write(&path, yaml).unwrap();
     path.to_string_lossy().into_owned()
@@ -82,6 +96,12 @@ fn a_healthy_cluster_is_all_ok_and_exits_0() {
     assert_eq!(out.code, 0);
     assert_eq!(quiet["checks"].as_array().unwrap().len(), 0);
     assert_eq!(quiet["checks_run"], 3);
+    let out = run(indoubt().args(["--config", &config, "check", "--only", "pg", "--quiet"]));
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, ""),
+        "a quiet table run prints nothing when all is OK (no cron mail)"
+    );
 }
 
 #[test]
@@ -247,4 +267,59 @@ fn the_deadline_ends_a_check_that_never_answers() {
             "{c}"
         );
     }
+}
+
+#[test]
+fn an_inactive_slot_alone_is_critical_under_pg_slots() {
+    let cluster = PrivateCluster::start_quiet();
+    let url = cluster.url("postgres");
+    let mut admin = connect(&url);
+    admin
+        .batch_execute(
+            "SELECT pg_create_logical_replication_slot('check_alone_slot', 'pgoutput');
+             CREATE TABLE wal_filler AS SELECT repeat(md5(g::text), 32) AS pad FROM generate_series(1, 20000) g;
+             SELECT pg_switch_wal();",
+        )
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("slotted", url)], &[]);
+    let (report, out) = check_json(&config, &["--only", "pg"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let status = statuses(&report);
+    assert!(status.contains(&("slotted".into(), "pg slots".into(), "CRITICAL".into())));
+    assert!(status.contains(&("slotted".into(), "pg prepared".into(), "OK".into())));
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "slot_retained_wal")
+        .expect("the slot's finding");
+    assert_eq!(finding["severity"], "CRITICAL");
+    assert_eq!(finding["evidence"]["slot"], "check_alone_slot");
+}
+
+#[test]
+fn an_outbox_marked_for_check_alone_is_critical_and_unmarked_ones_are_not_run() {
+    let cluster = PrivateCluster::start_quiet();
+    let url = cluster.url("postgres");
+    connect(&url)
+        .batch_execute(
+            "CREATE TABLE outbox (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, published_at timestamptz);
+             INSERT INTO outbox VALUES (1, now() - interval '2 hours', now() - interval '2 hours'),
+                                       (2, now() - interval '1 hour', NULL);",
+        )
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let name = common::unique("outbox");
+    let extra = format!(
+        "outbox:\n  {name}:\n    postgres: {url}\n    table: public.outbox\n    check: true\n  not_checked:\n    postgres: {url}\n    table: public.missing\n"
+    );
+    let config = config_with(dir.path(), &[("db", url.clone())], &[], &extra);
+    let (report, out) = check_json(&config, &["--only", "outbox"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        statuses(&report),
+        vec![(name.clone(), "outbox".to_string(), "CRITICAL".to_string())],
+        "only the outbox with check: true runs"
+    );
 }

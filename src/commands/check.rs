@@ -67,6 +67,8 @@ pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
     match ctx.output {
         OutputFormat::Nagios => report::write_stdout(&check_output::nagios(&report))?,
         OutputFormat::Prometheus => report::write_stdout(&check_output::prometheus(&report))?,
+        // Quiet and all OK: nothing at all, so cron sends no mail.
+        OutputFormat::Table if args.quiet && report.status == Severity::Ok => {}
         OutputFormat::Table => {
             // One line per finding, grouped by target: the table names where each was found.
             for f in &mut report.findings {
