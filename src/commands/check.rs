@@ -11,7 +11,7 @@ use crate::units::format_duration;
 use anyhow::{anyhow, Result};
 use clap::Parser;
 use comfy_table::Cell;
-use futures_util::future::{join_all, LocalBoxFuture};
+use futures_util::future::join_all;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -49,10 +49,11 @@ struct Gathered {
     findings: Vec<Finding>,
 }
 
-struct Planned<'a> {
+/// One check on one target: the argv of the command that answers it.
+struct Planned {
     check: &'static str,
     target: String,
-    run: LocalBoxFuture<'a, Result<Gathered>>,
+    argv: Vec<String>,
 }
 
 pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
@@ -100,7 +101,7 @@ pub(crate) async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<Chec
     let deadline = args.deadline;
     let runs = plan.into_iter().map(|planned| async move {
         let began = Instant::now();
-        let outcome = match tokio::time::timeout(deadline, planned.run).await {
+        let outcome = match tokio::time::timeout(deadline, gather(ctx, &planned.argv)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(anyhow!(
                 "did not finish within the {} deadline",
@@ -169,99 +170,68 @@ pub(crate) async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<Chec
 }
 
 /// Every (check, target) pair the config and the selection enable, in target then check order.
-fn plan<'a>(ctx: &'a Context, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<Planned<'a>> {
+/// Names go in as `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
+fn plan(ctx: &Context, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<Planned> {
     let config = &ctx.config.config;
     let mut plan = Vec::new();
+    let mut add = |check: &'static str, target: &String, argv: &[&str]| {
+        plan.push(Planned {
+            check,
+            target: target.clone(),
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+        })
+    };
     if enabled(CheckKind::Pg) {
         for name in config.postgres.keys() {
-            for (check, sub) in [
-                ("pg prepared", "prepared"),
-                ("pg slots", "slots"),
-                ("pg horizon", "horizon"),
-            ] {
-                let argv = ["pg", sub, "--pg", name];
-                plan.push(Planned {
-                    check,
-                    target: name.clone(),
-                    run: Box::pin(async move {
-                        match parse(&argv)? {
-                            Command::Pg(PgCommand::Prepared(a)) => {
-                                gathered(pg_prepared::build(ctx, &a).await?)
-                            }
-                            Command::Pg(PgCommand::Slots(a)) => {
-                                gathered(pg_slots::build(ctx, &a).await?)
-                            }
-                            Command::Pg(PgCommand::Horizon(a)) => {
-                                gathered(pg_horizon::build(ctx, &a).await?)
-                            }
-                            _ => unreachable!("argv names a pg command"),
-                        }
-                    }),
-                });
-            }
+            let pg = format!("--pg={name}");
+            add("pg prepared", name, &["pg", "prepared", &pg]);
+            add("pg slots", name, &["pg", "slots", &pg]);
+            add("pg horizon", name, &["pg", "horizon", &pg]);
         }
     }
     if enabled(CheckKind::Kafka) {
         for name in config.kafka.keys() {
-            for (check, sub) in [("kafka lso", "lso"), ("kafka hanging", "hanging")] {
-                let argv = ["kafka", sub, "--kafka", name];
-                plan.push(Planned {
-                    check,
-                    target: name.clone(),
-                    run: Box::pin(async move {
-                        match parse(&argv)? {
-                            Command::Kafka(KafkaCommand::Lso(a)) => {
-                                gathered(kafka_lso::build(ctx, &a).await?)
-                            }
-                            Command::Kafka(KafkaCommand::Hanging(a)) => {
-                                gathered(kafka_hanging::build(ctx, &a).await?)
-                            }
-                            _ => unreachable!("argv names a kafka command"),
-                        }
-                    }),
-                });
-            }
+            add("kafka lso", name, &["kafka", "lso", "--kafka", name]);
+            add(
+                "kafka hanging",
+                name,
+                &["kafka", "hanging", "--kafka", name],
+            );
         }
     }
     if enabled(CheckKind::Reconcile) {
         for (name, _) in config.reconcile.iter().filter(|(_, job)| job.check) {
-            plan.push(Planned {
-                check: "reconcile",
-                target: name.clone(),
-                run: Box::pin(async move {
-                    match parse(&["reconcile", "--no-progress", name])? {
-                        Command::Reconcile(a) => gathered(reconcile::build(ctx, &a).await?),
-                        _ => unreachable!("argv names reconcile"),
-                    }
-                }),
-            });
+            add(
+                "reconcile",
+                name,
+                &["reconcile", "--no-progress", "--", name],
+            );
         }
     }
     if enabled(CheckKind::Outbox) {
         for (name, _) in config.outbox.iter().filter(|(_, outbox)| outbox.check) {
-            plan.push(Planned {
-                check: "outbox",
-                target: name.clone(),
-                run: Box::pin(async move {
-                    match parse(&["pg", "outbox", name])? {
-                        Command::Pg(PgCommand::Outbox(a)) => {
-                            gathered(pg_outbox::build(ctx, &a).await?)
-                        }
-                        _ => unreachable!("argv names pg outbox"),
-                    }
-                }),
-            });
+            add("outbox", name, &["pg", "outbox", "--", name]);
         }
     }
     plan
 }
 
-/// The subcommand's own arguments, exactly as a user typing them would get them, so each
-/// check runs with that command's defaults and the config's thresholds.
-fn parse(argv: &[&str]) -> Result<Command> {
-    let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))
-        .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
-    Ok(cli.command)
+/// Runs the command `argv` names, with exactly the arguments a user typing it would get,
+/// so each check has that command's defaults and the config's thresholds.
+async fn gather(ctx: &Context, argv: &[String]) -> Result<Gathered> {
+    let cli =
+        Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
+            .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
+    match cli.command {
+        Command::Pg(PgCommand::Prepared(a)) => gathered(pg_prepared::build(ctx, &a).await?),
+        Command::Pg(PgCommand::Slots(a)) => gathered(pg_slots::build(ctx, &a).await?),
+        Command::Pg(PgCommand::Horizon(a)) => gathered(pg_horizon::build(ctx, &a).await?),
+        Command::Pg(PgCommand::Outbox(a)) => gathered(pg_outbox::build(ctx, &a).await?),
+        Command::Kafka(KafkaCommand::Lso(a)) => gathered(kafka_lso::build(ctx, &a).await?),
+        Command::Kafka(KafkaCommand::Hanging(a)) => gathered(kafka_hanging::build(ctx, &a).await?),
+        Command::Reconcile(a) => gathered(reconcile::build(ctx, &a).await?),
+        other => unreachable!("check never plans {other:?}"),
+    }
 }
 
 fn gathered<T>(report: Report<T>) -> Result<Gathered> {
