@@ -102,6 +102,27 @@ fn a_healthy_cluster_is_all_ok_and_exits_0() {
         (0, ""),
         "a quiet table run prints nothing when all is OK (no cron mail)"
     );
+    // A scrape must still see every check, OK ones included.
+    let out = run(indoubt().args([
+        "--config",
+        &config,
+        "-o",
+        "prometheus",
+        "check",
+        "--only",
+        "pg",
+        "--quiet",
+    ]));
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("indoubt_check_status{target=\"quiet\"") && l.ends_with(" 0"))
+            .count(),
+        3,
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

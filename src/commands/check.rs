@@ -61,28 +61,39 @@ pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
     if let Some(path) = &args.prometheus_file {
         check_output::write_atomically(path, &check_output::prometheus(&report))?;
     }
+    // The monitoring formats always carry every check (a scrape must see the OK ones too);
+    // --quiet trims what a person or a script reads.
+    match ctx.output {
+        OutputFormat::Nagios => return write(&check_output::nagios(&report), report.status),
+        OutputFormat::Prometheus => {
+            return write(&check_output::prometheus(&report), report.status)
+        }
+        _ => {}
+    }
     if args.quiet {
+        if report.status == Severity::Ok && ctx.output == OutputFormat::Table {
+            // Nothing at all, so cron sends no mail.
+            return Ok(report.status);
+        }
         report.findings.retain(|f| f.severity != Severity::Ok);
         report.data.checks.retain(|c| c.status != Severity::Ok);
     }
-    match ctx.output {
-        OutputFormat::Nagios => report::write_stdout(&check_output::nagios(&report))?,
-        OutputFormat::Prometheus => report::write_stdout(&check_output::prometheus(&report))?,
-        // Quiet and all OK: nothing at all, so cron sends no mail.
-        OutputFormat::Table if args.quiet && report.status == Severity::Ok => {}
-        OutputFormat::Table => {
-            // One line per finding, grouped by target: the table names where each was found.
-            for f in &mut report.findings {
-                f.subject = check_output::located_subject(f);
-            }
-            report::emit(&report, OutputFormat::Table, &ctx.style)?
+    if ctx.output == OutputFormat::Table {
+        // One line per finding, grouped by target: the table names where each was found.
+        for f in &mut report.findings {
+            f.subject = check_output::located_subject(f);
         }
-        format => report::emit(&report, format, &ctx.style)?,
     }
+    report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
-pub(crate) async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
+fn write(text: &str, status: Severity) -> Result<Severity> {
+    report::write_stdout(text)?;
+    Ok(status)
+}
+
+async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
     let enabled = |kind: CheckKind| {
         if args.only.is_empty() {
             !args.skip.contains(&kind)
