@@ -17,7 +17,9 @@ use kafka_protocol::messages::{
     MetadataRequest, MetadataResponse, ProducerId, TopicName, TransactionalId,
     WriteTxnMarkersRequest, WriteTxnMarkersResponse,
 };
-use kafka_protocol::protocol::{Message, StrBytes, VersionRange};
+use kafka_protocol::protocol::{
+    Decodable, Encodable, HeaderVersion, Message, StrBytes, VersionRange,
+};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -220,6 +222,23 @@ impl Cluster {
         Ok(conn)
     }
 
+    /// Sends one request to a broker over its shared connection, at the best common version.
+    async fn send_to<Req, Resp>(
+        &self,
+        id: i32,
+        key: ApiKey,
+        request: &Req,
+        versions: VersionRange,
+    ) -> Result<Resp>
+    where
+        Req: Encodable + HeaderVersion,
+        Resp: Decodable + HeaderVersion,
+    {
+        let conn = self.broker(id).await?;
+        let mut conn = conn.lock().await;
+        conn.send(key, request, versions).await
+    }
+
     /// Groups partitions by their leader; partitions without one get their error.
     fn by_leader<T>(
         &self,
@@ -275,15 +294,12 @@ impl Cluster {
                             })
                             .collect(),
                     );
-                let conn = self.broker(leader).await?;
                 let versions = VersionRange {
                     min: 2,
                     max: ListOffsetsRequest::VERSIONS.max,
                 };
-                let response: ListOffsetsResponse = conn
-                    .lock()
-                    .await
-                    .send(ApiKey::ListOffsets, &request, versions)
+                let response: ListOffsetsResponse = self
+                    .send_to(leader, ApiKey::ListOffsets, &request, versions)
                     .await?;
                 Ok::<_, anyhow::Error>(response)
             }
@@ -344,11 +360,9 @@ impl Cluster {
                         })
                         .collect(),
                 );
-                let conn = self.broker(leader).await?;
-                let response: DescribeProducersResponse = conn
-                    .lock()
-                    .await
-                    .send(
+                let response: DescribeProducersResponse = self
+                    .send_to(
+                        leader,
                         ApiKey::DescribeProducers,
                         &request,
                         DescribeProducersRequest::VERSIONS,
@@ -554,11 +568,9 @@ impl Cluster {
                         .map(|i| TransactionalId(StrBytes::from_string(i.clone())))
                         .collect(),
                 );
-                let conn = self.broker(coordinator).await?;
-                let response: DescribeTransactionsResponse = conn
-                    .lock()
-                    .await
-                    .send(
+                let response: DescribeTransactionsResponse = self
+                    .send_to(
+                        coordinator,
                         ApiKey::DescribeTransactions,
                         &request,
                         DescribeTransactionsRequest::VERSIONS,
@@ -606,11 +618,8 @@ impl Cluster {
                     .with_partition(tp.1)
                     .with_fetch_offset(offset)
                     .with_partition_max_bytes(1 << 20)])]);
-        let conn = self.broker(leader).await?;
-        let response: FetchResponse = conn
-            .lock()
-            .await
-            .send(ApiKey::Fetch, &request, FETCH_VERSIONS)
+        let response: FetchResponse = self
+            .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
             .await?;
         check(response.error_code, "Fetch")?;
         let partition = response
@@ -649,11 +658,9 @@ impl Cluster {
                         .with_partition_indexes(vec![tp.1]),
                 ]),
         ]);
-        let conn = self.broker(leader).await?;
-        let response: WriteTxnMarkersResponse = conn
-            .lock()
-            .await
-            .send(
+        let response: WriteTxnMarkersResponse = self
+            .send_to(
+                leader,
                 ApiKey::WriteTxnMarkers,
                 &request,
                 WriteTxnMarkersRequest::VERSIONS,
