@@ -12,10 +12,18 @@ use std::path::Path;
 /// Evidence keys that become Prometheus labels of a finding: they name the object.
 const LABEL_KEYS: [&str; 5] = ["database", "slot", "topic", "partition", "gid"];
 
+/// A string the evidence holds under `key`, or "".
+fn evidence_text<'a>(f: &'a Finding, key: &str) -> &'a str {
+    f.evidence.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
 /// `target check: subject`, as the table shows a finding of `check`.
 pub(crate) fn located_subject(f: &Finding) -> String {
-    let text = |key: &str| f.evidence.get(key).and_then(Value::as_str).unwrap_or("");
-    let place = format!("{} {}", text("target"), text("check"));
+    let place = format!(
+        "{} {}",
+        evidence_text(f, "target"),
+        evidence_text(f, "check")
+    );
     if f.subject.is_empty() {
         place
     } else {
@@ -116,10 +124,9 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         "One finding: its Nagios state (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN); code names the rule.",
     );
     for f in &report.findings {
-        let text = |key: &str| f.evidence.get(key).and_then(Value::as_str).unwrap_or("");
         let mut labels: Vec<(&str, String)> = vec![
-            ("target", text("target").to_string()),
-            ("check", text("check").to_string()),
+            ("target", evidence_text(f, "target").to_string()),
+            ("check", evidence_text(f, "check").to_string()),
             ("code", f.code.to_string()),
             ("subject", f.subject.clone()),
         ];
