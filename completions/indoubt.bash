@@ -896,7 +896,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka__subcmd__hanging)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --partition --broker-id --max-transaction-timeout --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --topic-regex --partition --broker-id --max-transaction-timeout --config --output --no-color --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +923,10 @@ _indoubt() {
                     return 0
                     ;;
                 --topic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topic-regex)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -191,9 +191,10 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l topic -d 'Search this topic [default: every topic]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l topic-regex -d 'Search the topics whose name matches this regular expression' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l partition -d '… only this partition of it' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l broker-id -d 'Search the partitions with a replica on this broker' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l max-transaction-timeout -d 'Transactions whose last write is older than this are examined (as kafka-transactions.sh)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l max-transaction-timeout -d 'Transactions whose last write is older than this are examined, as kafka-transactions.sh [config: thresholds.hanging.max_transaction_timeout; default 15m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 json\t''

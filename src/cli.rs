@@ -378,8 +378,12 @@ pub struct HangingArgs {
     pub target: KafkaTargetArgs,
 
     /// Search this topic [default: every topic]
-    #[arg(long, value_name = "TOPIC", conflicts_with = "broker_id")]
+    #[arg(long, value_name = "TOPIC", conflicts_with_all = ["broker_id", "topic_regex"])]
     pub topic: Option<String>,
+
+    /// Search the topics whose name matches this regular expression
+    #[arg(long, value_name = "REGEX")]
+    pub topic_regex: Option<String>,
 
     /// … only this partition of it
     #[arg(long, value_name = "PARTITION", requires = "topic")]
@@ -389,9 +393,9 @@ pub struct HangingArgs {
     #[arg(long, value_name = "ID")]
     pub broker_id: Option<i32>,
 
-    /// Transactions whose last write is older than this are examined (as kafka-transactions.sh)
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "15m")]
-    pub max_transaction_timeout: Duration,
+    /// Transactions whose last write is older than this are examined, as kafka-transactions.sh [config: thresholds.hanging.max_transaction_timeout; default 15m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub max_transaction_timeout: Option<Duration>,
 }
 
 #[derive(Debug, Subcommand)]

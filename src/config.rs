@@ -165,6 +165,18 @@ pub struct KafkaTargetConfig {
     /// A Java-style properties file, like kafka tools' --command-config; `properties` win.
     #[serde(default)]
     pub properties_file: Option<PathBuf>,
+    /// The topics `indoubt check` inspects on this cluster (kafka lso and hanging), as a
+    /// regular expression; every topic when absent.
+    #[serde(default, deserialize_with = "regex_text")]
+    pub check_topic_regex: Option<String>,
+}
+
+/// A regular expression that must compile, kept as its text; a bad one fails at its line.
+fn regex_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    regex::Regex::new(&text)
+        .map_err(|e| serde::de::Error::custom(format!("not a regular expression: {e}")))?;
+    Ok(Some(text))
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,6 +199,16 @@ pub struct Thresholds {
     pub wraparound: WraparoundThresholds,
     #[serde(default)]
     pub lso: LsoThresholds,
+    #[serde(default)]
+    pub hanging: HangingThresholds,
+}
+
+/// When an open transaction is old enough for `kafka hanging` to examine it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HangingThresholds {
+    #[serde(default, with = "serde_duration")]
+    pub max_transaction_timeout: Option<Duration>,
 }
 
 /// How old the first unstable record may be, and how many offsets may wait behind the LSO.
@@ -391,6 +413,16 @@ mod tests {
         assert_eq!(
             prod.properties_file.as_deref(),
             Some(Path::new("/etc/kafka/client.properties"))
+        );
+        let err = parse_str(
+            "kafka:\n  prod:\n    bootstrap_servers: k1:9092\n    check_topic_regex: '(payments'\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("c.yaml:3:5: kafka.prod: not a regular expression")
+                && err.contains("unclosed group"),
+            "{err}"
         );
         let err = parse_str("kafka:\n  prod:\n    bootstrap: k1:9092\n")
             .unwrap_err()

@@ -184,6 +184,18 @@ impl Context {
         ))
     }
 
+    /// How old an open transaction's last write must be before `kafka hanging` examines it
+    /// (default 15m, the broker's transaction.max.timeout.ms, as kafka-transactions.sh).
+    pub fn hanging_timeout(&self, flag: Option<Duration>) -> Duration {
+        flag.or(self
+            .config
+            .config
+            .thresholds
+            .hanging
+            .max_transaction_timeout)
+            .unwrap_or(mins(15))
+    }
+
     /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target
     /// (`--kafka NAME`, else the only one), with `-X` over its properties.
     pub fn kafka_target(&self, args: &KafkaTargetArgs) -> Result<(Option<String>, KafkaTarget)> {

@@ -1,15 +1,21 @@
-//! `indoubt check` against real servers: an all-OK cluster, one incident alone, a target
-//! down, a target that never answers, and the Nagios and Prometheus formats.
+//! `indoubt check` against real servers: an all-OK PostgreSQL and Kafka, each incident
+//! alone, a target down, a target that never answers, and the Nagios and Prometheus formats.
 
 mod common;
 
-use common::{connect, free_port, indoubt, run, PrivateCluster};
+use common::kafka::{committed_writes, create_topic, hanging_transaction, long_transaction};
+use common::{connect, free_port, indoubt, lab, run, PrivateCluster, TestDb};
 use serde_json::Value;
 use std::path::Path;
 
-/// A config with these postgres targets (name, URL) and prepared thresholds of 0s/0s, so a
-/// prepared transaction made a moment ago is CRITICAL.
-fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[(&str, String)]) -> String {
+/// A Kafka target: name, bootstrap servers, and the topics check inspects there (a regex;
+/// the shared lab broker holds every other test's topics too).
+type KafkaTarget<'a> = (&'a str, String, Option<String>);
+
+/// A config with these postgres targets (name, URL) and kafka targets, and thresholds that
+/// make an incident made a moment ago count: prepared and LSO ages of 0s/0s, open
+/// transactions examined by `kafka hanging` at once.
+fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[KafkaTarget]) -> String {
     config_with(dir, postgres, kafka, "")
 }
 
@@ -18,7 +24,7 @@ fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[(&str, String)]) -> 
 fn config_with(
     dir: &Path,
     postgres: &[(&str, String)],
-    kafka: &[(&str, String)],
+    kafka: &[KafkaTarget],
     extra: &str,
 ) -> String {
     let mut yaml = String::from("postgres:\n");
@@ -27,13 +33,16 @@ fn config_with(
     }
     if !kafka.is_empty() {
         yaml.push_str("kafka:\n");
-        for (name, bootstrap) in kafka {
+        for (name, bootstrap, topics) in kafka {
             yaml.push_str(&format!("  {name}:\n    bootstrap_servers: {bootstrap}\n"));
+            if let Some(topics) = topics {
+                yaml.push_str(&format!("    check_topic_regex: '{topics}'\n"));
+            }
         }
     }
     yaml.push_str(extra);
     yaml.push_str(
-        "thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n  slots:\n    warning_retained: 1MiB\n    critical_retained: 2MiB\n",
+        "thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n  slots:\n    warning_retained: 1MiB\n    critical_retained: 2MiB\n  lso:\n    warning_age: 0s\n    critical_age: 0s\n  hanging:\n    max_transaction_timeout: 0s\n",
     );
     let path = dir.join("indoubt.yaml");
     std::fs::write(&path, yaml).unwrap();
@@ -74,22 +83,43 @@ fn prepare(url: &str, gid: &str) {
         .unwrap();
 }
 
+/// A topic of its own on the lab broker, and the kafka target whose check sees only it.
+fn own_topic(prefix: &str, partitions: i32) -> (String, String, KafkaTarget<'static>) {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, prefix, partitions);
+    let only = format!("^{}$", regex::escape(&topic));
+    (bootstrap.clone(), topic, ("broker", bootstrap, Some(only)))
+}
+
 #[test]
 fn a_healthy_cluster_is_all_ok_and_exits_0() {
     let cluster = PrivateCluster::start_quiet();
+    let (bootstrap, topic, kafka) = own_topic("check-healthy", 2);
+    committed_writes(&bootstrap, &topic, 0, 3);
     let dir = tempfile::tempdir().unwrap();
-    let config = config(dir.path(), &[("quiet", cluster.url("postgres"))], &[]);
-    let (report, out) = check_json(&config, &["--only", "pg"]);
+    let config = config(dir.path(), &[("quiet", cluster.url("postgres"))], &[kafka]);
+    let (report, out) = check_json(&config, &["--only", "pg,kafka"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(report["status"], "OK");
-    assert_eq!(
-        statuses(&report),
-        ["pg prepared", "pg slots", "pg horizon"]
-            .iter()
-            .map(|c| ("quiet".to_string(), c.to_string(), "OK".to_string()))
-            .collect::<Vec<_>>()
+    let mut expected: Vec<(String, String, String)> = ["pg prepared", "pg slots", "pg horizon"]
+        .iter()
+        .map(|c| ("quiet".to_string(), c.to_string(), "OK".to_string()))
+        .collect();
+    for c in ["kafka lso", "kafka hanging"] {
+        expected.push(("broker".to_string(), c.to_string(), "OK".to_string()));
+    }
+    assert_eq!(statuses(&report), expected);
+    assert_eq!(report["checks_run"], 5);
+    let lso = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["evidence"]["check"] == "kafka lso")
+        .expect("kafka lso's finding");
+    assert!(
+        lso["message"].as_str().unwrap().contains("2 partition"),
+        "only the test's own topic is inspected: {lso}"
     );
-    assert_eq!(report["checks_run"], 3);
 
     // --quiet keeps the exit code and drops what is OK.
     let (quiet, out) = check_json(&config, &["--only", "pg", "--quiet"]);
@@ -264,7 +294,7 @@ fn the_deadline_ends_a_check_that_never_answers() {
     let config = config(
         dir.path(),
         &[("up", cluster.url("postgres"))],
-        &[("silent", address)],
+        &[("silent", address, None)],
     );
     let (report, out) = check_json(&config, &["--timeout", "300s", "--deadline", "2s"]);
     assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
@@ -342,5 +372,139 @@ fn an_outbox_marked_for_check_alone_is_critical_and_unmarked_ones_are_not_run() 
         statuses(&report),
         vec![(name.clone(), "outbox".to_string(), "CRITICAL".to_string())],
         "only the outbox with check: true runs"
+    );
+}
+
+/// The finding `check` reports under `check` with this `code`.
+fn finding<'a>(report: &'a Value, check: &str, code: &str) -> &'a Value {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["evidence"]["check"] == check && f["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} finding under {check}: {report}"))
+}
+
+#[test]
+fn a_kafka_transaction_left_open_alone_pins_the_lso_and_is_long_not_hanging() {
+    let (bootstrap, topic, kafka) = own_topic("check-open", 2);
+    committed_writes(&bootstrap, &topic, 1, 1);
+    let (producer, transactional_id) = long_transaction(&bootstrap, &topic, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[], &[kafka]);
+    let (report, out) = check_json(&config, &["--only", "kafka"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        statuses(&report),
+        [
+            ("broker", "kafka lso", "CRITICAL"),
+            ("broker", "kafka hanging", "WARNING")
+        ]
+        .map(|(t, c, s)| (t.to_string(), c.to_string(), s.to_string()))
+    );
+    let gap = finding(&report, "kafka lso", "lso_gap");
+    assert_eq!(gap["evidence"]["topic"], topic.as_str());
+    assert_eq!(gap["evidence"]["partition"], 0);
+    assert_eq!(
+        gap["evidence"]["transactional_id"],
+        transactional_id.as_str()
+    );
+    // Its coordinator still owns it: a WARNING to find the producer, not an abort.
+    let long = finding(&report, "kafka hanging", "long_transaction");
+    assert_eq!(long["evidence"]["partition"], 0);
+    drop(producer);
+}
+
+#[test]
+fn a_hanging_kafka_transaction_alone_is_critical_under_kafka_hanging() {
+    let (bootstrap, topic, kafka) = own_topic("check-hanging", 2);
+    let (producer_id, _, _) = hanging_transaction(&bootstrap, &topic, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[], &[kafka]);
+    let (report, out) = check_json(&config, &["--only", "kafka"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        statuses(&report),
+        [
+            ("broker", "kafka lso", "CRITICAL"),
+            ("broker", "kafka hanging", "CRITICAL")
+        ]
+        .map(|(t, c, s)| (t.to_string(), c.to_string(), s.to_string()))
+    );
+    let hanging = finding(&report, "kafka hanging", "hanging_transaction");
+    assert_eq!(hanging["severity"], "CRITICAL");
+    assert_eq!(hanging["evidence"]["topic"], topic.as_str());
+    assert_eq!(hanging["evidence"]["partition"], 1);
+    assert_eq!(hanging["evidence"]["producer_id"], producer_id);
+    assert!(
+        hanging["advice"]
+            .as_str()
+            .unwrap()
+            .contains("kafka-transactions.sh abort"),
+        "{hanging}"
+    );
+}
+
+#[test]
+fn a_reconcile_gap_alone_is_critical_and_unmarked_jobs_are_not_run() {
+    let db = TestDb::create("check_shop");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '1 hour' FROM generate_series(1, 10) g;",
+        )
+        .unwrap();
+    let (bootstrap, topic, kafka) = own_topic("check-orders", 2);
+    let producer: rdkafka::producer::BaseProducer = rdkafka::ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    for id in (1..=10).filter(|id| *id != 4 && *id != 9) {
+        let key = id.to_string();
+        producer
+            .send(
+                rdkafka::producer::BaseRecord::to(&topic)
+                    .key(&key)
+                    .payload(&key),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+    }
+    rdkafka::producer::Producer::flush(&producer, common::kafka::WAIT).unwrap();
+    let job = |name: &str, check: bool| {
+        format!(
+            "  {name}:\n    postgres: {}\n    query: SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2\n    kafka: broker\n    topic: {topic}\n    id_from: key\n    since: 3h\n    check: {check}\n",
+            db.url()
+        )
+    };
+    let extra = format!(
+        "reconcile:\n{}{}",
+        job("orders_events", true),
+        job("not_checked", false)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_with(dir.path(), &[], &[kafka], &extra);
+    let (report, out) = check_json(&config, &["--only", "reconcile"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        statuses(&report),
+        [("orders_events", "reconcile", "CRITICAL")].map(|(t, c, s)| (
+            t.to_string(),
+            c.to_string(),
+            s.to_string()
+        )),
+        "only the job with check: true runs"
+    );
+    let missing = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["severity"] == "CRITICAL")
+        .expect("the missing events' finding");
+    let message = missing["message"].as_str().unwrap();
+    assert!(message.starts_with("2 "), "{missing}");
+    assert!(
+        message.contains('4') && message.contains('9'),
+        "names the missing ids: {missing}"
     );
 }

@@ -36,6 +36,8 @@ struct KafkaTarget {
     name: String,
     bootstrap_servers: Vec<String>,
     properties: std::collections::BTreeMap<String, String>,
+    #[serde(deserialize_with = "common::schema::present")]
+    check_topic_regex: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -55,6 +57,7 @@ struct Thresholds {
     lso_critical_age_seconds: u64,
     lso_warning_gap: u64,
     lso_critical_gap: u64,
+    hanging_max_transaction_timeout_seconds: u64,
 }
 
 fn show(config: &std::path::Path) -> (ConfigReport, Outcome) {
@@ -84,7 +87,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     std::fs::write(
         &config,
         format!(
-            "postgres:\n  db1:\n    conninfo: postgres://mon:pg-hunter2@db1:6432/postgres?sslmode=verify-full\nkafka:\n  prod:\n    bootstrap_servers: k1:9092,k2:9092\n    properties_file: {}\n    properties:\n      sasl.username: svc\nthresholds:\n  prepared:\n    warning_age: 2m\n",
+            "postgres:\n  db1:\n    conninfo: postgres://mon:pg-hunter2@db1:6432/postgres?sslmode=verify-full\nkafka:\n  prod:\n    bootstrap_servers: k1:9092,k2:9092\n    check_topic_regex: ^payments$\n    properties_file: {}\n    properties:\n      sasl.username: svc\nthresholds:\n  prepared:\n    warning_age: 2m\n",
             props.display()
         ),
     )
@@ -119,6 +122,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!(kafka.properties["security.protocol"], "SASL_SSL");
     assert_eq!(kafka.properties["sasl.username"], "svc");
     assert_eq!(kafka.properties["sasl.password"], "<redacted>");
+    assert_eq!(kafka.check_topic_regex.as_deref(), Some("^payments$"));
     assert_eq!(report.thresholds.prepared_warning_age_seconds, 120);
     assert_eq!(
         report.thresholds.prepared_critical_age_seconds, 1800,
@@ -155,6 +159,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
         (t.lso_warning_gap, t.lso_critical_gap),
         (100_000, 1_000_000)
     );
+    assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
     let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
     assert!(
         table.stdout.contains("warning 2m, critical 30m") && !table.stdout.contains("hunter2"),
@@ -187,4 +192,32 @@ fn unusable_targets_are_unknown_and_the_rest_still_shown() {
         .find(|t| t.name == "good")
         .unwrap();
     assert_eq!(good.address.as_deref(), Some("u@db1:5432/u"));
+}
+
+#[test]
+fn the_readme_config_example_is_a_valid_config() {
+    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Config file").expect("the section")..];
+    let start = section.find("```yaml\n").expect("its yaml block") + "```yaml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(&config, example).unwrap();
+    let (report, out) = show(&config);
+    // Only the example's properties file is missing on this machine.
+    let unknown: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity != "OK")
+        .map(|f| f.message.clone())
+        .collect();
+    assert!(
+        unknown.len() == 1 && unknown[0].contains("/etc/kafka/client.properties"),
+        "{unknown:?}\n{}",
+        out.stderr
+    );
+    assert_eq!(report.postgres_targets.len(), 2);
+    let t = &report.thresholds;
+    assert_eq!(t.wraparound_warning_xids, 1_300_000_000);
+    assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
 }

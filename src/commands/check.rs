@@ -201,13 +201,20 @@ fn plan(ctx: &Context, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<Planned> {
         }
     }
     if enabled(CheckKind::Kafka) {
-        for name in config.kafka.keys() {
-            add("kafka lso", name, &["kafka", "lso", "--kafka", name]);
-            add(
-                "kafka hanging",
-                name,
-                &["kafka", "hanging", "--kafka", name],
-            );
+        for (name, target) in &config.kafka {
+            let kafka = format!("--kafka={name}");
+            let mut lso = vec!["kafka", "lso", &kafka];
+            let mut hanging = vec!["kafka", "hanging", &kafka];
+            let topics = target
+                .check_topic_regex
+                .as_ref()
+                .map(|r| format!("--topic-regex={r}"));
+            if let Some(topics) = &topics {
+                lso.push(topics);
+                hanging.push(topics);
+            }
+            add("kafka lso", name, &lso);
+            add("kafka hanging", name, &hanging);
         }
     }
     if enabled(CheckKind::Reconcile) {

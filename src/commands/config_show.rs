@@ -35,6 +35,8 @@ struct KafkaTargetView {
     bootstrap_servers: Vec<String>,
     /// Secret-bearing values shown as `<redacted>`.
     properties: BTreeMap<String, String>,
+    /// The topics `indoubt check` inspects; null for every topic.
+    check_topic_regex: Option<String>,
 }
 
 /// Every threshold in force (flags aside): config value or default.
@@ -54,6 +56,7 @@ struct ThresholdsView {
     lso_critical_age_seconds: u64,
     lso_warning_gap: u64,
     lso_critical_gap: u64,
+    hanging_max_transaction_timeout_seconds: u64,
 }
 
 pub fn run(ctx: &Context) -> Result<Severity> {
@@ -80,12 +83,13 @@ pub fn run(ctx: &Context) -> Result<Severity> {
         postgres_targets.push(view);
     }
     let mut kafka_targets = Vec::new();
-    for (name, target) in &config.kafka {
-        match KafkaTarget::from_config(name, target) {
+    for (name, configured) in &config.kafka {
+        match KafkaTarget::from_config(name, configured) {
             Ok(target) => kafka_targets.push(KafkaTargetView {
                 name: name.clone(),
                 bootstrap_servers: target.bootstrap.clone(),
                 properties: target.redacted_properties(),
+                check_topic_regex: configured.check_topic_regex.clone(),
             }),
             Err(e) => findings.push(unusable("kafka", name, format!("{e:#}"))),
         }
@@ -143,6 +147,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
                 lso_critical_age_seconds: lso_age_critical.as_secs(),
                 lso_warning_gap: lso_gap_warning,
                 lso_critical_gap: lso_gap_critical,
+                hanging_max_transaction_timeout_seconds: ctx.hanging_timeout(None).as_secs(),
             },
         },
     );
@@ -180,6 +185,11 @@ impl TableView for ConfigReport {
                 .properties
                 .iter()
                 .map(|(k, v)| format!("{k}={v}"))
+                .chain(
+                    t.check_topic_regex
+                        .iter()
+                        .map(|r| format!("check topics ~ {r}")),
+                )
                 .collect();
             table.add_row(vec![
                 Cell::new("kafka"),
@@ -234,6 +244,15 @@ impl TableView for ConfigReport {
                 Cell::new(format!("warning {warning}, critical {critical}")),
             ]);
         }
+        table.add_row(vec![
+            Cell::new("threshold"),
+            Cell::new("hanging search"),
+            Cell::new(""),
+            Cell::new(format!(
+                "transactions idle over {}",
+                secs(t.hanging_max_transaction_timeout_seconds)
+            )),
+        ]);
         vec![table.to_string()]
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::cli::KafkaTargetArgs;
 use crate::context::Context;
+use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
 use crate::kafka::security::Security;
@@ -55,6 +56,19 @@ pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
             .advice(advice)
         })
         .collect()
+}
+
+/// `--topic-regex`, compiled.
+pub fn topic_pattern(flag: Option<&str>) -> Result<Option<regex::Regex>> {
+    flag.map(|r| {
+        regex::Regex::new(r).map_err(|e| {
+            hinted(
+                format!("invalid --topic-regex: {e}"),
+                "a Rust regex, e.g. '^payments(-.*)?$'",
+            )
+        })
+    })
+    .transpose()
 }
 
 pub fn now_ms() -> i64 {

@@ -48,6 +48,8 @@ pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
 
 /// The report, for `run` to print and for `check` to gather.
 pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<HangingReport>> {
+    let max_transaction_timeout = ctx.hanging_timeout(args.max_transaction_timeout);
+    let pattern = kafka_common::topic_pattern(args.topic_regex.as_deref())?;
     let named = args.topic.as_ref().map(|t| vec![t.clone()]);
     let (target, cluster) = kafka_common::open(ctx, &args.target, named.as_deref()).await?;
     let mut findings = kafka_common::topic_errors(&cluster);
@@ -65,6 +67,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
     let tps: Vec<TopicPartition> = cluster
         .topics
         .iter()
+        .filter(|(name, _)| pattern.as_ref().is_none_or(|p| p.is_match(name)))
         .flat_map(|(name, topic)| {
             topic
                 .partitions
@@ -88,10 +91,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         }
     }
     // 2. Open transactions whose last write is older than the maximum transaction timeout.
-    let max_ms = args
-        .max_transaction_timeout
-        .as_millis()
-        .min(i64::MAX as u128) as i64;
+    let max_ms = max_transaction_timeout.as_millis().min(i64::MAX as u128) as i64;
     let now = now_ms();
     let mut candidates: Vec<(TopicPartition, ProducerState)> = Vec::new();
     for (tp, producers) in cluster.describe_producers(&tps).await {
@@ -193,7 +193,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 "transactions".into(),
                 format!(
                     "no open transaction older than {} in {} partition(s)",
-                    format_duration(args.max_transaction_timeout),
+                    format_duration(max_transaction_timeout),
                     tps.len()
                 ),
             )
@@ -205,7 +205,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         target,
         findings,
         HangingReport {
-            max_transaction_timeout_seconds: args.max_transaction_timeout.as_secs(),
+            max_transaction_timeout_seconds: max_transaction_timeout.as_secs(),
             partitions_searched: tps.len(),
             transactions,
         },

@@ -3,7 +3,6 @@
 use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::LsoArgs;
 use crate::context::Context;
-use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{Cluster, TopicPartition};
 use crate::report::{self, table::Style, Report, TableView};
@@ -70,15 +69,7 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
         warning_gap,
         critical_gap,
     };
-    let pattern = match &args.topic_regex {
-        Some(r) => Some(regex::Regex::new(r).map_err(|e| {
-            hinted(
-                format!("invalid --topic-regex: {e}"),
-                "a Rust regex, e.g. '^payments(-.*)?$'",
-            )
-        })?),
-        None => None,
-    };
+    let pattern = kafka_common::topic_pattern(args.topic_regex.as_deref())?;
     let named = (!args.topic.is_empty()).then_some(args.topic.as_slice());
     let (target, cluster) = kafka_common::open(ctx, &args.target, named).await?;
     let tps: Vec<TopicPartition> = cluster
@@ -284,6 +275,7 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
     .evidence("last_stable_offset", p.last_stable_offset)
     .evidence("open_txn_start_offset", p.open_txn_start_offset)
     .evidence("producer_id", p.producer_id)
+    .evidence("transactional_id", p.transactional_id.clone())
     .evidence("first_unstable_at_ms", p.first_unstable_at_ms)
     .advice(format!(
         "read_committed consumers of {}-{} are stuck at offset {}: see `indoubt kafka hanging --topic {} --partition {}`; a transaction its coordinator still owns ends by itself at transaction.timeout.ms",

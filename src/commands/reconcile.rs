@@ -239,6 +239,9 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     Ok(report)
 }
 
+/// How many missing ids the finding's message names (all of them are in the report).
+const FIRST_IDS: usize = 5;
+
 fn assess(d: &ReconcileReport) -> Vec<Finding> {
     let window = format!(
         "[{}, {})",
@@ -256,12 +259,21 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         .evidence("matched", d.matched)
     };
     if d.missing_count > 0 {
+        // The first few ids in the message, so a one-line report (check, nagios) names them.
+        let named = match d.missing.len() {
+            0 => String::new(),
+            n => format!(
+                ": {}{}",
+                d.missing[..n.min(FIRST_IDS)].join(", "),
+                if n > FIRST_IDS { ", …" } else { "" }
+            ),
+        };
         findings.push(evidence(Finding::new(
             Severity::Critical,
             "missing_in_topic",
             format!("topic {}", d.topic),
             format!(
-                "{} row(s) of {window} never reached the topic (older than the settle window of {})",
+                "{} row(s) of {window} never reached the topic (older than the settle window of {}){named}",
                 d.missing_count,
                 format_duration(Duration::from_secs(d.settle_seconds))
             ),

@@ -3,11 +3,14 @@
 Incident 4: topic `payments` (8 partitions) where a transactional producer began a
 transaction on partition 7, wrote, and died without ending it, while committed writes
 carry on after it. The coordinator will abort it only at transaction.timeout.ms (the
-broker's maximum, 1 hour, in the lab).
+broker's maximum, 1 hour, in the lab): a lab older than that gets a new one.
 
 Incident 5: topic `orders.created` announcing the orders of database `shop`, except 217
 that a SIGKILLed producer never sent; plus a few events delivered twice (at-least-once),
 one for an order that does not exist, and one written in a transaction that aborted.
+Written once, into an empty topic.
+
+Idempotent: each incident is injected only where it is not present.
 
     python3 kafka_incidents.py BOOTSTRAP SHOP_DB_URL
 """
@@ -18,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from confluent_kafka import KafkaException, Producer
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 bootstrap, shop_url = sys.argv[1], sys.argv[2]
@@ -34,6 +37,16 @@ for name, partitions in (("payments", 8), ("orders.created", 3)):
                     raise
 
 
+def watermarks(topic, partition, isolation):
+    """(low, high); under read_committed the high one is the last stable offset."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "indoubt-lab-incidents",
+                  "isolation.level": isolation, "enable.auto.commit": False})
+    try:
+        return c.get_watermark_offsets(TopicPartition(topic, partition), timeout=30, cached=False)
+    finally:
+        c.close()
+
+
 def producer(transactional_id):
     p = Producer({"bootstrap.servers": bootstrap, "transactional.id": transactional_id,
                   "transaction.timeout.ms": 3600000})
@@ -41,40 +54,51 @@ def producer(transactional_id):
     return p
 
 
-if os.fork() == 0:
-    # The application that crashes: begins, writes to payments-7, dies without a word.
-    p = producer("payments-service-7")
-    p.begin_transaction()
-    for i in range(3):
-        p.produce("payments", key=f"payment-{i}", value=f'{{"payment_id": {i}, "amount": 100}}', partition=7)
-    p.flush(30)
-    os._exit(0)
-os.wait()
+def inject_open_payment():
+    if os.fork() == 0:
+        # The application that crashes: begins, writes to payments-7, dies without a word.
+        p = producer("payments-service-7")
+        p.begin_transaction()
+        for i in range(3):
+            p.produce("payments", key=f"payment-{i}", value=f'{{"payment_id": {i}, "amount": 100}}', partition=7)
+        p.flush(30)
+        os._exit(0)
+    os.wait()
 
-# Everyone else goes on committing after it; read_committed consumers cannot see it.
-p = producer("payments-service-other")
-for i in range(5):
-    p.begin_transaction()
-    p.produce("payments", key=f"later-{i}", value=f'{{"payment_id": {1000 + i}, "amount": 50}}', partition=7)
-    p.commit_transaction(30)
+    # Everyone else goes on committing after it; read_committed consumers cannot see it.
+    p = producer("payments-service-other")
+    for i in range(5):
+        p.begin_transaction()
+        p.produce("payments", key=f"later-{i}", value=f'{{"payment_id": {1000 + i}, "amount": 50}}', partition=7)
+        p.commit_transaction(30)
 
-# Incident 5. The order ids come from the database, so the sets really differ.
-order_ids = [int(line) for line in subprocess.run(
-    ["psql", "-X", "-At", shop_url, "-c", "SELECT id FROM orders ORDER BY id"],
-    check=True, capture_output=True, text=True).stdout.split()]
-lost = set(random.Random(4711).sample(order_ids, 217))
-events = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
-for order_id in order_ids:
-    if order_id not in lost:
+
+def inject_lost_orders():
+    # The order ids come from the database, so the sets really differ.
+    order_ids = [int(line) for line in subprocess.run(
+        ["psql", "-X", "-At", shop_url, "-c", "SELECT id FROM orders ORDER BY id"],
+        check=True, capture_output=True, text=True).stdout.split()]
+    lost = set(random.Random(4711).sample(order_ids, 217))
+    events = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
+    for order_id in order_ids:
+        if order_id not in lost:
+            events.produce("orders.created", key=str(order_id), value=json.dumps({"order_id": order_id, "type": "created"}))
+    for order_id in order_ids[:3]:
         events.produce("orders.created", key=str(order_id), value=json.dumps({"order_id": order_id, "type": "created"}))
-for order_id in order_ids[:3]:
-    events.produce("orders.created", key=str(order_id), value=json.dumps({"order_id": order_id, "type": "created"}))
-events.produce("orders.created", key="999999", value=json.dumps({"order_id": 999999, "type": "created"}))
-events.flush(30)
-aborted = producer("orders-relay-aborted")
-aborted.begin_transaction()
-ghost = min(lost)
-aborted.produce("orders.created", key=str(ghost), value=json.dumps({"order_id": ghost, "type": "created"}))
-aborted.flush(30)
-aborted.abort_transaction(30)
-time.sleep(0.1)
+    events.produce("orders.created", key="999999", value=json.dumps({"order_id": 999999, "type": "created"}))
+    events.flush(30)
+    aborted = producer("orders-relay-aborted")
+    aborted.begin_transaction()
+    ghost = min(lost)
+    aborted.produce("orders.created", key=str(ghost), value=json.dumps({"order_id": ghost, "type": "created"}))
+    aborted.flush(30)
+    aborted.abort_transaction(30)
+    time.sleep(0.1)
+
+
+# An open transaction pins the LSO below the high watermark; once its coordinator has
+# aborted it (after an hour) the two meet again.
+if watermarks("payments", 7, "read_committed")[1] == watermarks("payments", 7, "read_uncommitted")[1]:
+    inject_open_payment()
+if watermarks("orders.created", 0, "read_uncommitted")[1] == 0:
+    inject_lost_orders()
