@@ -13,8 +13,9 @@ use std::path::Path;
 type KafkaTarget<'a> = (&'a str, String, Option<String>);
 
 /// A config with these postgres targets (name, URL) and kafka targets, and thresholds that
-/// make an incident made a moment ago count: prepared and LSO ages of 0s/0s, open
-/// transactions examined by `kafka hanging` at once.
+/// make an incident made a moment ago count: prepared and LSO ages of 0s/0s, a horizon
+/// holder a WARNING at once (CRITICAL after 1h), open transactions examined by
+/// `kafka hanging` at once.
 fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[KafkaTarget]) -> String {
     config_with(dir, postgres, kafka, "")
 }
@@ -42,7 +43,7 @@ fn config_with(
     }
     yaml.push_str(extra);
     yaml.push_str(
-        "thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n  slots:\n    warning_retained: 1MiB\n    critical_retained: 2MiB\n  lso:\n    warning_age: 0s\n    critical_age: 0s\n  hanging:\n    max_transaction_timeout: 0s\n",
+        "thresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 0s\n  slots:\n    warning_retained: 1MiB\n    critical_retained: 2MiB\n  horizon:\n    warning_age: 0s\n    critical_age: 1h\n  lso:\n    warning_age: 0s\n    critical_age: 0s\n  hanging:\n    max_transaction_timeout: 0s\n",
     );
     let path = dir.join("indoubt.yaml");
     std::fs::write(&path, yaml).unwrap();
@@ -507,4 +508,34 @@ fn a_reconcile_gap_alone_is_critical_and_unmarked_jobs_are_not_run() {
         message.contains('4') && message.contains('9'),
         "names the missing ids: {missing}"
     );
+}
+
+#[test]
+fn a_session_idle_in_transaction_alone_is_a_warning_under_pg_horizon() {
+    let cluster = PrivateCluster::start_quiet();
+    let url = cluster.url("postgres");
+    let mut idle = connect(&url);
+    let pid: i32 = idle
+        .query_one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+        .get(0);
+    idle.batch_execute("BEGIN; SELECT pg_current_xact_id()")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("idle", url)], &[]);
+    let (report, out) = check_json(&config, &["--only", "pg"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        statuses(&report),
+        [
+            ("idle", "pg prepared", "OK"),
+            ("idle", "pg slots", "OK"),
+            ("idle", "pg horizon", "WARNING")
+        ]
+        .map(|(t, c, s)| (t.to_string(), c.to_string(), s.to_string()))
+    );
+    let holder = finding(&report, "pg horizon", "horizon_holder");
+    assert_eq!(holder["evidence"]["kind"], "idle_in_transaction");
+    assert_eq!(holder["evidence"]["id"], pid.to_string());
+    idle.batch_execute("ROLLBACK").unwrap();
 }
