@@ -247,24 +247,6 @@ fn verdict_count(report: &HangingReport, verdict: &str) -> usize {
         .count()
 }
 
-fn sasl_args(mechanism: &str, password: &str, ca: &str) -> Vec<String> {
-    [
-        "-b".to_string(),
-        lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP"),
-        "-X".into(),
-        "security.protocol=SASL_SSL".into(),
-        "-X".into(),
-        format!("sasl.mechanism={mechanism}"),
-        "-X".into(),
-        format!("sasl.username={}", lab("INDOUBT_LAB_KAFKA_SASL_USER")),
-        "-X".into(),
-        format!("sasl.password={password}"),
-        "-X".into(),
-        format!("ssl.ca.location={ca}"),
-    ]
-    .to_vec()
-}
-
 #[test]
 fn every_command_works_over_sasl_ssl_with_each_mechanism() {
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");

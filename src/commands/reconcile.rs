@@ -152,28 +152,21 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         until_ms: until.timestamp_millis(),
         slack,
     };
-    // Both sides at once: the topic on a blocking thread, the database streamed here.
-    let (t_target, t_topic, t_id, t_timeout, t_progress) = (
-        kafka.clone(),
-        topic_name.clone(),
-        id_from.clone(),
+    // Both sides at once: the database streamed, the topic fetched (and parsed on the
+    // blocking pool).
+    let (on_messages, on_rows) = (|n| progress.messages(n), |n| progress.rows(n));
+    let topic_read = topic::read(
+        &kafka,
+        &topic_name,
+        &id_from,
+        &window,
         ctx.timeout.max(Duration::from_secs(30)),
-        progress.clone(),
+        &on_messages,
     );
-    let topic_read = tokio::task::spawn_blocking(move || {
-        topic::read(&t_target, &t_topic, &t_id, &window, t_timeout, &|n| {
-            t_progress.messages(n)
-        })
-    });
-    let db_side = db::read(&session, &query, since, until, settle_from, &|n| {
-        progress.rows(n)
-    })
-    .await
-    .context("reading the database side")?;
-    let topic_side = topic_read
-        .await
-        .context("the topic reader stopped")?
-        .context("reading the topic side")?;
+    let db_read = db::read(&session, &query, since, until, settle_from, &on_rows);
+    let (db_side, topic_side) = tokio::join!(db_read, topic_read);
+    let db_side = db_side.context("reading the database side")?;
+    let topic_side = topic_side.context("reading the topic side")?;
     progress.finish();
 
     let mut data = ReconcileReport {
@@ -203,7 +196,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         db_side.ids,
         &db_side.young,
         topic_side.window,
-        topic_side.all,
+        topic_side.outside,
     );
     data.matched = classes.matched;
     data.missing_count = classes.missing.len();

@@ -27,8 +27,8 @@ use tokio::sync::Mutex;
 
 /// Kafka's TransactionsCommand asks DescribeProducers about 500 partitions at a time.
 const DESCRIBE_PRODUCERS_BATCH: usize = 500;
-/// Fetch v13+ names topics by id only; we name them.
-const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
+/// Fetch v13+ names topics by id only; we name them. v4 brought read_committed.
+pub const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
 /// FindCoordinator v4+ takes many keys at once.
 const FIND_COORDINATOR_VERSIONS: VersionRange = VersionRange { min: 1, max: 6 };
 
@@ -264,6 +264,17 @@ impl Cluster {
         tps: &[TopicPartition],
         isolation: i8,
     ) -> BTreeMap<TopicPartition, Result<i64>> {
+        self.list_offsets(tps, isolation, -1).await
+    }
+
+    /// ListOffsets per partition for `timestamp` (ms): the first offset whose timestamp is
+    /// at or after it, or -1 when there is none; -1 asks for the latest offset instead.
+    pub async fn list_offsets(
+        &self,
+        tps: &[TopicPartition],
+        isolation: i8,
+        timestamp: i64,
+    ) -> BTreeMap<TopicPartition, Result<i64>> {
         let mut results = BTreeMap::new();
         let groups = self.by_leader(tps, &mut results);
         let requests = groups.into_iter().map(|(leader, tps)| async move {
@@ -287,7 +298,7 @@ impl Cluster {
                                                 list_offsets_request::ListOffsetsPartition::default(
                                                 )
                                                 .with_partition_index(p)
-                                                .with_timestamp(-1)
+                                                .with_timestamp(timestamp)
                                             })
                                             .collect(),
                                     )

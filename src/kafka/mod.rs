@@ -1,7 +1,10 @@
-//! Kafka gathering. For now: named cluster targets and their client properties.
+//! Kafka: cluster targets and their security, the wire connection, the admin requests, and
+//! read_committed fetching of record batches.
 
 pub mod cluster;
 pub mod conn;
+pub mod fetch;
+pub mod records;
 pub mod scram;
 pub mod security;
 pub mod target;

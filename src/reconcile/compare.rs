@@ -1,6 +1,6 @@
 //! The set difference, exactly: a sorted merge of the two sides, no sampling.
 
-use super::ids::{align, Aligned, IdList};
+use super::ids::{align, runs, Aligned, IdList};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
@@ -18,35 +18,40 @@ pub struct Classes {
 
 /// `db`: every database id in the window; `young`: those inside the settle window (not
 /// yet expected in the topic); `topic_window`: ids of messages timestamped within the
-/// window; `topic_all`: every id read (slack included), so an order published just
-/// before the window's start still counts as published.
+/// window; `topic_outside`: ids of the other messages read (the slack before the window,
+/// and after it), so an order published just before the window's start still counts as
+/// published.
 pub fn compare(
     db: IdList,
     young: &BTreeSet<String>,
     topic_window: IdList,
-    topic_all: IdList,
+    topic_outside: IdList,
 ) -> Classes {
-    match align(vec![db, topic_window, topic_all]) {
-        Aligned::Numeric(mut l) => merge(l.remove(0), young, l.remove(0), l.remove(0)),
-        Aligned::Text(mut l) => merge(l.remove(0), young, l.remove(0), l.remove(0)),
+    match align(vec![db, topic_window, topic_outside]) {
+        Aligned::Numeric(l) => merge(&l[0], young, &l[1], &l[2]),
+        Aligned::Text(l) => merge(&l[0], young, &l[1], &l[2]),
     }
 }
 
-/// Two sorted merges: the database against everything read (matched, missing, pending),
-/// and the window's messages against the database (extra, duplicated).
+/// Two sorted merges: the database against every message read (matched, missing,
+/// pending), and the window's messages against the database (extra, duplicated).
 fn merge<T: Ord + std::fmt::Display>(
-    db: Vec<(T, u32)>,
+    db: &[T],
     young: &BTreeSet<String>,
-    window: Vec<(T, u32)>,
-    all: Vec<(T, u32)>,
+    window: &[T],
+    outside: &[T],
 ) -> Classes {
     let mut classes = Classes::default();
-    let mut j = 0;
-    for (id, _) in &db {
-        while j < all.len() && all[j].0 < *id {
-            j += 1;
-        }
-        if j < all.len() && all[j].0 == *id {
+    let (mut w, mut o) = (0, 0);
+    for (id, _) in runs(db) {
+        let read = |list: &[T], at: &mut usize| {
+            while *at < list.len() && list[*at] < *id {
+                *at += 1;
+            }
+            *at < list.len() && list[*at] == *id
+        };
+        let in_window = read(window, &mut w);
+        if in_window || read(outside, &mut o) {
             classes.matched += 1;
         } else {
             let text = id.to_string();
@@ -58,14 +63,14 @@ fn merge<T: Ord + std::fmt::Display>(
         }
     }
     let mut i = 0;
-    for (id, count) in &window {
-        if *count > 1 {
-            classes.duplicated.push((id.to_string(), *count));
+    for (id, count) in runs(window) {
+        if count > 1 {
+            classes.duplicated.push((id.to_string(), count));
         }
-        while i < db.len() && db[i].0 < *id {
+        while i < db.len() && db[i] < *id {
             i += 1;
         }
-        if !(i < db.len() && db[i].0 == *id) {
+        if !(i < db.len() && db[i] == *id) {
             classes.extra.push(id.to_string());
         }
     }
@@ -91,7 +96,7 @@ mod tests {
             list(&["1", "2", "3", "4", "9", "10"]),
             &young,
             list(&["1", "2", "2", "10", "77"]),
-            list(&["1", "2", "2", "10", "77", "3"]),
+            list(&["3"]),
         );
         assert_eq!(
             c.matched, 4,
@@ -109,7 +114,7 @@ mod tests {
             list(&["A-1", "2"]),
             &BTreeSet::new(),
             list(&["2"]),
-            list(&["2"]),
+            list(&[]),
         );
         assert_eq!((c.matched, c.missing.clone()), (1, vec!["A-1".to_string()]));
     }

@@ -15,6 +15,11 @@ pub struct DbSide {
     pub rows: u64,
 }
 
+enum Id {
+    Integer(i64),
+    Text(String),
+}
+
 /// Runs `query` with `$1` = since and `$2` = until (timestamptz). Column 1 is the id
 /// (text or an integer); column 2, when present, the row's time for the settle window.
 pub async fn read(
@@ -39,10 +44,10 @@ pub async fn read(
     };
     while let Some(row) = stream.try_next().await.map_err(pg_error)? {
         let id = match row.columns().first().map(|c| c.type_().clone()) {
-            Some(Type::INT8) => row.try_get::<_, i64>(0)?.to_string(),
-            Some(Type::INT4) => row.try_get::<_, i32>(0)?.to_string(),
-            Some(Type::INT2) => row.try_get::<_, i16>(0)?.to_string(),
-            Some(Type::TEXT) | Some(Type::VARCHAR) | Some(Type::BPCHAR) | Some(Type::NAME) => row.try_get::<_, String>(0)?,
+            Some(Type::INT8) => Id::Integer(row.try_get::<_, i64>(0)?),
+            Some(Type::INT4) => Id::Integer(row.try_get::<_, i32>(0)?.into()),
+            Some(Type::INT2) => Id::Integer(row.try_get::<_, i16>(0)?.into()),
+            Some(Type::TEXT) | Some(Type::VARCHAR) | Some(Type::BPCHAR) | Some(Type::NAME) => Id::Text(row.try_get::<_, String>(0)?),
             Some(other) => return Err(anyhow!("the query's first column is {other}: select the id as text or an integer (id::text)")),
             None => return Err(anyhow!("the query returns no columns")),
         };
@@ -51,10 +56,16 @@ pub async fn read(
                 .try_get(1)
                 .context("the query's second column must be the row's time (timestamptz)")?;
             if at.is_some_and(|t| t >= settle_from) {
-                side.young.insert(id.clone());
+                side.young.insert(match &id {
+                    Id::Integer(n) => n.to_string(),
+                    Id::Text(t) => t.clone(),
+                });
             }
         }
-        side.ids.push(&id);
+        match id {
+            Id::Integer(n) => side.ids.push_integer(n),
+            Id::Text(t) => side.ids.push(&t),
+        }
         side.rows += 1;
         if side.rows.is_multiple_of(65_536) {
             progress(side.rows);

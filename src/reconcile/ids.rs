@@ -75,9 +75,12 @@ impl IdList {
             self.all_numeric = true;
         }
         if self.all_numeric {
+            // Only the digits a number prints back as: "007" and "+7" stay text.
+            let canonical = !id.is_empty()
+                && id.bytes().all(|b| b.is_ascii_digit())
+                && (id.len() == 1 || !id.starts_with('0'));
             match id.parse::<u64>() {
-                // "007" would print back as "7": keep such ids as text.
-                Ok(n) if n.to_string() == id => {
+                Ok(n) if canonical => {
                     self.numeric.push(n);
                     return;
                 }
@@ -92,6 +95,19 @@ impl IdList {
             }
         }
         self.text.push(id.into());
+    }
+
+    /// An integer id (a database column), without a detour through text while the list
+    /// is numeric.
+    pub fn push_integer(&mut self, id: i64) {
+        match u64::try_from(id) {
+            Ok(n) if self.all_numeric || !self.started => {
+                self.started = true;
+                self.all_numeric = true;
+                self.numeric.push(n);
+            }
+            _ => self.push(&id.to_string()),
+        }
     }
 
     /// Adds another list's ids (from another reader thread).
@@ -141,48 +157,39 @@ impl IdList {
     }
 }
 
-/// Several lists in one representation, each sorted into (id, how many times) runs:
+/// Several lists in one representation, each sorted (in place, one thread per list):
 /// numeric while every list is, else all as text.
 pub enum Aligned {
-    Numeric(Vec<Vec<(u64, u32)>>),
-    Text(Vec<Vec<(Box<str>, u32)>>),
+    Numeric(Vec<Vec<u64>>),
+    Text(Vec<Vec<Box<str>>>),
 }
 
 pub fn align(lists: Vec<IdList>) -> Aligned {
     if lists.iter().all(IdList::numeric_or_empty) {
-        Aligned::Numeric(
-            lists
-                .into_iter()
-                .map(|l| {
-                    let mut v = l.numeric;
-                    v.sort_unstable();
-                    runs(&v)
-                })
-                .collect(),
-        )
+        Aligned::Numeric(sorted(lists.into_iter().map(|l| l.numeric).collect()))
     } else {
-        Aligned::Text(
-            lists
-                .into_iter()
-                .map(|l| {
-                    let mut v = l.into_text();
-                    v.sort_unstable();
-                    runs(&v)
-                })
-                .collect(),
-        )
+        Aligned::Text(sorted(lists.into_iter().map(IdList::into_text).collect()))
     }
 }
 
-fn runs<T: Clone + PartialEq>(sorted: &[T]) -> Vec<(T, u32)> {
-    let mut out: Vec<(T, u32)> = Vec::new();
-    for v in sorted {
-        match out.last_mut() {
-            Some((last, n)) if last == v => *n += 1,
-            _ => out.push((v.clone(), 1)),
+fn sorted<T: Ord + Send>(mut lists: Vec<Vec<T>>) -> Vec<Vec<T>> {
+    std::thread::scope(|scope| {
+        for list in lists.iter_mut() {
+            scope.spawn(|| list.sort_unstable());
         }
-    }
-    out
+    });
+    lists
+}
+
+/// (id, how many times) for each distinct id of a sorted list, without materialising them.
+pub fn runs<T: PartialEq>(sorted: &[T]) -> impl Iterator<Item = (&T, u32)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let first = sorted.get(at)?;
+        let n = sorted[at..].iter().take_while(|v| *v == first).count();
+        at += n;
+        Some((first, n as u32))
+    })
 }
 
 #[cfg(test)]
@@ -234,7 +241,10 @@ mod tests {
             a.push(id);
         }
         match align(vec![a]) {
-            Aligned::Numeric(lists) => assert_eq!(lists[0], vec![(1, 1), (2, 1), (3, 2)]),
+            Aligned::Numeric(lists) => assert_eq!(
+                runs(&lists[0]).collect::<Vec<_>>(),
+                vec![(&1, 1), (&2, 1), (&3, 2)]
+            ),
             Aligned::Text(_) => panic!("numeric ids"),
         }
         let (mut b, mut c) = (IdList::default(), IdList::default());
@@ -243,6 +253,16 @@ mod tests {
         }
         c.push("5");
         assert_eq!(b.len(), 2);
+        let mut signed = IdList::default();
+        signed.push("+7");
+        signed.push_integer(7);
+        match align(vec![signed]) {
+            Aligned::Text(lists) => assert_eq!(
+                lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
+                ["+7", "7"]
+            ),
+            Aligned::Numeric(_) => panic!("+7 is not how 7 prints"),
+        }
         let mut joined = IdList::default();
         let mut numbers = IdList::default();
         numbers.push("1");
@@ -253,7 +273,7 @@ mod tests {
         assert_eq!(joined.len(), 2);
         match align(vec![joined]) {
             Aligned::Text(lists) => assert_eq!(
-                lists[0].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
                 ["1", "x"]
             ),
             Aligned::Numeric(_) => panic!("a text id makes the list text"),
@@ -261,11 +281,11 @@ mod tests {
         match align(vec![b, c]) {
             Aligned::Text(lists) => {
                 assert_eq!(
-                    lists[0].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                    lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
                     ["007", "10"]
                 );
                 assert_eq!(
-                    lists[1].iter().map(|(s, _)| s.as_ref()).collect::<Vec<_>>(),
+                    lists[1].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
                     ["5"],
                     "aligned to text too"
                 );

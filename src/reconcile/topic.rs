@@ -1,16 +1,21 @@
 //! The topic side: every partition read with read_committed from the offset for the
 //! window's start (less a slack) to the end offsets captured when the run starts, with no
-//! consumer group and nothing committed.
+//! consumer group and nothing committed. Raw Fetch requests bring the batches; parser
+//! threads decompress them and pick the ids out.
 
 use super::ids::{IdFrom, IdList};
+use crate::kafka::cluster::Cluster;
+use crate::kafka::fetch::{self, Range, Work};
+use crate::kafka::records::Record;
 use crate::kafka::target::KafkaTarget;
 use anyhow::{anyhow, Context, Result};
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::message::{Headers, Message};
-use rdkafka::{ClientConfig, Offset, TopicPartitionList};
 use serde::Serialize;
-use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Batches waiting for each parser: bounds the memory the fetched responses take.
+const QUEUED_BATCHES: usize = 64;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Unparseable {
@@ -22,43 +27,22 @@ pub struct Unparseable {
 pub struct TopicSide {
     /// Ids of messages timestamped inside the window.
     pub window: IdList,
-    /// Ids of every message read (window and slack).
-    pub all: IdList,
+    /// Ids of the other messages read (the slack before the window, and after it).
+    pub outside: IdList,
     pub messages: u64,
     pub unparseable: Vec<Unparseable>,
     pub partitions: usize,
 }
 
+#[derive(Clone)]
 pub struct Window {
     pub since_ms: i64,
     pub until_ms: i64,
     pub slack: Duration,
 }
 
-fn consumer(target: &KafkaTarget) -> Result<BaseConsumer> {
-    let mut config = ClientConfig::new();
-    config
-        .set("bootstrap.servers", target.bootstrap.join(","))
-        // assign() joins no group; the id only satisfies librdkafka, and nothing is committed.
-        .set(
-            "group.id",
-            format!("indoubt-reconcile-{}", std::process::id()),
-        )
-        .set("enable.auto.commit", "false")
-        .set("enable.auto.offset.store", "false")
-        .set("isolation.level", "read_committed")
-        .set("enable.partition.eof", "true")
-        // Bounded prefetch: librdkafka's defaults queue up to 64 MB and 100k messages.
-        .set("queued.max.messages.kbytes", "16384")
-        .set("queued.min.messages", "20000");
-    for (k, v) in &target.properties {
-        config.set(k, v);
-    }
-    config.create().context("creating the Kafka consumer")
-}
-
 /// Reads the window's messages from every partition; `progress` gets the running count.
-pub fn read(
+pub async fn read(
     target: &KafkaTarget,
     topic: &str,
     id_from: &IdFrom,
@@ -66,189 +50,136 @@ pub fn read(
     timeout: Duration,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TopicSide> {
-    let consumer = consumer(target)?;
-    let metadata = consumer
-        .fetch_metadata(Some(topic), timeout)
-        .with_context(|| format!("reading the metadata of topic {topic}"))?;
-    let partitions: Vec<i32> = metadata
-        .topics()
-        .first()
-        .filter(|t| t.error().is_none())
-        .map(|t| t.partitions().iter().map(|p| p.id()).collect())
-        .ok_or_else(|| anyhow!("topic {topic} does not exist or may not be described"))?;
-    if partitions.is_empty() {
+    let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
+    if let Some(error) = cluster.topic_errors.get(topic) {
+        return Err(anyhow!("topic {topic} cannot be read: {error}"));
+    }
+    let tps: Vec<(String, i32)> = cluster
+        .topics
+        .get(topic)
+        .map(|t| {
+            t.partitions
+                .keys()
+                .map(|p| (topic.to_string(), *p))
+                .collect()
+        })
+        .unwrap_or_default();
+    if tps.is_empty() {
         return Err(anyhow!(
             "topic {topic} does not exist or may not be described"
         ));
     }
-    // Ends first: whatever is written while we read is not ours to wait for.
-    let mut ends = BTreeMap::new();
-    for p in &partitions {
-        let (_, lso) = consumer
-            .fetch_watermarks(topic, *p, timeout)
-            .with_context(|| format!("reading the end of {topic}-{p}"))?;
-        ends.insert(*p, lso);
-    }
+    // Ends first: whatever is written while we read is not ours to wait for. They are
+    // last stable offsets, since read_committed reads no further.
+    let ends = cluster.latest_offsets(&tps, 1).await;
     let start_ms = window.since_ms - window.slack.as_millis() as i64;
-    let mut wanted = TopicPartitionList::new();
-    for p in &partitions {
-        wanted
-            .add_partition_offset(topic, *p, Offset::Offset(start_ms))
-            .map_err(|e| anyhow!("{e}"))?;
-    }
-    let starts = consumer
-        .offsets_for_times(wanted, timeout)
-        .context("finding the offsets for the window's start")?;
+    let starts = cluster.list_offsets(&tps, 1, start_ms).await;
     let mut ranges = Vec::new();
-    for element in starts.elements() {
-        let end = ends.get(&element.partition()).copied().unwrap_or(0);
-        let start = match element.offset() {
-            Offset::Offset(o) => o,
-            _ => end, // no message at or after the time: nothing to read here
-        };
-        if start < end {
-            ranges.push((element.partition(), start, end));
+    for tp in &tps {
+        let end = *ends[tp]
+            .as_ref()
+            .map_err(|e| anyhow!("reading the end of {topic}-{}: {e:#}", tp.1))?;
+        let start = *starts[tp].as_ref().map_err(|e| {
+            anyhow!(
+                "finding the offset for the window's start in {topic}-{}: {e:#}",
+                tp.1
+            )
+        })?;
+        // -1: no message at or after the time, so nothing to read here.
+        let start = if start < 0 { end } else { start };
+        ranges.push(Range {
+            partition: tp.1,
+            start,
+            end,
+        });
+    }
+
+    // Parsers on the blocking pool, as many as there are cores; the fetches stay here.
+    let parsers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
+    let read = Arc::new(AtomicU64::new(0));
+    let mut sinks = Vec::new();
+    let mut handles = Vec::new();
+    for _ in 0..parsers {
+        let (sink, mut queue) = tokio::sync::mpsc::channel::<Work>(QUEUED_BATCHES);
+        sinks.push(sink);
+        let (id_from, window, read) = (id_from.clone(), window.clone(), read.clone());
+        handles.push(tokio::task::spawn_blocking(move || {
+            let mut side = TopicSide::empty(0);
+            while let Some(work) = queue.blocking_recv() {
+                let before = side.messages;
+                side.take(&work, &id_from, &window)?;
+                read.fetch_add(side.messages - before, Ordering::Relaxed);
+            }
+            Ok::<_, anyhow::Error>(side)
+        }));
+    }
+    let fetched = fetch::read_committed(&cluster, topic, &ranges, timeout, &sinks, &|| {
+        progress(read.load(Ordering::Relaxed))
+    })
+    .await;
+    drop(sinks);
+    let mut side = TopicSide::empty(tps.len());
+    let mut failure = fetched.err();
+    for handle in handles {
+        match handle
+            .await
+            .map_err(|e| anyhow!("a record parser panicked: {e}"))?
+        {
+            Ok(part) => side.merge(part),
+            Err(e) => failure = failure.or(Some(e)),
         }
     }
-    drop(consumer);
-    // Two consumers, each with its own share of the partitions: the id work and
-    // librdkafka's own work then use both cores.
-    let total = std::sync::atomic::AtomicU64::new(0);
-    let shares: Vec<Vec<(i32, i64, i64)>> = (0..2)
-        .map(|k| ranges.iter().skip(k).step_by(2).copied().collect())
-        .collect();
-    let results: Vec<Result<TopicSide>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .iter()
-            .filter(|share| !share.is_empty())
-            .map(|share| {
-                let total = &total;
-                scope.spawn(move || {
-                    consume(target, topic, share, id_from, window, timeout, &|delta| {
-                        progress(
-                            total.fetch_add(delta, std::sync::atomic::Ordering::Relaxed) + delta,
-                        )
-                    })
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow!("a topic reader thread panicked")))
-            })
-            .collect()
-    });
-    let mut side = TopicSide {
-        window: IdList::default(),
-        all: IdList::default(),
-        messages: 0,
-        unparseable: Vec::new(),
-        partitions: partitions.len(),
-    };
-    for part in results {
-        let part = part?;
-        side.window.append(part.window);
-        side.all.append(part.all);
-        side.messages += part.messages;
-        side.unparseable.extend(part.unparseable);
+    if let Some(e) = failure {
+        return Err(e.context(format!("reading {topic}")));
     }
+    progress(side.messages);
     side.unparseable.sort_by_key(|u| (u.partition, u.offset));
     Ok(side)
 }
 
-/// Reads `ranges` (partition, first offset, end offset) with a consumer of its own;
-/// `progress` gets the messages read since its last call.
-fn consume(
-    target: &KafkaTarget,
-    topic: &str,
-    ranges: &[(i32, i64, i64)],
-    id_from: &IdFrom,
-    window: &Window,
-    timeout: Duration,
-    progress: &dyn Fn(u64),
-) -> Result<TopicSide> {
-    let consumer = consumer(target)?;
-    let mut assignment = TopicPartitionList::new();
-    let mut remaining = BTreeMap::new();
-    for &(partition, start, end) in ranges {
-        assignment
-            .add_partition_offset(topic, partition, Offset::Offset(start))
-            .map_err(|e| anyhow!("{e}"))?;
-        remaining.insert(partition, end);
+impl TopicSide {
+    fn empty(partitions: usize) -> TopicSide {
+        TopicSide {
+            window: IdList::default(),
+            outside: IdList::default(),
+            messages: 0,
+            unparseable: Vec::new(),
+            partitions,
+        }
     }
-    let mut side = TopicSide {
-        window: IdList::default(),
-        all: IdList::default(),
-        messages: 0,
-        unparseable: Vec::new(),
-        partitions: ranges.len(),
-    };
-    let mut reported = 0;
-    consumer
-        .assign(&assignment)
-        .context("assigning the partitions")?;
-    let mut last_progress = Instant::now();
-    let mut idle_since = Instant::now();
-    while !remaining.is_empty() {
-        match consumer.poll(Duration::from_millis(200)) {
-            Some(Ok(message)) => {
-                idle_since = Instant::now();
-                let partition = message.partition();
-                let offset = message.offset();
-                let Some(&end) = remaining.get(&partition) else {
-                    continue;
-                };
-                if offset >= end {
-                    remaining.remove(&partition);
-                    continue;
+
+    fn merge(&mut self, part: TopicSide) {
+        self.window.append(part.window);
+        self.outside.append(part.outside);
+        self.messages += part.messages;
+        self.unparseable.extend(part.unparseable);
+    }
+
+    /// The records of one batch that lie in `from..end`.
+    fn take(&mut self, work: &Work, id_from: &IdFrom, window: &Window) -> Result<()> {
+        work.batch
+            .for_each_record(|record: &Record| {
+                if record.offset < work.from || record.offset >= work.end {
+                    return Ok(());
                 }
-                side.messages += 1;
-                let header = |name: &str| {
-                    message
-                        .headers()
-                        .and_then(|h| h.iter().find(|h| h.key == name).and_then(|h| h.value))
-                };
-                match id_from.extract(message.key(), header, message.payload()) {
+                self.messages += 1;
+                match id_from.extract(record.key, |name| record.header(name), record.value) {
                     Ok(id) => {
-                        let at = message.timestamp().to_millis().unwrap_or(window.since_ms);
-                        if at >= window.since_ms && at < window.until_ms {
-                            side.window.push(&id);
+                        if record.timestamp >= window.since_ms && record.timestamp < window.until_ms
+                        {
+                            self.window.push(&id);
+                        } else {
+                            self.outside.push(&id);
                         }
-                        side.all.push(&id);
                     }
-                    Err(why) => side.unparseable.push(Unparseable {
-                        partition,
-                        offset,
+                    Err(why) => self.unparseable.push(Unparseable {
+                        partition: work.partition,
+                        offset: record.offset,
                         why,
                     }),
                 }
-                if offset + 1 >= end {
-                    remaining.remove(&partition);
-                }
-                if last_progress.elapsed() > Duration::from_millis(200) {
-                    progress(side.messages - reported);
-                    reported = side.messages;
-                    last_progress = Instant::now();
-                }
-            }
-            Some(Err(rdkafka::error::KafkaError::PartitionEOF(p))) => {
-                // read_committed stops at the LSO: aborted records and markers fill the rest.
-                remaining.remove(&p);
-            }
-            Some(Err(e)) => return Err(anyhow!("consuming {topic}: {e}")),
-            None => {
-                if idle_since.elapsed() > timeout {
-                    return Err(anyhow!(
-                        "no message from {topic} within {} while {} partition(s) were not at their end",
-                        crate::units::format_duration(timeout),
-                        remaining.len()
-                    ));
-                }
-            }
-        }
+                Ok(())
+            })
+            .with_context(|| format!("partition {}", work.partition))
     }
-    progress(side.messages - reported);
-    Ok(side)
 }

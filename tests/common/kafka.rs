@@ -193,6 +193,25 @@ pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64
     })
 }
 
+/// `-b` and `-X` for the lab's SASL_SSL listener.
+pub fn sasl_args(mechanism: &str, password: &str, ca: &str) -> Vec<String> {
+    [
+        "-b".to_string(),
+        lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP"),
+        "-X".into(),
+        "security.protocol=SASL_SSL".into(),
+        "-X".into(),
+        format!("sasl.mechanism={mechanism}"),
+        "-X".into(),
+        format!("sasl.username={}", lab("INDOUBT_LAB_KAFKA_SASL_USER")),
+        "-X".into(),
+        format!("sasl.password={password}"),
+        "-X".into(),
+        format!("ssl.ca.location={ca}"),
+    ]
+    .to_vec()
+}
+
 pub fn consumer(bootstrap: &str, isolation: &str) -> rdkafka::consumer::BaseConsumer {
     ClientConfig::new()
         .set("bootstrap.servers", bootstrap)

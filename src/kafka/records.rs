@@ -1,0 +1,304 @@
+//! Record batches as a Fetch response carries them (magic v2): the batch headers a reader
+//! needs to move on and to drop aborted transactions, and the records of a batch, read in
+//! place (keys, values and headers are slices of the batch, never copies).
+
+use anyhow::{anyhow, bail, Context, Result};
+use bytes::Bytes;
+use std::io::Read;
+
+/// Bytes before a batch's records: base offset … record count.
+const HEADER_LEN: usize = 61;
+/// Bytes of the base offset and batch length fields, which `batchLength` does not count.
+const LOG_OVERHEAD: usize = 12;
+
+const TIMESTAMP_LOG_APPEND: i16 = 1 << 3;
+const TRANSACTIONAL: i16 = 1 << 4;
+const CONTROL: i16 = 1 << 5;
+
+/// A whole record batch and what its header says.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub producer_id: i64,
+    attributes: i16,
+    base_timestamp: i64,
+    max_timestamp: i64,
+    record_count: i32,
+    /// The whole batch, header included.
+    bytes: Bytes,
+}
+
+/// Splits a partition's `records` into whole batches. A Fetch response may end with a
+/// partial batch (the broker cuts at the size limit): it is left for the next fetch.
+pub fn batches(records: &Bytes) -> Result<Vec<Batch>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while records.len() - at >= LOG_OVERHEAD + 5 {
+        let b = &records[at..];
+        let length = i32::from_be_bytes(b[8..12].try_into().unwrap());
+        let total = LOG_OVERHEAD
+            + usize::try_from(length).map_err(|_| anyhow!("negative batch length {length}"))?;
+        let magic = b[16] as i8;
+        if magic != 2 {
+            let offset = i64::from_be_bytes(b[0..8].try_into().unwrap());
+            bail!(
+                "message format v{magic} at offset {offset}: only record batches (v2, Kafka 0.11 and later) are read"
+            );
+        }
+        if b.len() < total {
+            break;
+        }
+        if total < HEADER_LEN {
+            bail!("a record batch of {total} bytes is shorter than its header");
+        }
+        let int = |range: std::ops::Range<usize>| i64::from_be_bytes(b[range].try_into().unwrap());
+        let base_offset = int(0..8);
+        let last_offset_delta = i32::from_be_bytes(b[23..27].try_into().unwrap());
+        out.push(Batch {
+            base_offset,
+            last_offset: base_offset + i64::from(last_offset_delta),
+            attributes: i16::from_be_bytes(b[21..23].try_into().unwrap()),
+            base_timestamp: int(27..35),
+            max_timestamp: int(35..43),
+            producer_id: int(43..51),
+            record_count: i32::from_be_bytes(b[57..61].try_into().unwrap()),
+            bytes: records.slice(at..at + total),
+        });
+        at += total;
+    }
+    Ok(out)
+}
+
+impl Batch {
+    pub fn is_transactional(&self) -> bool {
+        self.attributes & TRANSACTIONAL != 0
+    }
+
+    pub fn is_control(&self) -> bool {
+        self.attributes & CONTROL != 0
+    }
+
+    /// A control batch holding an ABORT marker (its record's key: version, type 0).
+    pub fn is_abort_marker(&self) -> Result<bool> {
+        if !self.is_control() {
+            return Ok(false);
+        }
+        let mut abort = false;
+        self.for_each_record(|r| {
+            if let Some(key) = r.key {
+                abort = key.len() >= 4 && i16::from_be_bytes([key[2], key[3]]) == 0;
+            }
+            Ok(())
+        })?;
+        Ok(abort)
+    }
+
+    /// Calls `f` for every record, in offset order, decompressing the batch when it is.
+    pub fn for_each_record(&self, mut f: impl FnMut(&Record) -> Result<()>) -> Result<()> {
+        let body = &self.bytes[HEADER_LEN..];
+        let decompressed;
+        let mut data: &[u8] = match self.attributes & 0x7 {
+            0 => body,
+            codec => {
+                decompressed = decompress(codec, body).with_context(|| {
+                    format!("decompressing the batch at offset {}", self.base_offset)
+                })?;
+                &decompressed
+            }
+        };
+        let log_append = self.attributes & TIMESTAMP_LOG_APPEND != 0;
+        for _ in 0..self.record_count {
+            let length = varint(&mut data)?;
+            let length = usize::try_from(length).map_err(|_| anyhow!("negative record length"))?;
+            if data.len() < length {
+                bail!(
+                    "a record runs past its batch at offset {}",
+                    self.base_offset
+                );
+            }
+            let (mut r, rest) = data.split_at(length);
+            data = rest;
+            let _attributes = take(&mut r, 1)?;
+            let timestamp_delta = varint(&mut r)?;
+            let offset_delta = varint(&mut r)?;
+            let key = bytes_field(&mut r)?;
+            let value = bytes_field(&mut r)?;
+            let header_count = varint(&mut r)?;
+            f(&Record {
+                offset: self.base_offset + offset_delta,
+                timestamp: if log_append {
+                    self.max_timestamp
+                } else {
+                    self.base_timestamp + timestamp_delta
+                },
+                key,
+                value,
+                header_count: header_count.max(0) as usize,
+                headers: r,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// One record, borrowed from its batch.
+pub struct Record<'a> {
+    pub offset: i64,
+    pub timestamp: i64,
+    pub key: Option<&'a [u8]>,
+    pub value: Option<&'a [u8]>,
+    header_count: usize,
+    headers: &'a [u8],
+}
+
+impl<'a> Record<'a> {
+    /// The value of the first header named `name`.
+    pub fn header(&self, name: &str) -> Option<&'a [u8]> {
+        let mut h = self.headers;
+        for _ in 0..self.header_count {
+            let key = bytes_field(&mut h).ok()?;
+            let value = bytes_field(&mut h).ok()?;
+            if key == Some(name.as_bytes()) {
+                return value;
+            }
+        }
+        None
+    }
+}
+
+/// A zigzag varint (Kafka's varint and varlong).
+fn varint(data: &mut &[u8]) -> Result<i64> {
+    let mut raw: u64 = 0;
+    for (i, byte) in data.iter().enumerate().take(10) {
+        raw |= u64::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            *data = &data[i + 1..];
+            return Ok((raw >> 1) as i64 ^ -((raw & 1) as i64));
+        }
+    }
+    bail!("a varint runs past its record")
+}
+
+fn take<'a>(data: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
+    if data.len() < n {
+        bail!("a field runs past its record");
+    }
+    let (head, rest) = data.split_at(n);
+    *data = rest;
+    Ok(head)
+}
+
+/// A length-prefixed byte field; length -1 is null.
+fn bytes_field<'a>(data: &mut &'a [u8]) -> Result<Option<&'a [u8]>> {
+    match varint(data)? {
+        -1 => Ok(None),
+        n if n < 0 => bail!("a field of length {n}"),
+        n => take(data, n as usize).map(Some),
+    }
+}
+
+/// The records section of a compressed batch: 1 gzip, 2 snappy, 3 lz4, 4 zstd.
+fn decompress(codec: i16, body: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(body.len() * 4);
+    match codec {
+        1 => {
+            flate2::read::MultiGzDecoder::new(body).read_to_end(&mut out)?;
+        }
+        2 => snappy(body, &mut out)?,
+        3 => {
+            lz4_flex::frame::FrameDecoder::new(body).read_to_end(&mut out)?;
+        }
+        4 => {
+            let mut input = body;
+            while !input.is_empty() {
+                ruzstd::decoding::StreamingDecoder::new(&mut input)
+                    .map_err(|e| anyhow!("zstd: {e}"))?
+                    .read_to_end(&mut out)?;
+            }
+        }
+        other => bail!("unknown compression codec {other}"),
+    }
+    Ok(out)
+}
+
+/// Java's producers frame snappy the xerial way (a magic header, then length-prefixed
+/// blocks); librdkafka reads both that and a plain snappy block, and so do we.
+fn snappy(body: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    const XERIAL: &[u8] = b"\x82SNAPPY\x00";
+    let mut decoder = snap::raw::Decoder::new();
+    if !body.starts_with(XERIAL) {
+        out.extend(decoder.decompress_vec(body)?);
+        return Ok(());
+    }
+    // Magic (8), version (4), compatible version (4), then (length, block) pairs.
+    let mut blocks = body
+        .get(16..)
+        .ok_or_else(|| anyhow!("short xerial header"))?;
+    while !blocks.is_empty() {
+        let length = u32::from_be_bytes(take(&mut blocks, 4)?.try_into().unwrap()) as usize;
+        let block = take(&mut blocks, length)?;
+        out.extend(decoder.decompress_vec(block)?);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zigzag(n: i64) -> Vec<u8> {
+        let mut raw = ((n << 1) ^ (n >> 63)) as u64;
+        let mut out = Vec::new();
+        loop {
+            let byte = (raw & 0x7f) as u8;
+            raw >>= 7;
+            if raw == 0 {
+                out.push(byte);
+                return out;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+
+    #[test]
+    fn varints_round_trip_kafkas_zigzag() {
+        for n in [
+            0i64,
+            -1,
+            1,
+            63,
+            -64,
+            64,
+            300,
+            -300,
+            i32::MAX as i64,
+            i64::MIN,
+            i64::MAX,
+        ] {
+            let bytes = zigzag(n);
+            let mut slice = bytes.as_slice();
+            assert_eq!(varint(&mut slice).unwrap(), n);
+            assert!(slice.is_empty());
+        }
+        assert!(varint(&mut [0x80u8, 0x80].as_slice()).is_err(), "cut short");
+    }
+
+    #[test]
+    fn a_partial_batch_at_the_end_is_left_for_the_next_fetch() {
+        let mut batch = vec![0u8; HEADER_LEN];
+        batch[0..8].copy_from_slice(&5i64.to_be_bytes());
+        batch[8..12].copy_from_slice(&((HEADER_LEN - LOG_OVERHEAD) as i32).to_be_bytes());
+        batch[16] = 2;
+        batch[23..27].copy_from_slice(&3i32.to_be_bytes());
+        let mut two = batch.clone();
+        two.extend_from_slice(&batch[..30]);
+        let found = batches(&Bytes::from(two)).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].base_offset, found[0].last_offset), (5, 8));
+        let mut old = batch;
+        old[16] = 1;
+        let err = batches(&Bytes::from(old)).unwrap_err().to_string();
+        assert!(err.contains("message format v1 at offset 5"), "{err}");
+    }
+}
