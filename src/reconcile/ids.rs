@@ -1,6 +1,7 @@
 //! Ids: where a message carries one, and a compact list of them (numeric ids as u64, so
 //! ten million fit in 80 MB; any other id as text).
 
+use super::json_pointer::Pointer;
 use anyhow::{bail, Result};
 
 /// Where a message's id is.
@@ -9,7 +10,7 @@ pub enum IdFrom {
     Key,
     Header(String),
     /// An RFC 6901 JSON pointer into the value, e.g. `/order/id`.
-    Json(String),
+    Json(Pointer),
 }
 
 impl IdFrom {
@@ -18,7 +19,7 @@ impl IdFrom {
             None if text == "key" => IdFrom::Key,
             Some(("header", name)) if !name.is_empty() => IdFrom::Header(name.to_string()),
             Some(("json", pointer)) if pointer.starts_with('/') => {
-                IdFrom::Json(pointer.to_string())
+                IdFrom::Json(Pointer::parse(pointer))
             }
             _ => bail!("invalid --id-from {text:?}: use key, header:NAME or json:/pointer"),
         })
@@ -44,17 +45,7 @@ impl IdFrom {
             IdFrom::Header(name) => header(name)
                 .ok_or_else(|| format!("no header {name}"))
                 .and_then(|v| text(v, "header")),
-            IdFrom::Json(pointer) => {
-                let value = value.ok_or_else(|| "no value".to_string())?;
-                let json: serde_json::Value = serde_json::from_slice(value)
-                    .map_err(|e| format!("value is not JSON ({e})"))?;
-                match json.pointer(pointer) {
-                    Some(serde_json::Value::String(s)) => Ok(s.clone().into()),
-                    Some(serde_json::Value::Number(n)) => Ok(n.to_string().into()),
-                    Some(other) => Err(format!("{pointer} is {other}, not a string or number")),
-                    None => Err(format!("no {pointer} in the value")),
-                }
-            }
+            IdFrom::Json(pointer) => pointer.find(value.ok_or_else(|| "no value".to_string())?),
         }
     }
 }

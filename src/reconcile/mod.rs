@@ -4,4 +4,5 @@
 pub mod compare;
 pub mod db;
 pub mod ids;
+pub mod json_pointer;
 pub mod topic;

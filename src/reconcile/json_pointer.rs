@@ -1,0 +1,218 @@
+//! An RFC 6901 JSON pointer followed through a message value as it is parsed, without
+//! building the document: the one string or number it names is all a reconcile needs,
+//! once per message.
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// A parsed pointer: its text (for messages) and its reference tokens, unescaped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointer {
+    pub text: String,
+    tokens: Vec<String>,
+}
+
+impl Pointer {
+    /// `text` starts with `/`.
+    pub fn parse(text: &str) -> Pointer {
+        Pointer {
+            text: text.to_string(),
+            tokens: text
+                .split('/')
+                .skip(1)
+                .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                .collect(),
+        }
+    }
+
+    /// The string or number at the pointer, as text; or why there is none.
+    pub fn find<'a>(&self, json: &'a [u8]) -> Result<Cow<'a, str>, String> {
+        let mut de = serde_json::Deserializer::from_slice(json);
+        let found = Follow(&self.tokens)
+            .deserialize(&mut de)
+            .and_then(|found| de.end().map(|()| found))
+            .map_err(|e| format!("value is not JSON ({e})"))?;
+        match found {
+            Some(Leaf::Id(id)) => Ok(id),
+            Some(Leaf::Other(kind)) => {
+                Err(format!("{} is {kind}, not a string or number", self.text))
+            }
+            None => Err(format!("no {} in the value", self.text)),
+        }
+    }
+}
+
+enum Leaf<'a> {
+    Id(Cow<'a, str>),
+    /// What the pointer names instead: "an object", "null", …
+    Other(&'static str),
+}
+
+/// The rest of the path, applied to the next value.
+struct Follow<'p>(&'p [String]);
+
+impl<'de> DeserializeSeed<'de> for Follow<'_> {
+    type Value = Option<Leaf<'de>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Follow<'_> {
+    type Value = Option<Leaf<'de>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let Some((token, rest)) = self.0.split_first() else {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(Some(Leaf::Other("an object")));
+        };
+        let mut found = None;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            // A repeated key: the last one wins, as when the document is built.
+            if key == token.as_str() {
+                found = map.next_value_seed(Follow(rest))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let Some((token, rest)) = self.0.split_first() else {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(Some(Leaf::Other("an array")));
+        };
+        // RFC 6901: an index is 0 or digits without a leading zero.
+        let index = token
+            .parse::<usize>()
+            .ok()
+            .filter(|_| token == "0" || !token.starts_with('0'));
+        let mut found = None;
+        let mut at = 0;
+        loop {
+            if Some(at) == index {
+                match seq.next_element_seed(Follow(rest))? {
+                    Some(leaf) => found = leaf,
+                    None => break,
+                }
+            } else if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+            at += 1;
+        }
+        Ok(found)
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(self.leaf(|| Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        let text = || {
+            serde_json::Number::from_f64(v)
+                .map_or_else(|| v.to_string(), |n| n.to_string())
+                .into()
+        };
+        Ok(self.leaf(text))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(self.other(if v { "true" } else { "false" }))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(self.other("null"))
+    }
+}
+
+impl Follow<'_> {
+    /// A string or number: the id when the path ends here, else the path goes nowhere.
+    fn leaf<'de>(&self, id: impl FnOnce() -> Cow<'de, str>) -> Option<Leaf<'de>> {
+        self.0.is_empty().then(|| Leaf::Id(id()))
+    }
+
+    fn other<'de>(&self, kind: &'static str) -> Option<Leaf<'de>> {
+        self.0.is_empty().then_some(Leaf::Other(kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(pointer: &str, json: &str) -> Result<String, String> {
+        Pointer::parse(pointer)
+            .find(json.as_bytes())
+            .map(|c| c.into_owned())
+    }
+
+    #[test]
+    fn follows_objects_arrays_and_escapes_like_serde_json_pointer() {
+        let doc = r#"{"order":{"id":4711,"tags":["a",{"x":"y"}]},"a/b":{"m~n":"esc"},"f":1.5,"neg":-3,"s":"café \u00e9","dup":1,"dup":2}"#;
+        for pointer in [
+            "/order/id",
+            "/order/tags/0",
+            "/order/tags/1/x",
+            "/a~1b/m~0n",
+            "/f",
+            "/neg",
+            "/s",
+            "/dup",
+        ] {
+            let expected = serde_json::from_str::<serde_json::Value>(doc)
+                .unwrap()
+                .pointer(pointer)
+                .map(|v| match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .unwrap();
+            assert_eq!(find(pointer, doc).unwrap(), expected, "{pointer}");
+        }
+        assert_eq!(
+            find("/order/tags/01", doc).unwrap_err(),
+            "no /order/tags/01 in the value"
+        );
+        assert_eq!(
+            find("/order/tags/2", doc).unwrap_err(),
+            "no /order/tags/2 in the value"
+        );
+        assert_eq!(
+            find("/order/id/x", doc).unwrap_err(),
+            "no /order/id/x in the value"
+        );
+        assert_eq!(
+            find("/order", doc).unwrap_err(),
+            "/order is an object, not a string or number"
+        );
+        assert_eq!(
+            find("/n", r#"{"n":null}"#).unwrap_err(),
+            "/n is null, not a string or number"
+        );
+        assert!(find("/order/id", r#"{"order":{"id":1}} trailing"#)
+            .unwrap_err()
+            .starts_with("value is not JSON"));
+        assert!(find("/a", "not json")
+            .unwrap_err()
+            .starts_with("value is not JSON"));
+    }
+}
