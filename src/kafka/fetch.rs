@@ -16,8 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::Sender;
 
-/// Per response, and per partition within it: big enough that a round trip is rare, small
-/// enough that the responses queued behind the parsers stay within tens of MiB.
+/// Per response, and per partition within it: big enough that a round trip is rare.
 const MAX_BYTES: i32 = 16 << 20;
 const PARTITION_MAX_BYTES: i32 = 4 << 20;
 /// How long the broker may wait for data before answering an empty fetch.
@@ -42,7 +41,7 @@ pub struct Work {
 }
 
 /// Reads every range to its end and sends each batch worth reading to one of `sinks`
-/// (in turn). Fails when a partition makes no progress for `idle_timeout`.
+/// (in turn). Fails when no partition of a leader makes progress for `idle_timeout`.
 pub async fn read_committed(
     cluster: &Cluster,
     topic: &str,
@@ -98,8 +97,11 @@ async fn read_from_leader(
         .collect();
     let conn = cluster.broker(leader).await?;
     let mut last_progress = Instant::now();
-    while !open.is_empty() {
-        let request = fetch_request(topic, &open);
+    for round in 0.. {
+        if open.is_empty() {
+            break;
+        }
+        let request = fetch_request(topic, &open, round);
         let response: FetchResponse = conn
             .lock()
             .await
@@ -108,6 +110,11 @@ async fn read_from_leader(
             .with_context(|| format!("Fetch from broker {leader}"))?;
         check(response.error_code, "Fetch")?;
         on_response();
+        if response.throttle_time_ms > 0 {
+            // A quota: the broker answered (perhaps with nothing) and asks us to wait.
+            tokio::time::sleep(Duration::from_millis(response.throttle_time_ms as u64)).await;
+            last_progress = Instant::now();
+        }
         let mut progressed = false;
         for partition in response.responses.iter().flat_map(|t| t.partitions.iter()) {
             let id = partition.partition_index;
@@ -130,9 +137,10 @@ async fn read_from_leader(
                     .with_context(|| format!("reading {topic}-{id}"))?;
                 let next_at = batch.last_offset + 1;
                 if keep && batch.base_offset < end {
+                    // A copy: a queued slice would keep its whole response in memory.
                     let work = Work {
                         partition: id,
-                        batch,
+                        batch: batch.detached(),
                         from: at,
                         end,
                     };
@@ -170,7 +178,10 @@ async fn read_from_leader(
     Ok(())
 }
 
-fn fetch_request(topic: &str, open: &BTreeMap<i32, (i64, i64)>) -> FetchRequest {
+/// The open partitions, starting one further each round: only the first partition with
+/// data is sure to get a batch larger than its share (KIP-74), so each gets to be first.
+fn fetch_request(topic: &str, open: &BTreeMap<i32, (i64, i64)>, round: usize) -> FetchRequest {
+    let first = round % open.len();
     FetchRequest::default()
         .with_replica_id(BrokerId(-1))
         .with_max_wait_ms(MAX_WAIT_MS)
@@ -182,6 +193,8 @@ fn fetch_request(topic: &str, open: &BTreeMap<i32, (i64, i64)>) -> FetchRequest 
             .with_topic(TopicName(StrBytes::from_string(topic.to_string())))
             .with_partitions(
                 open.iter()
+                    .skip(first)
+                    .chain(open.iter().take(first))
                     .map(|(p, (next, _))| {
                         fetch_request::FetchPartition::default()
                             .with_partition(*p)

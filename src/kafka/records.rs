@@ -11,6 +11,10 @@ const HEADER_LEN: usize = 61;
 /// Bytes of the base offset and batch length fields, which `batchLength` does not count.
 const LOG_OVERHEAD: usize = 12;
 
+/// Largest decompressed records section accepted: far above any real batch, low enough
+/// that a corrupt or hostile one cannot take the machine's memory.
+const MAX_DECOMPRESSED: u64 = 256 << 20;
+
 const TIMESTAMP_LOG_APPEND: i16 = 1 << 3;
 const TRANSACTIONAL: i16 = 1 << 4;
 const CONTROL: i16 = 1 << 5;
@@ -57,7 +61,11 @@ pub fn batches(records: &Bytes) -> Result<Vec<Batch>> {
         let last_offset_delta = i32::from_be_bytes(b[23..27].try_into().unwrap());
         out.push(Batch {
             base_offset,
-            last_offset: base_offset + i64::from(last_offset_delta),
+            last_offset: base_offset
+                .checked_add(i64::from(last_offset_delta))
+                .ok_or_else(|| {
+                    anyhow!("a batch at offset {base_offset} ends past the largest offset")
+                })?,
             attributes: i16::from_be_bytes(b[21..23].try_into().unwrap()),
             base_timestamp: int(27..35),
             max_timestamp: int(35..43),
@@ -79,19 +87,30 @@ impl Batch {
         self.attributes & CONTROL != 0
     }
 
-    /// A control batch holding an ABORT marker (its record's key: version, type 0).
+    /// A copy of the batch that does not keep the whole Fetch response it came in alive.
+    pub fn detached(self) -> Batch {
+        Batch {
+            bytes: Bytes::copy_from_slice(&self.bytes),
+            ..self
+        }
+    }
+
+    /// A control batch holding an ABORT marker (its first record's key: version, type 0).
     pub fn is_abort_marker(&self) -> Result<bool> {
         if !self.is_control() {
             return Ok(false);
         }
-        let mut abort = false;
+        let mut kind = None;
         self.for_each_record(|r| {
-            if let Some(key) = r.key {
-                abort = key.len() >= 4 && i16::from_be_bytes([key[2], key[3]]) == 0;
+            if kind.is_none() {
+                let key = r.key.filter(|k| k.len() >= 4).ok_or_else(|| {
+                    anyhow!("a control record at offset {} has no marker key", r.offset)
+                })?;
+                kind = Some(i16::from_be_bytes([key[2], key[3]]));
             }
             Ok(())
         })?;
-        Ok(abort)
+        Ok(kind == Some(0))
     }
 
     /// Calls `f` for every record, in offset order, decompressing the batch when it is.
@@ -125,12 +144,23 @@ impl Batch {
             let key = bytes_field(&mut r)?;
             let value = bytes_field(&mut r)?;
             let header_count = varint(&mut r)?;
+            let corrupt = || {
+                anyhow!(
+                    "a record of the batch at offset {} is corrupt",
+                    self.base_offset
+                )
+            };
             f(&Record {
-                offset: self.base_offset + offset_delta,
+                offset: self
+                    .base_offset
+                    .checked_add(offset_delta)
+                    .ok_or_else(corrupt)?,
                 timestamp: if log_append {
                     self.max_timestamp
                 } else {
-                    self.base_timestamp + timestamp_delta
+                    self.base_timestamp
+                        .checked_add(timestamp_delta)
+                        .ok_or_else(corrupt)?
                 },
                 key,
                 value,
@@ -201,23 +231,30 @@ fn bytes_field<'a>(data: &mut &'a [u8]) -> Result<Option<&'a [u8]>> {
 /// The records section of a compressed batch: 1 gzip, 2 snappy, 3 lz4, 4 zstd.
 fn decompress(codec: i16, body: &[u8]) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(body.len() * 4);
+    // One byte past the limit tells a section of exactly the limit from a larger one.
+    let limited = |reader: &mut dyn Read, out: &mut Vec<u8>| {
+        reader.take(MAX_DECOMPRESSED + 1).read_to_end(out)
+    };
     match codec {
         1 => {
-            flate2::read::MultiGzDecoder::new(body).read_to_end(&mut out)?;
+            limited(&mut flate2::read::MultiGzDecoder::new(body), &mut out)?;
         }
         2 => snappy(body, &mut out)?,
         3 => {
-            lz4_flex::frame::FrameDecoder::new(body).read_to_end(&mut out)?;
+            limited(&mut lz4_flex::frame::FrameDecoder::new(body), &mut out)?;
         }
         4 => {
             let mut input = body;
-            while !input.is_empty() {
-                ruzstd::decoding::StreamingDecoder::new(&mut input)
-                    .map_err(|e| anyhow!("zstd: {e}"))?
-                    .read_to_end(&mut out)?;
+            while !input.is_empty() && out.len() as u64 <= MAX_DECOMPRESSED {
+                let mut frame = ruzstd::decoding::StreamingDecoder::new(&mut input)
+                    .map_err(|e| anyhow!("zstd: {e}"))?;
+                limited(&mut frame, &mut out)?;
             }
         }
         other => bail!("unknown compression codec {other}"),
+    }
+    if out.len() as u64 > MAX_DECOMPRESSED {
+        bail!("its records take more than {} MiB", MAX_DECOMPRESSED >> 20);
     }
     Ok(out)
 }
@@ -227,9 +264,17 @@ fn decompress(codec: i16, body: &[u8]) -> Result<Vec<u8>> {
 fn snappy(body: &[u8], out: &mut Vec<u8>) -> Result<()> {
     const XERIAL: &[u8] = b"\x82SNAPPY\x00";
     let mut decoder = snap::raw::Decoder::new();
+    let mut block = |block: &[u8], out: &mut Vec<u8>| {
+        // The block's header states its size: checked before anything is allocated.
+        let size = snap::raw::decompress_len(block)?;
+        if (out.len() + size) as u64 > MAX_DECOMPRESSED {
+            bail!("its records take more than {} MiB", MAX_DECOMPRESSED >> 20);
+        }
+        out.extend(decoder.decompress_vec(block)?);
+        Ok(())
+    };
     if !body.starts_with(XERIAL) {
-        out.extend(decoder.decompress_vec(body)?);
-        return Ok(());
+        return block(body, out);
     }
     // Magic (8), version (4), compatible version (4), then (length, block) pairs.
     let mut blocks = body
@@ -237,8 +282,7 @@ fn snappy(body: &[u8], out: &mut Vec<u8>) -> Result<()> {
         .ok_or_else(|| anyhow!("short xerial header"))?;
     while !blocks.is_empty() {
         let length = u32::from_be_bytes(take(&mut blocks, 4)?.try_into().unwrap()) as usize;
-        let block = take(&mut blocks, length)?;
-        out.extend(decoder.decompress_vec(block)?);
+        block(take(&mut blocks, length)?, out)?;
     }
     Ok(())
 }
@@ -282,6 +326,32 @@ mod tests {
             assert!(slice.is_empty());
         }
         assert!(varint(&mut [0x80u8, 0x80].as_slice()).is_err(), "cut short");
+    }
+
+    #[test]
+    fn snappy_plain_and_xerial_framed_and_a_claimed_size_over_the_limit() {
+        let mut encoder = snap::raw::Encoder::new();
+        let (a, b) = (b"first block ".repeat(50), b"second block".repeat(50));
+        let plain = encoder.compress_vec(&a).unwrap();
+        assert_eq!(decompress(2, &plain).unwrap(), a);
+        let mut framed = b"\x82SNAPPY\x00\0\0\0\x01\0\0\0\x01".to_vec();
+        for block in [&a, &b] {
+            let compressed = encoder.compress_vec(block).unwrap();
+            framed.extend((compressed.len() as u32).to_be_bytes());
+            framed.extend(compressed);
+        }
+        assert_eq!(decompress(2, &framed).unwrap(), [a, b].concat());
+        // A block header claiming 300 MiB is refused before anything is allocated.
+        let mut huge = Vec::new();
+        let mut n: u64 = 300 << 20;
+        while n >= 0x80 {
+            huge.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        huge.push(n as u8);
+        huge.extend([0u8; 8]);
+        let err = decompress(2, &huge).unwrap_err().to_string();
+        assert!(err.contains("more than 256 MiB"), "{err}");
     }
 
     #[test]

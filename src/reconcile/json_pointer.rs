@@ -43,6 +43,29 @@ impl Pointer {
     }
 }
 
+/// An object key, borrowed from the message unless it holds escapes (serde's own
+/// `Cow<str>` always copies).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
 enum Leaf<'a> {
     Id(Cow<'a, str>),
     /// What the pointer names instead: "an object", "null", …
@@ -73,7 +96,7 @@ impl<'de> Visitor<'de> for Follow<'_> {
             return Ok(Some(Leaf::Other("an object")));
         };
         let mut found = None;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             // A repeated key: the last one wins, as when the document is built.
             if key == token.as_str() {
                 found = map.next_value_seed(Follow(rest))?;
@@ -93,6 +116,7 @@ impl<'de> Visitor<'de> for Follow<'_> {
         let index = token
             .parse::<usize>()
             .ok()
+            .filter(|_| token.bytes().all(|b| b.is_ascii_digit()))
             .filter(|_| token == "0" || !token.starts_with('0'));
         let mut found = None;
         let mut at = 0;
@@ -191,6 +215,10 @@ mod tests {
         assert_eq!(
             find("/order/tags/01", doc).unwrap_err(),
             "no /order/tags/01 in the value"
+        );
+        assert_eq!(
+            find("/order/tags/+1", doc).unwrap_err(),
+            "no /order/tags/+1 in the value"
         );
         assert_eq!(
             find("/order/tags/2", doc).unwrap_err(),

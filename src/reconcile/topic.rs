@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Batches waiting for each parser: bounds the memory the fetched responses take.
+/// Batches waiting for each parser: with batches of at most 1 MiB (the broker's default
+/// message.max.bytes) that bounds what waits to 64 MiB per parser.
 const QUEUED_BATCHES: usize = 64;
 
 #[derive(Debug, Clone, Serialize)]
@@ -72,7 +73,8 @@ pub async fn read(
     // Ends first: whatever is written while we read is not ours to wait for. They are
     // last stable offsets, since read_committed reads no further.
     let ends = cluster.latest_offsets(&tps, 1).await;
-    let start_ms = window.since_ms - window.slack.as_millis() as i64;
+    // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
+    let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
     let starts = cluster.list_offsets(&tps, 1, start_ms).await;
     let mut ranges = Vec::new();
     for tp in &tps {
@@ -119,7 +121,8 @@ pub async fn read(
     .await;
     drop(sinks);
     let mut side = TopicSide::empty(tps.len());
-    let mut failure = fetched.err();
+    // A parser's own error first: the fetch side then only knows that a parser stopped.
+    let mut failure = None;
     for handle in handles {
         match handle
             .await
@@ -129,7 +132,7 @@ pub async fn read(
             Err(e) => failure = failure.or(Some(e)),
         }
     }
-    if let Some(e) = failure {
+    if let Some(e) = failure.or(fetched.err()) {
         return Err(e.context(format!("reading {topic}")));
     }
     progress(side.messages);

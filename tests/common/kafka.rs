@@ -118,14 +118,26 @@ pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64
         let init = InitProducerIdRequest::default()
             .with_transactional_id(Some(TransactionalId(StrBytes::from_string(id.clone()))))
             .with_transaction_timeout_ms(60_000);
-        let init: InitProducerIdResponse = conn
-            .send(
-                ApiKey::InitProducerId,
-                &init,
-                InitProducerIdRequest::VERSIONS,
-            )
-            .await
-            .expect("InitProducerId");
+        // On a broker started a moment ago the transaction coordinator may still be coming
+        // up (COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR).
+        let mut attempt = 0;
+        let init: InitProducerIdResponse = loop {
+            let response: InitProducerIdResponse = conn
+                .send(
+                    ApiKey::InitProducerId,
+                    &init,
+                    InitProducerIdRequest::VERSIONS,
+                )
+                .await
+                .expect("InitProducerId");
+            match response.error_code {
+                14..=16 if attempt < 120 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(250)).await
+                }
+                _ => break response,
+            }
+        };
         assert_eq!(init.error_code, 0, "InitProducerId error");
         let (pid, epoch) = (init.producer_id.0, init.producer_epoch);
         let records: Vec<Record> = (0..2)
