@@ -232,7 +232,8 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     Ok(report)
 }
 
-/// How many missing ids the finding's message names (all of them are in the report).
+/// How many missing ids the finding's message names (the report has them all, unless
+/// --count-only).
 const FIRST_IDS: usize = 5;
 
 fn assess(d: &ReconcileReport) -> Vec<Finding> {
@@ -337,10 +338,9 @@ fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseab
 }
 
 /// Rows and messages read so far, on stderr when it is a terminal.
-#[derive(Clone)]
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
-    counts: std::sync::Arc<std::sync::Mutex<(u64, u64)>>,
+    counts: std::sync::Mutex<(u64, u64)>,
 }
 
 impl Progress {

@@ -1,21 +1,23 @@
-//! A Kafka cluster as the admin commands see it: metadata from a bootstrap broker, one
-//! lazily opened connection per broker, and the admin requests librdkafka lacks, each
+//! A Kafka cluster as indoubt sees it: metadata from a bootstrap broker, one lazily
+//! opened connection per broker (fetching uses them too), and the admin requests, each
 //! grouped per broker and sent to all brokers concurrently.
 
 use super::conn::{check, error_name, Connection};
+use super::fetch;
+use super::records::{self, Batch};
 use super::security::Security;
 use super::target::KafkaTarget;
 use anyhow::{anyhow, bail, Context, Result};
 use futures_util::future::join_all;
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
-    describe_producers_request, describe_transactions_response, fetch_request,
-    list_offsets_request, write_txn_markers_request, ApiKey, BrokerId, DescribeProducersRequest,
+    describe_producers_request, describe_transactions_response, list_offsets_request,
+    write_txn_markers_request, ApiKey, BrokerId, DescribeProducersRequest,
     DescribeProducersResponse, DescribeTransactionsRequest, DescribeTransactionsResponse,
-    FetchRequest, FetchResponse, FindCoordinatorRequest, FindCoordinatorResponse,
-    ListOffsetsRequest, ListOffsetsResponse, ListTransactionsRequest, ListTransactionsResponse,
-    MetadataRequest, MetadataResponse, ProducerId, TopicName, TransactionalId,
-    WriteTxnMarkersRequest, WriteTxnMarkersResponse,
+    FetchResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListOffsetsRequest,
+    ListOffsetsResponse, ListTransactionsRequest, ListTransactionsResponse, MetadataRequest,
+    MetadataResponse, ProducerId, TopicName, TransactionalId, WriteTxnMarkersRequest,
+    WriteTxnMarkersResponse,
 };
 use kafka_protocol::protocol::{
     Decodable, Encodable, HeaderVersion, Message, StrBytes, VersionRange,
@@ -616,19 +618,13 @@ impl Cluster {
     /// only the batch header is read, so compressed batches need no codec).
     pub async fn batch_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
         let leader = self.leader(tp)?;
-        let request = FetchRequest::default()
-            .with_replica_id(BrokerId(-1))
-            .with_max_wait_ms(0)
-            .with_min_bytes(0)
-            .with_max_bytes(1 << 20)
-            .with_isolation_level(0)
-            .with_session_epoch(-1)
-            .with_topics(vec![fetch_request::FetchTopic::default()
-                .with_topic(TopicName(StrBytes::from_string(tp.0.clone())))
-                .with_partitions(vec![fetch_request::FetchPartition::default()
-                    .with_partition(tp.1)
-                    .with_fetch_offset(offset)
-                    .with_partition_max_bytes(1 << 20)])]);
+        let request = fetch::request(
+            &tp.0,
+            std::iter::once((tp.1, offset)),
+            fetch::READ_UNCOMMITTED,
+            0,
+            1 << 20,
+        );
         let response: FetchResponse = self
             .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
             .await?;
@@ -640,10 +636,13 @@ impl Cluster {
             .find(|p| p.partition_index == tp.1)
             .context("Fetch: no data for the partition")?;
         check(partition.error_code, "Fetch")?;
-        Ok(partition
-            .records
-            .as_ref()
-            .and_then(|r| first_timestamp_at(r, offset)))
+        let Some(records) = &partition.records else {
+            return Ok(None);
+        };
+        Ok(records::batches(records)?
+            .iter()
+            .find(|b| b.base_offset <= offset && offset <= b.last_offset)
+            .map(Batch::base_timestamp))
     }
 
     /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.
@@ -738,79 +737,4 @@ fn describe_one(
             .flat_map(|t| t.partitions.iter().map(|p| (t.topic.0.to_string(), *p)))
             .collect(),
     })
-}
-
-/// Walks record batch headers (v2: base offset, length, …, last offset delta at 23,
-/// first timestamp at 27) and returns the first timestamp of the batch holding `offset`.
-fn first_timestamp_at(records: &[u8], offset: i64) -> Option<i64> {
-    let mut at = 0usize;
-    while records.len() >= at + 35 {
-        let base = i64::from_be_bytes(records[at..at + 8].try_into().ok()?);
-        let length = i32::from_be_bytes(records[at + 8..at + 12].try_into().ok()?);
-        let last_delta = i32::from_be_bytes(records[at + 23..at + 27].try_into().ok()?);
-        let timestamp = i64::from_be_bytes(records[at + 27..at + 35].try_into().ok()?);
-        if base <= offset && offset <= base.saturating_add(i64::from(last_delta)) {
-            return Some(timestamp);
-        }
-        at = at
-            .checked_add(12)?
-            .checked_add(usize::try_from(length).ok()?)?;
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bytes::BytesMut;
-    use kafka_protocol::records::{
-        Compression, Record, RecordBatchEncoder, RecordEncodeOptions, TimestampType,
-    };
-
-    fn batch(base: i64, count: i64, timestamp: i64) -> Vec<u8> {
-        let records: Vec<Record> = (0..count)
-            .map(|i| Record {
-                transactional: false,
-                control: false,
-                delete_horizon: false,
-                partition_leader_epoch: -1,
-                producer_id: -1,
-                producer_epoch: -1,
-                timestamp_type: TimestampType::Creation,
-                offset: base + i,
-                // offset − sequence constant: the encoder keeps the records in one batch.
-                sequence: i as i32,
-                timestamp: timestamp + i,
-                key: None,
-                value: Some(bytes::Bytes::from_static(b"v")),
-                headers: Default::default(),
-            })
-            .collect();
-        let mut buf = BytesMut::new();
-        RecordBatchEncoder::encode(
-            &mut buf,
-            &records,
-            &RecordEncodeOptions {
-                version: 2,
-                compression: Compression::None,
-            },
-        )
-        .unwrap();
-        buf.to_vec()
-    }
-
-    #[test]
-    fn finds_the_batch_holding_an_offset() {
-        let mut records = batch(10, 3, 1_000);
-        records.extend(batch(13, 2, 5_000));
-        assert_eq!(first_timestamp_at(&records, 10), Some(1_000));
-        assert_eq!(first_timestamp_at(&records, 12), Some(1_000));
-        assert_eq!(first_timestamp_at(&records, 14), Some(5_000));
-        assert_eq!(first_timestamp_at(&records, 15), None);
-        assert_eq!(
-            first_timestamp_at(&records[..20], 10),
-            None,
-            "a truncated batch is no answer"
-        );
-    }
 }

@@ -21,7 +21,9 @@ const MAX_BYTES: i32 = 16 << 20;
 const PARTITION_MAX_BYTES: i32 = 4 << 20;
 /// How long the broker may wait for data before answering an empty fetch.
 const MAX_WAIT_MS: i32 = 500;
-const READ_COMMITTED: i8 = 1;
+/// Fetch and ListOffsets isolation levels.
+pub const READ_UNCOMMITTED: i8 = 0;
+pub const READ_COMMITTED: i8 = 1;
 
 /// Offsets `start..end` of one partition.
 #[derive(Debug, Clone, Copy)]
@@ -55,14 +57,14 @@ pub async fn read_committed(
         let leader = cluster.leader(&(topic.to_string(), range.partition))?;
         by_leader.entry(leader).or_default().push(*range);
     }
-    let sinks_per_leader = sinks.len();
+    let parsers = sinks.len().max(1);
     try_join_all(
         by_leader
             .into_iter()
             .enumerate()
             .map(|(i, (leader, ranges))| {
                 // Each leader starts on a different sink, so two leaders do not queue on one parser.
-                let offset = i % sinks_per_leader.max(1);
+                let first_sink = i % parsers;
                 read_from_leader(
                     cluster,
                     topic,
@@ -70,7 +72,7 @@ pub async fn read_committed(
                     ranges,
                     idle_timeout,
                     sinks,
-                    offset,
+                    first_sink,
                     on_response,
                 )
             }),
@@ -101,7 +103,7 @@ async fn read_from_leader(
         if open.is_empty() {
             break;
         }
-        let request = fetch_request(topic, &open, round);
+        let request = next_request(topic, &open, round);
         let response: FetchResponse = conn
             .lock()
             .await
@@ -180,26 +182,46 @@ async fn read_from_leader(
 
 /// The open partitions, starting one further each round: only the first partition with
 /// data is sure to get a batch larger than its share (KIP-74), so each gets to be first.
-fn fetch_request(topic: &str, open: &BTreeMap<i32, (i64, i64)>, round: usize) -> FetchRequest {
+fn next_request(topic: &str, open: &BTreeMap<i32, (i64, i64)>, round: usize) -> FetchRequest {
     let first = round % open.len();
+    let partitions = open
+        .iter()
+        .skip(first)
+        .chain(open.iter().take(first))
+        .map(|(p, (next, _))| (*p, *next));
+    request(
+        topic,
+        partitions,
+        READ_COMMITTED,
+        MAX_WAIT_MS,
+        PARTITION_MAX_BYTES,
+    )
+}
+
+/// A Fetch of `topic`'s (partition, offset) pairs, outside any fetch session.
+pub fn request(
+    topic: &str,
+    partitions: impl Iterator<Item = (i32, i64)>,
+    isolation: i8,
+    max_wait_ms: i32,
+    partition_max_bytes: i32,
+) -> FetchRequest {
     FetchRequest::default()
         .with_replica_id(BrokerId(-1))
-        .with_max_wait_ms(MAX_WAIT_MS)
+        .with_max_wait_ms(max_wait_ms)
         .with_min_bytes(1)
         .with_max_bytes(MAX_BYTES)
-        .with_isolation_level(READ_COMMITTED)
+        .with_isolation_level(isolation)
         .with_session_epoch(-1)
         .with_topics(vec![fetch_request::FetchTopic::default()
             .with_topic(TopicName(StrBytes::from_string(topic.to_string())))
             .with_partitions(
-                open.iter()
-                    .skip(first)
-                    .chain(open.iter().take(first))
-                    .map(|(p, (next, _))| {
+                partitions
+                    .map(|(p, offset)| {
                         fetch_request::FetchPartition::default()
-                            .with_partition(*p)
-                            .with_fetch_offset(*next)
-                            .with_partition_max_bytes(PARTITION_MAX_BYTES)
+                            .with_partition(p)
+                            .with_fetch_offset(offset)
+                            .with_partition_max_bytes(partition_max_bytes)
                     })
                     .collect(),
             )])

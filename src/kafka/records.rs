@@ -87,6 +87,11 @@ impl Batch {
         self.attributes & CONTROL != 0
     }
 
+    /// The first record's timestamp, from the header: no need to decompress.
+    pub fn base_timestamp(&self) -> i64 {
+        self.base_timestamp
+    }
+
     /// A copy of the batch that does not keep the whole Fetch response it came in alive.
     pub fn detached(self) -> Batch {
         Batch {
@@ -231,9 +236,11 @@ fn bytes_field<'a>(data: &mut &'a [u8]) -> Result<Option<&'a [u8]>> {
 /// The records section of a compressed batch: 1 gzip, 2 snappy, 3 lz4, 4 zstd.
 fn decompress(codec: i16, body: &[u8]) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(body.len() * 4);
-    // One byte past the limit tells a section of exactly the limit from a larger one.
+    // What is left of the limit for the whole section, plus one byte to tell a section of
+    // exactly the limit from a larger one.
     let limited = |reader: &mut dyn Read, out: &mut Vec<u8>| {
-        reader.take(MAX_DECOMPRESSED + 1).read_to_end(out)
+        let left = (MAX_DECOMPRESSED + 1).saturating_sub(out.len() as u64);
+        reader.take(left).read_to_end(out)
     };
     match codec {
         1 => {
@@ -352,6 +359,81 @@ mod tests {
         huge.extend([0u8; 8]);
         let err = decompress(2, &huge).unwrap_err().to_string();
         assert!(err.contains("more than 256 MiB"), "{err}");
+    }
+
+    /// A batch of `count` uncompressed records from `base`, encoded by kafka-protocol.
+    fn encoded(base: i64, count: i64, timestamp: i64) -> Vec<u8> {
+        use kafka_protocol::records::{
+            Compression, Record, RecordBatchEncoder, RecordEncodeOptions, TimestampType,
+        };
+        let records: Vec<Record> = (0..count)
+            .map(|i| Record {
+                transactional: false,
+                control: false,
+                delete_horizon: false,
+                partition_leader_epoch: -1,
+                producer_id: -1,
+                producer_epoch: -1,
+                timestamp_type: TimestampType::Creation,
+                offset: base + i,
+                // offset − sequence constant: the encoder keeps the records in one batch.
+                sequence: i as i32,
+                timestamp: timestamp + i,
+                key: Some(Bytes::from(format!("k{i}"))),
+                value: Some(Bytes::from_static(b"v")),
+                headers: [(
+                    kafka_protocol::protocol::StrBytes::from_static_str("h"),
+                    Some(Bytes::from(format!("{}", base + i))),
+                )]
+                .into_iter()
+                .collect(),
+            })
+            .collect();
+        let mut buf = bytes::BytesMut::new();
+        RecordBatchEncoder::encode(
+            &mut buf,
+            &records,
+            &RecordEncodeOptions {
+                version: 2,
+                compression: Compression::None,
+            },
+        )
+        .unwrap();
+        buf.to_vec()
+    }
+
+    #[test]
+    fn batches_and_records_as_another_encoder_writes_them() {
+        let mut records = encoded(10, 3, 1_000);
+        records.extend(encoded(13, 2, 5_000));
+        let found = batches(&Bytes::from(records.clone())).unwrap();
+        let spans: Vec<_> = found
+            .iter()
+            .map(|b| (b.base_offset, b.last_offset, b.base_timestamp()))
+            .collect();
+        assert_eq!(spans, [(10, 12, 1_000), (13, 14, 5_000)]);
+        let mut seen = Vec::new();
+        for b in &found {
+            b.for_each_record(|r| {
+                seen.push((
+                    r.offset,
+                    r.timestamp,
+                    String::from_utf8(r.key.unwrap().to_vec()).unwrap(),
+                    String::from_utf8(r.header("h").unwrap().to_vec()).unwrap(),
+                ));
+                assert_eq!(r.header("absent"), None);
+                Ok(())
+            })
+            .unwrap();
+        }
+        assert_eq!(seen[0], (10, 1_000, "k0".into(), "10".into()));
+        assert_eq!(seen[4], (14, 5_001, "k1".into(), "14".into()));
+        assert!(
+            batches(&Bytes::from(records[..20].to_vec()))
+                .unwrap()
+                .is_empty(),
+            "a truncated batch waits for the next fetch"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::ids::{IdFrom, IdList};
 use crate::kafka::cluster::Cluster;
-use crate::kafka::fetch::{self, Range, Work};
+use crate::kafka::fetch::{self, Range, Work, READ_COMMITTED};
 use crate::kafka::records::Record;
 use crate::kafka::target::KafkaTarget;
 use anyhow::{anyhow, Context, Result};
@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Batches waiting for each parser: with batches of at most 1 MiB (the broker's default
-/// message.max.bytes) that bounds what waits to 64 MiB per parser.
+/// Batches waiting for each parser. A batch is at most the topic's max.message.bytes
+/// (1 MiB by default), so what waits is at most 64 of those per parser.
 const QUEUED_BATCHES: usize = 64;
 
 #[derive(Debug, Clone, Serialize)]
@@ -72,10 +72,10 @@ pub async fn read(
     }
     // Ends first: whatever is written while we read is not ours to wait for. They are
     // last stable offsets, since read_committed reads no further.
-    let ends = cluster.latest_offsets(&tps, 1).await;
+    let ends = cluster.latest_offsets(&tps, READ_COMMITTED).await;
     // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
     let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
-    let starts = cluster.list_offsets(&tps, 1, start_ms).await;
+    let starts = cluster.list_offsets(&tps, READ_COMMITTED, start_ms).await;
     let mut ranges = Vec::new();
     for tp in &tps {
         let end = *ends[tp]
@@ -96,7 +96,8 @@ pub async fn read(
         });
     }
 
-    // Parsers on the blocking pool, as many as there are cores; the fetches stay here.
+    // Parsers on the blocking pool, one per core; past 8 the fetches, not the parsing,
+    // set the pace. The fetches stay on this task.
     let parsers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     let read = Arc::new(AtomicU64::new(0));
     let mut sinks = Vec::new();
