@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 bootstrap, shop_url = sys.argv[1], sys.argv[2]
@@ -37,12 +37,23 @@ for name, partitions in (("payments", 8), ("orders.created", 3)):
                     raise
 
 
+NO_LEADER_YET = (KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError.LEADER_NOT_AVAILABLE,
+                 KafkaError.UNKNOWN_TOPIC_OR_PART)
+
+
 def watermarks(topic, partition, isolation):
-    """(low, high); under read_committed the high one is the last stable offset."""
+    """(low, high); under read_committed the high one is the last stable offset. A topic
+    created a moment ago may have no leader yet: asked again for up to 30 seconds."""
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "indoubt-lab-incidents",
                   "isolation.level": isolation, "enable.auto.commit": False})
     try:
-        return c.get_watermark_offsets(TopicPartition(topic, partition), timeout=30, cached=False)
+        for attempt in range(60):
+            try:
+                return c.get_watermark_offsets(TopicPartition(topic, partition), timeout=30, cached=False)
+            except KafkaException as e:
+                if e.args[0].code() not in NO_LEADER_YET or attempt == 59:
+                    raise
+                time.sleep(0.5)
     finally:
         c.close()
 
