@@ -197,10 +197,16 @@ impl Context {
     }
 
     /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target
-    /// (`--kafka NAME`, else the only one), with `-X` over its properties.
-    pub fn kafka_target(&self, args: &KafkaTargetArgs) -> Result<(Option<String>, KafkaTarget)> {
+    /// (`--kafka NAME`, else `default` — a reconcile job's — else the only one), with `-X`
+    /// over its properties.
+    pub fn kafka_target(
+        &self,
+        args: &KafkaTargetArgs,
+        default: Option<&str>,
+    ) -> Result<(Option<String>, KafkaTarget)> {
         let targets = &self.config.config.kafka;
-        let (name, mut target) = match (&args.bootstrap, &args.kafka) {
+        let named = args.kafka.as_deref().or(default);
+        let (name, mut target) = match (&args.bootstrap, named) {
             (Some(bootstrap), _) => (
                 None,
                 KafkaTarget {
@@ -209,7 +215,7 @@ impl Context {
                 },
             ),
             (None, Some(name)) => match targets.get(name) {
-                Some(t) => (Some(name.clone()), KafkaTarget::from_config(name, t)?),
+                Some(t) => (Some(name.to_string()), KafkaTarget::from_config(name, t)?),
                 None => {
                     return Err(hinted(
                         format!("no kafka target named {name:?} in the config"),

@@ -438,6 +438,40 @@ fn the_topic_is_read_over_sasl_ssl() {
         .as_str()
         .unwrap()
         .contains(&lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP")));
+
+    // A job naming a config target, the credentials given with -X on top of it.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("indoubt.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n  secure:\n    bootstrap_servers: {}\n    properties:\n      security.protocol: SASL_SSL\n      sasl.mechanism: SCRAM-SHA-512\n      ssl.ca.location: {}\nreconcile:\n  orders:\n    postgres: {}\n    query: {QUERY}\n    kafka: secure\n    topic: {}\n",
+            lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP"),
+            lab("INDOUBT_LAB_KAFKA_CA"),
+            shop.db.url(),
+            shop.topic
+        ),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["--config", &config.to_string_lossy(), "-o", "json"])
+        .args(["reconcile", "orders", "-X"])
+        .arg(format!(
+            "sasl.username={}",
+            lab("INDOUBT_LAB_KAFKA_SASL_USER")
+        ))
+        .arg("-X")
+        .arg(format!(
+            "sasl.password={}",
+            lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD")
+        )));
+    assert_eq!(
+        out.code, 0,
+        "-X reaches the job's target:\n{}\n{}",
+        out.stdout, out.stderr
+    );
+    let r: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(r["matched"], 20);
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub async fn open(
     args: &KafkaTargetArgs,
     topics: Option<&[String]>,
 ) -> Result<(Target, Cluster)> {
-    let (name, target) = ctx.kafka_target(args)?;
+    let (name, target) = ctx.kafka_target(args, None)?;
     let protocol = Security::from_properties(&target.properties)?.protocol();
     let address = format!("{} ({protocol})", target.bootstrap.join(","));
     ctx.note(format!("connecting to Kafka at {address}"));

@@ -5,7 +5,6 @@ use crate::cli::ReconcileArgs;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
-use crate::kafka::target::KafkaTarget;
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
@@ -125,22 +124,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         .or(job.and_then(|j| j.slack))
         .unwrap_or(Duration::from_secs(60));
     let pg = ctx.pg_target(pick(&args.pg, |j| &j.postgres).as_deref())?;
-    let mut kafka_args_target = None;
-    if args.kafka.bootstrap.is_none() && args.kafka.kafka.is_none() {
-        if let Some(name) = job.and_then(|j| j.kafka.clone()) {
-            let t = ctx.config.config.kafka.get(&name).ok_or_else(|| {
-                hinted(
-                    format!("no kafka target named {name:?}"),
-                    "the job's kafka: names a kafka target of the config",
-                )
-            })?;
-            kafka_args_target = Some(KafkaTarget::from_config(&name, t)?);
-        }
-    }
-    let kafka = match kafka_args_target {
-        Some(t) => t,
-        None => ctx.kafka_target(&args.kafka)?.1,
-    };
+    let (_, kafka) = ctx.kafka_target(&args.kafka, job.and_then(|j| j.kafka.as_deref()))?;
 
     let progress = Progress::new(ctx, !args.no_progress);
     let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
