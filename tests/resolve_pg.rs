@@ -343,10 +343,9 @@ fn hostile_gids_resolve_exactly_that_transaction_in_both_string_modes() {
             out.stdout, out.stderr
         );
         let statement = report["statement"].as_str().unwrap();
-        assert_eq!(
+        assert!(
             statement.starts_with("COMMIT PREPARED E'"),
-            !conforming,
-            "{statement}"
+            "a GID with a backslash is an E'' literal, read alike in both modes: {statement}"
         );
         assert_eq!(s.balance(1), 101);
         assert!(s.still_prepared("x"), "only that transaction");

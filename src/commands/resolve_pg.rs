@@ -139,8 +139,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.decision = Some(chosen);
     data.heuristic = proposal.decision != Some(chosen);
     let xact_params = target.params.with_dbname(&xact.database);
-    let conforming = pg_apply::conforming_strings(&xact_params, ctx.timeout).await?;
-    let sql = pg_apply::statement(chosen, &args.gid, conforming);
+    let sql = pg_apply::statement(chosen, &args.gid);
     data.statement = Some(sql.clone());
 
     if args.confirm.dry_run {

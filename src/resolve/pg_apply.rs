@@ -8,23 +8,20 @@ use crate::pg::session::{self, pg_error};
 use anyhow::Result;
 use std::time::Duration;
 
-/// A string literal PostgreSQL reads back as exactly `text`: quotes doubled, and with
-/// standard_conforming_strings off an E'' literal with backslashes doubled too.
-pub fn literal(text: &str, standard_conforming_strings: bool) -> String {
+/// A string literal PostgreSQL reads back as exactly `text` whatever
+/// standard_conforming_strings says (it can differ per database or role): quotes doubled,
+/// and a text with a backslash written as an E'' literal with the backslashes doubled.
+pub fn literal(text: &str) -> String {
     let quoted = text.replace('\'', "''");
-    if standard_conforming_strings {
-        format!("'{quoted}'")
-    } else {
+    if quoted.contains('\\') {
         format!("E'{}'", quoted.replace('\\', "\\\\"))
+    } else {
+        format!("'{quoted}'")
     }
 }
 
-pub fn statement(decision: Decision, gid: &str, standard_conforming_strings: bool) -> String {
-    format!(
-        "{} {}",
-        decision.statement(),
-        literal(gid, standard_conforming_strings)
-    )
+pub fn statement(decision: Decision, gid: &str) -> String {
+    format!("{} {}", decision.statement(), literal(gid))
 }
 
 /// What the server made of the statement.
@@ -38,21 +35,6 @@ pub enum Applied {
         code: Option<String>,
         message: String,
     },
-}
-
-/// Reads standard_conforming_strings in the transaction's database (it can be set per
-/// database or role), to quote the GID the way that session will read it.
-pub async fn conforming_strings(params: &ConnParams, timeout: Duration) -> Result<bool> {
-    let session = session::connect(params, timeout).await?;
-    let rows = session
-        .query("SELECT current_setting('standard_conforming_strings')", &[])
-        .await?;
-    Ok(rows
-        .first()
-        .map(|r| r.try_get::<_, String>(0))
-        .transpose()?
-        .as_deref()
-        != Some("off"))
 }
 
 /// Runs the statement alone (autocommit) in the transaction's own database.
@@ -85,16 +67,9 @@ mod tests {
     fn gids_are_quoted_for_both_string_modes() {
         let nasty = "it's \\ '; DROP TABLE orders; -- заказ";
         assert_eq!(
-            literal(nasty, true),
-            "'it''s \\ ''; DROP TABLE orders; -- заказ'"
-        );
-        assert_eq!(
-            literal(nasty, false),
+            literal(nasty),
             "E'it''s \\\\ ''; DROP TABLE orders; -- заказ'"
         );
-        assert_eq!(
-            statement(Decision::Commit, "g'1", true),
-            "COMMIT PREPARED 'g''1'"
-        );
+        assert_eq!(statement(Decision::Commit, "g'1"), "COMMIT PREPARED 'g''1'");
     }
 }
