@@ -79,19 +79,12 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
         .flat_map(|(name, topic)| topic.partitions.keys().map(move |p| (name.clone(), *p)))
         .collect();
     let mut findings = kafka_common::topic_errors(&cluster);
-    let (high, stable) = tokio::join!(
-        cluster.latest_offsets(&tps, 0),
-        cluster.latest_offsets(&tps, 1)
-    );
     let mut gaps = Vec::new();
-    for tp in &tps {
-        match (high.get(tp), stable.get(tp)) {
-            (Some(Ok(hw)), Some(Ok(lso))) if hw > lso => gaps.push((tp.clone(), *hw, *lso)),
-            (Some(Ok(_)), Some(Ok(_))) => {}
-            (Some(Err(e)), _) | (_, Some(Err(e))) => {
-                findings.push(unreadable(tp, &format!("{e:#}")))
-            }
-            _ => findings.push(unreadable(tp, "no offsets returned")),
+    for (tp, offsets) in cluster.watermarks(&tps).await {
+        match offsets {
+            Ok((hw, lso)) if hw > lso => gaps.push((tp, hw, lso)),
+            Ok(_) => {}
+            Err(e) => findings.push(unreadable(&tp, &format!("{e:#}"))),
         }
     }
     let partitions = explain(&cluster, gaps, &t, &mut findings).await;

@@ -65,12 +65,13 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         return finish(ctx, target, std::mem::take(&mut errors), data);
     }
     let slice = std::slice::from_ref(&tp);
-    let (high, stable) = tokio::join!(
-        cluster.latest_offsets(slice, 0),
-        cluster.latest_offsets(slice, 1)
-    );
-    data.high_watermark = high.get(&tp).and_then(|r| r.as_ref().ok()).copied();
-    data.last_stable_offset_before = stable.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    let before = cluster
+        .watermarks(slice)
+        .await
+        .remove(&tp)
+        .and_then(Result::ok);
+    data.high_watermark = before.map(|(hw, _)| hw);
+    data.last_stable_offset_before = before.map(|(_, lso)| lso);
     let producers: Vec<ProducerState> = match cluster.describe_producers(slice).await.remove(&tp) {
         Some(Ok(p)) => p,
         Some(Err(e)) => return Err(e),
@@ -228,12 +229,13 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             "REFUSED: the transaction changed between the confirmation and the action (ended, or another one opened): nothing sent"
         ))
     };
-    let (high_after, stable_after) = tokio::join!(
-        cluster.latest_offsets(slice, 0),
-        cluster.latest_offsets(slice, 1)
-    );
-    let hw_after = high_after.get(&tp).and_then(|r| r.as_ref().ok()).copied();
-    let after = stable_after.get(&tp).and_then(|r| r.as_ref().ok()).copied();
+    let offsets_after = cluster
+        .watermarks(slice)
+        .await
+        .remove(&tp)
+        .and_then(Result::ok);
+    let hw_after = offsets_after.map(|(hw, _)| hw);
+    let after = offsets_after.map(|(_, lso)| lso);
     data.last_stable_offset_after = after;
     let (severity, code, outcome) = match &result {
         Ok(()) => {

@@ -43,11 +43,14 @@ pub struct PartitionMeta {
 
 #[derive(Debug, Clone)]
 pub struct TopicMeta {
-    pub internal: bool,
     pub partitions: BTreeMap<i32, PartitionMeta>,
 }
 
 pub type TopicPartition = (String, i32);
+
+/// A broker connection, shared by the requests to that broker (one at a time).
+pub type Shared = Arc<Mutex<Connection>>;
+type Slot = Arc<Mutex<Option<Shared>>>;
 
 /// A producer's state on one partition (DescribeProducers).
 #[derive(Debug, Clone, serde::Serialize)]
@@ -89,7 +92,8 @@ pub struct Cluster {
     pub topics: BTreeMap<String, TopicMeta>,
     /// Topics the metadata named with an error (unknown topic, no access).
     pub topic_errors: BTreeMap<String, String>,
-    connections: Mutex<BTreeMap<i32, Arc<Mutex<Connection>>>>,
+    /// One slot per broker: opening a connection to one broker waits for no other.
+    connections: std::sync::Mutex<BTreeMap<i32, Slot>>,
 }
 
 impl Cluster {
@@ -163,13 +167,7 @@ impl Cluster {
                     (p.partition_index, meta)
                 })
                 .collect();
-            topics.insert(
-                name,
-                TopicMeta {
-                    internal: t.is_internal,
-                    partitions,
-                },
-            );
+            topics.insert(name, TopicMeta { partitions });
         }
         Cluster {
             security,
@@ -177,7 +175,7 @@ impl Cluster {
             brokers,
             topics,
             topic_errors,
-            connections: Mutex::new(BTreeMap::new()),
+            connections: Default::default(),
         }
     }
 
@@ -205,9 +203,16 @@ impl Cluster {
     }
 
     /// The connection to a broker, opened on first use.
-    pub async fn broker(&self, id: i32) -> Result<Arc<Mutex<Connection>>> {
-        let mut connections = self.connections.lock().await;
-        if let Some(conn) = connections.get(&id) {
+    pub async fn broker(&self, id: i32) -> Result<Shared> {
+        let slot = self
+            .connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(id)
+            .or_default()
+            .clone();
+        let mut slot = slot.lock().await;
+        if let Some(conn) = slot.as_ref() {
             // A connection a failed exchange left out of step is replaced, not reused.
             if !conn.lock().await.broken {
                 return Ok(conn.clone());
@@ -220,7 +225,7 @@ impl Cluster {
         let conn = Arc::new(Mutex::new(
             Connection::open(address, &self.security, self.timeout).await?,
         ));
-        connections.insert(id, conn.clone());
+        *slot = Some(conn.clone());
         Ok(conn)
     }
 
@@ -257,6 +262,28 @@ impl Cluster {
             }
         }
         groups
+    }
+
+    /// (high watermark, last stable offset) per partition: ListOffsets(LATEST) with both
+    /// isolation levels, at once.
+    pub async fn watermarks(
+        &self,
+        tps: &[TopicPartition],
+    ) -> BTreeMap<TopicPartition, Result<(i64, i64)>> {
+        let (mut high, mut stable) = tokio::join!(
+            self.latest_offsets(tps, fetch::READ_UNCOMMITTED),
+            self.latest_offsets(tps, fetch::READ_COMMITTED)
+        );
+        tps.iter()
+            .map(|tp| {
+                let pair = match (high.remove(tp), stable.remove(tp)) {
+                    (Some(Ok(hw)), Some(Ok(lso))) => Ok((hw, lso)),
+                    (Some(Err(e)), _) | (_, Some(Err(e))) => Err(e),
+                    _ => Err(anyhow!("ListOffsets: no offsets returned")),
+                };
+                (tp.clone(), pair)
+            })
+            .collect()
     }
 
     /// ListOffsets(LATEST) per partition: the high watermark with isolation 0
@@ -450,15 +477,13 @@ impl Cluster {
                     .with_duration_filter(
                         min_duration.map_or(-1, |d| d.as_millis().min(i64::MAX as u128) as i64),
                     );
-                let conn = self.broker(broker).await?;
-                let mut conn = conn.lock().await;
                 let versions = if min_duration.is_some() {
                     VersionRange { min: 1, max: 1 }
                 } else {
                     VersionRange { min: 0, max: 1 }
                 };
-                let response: ListTransactionsResponse = conn
-                    .send(ApiKey::ListTransactions, &request, versions)
+                let response: ListTransactionsResponse = self
+                    .send_to(broker, ApiKey::ListTransactions, &request, versions)
                     .await?;
                 check(response.error_code, "ListTransactions")?;
                 Ok::<_, anyhow::Error>(
@@ -481,7 +506,7 @@ impl Cluster {
     }
 
     /// The transaction coordinator of each transactional id.
-    pub async fn find_coordinators(&self, ids: &[String]) -> BTreeMap<String, Result<i32>> {
+    async fn find_coordinators(&self, ids: &[String]) -> BTreeMap<String, Result<i32>> {
         let mut results = BTreeMap::new();
         let Some(&any) = self.brokers.keys().next() else {
             for id in ids {
@@ -623,7 +648,9 @@ impl Cluster {
             std::iter::once((tp.1, offset)),
             fetch::READ_UNCOMMITTED,
             0,
-            1 << 20,
+            // The batch holding the offset comes whole whatever the limit (KIP-74): its
+            // header is all we read.
+            1,
         );
         let response: FetchResponse = self
             .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
