@@ -220,14 +220,15 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         }),
         _ => false,
     };
+    // None: nothing was sent, because the transaction changed.
     let result = if still {
-        cluster
-            .abort_transaction(&tp, producer.producer_id, epoch, coordinator_epoch, token)
-            .await
+        Some(
+            cluster
+                .abort_transaction(&tp, producer.producer_id, epoch, coordinator_epoch, token)
+                .await,
+        )
     } else {
-        Err(anyhow::anyhow!(
-            "REFUSED: the transaction changed between the confirmation and the action (ended, or another one opened): nothing sent"
-        ))
+        None
     };
     let offsets_after = cluster
         .watermarks(slice)
@@ -238,7 +239,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     let after = offsets_after.map(|(_, lso)| lso);
     data.last_stable_offset_after = after;
     let (severity, code, outcome) = match &result {
-        Ok(()) => {
+        Some(Ok(())) => {
             let moved = match (data.last_stable_offset_before, after, hw_after) {
                 (Some(b), Some(a), Some(hw)) if a > b => format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0)),
                 (Some(b), Some(_), _) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
@@ -254,16 +255,16 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
                 },
             )
         }
-        Err(e) if format!("{e:#}").starts_with("REFUSED") => (
+        None => (
             Severity::Warning,
             "changed_meanwhile",
             Outcome {
                 status: "refused".into(),
-                detail: format!("{e:#}"),
+                detail: "REFUSED: the transaction changed between the confirmation and the action (ended, or another one opened): nothing sent".into(),
                 code: None,
             },
         ),
-        Err(e) => {
+        Some(Err(e)) => {
             let message = format!("{e:#}");
             let code = [
                 "CLUSTER_AUTHORIZATION_FAILED",
