@@ -277,7 +277,10 @@ fn snappy(body: &[u8], out: &mut Vec<u8>) -> Result<()> {
         if (out.len() + size) as u64 > MAX_DECOMPRESSED {
             bail!("its records take more than {} MiB", MAX_DECOMPRESSED >> 20);
         }
-        out.extend(decoder.decompress_vec(block)?);
+        let at = out.len();
+        out.resize(at + size, 0);
+        let written = decoder.decompress(block, &mut out[at..])?;
+        out.truncate(at + written);
         Ok(())
     };
     if !body.starts_with(XERIAL) {

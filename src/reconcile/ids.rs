@@ -66,10 +66,9 @@ impl IdList {
             self.all_numeric = true;
         }
         if self.all_numeric {
-            // Only the digits a number prints back as: "007" and "+7" stay text.
-            let canonical = !id.is_empty()
-                && id.bytes().all(|b| b.is_ascii_digit())
-                && (id.len() == 1 || !id.starts_with('0'));
+            // Only the digits a number prints back as: "007" and "+7" stay text (parse
+            // refuses every other non-digit).
+            let canonical = !id.starts_with('+') && (id.len() == 1 || !id.starts_with('0'));
             match id.parse::<u64>() {
                 Ok(n) if canonical => {
                     self.numeric.push(n);
@@ -124,12 +123,9 @@ impl IdList {
         }
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.numeric.len() + self.text.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The same ids as text (when another list turned out not to be numeric).
