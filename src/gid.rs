@@ -192,7 +192,7 @@ fn narayana_uid(uid: &[u8]) -> String {
     .join(":")
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

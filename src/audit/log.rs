@@ -11,7 +11,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// `--audit-log`, else the config's `audit.path`, else `$XDG_STATE_HOME/indoubt/audit.jsonl`
 /// (`~/.local/state/indoubt/audit.jsonl`).
@@ -30,11 +30,8 @@ fn head_path(log: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-pub fn hash(line: &str) -> String {
-    Sha256::digest(line.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+fn hash(line: &str) -> String {
+    crate::gid::hex(&Sha256::digest(line.as_bytes()))
 }
 
 /// Appends a record (its `seq` and `prev_hash` are filled in here) and makes it durable
@@ -222,15 +219,16 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
             head_path(path).display()
         )),
     }
+    let concluded: std::collections::HashSet<&str> = v
+        .records
+        .iter()
+        .filter(|o| o.kind == Kind::Outcome)
+        .map(|o| o.action_id.as_str())
+        .collect();
     v.open_intents = v
         .records
         .iter()
-        .filter(|r| r.kind == Kind::Intent)
-        .filter(|i| {
-            !v.records
-                .iter()
-                .any(|o| o.kind == Kind::Outcome && o.action_id == i.action_id)
-        })
+        .filter(|i| i.kind == Kind::Intent && !concluded.contains(i.action_id.as_str()))
         .cloned()
         .collect();
     Ok(v)

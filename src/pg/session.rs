@@ -34,14 +34,13 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     let target = params.describe();
     // --timeout bounds the whole connect (every host, TLS, authentication);
     // connect_timeout, when given, bounds each host's TCP connect as in libpq.
-    let connect_limit = timeout;
-    let client = tokio::time::timeout(connect_limit, open(params))
+    let client = tokio::time::timeout(timeout, open(params))
         .await
         .map_err(|_| {
             hinted(
                 format!(
                     "connecting to postgres at {target}: no answer within {}",
-                    crate::units::format_duration(connect_limit)
+                    crate::units::format_duration(timeout)
                 ),
                 "check the host, port and firewall; a busy server may need a longer --timeout",
             )
