@@ -94,8 +94,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = format!("{subject} in {}", xact.database);
 
-    data.decision_sources =
-        decision::ask_sources(ctx, &ctx.config.config, &args.gid, &decoded).await;
+    data.decision_sources = decision::ask_sources(ctx, &args.gid, &decoded).await;
     data.participants_still_prepared = participants(ctx, &args.gid, &decoded).await;
     let proposal = decision::propose(&data.decision_sources);
     data.proposal = Some(proposal.clone());

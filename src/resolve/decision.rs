@@ -1,10 +1,11 @@
 //! The coordinator's decision, from every configured source, and what it lets us propose.
 
 use crate::audit::record::SourceAnswer;
-use crate::config::{Config, DecisionKey};
+use crate::config::DecisionKey;
 use crate::context::Context;
 use crate::gid::DecodedGid;
 use crate::pg::session;
+use futures_util::future::{join_all, BoxFuture};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,43 +51,36 @@ fn parse_answer(text: &str) -> Option<Decision> {
     }
 }
 
-/// Asks every source that applies to this GID.
-pub async fn ask_sources(
-    ctx: &Context,
-    config: &Config,
-    gid: &str,
-    decoded: &DecodedGid,
-) -> Vec<SourceAnswer> {
-    let mut answers = Vec::new();
+/// Asks every source that applies to this GID, all at once (an unreachable one costs one
+/// timeout, not one each), answers in the config's order.
+pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<SourceAnswer> {
+    let resolve = &ctx.config.config.resolve;
     let gtrid = match decoded {
-        DecodedGid::Xa(xa) => Some(xa.gtrid_text.clone()),
+        DecodedGid::Xa(xa) => Some(xa.gtrid_text.as_str()),
         _ => None,
     };
-    for source in &config.resolve.decision_sources {
+    let mut asks: Vec<BoxFuture<'_, SourceAnswer>> = Vec::new();
+    for source in &resolve.decision_sources {
         let key = match source.key {
-            DecisionKey::Gid => Some(gid.to_string()),
-            DecisionKey::Gtrid => gtrid.clone(),
+            DecisionKey::Gid => Some(gid),
+            DecisionKey::Gtrid => gtrid,
         };
-        let Some(key) = key else {
-            answers.push(SourceAnswer {
-                source: source.name.clone(),
-                answer: "no_record".into(),
-                authoritative: false,
-                detail: "the GID is not an XA id, so it has no gtrid to look up".into(),
-            });
-            continue;
-        };
-        answers.push(
-            ask(
+        asks.push(match key {
+            Some(key) => Box::pin(ask(
                 ctx,
                 &source.name,
                 &source.target,
                 &source.query,
-                &key,
+                key,
                 source.authoritative,
-            )
-            .await,
-        );
+            )),
+            None => Box::pin(std::future::ready(SourceAnswer {
+                source: source.name.clone(),
+                answer: "no_record".into(),
+                authoritative: false,
+                detail: "the GID is not an XA id, so it has no gtrid to look up".into(),
+            })),
+        });
     }
     if let (
         DecodedGid::Citus {
@@ -95,20 +89,17 @@ pub async fn ask_sources(
             ..
         },
         Some(coordinator),
-    ) = (decoded, &config.resolve.citus_coordinator)
+    ) = (decoded, &resolve.citus_coordinator)
     {
-        answers.push(
-            citus(
-                ctx,
-                coordinator,
-                gid,
-                *initiator_group_id,
-                *transaction_number,
-            )
-            .await,
-        );
+        asks.push(Box::pin(citus(
+            ctx,
+            coordinator,
+            gid,
+            *initiator_group_id,
+            *transaction_number,
+        )));
     }
-    answers
+    join_all(asks).await
 }
 
 /// Citus commits a row of pg_dist_transaction inside the coordinator's own commit: a row
