@@ -12,7 +12,6 @@ use anyhow::Result;
 use comfy_table::Cell;
 use futures_util::future::join_all;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
@@ -204,16 +203,24 @@ async fn explain(
         })
         .collect();
     let pids: Vec<i64> = rows.iter().filter_map(|r| r.producer_id).collect();
-    if !pids.is_empty() {
-        let mut ids = BTreeMap::new();
-        for (_, listing) in cluster.list_transactions(&[], &pids, None).await {
-            for l in listing.into_iter().flatten() {
-                ids.insert(l.producer_id, l.transactional_id);
-            }
-        }
-        for row in &mut rows {
-            row.transactional_id = row.producer_id.and_then(|p| ids.get(&p).cloned());
-        }
+    let (ids, failed) = cluster.transactional_ids(&pids).await;
+    for row in &mut rows {
+        row.transactional_id = row
+            .producer_id
+            .and_then(|p| ids.get(&p).map(|(id, _)| id.clone()));
+    }
+    for (broker, e) in failed {
+        unseen.push(
+            Finding::new(
+                Severity::Unknown,
+                "transactions_unreadable",
+                format!("broker {broker}"),
+                format!(
+                    "ListTransactions failed, so a transaction it coordinates is not named: {e:#}"
+                ),
+            )
+            .evidence("source", "ListTransactions"),
+        );
     }
     for row in &mut rows {
         let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);

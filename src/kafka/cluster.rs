@@ -456,6 +456,29 @@ impl Cluster {
         results
     }
 
+    /// The transactional id and coordinator of each producer id that has one, from
+    /// ListTransactions on every broker; and the brokers that could not be asked (one of
+    /// them may coordinate an id missing here).
+    pub async fn transactional_ids(
+        &self,
+        producer_ids: &[i64],
+    ) -> (BTreeMap<i64, (String, i32)>, Vec<(i32, anyhow::Error)>) {
+        let (mut ids, mut failed) = (BTreeMap::new(), Vec::new());
+        if producer_ids.is_empty() {
+            return (ids, failed);
+        }
+        for (broker, listing) in self.list_transactions(&[], producer_ids, None).await {
+            match listing {
+                Ok(list) => ids.extend(
+                    list.into_iter()
+                        .map(|l| (l.producer_id, (l.transactional_id, l.coordinator))),
+                ),
+                Err(e) => failed.push((broker, e)),
+            }
+        }
+        (ids, failed)
+    }
+
     /// ListTransactions on every broker (each coordinates a share of transactional ids).
     /// Per broker: its listings, or why it could not be asked.
     pub async fn list_transactions(

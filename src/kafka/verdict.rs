@@ -5,7 +5,6 @@
 use super::cluster::{Cluster, ProducerState, TopicPartition};
 use crate::units::format_duration;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -41,25 +40,14 @@ pub async fn judge(
 ) -> Judgement {
     let mut out = Judgement::default();
     let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
-    let mut ids: BTreeMap<i64, (String, i32)> = BTreeMap::new();
+    let (ids, failed) = cluster.transactional_ids(&pids).await;
     // A broker that could not be asked may coordinate the very id we would call missing.
-    let mut listing_failed = false;
-    if !pids.is_empty() {
-        for (broker, listing) in cluster.list_transactions(&[], &pids, None).await {
-            match listing {
-                Ok(list) => ids.extend(
-                    list.into_iter()
-                        .map(|l| (l.producer_id, (l.transactional_id, l.coordinator))),
-                ),
-                Err(e) => {
-                    listing_failed = true;
-                    out.unreadable.push((
-                    format!("broker {broker}"),
-                    format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
-                ));
-                }
-            }
-        }
+    let listing_failed = !failed.is_empty();
+    for (broker, e) in failed {
+        out.unreadable.push((
+            format!("broker {broker}"),
+            format!("ListTransactions failed, so a transaction it coordinates could look hanging: {e:#}"),
+        ));
     }
     let txn_ids: Vec<String> = ids.values().map(|(id, _)| id.clone()).collect();
     let descriptions = cluster.describe_transactions(&txn_ids).await;
