@@ -24,7 +24,7 @@ stop_pidfile() {
   local pidfile=$1 expect=${2:-} pid
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null && { [ -z "$expect" ] || tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$expect"; }; then
+  if kill -0 "$pid" 2>/dev/null && { [ -z "$expect" ] || [[ "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" == *"$expect"* ]]; }; then
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
     kill -9 "$pid" 2>/dev/null || true
