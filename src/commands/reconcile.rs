@@ -139,6 +139,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     // Both sides at once: the database streamed, the topic fetched (and parsed on the
     // blocking pool).
     let (on_messages, on_rows) = (|n| progress.messages(n), |n| progress.rows(n));
+    let on_note = |message: String| ctx.note(message);
     let topic_read = topic::read(
         &kafka,
         &topic_name,
@@ -146,6 +147,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         &window,
         ctx.timeout.max(Duration::from_secs(30)),
         &on_messages,
+        &on_note,
     );
     let db_read = db::read(&session, &query, since, until, settle_from, &on_rows);
     let (db_side, topic_side) = tokio::join!(db_read, topic_read);

@@ -31,6 +31,11 @@ use tokio::sync::Mutex;
 const DESCRIBE_PRODUCERS_BATCH: usize = 500;
 /// Fetch v13+ names topics by id only; we name them. v4 brought read_committed.
 pub const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
+/// Metadata v4+ can be told not to create the topics it is asked about.
+const METADATA_VERSIONS: VersionRange = VersionRange {
+    min: 4,
+    max: MetadataRequest::VERSIONS.max,
+};
 /// FindCoordinator v4+ takes many keys at once.
 const FIND_COORDINATOR_VERSIONS: VersionRange = VersionRange { min: 1, max: 6 };
 
@@ -94,6 +99,23 @@ pub struct Cluster {
     pub topic_errors: BTreeMap<String, String>,
     /// One slot per broker: opening a connection to one broker waits for no other.
     connections: std::sync::Mutex<BTreeMap<i32, Slot>>,
+    /// Brokers a later metadata read named that the first one did not.
+    joined: std::sync::Mutex<BTreeMap<i32, String>>,
+}
+
+/// Metadata of `topics` (None: all), never creating one.
+fn metadata_request(topics: Option<&[String]>) -> MetadataRequest {
+    MetadataRequest::default()
+        .with_topics(topics.map(|names| {
+            names
+                .iter()
+                .map(|n| {
+                    kafka_protocol::messages::metadata_request::MetadataRequestTopic::default()
+                        .with_name(Some(TopicName(StrBytes::from_string(n.clone()))))
+                })
+                .collect()
+        }))
+        .with_allow_auto_topic_creation(false)
 }
 
 impl Cluster {
@@ -109,23 +131,13 @@ impl Cluster {
         for address in &target.bootstrap {
             match Connection::open(address, &security, timeout).await {
                 Ok(mut conn) => {
-                    let request = MetadataRequest::default()
-                        .with_topics(topics.map(|names| {
-                            names
-                                .iter()
-                                .map(|n| {
-                                    kafka_protocol::messages::metadata_request::MetadataRequestTopic::default()
-                                        .with_name(Some(TopicName(StrBytes::from_string(n.clone()))))
-                                })
-                                .collect()
-                        }))
-                        .with_allow_auto_topic_creation(false);
-                    let versions = VersionRange {
-                        min: 4,
-                        max: MetadataRequest::VERSIONS.max,
-                    };
-                    let response: MetadataResponse =
-                        conn.send(ApiKey::Metadata, &request, versions).await?;
+                    let response: MetadataResponse = conn
+                        .send(
+                            ApiKey::Metadata,
+                            &metadata_request(topics),
+                            METADATA_VERSIONS,
+                        )
+                        .await?;
                     return Ok(Self::from_metadata(response, security, timeout));
                 }
                 Err(e) => failures.push(format!("{e:#}")),
@@ -176,7 +188,52 @@ impl Cluster {
             topics,
             topic_errors,
             connections: Default::default(),
+            joined: Default::default(),
         }
+    }
+
+    /// Who leads each partition of `topic` now, asked again of the first broker that
+    /// answers: for a reader whose partition's leader moved. Partitions without a leader
+    /// are left out; brokers the first metadata did not name are learned.
+    pub async fn current_leaders(&self, topic: &str) -> Result<BTreeMap<i32, i32>> {
+        let request = metadata_request(Some(&[topic.to_string()]));
+        let mut failures = Vec::new();
+        for &id in self.brokers.keys() {
+            let response: MetadataResponse = match self
+                .send_to(id, ApiKey::Metadata, &request, METADATA_VERSIONS)
+                .await
+            {
+                Ok(response) => response,
+                Err(e) => {
+                    failures.push(format!("broker {id}: {e:#}"));
+                    continue;
+                }
+            };
+            {
+                let mut joined = self.joined.lock().unwrap_or_else(|p| p.into_inner());
+                for b in &response.brokers {
+                    if !self.brokers.contains_key(&b.node_id.0) {
+                        joined.insert(b.node_id.0, format!("{}:{}", b.host.as_str(), b.port));
+                    }
+                }
+            }
+            let t = response
+                .topics
+                .iter()
+                .find(|t| t.name.as_ref().is_some_and(|n| n.0.as_str() == topic))
+                .ok_or_else(|| anyhow!("the metadata of broker {id} does not name {topic}"))?;
+            check(t.error_code, &format!("Metadata of {topic}"))?;
+            return Ok(t
+                .partitions
+                .iter()
+                .filter(|p| p.leader_id.0 >= 0)
+                .map(|p| (p.partition_index, p.leader_id.0))
+                .collect());
+        }
+        Err(anyhow!(
+            "no broker answered a metadata request: {}",
+            failures.join("; ")
+        ))
     }
 
     pub fn leader(&self, tp: &TopicPartition) -> Result<i32> {
@@ -218,12 +275,18 @@ impl Cluster {
                 return Ok(conn.clone());
             }
         }
-        let address = self
-            .brokers
-            .get(&id)
-            .ok_or_else(|| anyhow!("broker {id} is not in the cluster metadata"))?;
+        let address = match self.brokers.get(&id) {
+            Some(address) => address.clone(),
+            None => self
+                .joined
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| anyhow!("broker {id} is not in the cluster metadata"))?,
+        };
         let conn = Arc::new(Mutex::new(
-            Connection::open(address, &self.security, self.timeout).await?,
+            Connection::open(&address, &self.security, self.timeout).await?,
         ));
         *slot = Some(conn.clone());
         Ok(conn)

@@ -6,8 +6,8 @@
 use super::cluster::{Cluster, FETCH_VERSIONS};
 use super::conn::check;
 use super::records::{batches, Batch};
-use anyhow::{anyhow, Context, Result};
-use futures_util::future::try_join_all;
+use anyhow::{anyhow, bail, Context, Result};
+use futures_util::stream::{FuturesUnordered, StreamExt};
 use kafka_protocol::messages::{
     fetch_request, fetch_response, ApiKey, BrokerId, FetchRequest, FetchResponse, TopicName,
 };
@@ -42,8 +42,37 @@ pub struct Work {
     pub end: i64,
 }
 
+/// Partition errors after which another broker may lead the partition: whoever leads it
+/// now is asked of the cluster again, as Kafka's consumer does.
+const LEADER_MOVED: [i16; 6] = [
+    3,  // UNKNOWN_TOPIC_OR_PARTITION (this broker no longer hosts it)
+    5,  // LEADER_NOT_AVAILABLE
+    6,  // NOT_LEADER_OR_FOLLOWER
+    56, // KAFKA_STORAGE_ERROR
+    74, // FENCED_LEADER_EPOCH
+    75, // UNKNOWN_LEADER_EPOCH
+];
+/// The pause before asking who leads a partition now: the controller needs a moment to
+/// elect a new leader (Kafka's clients wait `retry.backoff.ms`, 100ms, and back off).
+const REROUTE_BACKOFF: Duration = Duration::from_millis(250);
+
+/// A partition a leader's reader gave back, to be read on from wherever it is led now.
+struct Handoff {
+    range: Range,
+    leader: i32,
+    /// Why it was given back; empty for the partitions merely read by the same reader.
+    why: String,
+    last_progress: Instant,
+}
+
+/// Partitions to read from one leader, and when any of them last made progress.
+type Placement = BTreeMap<i32, (Vec<Range>, Instant)>;
+
 /// Reads every range to its end and sends each batch worth reading to one of `sinks`
-/// (in turn). Fails when no partition of a leader makes progress for `idle_timeout`.
+/// (in turn). A partition whose leader moves, or cannot be reached, is read on from its
+/// new leader (`on_move` hears of it). Fails when a partition makes no progress for
+/// `idle_timeout`.
+#[allow(clippy::too_many_arguments)]
 pub async fn read_committed(
     cluster: &Cluster,
     topic: &str,
@@ -51,78 +80,189 @@ pub async fn read_committed(
     idle_timeout: Duration,
     sinks: &[Sender<Work>],
     on_response: &(dyn Fn() + Sync),
+    on_move: &(dyn Fn(String) + Sync),
 ) -> Result<()> {
-    let mut by_leader: BTreeMap<i32, Vec<Range>> = BTreeMap::new();
+    let mut placement = Placement::new();
+    let now = Instant::now();
     for range in ranges.iter().filter(|r| r.start < r.end) {
         let leader = cluster.leader(&(topic.to_string(), range.partition))?;
-        by_leader.entry(leader).or_default().push(*range);
+        placement
+            .entry(leader)
+            .or_insert((Vec::new(), now))
+            .0
+            .push(*range);
     }
     let parsers = sinks.len().max(1);
-    try_join_all(
-        by_leader
-            .into_iter()
-            .enumerate()
-            .map(|(i, (leader, ranges))| {
-                // Each leader starts on a different sink, so two leaders do not queue on one parser.
-                let first_sink = i % parsers;
-                read_from_leader(
-                    cluster,
-                    topic,
-                    leader,
-                    ranges,
-                    idle_timeout,
-                    sinks,
-                    first_sink,
-                    on_response,
-                )
-            }),
-    )
-    .await?;
-    Ok(())
+    // Each reader reads from one leader and then places what it gave back anew; the
+    // placing runs inside the reader's future, so the other readers go on meanwhile.
+    let reader = |leader: i32, ranges: Vec<Range>, since: Instant, first_sink: usize| async move {
+        let handoffs = read_from_leader(
+            cluster,
+            topic,
+            leader,
+            ranges,
+            since,
+            idle_timeout,
+            sinks,
+            first_sink,
+            on_response,
+        )
+        .await?;
+        place_again(cluster, topic, handoffs, idle_timeout, on_move).await
+    };
+    let mut readers = FuturesUnordered::new();
+    let mut started = 0;
+    loop {
+        for (leader, (ranges, since)) in std::mem::take(&mut placement) {
+            // Each leader starts on a different sink, so two leaders do not queue on one parser.
+            readers.push(reader(leader, ranges, since, started % parsers));
+            started += 1;
+        }
+        match readers.next().await {
+            Some(placed) => placement = placed?,
+            None => return Ok(()),
+        }
+    }
 }
 
+/// Where each handed-off partition is led now: asked of the cluster after a pause, again
+/// until each has a leader, or one has made no progress for `idle_timeout`.
+async fn place_again(
+    cluster: &Cluster,
+    topic: &str,
+    mut handoffs: Vec<Handoff>,
+    idle_timeout: Duration,
+    on_move: &(dyn Fn(String) + Sync),
+) -> Result<Placement> {
+    let mut placement = Placement::new();
+    while !handoffs.is_empty() {
+        // The partitions carried along with one that failed have no reason of their own.
+        if let Some(stuck) = handoffs
+            .iter()
+            .filter(|h| h.last_progress.elapsed() > idle_timeout)
+            .max_by_key(|h| !h.why.is_empty())
+        {
+            bail!(
+                "no progress on {topic}-{} for {}: {}",
+                stuck.range.partition,
+                crate::units::format_duration(idle_timeout),
+                stuck.why
+            );
+        }
+        tokio::time::sleep(REROUTE_BACKOFF).await;
+        let leaders = match cluster.current_leaders(topic).await {
+            Ok(leaders) => leaders,
+            Err(e) => {
+                let why = format!("{e:#}");
+                handoffs.iter_mut().for_each(|h| h.why.clone_from(&why));
+                continue;
+            }
+        };
+        handoffs.retain_mut(|h| {
+            let Some(&leader) = leaders.get(&h.range.partition) else {
+                h.why = "no broker leads it now (LEADER_NOT_AVAILABLE)".to_string();
+                return true;
+            };
+            let (p, at) = (h.range.partition, h.range.start);
+            if leader != h.leader {
+                on_move(format!(
+                    "{topic}-{p} moved from broker {} to broker {leader}{}; reading on from offset {at}",
+                    h.leader,
+                    if h.why.is_empty() { String::new() } else { format!(" ({})", h.why) }
+                ));
+            } else if !h.why.is_empty() {
+                on_move(format!(
+                    "{topic}-{p}: asking broker {leader} again from offset {at} ({})",
+                    h.why
+                ));
+            }
+            let (ranges, since) = placement.entry(leader).or_insert((Vec::new(), h.last_progress));
+            ranges.push(h.range);
+            *since = (*since).min(h.last_progress);
+            false
+        });
+    }
+    Ok(placement)
+}
+
+/// Reads `ranges` from `leader` until each is done, or until the broker gives one up or
+/// cannot be reached: then every partition still open is handed back to be placed anew.
 #[allow(clippy::too_many_arguments)]
 async fn read_from_leader(
     cluster: &Cluster,
     topic: &str,
     leader: i32,
     ranges: Vec<Range>,
+    mut last_progress: Instant,
     idle_timeout: Duration,
     sinks: &[Sender<Work>],
     mut turn: usize,
     on_response: &(dyn Fn() + Sync),
-) -> Result<()> {
+) -> Result<Vec<Handoff>> {
     // partition → (next offset to read, end)
     let mut open: BTreeMap<i32, (i64, i64)> = ranges
         .iter()
         .map(|r| (r.partition, (r.start, r.end)))
         .collect();
-    let conn = cluster.broker(leader).await?;
-    let mut last_progress = Instant::now();
+    let conn = match cluster.broker(leader).await {
+        Ok(conn) => conn,
+        Err(e) => {
+            return Ok(hand_back(&open, leader, last_progress, |_| {
+                format!("{e:#}")
+            }))
+        }
+    };
+    let mut throttled_until = None;
     for round in 0.. {
         if open.is_empty() {
             break;
         }
+        if let Some(until) = throttled_until.take() {
+            // A quota: the broker answered and asked us to wait before the next request.
+            tokio::time::sleep_until(until).await;
+            last_progress = Instant::now();
+        }
         let request = next_request(topic, &open, round);
-        let response: FetchResponse = conn
+        let sent = conn
             .lock()
             .await
             .send(ApiKey::Fetch, &request, FETCH_VERSIONS)
             .await
-            .with_context(|| format!("Fetch from broker {leader}"))?;
+            .with_context(|| format!("Fetch from broker {leader}"));
+        let response: FetchResponse = match sent {
+            Ok(response) => response,
+            // The connection failed (the broker stopped, or did not answer in time).
+            Err(e) if conn.lock().await.broken => {
+                return Ok(hand_back(&open, leader, last_progress, |_| {
+                    format!("{e:#}")
+                }))
+            }
+            Err(e) => return Err(e),
+        };
         check(response.error_code, "Fetch")?;
         on_response();
         if response.throttle_time_ms > 0 {
-            // A quota: the broker answered (perhaps with nothing) and asks us to wait.
-            tokio::time::sleep(Duration::from_millis(response.throttle_time_ms as u64)).await;
-            last_progress = Instant::now();
+            throttled_until = Some(
+                tokio::time::Instant::now()
+                    + Duration::from_millis(response.throttle_time_ms as u64),
+            );
         }
         let mut progressed = false;
+        let mut moved = BTreeMap::new();
         for partition in response.responses.iter().flat_map(|t| t.partitions.iter()) {
             let id = partition.partition_index;
             let Some(&(next, end)) = open.get(&id) else {
                 continue;
             };
+            if LEADER_MOVED.contains(&partition.error_code) {
+                moved.insert(
+                    id,
+                    check(partition.error_code, "Fetch")
+                        .unwrap_err()
+                        .to_string(),
+                );
+                continue;
+            }
             check(partition.error_code, &format!("Fetch {topic}-{id}"))?;
             let Some(records) = &partition.records else {
                 continue;
@@ -168,7 +308,14 @@ async fn read_from_leader(
         }
         if progressed {
             last_progress = Instant::now();
-        } else if last_progress.elapsed() > idle_timeout {
+        }
+        if !moved.is_empty() {
+            // Led elsewhere now: the cluster is asked again about all of them at once.
+            return Ok(hand_back(&open, leader, last_progress, |p| {
+                moved.get(&p).cloned().unwrap_or_default()
+            }));
+        }
+        if last_progress.elapsed() > idle_timeout {
             let stuck: Vec<String> = open.keys().map(|p| format!("{topic}-{p}")).collect();
             return Err(anyhow!(
                 "no progress on {} for {}: each stopped before the end offset it had when the run began",
@@ -177,7 +324,28 @@ async fn read_from_leader(
             ));
         }
     }
-    Ok(())
+    Ok(Vec::new())
+}
+
+/// The partitions still `open`, given back with `why(partition)`.
+fn hand_back(
+    open: &BTreeMap<i32, (i64, i64)>,
+    leader: i32,
+    last_progress: Instant,
+    why: impl Fn(i32) -> String,
+) -> Vec<Handoff> {
+    open.iter()
+        .map(|(&partition, &(start, end))| Handoff {
+            range: Range {
+                partition,
+                start,
+                end,
+            },
+            leader,
+            why: why(partition),
+            last_progress,
+        })
+        .collect()
 }
 
 /// The open partitions, starting one further each round: only the first partition with

@@ -10,6 +10,8 @@ use std::io::Read;
 const HEADER_LEN: usize = 61;
 /// Bytes of the base offset and batch length fields, which `batchLength` does not count.
 const LOG_OVERHEAD: usize = 12;
+/// Where the CRC-32C sits; it covers everything after it (attributes … records).
+const CRC_AT: usize = 17;
 
 /// Largest decompressed records section accepted: far above any real batch, low enough
 /// that a corrupt or hostile one cannot take the machine's memory.
@@ -118,8 +120,24 @@ impl Batch {
         Ok(kind == Some(0))
     }
 
-    /// Calls `f` for every record, in offset order, decompressing the batch when it is.
+    /// Kafka's Java consumer checks this by default (`check.crcs`): a batch damaged on
+    /// disk or on the wire could otherwise still parse, into ids that were never written.
+    fn verify_crc(&self) -> Result<()> {
+        let stored = u32::from_be_bytes(self.bytes[CRC_AT..CRC_AT + 4].try_into().unwrap());
+        let computed = crc32c::crc32c(&self.bytes[CRC_AT + 4..]);
+        if stored != computed {
+            bail!(
+                "the batch at offset {} fails its CRC check (stored {stored:08x}, computed {computed:08x}): it was damaged on disk or on the wire",
+                self.base_offset
+            );
+        }
+        Ok(())
+    }
+
+    /// Calls `f` for every record, in offset order, decompressing the batch when it is;
+    /// fails on a batch whose CRC does not match.
     pub fn for_each_record(&self, mut f: impl FnMut(&Record) -> Result<()>) -> Result<()> {
+        self.verify_crc()?;
         let body = &self.bytes[HEADER_LEN..];
         let decompressed;
         let mut data: &[u8] = match self.attributes & 0x7 {
@@ -431,6 +449,19 @@ mod tests {
         }
         assert_eq!(seen[0], (10, 1_000, "k0".into(), "10".into()));
         assert_eq!(seen[4], (14, 5_001, "k1".into(), "14".into()));
+        let mut damaged = records.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1; // the last header value of the second batch: "14" → "15"
+        let found = batches(&Bytes::from(damaged)).unwrap();
+        assert!(found[0].for_each_record(|_| Ok(())).is_ok());
+        let err = found[1]
+            .for_each_record(|_| Ok(()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the batch at offset 13 fails its CRC check"),
+            "{err}"
+        );
         assert!(
             batches(&Bytes::from(records[..20].to_vec()))
                 .unwrap()

@@ -50,6 +50,7 @@ pub async fn read(
     window: &Window,
     timeout: Duration,
     progress: &(dyn Fn(u64) + Sync),
+    note: &(dyn Fn(String) + Sync),
 ) -> Result<TopicSide> {
     let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
     if let Some(error) = cluster.topic_errors.get(topic) {
@@ -116,9 +117,20 @@ pub async fn read(
             Ok::<_, anyhow::Error>(side)
         }));
     }
-    let fetched = fetch::read_committed(&cluster, topic, &ranges, timeout, &sinks, &|| {
-        progress(read.load(Ordering::Relaxed))
-    })
+    note(format!(
+        "reading {} partition(s) of {topic} from broker(s) {}",
+        ranges.len(),
+        leaders_of(&cluster, topic)
+    ));
+    let fetched = fetch::read_committed(
+        &cluster,
+        topic,
+        &ranges,
+        timeout,
+        &sinks,
+        &|| progress(read.load(Ordering::Relaxed)),
+        note,
+    )
     .await;
     drop(sinks);
     let mut side = TopicSide::empty(tps.len());
@@ -139,6 +151,20 @@ pub async fn read(
     progress(side.messages);
     side.unparseable.sort_by_key(|u| (u.partition, u.offset));
     Ok(side)
+}
+
+/// The leaders of the topic's partitions, as the first metadata named them: "1, 2".
+fn leaders_of(cluster: &Cluster, topic: &str) -> String {
+    let leaders: std::collections::BTreeSet<i32> = cluster
+        .topics
+        .get(topic)
+        .map(|t| t.partitions.values().map(|p| p.leader).collect())
+        .unwrap_or_default();
+    leaders
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl TopicSide {

@@ -257,3 +257,65 @@ pub fn read_all(bootstrap: &str, topic: &str, partition: i32, isolation: &str) -
     }
     panic!("no end of partition within {WAIT:?}; read {seen:?}")
 }
+
+/// A KRaft cluster of the test's own with several brokers (tests/lab/kafka-cluster):
+/// node 1 is broker and controller, the others brokers. Killed on drop.
+pub struct KafkaCluster {
+    dir: tempfile::TempDir,
+    ports: Vec<u16>,
+}
+
+impl KafkaCluster {
+    pub fn start(brokers: usize) -> KafkaCluster {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-kafka-")
+            .tempdir()
+            .expect("tempdir");
+        let controller = super::free_port().to_string();
+        let ports: Vec<u16> = (0..brokers).map(|_| super::free_port()).collect();
+        let path = dir.path().to_string_lossy().into_owned();
+        let mut args = vec!["start", &path, &controller];
+        let port_args: Vec<String> = ports.iter().map(u16::to_string).collect();
+        args.extend(port_args.iter().map(String::as_str));
+        let cluster = KafkaCluster { dir, ports };
+        super::run_lab_script("kafka-cluster", &args);
+        cluster
+    }
+
+    /// Every broker, so a client still finds the cluster when one of them stops.
+    pub fn bootstrap(&self) -> String {
+        self.ports
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// A controlled shutdown of broker `node` (1-based): its partitions move to others.
+    pub fn stop_node(&self, node: usize) {
+        super::run_lab_script(
+            "kafka-cluster",
+            &[
+                "stop",
+                &self.dir.path().to_string_lossy(),
+                &node.to_string(),
+            ],
+        );
+    }
+
+    /// A Kafka tool class (ConfigCommand, TopicCommand, …) run against this cluster.
+    pub fn tool(&self, class: &str, args: &[&str]) {
+        let bootstrap = self.bootstrap();
+        let mut all = vec!["tool", class, "--bootstrap-server", &bootstrap];
+        all.extend_from_slice(args);
+        super::run_lab_script("kafka-cluster", &all);
+    }
+}
+
+impl Drop for KafkaCluster {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(super::repo_root().join("tests/lab/kafka-cluster"))
+            .args(["stop", &self.dir.path().to_string_lossy()])
+            .status();
+    }
+}

@@ -307,7 +307,12 @@ pub fn free_port() -> u16 {
 
 /// The indoubt binary, isolated from the developer's own config and PG* settings.
 pub fn indoubt() -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("indoubt").expect("indoubt binary");
+    assert_cmd::Command::from_std(indoubt_process())
+}
+
+/// The same, as a process to spawn and watch while it runs.
+pub fn indoubt_process() -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("indoubt"));
     for var in [
         "PGHOST",
         "PGHOSTADDR",
