@@ -86,6 +86,16 @@ fn skipped_rows_backlog_age_growth_and_inbox() {
         r["outboxes"][0]["growth_since_last_check"], 0,
         "4 unpublished before, 4 now"
     );
+
+    // The same outbox name, now counted in another database: nothing to compare with.
+    let (_other_db, _other_dir, other_config) = setup();
+    let (r, _) = outbox(&other_config, dir.path());
+    assert_eq!(r["outboxes"][0]["state"]["unpublished"], 4);
+    assert!(
+        r["outboxes"][0]["growth_since_last_check"].is_null()
+            && r["outboxes"][0]["last_check_at"].is_null(),
+        "{r}"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `indoubt resolve kafka` on the lab's brokers: a hanging transaction aborted, the LSO
-//! advancing and read_committed consumers reading past it; an owned one refused.
+//! advancing and read_committed consumers reading past it; an owned one refused; a
+//! principal without ClusterAction refused by the broker, with nothing written.
 
 mod common;
 
@@ -212,4 +213,90 @@ fn a_transaction_its_coordinator_owns_is_refused_unless_forced() {
         "aborting what the coordinator owns is a person's call"
     );
     drop(producer);
+}
+
+#[test]
+fn a_principal_without_cluster_action_is_refused_and_nothing_is_written() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let topic = create_topic(&bootstrap, "denied", 1);
+    committed_writes(&bootstrap, &topic, 0, 1);
+    hanging_transaction(&bootstrap, &topic, 0);
+    committed_writes(&bootstrap, &topic, 0, 1);
+    let (user, password) = scram_user("no-cluster-action");
+    // WriteTxnMarkers needs ClusterAction on the cluster: denied to this user only.
+    let acl = std::process::Command::new(repo_root().join("tests/lab/kafka-acls"))
+        .args([
+            "--bootstrap-server",
+            &bootstrap,
+            "--add",
+            "--deny-principal",
+            &format!("User:{user}"),
+            "--operation",
+            "ClusterAction",
+            "--cluster",
+        ])
+        .output()
+        .expect("kafka-acls");
+    assert!(
+        acl.status.success(),
+        "{}",
+        String::from_utf8_lossy(&acl.stderr)
+    );
+    let mut args = vec![
+        "-o".to_string(),
+        "json".into(),
+        "resolve".into(),
+        "kafka".into(),
+        "--topic".into(),
+        topic.clone(),
+        "--partition".into(),
+        "0".into(),
+        "--start-offset".into(),
+        "2".into(),
+        "--yes".into(),
+        "--reason".into(),
+        "INC-9".into(),
+        "--audit-log".into(),
+        audit.to_string_lossy().into_owned(),
+    ];
+    args.extend(sasl_args_as(
+        &user,
+        "SCRAM-SHA-256",
+        &password,
+        &lab("INDOUBT_LAB_KAFKA_CA"),
+    ));
+    let out = run(indoubt().args(&args));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let finding = &report["findings"][0];
+    assert_eq!(finding["code"], "failed");
+    assert!(
+        finding["advice"]
+            .as_str()
+            .unwrap_or("")
+            .contains("ClusterAction on the CLUSTER"),
+        "{finding}"
+    );
+    assert_eq!(
+        (
+            report["outcome"]["status"].as_str(),
+            report["outcome"]["code"].as_str()
+        ),
+        (Some("error"), Some("CLUSTER_AUTHORIZATION_FAILED")),
+        "a refusal, so nothing was written: {report}"
+    );
+    assert_eq!(
+        read_all(&bootstrap, &topic, 0, "read_committed"),
+        ["committed-0"],
+        "the partition is still stuck behind the hanging write"
+    );
+    let records: Vec<Value> = std::fs::read_to_string(&audit)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "the intent, then its outcome");
+    assert_eq!(records[1]["outcome"]["status"], "error");
 }

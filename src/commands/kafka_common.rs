@@ -9,6 +9,7 @@ use crate::kafka::cluster::Cluster;
 use crate::kafka::security::Security;
 use crate::report::Target;
 use anyhow::Result;
+use kafka_protocol::error::ResponseError;
 
 pub async fn open(
     ctx: &Context,
@@ -41,7 +42,7 @@ pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
         .topic_errors
         .iter()
         .map(|(topic, error)| {
-            let advice = if error.contains("AUTHORIZATION") {
+            let advice = if error.error == ResponseError::TopicAuthorizationFailed {
                 format!("the principal needs DESCRIBE (and READ for offsets) on TOPIC {topic}")
             } else {
                 "check the topic name".to_string()
@@ -50,7 +51,7 @@ pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
                 Severity::Unknown,
                 "topic_unreadable",
                 format!("topic {topic}"),
-                format!("not described: {error}"),
+                format!("not described: {}", error.name()),
             )
             .evidence("source", "Metadata")
             .advice(advice)

@@ -43,6 +43,10 @@ struct InboxEntry {
 struct Previous {
     unpublished: i64,
     at: chrono::DateTime<chrono::Utc>,
+    /// The server, database and table counted: a config that now names another one
+    /// (a rebuilt environment, a moved table) has no growth to compare with.
+    #[serde(default)]
+    source: String,
 }
 
 fn state_file(name: &str) -> Option<std::path::PathBuf> {
@@ -96,7 +100,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
         let read = async {
             let target = ctx.pg_target(Some(&o.postgres))?;
             let session = session::connect(&target.params, ctx.timeout).await?;
-            outbox::outbox(
+            let state = outbox::outbox(
                 &session,
                 &o.table,
                 &o.id_column,
@@ -105,7 +109,8 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                 settle.as_secs_f64(),
                 args.show as i64,
             )
-            .await
+            .await?;
+            Ok::<_, anyhow::Error>((state, format!("{} {}", target.params.describe(), o.table)))
         }
         .await;
         let mut entry = OutboxEntry {
@@ -116,11 +121,12 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
             last_check_at: None,
         };
         match read {
-            Ok(state) => {
+            Ok((state, source)) => {
                 if let Some(file) = state_file(name) {
                     if let Some(prev) = std::fs::read(&file)
                         .ok()
                         .and_then(|b| serde_json::from_slice::<Previous>(&b).ok())
+                        .filter(|prev| prev.source == source)
                     {
                         entry.growth_since_last_check = Some(state.unpublished - prev.unpublished);
                         entry.last_check_at = Some(prev.at);
@@ -128,6 +134,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                     let now = Previous {
                         unpublished: state.unpublished,
                         at: chrono::Utc::now(),
+                        source,
                     };
                     if let (Some(dir), Ok(bytes)) = (file.parent(), serde_json::to_vec(&now)) {
                         let _ = std::fs::create_dir_all(dir)

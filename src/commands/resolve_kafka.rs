@@ -8,10 +8,12 @@ use crate::cli::ResolveKafkaArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
+use crate::kafka::conn::BrokerError;
 use crate::kafka::verdict::{self, Verdict};
 use crate::report::{self, table::Style, Report, TableView, Target};
 use crate::resolve::confirm::{self, Answer};
 use anyhow::Result;
+use kafka_protocol::error::ResponseError;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -266,16 +268,19 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         ),
         Some(Err(e)) => {
             let message = format!("{e:#}");
-            let code = [
-                "CLUSTER_AUTHORIZATION_FAILED",
-                "INVALID_PRODUCER_EPOCH",
-                "TRANSACTION_COORDINATOR_FENCED",
-                "NOT_LEADER_OR_FOLLOWER",
-            ]
-            .into_iter()
-            .find(|c| message.contains(c))
-            .map(str::to_string);
-            // No error from the broker (a timeout, a lost connection): the marker may have been written.
+            // Refusals that leave nothing written. Any other outcome (a timeout, a lost
+            // connection, an error a write may follow): the marker may have been written.
+            let code = BrokerError::of(e)
+                .filter(|b| {
+                    matches!(
+                        b.error,
+                        ResponseError::ClusterAuthorizationFailed
+                            | ResponseError::InvalidProducerEpoch
+                            | ResponseError::TransactionCoordinatorFenced
+                            | ResponseError::NotLeaderOrFollower
+                    )
+                })
+                .map(BrokerError::symbol);
             let status = if code.is_some() { "error" } else { "unknown" };
             (
                 Severity::Critical,

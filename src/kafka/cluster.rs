@@ -2,7 +2,7 @@
 //! opened connection per broker (fetching uses them too), and the admin requests, each
 //! grouped per broker and sent to all brokers concurrently.
 
-use super::conn::{check, error_name, Connection};
+use super::conn::{check, error_name, BrokerError, Connection};
 use super::fetch;
 use super::records::{self, Batch};
 use super::security::Security;
@@ -96,7 +96,7 @@ pub struct Cluster {
     pub brokers: BTreeMap<i32, String>,
     pub topics: BTreeMap<String, TopicMeta>,
     /// Topics the metadata named with an error (unknown topic, no access).
-    pub topic_errors: BTreeMap<String, String>,
+    pub topic_errors: BTreeMap<String, BrokerError>,
     /// One slot per broker: opening a connection to one broker waits for no other.
     connections: std::sync::Mutex<BTreeMap<i32, Slot>>,
     /// Brokers a later metadata read named that the first one did not.
@@ -161,8 +161,8 @@ impl Cluster {
             let Some(name) = t.name.map(|n| n.0.to_string()) else {
                 continue;
             };
-            if let Some(e) = ResponseError::try_from_code(t.error_code) {
-                topic_errors.insert(name, error_name(t.error_code, &e));
+            if let Some(e) = BrokerError::from_code(t.error_code, "Metadata") {
+                topic_errors.insert(name, e);
                 continue;
             }
             let partitions = t

@@ -320,20 +320,72 @@ fn common_version(
     Ok(common.max)
 }
 
+/// An error code a broker answered `what` with: kept typed, so callers match the error
+/// itself (through any context added on the way up), never its text.
+#[derive(Debug, Clone)]
+pub struct BrokerError {
+    pub error: ResponseError,
+    code: i16,
+    what: String,
+}
+
+impl std::fmt::Display for BrokerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.what, self.name())
+    }
+}
+
+impl std::error::Error for BrokerError {}
+
+impl BrokerError {
+    /// None for 0 (no error).
+    pub fn from_code(code: i16, what: &str) -> Option<BrokerError> {
+        ResponseError::try_from_code(code).map(|error| BrokerError {
+            error,
+            code,
+            what: what.to_string(),
+        })
+    }
+
+    /// `TOPIC_AUTHORIZATION_FAILED (29)`.
+    pub fn name(&self) -> String {
+        error_name(self.code, &self.error)
+    }
+
+    /// `TOPIC_AUTHORIZATION_FAILED`.
+    pub fn symbol(&self) -> String {
+        error_symbol(&self.error)
+    }
+
+    /// The broker error somewhere in `e`'s chain of causes.
+    pub fn of(e: &anyhow::Error) -> Option<&BrokerError> {
+        e.chain()
+            .find_map(|cause| cause.downcast_ref::<BrokerError>())
+    }
+}
+
 /// A Kafka error code as an error naming it, or Ok for 0.
 pub fn check(code: i16, what: &str) -> Result<()> {
-    match ResponseError::try_from_code(code) {
+    match BrokerError::from_code(code, what) {
         None => Ok(()),
-        Some(e) => Err(anyhow!("{what}: {}", error_name(code, &e))),
+        Some(e) => Err(e.into()),
     }
 }
 
 /// `TOPIC_AUTHORIZATION_FAILED (29)` style names, as kafka tools and broker logs print them.
 pub fn error_name(code: i16, error: &ResponseError) -> String {
-    let camel = error.to_string();
-    if camel.starts_with("Unknown error code") {
-        return format!("error code {code}");
+    match error {
+        ResponseError::Unknown(_) => format!("error code {code}"),
+        known => format!("{} ({code})", error_symbol(known)),
     }
+}
+
+/// `TOPIC_AUTHORIZATION_FAILED`: Kafka's name of the error, without its code.
+fn error_symbol(error: &ResponseError) -> String {
+    if let ResponseError::Unknown(code) = error {
+        return format!("ERROR_CODE_{code}");
+    }
+    let camel = error.to_string();
     let mut snake = String::new();
     for (i, c) in camel.chars().enumerate() {
         if c.is_ascii_uppercase() && i > 0 {
@@ -341,7 +393,7 @@ pub fn error_name(code: i16, error: &ResponseError) -> String {
         }
         snake.push(c.to_ascii_uppercase());
     }
-    format!("{snake} ({code})")
+    snake
 }
 
 #[cfg(test)]
@@ -387,6 +439,14 @@ mod tests {
         let e = ResponseError::try_from_code(29).unwrap();
         assert_eq!(error_name(29, &e), "TOPIC_AUTHORIZATION_FAILED (29)");
         assert!(check(0, "x").is_ok());
+        let wrapped = check(105, "DescribeTransactions")
+            .context("asking the coordinator")
+            .unwrap_err();
+        let found = BrokerError::of(&wrapped).unwrap();
+        assert_eq!(found.error, ResponseError::TransactionalIdNotFound);
+        assert_eq!(found.symbol(), "TRANSACTIONAL_ID_NOT_FOUND");
+        assert_eq!(found.name(), "TRANSACTIONAL_ID_NOT_FOUND (105)");
+        assert!(BrokerError::of(&anyhow!("TRANSACTIONAL_ID_NOT_FOUND")).is_none());
         assert_eq!(
             check(3, "ListOffsets").unwrap_err().to_string(),
             "ListOffsets: UNKNOWN_TOPIC_OR_PARTITION (3)"

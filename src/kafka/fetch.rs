@@ -4,10 +4,11 @@
 //! so that its records can be parsed on other threads.
 
 use super::cluster::{Cluster, FETCH_VERSIONS};
-use super::conn::check;
+use super::conn::{check, BrokerError};
 use super::records::{batches, Batch};
 use anyhow::{anyhow, bail, Context, Result};
 use futures_util::stream::{FuturesUnordered, StreamExt};
+use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     fetch_request, fetch_response, ApiKey, BrokerId, FetchRequest, FetchResponse, TopicName,
 };
@@ -44,14 +45,18 @@ pub struct Work {
 
 /// Partition errors after which another broker may lead the partition: whoever leads it
 /// now is asked of the cluster again, as Kafka's consumer does.
-const LEADER_MOVED: [i16; 6] = [
-    3,  // UNKNOWN_TOPIC_OR_PARTITION (this broker no longer hosts it)
-    5,  // LEADER_NOT_AVAILABLE
-    6,  // NOT_LEADER_OR_FOLLOWER
-    56, // KAFKA_STORAGE_ERROR
-    74, // FENCED_LEADER_EPOCH
-    75, // UNKNOWN_LEADER_EPOCH
-];
+fn leader_moved(error: ResponseError) -> bool {
+    matches!(
+        error,
+        // UNKNOWN_TOPIC_OR_PARTITION: this broker no longer hosts it.
+        ResponseError::UnknownTopicOrPartition
+            | ResponseError::LeaderNotAvailable
+            | ResponseError::NotLeaderOrFollower
+            | ResponseError::KafkaStorageError
+            | ResponseError::FencedLeaderEpoch
+            | ResponseError::UnknownLeaderEpoch
+    )
+}
 /// The pause before asking who leads a partition now: the controller needs a moment to
 /// elect a new leader (Kafka's clients wait `retry.backoff.ms`, 100ms, and back off).
 const REROUTE_BACKOFF: Duration = Duration::from_millis(250);
@@ -254,16 +259,16 @@ async fn read_from_leader(
             let Some(&(next, end)) = open.get(&id) else {
                 continue;
             };
-            if LEADER_MOVED.contains(&partition.error_code) {
-                moved.insert(
-                    id,
-                    check(partition.error_code, "Fetch")
-                        .unwrap_err()
-                        .to_string(),
-                );
-                continue;
+            if partition.error_code != 0 {
+                let what = format!("Fetch {topic}-{id}");
+                if let Some(e) = BrokerError::from_code(partition.error_code, &what) {
+                    if leader_moved(e.error) {
+                        moved.insert(id, e.to_string());
+                        continue;
+                    }
+                    return Err(e.into());
+                }
             }
-            check(partition.error_code, &format!("Fetch {topic}-{id}"))?;
             let Some(records) = &partition.records else {
                 continue;
             };

@@ -3,7 +3,9 @@
 //! last two steps of kafka-transactions.sh's find-hanging.
 
 use super::cluster::{Cluster, ProducerState, TopicPartition};
+use super::conn::BrokerError;
 use crate::units::format_duration;
+use kafka_protocol::error::ResponseError;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -82,7 +84,7 @@ pub async fn judge(
                         format_duration(Duration::from_millis(d.timeout_ms.max(0) as u64))
                     ),
                 ),
-                Some(Err(e)) if format!("{e:#}").contains("TRANSACTIONAL_ID_NOT_FOUND") => {
+                Some(Err(e)) if BrokerError::of(e).is_some_and(|b| b.error == ResponseError::TransactionalIdNotFound) => {
                     (Verdict::Hanging, format!("the coordinator does not know transactional id {id}"))
                 }
                 Some(Err(e)) => {

@@ -54,7 +54,7 @@ pub async fn read(
 ) -> Result<TopicSide> {
     let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
     if let Some(error) = cluster.topic_errors.get(topic) {
-        return Err(anyhow!("topic {topic} cannot be read: {error}"));
+        return Err(anyhow!("topic {topic} cannot be read: {}", error.name()));
     }
     let tps: Vec<(String, i32)> = cluster
         .topics

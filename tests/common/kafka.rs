@@ -207,6 +207,11 @@ pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64
 
 /// `-b` and `-X` for the lab's SASL_SSL listener.
 pub fn sasl_args(mechanism: &str, password: &str, ca: &str) -> Vec<String> {
+    sasl_args_as(&lab("INDOUBT_LAB_KAFKA_SASL_USER"), mechanism, password, ca)
+}
+
+/// The same for another user (see `scram_user`).
+pub fn sasl_args_as(user: &str, mechanism: &str, password: &str, ca: &str) -> Vec<String> {
     [
         "-b".to_string(),
         lab("INDOUBT_LAB_KAFKA_SASL_BOOTSTRAP"),
@@ -215,7 +220,7 @@ pub fn sasl_args(mechanism: &str, password: &str, ca: &str) -> Vec<String> {
         "-X".into(),
         format!("sasl.mechanism={mechanism}"),
         "-X".into(),
-        format!("sasl.username={}", lab("INDOUBT_LAB_KAFKA_SASL_USER")),
+        format!("sasl.username={user}"),
         "-X".into(),
         format!("sasl.password={password}"),
         "-X".into(),
@@ -303,12 +308,9 @@ impl KafkaCluster {
         );
     }
 
-    /// A Kafka tool class (ConfigCommand, TopicCommand, …) run against this cluster.
+    /// A Kafka tool class (ConfigCommand, LeaderElectionCommand, …) run against this cluster.
     pub fn tool(&self, class: &str, args: &[&str]) {
-        let bootstrap = self.bootstrap();
-        let mut all = vec!["tool", class, "--bootstrap-server", &bootstrap];
-        all.extend_from_slice(args);
-        super::run_lab_script("kafka-cluster", &all);
+        kafka_tool(&self.bootstrap(), class, args);
     }
 }
 
@@ -318,4 +320,31 @@ impl Drop for KafkaCluster {
             .args(["stop", &self.dir.path().to_string_lossy()])
             .status();
     }
+}
+
+/// A Kafka tool class from the lab's jars, run against `bootstrap`.
+pub fn kafka_tool(bootstrap: &str, class: &str, args: &[&str]) {
+    let mut all = vec!["tool", class, "--bootstrap-server", bootstrap];
+    all.extend_from_slice(args);
+    super::run_lab_script("kafka-cluster", &all);
+}
+
+/// A SCRAM-SHA-256 user of the lab's SASL_SSL listener, made for one test: ACLs denying
+/// it something touch no other test. Returns (user, password).
+pub fn scram_user(prefix: &str) -> (String, String) {
+    let (user, password) = (unique(prefix), unique("pw"));
+    kafka_tool(
+        &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+        "kafka.admin.ConfigCommand",
+        &[
+            "--alter",
+            "--entity-type",
+            "users",
+            "--entity-name",
+            &user,
+            "--add-config",
+            &format!("SCRAM-SHA-256=[iterations=4096,password={password}]"),
+        ],
+    );
+    (user, password)
 }
