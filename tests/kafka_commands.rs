@@ -423,3 +423,36 @@ fn a_refused_topic_names_the_operation_and_resource() {
         "the permitted topic is still checked"
     );
 }
+
+/// A broker the metadata names but indoubt cannot reach (crashed, its session not yet
+/// expired; a listener advertised wrongly): coordinators are found through another.
+#[test]
+fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
+    use indoubt::kafka::cluster::Cluster;
+    use indoubt::kafka::target::KafkaTarget;
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "reach", 1);
+    let (producer, id) = long_transaction(&bootstrap, &topic, 0);
+    let unreachable = format!("127.0.0.1:{}", free_port());
+    let described = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let target = KafkaTarget {
+                bootstrap: vec![bootstrap.clone()],
+                properties: Default::default(),
+            };
+            let mut cluster = Cluster::connect(&target, Some(&[topic.clone()]), WAIT)
+                .await
+                .unwrap();
+            assert!(!cluster.brokers.contains_key(&0));
+            // The lowest id, so it is asked first.
+            cluster.brokers.insert(0, unreachable);
+            cluster.describe_transactions(&[id.clone()]).await
+        });
+    let description = described[&id].as_ref().unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(description.state, "Ongoing");
+    assert_eq!(description.partitions, [(topic.clone(), 0)]);
+    producer.abort_transaction(WAIT).unwrap();
+}

@@ -591,74 +591,30 @@ impl Cluster {
         join_all(requests).await
     }
 
-    /// The transaction coordinator of each transactional id.
+    /// The transaction coordinator of each transactional id, asked of the brokers in turn
+    /// until one answers: a broker the metadata names may be down, or out of reach.
     async fn find_coordinators(&self, ids: &[String]) -> BTreeMap<String, Result<i32>> {
         let mut results = BTreeMap::new();
-        let Some(&any) = self.brokers.keys().next() else {
-            for id in ids {
-                results.insert(id.clone(), Err(anyhow!("the cluster has no brokers")));
-            }
-            return results;
-        };
-        let outcome = async {
-            let conn = self.broker(any).await?;
-            let mut conn = conn.lock().await;
-            let version = conn.version(ApiKey::FindCoordinator, FIND_COORDINATOR_VERSIONS)?;
-            if version >= 4 {
-                let request = FindCoordinatorRequest::default()
-                    .with_key_type(1)
-                    .with_coordinator_keys(
-                        ids.iter()
-                            .map(|i| StrBytes::from_string(i.clone()))
-                            .collect(),
-                    );
-                let response: FindCoordinatorResponse = conn
-                    .send(
-                        ApiKey::FindCoordinator,
-                        &request,
-                        VersionRange {
-                            min: 4,
-                            max: version,
-                        },
-                    )
-                    .await?;
-                Ok::<_, anyhow::Error>(
-                    response
-                        .coordinators
-                        .iter()
-                        .map(|c| {
-                            (
-                                c.key.to_string(),
-                                check(c.error_code, "FindCoordinator").map(|()| c.node_id.0),
-                            )
-                        })
-                        .collect::<Vec<_>>(),
-                )
-            } else {
-                let mut found = Vec::new();
-                for id in ids {
-                    let request = FindCoordinatorRequest::default()
-                        .with_key_type(1)
-                        .with_key(StrBytes::from_string(id.clone()));
-                    let response: FindCoordinatorResponse = conn
-                        .send(
-                            ApiKey::FindCoordinator,
-                            &request,
-                            VersionRange { min: 1, max: 3 },
-                        )
-                        .await?;
-                    found.push((
-                        id.clone(),
-                        check(response.error_code, "FindCoordinator").map(|()| response.node_id.0),
-                    ));
+        let mut failures = Vec::new();
+        for &broker in self.brokers.keys() {
+            match self.find_coordinators_via(broker, ids).await {
+                Ok(found) => {
+                    results.extend(found);
+                    break;
                 }
-                Ok(found)
+                Err(e) => failures.push(format!("broker {broker}: {e:#}")),
             }
         }
-        .await;
-        match outcome {
-            Ok(found) => results.extend(found),
-            Err(e) => settle(&mut results, ids.iter().cloned(), Some(&e), ""),
+        if results.is_empty() {
+            let e = anyhow!(
+                "FindCoordinator: no broker answered ({})",
+                if failures.is_empty() {
+                    "the cluster has no brokers".to_string()
+                } else {
+                    failures.join("; ")
+                }
+            );
+            settle(&mut results, ids.iter().cloned(), Some(&e), "");
         }
         settle(
             &mut results,
@@ -667,6 +623,64 @@ impl Cluster {
             "FindCoordinator: no answer for this id",
         );
         results
+    }
+
+    async fn find_coordinators_via(
+        &self,
+        broker: i32,
+        ids: &[String],
+    ) -> Result<Vec<(String, Result<i32>)>> {
+        let conn = self.broker(broker).await?;
+        let mut conn = conn.lock().await;
+        let version = conn.version(ApiKey::FindCoordinator, FIND_COORDINATOR_VERSIONS)?;
+        if version >= 4 {
+            let request = FindCoordinatorRequest::default()
+                .with_key_type(1)
+                .with_coordinator_keys(
+                    ids.iter()
+                        .map(|i| StrBytes::from_string(i.clone()))
+                        .collect(),
+                );
+            let response: FindCoordinatorResponse = conn
+                .send(
+                    ApiKey::FindCoordinator,
+                    &request,
+                    VersionRange {
+                        min: 4,
+                        max: version,
+                    },
+                )
+                .await?;
+            Ok(response
+                .coordinators
+                .iter()
+                .map(|c| {
+                    (
+                        c.key.to_string(),
+                        check(c.error_code, "FindCoordinator").map(|()| c.node_id.0),
+                    )
+                })
+                .collect::<Vec<_>>())
+        } else {
+            let mut found = Vec::new();
+            for id in ids {
+                let request = FindCoordinatorRequest::default()
+                    .with_key_type(1)
+                    .with_key(StrBytes::from_string(id.clone()));
+                let response: FindCoordinatorResponse = conn
+                    .send(
+                        ApiKey::FindCoordinator,
+                        &request,
+                        VersionRange { min: 1, max: 3 },
+                    )
+                    .await?;
+                found.push((
+                    id.clone(),
+                    check(response.error_code, "FindCoordinator").map(|()| response.node_id.0),
+                ));
+            }
+            Ok(found)
+        }
     }
 
     /// DescribeTransactions through each id's coordinator.
