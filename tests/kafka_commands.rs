@@ -443,13 +443,15 @@ fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
                 bootstrap: vec![bootstrap.clone()],
                 properties: Default::default(),
             };
-            let mut cluster = Cluster::connect(&target, Some(&[topic.clone()]), WAIT)
+            let mut cluster = Cluster::connect(&target, Some(std::slice::from_ref(&topic)), WAIT)
                 .await
                 .unwrap();
             assert!(!cluster.brokers.contains_key(&0));
             // The lowest id, so it is asked first.
             cluster.brokers.insert(0, unreachable);
-            cluster.describe_transactions(&[id.clone()]).await
+            cluster
+                .describe_transactions(std::slice::from_ref(&id))
+                .await
         });
     let description = described[&id].as_ref().unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(description.state, "Ongoing");
