@@ -1,6 +1,6 @@
 //! `indoubt reconcile` against the lab: exact ids in every class, id sources, window and
 //! settle edges, an empty topic, a topic still being written, a failing query, codecs,
-//! SASL, and a leader that stops mid-run (on a two-broker cluster of the test's own).
+//! SASL, and a leader that crashes mid-run (on a two-broker cluster of the test's own).
 
 mod common;
 
@@ -509,13 +509,14 @@ fn aborted_writes_interleaved_with_committed_ones_are_not_messages() {
     assert_eq!(r["topic_messages"], 17, "1-15, 17 and 19");
 }
 
-/// The broker leading the topic stops during the run (a rolling restart during an
-/// incident): the run reads on from the new leader and its result stays exact.
+/// The broker leading the topic crashes during the run: the run asks again who leads its
+/// partitions until the cluster has fenced the dead broker, reads on from the new
+/// leader, and its result stays exact.
 const FAILOVER_ORDERS: u32 = 8_000;
 const NEVER_PUBLISHED: [u32; 3] = [7, 4242, 7_999];
 
 #[test]
-fn a_leader_that_stops_mid_run_hands_its_partitions_to_the_new_leader() {
+fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
     let cluster = KafkaCluster::start(2);
     let bootstrap = cluster.bootstrap();
     let topic = unique("orders.created");
@@ -577,7 +578,7 @@ fn a_leader_that_stops_mid_run_hands_its_partitions_to_the_new_leader() {
     producer.flush(WAIT).unwrap();
     // A quota of 512 KiB/s for indoubt's client id. The broker then answers a Fetch with
     // at most 5 MiB (the quota over its 10s window), and makes the next one wait seconds:
-    // broker 2 stops meanwhile, with part of partition 1 still to read.
+    // broker 2 is killed meanwhile, with part of partition 1 still to read.
     cluster.tool(
         "kafka.admin.ConfigCommand",
         &[
@@ -666,14 +667,15 @@ fn a_leader_that_stops_mid_run_hands_its_partitions_to_the_new_leader() {
         });
         seen.push(line);
     }
-    cluster.stop_node(2);
+    cluster.kill_node(2);
     let output = child.wait_with_output().unwrap();
     reader.join().unwrap();
     seen.extend(lines.1.try_iter());
 
     let stderr = seen.join("\n");
-    // The first answer held partition 0 whole (4 MiB, the most per partition) and the
-    // start of partition 1: the rest of partition 1 came from broker 1.
+    // Broker 2 died with its first answer in flight or just after it; either way the
+    // rest of partition 1 came from broker 1 (an answer holds at most 4 MiB of a partition,
+    // and partition 0 comes first).
     assert!(
         stderr.contains(&format!("{topic}-1 moved from broker 2 to broker 1")),
         "{stderr}"

@@ -98,6 +98,19 @@ pub async fn read_committed(
             .push(*range);
     }
     let parsers = sinks.len().max(1);
+    // While a dead broker is still named the leader, the same retry comes round every
+    // 250ms: it is told once.
+    let told = std::sync::Mutex::new(HashSet::new());
+    let on_move = |message: String| {
+        if told
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(message.clone())
+        {
+            on_move(message);
+        }
+    };
+    let on_move = &on_move;
     // Each reader reads from one leader and then places what it gave back anew; the
     // placing runs inside the reader's future, so the other readers go on meanwhile.
     let reader = |leader: i32, ranges: Vec<Range>, since: Instant, first_sink: usize| async move {

@@ -102,18 +102,19 @@ async fn open(params: &ConnParams) -> Result<Client> {
             tokio_postgres::config::SslMode::Require
         }
     });
-    // The connection task ends when the client is dropped; an error then is not news.
     if mode == SslMode::Disable {
-        let (client, connection) = config
-            .connect(tokio_postgres::NoTls)
-            .await
-            .map_err(pg_error)?;
-        tokio::spawn(async move {
-            let _ = connection.await;
-        });
-        return Ok(client);
+        return start(&config, tokio_postgres::NoTls).await;
     }
-    let tls = cached_tls_connector(params, mode)?;
+    start(&config, cached_tls_connector(params, mode)?).await
+}
+
+/// Connects, and drives the connection on a task of its own. That task ends when the
+/// client is dropped; an error then is not news.
+async fn start<T>(config: &tokio_postgres::Config, tls: T) -> Result<Client>
+where
+    T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket>,
+    T::Stream: Send + 'static,
+{
     let (client, connection) = config.connect(tls).await.map_err(pg_error)?;
     tokio::spawn(async move {
         let _ = connection.await;

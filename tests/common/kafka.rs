@@ -296,12 +296,13 @@ impl KafkaCluster {
             .join(",")
     }
 
-    /// A controlled shutdown of broker `node` (1-based): its partitions move to others.
-    pub fn stop_node(&self, node: usize) {
+    /// Broker `node` (1-based) crashes (SIGKILL): it is fenced within 2s, and its
+    /// partitions are led by their other replicas.
+    pub fn kill_node(&self, node: usize) {
         super::run_lab_script(
             "kafka-cluster",
             &[
-                "stop",
+                "kill",
                 &self.dir.path().to_string_lossy(),
                 &node.to_string(),
             ],
