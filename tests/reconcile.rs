@@ -549,9 +549,8 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
              INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, {FAILOVER_ORDERS}) g"
         ))
         .unwrap();
-    // 1 KiB events, about 5 MiB per partition: more than one Fetch response (4 MiB per
-    // partition), so the run has to come back to the broker after its first answer.
-    // acks=all: broker 1 holds every event before the run starts.
+    // 1 KiB events, about 3.9 MiB per partition. acks=all: broker 1 holds every event
+    // before the run starts.
     let producer: BaseProducer = ClientConfig::new()
         .set("bootstrap.servers", &bootstrap)
         .set("acks", "all")
@@ -576,10 +575,12 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
         }
     }
     producer.flush(WAIT).unwrap();
-    // A quota of 512 KiB/s for indoubt's client id. The broker then answers a Fetch with
-    // at most 5 MiB (the quota over its 10s window), and makes the next one wait seconds:
-    // broker 2 is killed meanwhile, with part of partition 1 still to read.
+    // A quota of 512 KiB/s for indoubt's client id: the broker answers a Fetch with at
+    // most 5 MiB (the quota over its 10s window; the topic holds about 8 MiB) and makes
+    // the next one wait seconds, so the run is still going when broker 2 dies. Brokers
+    // apply it as they replay the cluster's metadata: broker 2 is asked until it has.
     cluster.tool(
+        None,
         "kafka.admin.ConfigCommand",
         &[
             "--alter",
@@ -591,7 +592,21 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
             "consumer_byte_rate=524288",
         ],
     );
-
+    wait_for("broker 2 to enforce the quota", || {
+        cluster
+            .tool(
+                Some(2),
+                "kafka.admin.ConfigCommand",
+                &[
+                    "--describe",
+                    "--entity-type",
+                    "clients",
+                    "--entity-name",
+                    "indoubt",
+                ],
+            )
+            .contains("consumer_byte_rate=524288")
+    });
     // Broker 2 leads both partitions when the run starts, with broker 1 in sync. On a
     // busy machine broker 2 may have lost the lead meanwhile (a missed heartbeat): it
     // is handed back by a preferred-leader election.
@@ -607,6 +622,7 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
     };
     if !led_by_2() {
         cluster.tool(
+            None,
             "org.apache.kafka.tools.LeaderElectionCommand",
             &[
                 "--election-type",
@@ -618,6 +634,7 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
             ],
         );
         cluster.tool(
+            None,
             "org.apache.kafka.tools.LeaderElectionCommand",
             &[
                 "--election-type",
@@ -690,4 +707,91 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
     assert_eq!(report["matched"], published);
     assert_eq!(report["duplicated_count"], 0);
     assert_eq!(report["extra_count"], 0);
+}
+
+/// A leader that accepts connections and never answers (a host gone silent, a network
+/// split): its reader gives up at the request timeout, which may be past the idle budget
+/// already, and the partition is still read from the broker that leads it now.
+#[test]
+fn a_leader_that_stops_answering_is_given_up_and_its_partition_read_elsewhere() {
+    use indoubt::kafka::cluster::Cluster;
+    use indoubt::kafka::fetch::{read_committed, Range};
+    use indoubt::kafka::target::KafkaTarget;
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "silent-leader", 1);
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    for i in 0..10 {
+        send(&producer, &topic, 0, &format!("m{i}"));
+    }
+    // Connections complete in the listen backlog; nothing ever reads or answers them.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_address = silent.local_addr().unwrap().to_string();
+    let moves = std::sync::Mutex::new(Vec::new());
+    let (read, outcome) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let target = KafkaTarget {
+                bootstrap: vec![bootstrap.clone()],
+                properties: Default::default(),
+            };
+            let request_timeout = std::time::Duration::from_secs(2);
+            let mut cluster =
+                Cluster::connect(&target, Some(std::slice::from_ref(&topic)), request_timeout)
+                    .await
+                    .unwrap();
+            // The metadata read at the start named broker 0, the silent one, the leader.
+            cluster.brokers.insert(0, silent_address);
+            let partition = cluster.topics.get_mut(&topic).unwrap();
+            partition.partitions.get_mut(&0).unwrap().leader = 0;
+            let (sink, mut queue) = tokio::sync::mpsc::channel(64);
+            let sinks = vec![sink];
+            let fetching = async {
+                let outcome = read_committed(
+                    &cluster,
+                    &topic,
+                    &[Range {
+                        partition: 0,
+                        start: 0,
+                        end: 10,
+                    }],
+                    std::time::Duration::from_secs(1), // less than the request timeout
+                    &sinks,
+                    &|| {},
+                    &|m| moves.lock().unwrap().push(m),
+                )
+                .await;
+                drop(sinks);
+                outcome
+            };
+            let draining = async {
+                let mut read = Vec::new();
+                while let Some(work) = queue.recv().await {
+                    work.batch
+                        .for_each_record(|r| {
+                            if (work.from..work.end).contains(&r.offset) {
+                                read.push(r.offset);
+                            }
+                            Ok(())
+                        })
+                        .unwrap();
+                }
+                read
+            };
+            let (outcome, read) = tokio::join!(fetching, draining);
+            (read, outcome)
+        });
+    outcome.unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(read, (0..10).collect::<Vec<i64>>());
+    let moves = moves.into_inner().unwrap();
+    assert!(
+        moves
+            .iter()
+            .any(|m| m.starts_with(&format!("{topic}-0 moved from broker 0 to broker 1"))),
+        "{moves:?}"
+    );
 }

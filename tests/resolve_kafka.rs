@@ -225,25 +225,10 @@ fn a_principal_without_cluster_action_is_refused_and_nothing_is_written() {
     hanging_transaction(&bootstrap, &topic, 0);
     committed_writes(&bootstrap, &topic, 0, 1);
     let (user, password) = scram_user("no-cluster-action");
-    // WriteTxnMarkers needs ClusterAction on the cluster: denied to this user only.
-    let acl = std::process::Command::new(repo_root().join("tests/lab/kafka-acls"))
-        .args([
-            "--bootstrap-server",
-            &bootstrap,
-            "--add",
-            "--deny-principal",
-            &format!("User:{user}"),
-            "--operation",
-            "ClusterAction",
-            "--cluster",
-        ])
-        .output()
-        .expect("kafka-acls");
-    assert!(
-        acl.status.success(),
-        "{}",
-        String::from_utf8_lossy(&acl.stderr)
-    );
+    // WriteTxnMarkers needs ClusterAction on the cluster: denied to this user only, and
+    // only during this test. (While any ACL names the cluster, the lab's "allow when no
+    // ACL is found" no longer covers it for the other SASL users either.)
+    let _deny = ClusterAcl::deny(&bootstrap, &user, "ClusterAction");
     let mut args = vec![
         "-o".to_string(),
         "json".into(),
@@ -299,4 +284,50 @@ fn a_principal_without_cluster_action_is_refused_and_nothing_is_written() {
         .collect();
     assert_eq!(records.len(), 2, "the intent, then its outcome");
     assert_eq!(records[1]["outcome"]["status"], "error");
+}
+
+/// A DENY ACL on the cluster for one principal, removed when dropped (also on failure).
+struct ClusterAcl {
+    args: Vec<String>,
+}
+
+impl ClusterAcl {
+    fn deny(bootstrap: &str, user: &str, operation: &str) -> ClusterAcl {
+        let acl = ClusterAcl {
+            args: [
+                "--bootstrap-server",
+                bootstrap,
+                "--deny-principal",
+                &format!("User:{user}"),
+                "--operation",
+                operation,
+                "--cluster",
+            ]
+            .map(String::from)
+            .to_vec(),
+        };
+        let out = acl.run("--add");
+        assert!(
+            out.status.success(),
+            "kafka-acls --add: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        acl
+    }
+
+    fn run(&self, action: &str) -> std::process::Output {
+        std::process::Command::new(repo_root().join("tests/lab/kafka-acls"))
+            .arg(action)
+            .args(&self.args)
+            .arg("--force")
+            .output()
+            .expect("kafka-acls")
+    }
+}
+
+impl Drop for ClusterAcl {
+    fn drop(&mut self) {
+        // No panic here: it may run while a failed test unwinds.
+        let _ = self.run("--remove");
+    }
 }

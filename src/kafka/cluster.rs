@@ -193,12 +193,15 @@ impl Cluster {
     }
 
     /// Who leads each partition of `topic` now, asked again of the first broker that
-    /// answers: for a reader whose partition's leader moved. Partitions without a leader
-    /// are left out; brokers the first metadata did not name are learned.
-    pub async fn current_leaders(&self, topic: &str) -> Result<BTreeMap<i32, i32>> {
+    /// answers (those in `last` after the others): for a reader whose partition's leader
+    /// moved. Partitions without a leader are left out; brokers the first metadata did
+    /// not name are learned.
+    pub async fn current_leaders(&self, topic: &str, last: &[i32]) -> Result<BTreeMap<i32, i32>> {
         let request = metadata_request(Some(&[topic.to_string()]));
         let mut failures = Vec::new();
-        for &id in self.brokers.keys() {
+        let (later, first): (Vec<i32>, Vec<i32>) =
+            self.brokers.keys().partition(|id| last.contains(id));
+        for id in first.into_iter().chain(later) {
             let response: MetadataResponse = match self
                 .send_to(id, ApiKey::Metadata, &request, METADATA_VERSIONS)
                 .await

@@ -44,17 +44,16 @@ pub struct Work {
 }
 
 /// Partition errors after which another broker may lead the partition: whoever leads it
-/// now is asked of the cluster again, as Kafka's consumer does.
+/// now is asked of the cluster again, as Kafka's consumer does for these. (The leader
+/// epoch errors cannot come back: no epoch is sent.)
 fn leader_moved(error: ResponseError) -> bool {
     matches!(
         error,
-        // UNKNOWN_TOPIC_OR_PARTITION: this broker no longer hosts it.
-        ResponseError::UnknownTopicOrPartition
-            | ResponseError::LeaderNotAvailable
-            | ResponseError::NotLeaderOrFollower
+        ResponseError::NotLeaderOrFollower
+            | ResponseError::UnknownTopicOrPartition // no longer hosted by this broker
+            | ResponseError::ReplicaNotAvailable
             | ResponseError::KafkaStorageError
-            | ResponseError::FencedLeaderEpoch
-            | ResponseError::UnknownLeaderEpoch
+            | ResponseError::OffsetNotAvailable // a new leader catching up its high watermark
     )
 }
 /// The pause before asking who leads a partition now: the controller needs a moment to
@@ -75,9 +74,8 @@ type Placement = BTreeMap<i32, (Vec<Range>, Instant)>;
 
 /// Reads every range to its end and sends each batch worth reading to one of `sinks`
 /// (in turn). A partition whose leader moves, or cannot be reached, is read on from its
-/// new leader (`on_move` hears of it). Fails when a partition makes no progress for
-/// `idle_timeout`.
-#[allow(clippy::too_many_arguments)]
+/// new leader (`on_move` hears of it). Fails when none of the partitions read from one
+/// broker has made progress for `idle_timeout`.
 pub async fn read_committed(
     cluster: &Cluster,
     topic: &str,
@@ -144,7 +142,9 @@ pub async fn read_committed(
 }
 
 /// Where each handed-off partition is led now: asked of the cluster after a pause, again
-/// until each has a leader, or one has made no progress for `idle_timeout`.
+/// until each has a leader, or one has made no progress for `idle_timeout` (a partition
+/// moving to another broker starts a new budget there; one whose broker keeps failing
+/// does not).
 async fn place_again(
     cluster: &Cluster,
     topic: &str,
@@ -153,7 +153,49 @@ async fn place_again(
     on_move: &(dyn Fn(String) + Sync),
 ) -> Result<Placement> {
     let mut placement = Placement::new();
+    // The brokers just given up on are asked last: one that stopped answering would
+    // cost a whole timeout before the others are asked.
+    let failed: Vec<i32> = handoffs.iter().map(|h| h.leader).collect();
     while !handoffs.is_empty() {
+        tokio::time::sleep(REROUTE_BACKOFF).await;
+        match cluster.current_leaders(topic, &failed).await {
+            Ok(leaders) => handoffs.retain_mut(|h| {
+                let Some(&leader) = leaders.get(&h.range.partition) else {
+                    h.why = "no broker leads it now (LEADER_NOT_AVAILABLE)".to_string();
+                    return true;
+                };
+                let (p, at) = (h.range.partition, h.range.start);
+                let since = if leader != h.leader {
+                    on_move(format!(
+                        "{topic}-{p} moved from broker {} to broker {leader}{}; reading on from offset {at}",
+                        h.leader,
+                        if h.why.is_empty() { String::new() } else { format!(" ({})", h.why) }
+                    ));
+                    // A new leader gets the whole budget (it may need a moment to serve).
+                    Instant::now()
+                } else if h.why.is_empty() {
+                    h.last_progress
+                } else if h.last_progress.elapsed() > idle_timeout {
+                    return true; // the same broker failing again after the budget: give up
+                } else {
+                    on_move(format!(
+                        "{topic}-{p}: asking broker {leader} again from offset {at} ({})",
+                        h.why
+                    ));
+                    h.last_progress
+                };
+                let (ranges, oldest) = placement.entry(leader).or_insert((Vec::new(), since));
+                ranges.push(h.range);
+                *oldest = (*oldest).min(since);
+                false
+            }),
+            Err(e) => {
+                let why = format!("{e:#}");
+                handoffs.iter_mut().for_each(|h| h.why.clone_from(&why));
+            }
+        }
+        // Given up only after the cluster was asked at least once: a broker that went
+        // silent may have used the whole budget before its readers gave up on it.
         // The partitions carried along with one that failed have no reason of their own.
         if let Some(stuck) = handoffs
             .iter()
@@ -167,38 +209,6 @@ async fn place_again(
                 stuck.why
             );
         }
-        tokio::time::sleep(REROUTE_BACKOFF).await;
-        let leaders = match cluster.current_leaders(topic).await {
-            Ok(leaders) => leaders,
-            Err(e) => {
-                let why = format!("{e:#}");
-                handoffs.iter_mut().for_each(|h| h.why.clone_from(&why));
-                continue;
-            }
-        };
-        handoffs.retain_mut(|h| {
-            let Some(&leader) = leaders.get(&h.range.partition) else {
-                h.why = "no broker leads it now (LEADER_NOT_AVAILABLE)".to_string();
-                return true;
-            };
-            let (p, at) = (h.range.partition, h.range.start);
-            if leader != h.leader {
-                on_move(format!(
-                    "{topic}-{p} moved from broker {} to broker {leader}{}; reading on from offset {at}",
-                    h.leader,
-                    if h.why.is_empty() { String::new() } else { format!(" ({})", h.why) }
-                ));
-            } else if !h.why.is_empty() {
-                on_move(format!(
-                    "{topic}-{p}: asking broker {leader} again from offset {at} ({})",
-                    h.why
-                ));
-            }
-            let (ranges, since) = placement.entry(leader).or_insert((Vec::new(), h.last_progress));
-            ranges.push(h.range);
-            *since = (*since).min(h.last_progress);
-            false
-        });
     }
     Ok(placement)
 }
@@ -295,6 +305,12 @@ async fn read_from_leader(
                 let keep = filter
                     .keeps(&batch)
                     .with_context(|| format!("reading {topic}-{id}"))?;
+                if !keep {
+                    // Dropped on its header's word: damage there must not make ids vanish.
+                    batch
+                        .verify_crc()
+                        .with_context(|| format!("reading {topic}-{id}"))?;
+                }
                 let next_at = batch.last_offset + 1;
                 if keep && batch.base_offset < end {
                     // A copy: a queued slice would keep its whole response in memory.

@@ -122,7 +122,7 @@ impl Batch {
 
     /// Kafka's Java consumer checks this by default (`check.crcs`): a batch damaged on
     /// disk or on the wire could otherwise still parse, into ids that were never written.
-    fn verify_crc(&self) -> Result<()> {
+    pub fn verify_crc(&self) -> Result<()> {
         let stored = u32::from_be_bytes(self.bytes[CRC_AT..CRC_AT + 4].try_into().unwrap());
         let computed = crc32c::crc32c(&self.bytes[CRC_AT + 4..]);
         if stored != computed {

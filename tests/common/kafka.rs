@@ -296,7 +296,7 @@ impl KafkaCluster {
             .join(",")
     }
 
-    /// Broker `node` (1-based) crashes (SIGKILL): it is fenced within 2s, and its
+    /// Broker `node` (1-based) crashes (SIGKILL): it is fenced within 3s, and its
     /// partitions are led by their other replicas.
     pub fn kill_node(&self, node: usize) {
         super::run_lab_script(
@@ -309,9 +309,14 @@ impl KafkaCluster {
         );
     }
 
-    /// A Kafka tool class (ConfigCommand, LeaderElectionCommand, …) run against this cluster.
-    pub fn tool(&self, class: &str, args: &[&str]) {
-        kafka_tool(&self.bootstrap(), class, args);
+    /// A Kafka tool class (ConfigCommand, LeaderElectionCommand, …) run against this
+    /// cluster, or against broker `only` alone; its stdout.
+    pub fn tool(&self, only: Option<usize>, class: &str, args: &[&str]) -> String {
+        let bootstrap = match only {
+            Some(node) => format!("127.0.0.1:{}", self.ports[node - 1]),
+            None => self.bootstrap(),
+        };
+        kafka_tool(&bootstrap, class, args)
     }
 }
 
@@ -323,18 +328,26 @@ impl Drop for KafkaCluster {
     }
 }
 
-/// A Kafka tool class from the lab's jars, run against `bootstrap`.
-pub fn kafka_tool(bootstrap: &str, class: &str, args: &[&str]) {
-    let mut all = vec!["tool", class, "--bootstrap-server", bootstrap];
-    all.extend_from_slice(args);
-    super::run_lab_script("kafka-cluster", &all);
+/// A Kafka tool class from the lab's jars, run against `bootstrap`; its stdout.
+pub fn kafka_tool(bootstrap: &str, class: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(super::repo_root().join("tests/lab/kafka-cluster"))
+        .args(["tool", class, "--bootstrap-server", bootstrap])
+        .args(args)
+        .output()
+        .expect("run kafka-cluster tool");
+    assert!(
+        out.status.success(),
+        "{class} {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A SCRAM-SHA-256 user of the lab's SASL_SSL listener, made for one test: ACLs denying
 /// it something touch no other test. Returns (user, password).
 pub fn scram_user(prefix: &str) -> (String, String) {
     let (user, password) = (unique(prefix), unique("pw"));
-    kafka_tool(
+    let _ = kafka_tool(
         &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
         "kafka.admin.ConfigCommand",
         &[
