@@ -827,7 +827,8 @@ impl Cluster {
 }
 
 /// Gives every key a request covered an answer: the request's failure for all of them,
-/// or, after a reply, "no answer" for those the broker left out.
+/// or, after a reply, "no answer" for those the broker left out. A shared failure is
+/// copied as text, so a `BrokerError` in it is no longer found by `BrokerError::of`.
 fn settle<K: Ord + Clone, T>(
     results: &mut BTreeMap<K, Result<T>>,
     keys: impl IntoIterator<Item = K>,
