@@ -795,3 +795,90 @@ fn a_leader_that_stops_answering_is_given_up_and_its_partition_read_elsewhere() 
         "{moves:?}"
     );
 }
+
+/// Retention (here DeleteRecords, its manual form) removed the topic's oldest events:
+/// rows older than what every partition still holds are not reported missing, the
+/// comparison starts where the topic's memory does, and says so.
+#[test]
+fn rows_older_than_the_topic_retains_are_not_called_missing() {
+    let shop = Shop::new(1);
+    shop.db
+        .admin()
+        .batch_execute(
+            "INSERT INTO orders SELECT g, now() - interval '20 minutes' FROM generate_series(22, 30) g;
+             INSERT INTO orders VALUES (31, now() - interval '40 minutes')",
+        )
+        .unwrap();
+    let producer = shop.producer();
+    let minute = 60_000;
+    for id in 1..=20 {
+        shop.publish(&producer, &id.to_string(), 120 * minute - 1000); // offsets 0-19
+    }
+    shop.publish(&producer, "31", 40 * minute); // offset 20: the oldest one kept
+    for id in 22..=29 {
+        shop.publish(&producer, &id.to_string(), 20 * minute); // 30 never published
+    }
+    producer.flush(WAIT).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let offsets = dir.path().join("offsets.json");
+    std::fs::write(
+        &offsets,
+        format!(
+            r#"{{"version":1,"partitions":[{{"topic":"{}","partition":0,"offset":20}}]}}"#,
+            shop.topic
+        ),
+    )
+    .unwrap();
+    kafka_tool(
+        &shop.bootstrap,
+        "org.apache.kafka.tools.DeleteRecordsCommand",
+        &["--offset-json-file", &offsets.to_string_lossy()],
+    );
+
+    let (r, out) = shop.reconcile(&["--since", "3h"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        ids(&r, "missing"),
+        ["30"],
+        "orders 1-20 were published, then deleted"
+    );
+    assert_eq!(ids(&r, "pending"), ["21"]);
+    assert_eq!(r["matched"], 8, "22-29");
+    assert_eq!(
+        r["database_rows"], 10,
+        "21-30: order 31 is older than the kept events + slack"
+    );
+    let kept_from =
+        chrono::DateTime::parse_from_rfc3339(r["retained"]["partitions"]["0"].as_str().unwrap())
+            .unwrap()
+            .timestamp_millis();
+    assert_eq!(kept_from, shop.now_ms - 40 * minute, "order 31's event");
+    let compared_from = chrono::DateTime::parse_from_rfc3339(r["compared_from"].as_str().unwrap())
+        .unwrap()
+        .timestamp_millis();
+    assert_eq!(
+        compared_from,
+        kept_from + minute,
+        "plus the default slack of 1m"
+    );
+    let warning = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "window_past_retention")
+        .unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(warning["severity"], "WARNING");
+    assert!(warning["message"]
+        .as_str()
+        .unwrap()
+        .contains("older rows are not judged"));
+
+    // A window wholly older than what the topic keeps cannot be compared at all.
+    let (_, out) = shop.reconcile(&["--since", "3h", "--until", "1h"]);
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("no longer holds messages from before"),
+        "{}",
+        out.stderr
+    );
+}

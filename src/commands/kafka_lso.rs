@@ -145,7 +145,7 @@ async fn explain(
     let producers = cluster.describe_producers(&tps).await;
     let timestamps = join_all(
         gaps.iter()
-            .map(|(tp, _, lso)| cluster.batch_timestamp(tp, *lso)),
+            .map(|(tp, _, lso)| cluster.record_timestamp(tp, *lso)),
     )
     .await;
     // The gap itself is known; what is not (holder, age) is said, not silently left out.

@@ -16,6 +16,7 @@ use crate::units::{format_duration, parse_duration};
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -24,6 +25,11 @@ pub(crate) struct ReconcileReport {
     job: Option<String>,
     topic: String,
     since: DateTime<Utc>,
+    /// Where the comparison starts: `since`, or later when the topic no longer holds the
+    /// window's first messages (then rows before it are not compared).
+    compared_from: DateTime<Utc>,
+    /// The partitions that lost messages from inside the window.
+    retained: Retained,
     until: DateTime<Utc>,
     settle_seconds: u64,
     count_only: bool,
@@ -45,6 +51,27 @@ pub(crate) struct ReconcileReport {
     unparseable: Vec<Unparseable>,
     #[serde(skip)]
     show: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Retained {
+    /// Partition → its first retained message's time, for those later than `since`
+    /// (less the slack).
+    partitions: BTreeMap<i32, DateTime<Utc>>,
+    /// Partitions whose every message was deleted. Not a finding: their messages are older
+    /// than those the other partitions retain (unless DeleteRecords singled them out).
+    emptied: Vec<i32>,
+}
+
+/// `since`, or — when retention (or DeleteRecords) removed messages from after it — the
+/// time from which every partition still holds its messages, plus the slack (a row's
+/// event may be timestamped up to the slack before the row).
+fn compared_from(topic: &topic::Topic, since: DateTime<Utc>, slack: Duration) -> DateTime<Utc> {
+    topic
+        .retained_since_ms()
+        .and_then(|ms| DateTime::from_timestamp_millis(ms.saturating_add(slack.as_millis() as i64)))
+        .filter(|from| *from > since)
+        .unwrap_or(since)
 }
 
 #[derive(Debug, Serialize)]
@@ -128,11 +155,30 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
 
     let progress = Progress::new(ctx, !args.no_progress);
     let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
-    let mut session = session::connect(&pg.params, ctx.timeout).await?;
-    session.allow_long_statements(query_timeout).await?;
+    let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
+    let connect = async {
+        let mut session = session::connect(&pg.params, ctx.timeout).await?;
+        session.allow_long_statements(query_timeout).await?;
+        Ok::<_, anyhow::Error>(session)
+    };
+    let (session, topic) = tokio::join!(connect, topic::open(&kafka, &topic_name, kafka_timeout));
+    let session = session?;
+    let topic = topic.context("reading the topic side")?;
+    let compared_from = compared_from(&topic, since, slack);
+    if compared_from >= until {
+        return Err(hinted(
+            format!(
+                "topic {topic_name} no longer holds messages from before {} (retention or DeleteRecords): none of the window [{}, {}) can be compared",
+                compared_from.format("%Y-%m-%d %H:%M:%S UTC"),
+                since.format("%Y-%m-%d %H:%M:%S"),
+                until.format("%Y-%m-%d %H:%M:%S")
+            ),
+            "choose a window the topic's retention still covers",
+        ));
+    }
     let settle_from = crate::units::time_before(until, settle);
     let window = Window {
-        since_ms: since.timestamp_millis(),
+        since_ms: compared_from.timestamp_millis(),
         until_ms: until.timestamp_millis(),
         slack,
     };
@@ -141,15 +187,21 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     let (on_messages, on_rows) = (|n| progress.messages(n), |n| progress.rows(n));
     let on_note = |message: String| ctx.note(message);
     let topic_read = topic::read(
-        &kafka,
-        &topic_name,
+        &topic,
         &id_from,
         &window,
-        ctx.timeout.max(Duration::from_secs(30)),
+        kafka_timeout,
         &on_messages,
         &on_note,
     );
-    let db_read = db::read(&session, &query, since, until, settle_from, &on_rows);
+    let db_read = db::read(
+        &session,
+        &query,
+        compared_from,
+        until,
+        settle_from,
+        &on_rows,
+    );
     let (db_side, topic_side) = tokio::join!(db_read, topic_read);
     let db_side = db_side.context("reading the database side")?;
     let topic_side = topic_side.context("reading the topic side")?;
@@ -159,6 +211,16 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         job: args.job.clone(),
         topic: topic_name.clone(),
         since,
+        compared_from,
+        retained: Retained {
+            partitions: topic
+                .first_retained
+                .iter()
+                .filter(|(_, ms)| *ms + slack.as_millis() as i64 > since.timestamp_millis())
+                .map(|(p, ms)| (*p, DateTime::from_timestamp_millis(*ms).unwrap_or(since)))
+                .collect(),
+            emptied: topic.emptied.clone(),
+        },
         until,
         settle_seconds: settle.as_secs(),
         count_only: args.count_only,
@@ -225,7 +287,7 @@ const FIRST_IDS: usize = 5;
 fn assess(d: &ReconcileReport) -> Vec<Finding> {
     let window = format!(
         "[{}, {})",
-        d.since.format("%Y-%m-%d %H:%M:%S"),
+        d.compared_from.format("%Y-%m-%d %H:%M:%S"),
         d.until.format("%Y-%m-%d %H:%M:%S")
     );
     let mut findings = Vec::new();
@@ -296,6 +358,29 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
                 d.database_rows, d.pending_count
             ),
         )));
+    }
+    if d.compared_from > d.since {
+        let partitions: Vec<String> = d
+            .retained
+            .partitions
+            .iter()
+            .map(|(p, at)| format!("{p} from {}", at.format("%Y-%m-%d %H:%M:%S")))
+            .collect();
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "window_past_retention",
+                format!("topic {}", d.topic),
+                format!(
+                    "the topic no longer holds the window's first messages (partition {}): rows are compared from {}, not from {}; older rows are not judged",
+                    partitions.join(", partition "),
+                    d.compared_from.format("%Y-%m-%d %H:%M:%S"),
+                    d.since.format("%Y-%m-%d %H:%M:%S"),
+                ),
+            )
+            .evidence("source", "ListOffsets (log start) and the first retained record of each partition")
+            .advice("retention (or DeleteRecords) removed them: compare older rows against another copy of the events, or narrow --since"),
+        );
     }
     findings
 }

@@ -4,7 +4,7 @@
 
 use super::conn::{check, error_name, BrokerError, Connection};
 use super::fetch;
-use super::records::{self, Batch};
+use super::records;
 use super::security::Security;
 use super::target::KafkaTarget;
 use anyhow::{anyhow, bail, Context, Result};
@@ -742,9 +742,11 @@ impl Cluster {
         results
     }
 
-    /// The first-record timestamp of the batch holding `offset` (read_uncommitted Fetch;
-    /// only the batch header is read, so compressed batches need no codec).
-    pub async fn batch_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
+    /// The timestamp of the first record at or after `offset`, in the batch holding it
+    /// (read_uncommitted Fetch). From the batch header when the batch starts there (no
+    /// codec needed); else its records are read, since records before `offset` in the
+    /// same batch may be long gone (DeleteRecords) and older.
+    pub async fn record_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
         let leader = self.leader(tp)?;
         let request = fetch::request(
             &tp.0,
@@ -769,10 +771,24 @@ impl Cluster {
         let Some(records) = &partition.records else {
             return Ok(None);
         };
-        Ok(records::batches(records)?
+        let batches = records::batches(records)?;
+        let Some(batch) = batches
             .iter()
             .find(|b| b.base_offset <= offset && offset <= b.last_offset)
-            .map(Batch::base_timestamp))
+        else {
+            return Ok(None);
+        };
+        if batch.base_offset == offset {
+            return Ok(Some(batch.base_timestamp()));
+        }
+        let mut found = None;
+        batch.for_each_record(|r| {
+            if found.is_none() && r.offset >= offset {
+                found = Some(r.timestamp);
+            }
+            Ok(())
+        })?;
+        Ok(found)
     }
 
     /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.

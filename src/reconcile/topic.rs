@@ -10,6 +10,7 @@ use crate::kafka::records::Record;
 use crate::kafka::target::KafkaTarget;
 use anyhow::{anyhow, Context, Result};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,16 +43,32 @@ pub struct Window {
     pub slack: Duration,
 }
 
-/// Reads the window's messages from every partition; `progress` gets the running count.
-pub async fn read(
-    target: &KafkaTarget,
-    topic: &str,
-    id_from: &IdFrom,
-    window: &Window,
-    timeout: Duration,
-    progress: &(dyn Fn(u64) + Sync),
-    note: &(dyn Fn(String) + Sync),
-) -> Result<TopicSide> {
+/// A topic opened for reading: its partitions, the end offsets captured now (last stable
+/// offsets: whatever is written from here on is not ours to wait for), and what it still
+/// holds of its past.
+pub struct Topic {
+    cluster: Cluster,
+    name: String,
+    tps: Vec<(String, i32)>,
+    ends: BTreeMap<i32, i64>,
+    /// (partition, time of its first retained message) for each partition whose start
+    /// was deleted (retention, DeleteRecords) and that still holds messages.
+    pub first_retained: Vec<(i32, i64)>,
+    /// Partitions whose every message was deleted: no telling how far back they held.
+    pub emptied: Vec<i32>,
+}
+
+impl Topic {
+    /// The earliest time from which every partition still holds all its messages, when
+    /// some partition lost messages after that time's predecessors (None: nothing was
+    /// deleted, or only from emptied partitions).
+    pub fn retained_since_ms(&self) -> Option<i64> {
+        self.first_retained.iter().map(|(_, ms)| *ms).max()
+    }
+}
+
+/// Connects and captures the end offsets and the start of what each partition retains.
+pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Result<Topic> {
     let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
     if let Some(error) = cluster.topic_errors.get(topic) {
         return Err(anyhow!("topic {topic} cannot be read: {}", error.name()));
@@ -71,20 +88,77 @@ pub async fn read(
             "topic {topic} does not exist or may not be described"
         ));
     }
-    // Ends first: whatever is written while we read is not ours to wait for. They are
-    // last stable offsets, since read_committed reads no further.
-    let ends = cluster.latest_offsets(&tps, READ_COMMITTED).await;
-    // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
-    let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
-    let starts = cluster.list_offsets(&tps, READ_COMMITTED, start_ms).await;
-    let mut ranges = Vec::new();
+    // Timestamp -2 asks ListOffsets for the log start offset.
+    let (ends, starts) = tokio::join!(
+        cluster.latest_offsets(&tps, READ_COMMITTED),
+        cluster.list_offsets(&tps, READ_COMMITTED, -2)
+    );
+    let mut topic_ends = BTreeMap::new();
+    let mut trimmed = Vec::new();
+    let mut emptied = Vec::new();
     for tp in &tps {
         let end = *ends[tp]
             .as_ref()
             .map_err(|e| anyhow!("reading the end of {topic}-{}: {e:#}", tp.1))?;
+        let start = *starts[tp]
+            .as_ref()
+            .map_err(|e| anyhow!("reading the log start of {topic}-{}: {e:#}", tp.1))?;
+        topic_ends.insert(tp.1, end);
+        if start > 0 && start < end {
+            trimmed.push((tp.clone(), start));
+        } else if start > 0 {
+            emptied.push(tp.1);
+        }
+    }
+    let first_times = futures_util::future::join_all(
+        trimmed
+            .iter()
+            .map(|(tp, start)| cluster.record_timestamp(tp, *start)),
+    )
+    .await;
+    let mut first_retained = Vec::new();
+    for ((tp, start), time) in trimmed.iter().zip(first_times) {
+        let time = time.map_err(|e| {
+            anyhow!(
+                "reading the first retained message of {topic}-{} (offset {start}): {e:#}",
+                tp.1
+            )
+        })?;
+        // None: the log start moved past it meanwhile; the next one is newer still, and
+        // the window's start is then judged by the partitions that answered.
+        if let Some(ms) = time {
+            first_retained.push((tp.1, ms));
+        }
+    }
+    Ok(Topic {
+        cluster,
+        name: topic.to_string(),
+        tps,
+        ends: topic_ends,
+        first_retained,
+        emptied,
+    })
+}
+
+/// Reads the window's messages from every partition; `progress` gets the running count.
+pub async fn read(
+    topic: &Topic,
+    id_from: &IdFrom,
+    window: &Window,
+    timeout: Duration,
+    progress: &(dyn Fn(u64) + Sync),
+    note: &(dyn Fn(String) + Sync),
+) -> Result<TopicSide> {
+    let (cluster, tps, name) = (&topic.cluster, &topic.tps, topic.name.as_str());
+    // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
+    let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
+    let starts = cluster.list_offsets(tps, READ_COMMITTED, start_ms).await;
+    let mut ranges = Vec::new();
+    for tp in tps {
+        let end = topic.ends[&tp.1];
         let start = *starts[tp].as_ref().map_err(|e| {
             anyhow!(
-                "finding the offset for the window's start in {topic}-{}: {e:#}",
+                "finding the offset for the window's start in {name}-{}: {e:#}",
                 tp.1
             )
         })?;
@@ -118,13 +192,13 @@ pub async fn read(
         }));
     }
     note(format!(
-        "reading {} partition(s) of {topic} from broker(s) {}",
+        "reading {} partition(s) of {name} from broker(s) {}",
         ranges.len(),
-        leaders_of(&cluster, topic)
+        leaders_of(cluster, name)
     ));
     let fetched = fetch::read_committed(
-        &cluster,
-        topic,
+        cluster,
+        name,
         &ranges,
         timeout,
         &sinks,
@@ -146,7 +220,7 @@ pub async fn read(
         }
     }
     if let Some(e) = failure.or(fetched.err()) {
-        return Err(e.context(format!("reading {topic}")));
+        return Err(e.context(format!("reading {name}")));
     }
     progress(side.messages);
     side.unparseable.sort_by_key(|u| (u.partition, u.offset));
