@@ -858,8 +858,8 @@ fn rows_older_than_the_topic_retains_are_not_called_missing() {
         .timestamp_millis();
     assert_eq!(
         compared_from,
-        kept_from + minute,
-        "plus the default slack of 1m"
+        kept_from + minute + 1,
+        "just after it plus the default slack of 1m"
     );
     let warning = r["findings"]
         .as_array()
@@ -877,8 +877,139 @@ fn rows_older_than_the_topic_retains_are_not_called_missing() {
     let (_, out) = shop.reconcile(&["--since", "3h", "--until", "1h"]);
     assert_eq!(out.code, 3, "{}", out.stdout);
     assert!(
-        out.stderr.contains("no longer holds messages from before"),
+        out.stderr.contains("may have lost messages up to"),
         "{}",
         out.stderr
+    );
+}
+
+/// Several partitions lose different amounts: the comparison starts after the newest
+/// message any of them may have lost. One trimmed at a batch boundary, one inside a
+/// batch, one emptied while retention.ms is infinite (so nothing bounds its loss).
+#[test]
+fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
+    let db = TestDb::create("shop");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 6) g;
+             INSERT INTO orders VALUES (7, now() - interval '35 minutes');
+             INSERT INTO orders SELECT g, now() - interval '20 minutes' FROM generate_series(8, 11) g",
+        )
+        .unwrap();
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = unique("orders.kept");
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    let created = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(admin.create_topics(
+            &[NewTopic::new(&topic, 3, TopicReplication::Fixed(1)).set("retention.ms", "-1")],
+            &AdminOptions::new().operation_timeout(Some(WAIT)),
+        ))
+        .unwrap();
+    created.into_iter().for_each(|r| {
+        r.unwrap();
+    });
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    let now_ms = chrono::Utc::now().timestamp_millis();
+    let minute = 60_000;
+    let publish = |partition: i32, id: &str, ago_min: i64, flush: bool| {
+        producer
+            .send(
+                BaseRecord::to(&topic)
+                    .partition(partition)
+                    .key(id)
+                    .payload(id)
+                    .timestamp(now_ms - ago_min * minute),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+        if flush {
+            producer.flush(WAIT).unwrap(); // what follows starts a new batch
+        }
+    };
+    // Partition 0: orders 1, 2 (offsets 0, 1) lost inside the batch; the first kept is 40m old.
+    publish(0, "1", 120, false);
+    publish(0, "2", 120, false);
+    publish(0, "90", 40, false);
+    publish(0, "8", 20, false);
+    publish(0, "9", 20, true);
+    // Partition 1: orders 3, 4 lost, a batch of their own; the first kept is 30m old.
+    publish(1, "3", 120, false);
+    publish(1, "4", 120, true);
+    publish(1, "91", 30, false);
+    publish(1, "10", 20, true);
+    // Partition 2: orders 5, 6, then nothing kept at all.
+    publish(2, "5", 120, false);
+    publish(2, "6", 120, true);
+    let dir = tempfile::tempdir().unwrap();
+    let offsets = dir.path().join("offsets.json");
+    std::fs::write(
+        &offsets,
+        format!(
+            r#"{{"version":1,"partitions":[{{"topic":"{topic}","partition":0,"offset":2}},{{"topic":"{topic}","partition":1,"offset":2}},{{"topic":"{topic}","partition":2,"offset":2}}]}}"#
+        ),
+    )
+    .unwrap();
+    kafka_tool(
+        &bootstrap,
+        "org.apache.kafka.tools.DeleteRecordsCommand",
+        &["--offset-json-file", &offsets.to_string_lossy()],
+    );
+    let out = run(indoubt().args([
+        "-o",
+        "json",
+        "reconcile",
+        "--pg",
+        &db.url(),
+        "--query",
+        QUERY,
+        "-b",
+        &bootstrap,
+        "--topic",
+        &topic,
+        "--since",
+        "3h",
+    ]));
+    let r: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let at = |v: &Value| {
+        chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap())
+            .unwrap()
+            .timestamp_millis()
+    };
+    assert_eq!(at(&r["retained"]["partitions"]["0"]), now_ms - 40 * minute);
+    assert_eq!(at(&r["retained"]["partitions"]["1"]), now_ms - 30 * minute);
+    assert_eq!(r["retained"]["emptied"], serde_json::json!([2]));
+    assert_eq!(r["retained"]["unbounded"], serde_json::json!([2]));
+    assert_eq!(r["retained"]["retention_ms"], -1);
+    assert_eq!(
+        at(&r["compared_from"]),
+        now_ms - 30 * minute + minute + 1,
+        "after partition 1's loss, the latest"
+    );
+    assert_eq!(
+        ids(&r, "missing"),
+        ["11"],
+        "order 7 (35m old) is not judged"
+    );
+    assert_eq!(r["matched"], 3, "8, 9, 10");
+    let codes: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"window_past_retention") && codes.contains(&"partitions_emptied"),
+        "{codes:?}"
     );
 }

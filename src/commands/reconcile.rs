@@ -55,23 +55,60 @@ pub(crate) struct ReconcileReport {
 
 #[derive(Debug, Serialize)]
 struct Retained {
-    /// Partition → its first retained message's time, for those later than `since`
-    /// (less the slack).
+    /// Partition → the time no message it lost is newer than, for those later than
+    /// `since` less the slack: its first kept message, or for an emptied partition now
+    /// less retention.ms.
     partitions: BTreeMap<i32, DateTime<Utc>>,
-    /// Partitions whose every message was deleted. Not a finding: their messages are older
-    /// than those the other partitions retain (unless DeleteRecords singled them out).
+    /// Partitions whose every message was deleted.
     emptied: Vec<i32>,
+    /// Emptied partitions no retention.ms bounds (infinite, unknown): their lost events
+    /// may be of any age.
+    unbounded: Vec<i32>,
+    retention_ms: Option<i64>,
+    cleanup_policy: Option<String>,
 }
 
-/// `since`, or — when retention (or DeleteRecords) removed messages from after it — the
-/// time from which every partition still holds its messages, plus the slack (a row's
-/// event may be timestamped up to the slack before the row).
-fn compared_from(topic: &topic::Topic, since: DateTime<Utc>, slack: Duration) -> DateTime<Utc> {
-    topic
-        .retained_since_ms()
-        .and_then(|ms| DateTime::from_timestamp_millis(ms.saturating_add(slack.as_millis() as i64)))
+/// What the topic lost of the window, and where the comparison can start: `since`, or
+/// just after the newest time a lost message may have (plus the slack: a row's event
+/// may be timestamped up to the slack before the row).
+fn retained(
+    topic: &topic::Topic,
+    since: DateTime<Utc>,
+    slack: Duration,
+) -> (Retained, DateTime<Utc>) {
+    let slack_ms = slack.as_millis().min(i64::MAX as u128) as i64;
+    let since_ms = since.timestamp_millis();
+    let bounds = topic.deleted_before(Utc::now().timestamp_millis());
+    let partitions: BTreeMap<i32, DateTime<Utc>> = bounds
+        .iter()
+        .filter_map(|(p, ms)| ms.map(|ms| (*p, ms)))
+        .filter(|(_, ms)| ms.saturating_add(slack_ms) >= since_ms)
+        .filter_map(|(p, ms)| DateTime::from_timestamp_millis(ms).map(|t| (p, t)))
+        .collect();
+    let compared_from = partitions
+        .values()
+        .max()
+        .and_then(|t| {
+            DateTime::from_timestamp_millis(
+                t.timestamp_millis()
+                    .saturating_add(slack_ms)
+                    .saturating_add(1),
+            )
+        })
         .filter(|from| *from > since)
-        .unwrap_or(since)
+        .unwrap_or(since);
+    let retained = Retained {
+        partitions,
+        emptied: topic.emptied.clone(),
+        unbounded: bounds
+            .iter()
+            .filter(|(_, ms)| ms.is_none())
+            .map(|(p, _)| *p)
+            .collect(),
+        retention_ms: topic.retention_ms,
+        cleanup_policy: topic.cleanup_policy.clone(),
+    };
+    (retained, compared_from)
 }
 
 #[derive(Debug, Serialize)]
@@ -161,15 +198,29 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         session.allow_long_statements(query_timeout).await?;
         Ok::<_, anyhow::Error>(session)
     };
-    let (session, topic) = tokio::join!(connect, topic::open(&kafka, &topic_name, kafka_timeout));
-    let session = session?;
-    let topic = topic.context("reading the topic side")?;
-    let compared_from = compared_from(&topic, since, slack);
+    let open = async {
+        topic::open(&kafka, &topic_name, kafka_timeout)
+            .await
+            .context("reading the topic side")
+    };
+    let (session, topic) = tokio::try_join!(connect, open)?;
+    if let Some(why) = &topic.config_error {
+        ctx.note(format!(
+            "the retention and cleanup policy of {topic_name} are unknown: {why}"
+        ));
+    }
+    let (retained, compared_from) = retained(&topic, since, slack);
     if compared_from >= until {
+        let kept = retained
+            .partitions
+            .values()
+            .max()
+            .copied()
+            .unwrap_or(compared_from);
         return Err(hinted(
             format!(
-                "topic {topic_name} no longer holds messages from before {} (retention or DeleteRecords): none of the window [{}, {}) can be compared",
-                compared_from.format("%Y-%m-%d %H:%M:%S UTC"),
+                "topic {topic_name} may have lost messages up to {} (retention or DeleteRecords): none of the window [{}, {}) can be compared",
+                kept.format("%Y-%m-%d %H:%M:%S UTC"),
                 since.format("%Y-%m-%d %H:%M:%S"),
                 until.format("%Y-%m-%d %H:%M:%S")
             ),
@@ -212,15 +263,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         topic: topic_name.clone(),
         since,
         compared_from,
-        retained: Retained {
-            partitions: topic
-                .first_retained
-                .iter()
-                .filter(|(_, ms)| *ms + slack.as_millis() as i64 > since.timestamp_millis())
-                .map(|(p, ms)| (*p, DateTime::from_timestamp_millis(*ms).unwrap_or(since)))
-                .collect(),
-            emptied: topic.emptied.clone(),
-        },
+        retained,
         until,
         settle_seconds: settle.as_secs(),
         count_only: args.count_only,
@@ -359,27 +402,58 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
             ),
         )));
     }
+    let topic = format!("topic {}", d.topic);
     if d.compared_from > d.since {
         let partitions: Vec<String> = d
             .retained
             .partitions
             .iter()
-            .map(|(p, at)| format!("{p} from {}", at.format("%Y-%m-%d %H:%M:%S")))
+            .map(|(p, at)| format!("{p} up to {}", at.format("%Y-%m-%d %H:%M:%S")))
             .collect();
         findings.push(
             Finding::new(
                 Severity::Warning,
                 "window_past_retention",
-                format!("topic {}", d.topic),
+                topic.clone(),
                 format!(
-                    "the topic no longer holds the window's first messages (partition {}): rows are compared from {}, not from {}; older rows are not judged",
+                    "the topic may have lost messages from inside the window (partition {}): rows are compared from {}, not from {}; older rows are not judged",
                     partitions.join(", partition "),
                     d.compared_from.format("%Y-%m-%d %H:%M:%S"),
                     d.since.format("%Y-%m-%d %H:%M:%S"),
                 ),
             )
-            .evidence("source", "ListOffsets (log start) and the first retained record of each partition")
+            .evidence("source", "ListOffsets (log starts), the first kept record of each partition, DescribeConfigs (retention.ms)")
             .advice("retention (or DeleteRecords) removed them: compare older rows against another copy of the events, or narrow --since"),
+        );
+    }
+    if !d.retained.unbounded.is_empty() {
+        let emptied: Vec<String> = d.retained.unbounded.iter().map(i32::to_string).collect();
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "partitions_emptied",
+                topic.clone(),
+                format!(
+                    "partition(s) {} hold no message any more, and no retention.ms tells when they were deleted (DeleteRecords, retention.bytes): rows whose events went there may be reported missing",
+                    emptied.join(", ")
+                ),
+            )
+            .evidence("source", "ListOffsets (log start = high watermark > 0), DescribeConfigs"),
+        );
+    }
+    if d.retained
+        .cleanup_policy
+        .as_deref()
+        .is_some_and(|p| p.contains("compact"))
+    {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "topic_compacted",
+                topic,
+                "cleanup.policy includes compact: Kafka keeps only the newest message of each key (and drops tombstones after delete.retention.ms), so duplicates are undercounted, and ids not taken from the key may be reported missing".to_string(),
+            )
+            .evidence("source", "DescribeConfigs (cleanup.policy)"),
         );
     }
     findings

@@ -11,13 +11,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use futures_util::future::join_all;
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
-    describe_producers_request, describe_transactions_response, list_offsets_request,
-    write_txn_markers_request, ApiKey, BrokerId, DescribeProducersRequest,
-    DescribeProducersResponse, DescribeTransactionsRequest, DescribeTransactionsResponse,
-    FetchResponse, FindCoordinatorRequest, FindCoordinatorResponse, ListOffsetsRequest,
-    ListOffsetsResponse, ListTransactionsRequest, ListTransactionsResponse, MetadataRequest,
-    MetadataResponse, ProducerId, TopicName, TransactionalId, WriteTxnMarkersRequest,
-    WriteTxnMarkersResponse,
+    describe_configs_request, describe_producers_request, describe_transactions_response,
+    list_offsets_request, write_txn_markers_request, ApiKey, BrokerId, DescribeConfigsRequest,
+    DescribeConfigsResponse, DescribeProducersRequest, DescribeProducersResponse,
+    DescribeTransactionsRequest, DescribeTransactionsResponse, FetchResponse,
+    FindCoordinatorRequest, FindCoordinatorResponse, ListOffsetsRequest, ListOffsetsResponse,
+    ListTransactionsRequest, ListTransactionsResponse, MetadataRequest, MetadataResponse,
+    ProducerId, TopicName, TransactionalId, WriteTxnMarkersRequest, WriteTxnMarkersResponse,
 };
 use kafka_protocol::protocol::{
     Decodable, Encodable, HeaderVersion, Message, StrBytes, VersionRange,
@@ -36,6 +36,8 @@ const METADATA_VERSIONS: VersionRange = VersionRange {
     min: 4,
     max: MetadataRequest::VERSIONS.max,
 };
+/// DescribeConfigs v1+ (v0 is gone from Kafka 4).
+const DESCRIBE_CONFIGS_VERSIONS: VersionRange = VersionRange { min: 1, max: 4 };
 /// FindCoordinator v4+ takes many keys at once.
 const FIND_COORDINATOR_VERSIONS: VersionRange = VersionRange { min: 1, max: 6 };
 
@@ -742,10 +744,11 @@ impl Cluster {
         results
     }
 
-    /// The timestamp of the first record at or after `offset`, in the batch holding it
-    /// (read_uncommitted Fetch). From the batch header when the batch starts there (no
-    /// codec needed); else its records are read, since records before `offset` in the
-    /// same batch may be long gone (DeleteRecords) and older.
+    /// The timestamp of the first record at or after `offset` (read_uncommitted Fetch):
+    /// from a batch's header when the batch starts there (no codec needed), else from its
+    /// records, since records before `offset` in the same batch may be long gone
+    /// (DeleteRecords) and older. Batches the cleaner emptied are passed over. None when
+    /// the answer holds no such record.
     pub async fn record_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
         let leader = self.leader(tp)?;
         let request = fetch::request(
@@ -753,8 +756,7 @@ impl Cluster {
             std::iter::once((tp.1, offset)),
             fetch::READ_UNCOMMITTED,
             0,
-            // The batch holding the offset comes whole whatever the limit (KIP-74): its
-            // header is all we read.
+            // At least the batch holding the offset comes whole whatever the limit (KIP-74).
             1,
         );
         let response: FetchResponse = self
@@ -771,24 +773,76 @@ impl Cluster {
         let Some(records) = &partition.records else {
             return Ok(None);
         };
-        let batches = records::batches(records)?;
-        let Some(batch) = batches
+        for batch in records::batches(records)?
             .iter()
-            .find(|b| b.base_offset <= offset && offset <= b.last_offset)
-        else {
-            return Ok(None);
-        };
-        if batch.base_offset == offset {
-            return Ok(Some(batch.base_timestamp()));
-        }
-        let mut found = None;
-        batch.for_each_record(|r| {
-            if found.is_none() && r.offset >= offset {
-                found = Some(r.timestamp);
+            .filter(|b| b.last_offset >= offset)
+        {
+            if batch.base_offset >= offset {
+                return Ok(Some(batch.first_timestamp()));
             }
-            Ok(())
-        })?;
-        Ok(found)
+            let mut found = None;
+            batch.for_each_record(|r| {
+                if found.is_none() && r.offset >= offset {
+                    found = Some(r.timestamp);
+                }
+                Ok(())
+            })?;
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Some of a topic's configs (DescribeConfigs, asked of the first broker that answers):
+    /// name → value, None where the broker keeps it secret or has none.
+    pub async fn topic_config(
+        &self,
+        topic: &str,
+        keys: &[&str],
+    ) -> Result<BTreeMap<String, Option<String>>> {
+        let request = DescribeConfigsRequest::default().with_resources(vec![
+            describe_configs_request::DescribeConfigsResource::default()
+                .with_resource_type(2) // TOPIC
+                .with_resource_name(StrBytes::from_string(topic.to_string()))
+                .with_configuration_keys(Some(
+                    keys.iter()
+                        .map(|k| StrBytes::from_string(k.to_string()))
+                        .collect(),
+                )),
+        ]);
+        let mut failures = Vec::new();
+        for &id in self.brokers.keys() {
+            let response: DescribeConfigsResponse = match self
+                .send_to(
+                    id,
+                    ApiKey::DescribeConfigs,
+                    &request,
+                    DESCRIBE_CONFIGS_VERSIONS,
+                )
+                .await
+            {
+                Ok(response) => response,
+                Err(e) => {
+                    failures.push(format!("broker {id}: {e:#}"));
+                    continue;
+                }
+            };
+            let result = response
+                .results
+                .first()
+                .context("DescribeConfigs: no result")?;
+            check(result.error_code, &format!("DescribeConfigs of {topic}"))?;
+            return Ok(result
+                .configs
+                .iter()
+                .map(|c| (c.name.to_string(), c.value.as_ref().map(|v| v.to_string())))
+                .collect());
+        }
+        Err(anyhow!(
+            "no broker answered DescribeConfigs: {}",
+            failures.join("; ")
+        ))
     }
 
     /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.

@@ -289,6 +289,11 @@ async fn read_from_leader(
                         moved.insert(id, e.to_string());
                         continue;
                     }
+                    if e.error == ResponseError::OffsetOutOfRange {
+                        return Err(anyhow::Error::new(e).context(format!(
+                            "retention deleted messages of {topic}-{id} before they were read (offset {next}): run again; a later --since avoids it"
+                        )));
+                    }
                     return Err(e.into());
                 }
             }

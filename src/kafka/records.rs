@@ -89,9 +89,15 @@ impl Batch {
         self.attributes & CONTROL != 0
     }
 
-    /// The first record's timestamp, from the header: no need to decompress.
-    pub fn base_timestamp(&self) -> i64 {
-        self.base_timestamp
+    /// The first record's timestamp, from the header: no need to decompress. With
+    /// LogAppendTime every record has the broker's time, which the header keeps as its
+    /// max timestamp (the base stays the producer's).
+    pub fn first_timestamp(&self) -> i64 {
+        if self.attributes & TIMESTAMP_LOG_APPEND != 0 {
+            self.max_timestamp
+        } else {
+            self.base_timestamp
+        }
     }
 
     /// A copy of the batch that does not keep the whole Fetch response it came in alive.
@@ -430,7 +436,7 @@ mod tests {
         let found = batches(&Bytes::from(records.clone())).unwrap();
         let spans: Vec<_> = found
             .iter()
-            .map(|b| (b.base_offset, b.last_offset, b.base_timestamp()))
+            .map(|b| (b.base_offset, b.last_offset, b.first_timestamp()))
             .collect();
         assert_eq!(spans, [(10, 12, 1_000), (13, 14, 5_000)]);
         let mut seen = Vec::new();
@@ -468,6 +474,28 @@ mod tests {
                 .is_empty(),
             "a truncated batch waits for the next fetch"
         );
+    }
+
+    #[test]
+    fn log_append_time_is_the_brokers_time_for_every_record() {
+        let mut bytes = encoded(0, 3, 1_000);
+        // What a broker does to a topic with message.timestamp.type=LogAppendTime: sets
+        // the attribute and the max timestamp; the base stays the producer's.
+        let attributes = i16::from_be_bytes([bytes[21], bytes[22]]) | TIMESTAMP_LOG_APPEND;
+        bytes[21..23].copy_from_slice(&attributes.to_be_bytes());
+        bytes[35..43].copy_from_slice(&9_000i64.to_be_bytes());
+        let crc = crc32c::crc32c(&bytes[CRC_AT + 4..]);
+        bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_be_bytes());
+        let batch = batches(&Bytes::from(bytes)).unwrap().remove(0);
+        assert_eq!(batch.first_timestamp(), 9_000);
+        let mut times = Vec::new();
+        batch
+            .for_each_record(|r| {
+                times.push(r.timestamp);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(times, [9_000, 9_000, 9_000]);
     }
 
     #[test]

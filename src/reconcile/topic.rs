@@ -4,6 +4,7 @@
 //! threads decompress them and pick the ids out.
 
 use super::ids::{IdFrom, IdList};
+use crate::error::hinted;
 use crate::kafka::cluster::Cluster;
 use crate::kafka::fetch::{self, Range, Work, READ_COMMITTED};
 use crate::kafka::records::Record;
@@ -51,23 +52,40 @@ pub struct Topic {
     name: String,
     tps: Vec<(String, i32)>,
     ends: BTreeMap<i32, i64>,
-    /// (partition, time of its first retained message) for each partition whose start
-    /// was deleted (retention, DeleteRecords) and that still holds messages.
-    pub first_retained: Vec<(i32, i64)>,
-    /// Partitions whose every message was deleted: no telling how far back they held.
+    /// Each partition's log start offset when the topic was opened.
+    log_starts: BTreeMap<i32, i64>,
+    /// (partition, time of its first kept message) for each partition whose start was
+    /// deleted (retention, DeleteRecords) and that still holds messages.
+    pub first_kept: Vec<(i32, i64)>,
+    /// Partitions whose every message was deleted.
     pub emptied: Vec<i32>,
+    /// The topic's retention.ms and cleanup.policy, when DescribeConfigs answered.
+    pub retention_ms: Option<i64>,
+    pub cleanup_policy: Option<String>,
+    /// Why the configs are unknown, when they are.
+    pub config_error: Option<String>,
 }
 
 impl Topic {
-    /// The earliest time from which every partition still holds all its messages, when
-    /// some partition lost messages after that time's predecessors (None: nothing was
-    /// deleted, or only from emptied partitions).
-    pub fn retained_since_ms(&self) -> Option<i64> {
-        self.first_retained.iter().map(|(_, ms)| *ms).max()
+    /// A time no deleted message is newer than (assuming timestamps rise with offsets),
+    /// per partition that lost messages: the first kept message's time; for an emptied
+    /// partition, now − retention.ms (Kafka deletes a segment only once its newest
+    /// message is older than that), or None when retention does not bound it.
+    pub fn deleted_before(&self, now_ms: i64) -> Vec<(i32, Option<i64>)> {
+        let by_time = self
+            .retention_ms
+            .filter(|ms| *ms >= 0)
+            .map(|ms| now_ms.saturating_sub(ms));
+        self.first_kept
+            .iter()
+            .map(|(p, ms)| (*p, Some(*ms)))
+            .chain(self.emptied.iter().map(|p| (*p, by_time)))
+            .collect()
     }
 }
 
-/// Connects and captures the end offsets and the start of what each partition retains.
+/// Connects, captures the end offsets, and learns what each partition still holds: its
+/// log start and first kept message, and the topic's retention and cleanup policy.
 pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Result<Topic> {
     let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
     if let Some(error) = cluster.topic_errors.get(topic) {
@@ -88,23 +106,22 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
             "topic {topic} does not exist or may not be described"
         ));
     }
-    // Timestamp -2 asks ListOffsets for the log start offset.
-    let (ends, starts) = tokio::join!(
-        cluster.latest_offsets(&tps, READ_COMMITTED),
-        cluster.list_offsets(&tps, READ_COMMITTED, -2)
+    let (offsets, starts, config) = tokio::join!(
+        cluster.watermarks(&tps),
+        log_starts(&cluster, &tps),
+        cluster.topic_config(topic, &["retention.ms", "cleanup.policy"])
     );
-    let mut topic_ends = BTreeMap::new();
+    let log_starts = starts?;
+    let mut ends = BTreeMap::new();
     let mut trimmed = Vec::new();
     let mut emptied = Vec::new();
     for tp in &tps {
-        let end = *ends[tp]
+        let (high, stable) = *offsets[tp]
             .as_ref()
             .map_err(|e| anyhow!("reading the end of {topic}-{}: {e:#}", tp.1))?;
-        let start = *starts[tp]
-            .as_ref()
-            .map_err(|e| anyhow!("reading the log start of {topic}-{}: {e:#}", tp.1))?;
-        topic_ends.insert(tp.1, end);
-        if start > 0 && start < end {
+        ends.insert(tp.1, stable);
+        let start = log_starts[&tp.1];
+        if start > 0 && start < high {
             trimmed.push((tp.clone(), start));
         } else if start > 0 {
             emptied.push(tp.1);
@@ -116,28 +133,51 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
             .map(|(tp, start)| cluster.record_timestamp(tp, *start)),
     )
     .await;
-    let mut first_retained = Vec::new();
+    let mut first_kept = Vec::new();
     for ((tp, start), time) in trimmed.iter().zip(first_times) {
-        let time = time.map_err(|e| {
+        let lost = |why: String| {
             anyhow!(
-                "reading the first retained message of {topic}-{} (offset {start}): {e:#}",
+                "reading the first kept message of {topic}-{} (log start {start}): {why}; it bounds which rows can be judged",
                 tp.1
             )
-        })?;
-        // None: the log start moved past it meanwhile; the next one is newer still, and
-        // the window's start is then judged by the partitions that answered.
-        if let Some(ms) = time {
-            first_retained.push((tp.1, ms));
+        };
+        match time {
+            Ok(Some(ms)) => first_kept.push((tp.1, ms)),
+            Ok(None) => return Err(lost("the broker returned no record there".into())),
+            Err(e) => return Err(lost(format!("{e:#}"))),
         }
     }
+    let (config, config_error) = match config {
+        Ok(config) => (config, None),
+        Err(e) => (BTreeMap::new(), Some(format!("{e:#}"))),
+    };
+    let value = |key: &str| config.get(key).cloned().flatten();
     Ok(Topic {
         cluster,
         name: topic.to_string(),
         tps,
-        ends: topic_ends,
-        first_retained,
+        ends,
+        log_starts,
+        first_kept,
         emptied,
+        retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
+        cleanup_policy: value("cleanup.policy"),
+        config_error,
     })
+}
+
+/// Each partition's log start offset (ListOffsets with timestamp -2).
+async fn log_starts(cluster: &Cluster, tps: &[(String, i32)]) -> Result<BTreeMap<i32, i64>> {
+    cluster
+        .list_offsets(tps, READ_COMMITTED, -2)
+        .await
+        .into_iter()
+        .map(|(tp, start)| {
+            start
+                .map(|s| (tp.1, s))
+                .map_err(|e| anyhow!("reading the log start of {}-{}: {e:#}", tp.0, tp.1))
+        })
+        .collect()
 }
 
 /// Reads the window's messages from every partition; `progress` gets the running count.
@@ -152,7 +192,11 @@ pub async fn read(
     let (cluster, tps, name) = (&topic.cluster, &topic.tps, topic.name.as_str());
     // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
     let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
-    let starts = cluster.list_offsets(tps, READ_COMMITTED, start_ms).await;
+    let (starts, log_starts_now) = tokio::join!(
+        cluster.list_offsets(tps, READ_COMMITTED, start_ms),
+        log_starts(cluster, tps)
+    );
+    let log_starts_now = log_starts_now?;
     let mut ranges = Vec::new();
     for tp in tps {
         let end = topic.ends[&tp.1];
@@ -164,6 +208,13 @@ pub async fn read(
         })?;
         // -1: no message at or after the time, so nothing to read here.
         let start = if start < 0 { end } else { start };
+        let (then, now) = (topic.log_starts[&tp.1], log_starts_now[&tp.1]);
+        if now > then && start <= now {
+            return Err(hinted(
+                format!("retention deleted messages of {name}-{} as the run began (log start {then} → {now}): the window's start may be among them", tp.1),
+                "run it again: the window's start is then judged against what is kept",
+            ));
+        }
         ranges.push(Range {
             partition: tp.1,
             start,
