@@ -915,8 +915,10 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
     created.into_iter().for_each(|r| {
         r.unwrap();
     });
+    // A long linger: what is not flushed goes out as one batch per partition.
     let producer: BaseProducer = ClientConfig::new()
         .set("bootstrap.servers", &bootstrap)
+        .set("linger.ms", "1000")
         .create()
         .unwrap();
     let now_ms = chrono::Utc::now().timestamp_millis();
@@ -1012,4 +1014,105 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
         codes.contains(&"window_past_retention") && codes.contains(&"partitions_emptied"),
         "{codes:?}"
     );
+}
+
+/// A partition emptied while only time deletes (retention.ms of 1h, no size limit) is
+/// bounded by now − 1h; a compacted topic is named as such.
+#[test]
+fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
+    let shop = Shop::new(1);
+    let topic = unique("orders.compacted");
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", &shop.bootstrap)
+        .create()
+        .unwrap();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(
+            admin.create_topics(
+                &[NewTopic::new(&topic, 1, TopicReplication::Fixed(1))
+                    .set("retention.ms", "3600000")
+                    .set("cleanup.policy", "compact,delete")],
+                &AdminOptions::new().operation_timeout(Some(WAIT)),
+            ),
+        )
+        .unwrap()
+        .into_iter()
+        .for_each(|r| {
+            r.unwrap();
+        });
+    let producer = shop.producer();
+    for id in ["1", "2"] {
+        producer
+            .send(
+                BaseRecord::to(&topic)
+                    .key(id)
+                    .payload(id)
+                    .timestamp(shop.now_ms - 7_000_000),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+    }
+    producer.flush(WAIT).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let offsets = dir.path().join("offsets.json");
+    std::fs::write(
+        &offsets,
+        format!(r#"{{"version":1,"partitions":[{{"topic":"{topic}","partition":0,"offset":2}}]}}"#),
+    )
+    .unwrap();
+    kafka_tool(
+        &shop.bootstrap,
+        "org.apache.kafka.tools.DeleteRecordsCommand",
+        &["--offset-json-file", &offsets.to_string_lossy()],
+    );
+    let out = run(indoubt().args([
+        "-o",
+        "json",
+        "reconcile",
+        "--pg",
+        &shop.db.url(),
+        "--query",
+        QUERY,
+        "-b",
+        &shop.bootstrap,
+        "--topic",
+        &topic,
+        "--since",
+        "3h",
+    ]));
+    let r: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        out.code, 1,
+        "nothing judged is missing: {}\n{}",
+        out.stdout, out.stderr
+    );
+    assert_eq!(r["retained"]["emptied"], serde_json::json!([0]));
+    assert_eq!(r["retained"]["unbounded"], serde_json::json!([]));
+    let bound =
+        chrono::DateTime::parse_from_rfc3339(r["retained"]["partitions"]["0"].as_str().unwrap())
+            .unwrap()
+            .timestamp_millis();
+    let hour_ago = chrono::Utc::now().timestamp_millis() - 3_600_000;
+    assert!(
+        (hour_ago - 120_000..=hour_ago).contains(&bound),
+        "now - retention.ms: {bound} vs {hour_ago}"
+    );
+    assert_eq!(
+        r["database_rows"], 1,
+        "orders 1-20 are 2h old, past the bound; order 21 is 1 minute old"
+    );
+    let codes: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"window_past_retention") && codes.contains(&"topic_compacted"),
+        "{codes:?}"
+    );
+    assert!(!codes.contains(&"partitions_emptied"), "{codes:?}");
 }

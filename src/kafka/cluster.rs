@@ -748,50 +748,55 @@ impl Cluster {
     /// from a batch's header when the batch starts there (no codec needed), else from its
     /// records, since records before `offset` in the same batch may be long gone
     /// (DeleteRecords) and older. Batches the cleaner emptied are passed over. None when
-    /// the answer holds no such record.
+    /// the log holds no such record.
     pub async fn record_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
         let leader = self.leader(tp)?;
-        let request = fetch::request(
-            &tp.0,
-            std::iter::once((tp.1, offset)),
-            fetch::READ_UNCOMMITTED,
-            0,
-            // At least the batch holding the offset comes whole whatever the limit (KIP-74).
-            1,
-        );
-        let response: FetchResponse = self
-            .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
-            .await?;
-        check(response.error_code, "Fetch")?;
-        let partition = response
-            .responses
-            .iter()
-            .flat_map(|t| t.partitions.iter())
-            .find(|p| p.partition_index == tp.1)
-            .context("Fetch: no data for the partition")?;
-        check(partition.error_code, "Fetch")?;
-        let Some(records) = &partition.records else {
-            return Ok(None);
-        };
-        for batch in records::batches(records)?
-            .iter()
-            .filter(|b| b.last_offset >= offset)
-        {
-            if batch.base_offset >= offset {
-                return Ok(Some(batch.first_timestamp()));
-            }
-            let mut found = None;
-            batch.for_each_record(|r| {
-                if found.is_none() && r.offset >= offset {
-                    found = Some(r.timestamp);
+        let mut at = offset;
+        loop {
+            let request = fetch::request(
+                &tp.0,
+                std::iter::once((tp.1, at)),
+                fetch::READ_UNCOMMITTED,
+                0,
+                // At least the batch holding the offset comes whole whatever the limit (KIP-74).
+                1,
+            );
+            let response: FetchResponse = self
+                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+                .await?;
+            check(response.error_code, "Fetch")?;
+            let partition = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partitions.iter())
+                .find(|p| p.partition_index == tp.1)
+                .context("Fetch: no data for the partition")?;
+            check(partition.error_code, "Fetch")?;
+            let Some(records) = &partition.records else {
+                return Ok(None);
+            };
+            let batches = records::batches(records)?;
+            let Some(last) = batches.last().map(|b| b.last_offset) else {
+                return Ok(None); // the end of the log
+            };
+            for batch in batches.iter().filter(|b| b.last_offset >= at) {
+                if batch.base_offset >= at && batch.record_count() > 0 {
+                    return Ok(Some(batch.first_timestamp()));
                 }
-                Ok(())
-            })?;
-            if found.is_some() {
-                return Ok(found);
+                let mut found = None;
+                batch.for_each_record(|r| {
+                    if found.is_none() && r.offset >= at {
+                        found = Some(r.timestamp);
+                    }
+                    Ok(())
+                })?;
+                if found.is_some() {
+                    return Ok(found);
+                }
             }
+            // Only batches the cleaner emptied: ask again after them.
+            at = last + 1;
         }
-        Ok(None)
     }
 
     /// Some of a topic's configs (DescribeConfigs, asked of the first broker that answers):

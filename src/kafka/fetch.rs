@@ -291,7 +291,7 @@ async fn read_from_leader(
                     }
                     if e.error == ResponseError::OffsetOutOfRange {
                         return Err(anyhow::Error::new(e).context(format!(
-                            "retention deleted messages of {topic}-{id} before they were read (offset {next}): run again; a later --since avoids it"
+                            "the log start of {topic}-{id} moved past offset {next} before it was read (retention, DeleteRecords), or the log was truncated: run again; a later --since avoids the first"
                         )));
                     }
                     return Err(e.into());

@@ -89,6 +89,11 @@ impl Batch {
         self.attributes & CONTROL != 0
     }
 
+    /// 0 for a batch the log cleaner emptied (kept for its producer state).
+    pub fn record_count(&self) -> i32 {
+        self.record_count
+    }
+
     /// The first record's timestamp, from the header: no need to decompress. With
     /// LogAppendTime every record has the broker's time, which the header keeps as its
     /// max timestamp (the base stays the producer's).

@@ -59,8 +59,10 @@ pub struct Topic {
     pub first_kept: Vec<(i32, i64)>,
     /// Partitions whose every message was deleted.
     pub emptied: Vec<i32>,
-    /// The topic's retention.ms and cleanup.policy, when DescribeConfigs answered.
+    /// The topic's retention.ms, retention.bytes and cleanup.policy, when DescribeConfigs
+    /// answered.
     pub retention_ms: Option<i64>,
+    pub retention_bytes: Option<i64>,
     pub cleanup_policy: Option<String>,
     /// Why the configs are unknown, when they are.
     pub config_error: Option<String>,
@@ -69,12 +71,16 @@ pub struct Topic {
 impl Topic {
     /// A time no deleted message is newer than (assuming timestamps rise with offsets),
     /// per partition that lost messages: the first kept message's time; for an emptied
-    /// partition, now − retention.ms (Kafka deletes a segment only once its newest
-    /// message is older than that), or None when retention does not bound it.
+    /// partition, now − retention.ms when only time deletes (Kafka deletes a segment only
+    /// once its newest message is older than that), else None: nothing bounds it.
     pub fn deleted_before(&self, now_ms: i64) -> Vec<(i32, Option<i64>)> {
+        let deletes = self
+            .cleanup_policy
+            .as_deref()
+            .is_some_and(|p| p.split(',').any(|v| v.trim() == "delete"));
         let by_time = self
             .retention_ms
-            .filter(|ms| *ms >= 0)
+            .filter(|ms| *ms >= 0 && deletes && self.retention_bytes == Some(-1))
             .map(|ms| now_ms.saturating_sub(ms));
         self.first_kept
             .iter()
@@ -109,7 +115,10 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
     let (offsets, starts, config) = tokio::join!(
         cluster.watermarks(&tps),
         log_starts(&cluster, &tps),
-        cluster.topic_config(topic, &["retention.ms", "cleanup.policy"])
+        cluster.topic_config(
+            topic,
+            &["retention.ms", "retention.bytes", "cleanup.policy"]
+        )
     );
     let log_starts = starts?;
     let mut ends = BTreeMap::new();
@@ -161,6 +170,7 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
         first_kept,
         emptied,
         retention_ms: value("retention.ms").and_then(|v| v.parse().ok()),
+        retention_bytes: value("retention.bytes").and_then(|v| v.parse().ok()),
         cleanup_policy: value("cleanup.policy"),
         config_error,
     })
@@ -192,11 +202,10 @@ pub async fn read(
     let (cluster, tps, name) = (&topic.cluster, &topic.tps, topic.name.as_str());
     // Never below 0: -1, -2 and -3 ask ListOffsets for other things than a time.
     let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
-    let (starts, log_starts_now) = tokio::join!(
-        cluster.list_offsets(tps, READ_COMMITTED, start_ms),
-        log_starts(cluster, tps)
-    );
-    let log_starts_now = log_starts_now?;
+    // The log starts after the window's starts: a start found at a log start that then
+    // stays put was not cut (asked at once, a move in between would go unseen).
+    let starts = cluster.list_offsets(tps, READ_COMMITTED, start_ms).await;
+    let log_starts_now = log_starts(cluster, tps).await?;
     let mut ranges = Vec::new();
     for tp in tps {
         let end = topic.ends[&tp.1];
@@ -206,10 +215,11 @@ pub async fn read(
                 tp.1
             )
         })?;
-        // -1: no message at or after the time, so nothing to read here.
-        let start = if start < 0 { end } else { start };
         let (then, now) = (topic.log_starts[&tp.1], log_starts_now[&tp.1]);
-        if now > then && start <= now {
+        // -1: no message at or after the time, so nothing to read here (nor to lose).
+        let cut = start >= 0 && now > then && start <= now;
+        let start = if start < 0 { end } else { start };
+        if cut {
             return Err(hinted(
                 format!("retention deleted messages of {name}-{} as the run began (log start {then} → {now}): the window's start may be among them", tp.1),
                 "run it again: the window's start is then judged against what is kept",
