@@ -200,43 +200,74 @@ impl Cluster {
     /// not name are learned.
     pub async fn current_leaders(&self, topic: &str, last: &[i32]) -> Result<BTreeMap<i32, i32>> {
         let request = metadata_request(Some(&[topic.to_string()]));
-        let mut failures = Vec::new();
         let (later, first): (Vec<i32>, Vec<i32>) =
             self.brokers.keys().partition(|id| last.contains(id));
-        for id in first.into_iter().chain(later) {
-            let response: MetadataResponse = match self
-                .send_to(id, ApiKey::Metadata, &request, METADATA_VERSIONS)
-                .await
-            {
-                Ok(response) => response,
-                Err(e) => {
-                    failures.push(format!("broker {id}: {e:#}"));
-                    continue;
-                }
-            };
-            {
-                let mut joined = self.joined.lock().unwrap_or_else(|p| p.into_inner());
-                for b in &response.brokers {
-                    if !self.brokers.contains_key(&b.node_id.0) {
-                        joined.insert(b.node_id.0, format!("{}:{}", b.host.as_str(), b.port));
-                    }
+        let order = first.into_iter().chain(later);
+        self.ask_in_turn(order, "a metadata request", |id| {
+            let request = &request;
+            async move {
+                let response: MetadataResponse = self
+                    .send_to(id, ApiKey::Metadata, request, METADATA_VERSIONS)
+                    .await?;
+                Ok(self.read_leaders(id, topic, response))
+            }
+        })
+        .await
+    }
+
+    /// The leaders a metadata answer names; brokers the first metadata did not name are
+    /// learned.
+    fn read_leaders(
+        &self,
+        id: i32,
+        topic: &str,
+        response: MetadataResponse,
+    ) -> Result<BTreeMap<i32, i32>> {
+        {
+            let mut joined = self.joined.lock().unwrap_or_else(|p| p.into_inner());
+            for b in &response.brokers {
+                if !self.brokers.contains_key(&b.node_id.0) {
+                    joined.insert(b.node_id.0, format!("{}:{}", b.host.as_str(), b.port));
                 }
             }
-            let t = response
-                .topics
-                .iter()
-                .find(|t| t.name.as_ref().is_some_and(|n| n.0.as_str() == topic))
-                .ok_or_else(|| anyhow!("the metadata of broker {id} does not name {topic}"))?;
-            check(t.error_code, &format!("Metadata of {topic}"))?;
-            return Ok(t
-                .partitions
-                .iter()
-                .filter(|p| p.leader_id.0 >= 0)
-                .map(|p| (p.partition_index, p.leader_id.0))
-                .collect());
+        }
+        let t = response
+            .topics
+            .iter()
+            .find(|t| t.name.as_ref().is_some_and(|n| n.0.as_str() == topic))
+            .ok_or_else(|| anyhow!("the metadata of broker {id} does not name {topic}"))?;
+        check(t.error_code, &format!("Metadata of {topic}"))?;
+        Ok(t.partitions
+            .iter()
+            .filter(|p| p.leader_id.0 >= 0)
+            .map(|p| (p.partition_index, p.leader_id.0))
+            .collect())
+    }
+
+    /// Asks the brokers in `order`, one after another, until one answers: a broker the
+    /// metadata names may be down or out of reach. `ask` fails (outer) when the broker
+    /// could not be asked; its answer (inner) may itself be an error, which ends the turn.
+    async fn ask_in_turn<T, Fut>(
+        &self,
+        order: impl IntoIterator<Item = i32>,
+        what: &str,
+        ask: impl Fn(i32) -> Fut,
+    ) -> Result<T>
+    where
+        Fut: std::future::Future<Output = Result<Result<T>>>,
+    {
+        let mut failures = Vec::new();
+        for id in order {
+            match ask(id).await {
+                Ok(answer) => return answer,
+                Err(e) => failures.push(format!("broker {id}: {e:#}")),
+            }
+        }
+        if failures.is_empty() {
+            bail!("no broker to ask {what}: the cluster has none");
         }
         Err(anyhow!(
-            "no broker answered a metadata request: {}",
+            "no broker answered {what}: {}",
             failures.join("; ")
         ))
     }
@@ -600,26 +631,16 @@ impl Cluster {
     /// until one answers: a broker the metadata names may be down, or out of reach.
     async fn find_coordinators(&self, ids: &[String]) -> BTreeMap<String, Result<i32>> {
         let mut results = BTreeMap::new();
-        let mut failures = Vec::new();
-        for &broker in self.brokers.keys() {
-            match self.find_coordinators_via(broker, ids).await {
-                Ok(found) => {
-                    results.extend(found);
-                    break;
-                }
-                Err(e) => failures.push(format!("broker {broker}: {e:#}")),
-            }
-        }
-        if results.is_empty() {
-            let e = anyhow!(
-                "FindCoordinator: no broker answered ({})",
-                if failures.is_empty() {
-                    "the cluster has no brokers".to_string()
-                } else {
-                    failures.join("; ")
-                }
-            );
-            settle(&mut results, ids.iter().cloned(), Some(&e), "");
+        let asked = self
+            .ask_in_turn(
+                self.brokers.keys().copied(),
+                "FindCoordinator",
+                |broker| async move { self.find_coordinators_via(broker, ids).await.map(Ok) },
+            )
+            .await;
+        match asked {
+            Ok(found) => results.extend(found),
+            Err(e) => settle(&mut results, ids.iter().cloned(), Some(&e), ""),
         }
         settle(
             &mut results,
@@ -816,38 +837,23 @@ impl Cluster {
                         .collect(),
                 )),
         ]);
-        let mut failures = Vec::new();
-        for &id in self.brokers.keys() {
-            let response: DescribeConfigsResponse = match self
-                .send_to(
-                    id,
-                    ApiKey::DescribeConfigs,
-                    &request,
-                    DESCRIBE_CONFIGS_VERSIONS,
-                )
-                .await
-            {
-                Ok(response) => response,
-                Err(e) => {
-                    failures.push(format!("broker {id}: {e:#}"));
-                    continue;
-                }
-            };
-            let result = response
-                .results
-                .first()
-                .context("DescribeConfigs: no result")?;
-            check(result.error_code, &format!("DescribeConfigs of {topic}"))?;
-            return Ok(result
-                .configs
-                .iter()
-                .map(|c| (c.name.to_string(), c.value.as_ref().map(|v| v.to_string())))
-                .collect());
-        }
-        Err(anyhow!(
-            "no broker answered DescribeConfigs: {}",
-            failures.join("; ")
-        ))
+        let request = &request;
+        self.ask_in_turn(
+            self.brokers.keys().copied(),
+            "DescribeConfigs",
+            |id| async move {
+                let response: DescribeConfigsResponse = self
+                    .send_to(
+                        id,
+                        ApiKey::DescribeConfigs,
+                        request,
+                        DESCRIBE_CONFIGS_VERSIONS,
+                    )
+                    .await?;
+                Ok(read_configs(topic, &response))
+            },
+        )
+        .await
     }
 
     /// WriteTxnMarkers(abort) for one producer's transaction on one partition, to its leader.
@@ -899,6 +905,23 @@ impl Cluster {
         }
         Ok(())
     }
+}
+
+/// The configs a DescribeConfigs answer holds for `topic`, or the error it gives.
+fn read_configs(
+    topic: &str,
+    response: &DescribeConfigsResponse,
+) -> Result<BTreeMap<String, Option<String>>> {
+    let result = response
+        .results
+        .first()
+        .context("DescribeConfigs: no result")?;
+    check(result.error_code, &format!("DescribeConfigs of {topic}"))?;
+    Ok(result
+        .configs
+        .iter()
+        .map(|c| (c.name.to_string(), c.value.as_ref().map(|v| v.to_string())))
+        .collect())
 }
 
 /// Gives every key a request covered an answer: the request's failure for all of them,
