@@ -6,8 +6,8 @@ mod common;
 
 use common::kafka::*;
 use common::*;
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use rdkafka::admin::TopicReplication;
+use rdkafka::consumer::Consumer;
 use rdkafka::message::{Header, OwnedHeaders};
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use rdkafka::ClientConfig;
@@ -71,26 +71,47 @@ impl Shop {
     }
 
     fn reconcile(&self, extra: &[&str]) -> (Value, Outcome) {
-        let out = run(indoubt()
-            .args([
-                "-o",
-                "json",
-                "reconcile",
-                "--pg",
-                &self.db.url(),
-                "--query",
-                QUERY,
-                "-b",
-                &self.bootstrap,
-                "--topic",
-                &self.topic,
-            ])
-            .args(extra));
-        (
-            serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
-            out,
-        )
+        reconcile(&self.db.url(), &self.bootstrap, &self.topic, extra)
     }
+}
+
+/// `indoubt -o json reconcile` of the orders query against a topic.
+fn reconcile(db_url: &str, bootstrap: &str, topic: &str, extra: &[&str]) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "reconcile",
+            "--pg",
+            db_url,
+            "--query",
+            QUERY,
+            "-b",
+            bootstrap,
+            "--topic",
+            topic,
+        ])
+        .args(extra));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+/// An RFC 3339 time of the report, in milliseconds.
+fn millis(time: &Value) -> i64 {
+    chrono::DateTime::parse_from_rfc3339(time.as_str().unwrap())
+        .unwrap()
+        .timestamp_millis()
+}
+
+fn codes(report: &Value) -> Vec<&str> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect()
 }
 
 fn ids(report: &Value, class: &str) -> Vec<String> {
@@ -519,28 +540,14 @@ const NEVER_PUBLISHED: [u32; 3] = [7, 4242, 7_999];
 fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
     let cluster = KafkaCluster::start(2);
     let bootstrap = cluster.bootstrap();
-    let topic = unique("orders.created");
     // Both partitions led by broker 2 and followed by broker 1.
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
-    let created = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(admin.create_topics(
-            &[NewTopic::new(
-                &topic,
-                2,
-                TopicReplication::Variable(&[&[2, 1], &[2, 1]]),
-            )],
-            &AdminOptions::new().operation_timeout(Some(WAIT)),
-        ))
-        .unwrap();
-    created.into_iter().for_each(|r| {
-        r.unwrap();
-    });
+    let topic = create_topic_with(
+        &bootstrap,
+        "orders.created",
+        2,
+        TopicReplication::Variable(&[&[2, 1], &[2, 1]]),
+        &[],
+    );
 
     let db = TestDb::create("failover");
     db.admin()
@@ -610,9 +617,9 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
     // Broker 2 leads both partitions when the run starts, with broker 1 in sync. On a
     // busy machine broker 2 may have lost the lead meanwhile (a missed heartbeat): it
     // is handed back by a preferred-leader election.
+    let watcher = consumer(&bootstrap, "read_uncommitted");
     let led_by_2 = || {
-        let metadata = admin
-            .inner()
+        let metadata = watcher
             .fetch_metadata(Some(&topic), WAIT)
             .expect("metadata");
         metadata.topics()[0]
@@ -819,21 +826,7 @@ fn rows_older_than_the_topic_retains_are_not_called_missing() {
         shop.publish(&producer, &id.to_string(), 20 * minute); // 30 never published
     }
     producer.flush(WAIT).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let offsets = dir.path().join("offsets.json");
-    std::fs::write(
-        &offsets,
-        format!(
-            r#"{{"version":1,"partitions":[{{"topic":"{}","partition":0,"offset":20}}]}}"#,
-            shop.topic
-        ),
-    )
-    .unwrap();
-    kafka_tool(
-        &shop.bootstrap,
-        "org.apache.kafka.tools.DeleteRecordsCommand",
-        &["--offset-json-file", &offsets.to_string_lossy()],
-    );
+    delete_records(&shop.bootstrap, &shop.topic, &[(0, 20)]);
 
     let (r, out) = shop.reconcile(&["--since", "3h"]);
     assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
@@ -848,16 +841,10 @@ fn rows_older_than_the_topic_retains_are_not_called_missing() {
         r["database_rows"], 10,
         "21-30: order 31 is older than the kept events + slack"
     );
-    let kept_from =
-        chrono::DateTime::parse_from_rfc3339(r["retained"]["partitions"]["0"].as_str().unwrap())
-            .unwrap()
-            .timestamp_millis();
+    let kept_from = millis(&r["retained"]["partitions"]["0"]);
     assert_eq!(kept_from, shop.now_ms - 40 * minute, "order 31's event");
-    let compared_from = chrono::DateTime::parse_from_rfc3339(r["compared_from"].as_str().unwrap())
-        .unwrap()
-        .timestamp_millis();
     assert_eq!(
-        compared_from,
+        millis(&r["compared_from"]),
         kept_from + minute + 1,
         "just after it plus the default slack of 1m"
     );
@@ -898,23 +885,13 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
         )
         .unwrap();
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
-    let topic = unique("orders.kept");
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
-    let created = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(admin.create_topics(
-            &[NewTopic::new(&topic, 3, TopicReplication::Fixed(1)).set("retention.ms", "-1")],
-            &AdminOptions::new().operation_timeout(Some(WAIT)),
-        ))
-        .unwrap();
-    created.into_iter().for_each(|r| {
-        r.unwrap();
-    });
+    let topic = create_topic_with(
+        &bootstrap,
+        "orders.kept",
+        3,
+        TopicReplication::Fixed(1),
+        &[("retention.ms", "-1")],
+    );
     // A long linger: what is not flushed goes out as one batch per partition.
     let producer: BaseProducer = ClientConfig::new()
         .set("bootstrap.servers", &bootstrap)
@@ -952,49 +929,22 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
     // Partition 2: orders 5, 6, then nothing kept at all.
     publish(2, "5", 120, false);
     publish(2, "6", 120, true);
-    let dir = tempfile::tempdir().unwrap();
-    let offsets = dir.path().join("offsets.json");
-    std::fs::write(
-        &offsets,
-        format!(
-            r#"{{"version":1,"partitions":[{{"topic":"{topic}","partition":0,"offset":2}},{{"topic":"{topic}","partition":1,"offset":2}},{{"topic":"{topic}","partition":2,"offset":2}}]}}"#
-        ),
-    )
-    .unwrap();
-    kafka_tool(
-        &bootstrap,
-        "org.apache.kafka.tools.DeleteRecordsCommand",
-        &["--offset-json-file", &offsets.to_string_lossy()],
-    );
-    let out = run(indoubt().args([
-        "-o",
-        "json",
-        "reconcile",
-        "--pg",
-        &db.url(),
-        "--query",
-        QUERY,
-        "-b",
-        &bootstrap,
-        "--topic",
-        &topic,
-        "--since",
-        "3h",
-    ]));
-    let r: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    delete_records(&bootstrap, &topic, &[(0, 2), (1, 2), (2, 2)]);
+    let (r, out) = reconcile(&db.url(), &bootstrap, &topic, &["--since", "3h"]);
     assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
-    let at = |v: &Value| {
-        chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap())
-            .unwrap()
-            .timestamp_millis()
-    };
-    assert_eq!(at(&r["retained"]["partitions"]["0"]), now_ms - 40 * minute);
-    assert_eq!(at(&r["retained"]["partitions"]["1"]), now_ms - 30 * minute);
+    assert_eq!(
+        millis(&r["retained"]["partitions"]["0"]),
+        now_ms - 40 * minute
+    );
+    assert_eq!(
+        millis(&r["retained"]["partitions"]["1"]),
+        now_ms - 30 * minute
+    );
     assert_eq!(r["retained"]["emptied"], serde_json::json!([2]));
     assert_eq!(r["retained"]["unbounded"], serde_json::json!([2]));
     assert_eq!(r["retained"]["retention_ms"], -1);
     assert_eq!(
-        at(&r["compared_from"]),
+        millis(&r["compared_from"]),
         now_ms - 30 * minute + minute + 1,
         "after partition 1's loss, the latest"
     );
@@ -1004,12 +954,7 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
         "order 7 (35m old) is not judged"
     );
     assert_eq!(r["matched"], 3, "8, 9, 10");
-    let codes: Vec<&str> = r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap())
-        .collect();
+    let codes = codes(&r);
     assert!(
         codes.contains(&"window_past_retention") && codes.contains(&"partitions_emptied"),
         "{codes:?}"
@@ -1021,28 +966,16 @@ fn the_partition_that_lost_the_most_sets_where_the_comparison_starts() {
 #[test]
 fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
     let shop = Shop::new(1);
-    let topic = unique("orders.compacted");
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &shop.bootstrap)
-        .create()
-        .unwrap();
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(
-            admin.create_topics(
-                &[NewTopic::new(&topic, 1, TopicReplication::Fixed(1))
-                    .set("retention.ms", "3600000")
-                    .set("cleanup.policy", "compact,delete")],
-                &AdminOptions::new().operation_timeout(Some(WAIT)),
-            ),
-        )
-        .unwrap()
-        .into_iter()
-        .for_each(|r| {
-            r.unwrap();
-        });
+    let topic = create_topic_with(
+        &shop.bootstrap,
+        "orders.compacted",
+        1,
+        TopicReplication::Fixed(1),
+        &[
+            ("retention.ms", "3600000"),
+            ("cleanup.policy", "compact,delete"),
+        ],
+    );
     let producer = shop.producer();
     for id in ["1", "2"] {
         producer
@@ -1056,34 +989,8 @@ fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
             .unwrap();
     }
     producer.flush(WAIT).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let offsets = dir.path().join("offsets.json");
-    std::fs::write(
-        &offsets,
-        format!(r#"{{"version":1,"partitions":[{{"topic":"{topic}","partition":0,"offset":2}}]}}"#),
-    )
-    .unwrap();
-    kafka_tool(
-        &shop.bootstrap,
-        "org.apache.kafka.tools.DeleteRecordsCommand",
-        &["--offset-json-file", &offsets.to_string_lossy()],
-    );
-    let out = run(indoubt().args([
-        "-o",
-        "json",
-        "reconcile",
-        "--pg",
-        &shop.db.url(),
-        "--query",
-        QUERY,
-        "-b",
-        &shop.bootstrap,
-        "--topic",
-        &topic,
-        "--since",
-        "3h",
-    ]));
-    let r: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    delete_records(&shop.bootstrap, &topic, &[(0, 2)]);
+    let (r, out) = reconcile(&shop.db.url(), &shop.bootstrap, &topic, &["--since", "3h"]);
     assert_eq!(
         out.code, 1,
         "nothing judged is missing: {}\n{}",
@@ -1091,10 +998,7 @@ fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
     );
     assert_eq!(r["retained"]["emptied"], serde_json::json!([0]));
     assert_eq!(r["retained"]["unbounded"], serde_json::json!([]));
-    let bound =
-        chrono::DateTime::parse_from_rfc3339(r["retained"]["partitions"]["0"].as_str().unwrap())
-            .unwrap()
-            .timestamp_millis();
+    let bound = millis(&r["retained"]["partitions"]["0"]);
     let hour_ago = chrono::Utc::now().timestamp_millis() - 3_600_000;
     assert!(
         (hour_ago - 120_000..=hour_ago).contains(&bound),
@@ -1104,12 +1008,7 @@ fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
         r["database_rows"], 1,
         "orders 1-20 are 2h old, past the bound; order 21 is 1 minute old"
     );
-    let codes: Vec<&str> = r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap())
-        .collect();
+    let codes = codes(&r);
     assert!(
         codes.contains(&"window_past_retention") && codes.contains(&"topic_compacted"),
         "{codes:?}"

@@ -16,6 +16,7 @@ use kafka_protocol::records::{
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::ClientConfig;
 use std::time::Duration;
 
@@ -37,27 +38,79 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 pub fn create_topic(bootstrap: &str, prefix: &str, partitions: i32) -> String {
+    create_topic_with(
+        bootstrap,
+        prefix,
+        partitions,
+        TopicReplication::Fixed(1),
+        &[],
+    )
+}
+
+/// A topic with a replica layout and topic configs of its own.
+pub fn create_topic_with(
+    bootstrap: &str,
+    prefix: &str,
+    partitions: i32,
+    replication: TopicReplication,
+    configs: &[(&str, &str)],
+) -> String {
     let topic = unique(prefix);
     let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
         .set("bootstrap.servers", bootstrap)
         .create()
         .expect("admin client");
-    let results = runtime()
-        .block_on(admin.create_topics(
-            &[NewTopic::new(
-                &topic,
-                partitions,
-                TopicReplication::Fixed(1),
-            )],
+    let new_topic = configs.iter().fold(
+        NewTopic::new(&topic, partitions, replication),
+        |t, (k, v)| t.set(k, v),
+    );
+    // A broker busy starting (a private cluster, the whole suite at once) may time the
+    // request out: asked again, a topic the first request made after all is fine.
+    let deadline = std::time::Instant::now() + 2 * WAIT;
+    for attempt in 0.. {
+        match runtime().block_on(admin.create_topics(
+            [&new_topic],
             &AdminOptions::new().operation_timeout(Some(WAIT)),
-        ))
-        .unwrap_or_else(|e| {
-            panic!("lab not running: run tests/lab/up (creating a topic failed: {e})")
-        });
-    for result in results {
-        result.unwrap_or_else(|(t, e)| panic!("creating {t}: {e}"));
+        )) {
+            Ok(results) => {
+                for result in results {
+                    match result {
+                        Ok(_) => {}
+                        Err((_, RDKafkaErrorCode::TopicAlreadyExists)) if attempt > 0 => {}
+                        Err((t, e)) => panic!("creating {t}: {e}"),
+                    }
+                }
+                return topic;
+            }
+            Err(e) if std::time::Instant::now() < deadline => {
+                eprintln!("creating {topic} (attempt {attempt}): {e}; asking again");
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            Err(e) => panic!("lab not running: run tests/lab/up (creating a topic failed: {e})"),
+        }
     }
-    topic
+    unreachable!()
+}
+
+/// Deletes each partition's messages before an offset (DeleteRecords, by Kafka's own
+/// tool): retention, by hand.
+pub fn delete_records(bootstrap: &str, topic: &str, before: &[(i32, i64)]) {
+    let dir = tempfile::tempdir().unwrap();
+    let offsets = dir.path().join("offsets.json");
+    let partitions: Vec<String> = before
+        .iter()
+        .map(|(p, o)| format!(r#"{{"topic":"{topic}","partition":{p},"offset":{o}}}"#))
+        .collect();
+    std::fs::write(
+        &offsets,
+        format!(r#"{{"version":1,"partitions":[{}]}}"#, partitions.join(",")),
+    )
+    .unwrap();
+    kafka_tool(
+        bootstrap,
+        "org.apache.kafka.tools.DeleteRecordsCommand",
+        &["--offset-json-file", &offsets.to_string_lossy()],
+    );
 }
 
 /// A transactional producer with the broker's maximum transaction timeout (1h in the lab).
