@@ -1,7 +1,7 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
 
 use clap::Parser;
-use indoubt::{cli, commands, error};
+use indoubt::{cli, commands, error, shown, term};
 use std::process::ExitCode;
 
 /// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).
@@ -23,7 +23,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(err) => {
-            eprintln!("indoubt: error: starting the async runtime: {err}");
+            term::status(&shown!("indoubt: error: starting the async runtime: {}", err));
             return ExitCode::from(EXIT_UNKNOWN);
         }
     };
@@ -33,9 +33,10 @@ fn main() -> ExitCode {
     match outcome {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) => {
-            eprintln!("indoubt: error: {err:#}");
+            // An error may quote a server, a file or an argument: escaped like any data.
+            term::status(&shown!("indoubt: error: {:#}", err));
             if let Some(hint) = error::hint_of(&err) {
-                eprintln!("hint: {hint}");
+                term::status(&shown!("hint: {}", hint));
             }
             ExitCode::from(EXIT_UNKNOWN)
         }

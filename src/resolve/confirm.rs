@@ -1,5 +1,6 @@
 //! The confirmation step: the only place a `Confirmed` token can be made.
 
+use crate::term::Shown;
 use anyhow::Result;
 use std::io::IsTerminal;
 
@@ -17,10 +18,31 @@ pub enum Answer {
     No(String),
 }
 
+/// What the operator must type back: shown escaped (as tables show it), and accepted
+/// in that form or as the exact text itself.
+pub struct Expected<'a> {
+    pub shown: Shown,
+    pub exact: &'a [u8],
+}
+
+impl Expected<'_> {
+    fn matches(&self, typed: &str) -> bool {
+        typed == self.shown.as_str()
+            || typed.as_bytes() == self.exact
+            || crate::text::unescape(typed).is_ok_and(|b| b == self.exact)
+    }
+}
+
 /// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there
 /// and the operator must type `expected` exactly (a GID, or `topic-partition@offset`),
-/// which cannot be done by reflex the way `y` can.
-pub fn confirm(yes: bool, reason: Option<&str>, expected: &str, what: &str) -> Result<Answer> {
+/// which cannot be done by reflex the way `y` can. `what` is the evidence, shown first.
+#[allow(clippy::disallowed_types)]
+pub fn confirm(
+    yes: bool,
+    reason: Option<&str>,
+    expected: &Expected<'_>,
+    what: &Shown,
+) -> Result<Answer> {
     if yes {
         return Ok(match reason.filter(|r| !r.trim().is_empty()) {
             Some(_) => Answer::Yes(Confirmed { _private: () }),
@@ -33,18 +55,41 @@ pub fn confirm(yes: bool, reason: Option<&str>, expected: &str, what: &str) -> R
                 .into(),
         ));
     }
-    eprintln!("{what}");
+    crate::term::status(what);
+    let prompt = crate::shown!(
+        "Type {} to confirm (anything else aborts)",
+        expected.shown
+    );
     let typed: String = dialoguer::Input::new()
-        .with_prompt(format!(
-            "Type {} to confirm (anything else aborts)",
-            crate::term::escape_control(expected)
-        ))
+        .with_prompt(prompt.into_string())
         .allow_empty(true)
         .interact_text()
         .unwrap_or_default();
-    Ok(if typed == expected {
+    Ok(if expected.matches(&typed) {
         Answer::Yes(Confirmed { _private: () })
     } else {
         Answer::No("the typed text did not match: nothing was done".into())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shown_form_and_the_exact_text_both_confirm() {
+        let gid = b"odd\xff\\x";
+        let expected = Expected {
+            shown: Shown::bytes(gid),
+            exact: gid,
+        };
+        assert_eq!(expected.shown.as_str(), "odd\\xff\\\\x");
+        assert!(expected.matches("odd\\xff\\\\x"));
+        assert!(!expected.matches("odd"));
+        let plain = Expected {
+            shown: Shown::text("a\\b"),
+            exact: b"a\\b",
+        };
+        assert!(plain.matches("a\\b") && plain.matches("a\\\\b"));
+    }
 }

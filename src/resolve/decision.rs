@@ -5,6 +5,7 @@ use crate::config::DecisionKey;
 use crate::context::Context;
 use crate::gid::DecodedGid;
 use crate::pg::session;
+use crate::text::RawText;
 use futures_util::future::{join_all, BoxFuture};
 use serde::Serialize;
 
@@ -53,7 +54,7 @@ fn parse_answer(text: &str) -> Option<Decision> {
 
 /// Asks every source that applies to this GID, all at once (an unreachable one costs one
 /// timeout, not one each), answers in the config's order.
-pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<SourceAnswer> {
+pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<SourceAnswer> {
     let resolve = &ctx.config.config.resolve;
     let gtrid = match decoded {
         DecodedGid::Xa(xa) => Some(xa.gtrid_text.as_str()),
@@ -61,12 +62,20 @@ pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<
     };
     let mut asks: Vec<BoxFuture<'_, SourceAnswer>> = Vec::new();
     for source in &resolve.decision_sources {
+        // A GID that is not UTF-8 cannot be a query parameter: that source is not asked,
+        // which is not the same as its having no record.
         let key = match source.key {
-            DecisionKey::Gid => Some(gid),
-            DecisionKey::Gtrid => gtrid,
+            DecisionKey::Gid => gid.as_str().ok_or((
+                "unreachable",
+                "not asked: the GID is not UTF-8 text, which no query parameter can carry",
+            )),
+            DecisionKey::Gtrid => gtrid.ok_or((
+                "no_record",
+                "the GID is not an XA id, so it has no gtrid to look up",
+            )),
         };
         asks.push(match key {
-            Some(key) => Box::pin(ask(
+            Ok(key) => Box::pin(ask(
                 ctx,
                 &source.name,
                 &source.target,
@@ -74,11 +83,11 @@ pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<
                 key,
                 source.authoritative,
             )),
-            None => Box::pin(std::future::ready(SourceAnswer {
+            Err((answer, detail)) => Box::pin(std::future::ready(SourceAnswer {
                 source: source.name.clone(),
-                answer: "no_record".into(),
+                answer: answer.into(),
                 authoritative: false,
-                detail: "the GID is not an XA id, so it has no gtrid to look up".into(),
+                detail: detail.into(),
             })),
         });
     }
@@ -89,7 +98,8 @@ pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<
             ..
         },
         Some(coordinator),
-    ) = (decoded, &resolve.citus_coordinator)
+        Some(gid),
+    ) = (decoded, &resolve.citus_coordinator, gid.as_str())
     {
         asks.push(Box::pin(citus(
             ctx,
@@ -165,10 +175,10 @@ async fn ask(
     .await;
     let (answer, detail) = match outcome {
         Ok(Some(text)) => match parse_answer(&text) {
-            Some(d) => (d.name().to_string(), format!("answered {text:?}")),
+            Some(d) => (d.name().to_string(), format!("answered '{text}'")),
             None => (
                 "unreachable".to_string(),
-                format!("answered {text:?}, which is neither commit nor rollback"),
+                format!("answered '{text}', which is neither commit nor rollback"),
             ),
         },
         Ok(None) => (
