@@ -13,6 +13,8 @@ const ATOMIKOS_FORMAT_ID: i32 = 1096044365;
 /// Narayana's Uid: two int64 host words, int32 process, int32 seconds, int32 counter.
 const NARAYANA_UID_LEN: usize = 28;
 
+// One per prepared transaction: the size of the XA variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DecodedGid {

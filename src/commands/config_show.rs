@@ -160,7 +160,7 @@ fn unusable(kind: &str, name: &str, why: String) -> Finding {
     Finding::new(
         Severity::Unknown,
         "config_target_unusable",
-        format!("{kind} target '{name}'"),
+        format!("{kind} target \"{name}\""),
         format!("cannot be used: {why}"),
     )
 }

@@ -313,7 +313,7 @@ fn finish(
 /// the intent record and the statement, as a killed process would.
 fn failpoint(name: &str) {
     if cfg!(debug_assertions) && std::env::var("INDOUBT_FAILPOINT").as_deref() == Ok(name) {
-        eprintln!("indoubt: failpoint {name}: exiting");
+        crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
         std::process::exit(86);
     }
 }

@@ -71,7 +71,7 @@ impl Style {
             .load_preset(UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .force_no_tty()
-            .set_header(header.iter().map(|h| comfy_table::Cell::new(h)));
+            .set_header(header.iter().map(comfy_table::Cell::new));
         if let Some(width) = self.width {
             table.set_width(width);
         }
