@@ -131,7 +131,7 @@ pub struct CheckArgs {
     pub quiet: bool,
 
     /// Also write the Prometheus exposition to FILE, atomically (temp file + rename),
-    /// for node_exporter's textfile collector
+    /// for node_exporter's textfile collector; a link at FILE is refused
     #[arg(long, value_name = "FILE")]
     pub prometheus_file: Option<PathBuf>,
 }
@@ -575,7 +575,9 @@ pub struct ReconcileArgs {
     #[arg(long)]
     pub count_only: bool,
 
-    /// Write every id of every class to this file (`class<TAB>id` lines)
+    /// Write every id of every class to this file (`class<TAB>id` lines), each field
+    /// escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1
+    /// controls and U+2028/U+2029
     #[arg(long, value_name = "FILE")]
     pub ids_out: Option<PathBuf>,
 

@@ -550,4 +550,48 @@ mod tests {
             .to_string()
             .contains("does not match its head"));
     }
+
+    #[test]
+    fn an_emptied_log_whose_head_names_records_stops_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        append(&log, record(2)).unwrap();
+        std::fs::write(&log, "").unwrap();
+        let err = append(&log, record(3)).unwrap_err();
+        assert!(err.to_string().contains("does not match its head"), "{err}");
+        assert!(crate::error::hint_of(&err).is_some_and(|h| h.contains("audit reseal")));
+        assert_eq!(std::fs::read(&log).unwrap(), b"", "nothing written");
+    }
+
+    #[test]
+    fn verify_tells_a_failed_head_write_from_records_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let first_head = std::fs::read_to_string(head_path(&log)).unwrap();
+        append(&log, record(2)).unwrap();
+        let second_head = std::fs::read_to_string(head_path(&log)).unwrap();
+        std::fs::write(head_path(&log), &first_head).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.breaks.is_empty(), "{:?}", v.breaks);
+        assert!(v
+            .head_behind
+            .as_deref()
+            .is_some_and(|m| m.contains("not tampering")));
+        // The head names record 2 but the log was cut back to record 1.
+        let text = std::fs::read_to_string(&log).unwrap();
+        let first_line = text.lines().next().unwrap();
+        std::fs::write(&log, format!("{first_line}\n")).unwrap();
+        std::fs::write(head_path(&log), &second_head).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.head_behind.is_none());
+        assert!(
+            v.breaks
+                .iter()
+                .any(|b| b.message.contains("records were cut off the end")),
+            "{:?}",
+            v.breaks
+        );
+    }
 }

@@ -136,7 +136,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
                 "audit_resealed",
                 "audit log".into(),
                 format!(
-                    "record {}: the head was re-made by {} at {} ({}); {}: records cut off before record {} can no longer be ruled out",
+                    "record {}: the head was re-made by {} at {} (why: {}), when {}; records cut off before record {} can no longer be ruled out",
                     r.seq,
                     r.operator.user,
                     r.time.format("%Y-%m-%d %H:%M:%S UTC"),
@@ -182,7 +182,7 @@ pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
         log::Resealed::Record(record) => (
             "audit_resealed",
             format!(
-                "chain intact through record {}; {}: record {} says so, and the new head names it. Records cut off before it can no longer be ruled out",
+                "chain intact through record {}; {}: record {} records the reseal, and the new head names it. Records cut off before it can no longer be ruled out",
                 record.seq - 1,
                 record
                     .evidence
