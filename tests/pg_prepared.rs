@@ -1,4 +1,5 @@
 //! `indoubt pg prepared` against the lab's real PostgreSQL: listing, locks, victims, GIDs, thresholds, restarts.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 

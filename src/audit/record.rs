@@ -11,6 +11,9 @@ pub enum Kind {
     Intent,
     /// Written after it, naming the intent's action id.
     Outcome,
+    /// `audit reseal`: the head was lost or wrong and was made anew; `evidence` holds
+    /// what the old head said. Truncation before this record can no longer be ruled out.
+    Reseal,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +131,39 @@ impl Record {
             decision_sources: a.decision_sources,
             decision: a.decision,
             heuristic: a.heuristic,
+            outcome: None,
+            prev_hash: String::new(),
+        }
+    }
+
+    /// The record of `audit reseal` on the log at `log`: who, when, why, and (in
+    /// `evidence`) what the old head said.
+    pub fn reseal(log: &std::path::Path, reason: &str, evidence: serde_json::Value) -> Record {
+        let now = chrono::Utc::now();
+        Record {
+            seq: 0,
+            time: now,
+            kind: Kind::Reseal,
+            action_id: format!(
+                "{}-{}",
+                now.format("%Y%m%dT%H%M%S%.6fZ"),
+                std::process::id()
+            ),
+            operator: Operator::current(),
+            command_line: redacted_command_line(),
+            reason: Some(reason.to_string()),
+            ticket: None,
+            target: Target {
+                name: None,
+                kind: "audit log".into(),
+                address: log.display().to_string(),
+            },
+            object: format!("audit head {}", super::log::head_path(log).display()),
+            action: "reseal: a new head naming this record".into(),
+            evidence,
+            decision_sources: vec![],
+            decision: "reseal".into(),
+            heuristic: false,
             outcome: None,
             prev_hash: String::new(),
         }

@@ -3,11 +3,8 @@
 use super::check::CheckReport;
 use crate::findings::{Finding, Severity};
 use crate::report::Report;
-use anyhow::{Context as _, Result};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::Path;
 
 /// Evidence keys that become Prometheus labels of a finding: they name the object.
 const LABEL_KEYS: [&str; 5] = ["database", "slot", "topic", "partition", "gid"];
@@ -180,33 +177,6 @@ fn label_value(v: &str) -> String {
     v.replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n")
-}
-
-/// Writes `text` next to `path` and renames it over `path`, so the textfile collector
-/// never reads a half-written file.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("--prometheus-file {}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::Error::new(e).context(format!("writing {}", path.display()))
-    })
 }
 
 #[cfg(test)]
