@@ -211,15 +211,15 @@ impl DecisionSourceConfig {
         let name = &self.name;
         let need = |field: Option<&String>, what: &str| -> Result<String> {
             field.cloned().with_context(|| {
-                format!("decision source {name:?}: kind {} needs {what}", kind.name())
+                format!(
+                    "decision source {name:?}: kind {} needs {what}",
+                    kind.name()
+                )
             })
         };
         let path = || -> Result<PathBuf> {
             self.path.clone().with_context(|| {
-                format!(
-                    "decision source {name:?}: kind {} needs path",
-                    kind.name()
-                )
+                format!("decision source {name:?}: kind {} needs path", kind.name())
             })
         };
         let allowed: &[&str] = match kind {
@@ -255,9 +255,14 @@ impl DecisionSourceConfig {
                 node: self.coordinator.clone(),
             },
             SourceKind::NarayanaJdbcStore => {
-                let table = self.table.clone().unwrap_or_else(|| "jbosststxtable".into());
+                let table = self
+                    .table
+                    .clone()
+                    .unwrap_or_else(|| "jbosststxtable".into());
                 if !is_sql_name(&table) {
-                    anyhow::bail!("decision source {name:?}: table {table:?} is not a plain [schema.]name");
+                    anyhow::bail!(
+                        "decision source {name:?}: table {table:?} is not a plain [schema.]name"
+                    );
                 }
                 DecisionSource::NarayanaJdbcStore {
                     target: need(self.target.as_ref(), "target")?,
@@ -293,7 +298,8 @@ fn is_sql_name(text: &str) -> bool {
     let part = |p: &str| {
         !p.is_empty()
             && !p.starts_with(|c: char| c.is_ascii_digit())
-            && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && p.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
     };
     match text.split_once('.') {
         Some((schema, table)) => part(schema) && part(table),

@@ -311,7 +311,11 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
     // coordinator may still be deciding, so wait; rolling back needs --force.
     let (r, out) = resolve(&config(true, true, ""), "never-decided", &["--dry-run"]);
     assert_eq!(
-        (out.code, r["proposal"]["wait"].as_bool(), r["proposal"]["decision"].as_str()),
+        (
+            out.code,
+            r["proposal"]["wait"].as_bool(),
+            r["proposal"]["decision"].as_str()
+        ),
         (1, Some(true), None),
         "{}",
         out.stdout
@@ -322,7 +326,12 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
         "never-decided",
         &["--rollback", "--yes", "--reason", "r"],
     );
-    assert_eq!((out.code, code(&r)), (1, "coordinator_deciding"), "{}", out.stdout);
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "coordinator_deciding"),
+        "{}",
+        out.stdout
+    );
     assert!(s.still_prepared("never-decided"));
     // Past the source's in_doubt_after: presumed abort.
     let past = "      in_doubt_after: 0s\n";
@@ -332,7 +341,10 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
         (r["decision"].as_str(), r["heuristic"].as_bool()),
         (Some("rollback"), Some(false))
     );
-    assert!(r["proposal"]["why"].as_str().unwrap().contains("presumed abort"));
+    assert!(r["proposal"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("presumed abort"));
     // The same source unreachable: nothing can be presumed.
     let (r, out) = resolve(
         &config(true, false, ""),

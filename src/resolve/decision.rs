@@ -146,9 +146,7 @@ pub fn propose(answers: &[SourceAnswer], prepared_age_seconds: f64) -> Proposal 
             ),
         };
     }
-    let asked = answers
-        .iter()
-        .any(|a| a.answer != Answer::NotApplicable);
+    let asked = answers.iter().any(|a| a.answer != Answer::NotApplicable);
     heuristic(if !asked {
         "no decision source is configured for this transaction".to_string()
     } else if !unreachable.is_empty() {
@@ -242,7 +240,10 @@ mod tests {
             "{p:?}"
         );
         let p = propose(
-            &[a("x", Answer::Commit, false), a("y", Answer::Rollback, false)],
+            &[
+                a("x", Answer::Commit, false),
+                a("y", Answer::Rollback, false),
+            ],
             OLD,
         );
         assert!(p.heuristic && p.why.contains("disagree"));
@@ -267,7 +268,11 @@ mod tests {
         assert_eq!(parse_answer("ROLLING_BACK"), Some(Answer::Rollback));
         assert_eq!(parse_answer("aborted"), Some(Answer::Rollback));
         for undecided in ["ACTIVE", "PREPARING", "prepared", "RUNNING"] {
-            assert_eq!(parse_answer(undecided), Some(Answer::InProgress), "{undecided}");
+            assert_eq!(
+                parse_answer(undecided),
+                Some(Answer::InProgress),
+                "{undecided}"
+            );
         }
         assert_eq!(parse_answer("maybe"), None);
     }

@@ -40,7 +40,12 @@ pub fn log(dir: &Path, tid: &str) -> (Answer, String) {
             )
         }
         Ok(files) => files,
-        Err(e) => return (Answer::Unreachable, format!("reading {}: {e}", dir.display())),
+        Err(e) => {
+            return (
+                Answer::Unreachable,
+                format!("reading {}: {e}", dir.display()),
+            )
+        }
     };
     let mut states: Vec<String> = Vec::new();
     for file in &files {
@@ -57,7 +62,10 @@ pub fn log(dir: &Path, tid: &str) -> (Answer, String) {
             Ok(())
         });
         if let Err(e) = read {
-            return (Answer::Unreachable, format!("reading {}: {e}", file.display()));
+            return (
+                Answer::Unreachable,
+                format!("reading {}: {e}", file.display()),
+            );
         }
     }
     let read = files

@@ -169,7 +169,10 @@ async fn jdbc_store(ctx: &Context, target: &str, table: &str, uid: &str) -> (Ans
         let target = ctx.pg_target(Some(target))?;
         let session = session::connect(&target.params, ctx.timeout).await?;
         let rows = session
-            .query(&narayana::jdbc_query(table), &[&narayana::ATOMIC_ACTION, &uid])
+            .query(
+                &narayana::jdbc_query(table),
+                &[&narayana::ATOMIC_ACTION, &uid],
+            )
             .await?;
         rows.iter()
             .map(|r| Ok((r.try_get::<_, i32>(0)?, r.try_get::<_, i32>(1)?)))

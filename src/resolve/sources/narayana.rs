@@ -61,8 +61,7 @@ pub fn object_store(path: &Path, uid: &str) -> (Answer, String) {
                     let file = file.to_string_lossy();
                     if entry.file_type().is_ok_and(|t| t.is_dir()) {
                         dirs.push(entry.path());
-                    } else if file != name
-                        && file.trim_matches([SHADOW_CHAR, HIDDEN_CHAR]) == name
+                    } else if file != name && file.trim_matches([SHADOW_CHAR, HIDDEN_CHAR]) == name
                     {
                         half_written.push(entry.path());
                     }
@@ -130,7 +129,8 @@ pub fn object_store(path: &Path, uid: &str) -> (Answer, String) {
 /// The directories that hold the store's record types: `path` itself when it has them,
 /// else each `path/<store type>/defaultStore` and `path/defaultStore`.
 fn store_roots(path: &Path) -> Vec<PathBuf> {
-    let holds_records = |dir: &Path| dir.join("StateManager").is_dir() || dir.join("Recovery").is_dir();
+    let holds_records =
+        |dir: &Path| dir.join("StateManager").is_dir() || dir.join("Recovery").is_dir();
     if holds_records(path) {
         return vec![path.to_path_buf()];
     }
@@ -194,9 +194,17 @@ mod tests {
 
     #[test]
     fn a_record_in_either_layout_is_the_commit_decision() {
-        for layout in ["ShadowNoFileLockStore/defaultStore", "defaultStore", "HashedStore/defaultStore"] {
+        for layout in [
+            "ShadowNoFileLockStore/defaultStore",
+            "defaultStore",
+            "HashedStore/defaultStore",
+        ] {
             let (dir, root) = store(layout);
-            assert_eq!(object_store(dir.path(), UID).0, Answer::NoRecord, "{layout}");
+            assert_eq!(
+                object_store(dir.path(), UID).0,
+                Answer::NoRecord,
+                "{layout}"
+            );
             let actions = root.join(ATOMIC_ACTION);
             let actions = if layout.starts_with("Hashed") {
                 actions.join("#12#")
@@ -205,7 +213,11 @@ mod tests {
             };
             std::fs::create_dir_all(&actions).unwrap();
             std::fs::write(actions.join("0_ffff7f000001_88d9_6b0e8989_1"), b"x").unwrap();
-            assert_eq!(object_store(dir.path(), UID).0, Answer::NoRecord, "{layout}");
+            assert_eq!(
+                object_store(dir.path(), UID).0,
+                Answer::NoRecord,
+                "{layout}"
+            );
             std::fs::write(actions.join("0_ffff7f000001_88d9_6b0e8989_2"), b"x").unwrap();
             assert_eq!(object_store(dir.path(), UID).0, Answer::Commit, "{layout}");
             // The store directory itself works too.
