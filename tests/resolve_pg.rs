@@ -198,7 +198,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         pg_url(),
         coordinator.url()
     ));
-    let resolve = |gid: &str| {
+    let resolve = |gid: &str, decision: &str| {
         run(indoubt()
             .args(["-o", "json", "--config"])
             .arg(&config)
@@ -208,6 +208,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
                 gid,
                 "--pg",
                 "worker",
+                decision,
                 "--yes",
                 "--reason",
                 "citus recovery",
@@ -215,7 +216,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
             ])
             .arg(s.audit()))
     };
-    let out = resolve("citus_0_4242_17_1");
+    let out = resolve("citus_0_4242_17_1", "--commit");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
@@ -223,7 +224,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         (Some("commit"), Some(false))
     );
     assert_eq!(s.balance(1), 101);
-    let out = resolve("citus_0_4242_18_1");
+    let out = resolve("citus_0_4242_18_1", "--rollback");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (report["decision"].as_str(), report["heuristic"].as_bool()),
@@ -240,7 +241,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         .admin()
         .batch_execute("INSERT INTO active VALUES (0, 19)")
         .unwrap();
-    let out = resolve("citus_0_4242_19_1");
+    let out = resolve("citus_0_4242_19_1", "--rollback");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (out.code, report["decision_sources"][0]["answer"].as_str()),
@@ -264,14 +265,14 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
     {
         s.prepare(i as i32 + 1, gid);
     }
-    let config = |authoritative: bool, reachable: bool| {
+    let config = |authoritative: bool, reachable: bool, in_doubt_after: &str| {
         let url = if reachable {
             tm.url()
         } else {
             format!("postgres://u:p@127.0.0.1:{}/x?sslmode=disable", free_port())
         };
         s.config(&format!(
-            "postgres:\n  here:\n    conninfo: {}\n  tm:\n    conninfo: {url}\nresolve:\n  decision_sources:\n    - name: tm-log\n      target: tm\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      authoritative: {authoritative}\n",
+            "postgres:\n  here:\n    conninfo: {}\n  tm:\n    conninfo: {url}\nresolve:\n  decision_sources:\n    - name: tm-log\n      target: tm\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      authoritative: {authoritative}\n{in_doubt_after}",
             pg_url()
         ))
     };
@@ -287,11 +288,19 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
             out,
         )
     };
-    // A recorded decision is proposed and carried out.
+    // A recorded decision is proposed, but a runbook's --yes acts only on a decision it names.
     let (r, out) = resolve(
-        &config(false, true),
+        &config(false, true, ""),
         "decided-commit",
         &["--yes", "--reason", "r"],
+    );
+    assert_eq!((out.code, code(&r)), (1, "proposal_only"), "{}", out.stdout);
+    assert_eq!(r["proposal"]["decision"], "commit");
+    assert!(s.still_prepared("decided-commit"));
+    let (r, out) = resolve(
+        &config(false, true, ""),
+        "decided-commit",
+        &["--commit", "--yes", "--reason", "r"],
     );
     assert_eq!(
         (out.code, r["decision"].as_str()),
@@ -305,22 +314,53 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
         .batch_execute("INSERT INTO outcomes VALUES ('against-the-log', 'committed')")
         .unwrap();
     let (r, out) = resolve(
-        &config(false, true),
+        &config(false, true, ""),
         "against-the-log",
         &["--rollback", "--yes", "--reason", "r"],
     );
     assert_eq!((out.code, code(&r)), (1, "decision_conflict"));
     assert!(s.still_prepared("against-the-log"));
-    // An authoritative source without a record: presumed abort.
-    let (r, out) = resolve(&config(true, true), "never-decided", &["--dry-run"]);
-    assert_eq!(out.code, 0);
+    // An authoritative source without a record, for a branch prepared seconds ago: the
+    // coordinator may still be deciding, so wait; rolling back needs --force.
+    let (r, out) = resolve(&config(true, true, ""), "never-decided", &["--dry-run"]);
+    assert_eq!(
+        (
+            out.code,
+            r["proposal"]["wait"].as_bool(),
+            r["proposal"]["decision"].as_str()
+        ),
+        (1, Some(true), None),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(r["decision_sources"][0]["in_doubt_after_seconds"], 300.0);
+    let (r, out) = resolve(
+        &config(true, true, ""),
+        "never-decided",
+        &["--rollback", "--yes", "--reason", "r"],
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "coordinator_deciding"),
+        "{}",
+        out.stdout
+    );
+    assert!(s.still_prepared("never-decided"));
+    // Past the source's in_doubt_after: presumed abort.
+    let past = "      in_doubt_after: 0s\n";
+    let (r, out) = resolve(&config(true, true, past), "never-decided", &["--dry-run"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
     assert_eq!(
         (r["decision"].as_str(), r["heuristic"].as_bool()),
         (Some("rollback"), Some(false))
     );
+    assert!(r["proposal"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("presumed abort"));
     // The same source unreachable: nothing can be presumed.
     let (r, out) = resolve(
-        &config(true, false),
+        &config(true, false, ""),
         "never-decided",
         &["--yes", "--reason", "r"],
     );
@@ -329,7 +369,7 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
     assert!(r["proposal"]["why"].as_str().unwrap().contains("HEURISTIC"));
     assert!(s.still_prepared("never-decided"));
     // A non-authoritative "no record" is no decision either.
-    let (r, _) = resolve(&config(false, true), "never-decided", &["--dry-run"]);
+    let (r, _) = resolve(&config(false, true, ""), "never-decided", &["--dry-run"]);
     assert_eq!(r["proposal"]["heuristic"], true);
 }
 

@@ -48,10 +48,46 @@ impl Operator {
 #[serde(deny_unknown_fields)]
 pub struct SourceAnswer {
     pub source: String,
-    /// commit, rollback, no_record or unreachable.
-    pub answer: String,
+    pub answer: Answer,
+    /// True for the coordinator's own log: its "no record" can mean presumed abort.
     pub authoritative: bool,
     pub detail: String,
+    /// The source's `in_doubt_after`: "no record" means presumed abort only for a
+    /// transaction prepared longer ago than this. Absent in records before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_doubt_after_seconds: Option<f64>,
+}
+
+/// A decision source's answer, as the JSON output and the audit log spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The coordinator decided commit (COMMITTING, COMMITTED, …).
+    Commit,
+    /// The coordinator decided rollback (ROLLING_BACK, ABORTED, …).
+    Rollback,
+    /// The coordinator knows the transaction and has not decided yet.
+    InProgress,
+    /// The source was asked and has no record of the transaction.
+    NoRecord,
+    /// The source is not for this transaction (another coordinator, another GID form).
+    NotApplicable,
+    /// The source could not be asked, or its answer is not understood.
+    Unreachable,
+}
+
+impl Answer {
+    /// The JSON spelling, for text output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Commit => "commit",
+            Answer::Rollback => "rollback",
+            Answer::InProgress => "in_progress",
+            Answer::NoRecord => "no_record",
+            Answer::NotApplicable => "not_applicable",
+            Answer::Unreachable => "unreachable",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 
 pub mod kafka;
 pub mod schema;
+pub mod xa;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

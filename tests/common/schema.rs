@@ -135,6 +135,7 @@ pub enum DecodedGid {
         bqual_hex: String,
         bqual_text: String,
         narayana: Option<NarayanaXid>,
+        atomikos: Option<AtomikosXid>,
     },
     Citus {
         initiator_group_id: i64,
@@ -156,10 +157,20 @@ pub enum DecodedGid {
 pub struct NarayanaXid {
     pub transaction_uid: String,
     #[serde(deserialize_with = "present")]
-    pub uid_created_at: Option<String>,
+    pub coordinator_started_at: Option<String>,
     pub coordinator_node: String,
     pub branch_uid: Option<String>,
     pub eis_name: Option<i32>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AtomikosXid {
+    pub tid: String,
+    #[serde(deserialize_with = "present")]
+    pub tm_unique_name: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub begun_at: Option<String>,
 }
 
 /// A report struct: the header every command shares, then the command's own fields.
