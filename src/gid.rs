@@ -48,7 +48,7 @@ pub struct XaGid {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub narayana: Option<NarayanaXid>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub atomikos: Option<AtomikosXid>,
+    pub atomikos: Option<Box<AtomikosXid>>,
 }
 
 /// What Atomikos packs into its XIDs: the tid `<tm_unique_name><begin, epoch ms><counter>`.
@@ -152,7 +152,8 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         .flatten();
     let atomikos = (format_id == ATOMIKOS_FORMAT_ID)
         .then(|| decode_atomikos(&gtrid, &bqual, Utc::now()))
-        .flatten();
+        .flatten()
+        .map(Box::new);
     Ok(XaGid {
         format_id,
         transaction_manager: manager,

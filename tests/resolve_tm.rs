@@ -2,6 +2,8 @@
 //! ObjectStore and its JDBC store, Atomikos 6 with its file log), their decision read from
 //! the coordinator's own log, and the TM's own recovery afterwards.
 
+#![allow(clippy::disallowed_methods)] // tests write their own fixtures
+
 mod common;
 
 use common::xa::Tm;

@@ -125,6 +125,7 @@ pub struct LockWait {
 
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(clippy::large_enum_variant)] // a schema pin, read once per test
 pub enum DecodedGid {
     Xa {
         format_id: i32,

@@ -53,12 +53,15 @@ impl Tm {
             .spawn()
             .expect("running tests/lab/xa/run");
         let stdout = child.stdout.take().unwrap();
-        for line in BufReader::new(stdout).lines() {
-            if line.unwrap() == "prepared" {
-                return child;
-            }
+        let prepared = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .any(|line| line == "prepared");
+        if !prepared {
+            let _ = child.wait();
+            panic!("the transaction manager ended before its branches were prepared");
         }
-        panic!("the transaction manager ended before its branches were prepared");
+        child
     }
 
     /// The TM's own recovery over the same log and databases.

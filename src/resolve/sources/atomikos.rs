@@ -116,6 +116,7 @@ fn log_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test fixtures in a private temporary directory
 mod tests {
     use super::*;
 

@@ -180,6 +180,7 @@ pub fn jdbc_answer(table: &str, uid: &str, rows: &[(i32, i32)]) -> (Answer, Stri
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test fixtures in a private temporary directory
 mod tests {
     use super::*;
 
