@@ -284,7 +284,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The window''s end (exclusive): a time or a duration back from now [default: now]')
             [CompletionResult]::new('--settle', '--settle', [CompletionResultType]::ParameterName, 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]')
             [CompletionResult]::new('--slack', '--slack', [CompletionResultType]::ParameterName, 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]')
-            [CompletionResult]::new('--ids-out', '--ids-out', [CompletionResultType]::ParameterName, 'Write every id of every class to this file (`class<TAB>id` lines)')
+            [CompletionResult]::new('--ids-out', '--ids-out', [CompletionResultType]::ParameterName, 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1 controls and U+2028/U+2029')
             [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'How many ids of each class the table shows')
             [CompletionResult]::new('--query-timeout', '--query-timeout', [CompletionResultType]::ParameterName, 'Bound on the database query (it may stream millions of rows) [default: 1h]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
@@ -392,6 +392,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            [CompletionResult]::new('reseal', 'reseal', [CompletionResultType]::ParameterValue, 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -423,9 +424,24 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;audit;reseal' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the head is being re-made (recorded in the log)')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;audit;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            [CompletionResult]::new('reseal', 'reseal', [CompletionResultType]::ParameterValue, 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -433,6 +449,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;audit;help;verify' {
+            break
+        }
+        'indoubt;audit;help;reseal' {
             break
         }
         'indoubt;audit;help;help' {
@@ -479,7 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'Overall deadline; a check still running then is UNKNOWN')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Run only these checks')
             [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Run all but these checks')
-            [CompletionResult]::new('--prometheus-file', '--prometheus-file', [CompletionResultType]::ParameterName, 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector')
+            [CompletionResult]::new('--prometheus-file', '--prometheus-file', [CompletionResultType]::ParameterName, 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector; a link at FILE is refused')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
@@ -559,12 +578,16 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;help;audit' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List audit records')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome')
+            [CompletionResult]::new('reseal', 'reseal', [CompletionResultType]::ParameterValue, 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said')
             break
         }
         'indoubt;help;audit;list' {
             break
         }
         'indoubt;help;audit;verify' {
+            break
+        }
+        'indoubt;help;audit;reseal' {
             break
         }
         'indoubt;help;config' {

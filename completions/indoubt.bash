@@ -46,6 +46,9 @@ _indoubt() {
             indoubt__subcmd__audit,list)
                 cmd="indoubt__subcmd__audit__subcmd__list"
                 ;;
+            indoubt__subcmd__audit,reseal)
+                cmd="indoubt__subcmd__audit__subcmd__reseal"
+                ;;
             indoubt__subcmd__audit,verify)
                 cmd="indoubt__subcmd__audit__subcmd__verify"
                 ;;
@@ -54,6 +57,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__audit__subcmd__help,list)
                 cmd="indoubt__subcmd__audit__subcmd__help__subcmd__list"
+                ;;
+            indoubt__subcmd__audit__subcmd__help,reseal)
+                cmd="indoubt__subcmd__audit__subcmd__help__subcmd__reseal"
                 ;;
             indoubt__subcmd__audit__subcmd__help,verify)
                 cmd="indoubt__subcmd__audit__subcmd__help__subcmd__verify"
@@ -96,6 +102,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__audit,list)
                 cmd="indoubt__subcmd__help__subcmd__audit__subcmd__list"
+                ;;
+            indoubt__subcmd__help__subcmd__audit,reseal)
+                cmd="indoubt__subcmd__help__subcmd__audit__subcmd__reseal"
                 ;;
             indoubt__subcmd__help__subcmd__audit,verify)
                 cmd="indoubt__subcmd__help__subcmd__audit__subcmd__verify"
@@ -248,7 +257,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help list verify help"
+            opts="-o -v -h --config --output --no-color --verbose --timeout --help list verify reseal help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -278,7 +287,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit__subcmd__help)
-            opts="list verify help"
+            opts="list verify reseal help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -319,6 +328,20 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__audit__subcmd__help__subcmd__reseal)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__audit__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -345,6 +368,44 @@ _indoubt() {
                     return 0
                     ;;
                 --object)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__audit__subcmd__reseal)
+            opts="-o -v -h --reason --audit-log --config --output --no-color --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -572,7 +633,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__audit)
-            opts="list verify"
+            opts="list verify reseal"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -586,6 +647,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__audit__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__audit__subcmd__reseal)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -258,7 +258,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --until 'The window''s end (exclusive): a time or a duration back from now [default: now]'
             cand --settle 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]'
             cand --slack 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]'
-            cand --ids-out 'Write every id of every class to this file (`class<TAB>id` lines)'
+            cand --ids-out 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1 controls and U+2028/U+2029'
             cand --show 'How many ids of each class the table shows'
             cand --query-timeout 'Bound on the database query (it may stream millions of rows) [default: 1h]'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
@@ -358,6 +358,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand list 'List audit records'
             cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+            cand reseal 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;audit;list'= {
@@ -386,14 +387,30 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;audit;reseal'= {
+            cand --reason 'Why the head is being re-made (recorded in the log)'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;audit;help'= {
             cand list 'List audit records'
             cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+            cand reseal 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;audit;help;list'= {
         }
         &'indoubt;audit;help;verify'= {
+        }
+        &'indoubt;audit;help;reseal'= {
         }
         &'indoubt;audit;help;help'= {
         }
@@ -433,7 +450,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --deadline 'Overall deadline; a check still running then is UNKNOWN'
             cand --only 'Run only these checks'
             cand --skip 'Run all but these checks'
-            cand --prometheus-file 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector'
+            cand --prometheus-file 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector; a link at FILE is refused'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
             cand -o 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
             cand --output 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
@@ -497,10 +514,13 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;audit'= {
             cand list 'List audit records'
             cand verify 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+            cand reseal 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
         }
         &'indoubt;help;audit;list'= {
         }
         &'indoubt;help;audit;verify'= {
+        }
+        &'indoubt;help;audit;reseal'= {
         }
         &'indoubt;help;config'= {
             cand show 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'

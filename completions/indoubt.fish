@@ -222,7 +222,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l since -d '
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: now]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l settle -d 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l slack -d 'Read the topic from this much before the window\'s start (producer clock skew) [default: 1m]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d 'Write every id of every class to this file (`class<TAB>id` lines)' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\\\ \\t \\n \\r, \\xHH for other ASCII control bytes, \\u{HHHH} for C1 controls and U+2028/U+2029' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l show -d 'How many ids of each class the table shows' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query-timeout -d 'Bound on the database query (it may stream millions of rows) [default: 1h]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -298,19 +298,20 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s v -l verbose -d 'Print what is being done on stderr'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "list" -d 'List audit records'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -f -a "list" -d 'List audit records'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -f -a "reseal" -d 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l since -d 'Only records newer than this, e.g. 24h' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l object -d 'Only records whose object contains this text' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
@@ -335,8 +336,21 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l reason -d 'Why the head is being re-made (recorded in the log)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "list" -d 'List audit records'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "reseal" -d 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -371,7 +385,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l skip -d 'Run a
 kafka\t'kafka lso and kafka hanging on every kafka target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'"
-complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 json\t''
@@ -403,4 +417,5 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "list" -d 'List audit records'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "reseal" -d 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'

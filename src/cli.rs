@@ -131,7 +131,7 @@ pub struct CheckArgs {
     pub quiet: bool,
 
     /// Also write the Prometheus exposition to FILE, atomically (temp file + rename),
-    /// for node_exporter's textfile collector
+    /// for node_exporter's textfile collector; a link at FILE is refused
     #[arg(long, value_name = "FILE")]
     pub prometheus_file: Option<PathBuf>,
 }
@@ -251,6 +251,31 @@ pub enum AuditCommand {
     /// Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome
     #[command(after_long_help = EXIT_CODES_HELP)]
     Verify(AuditVerifyArgs),
+    /// Make a new head for a log whose head was lost, after checking the chain line by
+    /// line; records who, when, why and what the old head said
+    #[command(after_long_help = RESEAL_EXIT_CODES_HELP)]
+    Reseal(AuditResealArgs),
+}
+
+pub const RESEAL_EXIT_CODES_HELP: &str = "\
+A resealed log can no longer prove that nothing was cut off its end before the reseal;
+`audit verify` names every reseal. A head one record behind (a failed head write) is
+only brought up to date, with no record: nothing was lost.
+
+Exit codes of audit reseal:
+  0  resealed, head brought up to date, or nothing to do (the head matched)
+  3  refused (a broken chain, a file that is a link, another user's, or writable by
+     others), or the log could not be read or written; nothing was done";
+
+#[derive(Debug, Args)]
+pub struct AuditResealArgs {
+    /// Why the head is being re-made (recorded in the log)
+    #[arg(long, value_name = "TEXT", required = true)]
+    pub reason: String,
+
+    /// The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -550,7 +575,9 @@ pub struct ReconcileArgs {
     #[arg(long)]
     pub count_only: bool,
 
-    /// Write every id of every class to this file (`class<TAB>id` lines)
+    /// Write every id of every class to this file (`class<TAB>id` lines), each field
+    /// escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1
+    /// controls and U+2028/U+2029
     #[arg(long, value_name = "FILE")]
     pub ids_out: Option<PathBuf>,
 

@@ -129,21 +129,182 @@ pub struct ResolveConfig {
     pub participants: Vec<String>,
 }
 
+/// One place that knows the coordinator's decision: a query, or a transaction manager's
+/// own log read in place. Checked into a [`DecisionSource`] when the config loads.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionSourceConfig {
     pub name: String,
-    /// A postgres target from this config.
-    pub target: String,
-    /// Takes the key as $1; returns one row whose first column says commit/committed or
-    /// rollback/aborted, or no row when it has no record.
-    pub query: String,
-    /// What $1 is: the whole GID, or the decoded XA global transaction id (its text form).
+    /// `sql` (the default), `narayana_object_store`, `narayana_jdbc_store` or `atomikos_log`.
+    #[serde(default)]
+    pub kind: Option<SourceKind>,
+    /// sql and narayana_jdbc_store: a postgres target from this config.
+    pub target: Option<String>,
+    /// sql: takes the key as $1; returns one row whose first column says what the
+    /// coordinator decided (commit/committing/committed, rollback/rolling_back/aborted, or
+    /// an in-progress state), or no row when it has no record.
+    pub query: Option<String>,
+    /// sql: what $1 is: the whole GID, the XA gtrid (its text form), the Narayana Uid
+    /// (`0:ffff7f000001:b2a3:6b0e7a9f:2`) or the Atomikos tid.
     #[serde(default)]
     pub key: DecisionKey,
-    /// True only for the coordinator's own log: then "no record" justifies presumed abort.
-    #[serde(default)]
-    pub authoritative: bool,
+    /// sql only: true for the coordinator's own log, where "no record" justifies presumed
+    /// abort. A transaction manager's log read in place is always authoritative.
+    pub authoritative: Option<bool>,
+    /// narayana_object_store: the ObjectStore directory; atomikos_log: its log directory.
+    pub path: Option<PathBuf>,
+    /// narayana_jdbc_store: the store's table (default `jbosststxtable`).
+    pub table: Option<String>,
+    /// Narayana kinds: the node identifier (xaNodeName) whose log this is; atomikos_log:
+    /// its tm_unique_name. Another coordinator's transactions are then not looked up here,
+    /// and "no record" can justify presumed abort. Without it a record found still
+    /// proves commit, but "no record" proves nothing (the transaction may be another
+    /// coordinator's).
+    pub coordinator: Option<String>,
+    /// "No record" means presumed abort only for a transaction prepared longer ago than
+    /// this (default 5m): a live coordinator may still be deciding.
+    #[serde(default, with = "serde_duration")]
+    pub in_doubt_after: Option<Duration>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    Sql,
+    NarayanaObjectStore,
+    NarayanaJdbcStore,
+    AtomikosLog,
+}
+
+/// The default `in_doubt_after`: past Narayana's default transaction timeout (60 s) and
+/// two of its recovery periods, and Atomikos' default max_timeout (300 s).
+pub const DEFAULT_IN_DOUBT_AFTER: Duration = Duration::from_secs(300);
+
+/// A decision source as configured, checked: each kind with exactly what it needs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DecisionSource {
+    Sql {
+        target: String,
+        query: String,
+        key: DecisionKey,
+        authoritative: bool,
+    },
+    NarayanaObjectStore {
+        path: PathBuf,
+        node: Option<String>,
+    },
+    NarayanaJdbcStore {
+        target: String,
+        table: String,
+        node: Option<String>,
+    },
+    AtomikosLog {
+        path: PathBuf,
+        tm_unique_name: Option<String>,
+    },
+}
+
+impl DecisionSourceConfig {
+    /// The checked source, or what is missing or does not belong to its kind.
+    pub fn source(&self) -> Result<DecisionSource> {
+        let kind = self.kind.unwrap_or(SourceKind::Sql);
+        let name = &self.name;
+        let need = |field: Option<&String>, what: &str| -> Result<String> {
+            field.cloned().with_context(|| {
+                format!(
+                    "decision source {name:?}: kind {} needs {what}",
+                    kind.name()
+                )
+            })
+        };
+        let path = || -> Result<PathBuf> {
+            self.path.clone().with_context(|| {
+                format!("decision source {name:?}: kind {} needs path", kind.name())
+            })
+        };
+        let allowed: &[&str] = match kind {
+            SourceKind::Sql => &["target", "query", "key", "authoritative"],
+            SourceKind::NarayanaObjectStore => &["path", "coordinator"],
+            SourceKind::NarayanaJdbcStore => &["target", "table", "coordinator"],
+            SourceKind::AtomikosLog => &["path", "coordinator"],
+        };
+        let given = [
+            ("target", self.target.is_some()),
+            ("query", self.query.is_some()),
+            ("key", self.key != DecisionKey::Gid),
+            ("authoritative", self.authoritative.is_some()),
+            ("path", self.path.is_some()),
+            ("table", self.table.is_some()),
+            ("coordinator", self.coordinator.is_some()),
+        ];
+        if let Some((field, _)) = given.iter().find(|(f, set)| *set && !allowed.contains(f)) {
+            anyhow::bail!(
+                "decision source {name:?}: {field} does not apply to kind {}",
+                kind.name()
+            );
+        }
+        Ok(match kind {
+            SourceKind::Sql => DecisionSource::Sql {
+                target: need(self.target.as_ref(), "target")?,
+                query: need(self.query.as_ref(), "query")?,
+                key: self.key,
+                authoritative: self.authoritative.unwrap_or(false),
+            },
+            SourceKind::NarayanaObjectStore => DecisionSource::NarayanaObjectStore {
+                path: path()?,
+                node: self.coordinator.clone(),
+            },
+            SourceKind::NarayanaJdbcStore => {
+                let table = self
+                    .table
+                    .clone()
+                    .unwrap_or_else(|| "jbosststxtable".into());
+                if !is_sql_name(&table) {
+                    anyhow::bail!(
+                        "decision source {name:?}: table {table:?} is not a plain [schema.]name"
+                    );
+                }
+                DecisionSource::NarayanaJdbcStore {
+                    target: need(self.target.as_ref(), "target")?,
+                    table,
+                    node: self.coordinator.clone(),
+                }
+            }
+            SourceKind::AtomikosLog => DecisionSource::AtomikosLog {
+                path: path()?,
+                tm_unique_name: self.coordinator.clone(),
+            },
+        })
+    }
+
+    pub fn in_doubt_after(&self) -> Duration {
+        self.in_doubt_after.unwrap_or(DEFAULT_IN_DOUBT_AFTER)
+    }
+}
+
+impl SourceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::Sql => "sql",
+            SourceKind::NarayanaObjectStore => "narayana_object_store",
+            SourceKind::NarayanaJdbcStore => "narayana_jdbc_store",
+            SourceKind::AtomikosLog => "atomikos_log",
+        }
+    }
+}
+
+/// `name` or `schema.name`, each an unquoted SQL identifier (lower case, digits, _).
+fn is_sql_name(text: &str) -> bool {
+    let part = |p: &str| {
+        !p.is_empty()
+            && !p.starts_with(|c: char| c.is_ascii_digit())
+            && p.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    match text.split_once('.') {
+        Some((schema, table)) => part(schema) && part(table),
+        None => part(text),
+    }
 }
 
 #[derive(Debug, Default, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -152,6 +313,8 @@ pub enum DecisionKey {
     #[default]
     Gid,
     Gtrid,
+    NarayanaUid,
+    AtomikosTid,
 }
 
 #[derive(Debug, Deserialize)]
@@ -312,7 +475,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
     if text.trim().is_empty() {
         return Ok(Config::default());
     }
-    serde_yaml::from_str(text).map_err(|err| {
+    let config: Config = serde_yaml::from_str(text).map_err(|err| {
         let message = err.to_string();
         let (location, message) = match err.location() {
             Some(loc) => {
@@ -332,7 +495,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
             format!("invalid config {location}: {message}"),
             "see the config section of README.md for every key",
         )
-    })
+    })?;
+    for source in &config.resolve.decision_sources {
+        source.source().map_err(|e| {
+            hinted(
+                format!("invalid config {}: resolve: {e:#}", path.display()),
+                "see the decision sources in the resolve section of README.md",
+            )
+        })?;
+    }
+    Ok(config)
 }
 
 #[cfg(test)]

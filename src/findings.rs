@@ -1,9 +1,9 @@
 //! Findings and severities: what a check concluded, with its evidence, and how that becomes an exit code.
 
 use crate::text::{RawText, Text};
-use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Nagios plugin states. The derive order is the aggregation order: a CRITICAL found
 /// somewhere must never be hidden behind an UNKNOWN found elsewhere, so UNKNOWN ranks

@@ -51,6 +51,8 @@ pub struct XaGid {
     pub bqual_text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub narayana: Option<NarayanaXid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atomikos: Option<Box<AtomikosXid>>,
     /// The decoded bytes, for a person (escaped once where shown).
     #[serde(skip)]
     pub gtrid: RawText,
@@ -58,13 +60,27 @@ pub struct XaGid {
     pub bqual: RawText,
 }
 
+/// What Atomikos packs into its XIDs: the tid `<tm_unique_name><begin, epoch ms><counter>`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AtomikosXid {
+    /// The transaction id, as Atomikos' log (tmlog*.log) writes it.
+    pub tid: String,
+    /// The coordinator's `com.atomikos.icatch.tm_unique_name`, when the tid splits one way
+    /// only (a name ending in digits can make it ambiguous).
+    pub tm_unique_name: Option<String>,
+    /// When the transaction began, from the tid (the coordinator's clock).
+    pub begun_at: Option<DateTime<Utc>>,
+}
+
 /// What Narayana packs into its XIDs: the coordinator's Uid and node name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NarayanaXid {
     /// The transaction's Uid in Narayana's own notation (`0:ffff7f000001:8b3:6a01b2c3:2a`).
     pub transaction_uid: String,
-    /// When the coordinator created the Uid (its seconds field).
-    pub uid_created_at: Option<DateTime<Utc>>,
+    /// The Uid's seconds field: Narayana fixes it once per coordinator process (when the
+    /// process made its first Uid), so it is about when the coordinator started, NOT when
+    /// this transaction began.
+    pub coordinator_started_at: Option<DateTime<Utc>>,
     /// `xaNodeName` of the coordinator that owns the decision and its transaction log.
     pub coordinator_node: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -156,6 +172,10 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         .contains(&format_id)
         .then(|| decode_narayana(&gtrid, &bqual))
         .flatten();
+    let atomikos = (format_id == ATOMIKOS_FORMAT_ID)
+        .then(|| decode_atomikos(&gtrid, &bqual, Utc::now()))
+        .flatten()
+        .map(Box::new);
     Ok(XaGid {
         format_id,
         transaction_manager: manager,
@@ -164,6 +184,7 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         bqual_hex: hex(&bqual),
         bqual_text: printable(&bqual),
         narayana,
+        atomikos,
         gtrid: RawText::from(gtrid),
         bqual: RawText::from(bqual),
     })
@@ -191,11 +212,48 @@ fn decode_narayana(gtrid: &[u8], bqual: &[u8]) -> Option<NarayanaXid> {
     });
     Some(NarayanaXid {
         transaction_uid: narayana_uid(uid),
-        uid_created_at: DateTime::from_timestamp(i64::from(seconds), 0),
+        coordinator_started_at: DateTime::from_timestamp(i64::from(seconds), 0),
         coordinator_node: printable(node),
         branch_uid: branch.as_ref().map(|(uid, _)| uid.clone()),
         eis_name: branch.map(|(_, eis)| eis),
         node: RawText::from(node.to_vec()),
+    })
+}
+
+/// Atomikos' tid is printable text; the split into name, begin time and counter is kept
+/// only when exactly one split fits: the bqual is the same name and a branch number, and
+/// the 13-digit begin time lies between 2001 and a day from `now`.
+fn decode_atomikos(gtrid: &[u8], bqual: &[u8], now: DateTime<Utc>) -> Option<AtomikosXid> {
+    let tid = std::str::from_utf8(gtrid).ok()?;
+    if !tid.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+        return None;
+    }
+    let bqual = std::str::from_utf8(bqual).unwrap_or("");
+    let latest = now.timestamp_millis() + 86_400_000;
+    let splits: Vec<(usize, i64)> = (1..tid.len())
+        .filter_map(|cut| {
+            let (name, rest) = tid.split_at(cut);
+            let branch = bqual.strip_prefix(name)?;
+            let branch_ok = !branch.is_empty()
+                && !branch.starts_with('0')
+                && branch.bytes().all(|b| b.is_ascii_digit());
+            let digits_ok = rest.len() > 13 && rest.bytes().all(|b| b.is_ascii_digit());
+            let millis: i64 = rest.get(..13)?.parse().ok()?;
+            (branch_ok && digits_ok && (978_307_200_000..=latest).contains(&millis))
+                .then_some((cut, millis))
+        })
+        .collect();
+    let (tm_unique_name, begun_at) = match splits[..] {
+        [(cut, millis)] => (
+            Some(tid[..cut].to_string()),
+            DateTime::from_timestamp_millis(millis),
+        ),
+        _ => (None, None),
+    };
+    Some(AtomikosXid {
+        tid: tid.to_string(),
+        tm_unique_name,
+        begun_at,
     })
 }
 
@@ -347,7 +405,7 @@ mod tests {
         assert_eq!(n.coordinator_node, "orders-node-1");
         assert_eq!(n.transaction_uid, "0:ffff7f000001:8b3:6a01113f:2a");
         assert_eq!(
-            n.uid_created_at.unwrap().to_rfc3339(),
+            n.coordinator_started_at.unwrap().to_rfc3339(),
             "2026-05-10T23:14:07+00:00"
         );
         assert_eq!(n.eis_name, Some(7));
@@ -365,7 +423,25 @@ mod tests {
         };
         assert_eq!(xa.transaction_manager, Some("Atomikos"));
         assert_eq!(xa.gtrid_text, "tm-orders0000100001");
+        // Not a tid Atomikos 6 writes (no begin time): the text only.
+        assert_eq!(xa.atomikos.as_ref().unwrap().tm_unique_name, None);
         assert_eq!(xa.bqual_hex, hex(b"tm-orders0000100002"));
+    }
+
+    #[test]
+    fn atomikos_tid_splits_into_name_and_begin_time_only_when_unambiguous() {
+        // As Atomikos 6.0.0 wrote them in the lab: tm_unique_name "lab2".
+        let now = DateTime::from_timestamp(1_796_200_000, 0).unwrap();
+        let a = decode_atomikos(b"lab2179611488839000001", b"lab21", now).unwrap();
+        assert_eq!(a.tid, "lab2179611488839000001");
+        assert_eq!(a.tm_unique_name.as_deref(), Some("lab2"));
+        assert_eq!(a.begun_at.unwrap().timestamp_millis(), 1_796_114_888_390);
+        // "lab" + a begin time in 2039 would fit too, were it not in the future.
+        let later = DateTime::from_timestamp(2_200_000_000, 0).unwrap();
+        let a = decode_atomikos(b"lab2179611488839000001", b"lab21", later).unwrap();
+        assert_eq!((a.tm_unique_name, a.begun_at), (None, None));
+        let a = decode_atomikos(b"orders-tm1796114888390000017", b"orders-tm12", now).unwrap();
+        assert_eq!(a.tm_unique_name.as_deref(), Some("orders-tm"));
     }
 
     #[test]

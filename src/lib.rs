@@ -9,6 +9,7 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod findings;
+pub mod fsafe;
 pub mod gid;
 pub mod kafka;
 pub mod pg;

@@ -23,7 +23,10 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(err) => {
-            term::status(&shown!("indoubt: error: starting the async runtime: {}", err));
+            term::status(&shown!(
+                "indoubt: error: starting the async runtime: {}",
+                err
+            ));
             return ExitCode::from(EXIT_UNKNOWN);
         }
     };

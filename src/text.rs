@@ -68,7 +68,12 @@ pub fn unescape(text: &str) -> Result<Vec<u8>, String> {
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             continue;
         }
-        let bad = || format!("invalid escape at character {}: write a backslash as \\\\", at + 1);
+        let bad = || {
+            format!(
+                "invalid escape at character {}: write a backslash as \\\\",
+                at + 1
+            )
+        };
         match chars.next().map(|(_, c)| c) {
             Some('\\') => out.push(b'\\'),
             Some('n') => out.push(b'\n'),
@@ -399,7 +404,16 @@ mod tests {
 
     #[test]
     fn unescape_refuses_what_the_grammar_does_not_have() {
-        for bad in ["a\\b", "\\", "\\x4", "\\xzz", "\\u{}", "\\u{110000}", "\\u{d800}", "\\u1b"] {
+        for bad in [
+            "a\\b",
+            "\\",
+            "\\x4",
+            "\\xzz",
+            "\\u{}",
+            "\\u{110000}",
+            "\\u{d800}",
+            "\\u1b",
+        ] {
             assert!(unescape(bad).is_err(), "{bad:?} should be refused");
         }
     }
@@ -407,9 +421,22 @@ mod tests {
     #[test]
     fn messages_keep_server_bytes_apart_from_program_text() {
         let gid = RawText::from(b"g\xff\\".to_vec());
-        let t = text!["prepared transaction '", gid, "' in ", "shop\u{1b}", " age ", 5];
-        assert_eq!(t.plain(), "prepared transaction 'g\\xff\\\\' in shop\u{1b} age 5");
-        assert_eq!(t.escaped(), "prepared transaction 'g\\xff\\\\' in shop\\u{1b} age 5");
+        let t = text![
+            "prepared transaction '",
+            gid,
+            "' in ",
+            "shop\u{1b}",
+            " age ",
+            5
+        ];
+        assert_eq!(
+            t.plain(),
+            "prepared transaction 'g\\xff\\\\' in shop\u{1b} age 5"
+        );
+        assert_eq!(
+            t.escaped(),
+            "prepared transaction 'g\\xff\\\\' in shop\\u{1b} age 5"
+        );
         let utf8 = RawText::from("ok\\");
         assert_eq!(text!["x ", utf8].escaped(), "x ok\\\\");
         assert_eq!(serde_json::to_string(&gid).unwrap(), "\"g\\\\xff\\\\\\\\\"");

@@ -1,5 +1,6 @@
 //! `indoubt check` against real servers: an all-OK PostgreSQL and Kafka, each incident
 //! alone, a target down, a target that never answers, and the Nagios and Prometheus formats.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -248,6 +249,90 @@ fn a_prepared_transaction_alone_is_critical_in_every_format() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "temp file left behind");
+}
+
+/// `--prometheus-file` in a directory other users can write (node_exporter's textfile
+/// directory is often group-writable), with links planted by `nobody`: root never writes
+/// through them, and refuses a link at the file's own path.
+#[test]
+fn links_planted_in_a_shared_textfile_directory_are_never_written_through() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let attacked = common::AttackedDir::new(0o777);
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("lab", common::pg_url())], &[]);
+    let prom = attacked.path("indoubt.prom");
+    let check = || {
+        run(indoubt()
+            .args([
+                "--config",
+                &config,
+                "check",
+                "--only",
+                "pg",
+                "--prometheus-file",
+            ])
+            .arg(&prom))
+    };
+
+    // A link at the file's own path: refused, nothing written anywhere.
+    attacked.plant_links(&attacked.victim, &["indoubt.prom"]);
+    let out = check();
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("refused: the Prometheus file")
+            && out.stderr.contains("is a symbolic link"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    attacked.assert_untouched();
+    assert!(
+        std::fs::symlink_metadata(&prom)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left for the operator to look at"
+    );
+
+    // Links at every temporary name a writer naming its file after its pid would use,
+    // and at the usual fixed ones: the file is written, the links are not followed.
+    std::fs::remove_file(&prom).unwrap();
+    attacked.plant_links_for_every_pid(&attacked.victim, ".indoubt.prom.", ".tmp");
+    attacked.plant_links(
+        &attacked.victim,
+        &[
+            "indoubt.prom.tmp",
+            ".indoubt.prom.tmp",
+            "indoubt.prom~",
+            ".indoubt.prom",
+        ],
+    );
+    let planted = std::fs::read_dir(&attacked.dir).unwrap().count();
+    let out = check();
+    attacked.assert_untouched();
+    let meta = std::fs::symlink_metadata(&prom)
+        .unwrap_or_else(|e| panic!("not written ({e}): {}", out.stderr));
+    assert!(meta.is_file(), "{}", out.stderr);
+    assert_eq!(meta.uid(), euid(), "made by this user, not planted");
+    assert_eq!(
+        meta.permissions().mode() & 0o022,
+        0,
+        "not writable by others"
+    );
+    let text = std::fs::read_to_string(&prom).unwrap();
+    assert!(text.contains("# TYPE indoubt_check_status gauge"), "{text}");
+    assert_eq!(
+        std::fs::read_dir(&attacked.dir).unwrap().count(),
+        planted + 1,
+        "only the file was added: no temporary file left"
+    );
+}
+
+/// This process's effective uid (the owner of the files indoubt makes for it).
+fn euid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    let probe = tempfile::tempfile().unwrap();
+    probe.metadata().unwrap().uid()
 }
 
 #[test]

@@ -1,4 +1,5 @@
 //! `indoubt config show`: the config in force, targets without secrets, unusable targets as UNKNOWN.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 

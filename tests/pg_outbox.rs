@@ -1,4 +1,5 @@
 //! `indoubt pg outbox`: backlog, age, the rows a monotonic-cursor relay skipped, growth, inboxes.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -120,4 +121,87 @@ fn a_missing_table_is_unknown_and_the_rest_still_reports() {
         "{unknown}"
     );
     assert_eq!(r["inboxes"][0]["state"]["rows"], 2);
+}
+
+/// The outbox state directory other users can write, with links and files planted by
+/// `nobody`: `pg outbox` and `check` as root refuse them, write nothing and follow no link.
+#[test]
+fn planted_state_files_are_refused_and_never_followed() {
+    let (_db, dir, config) = setup();
+    let checked = dir.path().join("checked.yaml");
+    std::fs::write(
+        &checked,
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("    settle: 5m\n", "    settle: 5m\n    check: true\n"),
+    )
+    .unwrap();
+    let refused = |state: &AttackedDir, says: &[&str]| {
+        let (r, out) = outbox(&config, state.parent());
+        assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+        assert!(r.is_null(), "no report: nothing was done: {}", out.stdout);
+        for part in ["refused: "].iter().chain(says) {
+            assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+        }
+        assert!(out.stderr.contains("\nhint: "), "{}", out.stderr);
+        state.assert_untouched();
+    };
+
+    // Anyone may write the directory (no sticky bit): a link at the state file's path.
+    let open = AttackedDir::named("indoubt", 0o777);
+    open.plant_links(
+        &open.victim,
+        &["outbox-events.json", ".outbox-events.json.tmp"],
+    );
+    refused(
+        &open,
+        &[
+            "the directory",
+            "is writable by group and others (mode 0777)",
+        ],
+    );
+
+    // A sticky directory: the link itself is refused, by `pg outbox` and by `check`.
+    let sticky = AttackedDir::named("indoubt", 0o1777);
+    sticky.plant_links(&sticky.victim, &["outbox-events.json"]);
+    refused(&sticky, &["the outbox state", "is a symbolic link"]);
+    let out = run(indoubt()
+        .env("XDG_STATE_HOME", sticky.parent())
+        .args(["-o", "json", "--config"])
+        .arg(&checked)
+        .args(["check", "--only", "outbox"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["checks"][0]["status"], "UNKNOWN", "{}", out.stdout);
+    assert!(
+        report["checks"][0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("is a symbolic link")),
+        "{}",
+        out.stdout
+    );
+    sticky.assert_untouched();
+
+    // A state file `nobody` made.
+    let foreign = AttackedDir::named("indoubt", 0o1777);
+    as_nobody(&format!(
+        "echo '{{}}' > '{}'",
+        foreign.path("outbox-events.json").display()
+    ));
+    refused(&foreign, &["is owned by uid 65534, not by you or root"]);
+    assert_eq!(
+        std::fs::read_to_string(foreign.path("outbox-events.json")).unwrap(),
+        "{}\n"
+    );
+}
+
+/// The state directory is made 0700 and the state file 0600.
+#[test]
+fn the_state_is_kept_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_db, dir, config) = setup();
+    let (_, out) = outbox(&config, dir.path());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&dir.path().join("indoubt")), 0o700);
+    assert_eq!(mode(&dir.path().join("indoubt/outbox-events.json")), 0o600);
 }

@@ -1,4 +1,5 @@
 //! `indoubt pg prepared` against the lab's real PostgreSQL: listing, locks, victims, GIDs, thresholds, restarts.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -108,7 +109,7 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
         "young transaction, default thresholds: OK\n{}",
         out.stderr
     );
-    assert_eq!(report.schema_version, 1);
+    assert_eq!(report.schema_version, 2);
     assert_eq!(report.command, "pg prepared");
     assert_eq!(report.status, "OK");
     assert_eq!(report.prepared_transactions.len(), 1);
@@ -831,7 +832,7 @@ fn yaml_carries_the_same_schema() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let report: PreparedReport =
         serde_yaml::from_str(&out.stdout).expect("documented schema in YAML");
-    assert_eq!(report.schema_version, 1);
+    assert_eq!(report.schema_version, 2);
     assert_eq!(report.prepared_transactions[0].gid, "yaml-gid");
 }
 

@@ -1,6 +1,7 @@
 //! `indoubt reconcile` against the lab: exact ids in every class, id sources, window and
 //! settle edges, an empty topic, a topic still being written, a failing query, codecs,
 //! SASL, and a leader that crashes mid-run (on a two-broker cluster of the test's own).
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -257,6 +258,127 @@ fn every_class_holds_exactly_the_right_ids_from_each_id_source() {
         "{}",
         table.stdout
     );
+}
+
+/// Reverses the `--ids-out` escapes the README documents.
+fn unescape_ids_field(field: &str) -> String {
+    let mut out = String::new();
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push('\\'),
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&hex, 16).unwrap()));
+            }
+            Some('u') => {
+                let hex: String = chars.by_ref().skip(1).take_while(|c| *c != '}').collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap());
+            }
+            other => panic!("unknown escape \\{other:?} in {field:?}"),
+        }
+    }
+    out
+}
+
+/// Ids holding tabs, line breaks, backslashes and terminal controls cannot forge
+/// `--ids-out` lines: every line stays `class<TAB>id`, and the ids come back exactly.
+#[test]
+fn ids_out_escapes_ids_so_no_id_can_forge_a_line() {
+    let hostile = [
+        "plain-1",
+        "tab\there",
+        "line\nmissing\tforged-1",
+        "cr\r\nextra\tforged-2",
+        "back\\slash\\n",
+        "esc\u{1b}[31mred\u{7}",
+        "nel\u{85}ls\u{2028}end",
+        "заказ-4711",
+    ];
+    let db = TestDb::create("idsout");
+    let mut admin = db.admin();
+    admin
+        .batch_execute("CREATE TABLE orders (id text PRIMARY KEY, created_at timestamptz NOT NULL)")
+        .unwrap();
+    for id in hostile {
+        admin
+            .execute(
+                "INSERT INTO orders VALUES ($1, now() - interval '2 hours')",
+                &[&id],
+            )
+            .unwrap();
+    }
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "orders.hostile", 1);
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    // One published (matched), one the database does not have (extra), twice (duplicated).
+    let now = chrono::Utc::now().timestamp_millis();
+    for key in ["plain-1", "ghost\n\tmissing\tx", "ghost\n\tmissing\tx"] {
+        producer
+            .send(
+                BaseRecord::to(&topic)
+                    .key(key)
+                    .payload("{}")
+                    .timestamp(now - 3_600_000),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+    }
+    producer.flush(WAIT).unwrap();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let (r, out) = reconcile(
+        &db.url(),
+        &bootstrap,
+        &topic,
+        &["--since", "3h", "--ids-out", &file.path().to_string_lossy()],
+    );
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let written = std::fs::read_to_string(file.path()).unwrap();
+    let lines: Vec<Vec<&str>> = written.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        lines.len(),
+        hostile.len() - 1 + 2,
+        "one line per id: 7 missing, 1 extra, 1 duplicated:\n{written}"
+    );
+    let mut missing: Vec<String> = Vec::new();
+    for fields in &lines {
+        match fields[0] {
+            "missing" => {
+                assert_eq!(fields.len(), 2, "{fields:?}");
+                missing.push(unescape_ids_field(fields[1]));
+            }
+            "extra" => {
+                assert_eq!(fields.len(), 2, "{fields:?}");
+                assert_eq!(unescape_ids_field(fields[1]), "ghost\n\tmissing\tx");
+            }
+            "duplicated" => assert_eq!(fields[1..], ["ghost\\n\\tmissing\\tx", "2"]),
+            other => panic!("a forged class {other:?} in:\n{written}"),
+        }
+    }
+    let mut expected: Vec<String> = hostile[1..].iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    missing.sort();
+    assert_eq!(missing, expected, "the ids come back exactly");
+    assert_eq!(ids(&r, "missing").len(), 7);
+    for exact in [
+        "missing\tline\\nmissing\\tforged-1\n",
+        "missing\tback\\\\slash\\\\n\n",
+        "missing\tesc\\x1b[31mred\\x07\n",
+        "missing\tnel\\u{0085}ls\\u{2028}end\n",
+        "missing\tзаказ-4711\n",
+    ] {
+        assert!(written.contains(exact), "{exact:?} not in:\n{written}");
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `indoubt resolve pg` and `indoubt audit` against the lab's PostgreSQL: decisions from
 //! sources, confirmation on a real terminal, quoting, races, crashes and a tamper-evident trail.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -10,17 +11,25 @@ use std::path::{Path, PathBuf};
 struct Setup {
     db: TestDb,
     dir: tempfile::TempDir,
+    /// The server's admin URL that `resolve` is given.
+    pg: String,
 }
 
 impl Setup {
     fn new(prefix: &str) -> Setup {
-        let db = TestDb::create(prefix);
+        Self::on(&pg_url(), prefix)
+    }
+
+    /// On another server (a private cluster: no other test's prepared transactions).
+    fn on(admin_url: &str, prefix: &str) -> Setup {
+        let db = TestDb::create_on(admin_url, prefix);
         db.admin()
             .batch_execute("CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL); INSERT INTO accounts SELECT g, 100 FROM generate_series(1, 10) g")
             .unwrap();
         Setup {
             db,
             dir: tempfile::tempdir().unwrap(),
+            pg: admin_url.to_string(),
         }
     }
 
@@ -56,7 +65,11 @@ impl Setup {
 
     /// `resolve pg GID` with JSON output, the test's audit log, and `extra`.
     fn resolve(&self, gid: &str, extra: &[&str]) -> (Value, Outcome) {
-        let audit = self.audit();
+        self.resolve_into(&self.audit(), gid, extra)
+    }
+
+    /// The same, recorded in the audit log `audit`.
+    fn resolve_into(&self, audit: &Path, gid: &str, extra: &[&str]) -> (Value, Outcome) {
         let out = run(indoubt()
             .args([
                 "-o",
@@ -65,10 +78,10 @@ impl Setup {
                 "pg",
                 gid,
                 "--pg",
-                &pg_url(),
+                &self.pg,
                 "--audit-log",
             ])
-            .arg(&audit)
+            .arg(audit)
             .args(extra));
         let json = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         (json, out)
@@ -185,7 +198,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         pg_url(),
         coordinator.url()
     ));
-    let resolve = |gid: &str| {
+    let resolve = |gid: &str, decision: &str| {
         run(indoubt()
             .args(["-o", "json", "--config"])
             .arg(&config)
@@ -195,6 +208,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
                 gid,
                 "--pg",
                 "worker",
+                decision,
                 "--yes",
                 "--reason",
                 "citus recovery",
@@ -202,7 +216,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
             ])
             .arg(s.audit()))
     };
-    let out = resolve("citus_0_4242_17_1");
+    let out = resolve("citus_0_4242_17_1", "--commit");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
@@ -210,7 +224,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         (Some("commit"), Some(false))
     );
     assert_eq!(s.balance(1), 101);
-    let out = resolve("citus_0_4242_18_1");
+    let out = resolve("citus_0_4242_18_1", "--rollback");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (report["decision"].as_str(), report["heuristic"].as_bool()),
@@ -227,7 +241,7 @@ fn a_citus_style_gid_follows_the_coordinators_recorded_decision() {
         .admin()
         .batch_execute("INSERT INTO active VALUES (0, 19)")
         .unwrap();
-    let out = resolve("citus_0_4242_19_1");
+    let out = resolve("citus_0_4242_19_1", "--rollback");
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (out.code, report["decision_sources"][0]["answer"].as_str()),
@@ -251,14 +265,14 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
     {
         s.prepare(i as i32 + 1, gid);
     }
-    let config = |authoritative: bool, reachable: bool| {
+    let config = |authoritative: bool, reachable: bool, in_doubt_after: &str| {
         let url = if reachable {
             tm.url()
         } else {
             format!("postgres://u:p@127.0.0.1:{}/x?sslmode=disable", free_port())
         };
         s.config(&format!(
-            "postgres:\n  here:\n    conninfo: {}\n  tm:\n    conninfo: {url}\nresolve:\n  decision_sources:\n    - name: tm-log\n      target: tm\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      authoritative: {authoritative}\n",
+            "postgres:\n  here:\n    conninfo: {}\n  tm:\n    conninfo: {url}\nresolve:\n  decision_sources:\n    - name: tm-log\n      target: tm\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      authoritative: {authoritative}\n{in_doubt_after}",
             pg_url()
         ))
     };
@@ -274,11 +288,19 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
             out,
         )
     };
-    // A recorded decision is proposed and carried out.
+    // A recorded decision is proposed, but a runbook's --yes acts only on a decision it names.
     let (r, out) = resolve(
-        &config(false, true),
+        &config(false, true, ""),
         "decided-commit",
         &["--yes", "--reason", "r"],
+    );
+    assert_eq!((out.code, code(&r)), (1, "proposal_only"), "{}", out.stdout);
+    assert_eq!(r["proposal"]["decision"], "commit");
+    assert!(s.still_prepared("decided-commit"));
+    let (r, out) = resolve(
+        &config(false, true, ""),
+        "decided-commit",
+        &["--commit", "--yes", "--reason", "r"],
     );
     assert_eq!(
         (out.code, r["decision"].as_str()),
@@ -292,22 +314,53 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
         .batch_execute("INSERT INTO outcomes VALUES ('against-the-log', 'committed')")
         .unwrap();
     let (r, out) = resolve(
-        &config(false, true),
+        &config(false, true, ""),
         "against-the-log",
         &["--rollback", "--yes", "--reason", "r"],
     );
     assert_eq!((out.code, code(&r)), (1, "decision_conflict"));
     assert!(s.still_prepared("against-the-log"));
-    // An authoritative source without a record: presumed abort.
-    let (r, out) = resolve(&config(true, true), "never-decided", &["--dry-run"]);
-    assert_eq!(out.code, 0);
+    // An authoritative source without a record, for a branch prepared seconds ago: the
+    // coordinator may still be deciding, so wait; rolling back needs --force.
+    let (r, out) = resolve(&config(true, true, ""), "never-decided", &["--dry-run"]);
+    assert_eq!(
+        (
+            out.code,
+            r["proposal"]["wait"].as_bool(),
+            r["proposal"]["decision"].as_str()
+        ),
+        (1, Some(true), None),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(r["decision_sources"][0]["in_doubt_after_seconds"], 300.0);
+    let (r, out) = resolve(
+        &config(true, true, ""),
+        "never-decided",
+        &["--rollback", "--yes", "--reason", "r"],
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "coordinator_deciding"),
+        "{}",
+        out.stdout
+    );
+    assert!(s.still_prepared("never-decided"));
+    // Past the source's in_doubt_after: presumed abort.
+    let past = "      in_doubt_after: 0s\n";
+    let (r, out) = resolve(&config(true, true, past), "never-decided", &["--dry-run"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
     assert_eq!(
         (r["decision"].as_str(), r["heuristic"].as_bool()),
         (Some("rollback"), Some(false))
     );
+    assert!(r["proposal"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("presumed abort"));
     // The same source unreachable: nothing can be presumed.
     let (r, out) = resolve(
-        &config(true, false),
+        &config(true, false, ""),
         "never-decided",
         &["--yes", "--reason", "r"],
     );
@@ -316,7 +369,7 @@ fn sources_decide_presume_abort_or_leave_it_heuristic() {
     assert!(r["proposal"]["why"].as_str().unwrap().contains("HEURISTIC"));
     assert!(s.still_prepared("never-decided"));
     // A non-authoritative "no record" is no decision either.
-    let (r, _) = resolve(&config(false, true), "never-decided", &["--dry-run"]);
+    let (r, _) = resolve(&config(false, true, ""), "never-decided", &["--dry-run"]);
     assert_eq!(r["proposal"]["heuristic"], true);
 }
 
@@ -682,4 +735,464 @@ fn other_participants_still_holding_the_global_transaction_are_shown() {
     connect(&other_db.url())
         .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&there)))
         .unwrap();
+}
+
+/// The findings' codes and severities of a report.
+fn findings(report: &Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    (
+                        f["code"].as_str().unwrap_or("").to_string(),
+                        f["severity"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The message of the first finding with `code`.
+fn message<'a>(report: &'a Value, code: &str) -> &'a str {
+    report["findings"]
+        .as_array()
+        .and_then(|a| a.iter().find(|f| f["code"] == code))
+        .and_then(|f| f["message"].as_str())
+        .unwrap_or_else(|| panic!("no {code} finding: {report}"))
+}
+
+fn reseal(audit: &Path, reason: &str) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "audit",
+            "reseal",
+            "--reason",
+            reason,
+            "--audit-log",
+        ])
+        .arg(audit));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+/// A resolution refused for its audit log: exit 3, the reason on stderr, nothing done.
+fn assert_refused(s: &Setup, log: &Path, gid: &str, says: &[&str]) {
+    let (_, out) = s.resolve_into(log, gid, &["--commit", "--yes", "--reason", "r"]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    for part in ["audit log not writable, so nothing was done", "refused: "]
+        .iter()
+        .chain(says)
+    {
+        assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+    }
+    assert!(
+        out.stderr.contains("\nhint: "),
+        "what to do: {}",
+        out.stderr
+    );
+    assert!(s.still_prepared(gid), "nothing done");
+}
+
+/// Links planted by `nobody` in a directory it can write, and audit files that are
+/// another user's or writable by others: refused with nothing done, never followed.
+#[test]
+fn planted_links_and_foreign_audit_files_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let cluster = PrivateCluster::start_quiet();
+    let s = Setup::on(&cluster.url("postgres"), "planted");
+    s.prepare(1, "planted-1");
+
+    // A directory anyone can write (no sticky bit): links at the head's old fixed
+    // temporary name and at the head itself.
+    let open = AttackedDir::new(0o777);
+    open.plant_links(&open.victim, &["audit.jsonl.head.tmp", "audit.jsonl.head"]);
+    assert_refused(
+        &s,
+        &open.path("audit.jsonl"),
+        "planted-1",
+        &[
+            "the directory",
+            "is writable by group and others (mode 0777)",
+        ],
+    );
+    open.assert_untouched();
+    assert!(!open.path("audit.jsonl").exists(), "no log made there");
+
+    // A sticky directory, as /tmp: a dangling link at the log's path.
+    let sticky = AttackedDir::new(0o1777);
+    sticky.plant_links(&sticky.not_yet(), &["audit.jsonl"]);
+    assert_refused(
+        &s,
+        &sticky.path("audit.jsonl"),
+        "planted-1",
+        &["the audit log", "is a symbolic link"],
+    );
+    sticky.assert_untouched();
+
+    // A link at the head's path, no log yet: refused before the log is made.
+    let head_only = AttackedDir::new(0o1777);
+    head_only.plant_links(&head_only.victim, &["audit.jsonl.head"]);
+    assert_refused(
+        &s,
+        &head_only.path("audit.jsonl"),
+        "planted-1",
+        &["the audit head", "is a symbolic link"],
+    );
+    head_only.assert_untouched();
+    assert!(!head_only.path("audit.jsonl").exists(), "no log made there");
+
+    // A log `nobody` made: theirs, not ours.
+    let foreign = AttackedDir::new(0o1777);
+    as_nobody(&format!(
+        "umask 077 && : > '{}'",
+        foreign.path("audit.jsonl").display()
+    ));
+    assert_refused(
+        &s,
+        &foreign.path("audit.jsonl"),
+        "planted-1",
+        &["is owned by uid 65534, not by you or root"],
+    );
+    let (_, out) = verify(&foreign.path("audit.jsonl"));
+    assert_eq!(out.code, 3, "verify refuses it too: {}", out.stderr);
+    assert_eq!(
+        std::fs::read(foreign.path("audit.jsonl")).unwrap(),
+        b"",
+        "left as it was"
+    );
+
+    // Our own log and head, made writable by everyone.
+    s.prepare(2, "planted-ok");
+    let (_, out) = s.resolve("planted-ok", &["--commit", "--yes", "--reason", "r"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let before = std::fs::read(s.audit()).unwrap();
+    let chmod = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    chmod(&s.audit(), 0o666);
+    assert_refused(
+        &s,
+        &s.audit(),
+        "planted-1",
+        &[
+            "the audit log",
+            "is writable by group and others (mode 0666)",
+        ],
+    );
+    assert_eq!(verify(&s.audit()).1.code, 3);
+    chmod(&s.audit(), 0o600);
+    let head = s.dir.path().join("audit.jsonl.head");
+    chmod(&head, 0o620);
+    assert_refused(
+        &s,
+        &s.audit(),
+        "planted-1",
+        &["the audit head", "is writable by its group (mode 0620)"],
+    );
+    chmod(&head, 0o600);
+    assert_eq!(
+        std::fs::read(s.audit()).unwrap(),
+        before,
+        "nothing appended"
+    );
+    assert_eq!(verify(&s.audit()).1.code, 0, "intact once put right");
+}
+
+/// A tmpfs of its own, unmounted when dropped: a disk that really fills up.
+struct Tmpfs(tempfile::TempDir);
+
+impl Tmpfs {
+    fn mount(options: &str) -> Tmpfs {
+        let dir = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .expect("run mount");
+        assert!(status.success(), "mount a tmpfs (the tests run as root)");
+        Tmpfs(dir)
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// Writes a file until the space runs out.
+    fn fill_bytes(&self) {
+        use std::io::Write;
+        let mut filler = std::fs::File::create(self.path().join("filler")).unwrap();
+        while filler.write_all(&[0u8; 4096]).is_ok() {}
+    }
+
+    /// Makes empty files until the inodes run out.
+    fn fill_inodes(&self) {
+        for i in 0.. {
+            if std::fs::File::create(self.path().join(format!("inode-{i}"))).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Removes the fillers.
+    fn free(&self) {
+        for entry in std::fs::read_dir(self.path()).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == "filler" || name.starts_with("inode-") {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(self.0.path())
+            .status();
+    }
+}
+
+/// A full disk: a record that does not fit is cut off again (the log as it was); a
+/// head that cannot be written leaves the head one record behind, which verify calls a
+/// failed head write, not tampering, and which the next append or a reseal repairs.
+#[test]
+fn a_full_disk_is_told_apart_from_tampering() {
+    let cluster = PrivateCluster::start_quiet();
+    let s = Setup::on(&cluster.url("postgres"), "full");
+    let disk = Tmpfs::mount("size=1m,nr_inodes=64,mode=0700");
+    let log = disk.path().join("audit.jsonl");
+    let resolve = |gid: &str, reason: &str| {
+        s.resolve_into(&log, gid, &["--commit", "--yes", "--reason", reason])
+            .1
+    };
+    s.prepare(1, "full-1");
+    assert_eq!(resolve("full-1", "r").code, 0);
+    let two_records = std::fs::read(&log).unwrap();
+
+    // No space for the record's line: it is cut off again, nothing is done.
+    disk.fill_bytes();
+    s.prepare(2, "full-2");
+    let out = resolve("full-2", &"a reason longer than a page ".repeat(300));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    for part in [
+        "audit log not writable, so nothing was done",
+        "No space left on device",
+        "the log is as it was",
+    ] {
+        assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+    }
+    assert!(s.still_prepared("full-2"));
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        two_records,
+        "no partial record"
+    );
+    let (v, out) = verify(&log);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(
+        findings(&v),
+        [("audit_chain".to_string(), "OK".to_string())]
+    );
+
+    // Space for the line, none for the head (no inode for its temporary file): the
+    // record is durable, the head one behind, the resolution not done.
+    disk.free();
+    disk.fill_inodes();
+    let out = resolve("full-2", "r");
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("audit log not writable, so nothing was done")
+            && out.stderr.contains("No space left on device"),
+        "{}",
+        out.stderr
+    );
+    assert!(s.still_prepared("full-2"));
+    let (v, out) = verify(&log);
+    assert_eq!(out.code, 1, "a warning, not tampering: {}", out.stdout);
+    let codes = findings(&v);
+    assert!(
+        codes.contains(&("audit_head_behind".to_string(), "WARNING".to_string())),
+        "{codes:?}"
+    );
+    assert!(
+        !codes.iter().any(|(c, _)| c == "audit_chain_broken"),
+        "{codes:?}"
+    );
+    let said = message(&v, "audit_head_behind");
+    assert!(
+        said.contains("one behind the last record 3")
+            && said.contains("failed or was interrupted")
+            && said.contains("not tampering"),
+        "{said}"
+    );
+
+    // Tampering looks different: the same log with its last two records cut off.
+    let copy = tempfile::tempdir().unwrap();
+    let cut = copy.path().join("audit.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&cut, format!("{}\n", lines[0])).unwrap();
+    std::fs::copy(
+        disk.path().join("audit.jsonl.head"),
+        copy.path().join("audit.jsonl.head"),
+    )
+    .unwrap();
+    let (v, out) = verify(&cut);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        message(&v, "audit_chain_broken").contains("records were cut off the end"),
+        "{v}"
+    );
+
+    // Space again: reseal brings the head up to date without a record (nothing was
+    // lost), and the resolution goes through.
+    disk.free();
+    let three_records = std::fs::read(&log).unwrap();
+    let (r, out) = reseal(&log, "the disk was full");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(code(&r), "audit_head_repaired", "{r}");
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        three_records,
+        "no record added"
+    );
+    let (v, _) = verify(&log);
+    assert!(
+        !findings(&v).iter().any(|(c, _)| c == "audit_head_behind"),
+        "{v}"
+    );
+    assert_eq!(resolve("full-2", "r").code, 0);
+    assert!(!s.still_prepared("full-2"));
+}
+
+/// A lost head stops the writer (and says how to recover); `audit reseal` checks the
+/// chain, records what it did and why, and the writer goes on. A broken chain is not
+/// resealed.
+#[test]
+fn a_lost_head_blocks_the_writer_until_resealed() {
+    let cluster = PrivateCluster::start_quiet();
+    let s = Setup::on(&cluster.url("postgres"), "lost");
+    let head = s.dir.path().join("audit.jsonl.head");
+    s.prepare(1, "lost-1");
+    s.prepare(2, "lost-2");
+    let (_, out) = s.resolve("lost-1", &["--commit", "--yes", "--reason", "r"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    std::fs::remove_file(&head).unwrap();
+
+    let (_, out) = s.resolve("lost-2", &["--commit", "--yes", "--reason", "r"]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("does not match its head file")
+            && out.stderr.contains("the head is missing")
+            && out.stderr.contains("hint: run `indoubt audit verify`")
+            && out.stderr.contains("`indoubt audit reseal --reason TEXT`"),
+        "{}",
+        out.stderr
+    );
+    assert!(s.still_prepared("lost-2"));
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    let broken = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "audit_chain_broken")
+        .expect("the missing head is a break");
+    assert!(
+        broken["message"]
+            .as_str()
+            .unwrap()
+            .contains("the head is missing"),
+        "{broken}"
+    );
+    assert!(
+        broken["advice"]
+            .as_str()
+            .unwrap_or("")
+            .contains("indoubt audit reseal --reason"),
+        "{broken}"
+    );
+
+    let out = run(indoubt()
+        .args(["audit", "reseal", "--audit-log"])
+        .arg(s.audit()));
+    assert_eq!(out.code, 3, "--reason is required: {}", out.stderr);
+    let (r, out) = reseal(&s.audit(), "head deleted by a cleanup job, INC-7");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(code(&r), "audit_resealed", "{r}");
+    let record = &r["records"][0];
+    assert_eq!(record["kind"], "reseal");
+    assert_eq!(record["seq"], 3);
+    assert_eq!(record["reason"], "head deleted by a cleanup job, INC-7");
+    assert!(record["evidence"]["old_head"].is_null(), "{record}");
+    assert_eq!(
+        record["evidence"]["old_head_problem"],
+        "the head is missing"
+    );
+    assert_eq!(record["evidence"]["verified_records"], 2);
+    assert!(record["operator"]["user"]
+        .as_str()
+        .is_some_and(|u| !u.is_empty()));
+
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        message(&v, "audit_resealed").contains("can no longer be ruled out"),
+        "{v}"
+    );
+    assert_eq!(
+        message(&v, "audit_chain"),
+        "3 record(s), chain intact, every intent has its outcome"
+    );
+    let (_, out) = s.resolve("lost-2", &["--commit", "--yes", "--reason", "r"]);
+    assert_eq!(out.code, 0, "the writer goes on: {}", out.stderr);
+    assert_eq!(verify(&s.audit()).1.code, 0);
+
+    // Nothing to do when the head matches.
+    let five = std::fs::read(s.audit()).unwrap();
+    let (r, out) = reseal(&s.audit(), "again");
+    assert_eq!(
+        (out.code, code(&r)),
+        (0, "audit_head_matches"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(std::fs::read(s.audit()).unwrap(), five);
+
+    // A head naming another record is kept in the reseal record.
+    std::fs::write(&head, format!("9 {}\n", "ab".repeat(32))).unwrap();
+    let (r, out) = reseal(&s.audit(), "head restored from an old backup");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        r["records"][0]["evidence"]["old_head"],
+        format!("9 {}", "ab".repeat(32))
+    );
+
+    // A broken chain is never resealed.
+    let intact = std::fs::read_to_string(s.audit()).unwrap();
+    let edited = intact.replacen("\"decision\":\"commit\"", "\"decision\":\"rollback\"", 1);
+    std::fs::write(s.audit(), &edited).unwrap();
+    std::fs::remove_file(&head).unwrap();
+    let (_, out) = reseal(&s.audit(), "hide it");
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("refused: the chain of")
+            && out.stderr.contains("previous-hash does not match"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.audit()).unwrap(),
+        edited,
+        "nothing appended"
+    );
+    assert!(!head.exists(), "no head made");
 }

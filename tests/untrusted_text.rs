@@ -2,6 +2,7 @@
 //! escaped exactly once (tables, prompts, Nagios, Prometheus), kept exact in JSON and for
 //! `resolve pg` (a GID that is not UTF-8, from a SQL_ASCII database), cut when huge, laid
 //! out for a terminal that reports 0 columns, and Prometheus series that never repeat.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -26,7 +27,13 @@ fn on_terminal(columns: u16, env: &[(&str, &str)], input: &str, args: &[&str]) -
     let inner = format!("stty cols {columns} rows {rows}; {}", quoted.join(" "));
     let mut cmd = Command::new("script");
     cmd.args(["-qec", &inner, "/dev/null"]);
-    for var in ["NO_COLOR", "INDOUBT_CONFIG", "COLUMNS", "PGHOST", "PGPASSWORD"] {
+    for var in [
+        "NO_COLOR",
+        "INDOUBT_CONFIG",
+        "COLUMNS",
+        "PGHOST",
+        "PGPASSWORD",
+    ] {
         cmd.env_remove(var);
     }
     cmd.env("HOME", std::env::temp_dir());
@@ -56,7 +63,10 @@ fn on_terminal(columns: u16, env: &[(&str, &str)], input: &str, args: &[&str]) -
 /// BEL, a bidi override, a C1 CSI) reached the output raw.
 fn assert_no_planted_controls(what: &str, text: &str) {
     for bad in ["\u{7}", "\u{202e}", "\u{9b}", "\u{1b}[31m", "\u{1b}]0;"] {
-        assert!(!text.contains(bad), "{what}: raw {bad:?} reached the terminal:\n{text}");
+        assert!(
+            !text.contains(bad),
+            "{what}: raw {bad:?} reached the terminal:\n{text}"
+        );
     }
 }
 
@@ -98,14 +108,24 @@ fn resolve_kafka_shows_a_hostile_transactional_id_escaped_once_in_report_prompt_
     assert_eq!(report.code, 0, "{}\n{}", report.stdout, report.stderr);
     assert_no_raw_controls("resolve kafka report", &report.stdout);
     assert!(
-        report.stdout.contains(&format!("transactional id {shown_id}")),
+        report
+            .stdout
+            .contains(&format!("transactional id {shown_id}")),
         "{}",
         report.stdout
     );
-    assert!(!report.stdout.contains("\\\\u{1b}"), "escaped twice:\n{}", report.stdout);
+    assert!(
+        !report.stdout.contains("\\\\u{1b}"),
+        "escaped twice:\n{}",
+        report.stdout
+    );
     let json = run(indoubt().args(["-o", "json"]).args(&dry));
     let json: Value = serde_json::from_str(&json.stdout).unwrap();
-    assert_eq!(json["transactional_id"], id.as_str(), "JSON keeps the raw value");
+    assert_eq!(
+        json["transactional_id"],
+        id.as_str(),
+        "JSON keeps the raw value"
+    );
 
     // The prompt, at a terminal: the evidence before "Type … to confirm".
     let prompt = on_terminal(100, &[], "no\n", &args);
@@ -116,7 +136,11 @@ fn resolve_kafka_shows_a_hostile_transactional_id_escaped_once_in_report_prompt_
     // A finding quoting it (kafka lso) shows it escaped once, not `\\u{1b}`.
     let lso = run(indoubt().args(["kafka", "lso", "-b", &bootstrap, "--topic", &topic]));
     assert_no_raw_controls("kafka lso", &lso.stdout);
-    assert!(!lso.stdout.contains("\\\\u{1b}"), "escaped twice:\n{}", lso.stdout);
+    assert!(
+        !lso.stdout.contains("\\\\u{1b}"),
+        "escaped twice:\n{}",
+        lso.stdout
+    );
     assert!(lso.stdout.contains("\\u{1b}[31m"), "{}", lso.stdout);
     producer.abort_transaction(Duration::from_secs(30)).unwrap();
 }
@@ -144,7 +168,10 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
     admin
         .batch_execute(&format!("CREATE ROLE \"{}\" LOGIN SUPERUSER", owner.0))
         .unwrap();
-    let db_url = replace_db(&pg_url(), &db_name.replace(' ', "%20").replace('\u{1b}', "%1B"));
+    let db_url = replace_db(
+        &pg_url(),
+        &db_name.replace(' ', "%20").replace('\u{1b}', "%1B"),
+    );
     let gid = unique("hostile-db");
     connect(&db_url)
         .batch_execute(&format!(
@@ -159,9 +186,21 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
     let report = run(indoubt().args(&dry));
     assert_eq!(report.code, 0, "{}\n{}", report.stdout, report.stderr);
     assert_no_raw_controls("resolve pg report", &report.stdout);
-    assert!(report.stdout.contains("\\u{1b}[31mred"), "{}", report.stdout);
-    assert!(report.stdout.contains("\\u{1b}]0;owned\\u{7}"), "{}", report.stdout);
-    assert!(!report.stdout.contains("\\\\u{1b}"), "escaped twice:\n{}", report.stdout);
+    assert!(
+        report.stdout.contains("\\u{1b}[31mred"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        report.stdout.contains("\\u{1b}]0;owned\\u{7}"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        !report.stdout.contains("\\\\u{1b}"),
+        "escaped twice:\n{}",
+        report.stdout
+    );
 
     let prompt = on_terminal(100, &[], "no\n", &args);
     assert!(prompt.contains("to confirm"), "no prompt:\n{prompt}");
@@ -289,17 +328,35 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
     ];
 
     let table = run(indoubt().args(select));
-    assert_eq!(table.code, 2, "CRITICAL, not UNKNOWN:\n{}\n{}", table.stdout, table.stderr);
+    assert_eq!(
+        table.code, 2,
+        "CRITICAL, not UNKNOWN:\n{}\n{}",
+        table.stdout, table.stderr
+    );
     assert!(table.stdout.contains(&shown_gid), "{}", table.stdout);
     assert!(table.stdout.contains(&normal_gid), "{}", table.stdout);
     assert_no_raw_controls("pg prepared", &table.stdout);
-    assert!(!table.stdout.contains("\\\\xff"), "escaped twice:\n{}", table.stdout);
+    assert!(
+        !table.stdout.contains("\\\\xff"),
+        "escaped twice:\n{}",
+        table.stdout
+    );
     let json = run(indoubt().args(["-o", "json"]).args(select));
     let json: Value = serde_json::from_str(&json.stdout).unwrap();
     let xacts = json["prepared_transactions"].as_array().unwrap();
-    let listed = xacts.iter().find(|x| x["database"] == odd.name.as_str()).unwrap();
-    assert_eq!(listed["gid"], shown_gid.as_str(), "the escaped form stands in JSON");
-    assert!(listed["owner"].as_str().unwrap().ends_with("\\xff"), "{listed}");
+    let listed = xacts
+        .iter()
+        .find(|x| x["database"] == odd.name.as_str())
+        .unwrap();
+    assert_eq!(
+        listed["gid"],
+        shown_gid.as_str(),
+        "the escaped form stands in JSON"
+    );
+    assert!(
+        listed["owner"].as_str().unwrap().ends_with("\\xff"),
+        "{listed}"
+    );
     assert_eq!(json["status"], "CRITICAL");
 
     let horizon = run(indoubt().args(["-o", "json", "pg", "horizon", "--pg", &pg_url()]));
@@ -324,7 +381,15 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
         ),
     )
     .unwrap();
-    let check = run(indoubt().args(["--config", &config.to_string_lossy(), "-o", "json", "check", "--only", "pg"]));
+    let check = run(indoubt().args([
+        "--config",
+        &config.to_string_lossy(),
+        "-o",
+        "json",
+        "check",
+        "--only",
+        "pg",
+    ]));
     let check: Value = serde_json::from_str(&check.stdout).unwrap();
     let prepared = check["checks"]
         .as_array()
@@ -334,10 +399,11 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
         .unwrap();
     assert_eq!(prepared["status"], "CRITICAL", "{check}");
     assert!(
-        check["findings"].as_array().unwrap().iter().any(|f| f["subject"]
-            .as_str()
+        check["findings"]
+            .as_array()
             .unwrap()
-            .contains(&normal_gid)),
+            .iter()
+            .any(|f| f["subject"].as_str().unwrap().contains(&normal_gid)),
         "{check}"
     );
 
@@ -393,12 +459,24 @@ fn a_gid_argument_that_reads_two_ways_is_refused_unless_written_unambiguously() 
     }
     let resolve = |arg: &str| {
         run(indoubt().args([
-            "-o", "json", "resolve", "pg", arg, "--pg", &pg_url(), "--rollback", "--dry-run",
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            arg,
+            "--pg",
+            &pg_url(),
+            "--rollback",
+            "--dry-run",
         ]))
     };
     let both = resolve(&literal_gid);
     assert_eq!(both.code, 3, "{}\n{}", both.stdout, both.stderr);
-    assert!(both.stderr.contains("names two prepared transactions"), "{}", both.stderr);
+    assert!(
+        both.stderr.contains("names two prepared transactions"),
+        "{}",
+        both.stderr
+    );
     // Written as indoubt shows it (backslash doubled), it names only the literal one.
     let shown = resolve(&format!("a\\\\x41{tag}"));
     assert_eq!(shown.code, 0, "{}", shown.stderr);
@@ -445,7 +523,10 @@ impl NodeExporter {
                 s.read_to_string(&mut body).unwrap();
                 return body;
             }
-            assert!(started.elapsed() < Duration::from_secs(10), "node_exporter did not start");
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "node_exporter did not start"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -490,18 +571,37 @@ fn nagios_and_prometheus_escape_control_and_bidi_text_and_never_repeat_a_series(
     .unwrap();
     let config = config.to_string_lossy().into_owned();
     let check = |format: &str| {
-        run(indoubt().args(["--config", &config, "-o", format, "check", "--only", "pg,kafka"]))
+        run(indoubt().args([
+            "--config", &config, "-o", format, "check", "--only", "pg,kafka",
+        ]))
     };
 
     let nagios = check("nagios");
     assert_no_raw_controls("nagios", &nagios.stdout);
-    assert!(nagios.stdout.contains("pay\\u{202e}gpj.exe\\u{1b}[31m\\r\\u{7}"), "{}", nagios.stdout);
-    assert_eq!(nagios.stdout.lines().next().unwrap().matches('|').count(), 1);
+    assert!(
+        nagios
+            .stdout
+            .contains("pay\\u{202e}gpj.exe\\u{1b}[31m\\r\\u{7}"),
+        "{}",
+        nagios.stdout
+    );
+    assert_eq!(
+        nagios.stdout.lines().next().unwrap().matches('|').count(),
+        1
+    );
 
     let prometheus = check("prometheus");
-    assert!(prometheus.stdout.contains("indoubt_finding_severity"), "{}", prometheus.stderr);
+    assert!(
+        prometheus.stdout.contains("indoubt_finding_severity"),
+        "{}",
+        prometheus.stderr
+    );
     assert_no_raw_controls("prometheus", &prometheus.stdout);
-    assert!(!prometheus.stdout.contains('\u{1b}'), "{}", prometheus.stdout);
+    assert!(
+        !prometheus.stdout.contains('\u{1b}'),
+        "{}",
+        prometheus.stdout
+    );
     let mut promtool = Command::new("promtool")
         .args(["check", "metrics"])
         .stdin(Stdio::piped())
@@ -539,7 +639,11 @@ fn nagios_and_prometheus_escape_control_and_bidi_text_and_never_repeat_a_series(
         .lines()
         .filter(|l| l.contains("code=\"long_transaction\"") && l.contains(&topic))
         .count();
-    assert_eq!(long, 2, "one series per open transaction:\n{}", prometheus.stdout);
+    assert_eq!(
+        long, 2,
+        "one series per open transaction:\n{}",
+        prometheus.stdout
+    );
     let log = std::fs::read_to_string(&exporter.log).unwrap_or_default();
     assert_eq!(
         samples(&scraped),
@@ -561,7 +665,15 @@ fn a_cell_of_megabytes_is_cut_with_a_marker_and_json_keeps_it_whole() {
     // One row whose id is 3 MB and which the topic lacks: it goes in the IDS cell.
     let query = "SELECT repeat('x', 3000000) || 'end' AS id, $1::timestamptz + interval '1 second' AS created_at WHERE $2::timestamptz IS NOT NULL";
     let args = [
-        "reconcile", "--pg", &db.url(), "--query", query, "-b", &bootstrap, "--topic", &topic,
+        "reconcile",
+        "--pg",
+        &db.url(),
+        "--query",
+        query,
+        "-b",
+        &bootstrap,
+        "--topic",
+        &topic,
     ];
     let table = run(indoubt().args(args));
     assert_eq!(table.code, 2, "{}\n{}", table.stdout, table.stderr);
@@ -570,7 +682,11 @@ fn a_cell_of_megabytes_is_cut_with_a_marker_and_json_keeps_it_whole() {
         "{}",
         &table.stdout[..table.stdout.len().min(3000)]
     );
-    assert!(table.stdout.len() < 100_000, "the table is {} bytes", table.stdout.len());
+    assert!(
+        table.stdout.len() < 100_000,
+        "the table is {} bytes",
+        table.stdout.len()
+    );
     let json = run(indoubt().args(["-o", "json"]).args(args));
     let json: Value = serde_json::from_str(&json.stdout).unwrap();
     let missing = json["missing"][0].as_str().unwrap();
@@ -588,7 +704,15 @@ fn a_terminal_of_0_columns_gets_columns_then_80() {
         ))
         .unwrap();
     let args = [
-        "--no-color", "pg", "prepared", "--pg", &pg_url(), "-d", &db.name, "--warning-age", "0s",
+        "--no-color",
+        "pg",
+        "prepared",
+        "--pg",
+        &pg_url(),
+        "-d",
+        &db.name,
+        "--warning-age",
+        "0s",
     ];
     let widest = |text: &str| text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     let table_lines = |text: &str| text.lines().filter(|l| l.starts_with('│')).count();
@@ -596,9 +720,15 @@ fn a_terminal_of_0_columns_gets_columns_then_80() {
     let fallback = on_terminal(0, &[], "", &args);
     assert!(table_lines(&fallback) > 2, "{fallback}");
     let w = widest(&fallback);
-    assert!((60..=80).contains(&w), "laid out {w} wide, not for 80 columns:\n{fallback}");
+    assert!(
+        (60..=80).contains(&w),
+        "laid out {w} wide, not for 80 columns:\n{fallback}"
+    );
 
     let columns = on_terminal(0, &[("COLUMNS", "120")], "", &args);
     let w = widest(&columns);
-    assert!((100..=120).contains(&w), "laid out {w} wide, not for $COLUMNS=120:\n{columns}");
+    assert!(
+        (100..=120).contains(&w),
+        "laid out {w} wide, not for $COLUMNS=120:\n{columns}"
+    );
 }

@@ -5,13 +5,18 @@
 //! number and hash, so records cut off the end are noticed too.
 
 use super::record::{Kind, Record};
+use crate::error::hinted;
+use crate::fsafe;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Where the writer's refusals send the operator.
+const RESEAL_HINT: &str = "run `indoubt audit verify`: if the chain is intact and only the head is lost or wrong, `indoubt audit reseal --reason TEXT` makes a new one and records that it did (README, \"The audit trail\")";
 
 /// `--audit-log`, else the config's `audit.path`, else `$XDG_STATE_HOME/indoubt/audit.jsonl`
 /// (`~/.local/state/indoubt/audit.jsonl`).
@@ -24,50 +29,68 @@ pub fn default_path() -> Result<PathBuf> {
     Ok(base.join("indoubt").join("audit.jsonl"))
 }
 
-fn head_path(log: &Path) -> PathBuf {
+pub fn head_path(log: &Path) -> PathBuf {
     let mut name = log.as_os_str().to_owned();
     name.push(".head");
     PathBuf::from(name)
 }
 
-fn hash(line: &str) -> String {
-    crate::gid::hex(&Sha256::digest(line.as_bytes()))
+fn hash(line: &[u8]) -> String {
+    crate::gid::hex(&Sha256::digest(line))
 }
 
 /// Appends a record (its `seq` and `prev_hash` are filled in here) and makes it durable
 /// before returning: nothing may be done on the strength of an intent that could be lost.
 pub fn append(path: &Path, mut record: Record) -> Result<Record> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut options = OpenOptions::new();
-    options.create(true).append(true).read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("opening the audit log {}", path.display()))?;
-    lock(&file, true, path)?;
-    let (seq, prev) = last_record(path)?;
+    // A planted head is refused before anything is made, the log included.
+    read_head(path)?;
+    let (mut file, text) = open_locked(path)?;
+    let (seq, prev) = last_record(path, &text)?;
     record.seq = seq + 1;
     record.prev_hash = prev;
-    let line = serde_json::to_string(&record).context("encoding the audit record")?;
-    writeln!(file, "{line}")
-        .with_context(|| format!("writing the audit log {}", path.display()))?;
-    file.sync_all()
-        .with_context(|| format!("syncing the audit log {}", path.display()))?;
-    write_head(path, record.seq, &hash(&line))?;
+    let line_hash = append_line(&mut file, path, text.len(), &record)?;
+    write_head(path, record.seq, &line_hash)?;
     // The lock is released when `file` closes.
     Ok(record)
 }
 
+/// The log opened for appending (created if missing) under the exclusive lock, and all
+/// it holds, read through the same descriptor: the name cannot be swapped in between.
+fn open_locked(path: &Path) -> Result<(File, Vec<u8>)> {
+    let mut file = fsafe::open_append(path, "audit log")?;
+    lock(&file, true, path)?;
+    let mut text = Vec::new();
+    file.rewind()
+        .and_then(|()| file.read_to_end(&mut text))
+        .with_context(|| format!("reading the audit log {}", path.display()))?;
+    Ok((file, text))
+}
+
+/// Writes one record as a line and fsyncs it; returns the line's hash. A write or sync
+/// that fails (a full disk) is undone by cutting the file back to `len`, under the lock,
+/// so a failed append leaves neither a partial line nor a record that was never confirmed.
+fn append_line(file: &mut File, path: &Path, len: usize, record: &Record) -> Result<String> {
+    let line = serde_json::to_string(record).context("encoding the audit record")?;
+    let written = file
+        .write_all(format!("{line}\n").as_bytes())
+        .and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        let undone = file.set_len(len as u64).and_then(|()| file.sync_all());
+        let what = match undone {
+            Ok(()) => "the log is as it was".to_string(),
+            Err(u) => format!(
+                "cutting off the partial record also failed ({u}): run `indoubt audit verify`"
+            ),
+        };
+        return Err(anyhow::Error::new(e)
+            .context(format!("writing the audit log {} ({what})", path.display())));
+    }
+    Ok(hash(line.as_bytes()))
+}
+
 /// Records an intent before the action; if that fails, the action must not happen.
 pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
-    append(path, intent)
-        .map_err(|e| anyhow::anyhow!("audit log not writable, so nothing was done: {e:#}"))
+    append(path, intent).map_err(|e| e.context("audit log not writable, so nothing was done"))
 }
 
 /// Records the outcome that answers `intent`.
@@ -76,9 +99,9 @@ pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outc
     append(path, intent.outcome_of(outcome))
         .map(|_| ())
         .map_err(|e| {
-            anyhow::anyhow!(
-                "the action ran ({status}), but its outcome could not be recorded: {e:#}"
-            )
+            e.context(format!(
+                "the action ran ({status}), but its outcome could not be recorded"
+            ))
         })
 }
 
@@ -102,122 +125,277 @@ fn lock(file: &File, exclusive: bool, path: &Path) -> Result<()> {
 }
 
 /// The last record's number and hash, read from the log itself (under the lock) and
-/// cross-checked with the head file. A head one record behind is the crash window
-/// between the log's fsync and the head's rename, and is repaired by this append; any
-/// other disagreement, or a partial last line, stops the writer until `audit verify`.
-fn last_record(path: &Path) -> Result<(u64, String)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the audit log {}", path.display()))?;
-    if text.is_empty() {
-        return Ok((0, GENESIS.to_string()));
+/// cross-checked with the head file. A head one record behind is the window between the
+/// log's fsync and the head's rename (a crash, a full disk), and is repaired by this
+/// append; any other disagreement, or a partial last line, stops the writer.
+fn last_record(path: &Path, text: &[u8]) -> Result<(u64, String)> {
+    let scan = scan(text);
+    if !scan.complete {
+        return Err(hinted(
+            format!(
+                "the audit log {} ends in a partial record: nothing is written to it",
+                path.display()
+            ),
+            "run `indoubt audit verify`",
+        ));
     }
-    if !text.ends_with('\n') {
-        bail!("the audit log {} ends in a partial record: run `indoubt audit verify` before writing to it", path.display());
-    }
-    let mut lines = text.lines().rev();
-    let last = lines.next().unwrap_or_default();
-    let record: Record = serde_json::from_str(last).with_context(|| {
-        format!(
-            "the last record of {} is unreadable: run `indoubt audit verify`",
-            path.display()
-        )
-    })?;
-    let found = (record.seq, hash(last));
-    let head = std::fs::read_to_string(head_path(path)).ok();
-    let head = head
-        .as_deref()
-        .and_then(|h| h.trim().split_once(' '))
-        .map(|(s, h)| (s.parse::<u64>().unwrap_or(0), h.to_string()));
-    let previous = lines.next().map(|l| (found.0.saturating_sub(1), hash(l)));
-    match head {
-        Some(h) if h == found => Ok(found),
-        Some(h) if Some(&h) == previous.as_ref() => Ok(found),
-        None if found.0 == 1 => Ok(found),
-        _ => bail!(
-            "the audit log {} does not match its head file: run `indoubt audit verify` before writing to it",
-            path.display()
-        ),
+    let head = read_head(path)?;
+    match compare_head(&head, &scan) {
+        HeadState::Matches | HeadState::Behind => Ok(scan.last()),
+        _ => Err(hinted(
+            format!(
+                "the audit log {} does not match its head file {} ({}): nothing is written to it",
+                path.display(),
+                head_path(path).display(),
+                head.describe()
+            ),
+            RESEAL_HINT,
+        )),
     }
 }
 
+/// Replaces the head with the last record's number and hash, durably (fsync, rename,
+/// directory fsync) and never through a link.
 fn write_head(path: &Path, seq: u64, hash: &str) -> Result<()> {
-    let head = head_path(path);
-    let tmp = head.with_extension("head.tmp");
-    let mut file = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
-    writeln!(file, "{seq} {hash}")?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, &head).with_context(|| format!("writing {}", head.display()))?;
-    if let Some(dir) = head.parent().filter(|d| !d.as_os_str().is_empty()) {
-        File::open(dir).and_then(|d| d.sync_all()).ok();
+    fsafe::replace(&head_path(path), fsafe::Kind::Private, "audit head", |w| {
+        writeln!(w, "{seq} {hash}")
+    })
+}
+
+/// What the head file says.
+#[derive(Debug)]
+enum Head {
+    Missing,
+    /// Present, but not "SEQ HASH".
+    Unreadable(String),
+    Names(u64, String),
+}
+
+impl Head {
+    fn describe(&self) -> String {
+        match self {
+            Head::Missing => "the head is missing".into(),
+            Head::Unreadable(why) => format!("the head is unreadable: {why}"),
+            Head::Names(seq, hash) => format!("the head names record {seq}, hash {hash}"),
+        }
     }
-    Ok(())
+
+    /// The head's text as it was, for the record of a reseal.
+    fn text(&self) -> Option<String> {
+        match self {
+            Head::Names(seq, hash) => Some(format!("{seq} {hash}")),
+            _ => None,
+        }
+    }
+}
+
+fn read_head(path: &Path) -> Result<Head> {
+    let head = head_path(path);
+    let Some(mut file) = fsafe::open_read(&head, "audit head")? else {
+        return Ok(Head::Missing);
+    };
+    let mut text = Vec::new();
+    if let Err(e) = file.read_to_end(&mut text) {
+        return Ok(Head::Unreadable(e.to_string()));
+    }
+    let text = String::from_utf8_lossy(&text);
+    let parsed = text
+        .trim()
+        .split_once(' ')
+        .and_then(|(s, h)| Some((s.parse::<u64>().ok()?, h)))
+        .filter(|(_, h)| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    Ok(match parsed {
+        Some((seq, hash)) => Head::Names(seq, hash.to_string()),
+        // Raw here: whatever shows it escapes it (term::Shown), once.
+        None => Head::Unreadable(format!(
+            "'{}' is not a record number and a hash",
+            text.chars().take(80).collect::<String>().trim()
+        )),
+    })
+}
+
+/// How the head relates to the log.
+#[derive(Debug, PartialEq, Eq)]
+enum HeadState {
+    /// It names the last record.
+    Matches,
+    /// It names the record before the last (no head at all before the first record):
+    /// the head write after the last record failed or was interrupted.
+    Behind,
+    /// Anything else: records cut off the end, the last one edited, the head replaced or lost.
+    Differs,
+}
+
+fn compare_head(head: &Head, scan: &Scan) -> HeadState {
+    // A missing head is the state before the first record was written.
+    let named = match head {
+        Head::Missing => (0, GENESIS.to_string()),
+        Head::Names(seq, hash) => (*seq, hash.clone()),
+        Head::Unreadable(_) => return HeadState::Differs,
+    };
+    if named == scan.last() {
+        HeadState::Matches
+    } else if Some(named) == scan.previous() {
+        HeadState::Behind
+    } else {
+        HeadState::Differs
+    }
+}
+
+/// The log read line by line: each record, its line's hash, and where the chain breaks.
+#[derive(Debug, Default)]
+struct Scan {
+    records: Vec<Record>,
+    /// The hash of each record's line, as `records`.
+    hashes: Vec<String>,
+    breaks: Vec<Break>,
+    /// The file ends with a line end (or is empty).
+    complete: bool,
+}
+
+impl Scan {
+    /// The last record's number and line hash; zeros before the first.
+    fn last(&self) -> (u64, String) {
+        match (self.records.last(), self.hashes.last()) {
+            (Some(r), Some(h)) => (r.seq, h.clone()),
+            _ => (0, GENESIS.to_string()),
+        }
+    }
+
+    /// The same for the record before the last (zeros when the last is the first).
+    fn previous(&self) -> Option<(u64, String)> {
+        let n = self.records.len();
+        match n {
+            0 => None,
+            1 => Some((0, GENESIS.to_string())),
+            _ => Some((self.records[n - 2].seq, self.hashes[n - 2].clone())),
+        }
+    }
+}
+
+fn scan(text: &[u8]) -> Scan {
+    let mut s = Scan {
+        complete: text.is_empty() || text.ends_with(b"\n"),
+        ..Scan::default()
+    };
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
+    let mut prev = GENESIS.to_string();
+    let mut expected_seq = 1;
+    if text.is_empty() {
+        return s;
+    }
+    for (n, line) in body.split(|b| *b == b'\n').enumerate() {
+        let lineno = n + 1;
+        let record: Record = match serde_json::from_slice(line) {
+            Ok(r) => r,
+            Err(e) => {
+                s.breaks.push(Break::new(format!(
+                    "line {lineno}: not a complete record ({e}): the file was cut or edited"
+                )));
+                prev = hash(line);
+                continue;
+            }
+        };
+        if record.prev_hash != prev {
+            s.breaks.push(Break::new(format!(
+                "line {lineno} (record {}): its previous-hash does not match line {}: a record before it was edited, removed or moved",
+                record.seq,
+                lineno.saturating_sub(1)
+            )));
+        }
+        if record.seq != expected_seq {
+            s.breaks.push(Break::new(format!(
+                "line {lineno}: record {} where {} was expected: records were removed or reordered",
+                record.seq, expected_seq
+            )));
+        }
+        expected_seq = record.seq + 1;
+        prev = hash(line);
+        s.hashes.push(prev.clone());
+        s.records.push(record);
+    }
+    if !s.complete {
+        s.breaks.push(Break::new(format!(
+            "line {}: the last line has no line end: the file was cut, or an append was interrupted",
+            body.split(|b| *b == b'\n').count()
+        )));
+    }
+    s
+}
+
+/// One place the chain is broken, and what to do about it when something can be done.
+#[derive(Debug)]
+pub struct Break {
+    pub message: String,
+    pub advice: Option<&'static str>,
+}
+
+impl Break {
+    fn new(message: String) -> Break {
+        Break {
+            message,
+            advice: None,
+        }
+    }
 }
 
 /// Everything `audit verify` found.
 #[derive(Debug, Default)]
 pub struct Verification {
     pub records: Vec<Record>,
-    /// Where the chain is broken, in file order.
-    pub breaks: Vec<String>,
+    /// Where the chain is broken (tampering or truncation), in file order.
+    pub breaks: Vec<Break>,
+    /// The head is one record behind the log: a failed or interrupted head write, not tampering.
+    pub head_behind: Option<String>,
     /// Intents with no outcome record: the action's result is unknown.
     pub open_intents: Vec<Record>,
 }
 
 pub fn read_and_verify(path: &Path) -> Result<Verification> {
-    let file =
-        File::open(path).with_context(|| format!("opening the audit log {}", path.display()))?;
-    let mut v = Verification::default();
-    let mut prev = GENESIS.to_string();
-    let mut expected_seq = 1;
-    let mut last_hash = GENESIS.to_string();
-    for (n, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
-        let lineno = n + 1;
-        let record: Record = match serde_json::from_str(&line) {
-            Ok(r) => r,
-            Err(e) => {
-                v.breaks.push(format!(
-                    "line {lineno}: not a complete record ({e}): the file was cut or edited"
-                ));
-                prev = hash(&line);
-                continue;
-            }
-        };
-        if record.prev_hash != prev {
-            v.breaks.push(format!(
-                "line {lineno} (record {}): its previous-hash does not match line {}: a record before it was edited, removed or moved",
-                record.seq,
-                lineno.saturating_sub(1)
-            ));
+    let Some(mut file) = fsafe::open_read(path, "audit log")? else {
+        bail!("no audit log at {}", path.display());
+    };
+    // Shared: an append in progress finishes (log and head) before this reads.
+    lock(&file, false, path)?;
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)
+        .with_context(|| format!("reading the audit log {}", path.display()))?;
+    let scan = scan(&text);
+    let head = read_head(path)?;
+    let state = compare_head(&head, &scan);
+    let (last, _) = scan.last();
+    let mut v = Verification {
+        records: scan.records,
+        breaks: scan.breaks,
+        ..Verification::default()
+    };
+    match state {
+        HeadState::Matches => {}
+        HeadState::Behind => {
+            v.head_behind = Some(format!(
+                "the head names record {}, one behind the last record {last}, which chains to it: the head write after record {last} failed or was interrupted (a full disk, a crash), not tampering",
+                last.saturating_sub(1)
+            ))
         }
-        if record.seq != expected_seq {
-            v.breaks.push(format!(
-                "line {lineno}: record {} where {} was expected: records were removed or reordered",
-                record.seq, expected_seq
-            ));
-        }
-        expected_seq = record.seq + 1;
-        prev = hash(&line);
-        last_hash = prev.clone();
-        v.records.push(record);
-    }
-    match std::fs::read_to_string(head_path(path)) {
-        Ok(text) => {
-            let head = text.trim().to_string();
-            let found = format!("{} {}", v.records.last().map_or(0, |r| r.seq), last_hash);
-            if head != found {
-                v.breaks.push(format!(
-                    "the log ends at record {} but its head file names {}: records were cut off the end, or the last one was edited",
-                    v.records.last().map_or(0, |r| r.seq),
-                    head.split(' ').next().unwrap_or("?")
-                ));
-            }
-        }
-        Err(_) if v.records.is_empty() => {}
-        Err(e) => v.breaks.push(format!(
-            "head file {} unreadable ({e}): truncation cannot be ruled out",
-            head_path(path).display()
-        )),
+        HeadState::Differs => v.breaks.push(Break {
+            message: match &head {
+                Head::Names(seq, _) if *seq > last => format!(
+                    "the log ends at record {last} but its head names record {seq}: records were cut off the end"
+                ),
+                Head::Names(seq, _) => format!(
+                    "the log ends at record {last} but its head names record {seq} with another hash: the last records were edited or cut off, or the head was replaced"
+                ),
+                other => format!(
+                    "{} ({}): records cut off the end cannot be ruled out",
+                    other.describe(),
+                    head_path(path).display()
+                ),
+            },
+            advice: match head {
+                Head::Names(..) => None,
+                _ => Some("if the head was lost (deleted, a failed disk) and nothing else is broken, `indoubt audit reseal --reason TEXT` makes a new one and records that it did"),
+            },
+        }),
     }
     let concluded: std::collections::HashSet<&str> = v
         .records
@@ -234,7 +412,76 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
     Ok(v)
 }
 
+/// What `audit reseal` did.
+#[derive(Debug)]
+pub enum Resealed {
+    /// The head named the last record: nothing to do.
+    Nothing,
+    /// The head was one behind (a failed head write): it now names the last record, as
+    /// the next append would have made it; nothing is lost, so no record is written.
+    Repaired { last: u64 },
+    /// The head was lost or named something else: the reseal record says what it said,
+    /// and the new head names that record.
+    Record(Box<Record>),
+}
+
+/// Makes a new head for a log whose chain is intact line by line, after appending a
+/// record of it (who, when, why, what the old head said). Refused, with nothing done,
+/// when any line is broken.
+pub fn reseal(path: &Path, reason: &str) -> Result<Resealed> {
+    if fsafe::open_read(path, "audit log")?.is_none() {
+        bail!("no audit log at {}: nothing to reseal", path.display());
+    }
+    let (mut file, text) = open_locked(path)?;
+    let scan = scan(&text);
+    if !scan.breaks.is_empty() {
+        let breaks: Vec<&str> = scan.breaks.iter().map(|b| b.message.as_str()).collect();
+        return Err(hinted(
+            format!(
+                "refused: the chain of {} is broken, so a new head would vouch for a log that was edited or cut: {}",
+                path.display(),
+                breaks.join("; ")
+            ),
+            "keep this log as evidence (move it aside); the next resolution starts a new one",
+        ));
+    }
+    if scan.records.is_empty() {
+        bail!(
+            "the audit log {} is empty: nothing to reseal",
+            path.display()
+        );
+    }
+    let head = read_head(path)?;
+    let (last, last_hash) = scan.last();
+    match compare_head(&head, &scan) {
+        HeadState::Matches => Ok(Resealed::Nothing),
+        HeadState::Behind => {
+            write_head(path, last, &last_hash)?;
+            Ok(Resealed::Repaired { last })
+        }
+        HeadState::Differs => {
+            let mut record = Record::reseal(
+                path,
+                reason,
+                serde_json::json!({
+                    "old_head": head.text(),
+                    "old_head_problem": head.describe(),
+                    "verified_records": scan.records.len(),
+                    "verified_last_record": last,
+                    "verified_last_hash": last_hash,
+                }),
+            );
+            record.seq = last + 1;
+            record.prev_hash = last_hash;
+            let line_hash = append_line(&mut file, path, text.len(), &record)?;
+            write_head(path, record.seq, &line_hash)?;
+            Ok(Resealed::Record(Box::new(record)))
+        }
+    }
+}
+
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // the tests make their fixtures directly
 mod tests {
     use super::*;
     use crate::audit::record::{Kind, Operator};
@@ -303,5 +550,49 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("does not match its head"));
+    }
+
+    #[test]
+    fn an_emptied_log_whose_head_names_records_stops_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        append(&log, record(2)).unwrap();
+        std::fs::write(&log, "").unwrap();
+        let err = append(&log, record(3)).unwrap_err();
+        assert!(err.to_string().contains("does not match its head"), "{err}");
+        assert!(crate::error::hint_of(&err).is_some_and(|h| h.contains("audit reseal")));
+        assert_eq!(std::fs::read(&log).unwrap(), b"", "nothing written");
+    }
+
+    #[test]
+    fn verify_tells_a_failed_head_write_from_records_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let first_head = std::fs::read_to_string(head_path(&log)).unwrap();
+        append(&log, record(2)).unwrap();
+        let second_head = std::fs::read_to_string(head_path(&log)).unwrap();
+        std::fs::write(head_path(&log), &first_head).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.breaks.is_empty(), "{:?}", v.breaks);
+        assert!(v
+            .head_behind
+            .as_deref()
+            .is_some_and(|m| m.contains("not tampering")));
+        // The head names record 2 but the log was cut back to record 1.
+        let text = std::fs::read_to_string(&log).unwrap();
+        let first_line = text.lines().next().unwrap();
+        std::fs::write(&log, format!("{first_line}\n")).unwrap();
+        std::fs::write(head_path(&log), &second_head).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.head_behind.is_none());
+        assert!(
+            v.breaks
+                .iter()
+                .any(|b| b.message.contains("records were cut off the end")),
+            "{:?}",
+            v.breaks
+        );
     }
 }

@@ -11,6 +11,9 @@ pub enum Kind {
     Intent,
     /// Written after it, naming the intent's action id.
     Outcome,
+    /// `audit reseal`: the head was lost or wrong and was made anew; `evidence` holds
+    /// what the old head said. Truncation before this record can no longer be ruled out.
+    Reseal,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -45,10 +48,46 @@ impl Operator {
 #[serde(deny_unknown_fields)]
 pub struct SourceAnswer {
     pub source: String,
-    /// commit, rollback, no_record or unreachable.
-    pub answer: String,
+    pub answer: Answer,
+    /// True for the coordinator's own log: its "no record" can mean presumed abort.
     pub authoritative: bool,
     pub detail: String,
+    /// The source's `in_doubt_after`: "no record" means presumed abort only for a
+    /// transaction prepared longer ago than this. Absent in records before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_doubt_after_seconds: Option<f64>,
+}
+
+/// A decision source's answer, as the JSON output and the audit log spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The coordinator decided commit (COMMITTING, COMMITTED, …).
+    Commit,
+    /// The coordinator decided rollback (ROLLING_BACK, ABORTED, …).
+    Rollback,
+    /// The coordinator knows the transaction and has not decided yet.
+    InProgress,
+    /// The source was asked and has no record of the transaction.
+    NoRecord,
+    /// The source is not for this transaction (another coordinator, another GID form).
+    NotApplicable,
+    /// The source could not be asked, or its answer is not understood.
+    Unreachable,
+}
+
+impl Answer {
+    /// The JSON spelling, for text output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Commit => "commit",
+            Answer::Rollback => "rollback",
+            Answer::InProgress => "in_progress",
+            Answer::NoRecord => "no_record",
+            Answer::NotApplicable => "not_applicable",
+            Answer::Unreachable => "unreachable",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +167,39 @@ impl Record {
             decision_sources: a.decision_sources,
             decision: a.decision,
             heuristic: a.heuristic,
+            outcome: None,
+            prev_hash: String::new(),
+        }
+    }
+
+    /// The record of `audit reseal` on the log at `log`: who, when, why, and (in
+    /// `evidence`) what the old head said.
+    pub fn reseal(log: &std::path::Path, reason: &str, evidence: serde_json::Value) -> Record {
+        let now = chrono::Utc::now();
+        Record {
+            seq: 0,
+            time: now,
+            kind: Kind::Reseal,
+            action_id: format!(
+                "{}-{}",
+                now.format("%Y%m%dT%H%M%S%.6fZ"),
+                std::process::id()
+            ),
+            operator: Operator::current(),
+            command_line: redacted_command_line(),
+            reason: Some(reason.to_string()),
+            ticket: None,
+            target: Target {
+                name: None,
+                kind: "audit log".into(),
+                address: log.display().to_string(),
+            },
+            object: format!("audit head {}", super::log::head_path(log).display()),
+            action: "reseal: a new head naming this record".into(),
+            evidence,
+            decision_sources: vec![],
+            decision: "reseal".into(),
+            heuristic: false,
             outcome: None,
             prev_hash: String::new(),
         }

@@ -10,9 +10,14 @@ fn main() -> std::process::ExitCode {
         let written = target
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&target, contents));
+            .map_err(anyhow::Error::from)
+            .and_then(|()| {
+                indoubt::fsafe::replace(&target, indoubt::fsafe::Kind::Shared, "asset", |w| {
+                    w.write_all(&contents)
+                })
+            });
         if let Err(e) = written {
-            eprintln!("indoubt-assets: writing {}: {e}", target.display());
+            eprintln!("indoubt-assets: writing {}: {e:#}", target.display());
             return std::process::ExitCode::from(1);
         }
         println!("{}", path.display());

@@ -1,8 +1,8 @@
-//! `indoubt audit list` and `indoubt audit verify`.
+//! `indoubt audit list`, `indoubt audit verify` and `indoubt audit reseal`.
 
 use crate::audit::log;
 use crate::audit::record::{Kind, Record};
-use crate::cli::{AuditListArgs, AuditVerifyArgs};
+use crate::cli::{AuditListArgs, AuditResealArgs, AuditVerifyArgs};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
@@ -77,14 +77,28 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     let v = log::read_and_verify(&path)?;
     let mut findings = Vec::new();
     for b in &v.breaks {
+        let mut finding = Finding::new(
+            Severity::Critical,
+            "audit_chain_broken",
+            "audit log",
+            b.message.clone(),
+        )
+        .evidence("source", "hash chain");
+        if let Some(advice) = b.advice {
+            finding = finding.advice(advice);
+        }
+        findings.push(finding);
+    }
+    if let Some(behind) = &v.head_behind {
         findings.push(
             Finding::new(
-                Severity::Critical,
-                "audit_chain_broken",
+                Severity::Warning,
+                "audit_head_behind",
                 "audit log",
-                b.clone(),
+                behind.clone(),
             )
-            .evidence("source", "hash chain"),
+            .evidence("source", "hash chain and head file")
+            .advice("free space if the disk is full; the next resolution brings the head up to date, or `indoubt audit reseal --reason TEXT` does now"),
         );
     }
     for intent in &v.open_intents {
@@ -115,6 +129,29 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
             ),
         ));
     }
+    // A reseal is not a fault, but what it costs is said every time.
+    for r in v.records.iter().filter(|r| r.kind == Kind::Reseal) {
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                "audit_resealed",
+                "audit log",
+                format!(
+                    "record {}: the head was re-made by {} at {} (why: {}), when {}; records cut off before record {} can no longer be ruled out",
+                    r.seq,
+                    r.operator.user,
+                    r.time.format("%Y-%m-%d %H:%M:%S UTC"),
+                    r.reason.as_deref().unwrap_or("no reason given"),
+                    r.evidence
+                        .get("old_head_problem")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or("the old head is not recorded"),
+                    r.seq
+                ),
+            )
+            .evidence("action_id", r.action_id.clone()),
+        );
+    }
     let report = Report::new(
         "audit verify",
         target(&path),
@@ -122,6 +159,49 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         AuditReport {
             audit_log: path.display().to_string(),
             records: v.records,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
+    let path = ctx.audit_log(args.audit_log.as_deref())?;
+    let (code, message, records) = match log::reseal(&path, &args.reason)? {
+        log::Resealed::Nothing => (
+            "audit_head_matches",
+            "the head names the last record: nothing to reseal, nothing done".to_string(),
+            Vec::new(),
+        ),
+        log::Resealed::Repaired { last } => (
+            "audit_head_repaired",
+            format!(
+                "the head was one record behind (a failed or interrupted head write): it now names record {last}; the chain is intact, nothing was lost, no record was needed"
+            ),
+            Vec::new(),
+        ),
+        log::Resealed::Record(record) => (
+            "audit_resealed",
+            format!(
+                "chain intact through record {}; {}: record {} records the reseal, and the new head names it. Records cut off before it can no longer be ruled out",
+                record.seq - 1,
+                record
+                    .evidence
+                    .get("old_head_problem")
+                    .and_then(|p| p.as_str())
+                    .unwrap_or_default(),
+                record.seq
+            ),
+            vec![*record],
+        ),
+    };
+    let report = Report::new(
+        "audit reseal",
+        target(&path),
+        vec![Finding::new(Severity::Ok, code, "audit log", message)],
+        AuditReport {
+            audit_log: path.display().to_string(),
+            records,
         },
     );
     report::emit(&report, ctx.output, &ctx.style)?;
@@ -147,6 +227,7 @@ impl TableView for AuditReport {
                 Cell::new(match r.kind {
                     Kind::Intent => "intent",
                     Kind::Outcome => "outcome",
+                    Kind::Reseal => "reseal",
                 }),
                 Cell::new(operator),
                 Cell::new(&r.object),

@@ -60,7 +60,12 @@ struct Planned {
 pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
     let mut report = build(ctx, args).await?;
     if let Some(path) = &args.prometheus_file {
-        check_output::write_atomically(path, &check_output::prometheus(&report))?;
+        // Whole or not at all (the collector never reads half a file), never through a
+        // link another user of a shared textfile directory planted.
+        let text = check_output::prometheus(&report);
+        crate::fsafe::replace(path, crate::fsafe::Kind::Shared, "Prometheus file", |w| {
+            w.write_all(text.as_bytes())
+        })?;
     }
     // The monitoring formats always carry every check (a scrape must see the OK ones too);
     // --quiet trims what a person or a script reads.

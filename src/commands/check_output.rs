@@ -4,15 +4,19 @@ use super::check::CheckReport;
 use crate::findings::{Finding, Severity};
 use crate::report::Report;
 use crate::text::Text;
-use anyhow::{Context as _, Result};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::Path;
 
 /// Evidence keys that become Prometheus labels of a finding: they name the object. Two
 /// open transactions on one partition differ by producer.
-const LABEL_KEYS: [&str; 6] = ["database", "slot", "topic", "partition", "gid", "producer_id"];
+const LABEL_KEYS: [&str; 6] = [
+    "database",
+    "slot",
+    "topic",
+    "partition",
+    "gid",
+    "producer_id",
+];
 
 /// A string the evidence holds under `key`, or "".
 fn evidence_text<'a>(f: &'a Finding, key: &str) -> &'a str {
@@ -199,33 +203,6 @@ fn shown(v: &str) -> String {
     crate::text::escape(v)
 }
 
-/// Writes `text` next to `path` and renames it over `path`, so the textfile collector
-/// never reads a half-written file.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("--prometheus-file {}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::Error::new(e).context(format!("writing {}", path.display()))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +220,9 @@ mod tests {
     #[test]
     fn plugin_text_has_no_pipe_newline_or_bidi_control() {
         assert_eq!(plugin_text(&"a|b\nc".into()), "a/b\\nc");
-        assert_eq!(plugin_text(&"pay\u{202e}txt.exe".into()), "pay\\u{202e}txt.exe");
+        assert_eq!(
+            plugin_text(&"pay\u{202e}txt.exe".into()),
+            "pay\\u{202e}txt.exe"
+        );
     }
 }

@@ -112,12 +112,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             ),
             None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
         };
-        findings.push(Finding::new(
-            Severity::Ok,
-            "config",
-            "config",
-            message,
-        ));
+        findings.push(Finding::new(Severity::Ok, "config", "config", message));
     }
     let report = Report::new(
         "config show",

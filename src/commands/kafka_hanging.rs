@@ -217,10 +217,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
 impl TableView for HangingReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.transactions.is_empty() {
-            return vec![shown!(
-                "{} partition(s) searched",
-                self.partitions_searched
-            )];
+            return vec![shown!("{} partition(s) searched", self.partitions_searched)];
         }
         let mut table = style.table(&[
             "VERDICT",

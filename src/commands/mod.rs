@@ -52,6 +52,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         Command::Resolve(ResolveCommand::Kafka(args)) => resolve_kafka::run(&ctx, args).await,
         Command::Audit(AuditCommand::List(args)) => audit_cmd::list(&ctx, args),
         Command::Audit(AuditCommand::Verify(args)) => audit_cmd::verify(&ctx, args),
+        Command::Audit(AuditCommand::Reseal(args)) => audit_cmd::reseal(&ctx, args),
         Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
         Command::Check(args) => check::run(&ctx, args).await,
     }

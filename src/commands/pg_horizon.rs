@@ -86,7 +86,13 @@ fn describe(holder: &Holder) -> Text {
         "slot_catalog_xmin" => text!["catalog_xmin of replication slot ", id],
         "standby_feedback" => {
             let application = holder.application.clone().unwrap_or_else(|| "?".into());
-            text!["standby feedback from walsender ", id, " (", application, ")"]
+            text![
+                "standby feedback from walsender ",
+                id,
+                " (",
+                application,
+                ")"
+            ]
         }
         other => text![other, " ", id],
     }
@@ -104,7 +110,12 @@ fn age_text(holder: &Holder) -> String {
 }
 
 fn culprit_line(holder: &Holder) -> Text {
-    text!["oldest xmin held by ", describe(holder), " for ", age_text(holder)]
+    text![
+        "oldest xmin held by ",
+        describe(holder),
+        " for ",
+        age_text(holder)
+    ]
 }
 
 fn advice(holder: &Holder) -> Text {
@@ -310,21 +321,17 @@ impl TableView for HorizonReport {
             "MOST DEAD TUPLES",
         ]);
         for db in &s.databases {
-            let dead = db
-                .dead_tuples
-                .iter()
-                .take(3)
-                .map(|d| {
-                    let vacuumed = d.last_autovacuum.max(d.last_vacuum);
-                    shown!(
-                        "{} {} dead{}",
-                        d.table,
-                        d.n_dead_tup,
-                        vacuumed
-                            .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
-                            .unwrap_or_default()
-                    )
-                });
+            let dead = db.dead_tuples.iter().take(3).map(|d| {
+                let vacuumed = d.last_autovacuum.max(d.last_vacuum);
+                shown!(
+                    "{} {} dead{}",
+                    d.table,
+                    d.n_dead_tup,
+                    vacuumed
+                        .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
+                        .unwrap_or_default()
+                )
+            });
             let dead = Shown::join(dead, "\n");
             table.add_row(vec![
                 Cell::new(&db.database),
@@ -345,6 +352,10 @@ impl TableView for HorizonReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot.visibility_gaps.iter().map(Shown::from).collect()
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }

@@ -4,6 +4,7 @@ use crate::cli::OutboxArgs;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
+use crate::fsafe;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
@@ -11,8 +12,10 @@ use crate::report::{self, Report, TableView, Target};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use serde::Serialize;
+use std::io::Read as _;
+use std::path::Path;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
@@ -65,6 +68,31 @@ fn state_file(name: &str) -> Option<std::path::PathBuf> {
     Some(audit.with_file_name(format!("outbox-{safe}.json")))
 }
 
+/// The previous check's state: None when there is none; Err(why) when the file is
+/// indoubt's but does not parse. A file that is a link, another user's or writable by
+/// others is refused (the outer error): nothing is read or written then.
+fn load_previous(file: &Path) -> Result<Result<Option<Previous>, String>> {
+    let Some(mut f) = fsafe::open_read(file, "outbox state")? else {
+        return Ok(Ok(None));
+    };
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)
+        .with_context(|| format!("reading the outbox state {}", file.display()))?;
+    Ok(serde_json::from_slice::<Previous>(&bytes)
+        .map(Some)
+        .map_err(|e| e.to_string()))
+}
+
+fn save(file: &Path, now: &Previous) -> Result<()> {
+    let bytes = serde_json::to_vec(now).context("encoding the outbox state")?;
+    if let Some(dir) = file.parent() {
+        fsafe::create_private_dir(dir)?;
+    }
+    fsafe::replace(file, fsafe::Kind::Private, "outbox state", |w| {
+        w.write_all(&bytes)
+    })
+}
+
 pub async fn run(ctx: &Context, args: &OutboxArgs) -> Result<Severity> {
     let report = build(ctx, args).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
@@ -87,6 +115,15 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                 format!("no outbox or inbox named {n:?} in the config"),
                 "see outbox: and inbox: in the config",
             ));
+        }
+    }
+    // Every state file is checked before anything is read or written: a planted one
+    // stops the command with nothing done.
+    let mut previous = std::collections::BTreeMap::new();
+    for name in config.outbox.keys().filter(|n| wanted(n)) {
+        if let Some(file) = state_file(name) {
+            let loaded = load_previous(&file)?;
+            previous.insert(name.clone(), (file, loaded));
         }
     }
     let mut findings = Vec::new();
@@ -123,23 +160,36 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
         };
         match read {
             Ok((state, source)) => {
-                if let Some(file) = state_file(name) {
-                    if let Some(prev) = std::fs::read(&file)
-                        .ok()
-                        .and_then(|b| serde_json::from_slice::<Previous>(&b).ok())
-                        .filter(|prev| prev.source == source)
-                    {
-                        entry.growth_since_last_check = Some(state.unpublished - prev.unpublished);
-                        entry.last_check_at = Some(prev.at);
+                if let Some((file, loaded)) = previous.remove(name) {
+                    match loaded {
+                        Ok(Some(prev)) if prev.source == source => {
+                            entry.growth_since_last_check =
+                                Some(state.unpublished - prev.unpublished);
+                            entry.last_check_at = Some(prev.at);
+                        }
+                        Ok(_) => {}
+                        Err(why) => findings.push(Finding::new(
+                            Severity::Warning,
+                            "outbox_state_unreadable",
+                            subject.clone(),
+                            format!(
+                                "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
+                                file.display()
+                            ),
+                        )),
                     }
                     let now = Previous {
                         unpublished: state.unpublished,
                         at: chrono::Utc::now(),
                         source,
                     };
-                    if let (Some(dir), Ok(bytes)) = (file.parent(), serde_json::to_vec(&now)) {
-                        let _ = std::fs::create_dir_all(dir)
-                            .and_then(|()| std::fs::write(&file, bytes));
+                    if let Err(e) = save(&file, &now) {
+                        findings.push(Finding::new(
+                            Severity::Warning,
+                            "outbox_state_unwritten",
+                            subject.clone(),
+                            format!("{e:#}: the next check cannot report the growth"),
+                        ));
                     }
                 }
                 if state.skipped > 0 {

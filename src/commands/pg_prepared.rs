@@ -96,7 +96,11 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             xact.age_xids,
             "; ",
             xact.locks.len(),
-            if xact.locks.len() == 1 { " lock" } else { " locks" },
+            if xact.locks.len() == 1 {
+                " lock"
+            } else {
+                " locks"
+            },
         ];
         if !xact.blocked_sessions.is_empty() {
             let pids: Vec<String> = xact
@@ -208,25 +212,27 @@ impl TableView for PreparedReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot.visibility_gaps.iter().map(Shown::from).collect()
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }
 
 /// One line per lock mode: how many, and on what.
 fn locks_cell(xact: &PreparedXact) -> Shown {
     let lines = xact.locks_by_mode.iter().map(|(mode, count)| {
-        let objects = xact
-            .locks
-            .iter()
-            .filter(|l| &l.mode == mode)
-            .map(|l| match (&l.relation, l.relation_oid) {
+        let objects = xact.locks.iter().filter(|l| &l.mode == mode).map(|l| {
+            match (&l.relation, l.relation_oid) {
                 (Some(name), _) => Shown::from(name),
                 (None, Some(oid)) => shown!("oid {} in {}", oid, or_unknown(&l.database)),
                 (None, None) => match (&l.locktype[..], &l.transactionid) {
                     ("transactionid", Some(xid)) => shown!("xid {}", xid),
                     _ => Shown::text(&l.locktype),
                 },
-            });
+            }
+        });
         // "RowExclusive" reads as well as "RowExclusiveLock" and leaves room for names.
         let short = mode.strip_suffix("Lock").unwrap_or(mode);
         shown!("{} ×{}: {}", short, count, Shown::join(objects, ", "))

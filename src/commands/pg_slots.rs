@@ -308,7 +308,11 @@ impl TableView for SlotsReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot.visibility_gaps.iter().map(Shown::from).collect()
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }
 

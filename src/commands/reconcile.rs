@@ -19,7 +19,7 @@ use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
@@ -461,27 +461,62 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
     findings
 }
 
+/// The `--ids-out` file: one `class<TAB>id` line per id (duplicated ids add `<TAB>count`,
+/// unparseable messages are `unparseable<TAB>partition:offset<TAB>why`), every field
+/// escaped by `ids_field` so an id holding a tab or a line break cannot forge a line.
+/// Written whole or not at all, never through a link.
 fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseable]) -> Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    for id in &classes.missing {
-        writeln!(out, "missing\t{id}")?;
+    crate::fsafe::replace(path, crate::fsafe::Kind::Shared, "--ids-out file", |out| {
+        for (class, ids) in [
+            ("missing", &classes.missing),
+            ("pending", &classes.pending),
+            ("extra", &classes.extra),
+        ] {
+            for id in ids {
+                writeln!(out, "{class}\t{}", ids_field(id))?;
+            }
+        }
+        for (id, count) in &classes.duplicated {
+            writeln!(out, "duplicated\t{}\t{count}", ids_field(id))?;
+        }
+        for u in unparseable {
+            writeln!(
+                out,
+                "unparseable\t{}:{}\t{}",
+                u.partition,
+                u.offset,
+                ids_field(&u.why)
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// One field of an `--ids-out` line: backslash, tab, line feed and carriage return as
+/// `\\`, `\t`, `\n`, `\r`; any other ASCII control byte (0x00-0x1f, 0x7f) as `\xHH`;
+/// the C1 controls and the Unicode line and paragraph separators (U+0080-U+009F,
+/// U+2028, U+2029), which some readers also take for line breaks, as `\u{HHHH}`.
+/// Everything else is kept as it is (UTF-8). Plain ids come out unchanged.
+fn ids_field(text: &str) -> std::borrow::Cow<'_, str> {
+    let special = |c: char| c == '\\' || c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !text.contains(special) {
+        return std::borrow::Cow::Borrowed(text);
     }
-    for id in &classes.pending {
-        writeln!(out, "pending\t{id}")?;
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if special(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c => out.push(c),
+        }
     }
-    for id in &classes.extra {
-        writeln!(out, "extra\t{id}")?;
-    }
-    for (id, count) in &classes.duplicated {
-        writeln!(out, "duplicated\t{id}\t{count}")?;
-    }
-    for u in unparseable {
-        writeln!(out, "unparseable\t{}:{}\t{}", u.partition, u.offset, u.why)?;
-    }
-    out.flush()
-        .with_context(|| format!("writing {}", path.display()))
+    std::borrow::Cow::Owned(out)
 }
 
 /// Rows and messages read so far, on stderr when it is a terminal.
@@ -548,27 +583,50 @@ impl TableView for ReconcileReport {
         };
         let ids = |ids: &[String]| first(&mut ids.iter().map(Shown::from), ids.len());
         let mut row = |class: &'static str, count: Shown, ids: Shown| {
-            table.add_row(vec![Cell::new(Shown::lit(class)), Cell::new(count), Cell::new(ids)]);
+            table.add_row(vec![
+                Cell::new(Shown::lit(class)),
+                Cell::new(count),
+                Cell::new(ids),
+            ]);
         };
-        row("rows in the database", Shown::from(self.database_rows), Shown::default());
+        row(
+            "rows in the database",
+            Shown::from(self.database_rows),
+            Shown::default(),
+        );
         row(
             "messages in the topic",
             Shown::from(self.topic_messages),
             shown!("{} partition(s)", self.partitions),
         );
         row("matched", Shown::from(self.matched), Shown::default());
-        row("missing in the topic", Shown::from(self.missing_count), ids(&self.missing));
-        row("pending (settle window)", Shown::from(self.pending_count), ids(&self.pending));
+        row(
+            "missing in the topic",
+            Shown::from(self.missing_count),
+            ids(&self.missing),
+        );
+        row(
+            "pending (settle window)",
+            Shown::from(self.pending_count),
+            ids(&self.pending),
+        );
         row(
             "in the topic, not in the database",
             Shown::from(self.extra_count),
             ids(&self.extra),
         );
         let dups = first(
-            &mut self.duplicated.iter().map(|d| shown!("{}×{}", d.id, d.count)),
+            &mut self
+                .duplicated
+                .iter()
+                .map(|d| shown!("{}×{}", d.id, d.count)),
             self.duplicated.len(),
         );
-        row("duplicated in the topic", Shown::from(self.duplicated_count), dups);
+        row(
+            "duplicated in the topic",
+            Shown::from(self.duplicated_count),
+            dups,
+        );
         let bad = first(
             &mut self
                 .unparseable
@@ -576,7 +634,29 @@ impl TableView for ReconcileReport {
                 .map(|u| shown!("{}@{} ({})", u.partition, u.offset, u.why)),
             self.unparseable.len(),
         );
-        row("unparseable messages", Shown::from(self.unparseable_count), bad);
+        row(
+            "unparseable messages",
+            Shown::from(self.unparseable_count),
+            bad,
+        );
         vec![table.render()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ids_field;
+
+    #[test]
+    fn ids_out_fields_cannot_forge_lines_or_fields() {
+        assert_eq!(ids_field("4711"), "4711");
+        assert_eq!(ids_field("заказ 4711"), "заказ 4711");
+        assert_eq!(
+            ids_field("a\tb\nmissing\tforged"),
+            "a\\tb\\nmissing\\tforged"
+        );
+        assert_eq!(ids_field("c:\\x\r"), "c:\\\\x\\r");
+        assert_eq!(ids_field("\u{1b}[2J\u{0}\u{7f}"), "\\x1b[2J\\x00\\x7f");
+        assert_eq!(ids_field("a\u{85}b\u{2028}c"), "a\\u{0085}b\\u{2028}c");
     }
 }

@@ -5,15 +5,16 @@ use crate::audit::log;
 use crate::audit::record::{Action, Outcome, Record, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::context::Context;
+use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
 use crate::pg::{prepared, session};
-use crate::error::hinted;
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
 use crate::resolve::confirm::{self, Answer};
 use crate::resolve::decision::{self, Decision, Proposal};
 use crate::resolve::pg_apply::{self, Applied};
+use crate::resolve::sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -101,20 +102,15 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = decision::ask_sources(ctx, &gid, &decoded).await;
+    data.decision_sources = sources::ask_sources(ctx, &gid, &decoded).await;
     data.participants_still_prepared = participants(ctx, &gid, &decoded).await;
-    let proposal = decision::propose(&data.decision_sources);
+    let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     // Asking for what any source explicitly contradicts needs --force, agreement or not.
     let contradicted = requested.is_some_and(|r| {
-        let opposite = if r == Decision::Commit {
-            Decision::Rollback
-        } else {
-            Decision::Commit
-        };
         data.decision_sources
             .iter()
-            .any(|a| a.answer == opposite.name())
+            .any(|a| a.answer == r.opposite().answer())
     });
     let chosen = match (requested, proposal.decision) {
         (Some(r), _) if contradicted && !args.force => {
@@ -130,7 +126,35 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             );
             return finish(ctx, &target, vec![finding], data);
         }
+        (Some(r), _) if proposal.wait && !args.force => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "coordinator_deciding",
+                subject,
+                format!(
+                    "refused: {} — --{} now could contradict the coordinator's decision; --force makes it a recorded heuristic",
+                    proposal.why,
+                    r.name()
+                ),
+            );
+            return finish(ctx, &target, vec![finding], data);
+        }
         (Some(r), _) => r,
+        // A runbook acts only on a decision it names: a proposal can change under it.
+        (None, Some(p)) if args.confirm.yes => {
+            let finding = Finding::new(
+                Severity::Warning,
+                "proposal_only",
+                subject,
+                format!(
+                    "nothing done: the proposal is to {} ({}). --yes acts only on an explicit --{}",
+                    p.name(),
+                    proposal.why,
+                    p.name()
+                ),
+            );
+            return finish(ctx, &target, vec![finding], data);
+        }
         (None, Some(p)) => p,
         (None, None) => {
             let finding = Finding::new(
@@ -381,7 +405,7 @@ fn summary_for_prompt(
         lines.push(shown!(
             "  source {}: {} ({})",
             s.source,
-            s.answer,
+            s.answer.name(),
             s.detail
         ));
     }

@@ -574,6 +574,7 @@ fn split_pgpass_line(line: &str) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // the tests make their fixtures directly
 mod tests {
     use super::*;
     use std::collections::HashMap;

@@ -297,9 +297,8 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
                     age.dead_tuples = tables;
                 }
             }
-            Err(e) => visibility_gaps.push(
-                format!("dead tuples of database '{database}' not read: {e:#}").into(),
-            ),
+            Err(e) => visibility_gaps
+                .push(format!("dead tuples of database '{database}' not read: {e:#}").into()),
         }
     }
     Ok(HorizonSnapshot {

@@ -454,7 +454,9 @@ async fn relation_names(
     }
     while let Some(joined) = others.join_next().await {
         match joined {
-            Ok((db_oid, _, Ok(found))) => names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n))),
+            Ok((db_oid, _, Ok(found))) => {
+                names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n)))
+            }
             Ok((_, datname, Err(e))) => gaps.push(crate::text![
                 "relation names in database '",
                 datname,

@@ -12,7 +12,7 @@ use std::io::Write;
 
 /// Bumped on any change that could break a consumer of the JSON/YAML output;
 /// adding a field is not such a change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What was inspected. Never holds a password.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]

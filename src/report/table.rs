@@ -8,7 +8,9 @@
 use super::{Report, TableView};
 use crate::findings::Severity;
 use crate::term::Shown;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Color, ColumnConstraint, ContentArrangement, Width};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Color, ColumnConstraint, ContentArrangement, Width,
+};
 
 /// Characters a cell shows before it is cut with a marker: laying text out costs time
 /// quadratic in its length, and the whole value is in -o json anyway.
@@ -106,7 +108,8 @@ impl Grid {
                 *w = (*w).max(longest);
             }
         }
-        self.table.add_row(cells.into_iter().map(|c| c.0).collect::<Vec<_>>());
+        self.table
+            .add_row(cells.into_iter().map(|c| c.0).collect::<Vec<_>>());
     }
 
     /// Keeps a column's values unbroken (up to 40 characters): a GID or a slot name split

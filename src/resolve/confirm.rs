@@ -56,10 +56,7 @@ pub fn confirm(
         ));
     }
     crate::term::status(what);
-    let prompt = crate::shown!(
-        "Type {} to confirm (anything else aborts)",
-        expected.shown
-    );
+    let prompt = crate::shown!("Type {} to confirm (anything else aborts)", expected.shown);
     let typed: String = dialoguer::Input::new()
         .with_prompt(prompt.into_string())
         .allow_empty(true)

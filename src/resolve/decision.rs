@@ -1,12 +1,8 @@
-//! The coordinator's decision, from every configured source, and what it lets us propose.
+//! What the decision sources' answers let us propose: the coordinator's decision, presumed
+//! abort (only past `in_doubt_after`), waiting, or an explicit heuristic.
 
-use crate::audit::record::SourceAnswer;
-use crate::config::DecisionKey;
-use crate::context::Context;
-use crate::gid::DecodedGid;
-use crate::pg::session;
-use crate::text::RawText;
-use futures_util::future::{join_all, BoxFuture};
+pub use crate::audit::record::{Answer, SourceAnswer};
+use crate::units::{format_duration, seconds};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,6 +26,21 @@ impl Decision {
             Decision::Rollback => "rollback",
         }
     }
+
+    pub fn opposite(self) -> Decision {
+        match self {
+            Decision::Commit => Decision::Rollback,
+            Decision::Rollback => Decision::Commit,
+        }
+    }
+
+    /// The source answer that records this decision.
+    pub fn answer(self) -> Answer {
+        match self {
+            Decision::Commit => Answer::Commit,
+            Decision::Rollback => Answer::Rollback,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -38,240 +49,131 @@ pub struct Proposal {
     pub decision: Option<Decision>,
     /// True when no source decided: any action is a person's heuristic decision.
     pub heuristic: bool,
+    /// True when the coordinator may still be deciding: acting now needs `--force`.
+    pub wait: bool,
     pub why: String,
 }
 
-/// Reads a source's answer text: commit/committed or rollback/rolled back/aborted.
-fn parse_answer(text: &str) -> Option<Decision> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "commit" | "committed" | "c" | "heurcom" => Some(Decision::Commit),
-        "rollback" | "rolled back" | "rolledback" | "abort" | "aborted" | "r" | "heurrb" => {
-            Some(Decision::Rollback)
+/// Reads an answer text: the states that record a decision, the states of a transaction
+/// still being decided (never a decision, never "no record"), else not understood.
+pub fn parse_answer(text: &str) -> Option<Answer> {
+    let word = text.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+    Some(match word.as_str() {
+        "commit" | "committing" | "committed" | "c" | "heurcom" | "heuristic_commit" => {
+            Answer::Commit
         }
-        _ => None,
-    }
-}
-
-/// Asks every source that applies to this GID, all at once (an unreachable one costs one
-/// timeout, not one each), answers in the config's order.
-pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<SourceAnswer> {
-    let resolve = &ctx.config.config.resolve;
-    let gtrid = match decoded {
-        DecodedGid::Xa(xa) => Some(xa.gtrid_text.as_str()),
-        _ => None,
-    };
-    let mut asks: Vec<BoxFuture<'_, SourceAnswer>> = Vec::new();
-    for source in &resolve.decision_sources {
-        // A GID that is not UTF-8 cannot be a query parameter: that source is not asked,
-        // which is not the same as its having no record.
-        let key = match source.key {
-            DecisionKey::Gid => gid.as_str().ok_or((
-                "unreachable",
-                "not asked: the GID is not UTF-8 text, which no query parameter can carry",
-            )),
-            DecisionKey::Gtrid => gtrid.ok_or((
-                "no_record",
-                "the GID is not an XA id, so it has no gtrid to look up",
-            )),
-        };
-        asks.push(match key {
-            Ok(key) => Box::pin(ask(
-                ctx,
-                &source.name,
-                &source.target,
-                &source.query,
-                key,
-                source.authoritative,
-            )),
-            Err((answer, detail)) => Box::pin(std::future::ready(SourceAnswer {
-                source: source.name.clone(),
-                answer: answer.into(),
-                authoritative: false,
-                detail: detail.into(),
-            })),
-        });
-    }
-    if let (
-        DecodedGid::Citus {
-            initiator_group_id,
-            transaction_number,
-            ..
-        },
-        Some(coordinator),
-        Some(gid),
-    ) = (decoded, &resolve.citus_coordinator, gid.as_str())
-    {
-        asks.push(Box::pin(citus(
-            ctx,
-            coordinator,
-            gid,
-            *initiator_group_id,
-            *transaction_number,
-        )));
-    }
-    join_all(asks).await
-}
-
-/// Citus commits a row of pg_dist_transaction inside the coordinator's own commit: a row
-/// means commit. No row means presumed abort only once the distributed transaction is no
-/// longer running on the coordinator (its row appears only at its commit), as Citus's own
-/// recover_prepared_transactions() checks.
-async fn citus(ctx: &Context, coordinator: &str, gid: &str, group: i64, txn: i64) -> SourceAnswer {
-    let name = format!("citus coordinator {coordinator}");
-    let query = "SELECT 'commit' FROM pg_dist_transaction WHERE gid = $1";
-    let mut answer = ask(ctx, &name, coordinator, query, gid, true).await;
-    if answer.answer == "no_record" {
-        let running = async {
-            let target = ctx.pg_target(Some(coordinator))?;
-            let session = session::connect(&target.params, ctx.timeout).await?;
-            let group = i32::try_from(group).unwrap_or(i32::MAX);
-            let rows = session
-                .query(
-                    "SELECT count(*) FROM get_all_active_transactions() WHERE initiator_node_identifier = $1 AND transaction_number = $2",
-                    &[&group, &txn],
-                )
-                .await?;
-            anyhow::Ok(rows.first().map(|r| r.try_get::<_, i64>(0)).transpose()?.unwrap_or(0))
+        "rollback" | "rolling_back" | "rolled_back" | "rolledback" | "abort" | "aborting"
+        | "aborted" | "r" | "heurrb" | "heuristic_rollback" => Answer::Rollback,
+        "active" | "preparing" | "prepared" | "running" | "in_doubt" | "in_progress" => {
+            Answer::InProgress
         }
-        .await;
-        match running {
-            Ok(0) => {}
-            Ok(_) => {
-                answer.answer = "in_progress".into();
-                answer.detail = "no decision row yet, but the distributed transaction is still running on the coordinator".into();
-            }
-            Err(e) => {
-                answer.answer = "unreachable".into();
-                answer.detail = format!(
-                    "no decision row, and whether it is still running could not be checked: {e:#}"
-                );
-            }
-        }
-    }
-    answer.detail = format!(
-        "{} (initiator group {group}, transaction {txn})",
-        answer.detail
-    );
-    answer
+        _ => return None,
+    })
 }
 
-async fn ask(
-    ctx: &Context,
-    name: &str,
-    target: &str,
-    query: &str,
-    key: &str,
-    authoritative: bool,
-) -> SourceAnswer {
-    let outcome = async {
-        let target = ctx.pg_target(Some(target))?;
-        let session = session::connect(&target.params, ctx.timeout).await?;
-        let rows = session.query(query, &[&key]).await?;
-        anyhow::Ok(match rows.first() {
-            Some(row) => Some(row.try_get::<_, String>(0)?),
-            None => None,
-        })
-    }
-    .await;
-    let (answer, detail) = match outcome {
-        Ok(Some(text)) => match parse_answer(&text) {
-            Some(d) => (d.name().to_string(), format!("answered '{text}'")),
-            None => (
-                "unreachable".to_string(),
-                format!("answered '{text}', which is neither commit nor rollback"),
-            ),
-        },
-        Ok(None) => (
-            "no_record".to_string(),
-            "no row for this transaction".to_string(),
-        ),
-        Err(e) => ("unreachable".to_string(), format!("{e:#}")),
-    };
-    SourceAnswer {
-        source: name.to_string(),
-        answer,
-        authoritative,
-        detail,
-    }
-}
+const HEURISTIC: &str = "Any action is HEURISTIC and risks a mixed outcome across participants (HEURMIX): record it and reconcile by hand";
 
-/// The proposal: a source's decision ("completing the protocol"); presumed abort only on an
-/// authoritative, reachable "no record"; otherwise an explicit heuristic.
-pub fn propose(answers: &[SourceAnswer]) -> Proposal {
+/// The proposal for a branch prepared `prepared_age_seconds` ago: a source's decision
+/// ("completing the protocol"); waiting while the coordinator may still decide; presumed
+/// abort only on an authoritative "no record" for a branch older than that source's
+/// `in_doubt_after`, with every source asked; otherwise an explicit heuristic.
+pub fn propose(answers: &[SourceAnswer], prepared_age_seconds: f64) -> Proposal {
     // An authoritative source's explicit answer outranks any other source's.
     for authoritative in [true, false] {
-        let said = |d: &str| {
+        let said = |d: Answer| {
             answers
                 .iter()
                 .filter(|a| a.answer == d && (a.authoritative || !authoritative))
                 .map(|a| a.source.clone())
                 .collect::<Vec<_>>()
         };
-        let (commits, rollbacks) = (said("commit"), said("rollback"));
+        let (commits, rollbacks) = (said(Answer::Commit), said(Answer::Rollback));
         if !commits.is_empty() && !rollbacks.is_empty() {
-            return Proposal {
-                decision: None,
-                heuristic: true,
-                why: format!(
-                    "the sources disagree ({} say commit, {} say rollback): find out which log is authoritative before acting",
-                    commits.join(", "),
-                    rollbacks.join(", ")
-                ),
-            };
+            return heuristic(format!(
+                "the sources disagree ({} say commit, {} say rollback): find out which log is authoritative before acting",
+                commits.join(", "),
+                rollbacks.join(", ")
+            ));
         }
-        if !commits.is_empty() {
-            return Proposal {
-                decision: Some(Decision::Commit),
-                heuristic: false,
-                why: format!(
-                    "completing the protocol: {} recorded COMMIT",
-                    commits.join(", ")
-                ),
-            };
-        }
-        if !rollbacks.is_empty() {
-            return Proposal {
-                decision: Some(Decision::Rollback),
-                heuristic: false,
-                why: format!(
-                    "completing the protocol: {} recorded ROLLBACK",
-                    rollbacks.join(", ")
-                ),
-            };
+        for (sources, decision) in [(commits, Decision::Commit), (rollbacks, Decision::Rollback)] {
+            if !sources.is_empty() {
+                return Proposal {
+                    decision: Some(decision),
+                    heuristic: false,
+                    wait: false,
+                    why: format!(
+                        "completing the protocol: {} recorded {}",
+                        sources.join(", "),
+                        decision.name().to_uppercase()
+                    ),
+                };
+            }
         }
     }
-    if let Some(a) = answers
-        .iter()
-        .find(|a| a.authoritative && a.answer == "no_record")
-    {
-        return Proposal {
-            decision: Some(Decision::Rollback),
-            heuristic: false,
-            why: format!(
-                "presumed abort: the authoritative source {} is reachable and has no record of a commit",
-                a.source
-            ),
-        };
+    if let Some(a) = answers.iter().find(|a| a.answer == Answer::InProgress) {
+        return wait(format!(
+            "wait: {} says the coordinator has not decided yet ({})",
+            a.source, a.detail
+        ));
     }
     let unreachable: Vec<String> = answers
         .iter()
-        .filter(|a| a.answer == "unreachable")
+        .filter(|a| a.answer == Answer::Unreachable)
         .map(|a| a.source.clone())
         .collect();
-    let why = if answers.is_empty() {
+    let no_record = answers
+        .iter()
+        .find(|a| a.authoritative && a.answer == Answer::NoRecord);
+    if let (Some(a), true) = (no_record, unreachable.is_empty()) {
+        let after = a.in_doubt_after_seconds.unwrap_or(0.0);
+        if prepared_age_seconds <= after {
+            return wait(format!(
+                "wait: the coordinator may still be deciding. {} has no record yet, but this branch was prepared only {} ago, within its in_doubt_after of {}",
+                a.source,
+                format_duration(seconds(prepared_age_seconds)),
+                format_duration(seconds(after))
+            ));
+        }
+        return Proposal {
+            decision: Some(Decision::Rollback),
+            heuristic: false,
+            wait: false,
+            why: format!(
+                "presumed abort: the authoritative source {} is reachable and has no record of a commit, and the branch was prepared {} ago (past its in_doubt_after of {})",
+                a.source,
+                format_duration(seconds(prepared_age_seconds)),
+                format_duration(seconds(after))
+            ),
+        };
+    }
+    let asked = answers.iter().any(|a| a.answer != Answer::NotApplicable);
+    heuristic(if !asked {
         "no decision source is configured for this transaction".to_string()
     } else if !unreachable.is_empty() {
         format!(
-            "{} could not be asked; \"no record\" from the others proves nothing",
+            "{} could not be asked, and its record could say commit; \"no record\" from the others proves nothing",
             unreachable.join(", ")
         )
     } else {
         "no source is authoritative, and none has a record: \"no record in a log I can see\" is not a decision".to_string()
-    };
+    })
+}
+
+fn heuristic(why: String) -> Proposal {
     Proposal {
         decision: None,
         heuristic: true,
-        why: format!("{why}. Any action is HEURISTIC and risks a mixed outcome across participants (HEURMIX): record it and reconcile by hand"),
+        wait: false,
+        why: format!("{why}. {HEURISTIC}"),
+    }
+}
+
+fn wait(why: String) -> Proposal {
+    Proposal {
+        decision: None,
+        heuristic: true,
+        wait: true,
+        why: format!("{why}. Acting now is a HEURISTIC decision that needs --force"),
     }
 }
 
@@ -279,55 +181,99 @@ pub fn propose(answers: &[SourceAnswer]) -> Proposal {
 mod tests {
     use super::*;
 
-    fn a(source: &str, answer: &str, authoritative: bool) -> SourceAnswer {
+    fn a(source: &str, answer: Answer, authoritative: bool) -> SourceAnswer {
         SourceAnswer {
             source: source.into(),
-            answer: answer.into(),
+            answer,
             authoritative,
             detail: String::new(),
+            in_doubt_after_seconds: Some(300.0),
         }
     }
 
+    const OLD: f64 = 3600.0;
+
     #[test]
     fn the_coordinators_decision_comes_first() {
+        let p = propose(&[a("log", Answer::Commit, false)], 1.0);
+        assert_eq!((p.decision, p.wait), (Some(Decision::Commit), false));
         assert_eq!(
-            propose(&[a("log", "commit", false)]).decision,
-            Some(Decision::Commit)
-        );
-        assert_eq!(
-            propose(&[a("log", "rollback", true)]).decision,
+            propose(&[a("log", Answer::Rollback, true)], OLD).decision,
             Some(Decision::Rollback)
         );
-        let p = propose(&[a("tm-log", "no_record", true)]);
+        let p = propose(&[a("tm-log", Answer::NoRecord, true)], OLD);
         assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
         assert!(p.why.contains("presumed abort"));
     }
 
     #[test]
-    fn no_record_from_a_non_authoritative_or_unreachable_source_is_heuristic() {
-        let p = propose(&[a("replica-log", "no_record", false)]);
-        assert_eq!((p.decision, p.heuristic), (None, true));
-        let p = propose(&[
-            a("tm-log", "unreachable", true),
-            a("other", "no_record", false),
-        ]);
-        assert!(
-            p.heuristic
-                && p.why.contains("tm-log could not be asked")
-                && p.why.contains("HEURISTIC")
+    fn no_record_for_a_young_branch_or_an_undecided_one_means_wait() {
+        let p = propose(&[a("tm-log", Answer::NoRecord, true)], 5.0);
+        assert_eq!((p.decision, p.heuristic, p.wait), (None, true, true));
+        assert!(p.why.contains("may still be deciding") && p.why.contains("--force"));
+        let p = propose(
+            &[
+                a("tm-log", Answer::NoRecord, true),
+                a("status", Answer::InProgress, false),
+            ],
+            OLD,
         );
-        let p = propose(&[a("x", "commit", false), a("y", "rollback", false)]);
-        assert!(p.heuristic && p.why.contains("disagree"));
-        // The coordinator's own log outranks a replica's.
-        let p = propose(&[a("replica", "commit", false), a("tm-log", "rollback", true)]);
-        assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
-        assert!(propose(&[]).heuristic);
+        assert!(p.wait && p.decision.is_none(), "{p:?}");
     }
 
     #[test]
-    fn answers_in_common_spellings() {
-        assert_eq!(parse_answer(" COMMITTED "), Some(Decision::Commit));
-        assert_eq!(parse_answer("aborted"), Some(Decision::Rollback));
+    fn no_record_from_a_non_authoritative_or_with_an_unreachable_source_is_heuristic() {
+        let p = propose(&[a("replica-log", Answer::NoRecord, false)], OLD);
+        assert_eq!((p.decision, p.heuristic, p.wait), (None, true, false));
+        let p = propose(
+            &[
+                a("tm-log", Answer::NoRecord, true),
+                a("other-tm", Answer::Unreachable, true),
+            ],
+            OLD,
+        );
+        assert!(
+            p.heuristic
+                && p.decision.is_none()
+                && p.why.contains("other-tm could not be asked")
+                && p.why.contains("HEURISTIC"),
+            "{p:?}"
+        );
+        let p = propose(
+            &[
+                a("x", Answer::Commit, false),
+                a("y", Answer::Rollback, false),
+            ],
+            OLD,
+        );
+        assert!(p.heuristic && p.why.contains("disagree"));
+        // The coordinator's own log outranks a replica's.
+        let p = propose(
+            &[
+                a("replica", Answer::Commit, false),
+                a("tm-log", Answer::Rollback, true),
+            ],
+            OLD,
+        );
+        assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
+        assert!(propose(&[], OLD).heuristic);
+        let p = propose(&[a("atomikos", Answer::NotApplicable, true)], OLD);
+        assert!(p.why.contains("no decision source is configured"), "{p:?}");
+    }
+
+    #[test]
+    fn answers_in_the_spellings_of_real_transaction_managers() {
+        assert_eq!(parse_answer(" COMMITTED "), Some(Answer::Commit));
+        assert_eq!(parse_answer("COMMITTING"), Some(Answer::Commit));
+        assert_eq!(parse_answer("ROLLING_BACK"), Some(Answer::Rollback));
+        assert_eq!(parse_answer("aborted"), Some(Answer::Rollback));
+        for undecided in ["ACTIVE", "PREPARING", "prepared", "RUNNING"] {
+            assert_eq!(
+                parse_answer(undecided),
+                Some(Answer::InProgress),
+                "{undecided}"
+            );
+        }
         assert_eq!(parse_answer("maybe"), None);
     }
 }

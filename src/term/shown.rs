@@ -272,7 +272,9 @@ pub const fn check_format(literal: &str) {
                 while i < b.len() && b[i] != b'}' {
                     match b[i] {
                         b'0'..=b'9' | b'.' | b'#' | b'<' | b'>' | b'^' => {}
-                        _ => panic!("shown!: a placeholder may hold only width, alignment, precision and #"),
+                        _ => panic!(
+                            "shown!: a placeholder may hold only width, alignment, precision and #"
+                        ),
                     }
                     i += 1;
                 }

@@ -1,8 +1,10 @@
 //! Test support: the running lab's settings, throwaway databases and clusters, and the indoubt binary.
 #![allow(dead_code)] // each test crate uses its own subset
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 pub mod kafka;
 pub mod schema;
+pub mod xa;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -368,4 +370,122 @@ pub fn report<T: serde::de::DeserializeOwned>(args: &[&str]) -> (T, Outcome) {
         )
     });
     (report, out)
+}
+
+/// Runs `script` with `sh` as the unprivileged user `nobody`: the attacker of the file
+/// tests, planting links in a directory it can write.
+pub fn as_nobody(script: &str) {
+    let out = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "sh",
+            "-c",
+            script,
+        ])
+        .output()
+        .expect("run setpriv");
+    assert!(
+        out.status.success(),
+        "as nobody: {script}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A directory other users can write (`mode`: 0o777 as a careless shared directory,
+/// 0o1777 as /tmp), named `name` inside a private directory others may only pass
+/// through, and a root-only file elsewhere for them to aim links at.
+pub struct AttackedDir {
+    root: tempfile::TempDir,
+    pub dir: PathBuf,
+    victims: tempfile::TempDir,
+    pub victim: PathBuf,
+}
+
+pub const PRECIOUS: &str = "root's precious file\n";
+
+impl AttackedDir {
+    pub fn new(mode: u32) -> AttackedDir {
+        Self::named("shared", mode)
+    }
+
+    pub fn named(name: &str, mode: u32) -> AttackedDir {
+        use std::os::unix::fs::PermissionsExt;
+        let chmod = |path: &Path, mode: u32| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod")
+        };
+        let root = tempfile::tempdir().expect("tempdir");
+        chmod(root.path(), 0o755);
+        let dir = root.path().join(name);
+        std::fs::create_dir(&dir).expect("mkdir");
+        chmod(&dir, mode);
+        let victims = tempfile::tempdir().expect("tempdir");
+        let victim = victims.path().join("victim");
+        std::fs::write(&victim, PRECIOUS).expect("victim");
+        AttackedDir {
+            root,
+            dir,
+            victims,
+            victim,
+        }
+    }
+
+    /// The directory holding the attacked one.
+    pub fn parent(&self) -> &Path {
+        self.root.path()
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// A path next to the victim that does not exist (for dangling links).
+    pub fn not_yet(&self) -> PathBuf {
+        self.victims.path().join("created-by-the-attack")
+    }
+
+    /// As `nobody`: links named `names` in the directory, pointing at `target`.
+    pub fn plant_links(&self, target: &Path, names: &[&str]) {
+        let mut script = format!("cd '{}' && ", self.dir.display());
+        for name in names {
+            script.push_str(&format!("ln -s '{}' '{name}' && ", target.display()));
+        }
+        script.push_str("true");
+        as_nobody(&script);
+    }
+
+    /// As `nobody`: a link `{prefix}{pid}{suffix}` for every pid the kernel can hand out
+    /// (the temporary name of a writer that names its file after its pid), or, where
+    /// pid_max is in the millions, for the next 100000 pids.
+    pub fn plant_links_for_every_pid(&self, target: &Path, prefix: &str, suffix: &str) {
+        let read =
+            |file: &str| -> Option<u64> { std::fs::read_to_string(file).ok()?.trim().parse().ok() };
+        let pid_max = read("/proc/sys/kernel/pid_max").unwrap_or(32768);
+        let (from, to) = if pid_max <= 200_000 {
+            (1, pid_max)
+        } else {
+            let last = read("/proc/sys/kernel/ns_last_pid").unwrap_or(1);
+            (last, (last + 100_000).min(pid_max))
+        };
+        as_nobody(&format!(
+            "cd '{}' && perl -e 'for my $i ({from}..{to}) {{ symlink(\"{}\", \"{prefix}$i{suffix}\") or die \"$i: $!\" }}'",
+            self.dir.display(),
+            target.display()
+        ));
+    }
+
+    /// The victim is untouched, and nothing was created where a dangling link pointed.
+    pub fn assert_untouched(&self) {
+        assert_eq!(
+            std::fs::read_to_string(&self.victim).expect("victim"),
+            PRECIOUS,
+            "the link's target was written through"
+        );
+        assert!(
+            !self.not_yet().exists(),
+            "a dangling link's target was created"
+        );
+    }
 }

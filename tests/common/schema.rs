@@ -125,6 +125,7 @@ pub struct LockWait {
 
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(clippy::large_enum_variant)] // a schema pin, read once per test
 pub enum DecodedGid {
     Xa {
         format_id: i32,
@@ -135,6 +136,7 @@ pub enum DecodedGid {
         bqual_hex: String,
         bqual_text: String,
         narayana: Option<NarayanaXid>,
+        atomikos: Option<AtomikosXid>,
     },
     Citus {
         initiator_group_id: i64,
@@ -156,10 +158,20 @@ pub enum DecodedGid {
 pub struct NarayanaXid {
     pub transaction_uid: String,
     #[serde(deserialize_with = "present")]
-    pub uid_created_at: Option<String>,
+    pub coordinator_started_at: Option<String>,
     pub coordinator_node: String,
     pub branch_uid: Option<String>,
     pub eis_name: Option<i32>,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AtomikosXid {
+    pub tid: String,
+    #[serde(deserialize_with = "present")]
+    pub tm_unique_name: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub begun_at: Option<String>,
 }
 
 /// A report struct: the header every command shares, then the command's own fields.

@@ -1,0 +1,397 @@
+//! Every file indoubt writes goes through here: made fresh under an unpredictable name in the target's own directory (O_CREAT|O_EXCL|O_NOFOLLOW), written, fsynced, renamed over the target, the directory fsynced; and the checks that refuse a file or directory another user planted or can change.
+//!
+//! indoubt often runs as root in directories other users can write (node_exporter's
+//! textfile directory is commonly group-writable). A fixed or guessable temporary name
+//! there lets such a user pre-plant a symbolic link and have root overwrite any file, so
+//! no file is ever opened for writing by a name someone else could have chosen: the
+//! temporary name is random and created exclusively (a link or file already there makes
+//! the create fail, never followed), and the rename replaces whatever is at the target's
+//! name without following it. The directories above the target are trusted as given.
+//!
+//! This is the only module allowed to create, open for writing or rename files
+//! (`clippy.toml` disallows the std calls everywhere else).
+
+use crate::error::hinted;
+use anyhow::{Context as _, Result};
+use rustix::fs::OFlags;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+/// Who the written file is for, which decides its mode and what may stand at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Output for other programs and people (the Prometheus textfile, `--ids-out`,
+    /// completions): mode 0644 (less the umask). A symbolic link or anything but a
+    /// regular file at the path is refused.
+    Shared,
+    /// indoubt's own state (the audit head, the outbox state): mode 0600, in a directory
+    /// made 0700. Refused besides: a file or directory that is not yours or root's, a file
+    /// writable by group or others or with other hard links, a directory writable by
+    /// group or others without the sticky bit.
+    Private,
+}
+
+impl Kind {
+    fn mode(self) -> u32 {
+        match self {
+            Kind::Shared => 0o644,
+            Kind::Private => 0o600,
+        }
+    }
+}
+
+/// Replaces the file at `path` with what `write` produces, all or nothing: readers see
+/// the old file or the whole new one, and after a crash one of the two is on disk.
+/// `what` names the file in messages ("Prometheus file", "audit head").
+pub fn replace(
+    path: &Path,
+    kind: Kind,
+    what: &str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("writing the {what} {}: not a file name", path.display()))?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if kind == Kind::Private {
+        check_dir(dir)?;
+    }
+    // What stands at the path now. The rename below replaces a name and never follows
+    // it, so a link swapped in after this look is replaced, not written through.
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => check_file(path, &meta, kind, what)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(e).with_context(|| format!("looking at the {what} {}", path.display()))
+        }
+    }
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let mode = kind.mode();
+    let tmp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .make_in(dir, |p| create_exclusive(p, mode))
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    let written = (|| {
+        let mut out = BufWriter::new(tmp.as_file());
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
+        tmp.as_file().sync_all()
+    })();
+    // On any error `tmp` is dropped here, which removes the temporary file.
+    written.with_context(|| format!("writing the {what} {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("renaming into the {what} {}", path.display()))?;
+    sync_dir(dir)
+}
+
+/// Creates `path`, which must not exist (not even as a dangling link), for writing.
+#[allow(clippy::disallowed_methods)] // the one exclusive create
+fn create_exclusive(path: &Path, mode: u32) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .custom_flags(OFlags::NOFOLLOW.bits() as i32)
+        .open(path)
+}
+
+/// Makes the rename durable: a directory's entries are only on disk once it is fsynced.
+fn sync_dir(dir: &Path) -> Result<()> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("syncing the directory {}", dir.display()))
+}
+
+/// Opens indoubt's own file (the audit log) to append, creating it 0600 if it is missing
+/// (and its directory 0700). A link at the path is never followed: a dangling one would
+/// otherwise create its target.
+#[allow(clippy::disallowed_methods)] // the one open for appending
+pub fn open_append(path: &Path, what: &str) -> Result<File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        create_private_dir(dir)?;
+    }
+    // O_NONBLOCK: a FIFO planted at the path must not hang the open.
+    let flags = (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32;
+    let existing = || {
+        OpenOptions::new()
+            .read(true)
+            .append(true)
+            .custom_flags(flags)
+            .open(path)
+    };
+    // An existing file is opened without O_CREAT, a missing one made with O_EXCL: each
+    // open does only what it must (O_CREAT on another user's file in a sticky directory
+    // is itself refused where fs.protected_regular is set, with a less useful error).
+    let file = match existing() {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(flags)
+            .open(path)
+        {
+            // Made by someone else in between: look at theirs.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => existing(),
+            other => other,
+        },
+        other => other,
+    }
+    .map_err(|e| opened(path, what, e))?;
+    // The checks look at the file opened, not at the name: nothing can be swapped in between.
+    let meta = file
+        .metadata()
+        .with_context(|| format!("looking at the {what} {}", path.display()))?;
+    check_file(path, &meta, Kind::Private, what)?;
+    Ok(file)
+}
+
+/// Opens indoubt's own file to read it, or None when there is none. The same checks as
+/// for writing: what another user could have planted or changed is not read as ours.
+#[allow(clippy::disallowed_methods)] // read-only, but O_NOFOLLOW needs OpenOptions
+pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.exists() {
+            return Ok(None);
+        }
+        check_dir(dir)?;
+    }
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(opened(path, what, e)),
+    };
+    let meta = file
+        .metadata()
+        .with_context(|| format!("looking at the {what} {}", path.display()))?;
+    check_file(path, &meta, Kind::Private, what)?;
+    Ok(Some(file))
+}
+
+/// ELOOP from O_NOFOLLOW means a symbolic link stands at the path: say so.
+fn opened(path: &Path, what: &str, e: io::Error) -> anyhow::Error {
+    if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+        symlink_refused(path, what)
+    } else {
+        anyhow::Error::new(e).context(format!("opening the {what} {}", path.display()))
+    }
+}
+
+fn symlink_refused(path: &Path, what: &str) -> anyhow::Error {
+    refused(
+        format!(
+            "the {what} {} is a symbolic link, which indoubt never follows",
+            path.display()
+        ),
+        "someone may have planted it to make indoubt write elsewhere: look at where it points, remove it, and give the real path",
+    )
+}
+
+/// Creates indoubt's own directory (and its parents) 0700 if missing, then checks it.
+pub fn create_private_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("creating {}", dir.display()))?;
+    check_dir(dir)
+}
+
+/// A directory holding indoubt's own files: whoever can replace entries in it can
+/// replace the files, so it must be yours or root's and not writable by group or others
+/// (unless sticky, as /tmp is: then others cannot rename or remove what is not theirs).
+fn check_dir(dir: &Path) -> Result<()> {
+    let meta = std::fs::metadata(dir).with_context(|| format!("looking at {}", dir.display()))?;
+    let mode = meta.permissions().mode();
+    if let Some(owner) = foreign_owner(&meta) {
+        return Err(refused(
+            format!(
+                "the directory {} is owned by uid {owner}, not by you or root: that user can replace indoubt's files in it",
+                dir.display()
+            ),
+            "keep indoubt's files in a directory of your own or root's (e.g. --audit-log, audit.path in the config)",
+        ));
+    }
+    if mode & 0o022 != 0 && mode & 0o1000 == 0 {
+        return Err(refused(
+            format!(
+                "the directory {} is writable by {} (mode {:04o}): they can replace indoubt's files in it",
+                dir.display(),
+                writers(mode),
+                mode & 0o7777
+            ),
+            format!("chmod go-w {} (or use a directory of your own)", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
+/// What may stand at the path of a file indoubt is about to read, append to or replace.
+fn check_file(path: &Path, meta: &Metadata, kind: Kind, what: &str) -> Result<()> {
+    let shown = format!("the {what} {}", path.display());
+    if meta.file_type().is_symlink() {
+        return Err(symlink_refused(path, what));
+    }
+    if !meta.is_file() {
+        return Err(refused(
+            format!("{shown} is not a regular file"),
+            "give the path of a regular file (it is replaced whole)",
+        ));
+    }
+    if kind == Kind::Shared {
+        return Ok(());
+    }
+    if let Some(owner) = foreign_owner(meta) {
+        return Err(refused(
+            format!("{shown} is owned by uid {owner}, not by you or root: that user may have planted or changed it"),
+            "if it is genuinely yours, `chown` it to you; otherwise move it aside, keep it as evidence, and find out who made it",
+        ));
+    }
+    let mode = meta.permissions().mode();
+    if mode & 0o022 != 0 {
+        return Err(refused(
+            format!(
+                "{shown} is writable by {} (mode {:04o}): any of them could have changed it",
+                writers(mode),
+                mode & 0o7777
+            ),
+            format!(
+                "check its content (`indoubt audit verify` for an audit log), then `chmod go-w {}`",
+                path.display()
+            ),
+        ));
+    }
+    if meta.nlink() > 1 {
+        return Err(refused(
+            format!(
+                "{shown} has {} hard links: it may be another file under a second name",
+                meta.nlink()
+            ),
+            "find the other names (`find / -xdev -samefile FILE`) and keep indoubt's file under one name only",
+        ));
+    }
+    Ok(())
+}
+
+/// The owner of a file or directory when it is neither this process's user nor root.
+fn foreign_owner(meta: &Metadata) -> Option<u32> {
+    let me = rustix::process::geteuid().as_raw();
+    (meta.uid() != me && meta.uid() != 0).then_some(meta.uid())
+}
+
+fn writers(mode: u32) -> &'static str {
+    match (mode & 0o020 != 0, mode & 0o002 != 0) {
+        (true, true) => "group and others",
+        (true, false) => "its group",
+        _ => "others",
+    }
+}
+
+/// A refusal: nothing was done; the hint says what to do.
+fn refused(message: String, hint: impl Into<String>) -> anyhow::Error {
+    hinted(format!("refused: {message}"), hint)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // the tests make their fixtures directly
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn replace_writes_whole_files_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.prom");
+        replace(&path, Kind::Shared, "file", |w| w.write_all(b"one\n")).unwrap();
+        replace(&path, Kind::Shared, "file", |w| w.write_all(b"two\n")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two\n");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let private = dir.path().join("state.json");
+        replace(&private, Kind::Private, "file", |w| w.write_all(b"{}")).unwrap();
+        assert_eq!(
+            std::fs::metadata(&private).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_removes_the_temporary_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        replace(&path, Kind::Shared, "file", |w| w.write_all(b"old")).unwrap();
+        let err = replace(&path, Kind::Shared, "file", |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("no space"))
+        })
+        .unwrap_err();
+        assert!(format!("{err:#}").contains("no space"), "{err:#}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn links_and_special_files_at_the_path_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let link = dir.path().join("link");
+        symlink(&victim, &link).unwrap();
+        for kind in [Kind::Shared, Kind::Private] {
+            let err = replace(&link, kind, "file", |w| w.write_all(b"x")).unwrap_err();
+            assert!(err.to_string().contains("symbolic link"), "{err}");
+        }
+        assert!(open_append(&link, "audit log").is_err());
+        assert!(open_read(&link, "audit log").is_err());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let dangling = dir.path().join("dangling");
+        symlink(dir.path().join("created-by-attack"), &dangling).unwrap();
+        let err = open_append(&dangling, "audit log").unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert!(!dir.path().join("created-by-attack").exists());
+        let err = replace(Path::new("/dev/null"), Kind::Shared, "file", |w| {
+            w.write_all(b"x")
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn private_files_writable_by_others_or_hard_linked_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        std::fs::write(&path, "").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let err = open_append(&path, "audit log").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("writable by group and others"),
+            "{err:#}"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        open_append(&path, "audit log").unwrap();
+        std::fs::hard_link(&path, dir.path().join("second")).unwrap();
+        let err = open_append(&path, "audit log").unwrap_err();
+        assert!(format!("{err:#}").contains("hard links"), "{err:#}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = replace(&dir.path().join("x"), Kind::Private, "file", |w| {
+            w.write_all(b"x")
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("the directory"), "{err}");
+    }
+}

@@ -1,0 +1,273 @@
+//! `resolve pg` against orphans of real transaction managers (Narayana 7 with its file
+//! ObjectStore and its JDBC store, Atomikos 6 with its file log), their decision read from
+//! the coordinator's own log, and the TM's own recovery afterwards.
+
+#![allow(clippy::disallowed_methods)] // tests write their own fixtures
+
+mod common;
+
+use common::xa::Tm;
+use common::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+struct Lab {
+    tm: Tm,
+    dbs: [TestDb; 2],
+    dir: tempfile::TempDir,
+}
+
+impl Lab {
+    fn new(kind: &'static str, store: &str) -> Lab {
+        let dbs = [TestDb::create("xa_a"), TestDb::create("xa_b")];
+        for db in &dbs {
+            db.admin()
+                .batch_execute("CREATE TABLE orphans (v text)")
+                .unwrap();
+        }
+        Lab {
+            tm: Tm::new(kind, store),
+            dbs,
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn dbs(&self) -> [&TestDb; 2] {
+        [&self.dbs[0], &self.dbs[1]]
+    }
+
+    /// The GID prepared in each database, in database order.
+    fn gids(&self) -> Vec<String> {
+        self.dbs
+            .iter()
+            .map(|db| {
+                let rows = db
+                    .admin()
+                    .query(
+                        "SELECT gid FROM pg_prepared_xacts WHERE database = current_database()",
+                        &[],
+                    )
+                    .unwrap();
+                assert_eq!(rows.len(), 1, "one branch prepared in {}", db.name);
+                rows[0].get(0)
+            })
+            .collect()
+    }
+
+    fn rows(&self) -> Vec<i64> {
+        self.dbs
+            .iter()
+            .map(|db| {
+                db.admin()
+                    .query_one("SELECT count(*) FROM orphans", &[])
+                    .unwrap()
+                    .get(0)
+            })
+            .collect()
+    }
+
+    fn prepared(&self) -> usize {
+        self.dbs
+            .iter()
+            .map(|db| {
+                let n: i64 = db
+                    .admin()
+                    .query_one(
+                        "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()",
+                        &[],
+                    )
+                    .unwrap()
+                    .get(0);
+                n as usize
+            })
+            .sum()
+    }
+
+    fn config(&self, source_extra: &str) -> PathBuf {
+        let path = self.dir.path().join("indoubt.yaml");
+        let yaml = format!(
+            "postgres:\n  here:\n    conninfo: {}\n{}resolve:\n  decision_sources:\n{}",
+            pg_url(),
+            self.tm.targets_yaml(),
+            self.tm.source_yaml(source_extra)
+        );
+        std::fs::write(&path, yaml).unwrap();
+        path
+    }
+
+    fn audit(&self) -> PathBuf {
+        self.dir.path().join("audit.jsonl")
+    }
+
+    fn resolve(&self, config: &PathBuf, gid: &str, extra: &[&str]) -> (Value, Outcome) {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(config)
+            .args(["resolve", "pg", gid, "--pg", "here", "--audit-log"])
+            .arg(self.audit())
+            .args(extra));
+        (
+            serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    }
+}
+
+fn code(report: &Value) -> &str {
+    report["findings"][0]["code"].as_str().unwrap_or("")
+}
+
+const YOUNG_IS_OLD_ENOUGH: &str = "      in_doubt_after: 0s\n";
+
+/// (a) halted before the decision: the coordinator's log has no record. Within
+/// in_doubt_after that means wait; past it, presumed abort, as the TM's recovery would.
+/// (b) halted after it: the log says commit, rollback is refused, and committing every
+/// branch leaves the TM's own recovery nothing to do.
+fn decision_read_from_the_coordinators_log(kind: &'static str, store: &str) {
+    let lab = Lab::new(kind, store);
+    lab.tm.orphan(&lab.dbs(), "prepare");
+    let gids = lab.gids();
+    let config = lab.config("");
+    let (r, out) = lab.resolve(&config, &gids[0], &["--dry-run"]);
+    assert_eq!(
+        (
+            r["decision_sources"][0]["answer"].as_str(),
+            r["decision_sources"][0]["authoritative"].as_bool(),
+            r["proposal"]["wait"].as_bool(),
+            r["proposal"]["decision"].as_str()
+        ),
+        (Some("no_record"), Some(true), Some(true), None),
+        "{kind}/{store}: {}",
+        out.stdout
+    );
+    let (r, out) = lab.resolve(&config, &gids[0], &["--rollback", "--yes", "--reason", "r"]);
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "coordinator_deciding"),
+        "{}",
+        out.stdout
+    );
+    let old_enough = lab.config(YOUNG_IS_OLD_ENOUGH);
+    for gid in &gids {
+        let (r, out) = lab.resolve(&old_enough, gid, &["--dry-run"]);
+        assert_eq!(
+            (r["decision"].as_str(), r["heuristic"].as_bool()),
+            (Some("rollback"), Some(false)),
+            "{kind}/{store}: {}",
+            out.stdout
+        );
+        assert!(r["proposal"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("presumed abort"));
+        let (_, out) = lab.resolve(
+            &old_enough,
+            gid,
+            &["--rollback", "--yes", "--reason", "INC-7 presumed abort"],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![0, 0]));
+
+    lab.tm.orphan(&lab.dbs(), "commit");
+    let gids = lab.gids();
+    for gid in &gids {
+        let (r, out) = lab.resolve(&config, gid, &["--dry-run"]);
+        assert_eq!(
+            (
+                r["decision_sources"][0]["answer"].as_str(),
+                r["proposal"]["decision"].as_str(),
+                r["heuristic"].as_bool()
+            ),
+            (Some("commit"), Some("commit"), Some(false)),
+            "{kind}/{store}: {}",
+            out.stdout
+        );
+        let (r, out) = lab.resolve(&config, gid, &["--rollback", "--yes", "--reason", "r"]);
+        assert_eq!(
+            (out.code, code(&r)),
+            (1, "decision_conflict"),
+            "{}",
+            out.stdout
+        );
+    }
+    for gid in &gids {
+        let (_, out) = lab.resolve(
+            &config,
+            gid,
+            &["--commit", "--yes", "--reason", "INC-8 the log says commit"],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
+    // The TM's own recovery finds the branches gone and nothing to undo.
+    lab.tm.recover(&lab.dbs());
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
+
+    let out = run(indoubt()
+        .args(["-o", "json", "audit", "verify", "--audit-log"])
+        .arg(lab.audit()));
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    // An intent and an outcome for each of the four branches resolved.
+    assert_eq!(
+        v["records"].as_array().map(Vec::len),
+        Some(8),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn narayana_file_store_decides() {
+    decision_read_from_the_coordinators_log("narayana", "file");
+}
+
+#[test]
+fn narayana_jdbc_store_decides_by_uid() {
+    decision_read_from_the_coordinators_log("narayana", "jdbc");
+}
+
+#[test]
+fn atomikos_log_decides() {
+    decision_read_from_the_coordinators_log("atomikos", "file");
+}
+
+/// A coordinator alive and slow in its prepare: the branches are prepared and its log has
+/// no record yet. Nothing proposes rolling back what it is about to commit.
+fn a_live_coordinator_is_never_rolled_back(kind: &'static str) {
+    let lab = Lab::new(kind, "file");
+    let mut tm = lab.tm.slow_prepare(&lab.dbs(), 8000);
+    let config = lab.config("");
+    for gid in lab.gids() {
+        let (r, out) = lab.resolve(&config, &gid, &["--dry-run"]);
+        assert_eq!(
+            (
+                r["proposal"]["wait"].as_bool(),
+                r["proposal"]["decision"].as_str()
+            ),
+            (Some(true), None),
+            "{kind}: {}",
+            out.stdout
+        );
+        let (r, out) = lab.resolve(&config, &gid, &["--rollback", "--yes", "--reason", "r"]);
+        assert_eq!(
+            (out.code, code(&r)),
+            (1, "coordinator_deciding"),
+            "{}",
+            out.stdout
+        );
+    }
+    assert!(tm.wait().unwrap().success());
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
+}
+
+#[test]
+fn a_live_narayana_is_never_rolled_back() {
+    a_live_coordinator_is_never_rolled_back("narayana");
+}
+
+#[test]
+fn a_live_atomikos_is_never_rolled_back() {
+    a_live_coordinator_is_never_rolled_back("atomikos");
+}
