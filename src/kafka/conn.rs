@@ -2,7 +2,7 @@
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, Security};
+use super::security::{Mechanism, Security, TlsVersion};
 use crate::error::hinted;
 use anyhow::{anyhow, bail, Context, Result};
 use bytes::{Bytes, BytesMut};
@@ -72,6 +72,16 @@ impl Connection {
                                 .context("loading the client certificate")?,
                         );
                     }
+                    let version = |v: Option<TlsVersion>| {
+                        v.map(|v| match v {
+                            TlsVersion::V1_2 => native_tls::Protocol::Tlsv12,
+                            TlsVersion::V1_3 => native_tls::Protocol::Tlsv13,
+                        })
+                    };
+                    if tls.min_version.is_some() {
+                        builder.min_protocol_version(version(tls.min_version));
+                    }
+                    builder.max_protocol_version(version(tls.max_version));
                     builder.danger_accept_invalid_certs(!tls.verify_certificate);
                     builder.danger_accept_invalid_hostnames(!tls.verify_hostname);
                     let connector = tokio_native_tls::TlsConnector::from(
