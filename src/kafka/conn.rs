@@ -37,6 +37,20 @@ pub struct Connection {
     pub broken: bool,
 }
 
+/// The PKCS#8 key of a PEM file, from its `BEGIN PRIVATE KEY` line on: native-tls wants
+/// it first, while `openssl pkcs12 -nocerts` writes "Bag Attributes" before it (OpenSSL,
+/// and so librdkafka, skip such text).
+fn pkcs8_pem(pem: &[u8]) -> Result<&[u8]> {
+    const BEGIN: &[u8] = b"-----BEGIN PRIVATE KEY-----";
+    if let Some(at) = pem.windows(BEGIN.len()).position(|w| w == BEGIN) {
+        return Ok(&pem[at..]);
+    }
+    Err(hinted(
+        "ssl.key.location holds no PKCS#8 key (BEGIN PRIVATE KEY)",
+        "convert it into a file only you can read: (umask 077; openssl pkey -in key.pem -out client-key.pem)",
+    ))
+}
+
 impl Connection {
     /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
     pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
@@ -68,7 +82,7 @@ impl Connection {
                         let key = std::fs::read(key)
                             .with_context(|| format!("reading {}", key.display()))?;
                         builder.identity(
-                            native_tls::Identity::from_pkcs8(&cert, &key)
+                            native_tls::Identity::from_pkcs8(&cert, pkcs8_pem(&key)?)
                                 .context("loading the client certificate")?,
                         );
                     }
@@ -409,6 +423,18 @@ fn error_symbol(error: &ResponseError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pkcs8_key_is_found_after_bag_attributes_and_other_keys_are_refused() {
+        let key = b"Bag Attributes\n    localKeyID: 01\n-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n";
+        assert!(pkcs8_pem(key)
+            .unwrap()
+            .starts_with(b"-----BEGIN PRIVATE KEY-----"));
+        let err = pkcs8_pem(b"-----BEGIN RSA PRIVATE KEY-----\nMII\n").unwrap_err();
+        assert!(crate::error::hint_of(&err)
+            .unwrap()
+            .contains("openssl pkey"));
+    }
 
     #[test]
     fn versions_are_negotiated_or_refused_by_name() {

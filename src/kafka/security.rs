@@ -216,31 +216,32 @@ fn tls_settings(values: &Values) -> Result<Tls> {
     }
     // Java switches the host check off with an empty value, librdkafka with "none"; a
     // value either refuses (a typo must not turn the check off).
-    let verify_hostname = match values
-        .raw("ssl.endpoint.identification.algorithm")?
-        .map(|v| v.to_ascii_lowercase())
-        .as_deref()
-    {
+    let algorithm = values.raw("ssl.endpoint.identification.algorithm")?;
+    let verify_hostname = match algorithm.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("https") => true,
         Some("none") | Some("") => false,
-        Some(other) => {
+        Some(_) => {
+            let other = algorithm.unwrap_or_default();
             return Err(hinted(
                 format!("invalid ssl.endpoint.identification.algorithm {other:?} (librdkafka and the Java client refuse it too)"),
                 "use https (check the broker's host name, the default), none or an empty value (do not check)",
-            ))
+            ));
         }
     };
-    let verify_certificate = match get("enable.ssl.certificate.verification")?
-        .map(|v| v.to_ascii_lowercase())
+    let verification = get("enable.ssl.certificate.verification")?;
+    let verify_certificate = match verification
+        .as_deref()
+        .map(str::to_ascii_lowercase)
         .as_deref()
     {
         None | Some("true") => true,
         Some("false") => false,
-        Some(other) => {
+        Some(_) => {
+            let other = verification.unwrap_or_default();
             return Err(hinted(
                 format!("invalid enable.ssl.certificate.verification {other:?}"),
                 "use true (the default) or false",
-            ))
+            ));
         }
     };
     let key_location = get("ssl.key.location")?.map(PathBuf::from);
