@@ -3,6 +3,8 @@
 //! spelling, mistyped URLs, config show, passwords from files and the environment (pgpass,
 //! Kafka config providers on the SASL_SSL listener), and strict Kafka properties.
 
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
+
 mod common;
 
 use common::kafka::*;

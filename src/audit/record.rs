@@ -186,7 +186,7 @@ impl Record {
                 std::process::id()
             ),
             operator: Operator::current(),
-            command_line: redacted_command_line(),
+            command_line: super::redact::command_line(std::env::args_os()),
             reason: Some(reason.to_string()),
             ticket: None,
             target: Target {

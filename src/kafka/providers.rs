@@ -234,6 +234,7 @@ fn normalize(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures in private temporary directories
 mod tests {
     use super::*;
     use crate::error::hint_of;

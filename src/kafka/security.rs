@@ -308,6 +308,7 @@ fn enabled_versions(list: &str) -> Result<(Option<TlsVersion>, Option<TlsVersion
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures in private temporary directories
 mod tests {
     use super::*;
 

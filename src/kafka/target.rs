@@ -221,6 +221,7 @@ fn unescape(chars: &[char]) -> Result<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures in private temporary directories
 mod tests {
     use super::*;
 
