@@ -328,7 +328,9 @@ pub struct KafkaTargetArgs {
     pub kafka: Option<String>,
 
     /// Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username,
-    /// sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config
+    /// sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config.
+    /// An unknown name is refused. Keep secrets off the command line (ps shows it to every
+    /// user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)
     #[arg(short = 'X', value_name = "KEY=VALUE")]
     pub properties: Vec<String>,
 

@@ -4,8 +4,12 @@ use crate::cli::KafkaTargetArgs;
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::config::{self, Loaded};
 use crate::error::hinted;
-use crate::kafka::target::{parse_bootstrap, read_properties_file, KafkaTarget};
-use crate::pg::conninfo::{looks_like_conninfo, ConnParams};
+use crate::kafka::properties;
+use crate::kafka::security::Security;
+use crate::kafka::target::{
+    parse_bootstrap, parse_property_arg, read_properties_file, KafkaTarget,
+};
+use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
 use crate::report::{table::Style, Target};
 use crate::units::{format_duration, format_size};
 use anyhow::{Context as _, Result};
@@ -240,17 +244,48 @@ impl Context {
             target.properties.extend(read_properties_file(file)?);
         }
         for pair in &args.properties {
-            let (key, value) = pair.split_once('=').ok_or_else(|| {
-                hinted(
-                    "-X takes key=value, got a word without '='",
-                    "e.g. -X security.protocol=SASL_SSL",
-                )
-            })?;
-            target
-                .properties
-                .insert(key.trim().to_string(), value.to_string());
+            let (key, value) = parse_property_arg(pair)?;
+            properties::check(&key, &value).context("in -X")?;
+            target.properties.insert(key, value);
         }
+        // Refused here, before any connection (or a reconcile's database query), and the
+        // properties that change nothing named under -v.
+        for (name, property) in properties::check_all(&target.properties)? {
+            self.note(format!("{name} is ignored: {}", property.what));
+        }
+        Security::from_properties(&target.properties)?;
         Ok((name, target))
+    }
+
+    /// A `--pg` value (or a config's postgres reference) that is neither a target name of
+    /// the config nor a connection string: a mistyped URL may hold a password, so the
+    /// value is shown only when it can be nothing but a name.
+    fn not_a_pg_target(&self, value: &str) -> anyhow::Error {
+        let shown = if is_plain_name(value) {
+            format!("{value:?}")
+        } else {
+            "(not shown: it may hold a password)".to_string()
+        };
+        let names: Vec<&str> = self
+            .config
+            .config
+            .postgres
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let known = match (&self.config.path, names.is_empty()) {
+            (None, _) => "no config file was found, so there are no target names".to_string(),
+            (Some(path), true) => format!("{} names no postgres targets", path.display()),
+            (Some(path), false) => format!(
+                "the postgres targets of {} are: {}",
+                path.display(),
+                names.join(", ")
+            ),
+        };
+        hinted(
+            format!("postgres target {shown} is neither a target name of the config nor a connection string indoubt accepts; {known}"),
+            "give a target name, a URL postgres://USER@HOST:PORT/DB?sslmode=verify-full (or postgresql://), or conninfo 'host=HOST port=PORT user=USER dbname=DB'; keep the password out of the command line: ~/.pgpass, PGPASSFILE or PGPASSWORD",
+        )
     }
 
     /// The audit log: the flag, else the config, else the XDG state directory.
@@ -273,24 +308,7 @@ impl Context {
             Some(value) if looks_like_conninfo(value) => (None, value),
             Some(name) => match targets.get(name) {
                 Some(t) => (Some(name.to_string()), t.conninfo.as_str()),
-                None => {
-                    let source = match &self.config.path {
-                        Some(path) => path.display().to_string(),
-                        None => "no config file was found".to_string(),
-                    };
-                    let known = if targets.is_empty() {
-                        format!("{source} names no postgres targets")
-                    } else {
-                        format!(
-                            "{source} names: {}",
-                            targets.keys().cloned().collect::<Vec<_>>().join(", ")
-                        )
-                    };
-                    return Err(hinted(
-                        format!("no postgres target named {name:?} ({known})"),
-                        "--pg takes a target name from the config, a postgres:// URL or a key=value conninfo string",
-                    ));
-                }
+                None => return Err(self.not_a_pg_target(name)),
             },
             None if targets.len() == 1 => {
                 let (name, t) = targets.iter().next().context("config targets vanished")?;

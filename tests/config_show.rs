@@ -101,7 +101,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
         out.stdout
     );
     assert_eq!(report.status, "OK");
-    assert_eq!((report.schema_version, report.exit_code), (1, 0));
+    assert_eq!((report.schema_version, report.exit_code), (2, 0));
     assert_eq!(report.command, "config show");
     assert_eq!(report.target.kind, "config");
     assert!(!report.indoubt_version.is_empty() && report.generated_at.ends_with('Z'));

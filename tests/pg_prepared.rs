@@ -446,12 +446,12 @@ fn thresholds_from_flags_and_config_set_the_exit_code() {
     assert!(
         unknown
             .stderr
-            .contains("no postgres target named \"nosuch\""),
+            .contains("postgres target \"nosuch\" is neither a target name of the config"),
         "{}",
         unknown.stderr
     );
     assert!(
-        unknown.stderr.contains("main"),
+        unknown.stderr.contains("are: main"),
         "lists the known targets: {}",
         unknown.stderr
     );

@@ -3,3 +3,4 @@
 
 pub mod log;
 pub mod record;
+pub mod redact;

@@ -110,7 +110,7 @@ pub struct Record {
     /// Shared by an intent and its outcome.
     pub action_id: String,
     pub operator: Operator,
-    /// The command line, with anything that looked like a secret replaced.
+    /// The command line, each secret masked by the grammar that reads it (see redact.rs).
     pub command_line: Vec<String>,
     pub reason: Option<String>,
     pub ticket: Option<String>,
@@ -157,7 +157,7 @@ impl Record {
                 std::process::id()
             ),
             operator: Operator::current(),
-            command_line: redacted_command_line(),
+            command_line: super::redact::command_line(std::env::args_os()),
             reason: a.reason,
             ticket: a.ticket,
             target: a.target,
@@ -186,7 +186,7 @@ impl Record {
                 std::process::id()
             ),
             operator: Operator::current(),
-            command_line: redacted_command_line(),
+            command_line: super::redact::command_line(std::env::args_os()),
             reason: Some(reason.to_string()),
             ticket: None,
             target: Target {
@@ -213,68 +213,5 @@ impl Record {
             outcome: Some(outcome),
             ..self.clone()
         }
-    }
-}
-
-/// The command line as typed, with secrets masked so the trail can be shared: the
-/// password of any URL, `password=`/`secret=` values (conninfo words, `-X`
-/// properties, URL query parameters), and the value after a `--…password` option.
-pub fn redacted_command_line() -> Vec<String> {
-    let mut out = Vec::new();
-    let mut mask_next = false;
-    for arg in std::env::args() {
-        if mask_next {
-            out.push("<redacted>".to_string());
-            mask_next = false;
-            continue;
-        }
-        let lower = arg.to_ascii_lowercase();
-        if arg.starts_with("--")
-            && !arg.contains('=')
-            && (lower.contains("password") || lower.contains("secret"))
-        {
-            mask_next = true;
-        }
-        out.push(redact_word(&arg));
-    }
-    out
-}
-
-fn redact_word(word: &str) -> String {
-    static URL_PASSWORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    static KEY_VALUE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    // scheme://user:password@ — the password may itself hold '@' or ':', so it runs to the last '@'.
-    let url = URL_PASSWORD.get_or_init(|| {
-        regex::Regex::new(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@ \t]*):[^ \t/]*@")
-            .expect("static regex")
-    });
-    let kv = KEY_VALUE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)([A-Za-z0-9_.-]*(?:password|secret|passwd)[A-Za-z0-9_.-]*)=('[^']*'|[^& \t]*)",
-        )
-        .expect("static regex")
-    });
-    let masked = url.replace_all(word, "$1@");
-    kv.replace_all(&masked, "$1=<redacted>").into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn secrets_in_words_are_masked() {
-        assert_eq!(
-            redact_word("postgres://app:hunter2@db/shop"),
-            "postgres://app@db/shop"
-        );
-        assert_eq!(
-            redact_word("host=db password=hunter2 user=x"),
-            "host=db password=<redacted> user=x"
-        );
-        assert_eq!(
-            redact_word("sasl.password=hunter2"),
-            "sasl.password=<redacted>"
-        );
     }
 }

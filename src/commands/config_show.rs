@@ -2,6 +2,7 @@
 
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
+use crate::kafka::security::Security;
 use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::ConnParams;
 use crate::report::table::{Cell, Style};
@@ -85,7 +86,13 @@ pub fn run(ctx: &Context) -> Result<Severity> {
     }
     let mut kafka_targets = Vec::new();
     for (name, configured) in &config.kafka {
-        match KafkaTarget::from_config(name, configured) {
+        // Usable means its properties make a connection: names known, values valid,
+        // config provider references readable.
+        let usable = KafkaTarget::from_config(name, configured).and_then(|target| {
+            Security::from_properties(&target.properties)?;
+            Ok(target)
+        });
+        match usable {
             Ok(target) => kafka_targets.push(KafkaTargetView {
                 name: name.clone(),
                 bootstrap_servers: target.bootstrap.clone(),

@@ -2,7 +2,7 @@
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, Security};
+use super::security::{Mechanism, Security, TlsVersion};
 use crate::error::hinted;
 use anyhow::{anyhow, bail, Context, Result};
 use bytes::{Bytes, BytesMut};
@@ -37,6 +37,20 @@ pub struct Connection {
     pub broken: bool,
 }
 
+/// The PKCS#8 key of a PEM file, from its `BEGIN PRIVATE KEY` line on: native-tls wants
+/// it first, while `openssl pkcs12 -nocerts` writes "Bag Attributes" before it (OpenSSL,
+/// and so librdkafka, skip such text).
+fn pkcs8_pem(pem: &[u8]) -> Result<&[u8]> {
+    const BEGIN: &[u8] = b"-----BEGIN PRIVATE KEY-----";
+    if let Some(at) = pem.windows(BEGIN.len()).position(|w| w == BEGIN) {
+        return Ok(&pem[at..]);
+    }
+    Err(hinted(
+        "ssl.key.location holds no PKCS#8 key (BEGIN PRIVATE KEY)",
+        "convert it into a file only you can read: (umask 077; openssl pkey -in key.pem -out client-key.pem)",
+    ))
+}
+
 impl Connection {
     /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
     pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
@@ -68,10 +82,20 @@ impl Connection {
                         let key = std::fs::read(key)
                             .with_context(|| format!("reading {}", key.display()))?;
                         builder.identity(
-                            native_tls::Identity::from_pkcs8(&cert, &key)
+                            native_tls::Identity::from_pkcs8(&cert, pkcs8_pem(&key)?)
                                 .context("loading the client certificate")?,
                         );
                     }
+                    let version = |v: Option<TlsVersion>| {
+                        v.map(|v| match v {
+                            TlsVersion::V1_2 => native_tls::Protocol::Tlsv12,
+                            TlsVersion::V1_3 => native_tls::Protocol::Tlsv13,
+                        })
+                    };
+                    if tls.min_version.is_some() {
+                        builder.min_protocol_version(version(tls.min_version));
+                    }
+                    builder.max_protocol_version(version(tls.max_version));
                     builder.danger_accept_invalid_certs(!tls.verify_certificate);
                     builder.danger_accept_invalid_hostnames(!tls.verify_hostname);
                     let connector = tokio_native_tls::TlsConnector::from(
@@ -399,6 +423,18 @@ fn error_symbol(error: &ResponseError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pkcs8_key_is_found_after_bag_attributes_and_other_keys_are_refused() {
+        let key = b"Bag Attributes\n    localKeyID: 01\n-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n";
+        assert!(pkcs8_pem(key)
+            .unwrap()
+            .starts_with(b"-----BEGIN PRIVATE KEY-----"));
+        let err = pkcs8_pem(b"-----BEGIN RSA PRIVATE KEY-----\nMII\n").unwrap_err();
+        assert!(crate::error::hint_of(&err)
+            .unwrap()
+            .contains("openssl pkey"));
+    }
 
     #[test]
     fn versions_are_negotiated_or_refused_by_name() {

@@ -4,6 +4,9 @@
 pub mod cluster;
 pub mod conn;
 pub mod fetch;
+pub mod jaas;
+pub mod properties;
+pub mod providers;
 pub mod records;
 pub mod scram;
 pub mod security;

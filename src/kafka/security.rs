@@ -1,6 +1,10 @@
 //! How to reach a Kafka broker securely, from client properties (librdkafka names, plus the
-//! Java names kafka tools' `--command-config` files use).
+//! Java names kafka tools' `--command-config` files use): every name known, every value
+//! that would weaken the connection refused rather than read loosely.
 
+use super::jaas;
+use super::properties;
+use super::providers::Providers;
 use crate::error::hinted;
 use anyhow::{bail, Result};
 use std::collections::BTreeMap;
@@ -42,6 +46,13 @@ impl fmt::Debug for Sasl {
     }
 }
 
+/// The TLS versions indoubt speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TlsVersion {
+    V1_2,
+    V1_3,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Tls {
     /// PEM file of the CA(s) to trust; None: the system store.
@@ -50,6 +61,9 @@ pub struct Tls {
     pub verify_hostname: bool,
     pub certificate_location: Option<PathBuf>,
     pub key_location: Option<PathBuf>,
+    /// From ssl.enabled.protocols; None: the TLS library's range (TLS 1.2 or newer).
+    pub min_version: Option<TlsVersion>,
+    pub max_version: Option<TlsVersion>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -68,14 +82,26 @@ impl Security {
         }
     }
 
+    /// From the client properties, `${env:…}` references read from the process environment.
     pub fn from_properties(props: &BTreeMap<String, String>) -> Result<Security> {
-        let get = |k: &str| {
-            props
-                .get(k)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
+        Self::from_properties_with_env(props, &|k| std::env::var(k).ok())
+    }
+
+    /// Every property name is checked against the table of known ones first, so a typo
+    /// cannot silently leave a connection weaker than asked for; a value is read only after
+    /// its config provider references are resolved.
+    pub fn from_properties_with_env(
+        props: &BTreeMap<String, String>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Security> {
+        properties::check_all(props)?;
+        let values = Values {
+            props,
+            providers: Providers::from_properties(props)?,
+            env,
         };
-        let protocol = get("security.protocol")
+        let get = |k: &str| values.get(k);
+        let protocol = get("security.protocol")?
             .unwrap_or_else(|| "PLAINTEXT".into())
             .to_ascii_uppercase();
         let (tls, sasl) = match protocol.as_str() {
@@ -85,39 +111,14 @@ impl Security {
             "SASL_SSL" => (true, true),
             other => bail!("unsupported security.protocol {other:?}: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"),
         };
-        let tls = tls.then(|| {
-            // librdkafka: ssl.ca.location; Java: ssl.truststore.location with ssl.truststore.type=PEM.
-            let ca_location = get("ssl.ca.location")
-                .or_else(|| {
-                    (get("ssl.truststore.type").as_deref() == Some("PEM"))
-                        .then(|| get("ssl.truststore.location"))
-                        .flatten()
-                })
-                .map(PathBuf::from);
-            // Java's way to switch the check off is an empty value, librdkafka's is "none".
-            let algorithm = props
-                .get("ssl.endpoint.identification.algorithm")
-                .map(|v| v.trim().to_string())
-                .unwrap_or_else(|| "https".into());
-            Tls {
-                ca_location,
-                verify_certificate: get("enable.ssl.certificate.verification").as_deref()
-                    != Some("false"),
-                verify_hostname: algorithm.eq_ignore_ascii_case("https"),
-                certificate_location: get("ssl.certificate.location").map(PathBuf::from),
-                key_location: get("ssl.key.location").map(PathBuf::from),
-            }
-        });
-        if let Some(t) = &tls {
-            if let Some(ca) = &t.ca_location {
-                if !ca.exists() {
-                    bail!("ssl.ca.location {} does not exist", ca.display());
-                }
-            }
-        }
+        let tls = if tls {
+            Some(tls_settings(&values)?)
+        } else {
+            None
+        };
         let sasl = if sasl {
-            let mechanism = match get("sasl.mechanism")
-                .or_else(|| get("sasl.mechanisms"))
+            let mechanism = match get("sasl.mechanism")?
+                .or(get("sasl.mechanisms")?)
                 .unwrap_or_else(|| "PLAIN".into())
                 .to_ascii_uppercase()
                 .as_str()
@@ -132,11 +133,19 @@ impl Security {
                     ))
                 }
             };
-            let (jaas_user, jaas_password) = get("sasl.jaas.config")
-                .map(|j| parse_jaas(&j))
-                .unwrap_or_default();
-            let username = get("sasl.username").or(jaas_user);
-            let password = get("sasl.password").or(jaas_password);
+            let (jaas_user, jaas_password) = match get("sasl.jaas.config")? {
+                Some(line) => {
+                    let modules = jaas::parse(&line)?;
+                    let first = &modules[0];
+                    (
+                        first.option("username").map(str::to_string),
+                        first.option("password").map(str::to_string),
+                    )
+                }
+                None => (None, None),
+            };
+            let username = get("sasl.username")?.or(jaas_user);
+            let password = get("sasl.password")?.or(jaas_password);
             match (username, password) {
                 (Some(username), Some(password)) => Some(Sasl {
                     mechanism,
@@ -146,7 +155,7 @@ impl Security {
                 _ => {
                     return Err(hinted(
                         format!("{protocol} needs a user name and a password"),
-                        "set sasl.username and sasl.password (-X, the config's properties, or sasl.jaas.config in a --command-config file)",
+                        "set sasl.username and sasl.password (-X, the config's properties, or sasl.jaas.config in a --command-config file); keep the password out of the command line with a properties file or ${env:NAME} / ${file:PATH:KEY} (config.providers)",
                     ))
                 }
             }
@@ -157,17 +166,149 @@ impl Security {
     }
 }
 
-/// `username="…" password="…"` out of a Java JAAS line.
-fn parse_jaas(jaas: &str) -> (Option<String>, Option<String>) {
-    let value = |key: &str| {
-        let start = jaas.find(&format!("{key}=\""))? + key.len() + 2;
-        let end = jaas[start..].find('"')? + start;
-        Some(jaas[start..end].to_string())
+/// Property values with their config provider references resolved, trimmed.
+struct Values<'a> {
+    props: &'a BTreeMap<String, String>,
+    providers: Providers,
+    env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Values<'_> {
+    /// The value as given, empty or not.
+    fn raw(&self, key: &str) -> Result<Option<String>> {
+        match self.props.get(key) {
+            None => Ok(None),
+            Some(v) => Ok(Some(
+                self.providers.resolve(key, v, self.env)?.trim().to_string(),
+            )),
+        }
+    }
+
+    /// The value; an empty one is the same as none.
+    fn get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.raw(key)?.filter(|v| !v.is_empty()))
+    }
+}
+
+fn tls_settings(values: &Values) -> Result<Tls> {
+    let get = |k: &str| values.get(k);
+    // librdkafka: ssl.ca.location; Java: ssl.truststore.location, a PEM file only with
+    // ssl.truststore.type=PEM (its default type is JKS).
+    let truststore = match get("ssl.truststore.location")? {
+        None => None,
+        Some(location) => {
+            let message = match get("ssl.truststore.type")? {
+                Some(kind) if kind.eq_ignore_ascii_case("PEM") => None,
+                Some(kind) => Some(format!("ssl.truststore.type {kind:?}: indoubt cannot read that truststore yet")),
+                None => Some("ssl.truststore.location without ssl.truststore.type=PEM is a JKS truststore (Java's default type), which indoubt cannot read yet".to_string()),
+            };
+            if let Some(message) = message {
+                return Err(hinted(message, properties::TRUSTSTORE_CONVERSION));
+            }
+            Some(PathBuf::from(location))
+        }
     };
-    (value("username"), value("password"))
+    let ca_location = get("ssl.ca.location")?.map(PathBuf::from).or(truststore);
+    if let Some(ca) = &ca_location {
+        if !ca.exists() {
+            bail!("ssl.ca.location {} does not exist", ca.display());
+        }
+    }
+    // Java switches the host check off with an empty value, librdkafka with "none"; a
+    // value either refuses (a typo must not turn the check off).
+    let algorithm = values.raw("ssl.endpoint.identification.algorithm")?;
+    let verify_hostname = match algorithm.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("https") => true,
+        Some("none") | Some("") => false,
+        Some(_) => {
+            let other = algorithm.unwrap_or_default();
+            return Err(hinted(
+                format!("invalid ssl.endpoint.identification.algorithm {other:?} (librdkafka and the Java client refuse it too)"),
+                "use https (check the broker's host name, the default), none or an empty value (do not check)",
+            ));
+        }
+    };
+    let verification = get("enable.ssl.certificate.verification")?;
+    let verify_certificate = match verification
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None | Some("true") => true,
+        Some("false") => false,
+        Some(_) => {
+            let other = verification.unwrap_or_default();
+            return Err(hinted(
+                format!("invalid enable.ssl.certificate.verification {other:?}"),
+                "use true (the default) or false",
+            ));
+        }
+    };
+    let key_location = get("ssl.key.location")?.map(PathBuf::from);
+    if let Some(key) = &key_location {
+        refuse_encrypted_key(key)?;
+    }
+    let (min_version, max_version) = match get("ssl.enabled.protocols")? {
+        None => (None, None),
+        Some(list) => enabled_versions(&list)?,
+    };
+    Ok(Tls {
+        ca_location,
+        verify_certificate,
+        verify_hostname,
+        certificate_location: get("ssl.certificate.location")?.map(PathBuf::from),
+        key_location,
+        min_version,
+        max_version,
+    })
+}
+
+/// native-tls reads unencrypted PKCS#8 keys only: an encrypted one is refused before any
+/// connection, with the way to decrypt it, rather than failing in the handshake.
+fn refuse_encrypted_key(path: &std::path::Path) -> Result<()> {
+    let Ok(pem) = std::fs::read(path) else {
+        return Ok(()); // the connection names the unreadable file
+    };
+    let text = String::from_utf8_lossy(&pem);
+    if text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        || text.contains("Proc-Type: 4,ENCRYPTED")
+    {
+        return Err(hinted(
+            format!("ssl.key.location {} holds an encrypted key, which indoubt cannot read yet", path.display()),
+            "decrypt it into a file only you can read: (umask 077; openssl pkey -in encrypted-key.pem -out client-key.pem), then give -X ssl.key.location=client-key.pem without ssl.key.password",
+        ));
+    }
+    Ok(())
+}
+
+/// Java's ssl.enabled.protocols (`TLSv1.2,TLSv1.3`): the lowest and highest of the versions
+/// indoubt speaks; older ones listed are left out, never spoken.
+fn enabled_versions(list: &str) -> Result<(Option<TlsVersion>, Option<TlsVersion>)> {
+    let mut versions = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match name.to_ascii_uppercase().as_str() {
+            "TLSV1.3" => versions.push(TlsVersion::V1_3),
+            "TLSV1.2" => versions.push(TlsVersion::V1_2),
+            "TLSV1.1" | "TLSV1" | "SSLV3" | "SSLV2HELLO" => {}
+            _ => {
+                return Err(hinted(
+                    format!("ssl.enabled.protocols: unknown TLS version {name:?}"),
+                    "list TLSv1.2 and/or TLSv1.3",
+                ))
+            }
+        }
+    }
+    match (versions.iter().min(), versions.iter().max()) {
+        (Some(&min), Some(&max)) => Ok((Some(min), Some(max))),
+        _ => Err(hinted(
+            "ssl.enabled.protocols allows no TLS version indoubt speaks",
+            "indoubt speaks TLSv1.2 and TLSv1.3",
+        )),
+    }
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures in private temporary directories
 mod tests {
     use super::*;
 
@@ -205,21 +346,172 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_empty_identification_algorithm_switches_the_host_check_off() {
-        let tls = |v: &str| {
-            Security::from_properties(&props(&[
-                ("security.protocol", "SSL"),
-                ("ssl.endpoint.identification.algorithm", v),
-            ]))
-            .unwrap()
+    fn tls(pairs: &[(&str, &str)]) -> Result<Tls> {
+        let mut all = props(&[("security.protocol", "SSL")]);
+        all.extend(props(pairs));
+        Ok(Security::from_properties_with_env(&all, &|_| None)?
             .tls
-            .unwrap()
-            .verify_hostname
+            .expect("SSL"))
+    }
+
+    #[test]
+    fn the_identification_algorithm_is_https_none_or_empty_and_nothing_else() {
+        let verify = |v: &str| {
+            tls(&[("ssl.endpoint.identification.algorithm", v)]).map(|t| t.verify_hostname)
         };
-        assert!(!tls(""), "Java's empty value");
-        assert!(!tls("none"), "librdkafka's none");
-        assert!(tls("https"));
+        assert!(!verify("").unwrap(), "Java's empty value");
+        assert!(!verify("none").unwrap(), "librdkafka's none");
+        assert!(!verify(" NONE ").unwrap());
+        assert!(verify("https").unwrap());
+        assert!(verify("HTTPS").unwrap());
+        assert!(tls(&[]).unwrap().verify_hostname, "the default checks");
+        for typo in ["htps", "http", "true", "off", "https,none"] {
+            let err = verify(typo).unwrap_err();
+            assert!(
+                crate::error::hint_of(&err).unwrap().contains("https"),
+                "{typo}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn certificate_verification_is_a_strict_boolean() {
+        let verify = |v: &str| {
+            tls(&[("enable.ssl.certificate.verification", v)]).map(|t| t.verify_certificate)
+        };
+        assert!(verify("true").unwrap() && !verify("FALSE").unwrap());
+        assert!(verify("flase").is_err() && verify("0").is_err());
+    }
+
+    #[test]
+    fn a_misspelt_property_is_refused_not_dropped() {
+        let err = Security::from_properties(&props(&[("securty.protocol", "SSL")])).unwrap_err();
+        assert_eq!(
+            crate::error::hint_of(&err),
+            Some("did you mean security.protocol?")
+        );
+        // Producer and consumer settings of a Java file are known, and change nothing.
+        let s = Security::from_properties(&props(&[
+            (
+                "key.serializer",
+                "org.apache.kafka.common.serialization.StringSerializer",
+            ),
+            ("acks", "all"),
+            ("group.id", "g"),
+        ]))
+        .unwrap();
+        assert_eq!(s.protocol(), "PLAINTEXT");
+    }
+
+    #[test]
+    fn stores_indoubt_cannot_read_are_refused_with_the_conversion() {
+        let err = tls(&[("ssl.truststore.location", "/etc/kafka/truststore.jks")]).unwrap_err();
+        let hint = crate::error::hint_of(&err).unwrap();
+        assert!(
+            hint.contains("keytool -importkeystore")
+                && hint.contains("-deststoretype PKCS12")
+                && hint.contains("openssl pkcs12")
+                && hint.contains("ssl.ca.location"),
+            "{hint}"
+        );
+        assert!(tls(&[
+            ("ssl.truststore.location", "/x.p12"),
+            ("ssl.truststore.type", "PKCS12")
+        ])
+        .is_err());
+        let err = tls(&[("ssl.keystore.location", "/etc/kafka/client.p12")]).unwrap_err();
+        assert!(crate::error::hint_of(&err)
+            .unwrap()
+            .contains("ssl.certificate.location"));
+        let dir = tempfile::tempdir().unwrap();
+        let ca = dir.path().join("ca.pem");
+        std::fs::write(&ca, "").unwrap();
+        let t = tls(&[
+            ("ssl.truststore.location", &ca.to_string_lossy()),
+            ("ssl.truststore.type", "PEM"),
+        ])
+        .unwrap();
+        assert_eq!(
+            t.ca_location.as_deref(),
+            Some(ca.as_path()),
+            "a PEM truststore is a CA file"
+        );
+    }
+
+    #[test]
+    fn an_encrypted_key_is_refused_before_connecting() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("key.pem");
+        std::fs::write(
+            &key,
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n",
+        )
+        .unwrap();
+        let err = tls(&[
+            ("ssl.key.location", &key.to_string_lossy()),
+            ("ssl.key.password", "hunter2"),
+        ])
+        .unwrap_err();
+        assert!(
+            crate::error::hint_of(&err)
+                .unwrap()
+                .contains("openssl pkey"),
+            "{err}"
+        );
+        assert!(!format!("{err:#}").contains("hunter2"));
+    }
+
+    #[test]
+    fn enabled_protocols_bound_the_tls_versions() {
+        let range =
+            |v: &str| tls(&[("ssl.enabled.protocols", v)]).map(|t| (t.min_version, t.max_version));
+        assert_eq!(
+            range("TLSv1.2,TLSv1.3").unwrap(),
+            (Some(TlsVersion::V1_2), Some(TlsVersion::V1_3))
+        );
+        assert_eq!(
+            range("TLSv1.3").unwrap(),
+            (Some(TlsVersion::V1_3), Some(TlsVersion::V1_3))
+        );
+        assert_eq!(
+            range("TLSv1.2, TLSv1.1, TLSv1").unwrap(),
+            (Some(TlsVersion::V1_2), Some(TlsVersion::V1_2))
+        );
+        assert!(range("TLSv1.1").is_err() && range("TLS1.3").is_err());
+    }
+
+    #[test]
+    fn secrets_come_from_config_providers() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("secrets.properties");
+        std::fs::write(&file, "password=from-file\n").unwrap();
+        let env = |k: &str| (k == "KAFKA_USER").then(|| "svc".to_string());
+        let s = Security::from_properties_with_env(
+            &props(&[
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("config.providers", "file,env"),
+                (
+                    "config.providers.file.class",
+                    "org.apache.kafka.common.config.provider.FileConfigProvider",
+                ),
+                (
+                    "config.providers.env.class",
+                    "org.apache.kafka.common.config.provider.EnvVarConfigProvider",
+                ),
+                ("sasl.username", "${env:KAFKA_USER}"),
+                (
+                    "sasl.password",
+                    &format!("${{file:{}:password}}", file.display()),
+                ),
+            ]),
+            &env,
+        )
+        .unwrap();
+        let sasl = s.sasl.unwrap();
+        assert_eq!(
+            (sasl.username.as_str(), sasl.password.as_str()),
+            ("svc", "from-file")
+        );
     }
 
     #[test]

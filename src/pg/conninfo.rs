@@ -8,6 +8,7 @@
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -311,19 +312,42 @@ fn default_socket_dir() -> String {
     }
 }
 
+/// One setting of a connection string and where its value is written in the text (quotes
+/// and %-escapes included): the connection code reads the value, the audit trail masks the
+/// span of a password, so both go by one grammar.
+#[derive(Debug, Clone)]
+struct Setting {
+    key: String,
+    value: String,
+    span: Range<usize>,
+}
+
 /// Splits a URL or a key=value string into keys. Messages never quote values or unknown
 /// words: they may be (part of) a password.
 fn parse_conninfo(text: &str) -> Result<BTreeMap<String, String>> {
-    let text = text.trim();
-    let keys = if let Some(rest) = text
+    Ok(settings(text)?
+        .into_iter()
+        .map(|s| (s.key, s.value))
+        .collect())
+}
+
+/// Every setting of the string, in order (a later one wins), unknown keys refused.
+fn settings(text: &str) -> Result<Vec<Setting>> {
+    let lead = text.len() - text.trim_start().len();
+    let trimmed = text.trim();
+    let settings = if let Some(rest) = trimmed
         .strip_prefix("postgresql://")
-        .or_else(|| text.strip_prefix("postgres://"))
+        .or_else(|| trimmed.strip_prefix("postgres://"))
     {
-        parse_url(rest)?
+        parse_url(rest, lead + (trimmed.len() - rest.len()))?
     } else {
         parse_key_values(text)?
     };
-    if let Some(bad) = keys.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+    if let Some(bad) = settings
+        .iter()
+        .map(|s| &s.key)
+        .find(|k| !KNOWN_KEYS.contains(&k.as_str()))
+    {
         // Name it only if it looks like an option name: a stray word may be part of a password.
         let looks_like_option = bad.len() <= 32
             && bad.contains('_')
@@ -338,80 +362,196 @@ fn parse_conninfo(text: &str) -> Result<BTreeMap<String, String>> {
             KNOWN_KEYS.join(", ")
         );
     }
-    Ok(keys)
+    Ok(settings)
 }
 
-fn parse_key_values(text: &str) -> Result<BTreeMap<String, String>> {
-    let mut keys = BTreeMap::new();
-    let mut chars = text.chars().peekable();
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+/// The connection string with every password replaced by `<redacted>`, found by the
+/// parser that reads it; a string that parser does not accept is masked whole (where a
+/// password starts and ends in it cannot be known).
+pub fn redact(text: &str) -> String {
+    match settings(text) {
+        Ok(settings) => mask_passwords(text, &settings),
+        Err(_) => NOT_ACCEPTED.to_string(),
+    }
+}
+
+/// What stands for a connection string the parser refused: all of it may be secret.
+pub const NOT_ACCEPTED: &str = "<redacted: not a connection string indoubt accepts>";
+
+/// For text no parser reads as a connection string (a positional argument, an unknown
+/// option): the text with its passwords masked when it reads as a connection string that
+/// names one, masked whole when it has the shape of user info (`user:password@host`) the
+/// parser does not accept (`postgres:/u:pw@h`, `postgresql//u:pw@h`, `http://u:pw@h`),
+/// else None.
+pub fn redact_if_it_holds_a_password(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    // `user:password@host`, whatever comes before it (a mistyped scheme, another one).
+    let url_with_userinfo = !trimmed.contains(char::is_whitespace)
+        && trimmed
+            .find(':')
+            .is_some_and(|colon| trimmed[colon..].contains('@'));
+    let postgres_url = trimmed.starts_with("postgres://") || trimmed.starts_with("postgresql://");
+    if url_with_userinfo && !postgres_url {
+        return Some(NOT_ACCEPTED.to_string());
+    }
+    if !looks_like_conninfo(text) {
+        return None;
+    }
+    let lexed = if let Some(rest) = trimmed
+        .strip_prefix("postgresql://")
+        .or_else(|| trimmed.strip_prefix("postgres://"))
+    {
+        let lead = text.len() - text.trim_start().len();
+        parse_url(rest, lead + (trimmed.len() - rest.len()))
+    } else {
+        parse_key_values(text)
+    };
+    match lexed {
+        Ok(settings) if settings.iter().any(is_password) => Some(mask_passwords(text, &settings)),
+        Ok(_) => None,
+        Err(_) if postgres_url => Some(NOT_ACCEPTED.to_string()),
+        // Not a connection string: a lone quote, say. Mask only if it names a password.
+        Err(_) if trimmed.to_ascii_lowercase().contains("password") => {
+            Some(NOT_ACCEPTED.to_string())
+        }
+        Err(_) => None,
+    }
+}
+
+fn is_password(s: &Setting) -> bool {
+    s.key.eq_ignore_ascii_case("password")
+}
+
+fn mask_passwords(text: &str, settings: &[Setting]) -> String {
+    let mut spans: Vec<&Range<usize>> = settings
+        .iter()
+        .filter(|s| is_password(s))
+        .map(|s| &s.span)
+        .collect();
+    spans.sort_by_key(|r| r.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        if span.start < at {
+            continue;
+        }
+        out.push_str(&text[at..span.start]);
+        out.push_str("<redacted>");
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// A word that can only be a target name: letters, digits, `_`, `-` and `.` — none of
+/// the `:`, `@`, `/` or `=` a URL or conninfo string (and so a password in it) is made of.
+pub fn is_plain_name(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 64
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn parse_key_values(text: &str) -> Result<Vec<Setting>> {
+    let mut settings = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let skip_spaces = |chars: &mut std::iter::Peekable<std::str::CharIndices>| {
+        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
             chars.next();
         }
+    };
+    loop {
+        skip_spaces(&mut chars);
         if chars.peek().is_none() {
             break;
         }
         let mut key = String::new();
-        while let Some(&c) = chars.peek() {
+        while let Some(&(_, c)) = chars.peek() {
             if c == '=' || c.is_whitespace() {
                 break;
             }
             key.push(c);
             chars.next();
         }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.next() != Some('=') {
+        skip_spaces(&mut chars);
+        if chars.next().map(|(_, c)| c) != Some('=') {
             // Never quote the word: an unquoted password with a space lands here.
             bail!(
                 "invalid connection string: word {} is not key=value",
-                keys.len() + 1
+                settings.len() + 1
             );
         }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
+        skip_spaces(&mut chars);
+        let start = chars.peek().map(|&(i, _)| i).unwrap_or(text.len());
         let mut value = String::new();
-        if chars.peek() == Some(&'\'') {
+        let end;
+        if chars.peek().map(|&(_, c)| c) == Some('\'') {
             chars.next();
             loop {
                 match chars.next() {
-                    Some('\\') => match chars.next() {
-                        Some(c) => value.push(c),
+                    Some((_, '\\')) => match chars.next() {
+                        Some((_, c)) => value.push(c),
                         None => bail!(
                             "invalid connection string: unterminated quoted value for {key:?}"
                         ),
                     },
-                    Some('\'') => break,
-                    Some(c) => value.push(c),
+                    Some((i, '\'')) => {
+                        end = i + 1;
+                        break;
+                    }
+                    Some((_, c)) => value.push(c),
                     None => {
                         bail!("invalid connection string: unterminated quoted value for {key:?}")
                     }
                 }
             }
         } else {
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() {
-                    break;
-                }
-                chars.next();
-                if c == '\\' {
-                    if let Some(escaped) = chars.next() {
-                        value.push(escaped);
+            loop {
+                match chars.peek().copied() {
+                    Some((i, c)) if c.is_whitespace() => {
+                        end = i;
+                        break;
                     }
-                } else {
-                    value.push(c);
+                    None => {
+                        end = text.len();
+                        break;
+                    }
+                    Some((_, c)) => {
+                        chars.next();
+                        if c == '\\' {
+                            if let Some((_, escaped)) = chars.next() {
+                                value.push(escaped);
+                            }
+                        } else {
+                            value.push(c);
+                        }
+                    }
                 }
             }
         }
-        keys.insert(key, value);
+        settings.push(Setting {
+            key,
+            value,
+            span: start..end,
+        });
     }
-    Ok(keys)
+    Ok(settings)
 }
 
-fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
-    let mut keys = BTreeMap::new();
+/// The part of a URL after `postgres://`, which starts at byte `base` of the whole text.
+fn parse_url(rest: &str, base: usize) -> Result<Vec<Setting>> {
+    let mut settings = Vec::new();
+    // Where a slice of `rest` starts in the whole text.
+    let at = |part: &str| base + (part.as_ptr() as usize - rest.as_ptr() as usize);
+    let mut push = |key: &str, value: String, raw: &str| {
+        let start = at(raw);
+        settings.push(Setting {
+            key: key.to_string(),
+            value,
+            span: start..start + raw.len(),
+        })
+    };
     // As libpq: user info runs to an '@' met before any '/'; only then come host, path, query.
     let (userinfo, rest) = match rest.find(['@', '/']) {
         Some(i) if rest.as_bytes()[i] == b'@' => (Some(&rest[..i]), &rest[i + 1..]),
@@ -421,6 +561,11 @@ fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
         Some((a, q)) => (a, Some(q)),
         None => (rest, None),
     };
+    // No host or database name holds an '@': one there is the rest of a password with an
+    // unencoded '@' or '/', which libpq would take for a host or a database name.
+    if before_query.contains('@') {
+        bail!("invalid postgres URL: an '@' after the user info (%-encode '@' as %40 and '/' as %2F in a password)");
+    }
     let (hostspec, path) = match before_query.split_once('/') {
         Some((a, p)) => (a, Some(p)),
         None => (before_query, None),
@@ -431,16 +576,12 @@ fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
             None => (userinfo, None),
         };
         if !user.is_empty() {
-            keys.insert(
-                "user".into(),
-                percent_decode(user).context("invalid postgres URL: bad user name")?,
-            );
+            let value = percent_decode(user).context("invalid postgres URL: bad user name")?;
+            push("user", value, user);
         }
         if let Some(p) = password {
-            keys.insert(
-                "password".into(),
-                percent_decode(p).context("invalid postgres URL: bad password encoding")?,
-            );
+            let value = percent_decode(p).context("invalid postgres URL: bad password encoding")?;
+            push("password", value, p);
         }
     }
     if !hostspec.is_empty() {
@@ -462,28 +603,25 @@ fn parse_url(rest: &str) -> Result<BTreeMap<String, String>> {
             ports.push(port.unwrap_or_default());
         }
         if hosts.iter().any(|h| !h.is_empty()) {
-            keys.insert("host".into(), hosts.join(","));
+            push("host", hosts.join(","), hostspec);
         }
         if ports.iter().any(|p| !p.is_empty()) {
-            keys.insert("port".into(), ports.join(","));
+            push("port", ports.join(","), hostspec);
         }
     }
     if let Some(path) = path.filter(|p| !p.is_empty()) {
-        keys.insert(
-            "dbname".into(),
-            percent_decode(path).context("invalid postgres URL: bad database name")?,
-        );
+        let value = percent_decode(path).context("invalid postgres URL: bad database name")?;
+        push("dbname", value, path);
     }
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair
             .split_once('=')
             .context("invalid postgres URL: query parameter without \"=\"")?;
-        keys.insert(
-            percent_decode(k).context("invalid postgres URL: bad parameter")?,
-            percent_decode(v).context("invalid postgres URL: bad parameter value")?,
-        );
+        let key = percent_decode(k).context("invalid postgres URL: bad parameter")?;
+        let value = percent_decode(v).context("invalid postgres URL: bad parameter value")?;
+        push(&key, value, v);
     }
-    Ok(keys)
+    Ok(settings)
 }
 
 fn percent_decode(text: &str) -> Result<String> {
@@ -741,6 +879,82 @@ mod tests {
         )
         .unwrap();
         assert!(p.password.is_none());
+    }
+
+    #[test]
+    fn passwords_are_masked_where_the_parser_reads_them() {
+        for (text, masked) in [
+            (
+                "host=db password=hunter2 user=x",
+                "host=db password=<redacted> user=x",
+            ),
+            (
+                "host=db password = 'a b \\' hunter2' user=x",
+                "host=db password = <redacted> user=x",
+            ),
+            ("password=hunter2\\ more", "password=<redacted>"),
+            (
+                "postgres://app:hunter2@db/shop",
+                "postgres://app:<redacted>@db/shop",
+            ),
+            (
+                "postgresql://app:hun%40ter2@db/shop?sslmode=require",
+                "postgresql://app:<redacted>@db/shop?sslmode=require",
+            ),
+            (
+                "postgres://app@db/shop?password=hunter2&sslmode=disable",
+                "postgres://app@db/shop?password=<redacted>&sslmode=disable",
+            ),
+            (
+                "postgres://app@db/shop?pass%77ord=hunter2",
+                "postgres://app@db/shop?pass%77ord=<redacted>",
+            ),
+            (
+                "  postgres://app:hunter2@db/shop",
+                "  postgres://app:<redacted>@db/shop",
+            ),
+            ("host=db user=x", "host=db user=x"),
+        ] {
+            // The same text connects with that very password.
+            if text.contains("hunter2") && !text.contains("%40") {
+                let p = ConnParams::resolve(text, &env_of(&[("USER", "u")])).unwrap();
+                assert!(p.password.unwrap().expose().contains("hunter2"), "{text}");
+            }
+            assert_eq!(redact(text), masked, "{text}");
+        }
+        for refused in [
+            "host=db password='hunter2",
+            "postgres://u:hunter2/x@h/db",
+            "postgres://u:12/hunter2@h/db",
+            "postgres://u:hunter2@h/db@x",
+            "host=db bogus=hunter2",
+        ] {
+            assert!(
+                ConnParams::resolve(refused, &env_of(&[])).is_err(),
+                "{refused}"
+            );
+            assert_eq!(redact(refused), NOT_ACCEPTED, "{refused}");
+        }
+    }
+
+    #[test]
+    fn text_no_parser_reads_is_masked_only_when_it_holds_a_password() {
+        let masked = |t: &str| redact_if_it_holds_a_password(t);
+        assert_eq!(masked("xa-commit-me"), None);
+        assert_eq!(masked("INC-1 the coordinator was lost"), None);
+        assert_eq!(masked("a=b"), None);
+        assert_eq!(
+            masked("host=h password=hunter2").as_deref(),
+            Some("host=h password=<redacted>")
+        );
+        for url in [
+            "postgres:/u:hunter2@h/db",
+            "postgresql//u:hunter2@h",
+            "http://u:hunter2@h/db?a=b",
+        ] {
+            let shown = masked(url).unwrap_or_else(|| url.to_string());
+            assert!(!shown.contains("hunter2"), "{url}: {shown}");
+        }
     }
 
     #[test]

@@ -152,8 +152,13 @@ pub struct TestRole {
 
 impl TestRole {
     pub fn create(prefix: &str, attributes: &str) -> TestRole {
+        Self::with_password(prefix, attributes, &format!("pw-{}-S3cret", unique("x")))
+    }
+
+    /// The same with a password of the test's choosing (quotes, spaces, '@' and all).
+    pub fn with_password(prefix: &str, attributes: &str, password: &str) -> TestRole {
         let name = unique(prefix);
-        let password = format!("pw-{}-S3cret", unique("x"));
+        let password = password.to_string();
         connect(&pg_url())
             .batch_execute(&format!(
                 "CREATE ROLE \"{name}\" LOGIN PASSWORD {} {attributes}",

@@ -50,6 +50,8 @@ impl Tm {
                 &["halt=none", &format!("slow_prepare_ms={millis}")],
             )
             .stdout(Stdio::piped())
+            // The TMs' own logging would flood the test output.
+            .stderr(Stdio::null())
             .spawn()
             .expect("running tests/lab/xa/run");
         let stdout = child.stdout.take().unwrap();

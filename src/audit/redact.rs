@@ -1,0 +1,333 @@
+//! The command line as the audit trail keeps it: argv walked the way clap parses it
+//! (long and short options, `--opt=value`, `-Xvalue`, clusters, `--`, subcommands), and
+//! each value masked by the grammar of what reads it — a `--pg` value by the conninfo
+//! parser, a `-X` value by the Kafka property table — never by a pattern over the line.
+
+use crate::cli::Cli;
+use crate::kafka::target::redact_property_arg;
+use crate::pg::conninfo;
+use clap::CommandFactory;
+use std::ffi::OsString;
+
+/// Options whose value is a postgres target name, URL or conninfo string.
+const CONNINFO_ARGS: &[&str] = &["pg"];
+/// Options whose value is a Kafka client property, `key=value`.
+const PROPERTY_ARGS: &[&str] = &["properties"];
+
+/// How a value is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A target name, or a URL or conninfo string with its passwords masked.
+    Conninfo,
+    /// `key=value` with a secret value masked.
+    Property,
+    /// The value of any other option (`--reason`, `--topic`, a path): as typed.
+    Verbatim,
+    /// A positional or an argument clap's model does not name: masked only where it
+    /// reads as a connection string with a password.
+    Bare,
+}
+
+/// Every argument of the process (the program name first), with secrets masked.
+pub fn command_line(args: impl IntoIterator<Item = OsString>) -> Vec<String> {
+    let mut root = Cli::command();
+    root.build();
+    let mut current = &root;
+    let mut args = args.into_iter().map(|a| a.to_string_lossy().into_owned());
+    let mut out: Vec<String> = args.next().into_iter().collect();
+    let mut pending: Option<Kind> = None;
+    let mut only_positionals = false;
+    for arg in args {
+        if let Some(kind) = pending.take() {
+            out.push(mask(kind, &arg));
+            continue;
+        }
+        if only_positionals {
+            out.push(mask(Kind::Bare, &arg));
+            continue;
+        }
+        if arg == "--" {
+            only_positionals = true;
+            out.push(arg);
+            continue;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match (find_long(current, name), value) {
+                (Some((true, kind)), Some(value)) => {
+                    out.push(format!("--{name}={}", mask(kind, value)))
+                }
+                (Some((true, kind)), None) => {
+                    pending = Some(kind);
+                    out.push(arg);
+                }
+                (Some((false, _)), None) => out.push(arg),
+                _ => out.push(mask(Kind::Bare, &arg)),
+            }
+            continue;
+        }
+        if let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.is_empty()) {
+            out.push(short_cluster(current, cluster, &arg, &mut pending));
+            continue;
+        }
+        match current.find_subcommand(&arg) {
+            Some(sub) => {
+                current = sub;
+                out.push(arg);
+            }
+            None => out.push(mask(Kind::Bare, &arg)),
+        }
+    }
+    out
+}
+
+/// `-vXkey=value`: flags until the first option that takes a value, which takes the rest
+/// of the word (after an optional '=') or, when nothing is left, the next argument.
+fn short_cluster(
+    command: &clap::Command,
+    cluster: &str,
+    arg: &str,
+    pending: &mut Option<Kind>,
+) -> String {
+    for (i, c) in cluster.char_indices() {
+        match find_short(command, c) {
+            Some((true, kind)) => {
+                let split = i + c.len_utf8();
+                let (head, rest) = (&cluster[..split], &cluster[split..]);
+                if rest.is_empty() {
+                    *pending = Some(kind);
+                    return arg.to_string();
+                }
+                let (eq, value) = match rest.strip_prefix('=') {
+                    Some(v) => ("=", v),
+                    None => ("", rest),
+                };
+                return format!("-{head}{eq}{}", mask(kind, value));
+            }
+            Some((false, _)) => {}
+            None => return mask(Kind::Bare, arg),
+        }
+    }
+    arg.to_string()
+}
+
+/// (takes a value, how its value is shown) of `--name`.
+fn find_long(command: &clap::Command, name: &str) -> Option<(bool, Kind)> {
+    command
+        .get_arguments()
+        .find(|a| {
+            a.get_long() == Some(name) || a.get_all_aliases().is_some_and(|all| all.contains(&name))
+        })
+        .map(describe)
+}
+
+fn find_short(command: &clap::Command, c: char) -> Option<(bool, Kind)> {
+    command
+        .get_arguments()
+        .find(|a| {
+            a.get_short() == Some(c)
+                || a.get_all_short_aliases()
+                    .is_some_and(|all| all.contains(&c))
+        })
+        .map(describe)
+}
+
+fn describe(arg: &clap::Arg) -> (bool, Kind) {
+    let id = arg.get_id().as_str();
+    let kind = if CONNINFO_ARGS.contains(&id) {
+        Kind::Conninfo
+    } else if PROPERTY_ARGS.contains(&id) {
+        Kind::Property
+    } else {
+        Kind::Verbatim
+    };
+    (arg.get_action().takes_values(), kind)
+}
+
+fn mask(kind: Kind, value: &str) -> String {
+    match kind {
+        Kind::Verbatim => value.to_string(),
+        Kind::Property => redact_property_arg(value),
+        Kind::Conninfo if conninfo::looks_like_conninfo(value) => conninfo::redact(value),
+        // A target name; anything else here is a mistyped URL that may hold a password.
+        Kind::Conninfo if conninfo::is_plain_name(value) => value.to_string(),
+        Kind::Conninfo => conninfo::NOT_ACCEPTED.to_string(),
+        Kind::Bare => {
+            conninfo::redact_if_it_holds_a_password(value).unwrap_or_else(|| value.to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(args: &[&str]) -> Vec<String> {
+        command_line(
+            std::iter::once("indoubt")
+                .chain(args.iter().copied())
+                .map(OsString::from),
+        )
+    }
+
+    fn assert_clean(args: &[&str]) -> Vec<String> {
+        let shown = line(args);
+        let joined = shown.join(" ");
+        assert!(!joined.contains("hunter2"), "{joined}");
+        shown
+    }
+
+    #[test]
+    fn every_spelling_of_a_postgres_password_is_masked() {
+        for pg in [
+            "host=db password=hunter2 user=x",
+            "host=db password = 'a hunter2 b' user=x",
+            "host=db password='it\\'s hunter2' user=x",
+            "host=db password=hunter2\\ x user=x",
+            "postgres://app:hunter2@db/shop",
+            "postgresql://app:hunter2%40x@db/shop",
+            "postgres://app@db/shop?password=hunter2",
+            "postgres://app@db/shop?sslmode=disable&pass%77ord=hunter2",
+            "postgres:/app:hunter2@db/shop",
+            "postgresql//app:hunter2@db/shop",
+            "http://app:hunter2@db/shop",
+            "host=db password='hunter2",
+        ] {
+            assert_clean(&["resolve", "pg", "gid", "--pg", pg]);
+            assert_clean(&["resolve", "pg", "gid", &format!("--pg={pg}")]);
+            assert_clean(&["reconcile", "--pg", pg, "--no-progress"]);
+        }
+        let shown = assert_clean(&[
+            "resolve",
+            "pg",
+            "gid",
+            "--pg",
+            "host=db password=hunter2 user=x",
+        ]);
+        assert_eq!(shown[5], "host=db password=<redacted> user=x");
+        assert_eq!(
+            line(&["resolve", "pg", "gid", "--pg", "prod-db1"])[5],
+            "prod-db1"
+        );
+    }
+
+    #[test]
+    fn every_spelling_of_a_kafka_secret_is_masked() {
+        for spelled in [
+            vec!["-X", "sasl.password=hunter2"],
+            vec!["-Xsasl.password=hunter2"],
+            vec!["-X=sasl.password=hunter2"],
+            vec!["-X", "sasl.password = hunter2"],
+            vec!["-vX", "sasl.password=hunter2"],
+            vec!["-vXsasl.password=hunter2"],
+            vec!["-X", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"hunter2\";"],
+            vec!["-X", "sasl.jaas.config=PlainLoginModule required username=u password='hunter2 \\' x';"],
+            vec!["-X", "sasl.oauthbearer.client.secret=hunter2"],
+            vec!["-X", "ssl.key.password=hunter2"],
+            vec!["-X", "ssl.keystore.password=hunter2"],
+            vec!["-X", "ssl.truststore.password=hunter2"],
+            vec!["-X", "sasl.pasword=hunter2"],
+            vec!["-X", "hunter2"],
+        ] {
+            let mut args = vec!["resolve", "kafka", "-b", "k:9092"];
+            args.extend(spelled.iter().copied());
+            args.extend(["--topic", "t", "--partition", "0", "--start-offset", "1"]);
+            assert_clean(&args);
+        }
+        let shown = line(&[
+            "kafka",
+            "lso",
+            "-b",
+            "k:9092",
+            "-Xsasl.username=svc",
+            "-X",
+            "sasl.jaas.config=PlainLoginModule required username=\"svc\" password=\"hunter2\";",
+        ]);
+        assert_eq!(shown[5], "-Xsasl.username=svc");
+        assert_eq!(
+            shown[7],
+            "sasl.jaas.config=PlainLoginModule required username=\"svc\" password=\"<redacted>\";"
+        );
+    }
+
+    #[test]
+    fn everything_else_is_kept_as_typed() {
+        let args = [
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            "xa-commit-me",
+            "--pg",
+            "prod-db1",
+            "--commit",
+            "--yes",
+            "--reason",
+            "INC-1 password = 'not a secret' as the operator wrote it",
+            "--audit-log",
+            "/var/lib/indoubt/audit.jsonl",
+            "--ticket",
+            "INC-1",
+        ];
+        let shown = line(&args);
+        assert_eq!(shown[1..], args.map(String::from), "nothing masked");
+        let args = [
+            "resolve",
+            "kafka",
+            "--command-config",
+            "/etc/kafka/password.properties",
+            "-b",
+            "k:9092",
+            "--topic",
+            "password=x",
+        ];
+        assert_eq!(
+            line(&args)[1..],
+            args.map(String::from),
+            "a path and a topic are no secrets"
+        );
+        // After `--`, and for what clap's model does not name: masked only if it is one.
+        let shown = line(&["resolve", "pg", "--", "host=h password=hunter2", "--pg"]);
+        assert_eq!(shown[3..], ["--", "host=h password=<redacted>", "--pg"]);
+        let shown = line(&["--no-such-option=postgres://u:hunter2@h/db"]);
+        assert!(!shown[1].contains("hunter2"), "{shown:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_arguments_do_not_panic() {
+        use std::os::unix::ffi::OsStringExt;
+        let shown = command_line([
+            OsString::from("indoubt"),
+            OsString::from("--audit-log"),
+            OsString::from_vec(vec![b'/', 0xff]),
+        ]);
+        assert_eq!(shown.len(), 3);
+    }
+
+    #[test]
+    fn every_option_that_takes_a_connection_string_is_masked_as_one() {
+        fn walk(command: &clap::Command) {
+            for arg in command.get_arguments() {
+                let help = arg
+                    .get_long_help()
+                    .or(arg.get_help())
+                    .map(|h| h.to_string())
+                    .unwrap_or_default();
+                if help.contains("conninfo") || help.contains("postgres://") {
+                    assert!(
+                        CONNINFO_ARGS.contains(&arg.get_id().as_str()),
+                        "{} --{:?}",
+                        command.get_name(),
+                        arg.get_long()
+                    );
+                }
+            }
+            command.get_subcommands().for_each(walk);
+        }
+        walk(&Cli::command());
+    }
+}

@@ -1,0 +1,576 @@
+//! Every Kafka client property indoubt knows, in one table: the ones it uses, the ones
+//! that do not apply to it (producer, consumer and client internals of librdkafka and the
+//! Java client, so their files load), the ones it refuses until it supports them, and
+//! which of them hold secrets. A name in no row is refused, with the nearest name.
+
+use crate::error::hinted;
+use anyhow::Result;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// indoubt reads it.
+    Used,
+    /// A Kafka client property with no bearing on what indoubt does; `-v` names it.
+    Ignored,
+    /// It would change how indoubt connects, and indoubt cannot honour it yet: a value
+    /// is refused (an empty one is the same as none).
+    Refused,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Property {
+    pub name: &'static str,
+    pub role: Role,
+    /// Its value is never shown: config show, the audit trail and messages mask it.
+    pub secret: bool,
+    /// What indoubt does with it; for a refused one, what to do instead.
+    pub what: &'static str,
+}
+
+const fn used(name: &'static str, what: &'static str) -> Property {
+    Property {
+        name,
+        role: Role::Used,
+        secret: false,
+        what,
+    }
+}
+
+const fn ignored(name: &'static str, what: &'static str) -> Property {
+    Property {
+        name,
+        role: Role::Ignored,
+        secret: false,
+        what,
+    }
+}
+
+const fn refused(name: &'static str, what: &'static str) -> Property {
+    Property {
+        name,
+        role: Role::Refused,
+        secret: false,
+        what,
+    }
+}
+
+impl Property {
+    const fn secret(self) -> Property {
+        Property {
+            secret: true,
+            ..self
+        }
+    }
+}
+
+const PRODUCER: &str = "a producer setting: indoubt never produces";
+const CONSUMER: &str =
+    "a consumer setting: indoubt joins no group, commits nothing and fetches with its own reader";
+const NETWORK: &str = "connection tuning: --timeout bounds every connect and request";
+const CLIENT: &str =
+    "a client internal (metadata refresh, buffers, metrics, logging) with no bearing on what indoubt reports";
+const JAVA: &str = "Java client plumbing (classes, JSSE, JMX): indoubt is no JVM";
+const JAVA_LOGIN: &str =
+    "Java login plumbing: indoubt takes the user and password from sasl.username/sasl.password or sasl.jaas.config";
+const OAUTH: &str =
+    "OAUTHBEARER only, which indoubt does not speak yet (that sasl.mechanism is refused)";
+const KERBEROS: &str =
+    "GSSAPI only, which indoubt does not speak yet (that sasl.mechanism is refused)";
+const BOOTSTRAP: &str =
+    "-b or the config's bootstrap_servers name the cluster (as --bootstrap-server does for kafka tools)";
+const SERDE: &str =
+    "a serializer setting (Confluent Schema Registry): indoubt reads ids as bytes, JSON or text";
+const STORE_PASSWORD: &str =
+    "read only with its store (ssl.keystore.location, ssl.truststore.location), which indoubt refuses until it reads JKS and PKCS#12";
+const INLINE_PEM: &str = "inline PEM is not read yet: write it to a file (0600 for a key) and give ssl.ca.location, ssl.certificate.location or ssl.key.location";
+const CIPHERS: &str = "indoubt cannot restrict cipher suites, curves or signature algorithms yet (it uses the platform TLS library's defaults, TLS 1.2 or newer): remove the property to accept them";
+const ENGINE: &str = "OpenSSL engines, providers and certificate stores are not supported: give the CA, certificate and key as PEM files (ssl.ca.location, ssl.certificate.location, ssl.key.location)";
+
+/// A JKS or PKCS#12 keystore, and how to turn it into the PEM files indoubt reads.
+pub const KEYSTORE_CONVERSION: &str = "indoubt does not read JKS or PKCS#12 keystores yet; convert it to PEM: keytool -importkeystore -srckeystore client.jks -destkeystore client.p12 -deststoretype PKCS12 (a PKCS#12 store skips this step); openssl pkcs12 -in client.p12 -nokeys -out client-cert.pem; (umask 077; openssl pkcs12 -in client.p12 -nocerts -nodes -out client-key.pem); then give -X ssl.certificate.location=client-cert.pem -X ssl.key.location=client-key.pem instead of ssl.keystore.*";
+
+/// The same for a truststore.
+pub const TRUSTSTORE_CONVERSION: &str = "indoubt does not read JKS or PKCS#12 truststores yet; convert it to PEM: keytool -importkeystore -srckeystore truststore.jks -destkeystore truststore.p12 -deststoretype PKCS12 (a PKCS#12 store skips this step); openssl pkcs12 -in truststore.p12 -nokeys -out ca.pem; then give -X ssl.ca.location=ca.pem (or ssl.truststore.type=PEM with ssl.truststore.location=ca.pem) instead of ssl.truststore.*";
+
+/// Sorted by name; a unit test keeps it so and keeps names unique.
+pub const TABLE: &[Property] = &[
+    ignored("acks", PRODUCER),
+    ignored("allow.auto.create.topics", "indoubt never creates topics"),
+    ignored("api.version.fallback.ms", "indoubt always asks ApiVersions (v3, Kafka 2.4 or newer)"),
+    ignored("api.version.request", "indoubt always asks ApiVersions (v3, Kafka 2.4 or newer)"),
+    ignored("api.version.request.timeout.ms", NETWORK),
+    ignored("auto.commit.enable", CONSUMER),
+    ignored("auto.commit.interval.ms", CONSUMER),
+    ignored("auto.offset.reset", CONSUMER),
+    ignored("auto.register.schemas", SERDE),
+    ignored("basic.auth.credentials.source", SERDE),
+    ignored("basic.auth.user.info", SERDE).secret(),
+    ignored("batch.num.messages", PRODUCER),
+    ignored("batch.size", PRODUCER),
+    ignored("bootstrap.controllers", BOOTSTRAP),
+    ignored("bootstrap.servers", BOOTSTRAP),
+    ignored("broker.address.family", CLIENT),
+    ignored("broker.address.ttl", CLIENT),
+    ignored("broker.version.fallback", "indoubt always asks ApiVersions (v3, Kafka 2.4 or newer)"),
+    ignored("buffer.memory", PRODUCER),
+    ignored("builtin.features", CLIENT),
+    ignored("check.crcs", "indoubt always checks record batch CRCs"),
+    ignored("client.dns.lookup", CLIENT),
+    ignored("client.id", "indoubt identifies itself as client id indoubt"),
+    ignored("client.rack", "indoubt fetches from partition leaders"),
+    ignored("compression.codec", PRODUCER),
+    ignored("compression.gzip.level", PRODUCER),
+    ignored("compression.level", PRODUCER),
+    ignored("compression.lz4.level", PRODUCER),
+    ignored("compression.type", PRODUCER),
+    ignored("compression.zstd.level", PRODUCER),
+    used("config.providers", "names the config providers that ${NAME:path:key} references use (FileConfigProvider, EnvVarConfigProvider; config.providers.NAME.class, .param.*)"),
+    ignored("connections.max.idle.ms", NETWORK),
+    ignored("consume.callback.max.messages", CONSUMER),
+    ignored("coordinator.query.interval.ms", CONSUMER),
+    ignored("debug", "librdkafka's debug contexts: indoubt's -v says what it does"),
+    ignored("default.api.timeout.ms", NETWORK),
+    ignored("delivery.report.only.error", PRODUCER),
+    ignored("delivery.timeout.ms", PRODUCER),
+    ignored("enable.auto.commit", CONSUMER),
+    ignored("enable.auto.offset.store", CONSUMER),
+    ignored("enable.gapless.guarantee", PRODUCER),
+    ignored("enable.idempotence", PRODUCER),
+    ignored("enable.metrics.push", CLIENT),
+    ignored("enable.partition.eof", CONSUMER),
+    ignored("enable.random.seed", CLIENT),
+    ignored("enable.sasl.oauthbearer.unsecure.jwt", OAUTH),
+    used("enable.ssl.certificate.verification", "true (the default) or false: whether the broker's certificate chain is checked"),
+    ignored("exclude.internal.topics", CONSUMER),
+    ignored("fetch.error.backoff.ms", CONSUMER),
+    ignored("fetch.max.bytes", CONSUMER),
+    ignored("fetch.max.wait.ms", CONSUMER),
+    ignored("fetch.message.max.bytes", CONSUMER),
+    ignored("fetch.min.bytes", CONSUMER),
+    ignored("fetch.queue.backoff.ms", CONSUMER),
+    ignored("fetch.wait.max.ms", CONSUMER),
+    ignored("group.id", CONSUMER),
+    ignored("group.instance.id", CONSUMER),
+    ignored("group.protocol", CONSUMER),
+    ignored("group.protocol.type", CONSUMER),
+    ignored("group.remote.assignor", CONSUMER),
+    ignored("heartbeat.interval.ms", CONSUMER),
+    ignored("https.ca.location", OAUTH),
+    ignored("https.ca.pem", OAUTH),
+    ignored("interceptor.classes", JAVA),
+    ignored("interceptors", CLIENT),
+    ignored("internal.leave.group.on.close", CONSUMER),
+    ignored("internal.termination.signal", CLIENT),
+    ignored("internal.throw.on.fetch.stable.offset.unsupported", CONSUMER),
+    ignored("isolation.level", "indoubt reads both isolation levels itself"),
+    ignored("key.deserializer", CONSUMER),
+    ignored("key.serializer", PRODUCER),
+    ignored("key.subject.name.strategy", SERDE),
+    ignored("linger.ms", PRODUCER),
+    ignored("log.connection.close", CLIENT),
+    ignored("log.queue", CLIENT),
+    ignored("log.thread.name", CLIENT),
+    ignored("log_level", CLIENT),
+    ignored("max.block.ms", PRODUCER),
+    ignored("max.in.flight", CLIENT),
+    ignored("max.in.flight.requests.per.connection", CLIENT),
+    ignored("max.partition.fetch.bytes", CONSUMER),
+    ignored("max.poll.interval.ms", CONSUMER),
+    ignored("max.poll.records", CONSUMER),
+    ignored("max.request.size", PRODUCER),
+    ignored("message.copy.max.bytes", CLIENT),
+    ignored("message.max.bytes", CLIENT),
+    ignored("message.send.max.retries", PRODUCER),
+    ignored("message.timeout.ms", PRODUCER),
+    ignored("metadata.broker.list", BOOTSTRAP),
+    ignored("metadata.max.age.ms", CLIENT),
+    ignored("metadata.max.idle.ms", CLIENT),
+    ignored("metadata.recovery.rebootstrap.trigger.ms", CLIENT),
+    ignored("metadata.recovery.strategy", CLIENT),
+    ignored("metric.reporters", JAVA),
+    ignored("metrics.num.samples", CLIENT),
+    ignored("metrics.recording.level", CLIENT),
+    ignored("metrics.sample.window.ms", CLIENT),
+    ignored("offset.store.method", CONSUMER),
+    ignored("offset.store.path", CONSUMER),
+    ignored("offset.store.sync.interval.ms", CONSUMER),
+    ignored("partition.assignment.strategy", CONSUMER),
+    ignored("partitioner", PRODUCER),
+    ignored("partitioner.adaptive.partitioning.enable", PRODUCER),
+    ignored("partitioner.availability.timeout.ms", PRODUCER),
+    ignored("partitioner.class", PRODUCER),
+    ignored("partitioner.ignore.keys", PRODUCER),
+    ignored("plugin.library.paths", CLIENT),
+    ignored("produce.offset.report", PRODUCER),
+    ignored("queue.buffering.backpressure.threshold", PRODUCER),
+    ignored("queue.buffering.max.kbytes", PRODUCER),
+    ignored("queue.buffering.max.messages", PRODUCER),
+    ignored("queue.buffering.max.ms", PRODUCER),
+    ignored("queued.max.messages.kbytes", CONSUMER),
+    ignored("queued.min.messages", CONSUMER),
+    ignored("queuing.strategy", PRODUCER),
+    ignored("receive.buffer.bytes", NETWORK),
+    ignored("receive.message.max.bytes", CLIENT),
+    ignored("reconnect.backoff.jitter.ms", NETWORK),
+    ignored("reconnect.backoff.max.ms", NETWORK),
+    ignored("reconnect.backoff.ms", NETWORK),
+    ignored("request.required.acks", PRODUCER),
+    ignored("request.timeout.ms", NETWORK),
+    ignored("retries", NETWORK),
+    ignored("retry.backoff.max.ms", NETWORK),
+    ignored("retry.backoff.ms", NETWORK),
+    ignored("sasl.client.callback.handler.class", JAVA_LOGIN),
+    used("sasl.jaas.config", "username= and password= of a PlainLoginModule or ScramLoginModule line (sasl.username and sasl.password win)").secret(),
+    ignored("sasl.kerberos.keytab", KERBEROS),
+    ignored("sasl.kerberos.kinit.cmd", KERBEROS),
+    ignored("sasl.kerberos.min.time.before.relogin", KERBEROS),
+    ignored("sasl.kerberos.principal", KERBEROS),
+    ignored("sasl.kerberos.service.name", KERBEROS),
+    ignored("sasl.kerberos.ticket.renew.jitter", KERBEROS),
+    ignored("sasl.kerberos.ticket.renew.window.factor", KERBEROS),
+    ignored("sasl.login.callback.handler.class", JAVA_LOGIN),
+    ignored("sasl.login.class", JAVA_LOGIN),
+    ignored("sasl.login.connect.timeout.ms", JAVA_LOGIN),
+    ignored("sasl.login.read.timeout.ms", JAVA_LOGIN),
+    ignored("sasl.login.refresh.buffer.seconds", JAVA_LOGIN),
+    ignored("sasl.login.refresh.min.period.seconds", JAVA_LOGIN),
+    ignored("sasl.login.refresh.window.factor", JAVA_LOGIN),
+    ignored("sasl.login.refresh.window.jitter", JAVA_LOGIN),
+    ignored("sasl.login.retry.backoff.max.ms", JAVA_LOGIN),
+    ignored("sasl.login.retry.backoff.ms", JAVA_LOGIN),
+    used("sasl.mechanism", "PLAIN (the default), SCRAM-SHA-256 or SCRAM-SHA-512; any other is refused"),
+    used("sasl.mechanisms", "librdkafka's name for sasl.mechanism"),
+    ignored("sasl.oauthbearer.assertion.algorithm", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.aud", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.exp.seconds", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.iss", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.jti.include", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.nbf.seconds", OAUTH),
+    ignored("sasl.oauthbearer.assertion.claim.sub", OAUTH),
+    ignored("sasl.oauthbearer.assertion.file", OAUTH),
+    ignored("sasl.oauthbearer.assertion.jwt.template.file", OAUTH),
+    ignored("sasl.oauthbearer.assertion.private.key.file", OAUTH),
+    ignored("sasl.oauthbearer.assertion.private.key.passphrase", OAUTH).secret(),
+    ignored("sasl.oauthbearer.assertion.private.key.pem", OAUTH).secret(),
+    ignored("sasl.oauthbearer.assertion.template.file", OAUTH),
+    ignored("sasl.oauthbearer.client.credentials.client.id", OAUTH),
+    ignored("sasl.oauthbearer.client.credentials.client.secret", OAUTH).secret(),
+    ignored("sasl.oauthbearer.client.id", OAUTH),
+    ignored("sasl.oauthbearer.client.secret", OAUTH).secret(),
+    ignored("sasl.oauthbearer.clock.skew.seconds", OAUTH),
+    ignored("sasl.oauthbearer.config", OAUTH).secret(),
+    ignored("sasl.oauthbearer.expected.audience", OAUTH),
+    ignored("sasl.oauthbearer.expected.issuer", OAUTH),
+    ignored("sasl.oauthbearer.extensions", OAUTH).secret(),
+    ignored("sasl.oauthbearer.grant.type", OAUTH),
+    ignored("sasl.oauthbearer.header.urlencode", OAUTH),
+    ignored("sasl.oauthbearer.jwks.endpoint.refresh.ms", OAUTH),
+    ignored("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms", OAUTH),
+    ignored("sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", OAUTH),
+    ignored("sasl.oauthbearer.jwks.endpoint.url", OAUTH),
+    ignored("sasl.oauthbearer.jwt.retriever.class", OAUTH),
+    ignored("sasl.oauthbearer.jwt.validator.class", OAUTH),
+    ignored("sasl.oauthbearer.metadata.authentication.type", OAUTH),
+    ignored("sasl.oauthbearer.method", OAUTH),
+    ignored("sasl.oauthbearer.scope", OAUTH),
+    ignored("sasl.oauthbearer.scope.claim.name", OAUTH),
+    ignored("sasl.oauthbearer.sub.claim.name", OAUTH),
+    ignored("sasl.oauthbearer.token.endpoint.url", OAUTH),
+    used("sasl.password", "the SASL password (over sasl.jaas.config's)").secret(),
+    used("sasl.username", "the SASL user name (over sasl.jaas.config's)"),
+    ignored("schema.registry.basic.auth.credentials.source", SERDE),
+    ignored("schema.registry.basic.auth.user.info", SERDE).secret(),
+    ignored("schema.registry.url", SERDE),
+    used("security.protocol", "PLAINTEXT (the default), SSL, SASL_PLAINTEXT or SASL_SSL"),
+    ignored("security.providers", JAVA),
+    ignored("send.buffer.bytes", NETWORK),
+    ignored("session.timeout.ms", CONSUMER),
+    ignored("share.acknowledgement.mode", CONSUMER),
+    ignored("socket.blocking.max.ms", NETWORK),
+    ignored("socket.connection.setup.timeout.max.ms", NETWORK),
+    ignored("socket.connection.setup.timeout.ms", NETWORK),
+    ignored("socket.keepalive.enable", NETWORK),
+    ignored("socket.max.fails", NETWORK),
+    ignored("socket.nagle.disable", NETWORK),
+    ignored("socket.receive.buffer.bytes", NETWORK),
+    ignored("socket.send.buffer.bytes", NETWORK),
+    ignored("socket.timeout.ms", NETWORK),
+    ignored("specific.avro.reader", SERDE),
+    refused("ssl.ca.certificate.stores", ENGINE),
+    used("ssl.ca.location", "the PEM file of the CAs to trust (else the system store)"),
+    refused("ssl.ca.pem", INLINE_PEM),
+    used("ssl.certificate.location", "the client certificate (PEM), with ssl.key.location"),
+    refused("ssl.certificate.pem", INLINE_PEM),
+    refused("ssl.cipher.suites", CIPHERS),
+    refused("ssl.crl.location", "indoubt does not check certificate revocation lists yet: remove ssl.crl.location to connect without that check"),
+    refused("ssl.curves.list", CIPHERS),
+    used("ssl.enabled.protocols", "the TLS versions allowed: TLSv1.2 and TLSv1.3 (older ones listed are never spoken)"),
+    used("ssl.endpoint.identification.algorithm", "https (the default: the broker's host name is checked), none or empty (it is not); any other value is refused"),
+    refused("ssl.engine.factory.class", "a Java SSLEngine factory cannot run in indoubt: give PEM files (ssl.ca.location, ssl.certificate.location, ssl.key.location)"),
+    refused("ssl.engine.id", ENGINE),
+    refused("ssl.engine.location", ENGINE),
+    used("ssl.key.location", "the client certificate's key: unencrypted PKCS#8 PEM (an encrypted key is refused)"),
+    used("ssl.key.password", "has no effect on an unencrypted key; an encrypted ssl.key.location key is refused (decrypt it first)").secret(),
+    refused("ssl.key.pem", INLINE_PEM).secret(),
+    ignored("ssl.keymanager.algorithm", JAVA),
+    refused("ssl.keystore.certificate.chain", INLINE_PEM),
+    refused("ssl.keystore.key", INLINE_PEM).secret(),
+    refused("ssl.keystore.location", KEYSTORE_CONVERSION),
+    ignored("ssl.keystore.password", STORE_PASSWORD).secret(),
+    ignored("ssl.keystore.type", "read only with ssl.keystore.location, which indoubt refuses until it reads JKS and PKCS#12"),
+    ignored("ssl.protocol", "Java's SSLContext protocol: ssl.enabled.protocols sets the versions (TLS 1.2 or newer)"),
+    ignored("ssl.provider", JAVA),
+    refused("ssl.providers", ENGINE),
+    ignored("ssl.secure.random.implementation", JAVA),
+    refused("ssl.sigalgs.list", CIPHERS),
+    ignored("ssl.trustmanager.algorithm", JAVA),
+    refused("ssl.truststore.certificates", INLINE_PEM),
+    used("ssl.truststore.location", "with ssl.truststore.type=PEM, the CA file; a JKS or PKCS#12 truststore is refused with the conversion to PEM"),
+    ignored("ssl.truststore.password", STORE_PASSWORD).secret(),
+    used("ssl.truststore.type", "PEM makes ssl.truststore.location a CA file; JKS (Java's default) and PKCS12 are refused with the conversion"),
+    ignored("statistics.interval.ms", CLIENT),
+    ignored("sticky.partitioning.linger.ms", PRODUCER),
+    ignored("topic.blacklist", CLIENT),
+    ignored("topic.metadata.propagation.max.ms", CLIENT),
+    ignored("topic.metadata.refresh.fast.cnt", CLIENT),
+    ignored("topic.metadata.refresh.fast.interval.ms", CLIENT),
+    ignored("topic.metadata.refresh.interval.ms", CLIENT),
+    ignored("topic.metadata.refresh.sparse", CLIENT),
+    ignored("transaction.timeout.ms", PRODUCER),
+    ignored("transaction.two.phase.commit.enable", PRODUCER),
+    ignored("transactional.id", PRODUCER),
+    ignored("use.latest.version", SERDE),
+    ignored("value.deserializer", CONSUMER),
+    ignored("value.serializer", PRODUCER),
+    ignored("value.subject.name.strategy", SERDE),
+];
+
+/// Where a config provider is set up: `config.providers.NAME.class` and `.param.KEY`.
+const PROVIDER_CLASS: Property = used(
+    "config.providers.NAME.class",
+    "the class of a config provider config.providers lists",
+);
+/// A provider's parameters may be credentials (a vault token): never shown.
+const PROVIDER_PARAM: Property = used(
+    "config.providers.NAME.param.KEY",
+    "a parameter of a config provider (allowed.paths, allowlist.pattern)",
+)
+.secret();
+
+/// The row of a property name (names are case-sensitive, as in both clients).
+pub fn lookup(name: &str) -> Option<Property> {
+    if let Some(rest) = name.strip_prefix("config.providers.") {
+        return match rest.split_once('.') {
+            Some((provider, "class")) if !provider.is_empty() => Some(PROVIDER_CLASS),
+            Some((provider, param)) if !provider.is_empty() && param.starts_with("param.") => {
+                Some(PROVIDER_PARAM)
+            }
+            _ => None,
+        };
+    }
+    TABLE
+        .binary_search_by(|p| p.name.cmp(name))
+        .ok()
+        .map(|i| TABLE[i])
+}
+
+/// Whether a property's value must never be shown. A name in no row counts as one: its
+/// value may be anything.
+pub fn is_secret(name: &str) -> bool {
+    lookup(name).is_none_or(|p| p.secret)
+}
+
+/// Refuses a name in no row (with the nearest known name) and a refused property given a
+/// value; returns the row otherwise.
+pub fn check(name: &str, value: &str) -> Result<Property> {
+    let Some(property) = lookup(name) else {
+        let shown = if looks_like_a_name(name) {
+            format!("{name:?}")
+        } else {
+            // A word that is no property name may be a password that lost its key.
+            "(not shown: it is no property name and may be part of a secret)".to_string()
+        };
+        let hint = match nearest(name) {
+            Some(near) => format!("did you mean {near}?"),
+            None => "indoubt takes librdkafka's and the Java client's property names and refuses any other, so a typo cannot go unnoticed".to_string(),
+        };
+        return Err(hinted(
+            format!("unknown Kafka client property {shown}"),
+            hint,
+        ));
+    };
+    if property.role == Role::Refused && !value.trim().is_empty() {
+        return Err(hinted(
+            format!("{name} is not supported yet"),
+            property.what,
+        ));
+    }
+    Ok(property)
+}
+
+/// Every property of a map checked; the ignored ones returned, for `-v`.
+pub fn check_all(properties: &BTreeMap<String, String>) -> Result<Vec<(String, Property)>> {
+    let mut ignored = Vec::new();
+    for (name, value) in properties {
+        let property = check(name, value)?;
+        if property.role == Role::Ignored {
+            ignored.push((name.clone(), property));
+        }
+    }
+    Ok(ignored)
+}
+
+fn looks_like_a_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 80
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// The known name nearest to a misspelt one, if it is near enough to be what was meant.
+fn nearest(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let (distance, best) = TABLE
+        .iter()
+        .map(|p| (edit_distance(&lower, p.name), p.name))
+        .min_by_key(|(d, _)| *d)?;
+    let allowed = (name.chars().count() / 5).max(2);
+    (distance <= allowed).then_some(best)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+/// two neighbours (`mechansim`) each count one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::hint_of;
+
+    #[test]
+    fn the_table_is_sorted_and_names_are_unique() {
+        for pair in TABLE.windows(2) {
+            assert!(
+                pair[0].name < pair[1].name,
+                "{} before {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+        for p in TABLE {
+            assert!(looks_like_a_name(p.name), "{}", p.name);
+            assert!(!p.what.is_empty(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn misspelt_names_are_refused_with_the_nearest() {
+        for (typo, meant) in [
+            ("securty.protocol", "security.protocol"),
+            ("sasl.mechansim", "sasl.mechanism"),
+            ("ssl.ca.locaton", "ssl.ca.location"),
+            ("Security.Protocol", "security.protocol"),
+            ("sasl.pasword", "sasl.password"),
+            (
+                "ssl.endpoint.identification.algoritm",
+                "ssl.endpoint.identification.algorithm",
+            ),
+        ] {
+            let err = check(typo, "x").unwrap_err();
+            assert!(err.to_string().contains(typo), "{err}");
+            assert_eq!(
+                hint_of(&err),
+                Some(format!("did you mean {meant}?").as_str()),
+                "{typo}"
+            );
+        }
+        let err = check("completely.different.thing", "x").unwrap_err();
+        assert!(!hint_of(&err).unwrap_or("").contains("did you mean"));
+    }
+
+    #[test]
+    fn a_name_that_may_be_a_secret_is_not_echoed() {
+        let err = check("username=\"u\" password=\"hunter2\";", "").unwrap_err();
+        assert!(!format!("{err:#}").contains("hunter2"), "{err:#}");
+    }
+
+    #[test]
+    fn producer_and_consumer_settings_are_known_and_ignored() {
+        for name in [
+            "key.serializer",
+            "acks",
+            "group.id",
+            "enable.auto.commit",
+            "linger.ms",
+            "queue.buffering.max.ms",
+        ] {
+            assert_eq!(check(name, "x").unwrap().role, Role::Ignored, "{name}");
+        }
+    }
+
+    #[test]
+    fn refused_properties_are_refused_only_with_a_value() {
+        let err = check("ssl.keystore.location", "/etc/kafka/client.jks").unwrap_err();
+        let hint = hint_of(&err).unwrap();
+        assert!(
+            hint.contains("keytool -importkeystore")
+                && hint.contains("-deststoretype PKCS12")
+                && hint.contains("openssl pkcs12")
+                && hint.contains("-nokeys"),
+            "{hint}"
+        );
+        assert!(check("ssl.keystore.location", "").is_ok());
+    }
+
+    #[test]
+    fn provider_settings_are_known_and_their_parameters_secret() {
+        assert_eq!(
+            lookup("config.providers.file.class").map(|p| p.role),
+            Some(Role::Used)
+        );
+        assert!(is_secret("config.providers.vault.param.token"));
+        assert!(lookup("config.providers.file").is_none());
+        assert!(!is_secret("config.providers"));
+    }
+
+    #[test]
+    fn secrets_and_unknown_names_are_secret() {
+        for name in [
+            "sasl.password",
+            "sasl.jaas.config",
+            "ssl.key.password",
+            "ssl.keystore.password",
+            "ssl.truststore.password",
+            "sasl.oauthbearer.client.secret",
+            "no.such.property",
+        ] {
+            assert!(is_secret(name), "{name}");
+        }
+        assert!(!is_secret("sasl.username") && !is_secret("security.protocol"));
+    }
+}
