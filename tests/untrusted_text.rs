@@ -732,3 +732,23 @@ fn a_terminal_of_0_columns_gets_columns_then_80() {
         "laid out {w} wide, not for $COLUMNS=120:\n{columns}"
     );
 }
+
+#[test]
+fn an_error_quoting_the_server_is_escaped_on_stderr() {
+    // The server's own message names the database that does not exist.
+    let url = replace_db(&pg_url(), &format!("{}%1B%5D0%3Bowned%07", unique("nope")));
+    let out = run(indoubt().args(["pg", "prepared", "--pg", &url]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("does not exist"), "{}", out.stderr);
+    assert_no_raw_controls("stderr", &out.stderr);
+    assert!(
+        out.stderr.contains("\\u{1b}]0;owned\\u{7}"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("\\\\u{1b}"),
+        "escaped twice:\n{}",
+        out.stderr
+    );
+}

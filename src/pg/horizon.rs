@@ -274,18 +274,20 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
         }
         if !may_connect {
             visibility_gaps.push(crate::text![
-                "dead tuples of database '",
+                "dead tuples of database \"",
                 database,
-                "' not read: GRANT CONNECT ON DATABASE to the monitoring role"
+                "\" not read: GRANT CONNECT ON DATABASE \"",
+                database,
+                "\" TO the monitoring role"
             ]);
         } else if let Some(name) = database.as_str() {
             readable.push(name.to_string());
         } else {
             // A connection names its database in UTF-8.
             visibility_gaps.push(crate::text![
-                "dead tuples of database '",
+                "dead tuples of database \"",
                 database,
-                "' not read: its name is not UTF-8, so indoubt cannot connect to it"
+                "\" not read: its name is not UTF-8, so indoubt cannot connect to it"
             ]);
         }
     }
@@ -298,7 +300,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
                 }
             }
             Err(e) => visibility_gaps
-                .push(format!("dead tuples of database '{database}' not read: {e:#}").into()),
+                .push(format!("dead tuples of database \"{database}\" not read: {e:#}").into()),
         }
     }
     Ok(HorizonSnapshot {

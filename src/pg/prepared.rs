@@ -436,9 +436,9 @@ async fn relation_names(
         // A connection names its database in UTF-8; a name that is not cannot be entered.
         let Some(utf8_name) = datname.as_str() else {
             gaps.push(crate::text![
-                "relation names in database '",
+                "relation names in database \"",
                 datname,
-                "' not resolved (shown as oids): its name is not UTF-8, so indoubt cannot connect to it"
+                "\" not resolved (shown as oids): its name is not UTF-8, so indoubt cannot connect to it"
             ]);
             continue;
         };
@@ -458,9 +458,9 @@ async fn relation_names(
                 names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n)))
             }
             Ok((_, datname, Err(e))) => gaps.push(crate::text![
-                "relation names in database '",
+                "relation names in database \"",
                 datname,
-                "' not resolved (shown as oids): ",
+                "\" not resolved (shown as oids): ",
                 format!("{e:#}"),
                 "; the role needs CONNECT on it"
             ]),
