@@ -97,7 +97,10 @@ pub fn decode_raw(gid: &RawText) -> DecodedGid {
     match gid.as_str() {
         Some(text) => decode(text),
         None => DecodedGid::Opaque {
-            note: Some("not UTF-8 text (a SQL_ASCII database): shown with \\xHH for the bytes that are not".into()),
+            note: Some(
+                "not UTF-8 text (a SQL_ASCII database): the bytes that are not are shown in hex"
+                    .into(),
+            ),
         },
     }
 }

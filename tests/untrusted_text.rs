@@ -159,19 +159,12 @@ impl Drop for Role {
 
 #[test]
 fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() {
-    let db_name = format!("{} \u{1b}[31mred", unique("esc db"));
     let owner = Role(format!("{}\u{1b}]0;owned\u{7}", unique("own")));
-    let mut admin = connect(&pg_url());
-    admin
-        .batch_execute(&format!("CREATE DATABASE \"{db_name}\""))
-        .unwrap();
-    admin
+    connect(&pg_url())
         .batch_execute(&format!("CREATE ROLE \"{}\" LOGIN SUPERUSER", owner.0))
         .unwrap();
-    let db_url = replace_db(
-        &pg_url(),
-        &db_name.replace(' ', "%20").replace('\u{1b}', "%1B"),
-    );
+    let db = OwnDb::create(&format!("{} \u{1b}[31mred", unique("esc db")), "");
+    let db_url = db.url();
     let gid = unique("hostile-db");
     connect(&db_url)
         .batch_execute(&format!(
@@ -206,38 +199,44 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
     assert!(prompt.contains("to confirm"), "no prompt:\n{prompt}");
     assert_no_planted_controls("resolve pg prompt", &prompt);
     assert!(prompt.contains("\\u{1b}]0;owned\\u{7}"), "{prompt}");
-
-    connect(&db_url)
-        .batch_execute(&format!("ROLLBACK PREPARED '{gid}'"))
-        .unwrap();
-    admin
-        .batch_execute(&format!("DROP DATABASE \"{db_name}\" WITH (FORCE)"))
-        .unwrap();
 }
 
-/// A SQL_ASCII database (any bytes in a GID or a name), dropped with its prepared
-/// transactions and the roles made in it.
-struct SqlAsciiDb {
+/// A database of its own (any name; SQL_ASCII for any bytes in a GID or a name), dropped
+/// with its prepared transactions (whatever their bytes) and the roles made in it, also
+/// when the test fails half way.
+struct OwnDb {
     name: String,
     roles: Vec<String>,
 }
 
-impl SqlAsciiDb {
-    fn create() -> SqlAsciiDb {
-        let name = unique("sqlascii");
+impl OwnDb {
+    fn create(name: &str, options: &str) -> OwnDb {
         connect(&pg_url())
-            .batch_execute(&format!(
-                "CREATE DATABASE \"{name}\" ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"
-            ))
+            .batch_execute(&format!("CREATE DATABASE \"{name}\" {options}"))
             .unwrap();
-        SqlAsciiDb {
-            name,
+        OwnDb {
+            name: name.to_string(),
             roles: Vec::new(),
         }
     }
 
+    fn sql_ascii() -> OwnDb {
+        OwnDb::create(
+            &unique("sqlascii"),
+            "ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
+        )
+    }
+
     fn url(&self) -> String {
-        replace_db(&pg_url(), &self.name)
+        let encoded: String = self
+            .name
+            .bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'-' => (b as char).to_string(),
+                b => format!("%{b:02X}"),
+            })
+            .collect();
+        replace_db(&pg_url(), &encoded)
     }
 
     /// A role whose name holds the bytes `hex` (not UTF-8): made from inside the
@@ -252,18 +251,23 @@ impl SqlAsciiDb {
     }
 }
 
-impl Drop for SqlAsciiDb {
+impl Drop for OwnDb {
     fn drop(&mut self) {
+        // The GIDs' bytes are read from a UTF-8 database: one SQL_ASCII database's session
+        // would be refused them (the server will not convert 0xff to UTF-8).
+        let gids = postgres::Client::connect(&pg_url(), postgres::NoTls)
+            .and_then(|mut c| {
+                c.query(
+                    "SELECT textsend(gid) FROM pg_prepared_xacts WHERE database = $1",
+                    &[&self.name],
+                )
+            })
+            .unwrap_or_default();
         if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
-            if let Ok(rows) = db.query(
-                "SELECT textsend(gid) FROM pg_prepared_xacts WHERE database = current_database()",
-                &[],
-            ) {
-                for row in rows {
-                    let gid: Vec<u8> = row.get(0);
-                    let literal = indoubt::resolve::pg_apply::literal(&gid);
-                    let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
-                }
+            for row in gids {
+                let gid: Vec<u8> = row.get(0);
+                let literal = indoubt::resolve::pg_apply::literal(&gid);
+                let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
             }
             for hex in &self.roles {
                 let _ = db.batch_execute(&format!(
@@ -284,7 +288,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form() {
-    let mut odd = SqlAsciiDb::create();
+    let mut odd = OwnDb::sql_ascii();
     // The owner's name: ASCII, then the byte 0xff (which is not UTF-8).
     let mut owner = unique("own").into_bytes();
     owner.push(0xff);
@@ -358,6 +362,11 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
         "{listed}"
     );
     assert_eq!(json["status"], "CRITICAL");
+
+    // A session in the SQL_ASCII database itself takes the bytes as they are.
+    let inside = run(indoubt().args(["pg", "prepared", "--pg", &odd.url(), "-d", &odd.name]));
+    assert_eq!(inside.code, 0, "{}\n{}", inside.stdout, inside.stderr);
+    assert!(inside.stdout.contains(&shown_gid), "{}", inside.stdout);
 
     let horizon = run(indoubt().args(["-o", "json", "pg", "horizon", "--pg", &pg_url()]));
     assert_ne!(horizon.code, 3, "{}\n{}", horizon.stdout, horizon.stderr);

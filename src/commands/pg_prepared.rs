@@ -89,7 +89,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             "prepared ",
             format_duration(age),
             " ago by ",
-            xact.owner,
+            owner_text(&xact.owner),
             " at ",
             xact.prepared_at.format("%Y-%m-%d %H:%M:%S UTC"),
             "; xid age ",
@@ -126,7 +126,10 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             .evidence("source", "pg_prepared_xacts, pg_locks, pg_stat_activity")
             .evidence_raw("gid", &xact.gid)
             .evidence_raw("database", &xact.database)
-            .evidence_raw("owner", &xact.owner)
+            .evidence(
+                "owner",
+                xact.owner.as_ref().map(|o| o.to_text().into_owned()),
+            )
             .evidence("prepared_at", xact.prepared_at.to_rfc3339())
             .evidence("server_time", snapshot.server_time.to_rfc3339())
             .evidence("age_seconds", xact.age_seconds)
@@ -195,7 +198,7 @@ impl TableView for PreparedReport {
             table.add_row(vec![
                 style.severity_cell(Severity::grade(age, warning, critical)),
                 Cell::new(&xact.gid),
-                Cell::new(shown!("{}\n{}", xact.database, xact.owner)),
+                Cell::new(shown!("{}\n{}", xact.database, owner_text(&xact.owner))),
                 Cell::new(shown!(
                     "{}\n{} xids\nsince {}",
                     format_duration(age),
@@ -238,6 +241,14 @@ fn locks_cell(xact: &PreparedXact) -> Shown {
         shown!("{} ×{}: {}", short, count, Shown::join(objects, ", "))
     });
     Shown::join(lines, "\n")
+}
+
+/// The role that prepared it, or that it has been dropped since (the row says NULL).
+pub(crate) fn owner_text(owner: &Option<crate::text::RawText>) -> crate::text::Text {
+    match owner {
+        Some(owner) => owner.into(),
+        None => "(a role since dropped)".into(),
+    }
 }
 
 /// Server text that may be missing, `?` then.

@@ -95,7 +95,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         return finish(ctx, &target, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
-    data.owner = Some(xact.owner.clone());
+    data.owner = xact.owner.clone();
     data.age_seconds = Some(xact.age_seconds);
     data.age_xids = Some(xact.age_xids);
     data.locks_by_mode = xact.locks_by_mode.clone();
@@ -192,7 +192,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         );
         return finish(ctx, &target, vec![finding], data);
     }
-    let summary = summary_for_prompt(&data, &xact.database, &xact.owner, xact.age_seconds);
+    let summary = summary_for_prompt(&data, &xact.database, xact.age_seconds);
     let token = match confirm::confirm(
         args.confirm.yes,
         args.confirm.reason.as_deref(),
@@ -307,7 +307,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     if outcome.code.as_deref() == Some("42501") {
         finding = finding.advice(text![
             "connect as its owner (",
-            xact.owner,
+            super::pg_prepared::owner_text(&xact.owner),
             ") or a superuser"
         ]);
     }
@@ -379,18 +379,13 @@ async fn participants(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec
     found
 }
 
-fn summary_for_prompt(
-    data: &ResolveReport,
-    database: &RawText,
-    owner: &RawText,
-    age_seconds: f64,
-) -> Shown {
+fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Shown {
     let mut lines = vec![
         shown!(
             "prepared transaction '{}' in {}, owner {}",
             data.gid,
             database,
-            owner
+            super::pg_prepared::owner_text(&data.owner)
         ),
         shown!(
             "  age {} ({} xids held back), locks {}, blocks sessions {}",
@@ -432,9 +427,8 @@ fn summary_for_prompt(
 impl TableView for ResolveReport {
     fn tables(&self, _style: &Style) -> Vec<Shown> {
         let mut lines = Vec::new();
-        if let (Some(db), Some(owner), Some(age)) = (&self.database, &self.owner, self.age_seconds)
-        {
-            lines.push(summary_for_prompt(self, db, owner, age));
+        if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
+            lines.push(summary_for_prompt(self, db, age));
         }
         if let Some(o) = &self.outcome {
             lines.push(shown!("outcome: {} — {}", o.status, o.detail));

@@ -178,7 +178,8 @@ pub struct PreparedXact {
     pub gid: RawText,
     pub xid: i64,
     pub database: RawText,
-    pub owner: RawText,
+    /// None when the role that prepared it has been dropped since.
+    pub owner: Option<RawText>,
     pub prepared_at: DateTime<Utc>,
     /// Server clock minus `prepared`, at the time the snapshot was read.
     pub age_seconds: f64,
