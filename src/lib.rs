@@ -10,6 +10,7 @@ pub mod context;
 pub mod error;
 pub mod findings;
 pub mod gid;
+pub mod interrupt;
 pub mod kafka;
 pub mod pg;
 pub mod reconcile;

@@ -4,3 +4,4 @@
 pub mod confirm;
 pub mod decision;
 pub mod pg_apply;
+pub mod prompt;
