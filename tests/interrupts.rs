@@ -438,16 +438,16 @@ fn sigterm_and_sighup_at_the_prompt_restore_the_terminal_and_do_nothing() {
         kill(signal, tmux.indoubt_pid());
         let rc = tmux.exit_code();
         let screen = tmux.screen();
+        let (before, after) = tmux.stty();
+        assert_eq!(
+            before, after,
+            "SIG{signal}: the terminal's settings are restored"
+        );
         assert_eq!(rc, code, "SIG{signal}: {screen}");
         assert!(
             screen.contains(&format!("interrupted by SIG{signal}")),
             "{screen}"
         );
         prepared.assert_untouched(&screen);
-        let (before, after) = tmux.stty();
-        assert_eq!(
-            before, after,
-            "SIG{signal}: the terminal's settings are restored"
-        );
     }
 }
