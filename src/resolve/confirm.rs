@@ -1,5 +1,6 @@
 //! The confirmation step: the only place a `Confirmed` token can be made.
 
+use super::prompt::{self, Typed};
 use anyhow::Result;
 use std::io::IsTerminal;
 
@@ -19,8 +20,14 @@ pub enum Answer {
 
 /// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there
 /// and the operator must type `expected` exactly (a GID, or `topic-partition@offset`),
-/// which cannot be done by reflex the way `y` can.
-pub fn confirm(yes: bool, reason: Option<&str>, expected: &str, what: &str) -> Result<Answer> {
+/// which cannot be done by reflex the way `y` can. Ctrl-D and Esc abort; Ctrl-C and a
+/// signal end the program with nothing done.
+pub async fn confirm(
+    yes: bool,
+    reason: Option<&str>,
+    expected: &str,
+    what: &str,
+) -> Result<Answer> {
     if yes {
         return Ok(match reason.filter(|r| !r.trim().is_empty()) {
             Some(_) => Answer::Yes(Confirmed { _private: () }),
@@ -34,17 +41,16 @@ pub fn confirm(yes: bool, reason: Option<&str>, expected: &str, what: &str) -> R
         ));
     }
     eprintln!("{what}");
-    let typed: String = dialoguer::Input::new()
-        .with_prompt(format!(
-            "Type {} to confirm (anything else aborts)",
-            crate::term::escape_control(expected)
-        ))
-        .allow_empty(true)
-        .interact_text()
-        .unwrap_or_default();
-    Ok(if typed == expected {
-        Answer::Yes(Confirmed { _private: () })
-    } else {
-        Answer::No("the typed text did not match: nothing was done".into())
+    let prompt = format!(
+        "Type {} to confirm (anything else aborts)",
+        crate::term::escape_control(expected)
+    );
+    Ok(match prompt::read_line(&prompt).await? {
+        Typed::Line(typed) if typed == expected.as_bytes() => {
+            Answer::Yes(Confirmed { _private: () })
+        }
+        Typed::Line(_) => Answer::No("the typed text did not match: nothing was done".into()),
+        Typed::EndOfInput => Answer::No("aborted with Ctrl-D".into()),
+        Typed::Escape => Answer::No("aborted with Esc".into()),
     })
 }
