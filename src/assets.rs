@@ -59,7 +59,7 @@ fn common_sections() -> String {
         out.push_str(&roff(line));
         out.push('\n');
     }
-    out.push_str(".fi\nResolution commands: 0 done or already resolved; 1 nothing done; 2 the action failed; 3 usage, config or connection error.\n");
+    out.push_str(".fi\nResolution commands: 0 done or already resolved; 1 nothing done; 2 the action failed; 3 usage, config or connection error; 129, 130, 143 ended by a signal before the action, nothing done.\n");
     out.push_str(".SH ENVIRONMENT\n.nf\n");
     for line in EXIT_CODES_HELP
         .lines()

@@ -12,6 +12,8 @@ Exit codes (Nagios plugin convention):
   2  CRITICAL  something crossed a critical threshold
   3  UNKNOWN   the answer could not be established: usage or config error,
                unreachable server, timeout, missing privilege
+  129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM; the PostgreSQL
+               statements in flight were cancelled on their servers
 
 Environment:
   INDOUBT_CONFIG   config file (default ~/.config/indoubt/config.yaml)
@@ -143,7 +145,11 @@ Exit codes of resolve:
   1  nothing done: not confirmed, a runbook without --yes --reason, busy, or refused
      because the requested decision contradicts the coordinator's
   2  the statement or request failed (the report names the server's error)
-  3  usage or config error, unreachable server, audit log not writable";
+  3  usage or config error, unreachable server, audit log not writable
+  129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing
+     done (a signal during the action waits for its outcome to be recorded)
+
+At the prompt, Ctrl-D or Esc aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
 
 #[derive(Debug, Subcommand)]
 pub enum ResolveCommand {

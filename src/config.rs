@@ -475,27 +475,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
     if text.trim().is_empty() {
         return Ok(Config::default());
     }
-    let config: Config = serde_yaml::from_str(text).map_err(|err| {
-        let message = err.to_string();
-        let (location, message) = match err.location() {
-            Some(loc) => {
-                let suffix = format!(" at line {} column {}", loc.line(), loc.column());
-                let message = message
-                    .strip_suffix(&suffix)
-                    .unwrap_or(&message)
-                    .to_string();
-                (
-                    format!("{}:{}:{}", path.display(), loc.line(), loc.column()),
-                    message,
-                )
-            }
-            None => (path.display().to_string(), message),
-        };
-        hinted(
-            format!("invalid config {location}: {message}"),
-            "see the config section of README.md for every key",
-        )
-    })?;
+    let config: Config = serde_yaml::from_str::<UniqueKeys>(text)
+        .and_then(|_| serde_yaml::from_str(text))
+        .map_err(|err| located(err, path))?;
     for source in &config.resolve.decision_sources {
         source.source().map_err(|e| {
             hinted(
@@ -505,6 +487,143 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
         })?;
     }
     Ok(config)
+}
+
+/// A YAML error as `file:line:column: message`.
+fn located(err: serde_yaml::Error, path: &Path) -> anyhow::Error {
+    let message = err.to_string();
+    let (location, message) = match err.location() {
+        Some(loc) => {
+            let suffix = format!(" at line {} column {}", loc.line(), loc.column());
+            let message = message
+                .strip_suffix(&suffix)
+                .unwrap_or(&message)
+                .to_string();
+            (
+                format!("{}:{}:{}", path.display(), loc.line(), loc.column()),
+                message,
+            )
+        }
+        None => (path.display().to_string(), message),
+    };
+    hinted(
+        format!("invalid config {location}: {message}"),
+        "see the config section of README.md for every key",
+    )
+}
+
+/// Any YAML document in which no mapping repeats a key. serde keeps the last of two
+/// equal keys in a map without a word (two targets of one name: the first silently
+/// gone), so the document is walked once for that before it is read: the error is
+/// raised while the repeated key is read, so it carries that key's line and column.
+struct UniqueKeys;
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while map.next_key_seed(Key(&mut seen))?.is_some() {
+            map.next_value::<UniqueKeys>()?;
+        }
+        Ok(UniqueKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(UniqueKeys)
+    }
+
+    /// A tagged value (`!tag value`).
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Self, A::Error> {
+        use serde::de::VariantAccess;
+        let (serde::de::IgnoredAny, value) = data.variant()?;
+        value.newtype_variant::<UniqueKeys>()
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_i128<E>(self, _: i128) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_u128<E>(self, _: u128) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_none<E>(self) -> Result<Self, E> {
+        Ok(UniqueKeys)
+    }
+}
+
+/// A mapping's key, by its text (`1` and `"1"` name the same target), refused when the
+/// mapping had it already.
+struct Key<'a>(&'a mut std::collections::HashSet<String>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Key<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Key<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<(), E> {
+        if self.0.insert(key.to_string()) {
+            Ok(())
+        } else {
+            Err(E::custom(format!(
+                "duplicate key {key:?}: it appears earlier in the same mapping, and only one can be in force"
+            )))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -603,6 +722,31 @@ mod tests {
             err.contains("c.yaml:3:5") && err.contains("bootstrap_servers"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_at_the_repeat_on_every_level() {
+        for (yaml, at, key) in [
+            // Two targets of one name: the first would silently vanish.
+            ("postgres:\n  db1:\n    conninfo: host=a\n  db1:\n    conninfo: host=b\n", "c.yaml:4:3", "db1"),
+            // A field twice in one target.
+            ("postgres:\n  db1:\n    conninfo: host=a\n    conninfo: host=b\n", "c.yaml:4:5", "conninfo"),
+            ("kafka:\n  k:\n    bootstrap_servers: a:9092\n    properties:\n      security.protocol: SSL\n      security.protocol: PLAINTEXT\n", "c.yaml:6:7", "security.protocol"),
+            ("reconcile:\n  orders:\n    topic: a\n  orders:\n    topic: b\n", "c.yaml:4:3", "orders"),
+            ("reconcile:\n  orders:\n    query: SELECT 1\n    topic: a\n    query: SELECT 2\n", "c.yaml:5:5", "query"),
+            ("resolve:\n  decision_sources:\n    - name: tm\n      target: db1\n      query: SELECT 1\n      target: db2\n", "c.yaml:6:7", "target"),
+            ("thresholds:\n  prepared:\n    warning_age: 1m\nthresholds:\n  slots: {}\n", "c.yaml:4:1", "thresholds"),
+            // The same name spelt as a number and as text is the same target.
+            ("reconcile:\n  1:\n    topic: a\n  \"1\":\n    topic: b\n", "c.yaml:4:3", "1"),
+        ] {
+            let err = parse_str(yaml).unwrap_err().to_string();
+            assert!(err.contains(at), "{yaml}: {err}");
+            assert!(err.contains(&format!("duplicate key {key:?}")), "{yaml}: {err}");
+        }
+        // Equal keys in different mappings are not duplicates.
+        let c = parse_str("postgres:\n  a:\n    conninfo: host=a\n  b:\n    conninfo: host=b\n")
+            .unwrap();
+        assert_eq!(c.postgres.len(), 2);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
 
 use clap::Parser;
+use indoubt::interrupt::{self, Ended};
 use indoubt::{cli, commands, error, shown, term};
 use std::process::ExitCode;
 
@@ -30,9 +31,23 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_UNKNOWN);
         }
     };
-    let outcome = runtime.block_on(commands::run(cli));
-    // A DNS lookup still running on the blocking pool must not keep the process alive.
+    // Raced against SIGINT/SIGTERM/SIGHUP: statements in flight are cancelled on their
+    // servers, and the exit code is the signal's.
+    let outcome = runtime.block_on(interrupt::run(commands::run(cli)));
+    // A DNS lookup still running on the blocking pool (or a prompt still reading the
+    // terminal after a signal) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    let outcome = match outcome {
+        Ok(Ended::Finished(outcome)) => outcome,
+        Ok(Ended::Interrupted(interrupted)) => {
+            interrupted.report();
+            return ExitCode::from(interrupted.signal.exit_code());
+        }
+        Err(err) => {
+            interrupt::say(&format!("error: listening for signals: {err}"));
+            return ExitCode::from(EXIT_UNKNOWN);
+        }
+    };
     match outcome {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) => {

@@ -222,3 +222,45 @@ fn the_readme_config_example_is_a_valid_config() {
     assert_eq!(t.wraparound_warning_xids, 1_300_000_000);
     assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
 }
+
+/// serde keeps the last of two equal keys: the lab target below would silently become
+/// the unreachable one, and a job's query would be the second one written.
+#[test]
+fn a_key_given_twice_is_refused_with_its_line_on_every_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    for (yaml, at, key) in [
+        (
+            format!("postgres:\n  lab:\n    conninfo: {}\n  lab:\n    conninfo: host=192.0.2.1\n", pg_url()),
+            "config.yaml:4:3",
+            "lab",
+        ),
+        (
+            "reconcile:\n  orders:\n    query: SELECT 1\n    topic: orders\n    query: SELECT 2\n".to_string(),
+            "config.yaml:5:5",
+            "query",
+        ),
+        (
+            "resolve:\n  decision_sources:\n    - name: tm\n      target: lab\n      query: SELECT 1\n      name: tm2\n".to_string(),
+            "config.yaml:6:7",
+            "name",
+        ),
+        (
+            "kafka:\n  k:\n    bootstrap_servers: 127.0.0.1:9092\n    properties:\n      security.protocol: SSL\n      security.protocol: PLAINTEXT\n".to_string(),
+            "config.yaml:6:7",
+            "security.protocol",
+        ),
+    ] {
+        std::fs::write(&config, &yaml).unwrap();
+        let out = run(indoubt()
+            .arg("--config")
+            .arg(&config)
+            .args(["pg", "prepared", "--pg", "lab"]));
+        assert_eq!(out.code, 3, "{yaml}\n{}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains(at) && out.stderr.contains(&format!("duplicate key {key:?}")),
+            "{yaml}\n{}",
+            out.stderr
+        );
+    }
+}

@@ -481,6 +481,111 @@ fn a_failing_query_is_unknown_with_the_servers_words() {
     assert!(out.stderr.contains("--query"), "{}", out.stderr);
 }
 
+/// A JSON id is its exact text: 18446744073709551616 (above u64) is not rounded through
+/// a float into a row both missing and extra, and 1e3 or 7.0 are not 1000 or 7 (ids
+/// are compared as text, as keys and headers are; README "Classes").
+#[test]
+fn json_numbers_are_ids_exactly_as_written() {
+    let shop = Shop::new(1);
+    shop.db
+        .admin()
+        .batch_execute(
+            "ALTER TABLE orders ALTER COLUMN id TYPE numeric(30);
+             DELETE FROM orders;
+             INSERT INTO orders VALUES (18446744073709551616, now() - interval '2 hours'),
+                                       (1000, now() - interval '2 hours'),
+                                       (7, now() - interval '2 hours')",
+        )
+        .unwrap();
+    let producer = shop.producer();
+    for id in ["18446744073709551616", "1000", "1e3", "7.0"] {
+        shop.publish(&producer, id, 2 * 3_600_000 - 1000);
+    }
+    producer.flush(std::time::Duration::from_secs(10)).unwrap();
+    let out = run(indoubt().args([
+        "-o",
+        "json",
+        "reconcile",
+        "--pg",
+        &shop.db.url(),
+        "--query",
+        "SELECT id::text, created_at FROM orders WHERE created_at >= $1 AND created_at < $2",
+        "-b",
+        &shop.bootstrap,
+        "--topic",
+        &shop.topic,
+        "--id-from",
+        "json:/order/id",
+    ]));
+    let r: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(r["matched"], 2, "{}{}", out.stdout, out.stderr);
+    assert_eq!(ids(&r, "missing"), ["7"]);
+    assert_eq!(ids(&r, "extra"), ["1e3", "7.0"]);
+    assert_eq!(r["unparseable_count"], 0);
+}
+
+/// A NULL id, a time without a zone, an id of another type and untyped window
+/// parameters: each refused with the row or column, its SQL type and what to write
+/// instead — never a driver message naming Rust types.
+#[test]
+fn unreadable_rows_and_columns_are_named_with_what_to_do() {
+    let shop = Shop::new(1);
+    let refused = |query: &str| {
+        let out = run(indoubt().args([
+            "reconcile",
+            "--pg",
+            &shop.db.url(),
+            "--query",
+            query,
+            "-b",
+            &shop.bootstrap,
+            "--topic",
+            &shop.topic,
+        ]));
+        assert_eq!(out.code, 3, "{query}: {}", out.stderr);
+        assert!(
+            !out.stderr.contains("Rust type")
+                && !out.stderr.contains("chrono")
+                && !out.stderr.contains("Option<"),
+            "{query}: {}",
+            out.stderr
+        );
+        out.stderr
+    };
+    let err = refused(
+        "SELECT NULLIF(id, 7) AS order_id, created_at FROM orders \
+         WHERE created_at >= $1 AND created_at < $2 ORDER BY id",
+    );
+    assert!(
+        err.contains("row 7 (time ")
+            && err.contains("has a NULL id (column \"order_id\", bigint)")
+            && err.contains("WHERE order_id IS NOT NULL"),
+        "{err}"
+    );
+    let err = refused(
+        "SELECT id, created_at::timestamp FROM orders WHERE created_at >= $1 AND created_at < $2",
+    );
+    assert!(
+        err.contains("second column \"created_at\" is of type timestamp without time zone")
+            && err.contains("created_at AT TIME ZONE 'UTC'"),
+        "{err}"
+    );
+    let err = refused(
+        "SELECT id::numeric AS id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2",
+    );
+    assert!(
+        err.contains("first column \"id\" is of type numeric") && err.contains("id::text"),
+        "{err}"
+    );
+    let err = refused("SELECT id, created_at FROM orders WHERE $1 < $2");
+    assert!(
+        err.contains("uses $1 as text") && err.contains("$1::timestamptz"),
+        "{err}"
+    );
+    let err = refused("SELECT id, created_at FROM orders");
+    assert!(err.contains("takes 0 parameter(s)"), "{err}");
+}
+
 /// Publishes `ids` with Kafka's own console producer (key:value lines), compressed with
 /// `codec`: Java frames snappy the xerial way, and writes zstd.
 fn publish_with_java(shop: &Shop, codec: &str, ids: std::ops::RangeInclusive<u32>) {

@@ -36,24 +36,38 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         );
     }
     let ctx = Context::new(&cli.global)?;
-    match &cli.command {
-        Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, args).await,
-        Command::Pg(PgCommand::Slots(args)) => pg_slots::run(&ctx, args).await,
-        Command::Pg(PgCommand::Horizon(args)) => pg_horizon::run(&ctx, args).await,
-        Command::Pg(PgCommand::Outbox(args)) => pg_outbox::run(&ctx, args).await,
-        Command::Kafka(KafkaCommand::Lso(args)) => kafka_lso::run(&ctx, args).await,
-        Command::Kafka(KafkaCommand::Producers(args)) => kafka_producers::run(&ctx, args).await,
+    match cli.command {
+        Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, &args).await,
+        Command::Pg(PgCommand::Slots(args)) => pg_slots::run(&ctx, &args).await,
+        Command::Pg(PgCommand::Horizon(args)) => pg_horizon::run(&ctx, &args).await,
+        Command::Pg(PgCommand::Outbox(args)) => pg_outbox::run(&ctx, &args).await,
+        Command::Kafka(KafkaCommand::Lso(args)) => kafka_lso::run(&ctx, &args).await,
+        Command::Kafka(KafkaCommand::Producers(args)) => kafka_producers::run(&ctx, &args).await,
         Command::Kafka(KafkaCommand::Transactions(args)) => {
-            kafka_transactions::run(&ctx, args).await
+            kafka_transactions::run(&ctx, &args).await
         }
-        Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, args).await,
-        Command::Reconcile(args) => reconcile::run(&ctx, args).await,
-        Command::Resolve(ResolveCommand::Pg(args)) => resolve_pg::run(&ctx, args).await,
-        Command::Resolve(ResolveCommand::Kafka(args)) => resolve_kafka::run(&ctx, args).await,
-        Command::Audit(AuditCommand::List(args)) => audit_cmd::list(&ctx, args),
-        Command::Audit(AuditCommand::Verify(args)) => audit_cmd::verify(&ctx, args),
-        Command::Audit(AuditCommand::Reseal(args)) => audit_cmd::reseal(&ctx, args),
-        Command::Config(ConfigCommand::Show) => config_show::run(&ctx),
-        Command::Check(args) => check::run(&ctx, args).await,
+        Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, &args).await,
+        Command::Reconcile(args) => reconcile::run(&ctx, &args).await,
+        Command::Resolve(ResolveCommand::Pg(args)) => resolve_pg::run(&ctx, &args).await,
+        Command::Resolve(ResolveCommand::Kafka(args)) => resolve_kafka::run(&ctx, &args).await,
+        Command::Audit(AuditCommand::List(args)) => {
+            local(move || audit_cmd::list(&ctx, &args)).await
+        }
+        Command::Audit(AuditCommand::Verify(args)) => {
+            local(move || audit_cmd::verify(&ctx, &args)).await
+        }
+        Command::Audit(AuditCommand::Reseal(args)) => {
+            local(move || audit_cmd::reseal(&ctx, &args)).await
+        }
+        Command::Config(ConfigCommand::Show) => local(move || config_show::run(&ctx)).await,
+        Command::Check(args) => check::run(&ctx, &args).await,
     }
+}
+
+/// A command that waits on no server and reads its files synchronously runs on the
+/// blocking pool, so a signal is still answered while it reads a long audit log.
+async fn local(command: impl FnOnce() -> Result<Severity> + Send + 'static) -> Result<Severity> {
+    tokio::task::spawn_blocking(command)
+        .await
+        .map_err(|e| anyhow::anyhow!("the command failed: {e}"))?
 }

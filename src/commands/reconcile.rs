@@ -285,12 +285,14 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         unparseable: topic_side.unparseable,
         show: args.show,
     };
-    let classes: Classes = compare::compare(
-        db_side.ids,
-        &db_side.young,
-        topic_side.window,
-        topic_side.outside,
-    );
+    // Sorting millions of ids takes seconds: off the runtime's thread, so a signal is
+    // still answered meanwhile.
+    let (db_ids, young) = (db_side.ids, db_side.young);
+    let (window, outside) = (topic_side.window, topic_side.outside);
+    let classes: Classes =
+        tokio::task::spawn_blocking(move || compare::compare(db_ids, &young, window, outside))
+            .await
+            .context("comparing the two sides")?;
     data.matched = classes.matched;
     data.missing_count = classes.missing.len();
     data.pending_count = classes.pending.len();
@@ -528,7 +530,12 @@ struct Progress {
 impl Progress {
     fn new(ctx: &Context, wanted: bool) -> Progress {
         let bar = (wanted && std::io::stderr().is_terminal() && ctx.verbose < 2).then(|| {
-            let bar = indicatif::ProgressBar::new_spinner();
+            let target = indicatif::ProgressDrawTarget::term_like_with_hz(
+                Box::new(Narrowed(console::Term::buffered_stderr())),
+                20,
+            );
+            let bar = indicatif::ProgressBar::with_draw_target(None, target)
+                .with_style(indicatif::ProgressStyle::default_spinner());
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
@@ -565,6 +572,54 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// stderr as two columns narrower than it is. indicatif pads its line to the full width,
+/// leaving the cursor past the last column, where the terminal's echo of Ctrl-C (`^C`)
+/// wraps onto a new line; the spinner's clearing would then erase that line and leave
+/// the spinner on the screen. With two columns spare the echo stays on the spinner's line.
+#[derive(Debug)]
+struct Narrowed(console::Term);
+
+impl indicatif::TermLike for Narrowed {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(2).max(1)
+    }
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_str(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Also when the command is dropped half way (an interrupt, an error): indicatif would
+/// leave the last spinner line on the terminal.
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 

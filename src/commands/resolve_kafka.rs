@@ -182,7 +182,9 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             exact: expected.as_bytes(),
         },
         &summary,
-    )? {
+    )
+    .await?
+    {
         Answer::Yes(token) => token,
         Answer::No(why) => {
             let finding = Finding::new(
@@ -196,6 +198,8 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     };
     let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
     data.audit_log = Some(audit_path.display().to_string());
+    // From the intent on, a signal waits for the outcome to be recorded.
+    let _shield = crate::interrupt::shield();
     let intent = log::record_intent(
         &audit_path,
         Record::intent(Action {

@@ -201,7 +201,9 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             exact: gid.as_bytes(),
         },
         &summary,
-    )? {
+    )
+    .await?
+    {
         Answer::Yes(token) => token,
         Answer::No(why) => {
             let finding = Finding::new(
@@ -217,6 +219,8 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     // The intent is durable before the statement runs; if it cannot be written, nothing runs.
     let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
     data.audit_log = Some(audit_path.display().to_string());
+    // From the intent on, a signal waits for the outcome to be recorded.
+    let _shield = crate::interrupt::shield();
     let intent = log::record_intent(
         &audit_path,
         Record::intent(Action {

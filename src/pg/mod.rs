@@ -1,5 +1,6 @@
 //! PostgreSQL gathering: connection parameters, diagnostic sessions and typed catalog reads.
 
+pub mod cancel;
 pub mod conninfo;
 pub mod horizon;
 pub mod outbox;

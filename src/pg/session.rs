@@ -1,13 +1,17 @@
 //! Diagnostic PostgreSQL sessions: TLS as libpq would, bounded connects and statements, read-only settings.
 
+use super::cancel::{Canceller, Running};
 use super::conninfo::{ConnParams, SslMode};
 use crate::error::hinted;
 use anyhow::{anyhow, Context, Result};
+use futures_util::Stream;
 use native_tls::{Certificate, Identity, TlsConnector};
 use postgres_native_tls::MakeTlsConnector;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::Duration;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, Row, SimpleQueryMessage};
+use tokio_postgres::{Client, Row, RowStream, SimpleQueryMessage};
 
 /// The oldest server whose catalogs our queries were written for.
 const MIN_SERVER_VERSION: i32 = 130000;
@@ -24,6 +28,8 @@ pub struct ServerInfo {
 
 pub struct Session {
     client: Client,
+    /// Announced with every statement, so an interrupt can cancel it on the server.
+    canceller: Canceller,
     timeout: Duration,
     pub params: ConnParams,
     pub info: ServerInfo,
@@ -34,7 +40,7 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     let target = params.describe();
     // --timeout bounds the whole connect (every host, TLS, authentication);
     // connect_timeout, when given, bounds each host's TCP connect as in libpq.
-    let client = tokio::time::timeout(timeout, open(params))
+    let (client, tls) = tokio::time::timeout(timeout, open(params))
         .await
         .map_err(|_| {
             hinted(
@@ -46,8 +52,10 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
             )
         })?
         .with_context(|| format!("connecting to postgres at {target}"))?;
+    let canceller = Canceller::new(client.cancel_token(), tls, target.clone(), timeout);
     let mut session = Session {
         client,
+        canceller,
         timeout,
         params: params.clone(),
         info: ServerInfo {
@@ -64,7 +72,8 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     Ok(session)
 }
 
-async fn open(params: &ConnParams) -> Result<Client> {
+/// The client, and the TLS connector it used (a cancel request needs the same).
+async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>)> {
     let mut config = tokio_postgres::Config::new();
     for host in &params.hosts {
         config.host(host);
@@ -103,9 +112,10 @@ async fn open(params: &ConnParams) -> Result<Client> {
         }
     });
     if mode == SslMode::Disable {
-        return start(&config, tokio_postgres::NoTls).await;
+        return Ok((start(&config, tokio_postgres::NoTls).await?, None));
     }
-    start(&config, cached_tls_connector(params, mode)?).await
+    let tls = cached_tls_connector(params, mode)?;
+    Ok((start(&config, tls.clone()).await?, Some(tls)))
 }
 
 /// Connects, and drives the connection on a task of its own. That task ends when the
@@ -293,6 +303,15 @@ impl Session {
         &self,
         fut: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T> {
+        let _running = Running::start(&self.canceller);
+        self.timed(fut).await
+    }
+
+    /// `bounded` without announcing the statement (its caller does, for longer).
+    async fn timed<T>(
+        &self,
+        fut: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T> {
         match tokio::time::timeout(self.timeout, fut).await {
             Ok(result) => result.map_err(pg_error),
             Err(_) => Err(anyhow!(
@@ -306,6 +325,7 @@ impl Session {
     /// takes none). The outer error is the time bound; the inner one the server's answer,
     /// kept whole for its SQLSTATE.
     pub async fn simple(&self, sql: &str) -> Result<Result<(), tokio_postgres::Error>> {
+        let _running = Running::start(&self.canceller);
         match tokio::time::timeout(self.timeout, self.client.simple_query(sql)).await {
             Ok(result) => Ok(result.map(|_| ())),
             Err(_) => Err(anyhow!(
@@ -315,16 +335,27 @@ impl Session {
         }
     }
 
-    /// A query whose rows arrive as a stream (for results too large to hold). Only the
-    /// start is bounded by the timeout (statement_timeout still bounds the server side).
+    /// Prepares a statement: its columns' names and types are known before it runs.
+    pub async fn prepare(&self, sql: &str) -> Result<tokio_postgres::Statement> {
+        self.bounded(self.client.prepare(sql)).await
+    }
+
+    /// A prepared query whose rows arrive as a stream (for results too large to hold).
+    /// Only the start is bounded by the timeout (statement_timeout still bounds the server
+    /// side); the statement counts as running until the stream ends or is dropped.
     pub async fn query_stream<'a>(
         &'a self,
-        sql: &str,
+        statement: &tokio_postgres::Statement,
         params: &'a [&'a (dyn ToSql + Sync)],
-    ) -> Result<tokio_postgres::RowStream> {
-        let statement = self.bounded(self.client.prepare(sql)).await?;
-        self.bounded(self.client.query_raw(&statement, params.iter().copied()))
-            .await
+    ) -> Result<Rows> {
+        let running = Running::start(&self.canceller);
+        let rows = self
+            .timed(self.client.query_raw(statement, params.iter().copied()))
+            .await?;
+        Ok(Rows {
+            rows: Box::pin(rows),
+            _running: running,
+        })
     }
 
     /// Lifts statement_timeout (and the client-side bound) to `limit` for a statement that
@@ -343,6 +374,24 @@ impl Session {
     /// Runs one bounded query with bind parameters.
     pub async fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
         self.bounded(self.client.query(sql, params)).await
+    }
+}
+
+/// The rows of `Session::query_stream`; the statement stays announced as running (and so
+/// cancellable) until the last row or the stream's drop.
+pub struct Rows {
+    rows: Pin<Box<RowStream>>,
+    _running: Running,
+}
+
+impl Stream for Rows {
+    type Item = Result<Row, tokio_postgres::Error>;
+
+    fn poll_next(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<Option<Self::Item>> {
+        self.rows.as_mut().poll_next(cx)
     }
 }
 

@@ -1,12 +1,15 @@
-//! The database side: the job's query streamed row by row, never loaded whole.
+//! The database side: the job's query streamed row by row, never loaded whole; its
+//! columns checked before it runs, and a row that cannot be read named with what to do.
 
 use super::ids::IdList;
+use crate::error::hinted;
 use crate::pg::session::{pg_error, Session};
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use futures_util::{pin_mut, TryStreamExt};
 use std::collections::BTreeSet;
-use tokio_postgres::types::Type;
+use tokio_postgres::types::{FromSql, Type};
+use tokio_postgres::Row;
 
 pub struct DbSide {
     pub ids: IdList,
@@ -20,6 +23,24 @@ enum Id {
     Text(String),
 }
 
+/// How the id column is read.
+#[derive(Clone, Copy)]
+enum IdKind {
+    Int8,
+    Int4,
+    Int2,
+    Text,
+}
+
+/// What the query's columns are, checked once from the prepared statement.
+struct Shape {
+    id: IdKind,
+    id_name: String,
+    id_type: String,
+    /// The row's time, when the query returns a second column.
+    time_name: Option<String>,
+}
+
 /// Runs `query` with `$1` = since and `$2` = until (timestamptz). Column 1 is the id
 /// (text or an integer); column 2, when present, the row's time for the settle window.
 pub async fn read(
@@ -30,12 +51,15 @@ pub async fn read(
     settle_from: DateTime<Utc>,
     progress: &dyn Fn(u64),
 ) -> Result<DbSide> {
+    const ABOUT: &str =
+        "running the reconcile query (it takes $1 = since and $2 = until, both timestamptz)";
+    let statement = session.prepare(query).await.context(ABOUT)?;
+    parameters(statement.params())?;
+    let shape = shape(statement.columns())?;
     let stream = session
-        .query_stream(query, &[&since, &until])
+        .query_stream(&statement, &[&since, &until])
         .await
-        .context(
-            "running the reconcile query (it takes $1 = since and $2 = until, both timestamptz)",
-        )?;
+        .context(ABOUT)?;
     pin_mut!(stream);
     let mut side = DbSide {
         ids: IdList::default(),
@@ -43,24 +67,28 @@ pub async fn read(
         rows: 0,
     };
     while let Some(row) = stream.try_next().await.map_err(pg_error)? {
-        let id = match row.columns().first().map(|c| c.type_().clone()) {
-            Some(Type::INT8) => Id::Integer(row.try_get::<_, i64>(0)?),
-            Some(Type::INT4) => Id::Integer(row.try_get::<_, i32>(0)?.into()),
-            Some(Type::INT2) => Id::Integer(row.try_get::<_, i16>(0)?.into()),
-            Some(Type::TEXT) | Some(Type::VARCHAR) | Some(Type::BPCHAR) | Some(Type::NAME) => Id::Text(row.try_get::<_, String>(0)?),
-            Some(other) => return Err(anyhow!("the query's first column is {other}: select the id as text or an integer (id::text)")),
-            None => return Err(anyhow!("the query returns no columns")),
+        let at = match &shape.time_name {
+            Some(name) => cell::<Option<DateTime<Utc>>>(&row, 1, name, "timestamptz", side.rows)?,
+            None => None,
         };
-        if row.len() > 1 {
-            let at: Option<DateTime<Utc>> = row
-                .try_get(1)
-                .context("the query's second column must be the row's time (timestamptz)")?;
-            if at.is_some_and(|t| t >= settle_from) {
-                side.young.insert(match &id {
-                    Id::Integer(n) => n.to_string(),
-                    Id::Text(t) => t.clone(),
-                });
+        let id = match shape.id {
+            IdKind::Int8 => id_cell::<i64>(&row, &shape, at, side.rows)?.map(Id::Integer),
+            IdKind::Int4 => {
+                id_cell::<i32>(&row, &shape, at, side.rows)?.map(|n| Id::Integer(n.into()))
             }
+            IdKind::Int2 => {
+                id_cell::<i16>(&row, &shape, at, side.rows)?.map(|n| Id::Integer(n.into()))
+            }
+            IdKind::Text => id_cell::<String>(&row, &shape, at, side.rows)?.map(Id::Text),
+        };
+        let Some(id) = id else {
+            return Err(null_id(&shape, at, side.rows));
+        };
+        if at.is_some_and(|t| t >= settle_from) {
+            side.young.insert(match &id {
+                Id::Integer(n) => n.to_string(),
+                Id::Text(t) => t.clone(),
+            });
         }
         match id {
             Id::Integer(n) => side.ids.push_integer(n),
@@ -73,4 +101,196 @@ pub async fn read(
     }
     progress(side.rows);
     Ok(side)
+}
+
+/// `$1` and `$2` must be timestamptz: PostgreSQL infers a parameter's type from its use
+/// (`$1 < $2` alone makes them text), and the driver would then refuse in Rust's words.
+fn parameters(types: &[Type]) -> Result<()> {
+    if types.len() != 2 {
+        return Err(hinted(
+            format!(
+                "the reconcile query takes {} parameter(s): it must take the window, $1 (since) and $2 (until)",
+                types.len()
+            ),
+            "e.g. … WHERE created_at >= $1 AND created_at < $2: rows outside the window would be reported missing",
+        ));
+    }
+    for (i, t) in types.iter().enumerate() {
+        if *t != Type::TIMESTAMPTZ {
+            let n = i + 1;
+            return Err(hinted(
+                format!(
+                    "the reconcile query uses ${n} as {}: it is the window's {}, a timestamptz",
+                    sql_type(t),
+                    if n == 1 {
+                        "start (since)"
+                    } else {
+                        "end (until)"
+                    }
+                ),
+                format!("compare it with a timestamptz column, or write ${n}::timestamptz"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The id and time columns' types, refused before the query runs when they cannot be
+/// read, with the cast that makes them readable.
+fn shape(columns: &[tokio_postgres::Column]) -> Result<Shape> {
+    let Some(first) = columns.first() else {
+        return Err(hinted(
+            "the reconcile query returns no columns",
+            "select the id first, then the row's time: SELECT id, created_at FROM …",
+        ));
+    };
+    let id_name = first.name().to_string();
+    let id_type = sql_type(first.type_());
+    let id = match *first.type_() {
+        Type::INT8 => IdKind::Int8,
+        Type::INT4 => IdKind::Int4,
+        Type::INT2 => IdKind::Int2,
+        ref t if <String as FromSql>::accepts(t) => IdKind::Text,
+        _ => {
+            return Err(hinted(
+                format!(
+                    "the reconcile query's first column {id_name:?} is of type {id_type}: the id must be text or an integer (smallint, integer, bigint)"
+                ),
+                format!(
+                    "cast it in the query: {id_name}::text (exact for numeric, uuid and any other type), or {id_name}::bigint"
+                ),
+            ))
+        }
+    };
+    let time_name = match columns.get(1) {
+        None => None,
+        Some(c) if *c.type_() == Type::TIMESTAMPTZ => Some(c.name().to_string()),
+        Some(c) => {
+            let (name, found) = (c.name(), sql_type(c.type_()));
+            let hint = match *c.type_() {
+                Type::TIMESTAMP => format!(
+                    "a timestamp without time zone has no instant: say which zone it holds, e.g. {name} AT TIME ZONE 'UTC'"
+                ),
+                Type::DATE => format!("cast it in the query: {name}::timestamptz"),
+                _ => format!(
+                    "return the row's time as timestamptz second ({name}::timestamptz), or drop the column (then no row counts as pending)"
+                ),
+            };
+            return Err(hinted(
+                format!(
+                    "the reconcile query's second column {name:?} is of type {found}: it must be the row's time, timestamptz"
+                ),
+                hint,
+            ));
+        }
+    };
+    Ok(Shape {
+        id,
+        id_name,
+        id_type,
+        time_name,
+    })
+}
+
+/// The id of a row, None when NULL; a value that cannot be read (text not in UTF-8)
+/// names the row.
+fn id_cell<'a, T: FromSql<'a>>(
+    row: &'a Row,
+    shape: &Shape,
+    at: Option<DateTime<Utc>>,
+    before: u64,
+) -> Result<Option<T>> {
+    row.try_get::<_, Option<T>>(0).map_err(|e| {
+        anyhow::anyhow!(
+            "{} of the reconcile query: its id (column {:?}, {}) cannot be read: {}",
+            which_row(before, at),
+            shape.id_name,
+            shape.id_type,
+            reason(&e)
+        )
+    })
+}
+
+fn cell<'a, T: FromSql<'a>>(
+    row: &'a Row,
+    index: usize,
+    name: &str,
+    sql: &str,
+    before: u64,
+) -> Result<T> {
+    row.try_get::<_, T>(index).map_err(|e| {
+        anyhow::anyhow!(
+            "{} of the reconcile query: column {name:?} ({sql}) cannot be read: {}",
+            which_row(before, None),
+            reason(&e)
+        )
+    })
+}
+
+fn null_id(shape: &Shape, at: Option<DateTime<Utc>>, before: u64) -> anyhow::Error {
+    hinted(
+        format!(
+            "{} of the reconcile query has a NULL id (column {:?}, {}): a row without an id cannot be compared",
+            which_row(before, at),
+            shape.id_name,
+            shape.id_type
+        ),
+        format!(
+            "leave such rows out of the query: … WHERE {} IS NOT NULL (or COALESCE them to a placeholder you will recognise)",
+            shape.id_name
+        ),
+    )
+}
+
+/// "row 17 (time 2026-05-11 02:00:00 UTC)": its position in the order the server sent
+/// the rows, and its time when the query returns one (a NULL id has nothing else to show).
+fn which_row(before: u64, at: Option<DateTime<Utc>>) -> String {
+    let n = before + 1;
+    match at {
+        Some(t) => format!("row {n} (time {})", t.format("%Y-%m-%d %H:%M:%S%.f UTC")),
+        None => format!("row {n}"),
+    }
+}
+
+/// A driver error's own cause (its text names Rust types only for a type mismatch, which
+/// `shape` refuses before the query runs).
+fn reason(e: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(source) => source.to_string(),
+        None => e.to_string(),
+    }
+}
+
+/// A type as SQL writes it (`timestamp without time zone`, `numeric`), not its catalog name.
+fn sql_type(t: &Type) -> String {
+    match *t {
+        Type::TIMESTAMP => "timestamp without time zone".into(),
+        Type::TIMESTAMPTZ => "timestamp with time zone".into(),
+        Type::INT2 => "smallint".into(),
+        Type::INT4 => "integer".into(),
+        Type::INT8 => "bigint".into(),
+        Type::FLOAT4 => "real".into(),
+        Type::FLOAT8 => "double precision".into(),
+        Type::BPCHAR => "character".into(),
+        Type::VARCHAR => "character varying".into(),
+        Type::BOOL => "boolean".into(),
+        _ => t.name().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_named_by_position_and_time() {
+        assert_eq!(which_row(0, None), "row 1");
+        let t = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        assert_eq!(
+            which_row(4, Some(t)),
+            "row 5 (time 2023-11-14 22:13:20 UTC)"
+        );
+        assert_eq!(sql_type(&Type::TIMESTAMP), "timestamp without time zone");
+        assert_eq!(sql_type(&Type::NUMERIC), "numeric");
+    }
 }

@@ -1,8 +1,9 @@
 //! An RFC 6901 JSON pointer followed through a message value as it is parsed, without
 //! building the document: the one string or number it names is all a reconcile needs,
-//! once per message.
+//! once per message. A number is taken as its exact text, never through a float.
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -79,10 +80,34 @@ impl<'de> DeserializeSeed<'de> for Follow<'_> {
     type Value = Option<Leaf<'de>>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        if self.0.is_empty() {
+            // The value the pointer names, as the text the message holds: serde_json
+            // would turn 18446744073709551616 (above u64) into a float and round it.
+            let raw = <&'de RawValue as serde::Deserialize>::deserialize(d)?;
+            return leaf(raw.get()).map(Some).map_err(serde::de::Error::custom);
+        }
         d.deserialize_any(self)
     }
 }
 
+/// A string's content, or a number exactly as written (`1e3` stays `1e3`: ids are
+/// compared as text, as keys and headers are).
+fn leaf(raw: &str) -> Result<Leaf<'_>, serde_json::Error> {
+    Ok(match raw.as_bytes().first() {
+        Some(b'"') => match raw.get(1..raw.len() - 1) {
+            Some(inner) if !inner.contains('\\') => Leaf::Id(Cow::Borrowed(inner)),
+            _ => Leaf::Id(Cow::Owned(serde_json::from_str::<String>(raw)?)),
+        },
+        Some(b'-' | b'0'..=b'9') => Leaf::Id(Cow::Borrowed(raw)),
+        Some(b'{') => Leaf::Other("an object"),
+        Some(b'[') => Leaf::Other("an array"),
+        Some(b't') => Leaf::Other("true"),
+        Some(b'f') => Leaf::Other("false"),
+        _ => Leaf::Other("null"),
+    })
+}
+
+/// Deeper than the pointer's last token: only objects and arrays lead anywhere.
 impl<'de> Visitor<'de> for Follow<'_> {
     type Value = Option<Leaf<'de>>;
 
@@ -92,8 +117,7 @@ impl<'de> Visitor<'de> for Follow<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let Some((token, rest)) = self.0.split_first() else {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(Some(Leaf::Other("an object")));
+            return Ok(None);
         };
         let mut found = None;
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
@@ -109,8 +133,7 @@ impl<'de> Visitor<'de> for Follow<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let Some((token, rest)) = self.0.split_first() else {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            return Ok(Some(Leaf::Other("an array")));
+            return Ok(None);
         };
         // RFC 6901: an index is 0 or digits without a leading zero.
         let index = token
@@ -134,48 +157,33 @@ impl<'de> Visitor<'de> for Follow<'_> {
         Ok(found)
     }
 
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(self.leaf(|| Cow::Borrowed(v)))
+    // A scalar where the path goes on: the pointer names nothing.
+    fn visit_borrowed_str<E>(self, _: &'de str) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(self.leaf(|| Cow::Owned(v.to_string())))
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
-        let text = || {
-            serde_json::Number::from_f64(v)
-                .map_or_else(|| v.to_string(), |n| n.to_string())
-                .into()
-        };
-        Ok(self.leaf(text))
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(self.other(if v { "true" } else { "false" }))
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(self.other("null"))
-    }
-}
-
-impl Follow<'_> {
-    /// A string or number: the id when the path ends here, else the path goes nowhere.
-    fn leaf<'de>(&self, id: impl FnOnce() -> Cow<'de, str>) -> Option<Leaf<'de>> {
-        self.0.is_empty().then(|| Leaf::Id(id()))
-    }
-
-    fn other<'de>(&self, kind: &'static str) -> Option<Leaf<'de>> {
-        self.0.is_empty().then_some(Leaf::Other(kind))
+        Ok(None)
     }
 }
 
@@ -240,6 +248,38 @@ mod tests {
             .unwrap_err()
             .starts_with("value is not JSON"));
         assert!(find("/a", "not json")
+            .unwrap_err()
+            .starts_with("value is not JSON"));
+        assert_eq!(
+            find("/t", r#"{"t":true}"#).unwrap_err(),
+            "/t is true, not a string or number"
+        );
+        assert_eq!(
+            find("/a", r#"{"a":[1]}"#).unwrap_err(),
+            "/a is an array, not a string or number"
+        );
+    }
+
+    #[test]
+    fn numbers_are_their_exact_text() {
+        for (json, id) in [
+            (r#"{"id":18446744073709551616}"#, "18446744073709551616"),
+            (
+                r#"{"id":123456789012345678901234567890}"#,
+                "123456789012345678901234567890",
+            ),
+            (r#"{"id":-9223372036854775809}"#, "-9223372036854775809"),
+            (r#"{"id":1000}"#, "1000"),
+            (r#"{"id":1e3}"#, "1e3"),
+            (r#"{"id":1000.0}"#, "1000.0"),
+            (r#"{"id":1.5E+2}"#, "1.5E+2"),
+            (r#"{"id": 42 }"#, "42"),
+            (r#"{"id":"18446744073709551616"}"#, "18446744073709551616"),
+            (r#"{"id":"a\"b\u00e9"}"#, "a\"bé"),
+        ] {
+            assert_eq!(find("/id", json).unwrap(), id, "{json}");
+        }
+        assert!(find("/id", r#"{"id":01}"#)
             .unwrap_err()
             .starts_with("value is not JSON"));
     }

@@ -1,5 +1,6 @@
 //! The confirmation step: the only place a `Confirmed` token can be made.
 
+use super::prompt::{self, Typed};
 use crate::term::Shown;
 use anyhow::Result;
 use std::io::IsTerminal;
@@ -26,18 +27,21 @@ pub struct Expected<'a> {
 }
 
 impl Expected<'_> {
-    fn matches(&self, typed: &str) -> bool {
-        typed == self.shown.as_str()
-            || typed.as_bytes() == self.exact
-            || crate::text::unescape(typed).is_ok_and(|b| b == self.exact)
+    fn matches(&self, typed: &[u8]) -> bool {
+        typed == self.shown.as_str().as_bytes()
+            || typed == self.exact
+            || std::str::from_utf8(typed)
+                .ok()
+                .and_then(|t| crate::text::unescape(t).ok())
+                .is_some_and(|b| b == self.exact)
     }
 }
 
 /// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there
 /// and the operator must type `expected` exactly (a GID, or `topic-partition@offset`),
 /// which cannot be done by reflex the way `y` can. `what` is the evidence, shown first.
-#[allow(clippy::disallowed_types)]
-pub fn confirm(
+/// Ctrl-D and Esc abort; Ctrl-C and a signal end the program with nothing done.
+pub async fn confirm(
     yes: bool,
     reason: Option<&str>,
     expected: &Expected<'_>,
@@ -57,15 +61,11 @@ pub fn confirm(
     }
     crate::term::status(what);
     let prompt = crate::shown!("Type {} to confirm (anything else aborts)", expected.shown);
-    let typed: String = dialoguer::Input::new()
-        .with_prompt(prompt.into_string())
-        .allow_empty(true)
-        .interact_text()
-        .unwrap_or_default();
-    Ok(if expected.matches(&typed) {
-        Answer::Yes(Confirmed { _private: () })
-    } else {
-        Answer::No("the typed text did not match: nothing was done".into())
+    Ok(match prompt::read_line(&prompt).await? {
+        Typed::Line(typed) if expected.matches(&typed) => Answer::Yes(Confirmed { _private: () }),
+        Typed::Line(_) => Answer::No("the typed text did not match: nothing was done".into()),
+        Typed::EndOfInput => Answer::No("aborted with Ctrl-D".into()),
+        Typed::Escape => Answer::No("aborted with Esc".into()),
     })
 }
 
@@ -81,12 +81,12 @@ mod tests {
             exact: gid,
         };
         assert_eq!(expected.shown.as_str(), "odd\\xff\\\\x");
-        assert!(expected.matches("odd\\xff\\\\x"));
-        assert!(!expected.matches("odd"));
+        assert!(expected.matches(b"odd\\xff\\\\x"));
+        assert!(!expected.matches(b"odd"));
         let plain = Expected {
             shown: Shown::text("a\\b"),
             exact: b"a\\b",
         };
-        assert!(plain.matches("a\\b") && plain.matches("a\\\\b"));
+        assert!(plain.matches(b"a\\b") && plain.matches(b"a\\\\b"));
     }
 }
