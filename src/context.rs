@@ -79,6 +79,7 @@ impl Context {
             output: global.output,
             style: Style {
                 color: crate::term::use_color(global.no_color),
+                width: crate::term::table_width(),
             },
             verbose: global.verbose,
             timeout: global.timeout,
@@ -86,10 +87,11 @@ impl Context {
         })
     }
 
-    /// Status on stderr, shown with -v.
+    /// Status on stderr, shown with -v. The message is data (it may quote a server):
+    /// escaped here, at the edge.
     pub fn note(&self, message: impl AsRef<str>) {
         if self.verbose > 0 {
-            eprintln!("indoubt: {}", message.as_ref());
+            crate::term::status(&crate::shown!("indoubt: {}", message.as_ref()));
         }
     }
 

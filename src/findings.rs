@@ -1,7 +1,9 @@
 //! Findings and severities: what a check concluded, with its evidence, and how that becomes an exit code.
 
+use crate::text::{RawText, Text};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Nagios plugin states. The derive order is the aggregation order: a CRITICAL found
 /// somewhere must never be hidden behind an UNKNOWN found elsewhere, so UNKNOWN ranks
@@ -53,23 +55,34 @@ pub struct Finding {
     /// Stable machine name of the rule, e.g. `prepared_xact_age`.
     pub code: &'static str,
     /// The object the finding is about, e.g. `prepared transaction 131077_orders_4711 in shop`.
-    pub subject: String,
-    pub message: String,
+    /// Server text in it stays as sent (JSON) and is escaped where it is shown (tables).
+    pub subject: Text,
+    pub message: Text,
     /// The values read (and where from) that the message rests on.
     pub evidence: Map<String, Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub advice: Option<String>,
+    pub advice: Option<Text>,
+    /// Evidence that is server text, kept as bytes for where it is shown (Prometheus
+    /// labels): a value that is not UTF-8 is in `evidence` only in its escaped form.
+    #[serde(skip)]
+    pub raw_evidence: BTreeMap<&'static str, RawText>,
 }
 
 impl Finding {
-    pub fn new(severity: Severity, code: &'static str, subject: String, message: String) -> Self {
+    pub fn new(
+        severity: Severity,
+        code: &'static str,
+        subject: impl Into<Text>,
+        message: impl Into<Text>,
+    ) -> Self {
         Finding {
             severity,
             code,
-            subject,
-            message,
+            subject: subject.into(),
+            message: message.into(),
             evidence: Map::new(),
             advice: None,
+            raw_evidence: BTreeMap::new(),
         }
     }
 
@@ -78,7 +91,14 @@ impl Finding {
         self
     }
 
-    pub fn advice(mut self, advice: impl Into<String>) -> Self {
+    /// Evidence that is server text (a GID, a database name).
+    pub fn evidence_raw(mut self, key: &'static str, value: &RawText) -> Self {
+        self.evidence.insert(key.to_string(), value.into());
+        self.raw_evidence.insert(key, value.clone());
+        self
+    }
+
+    pub fn advice(mut self, advice: impl Into<Text>) -> Self {
         self.advice = Some(advice.into());
         self
     }
@@ -99,7 +119,7 @@ mod tests {
 
     #[test]
     fn critical_outranks_unknown_but_exits_2() {
-        let f = |s| Finding::new(s, "t", "x".into(), "y".into());
+        let f = |s| Finding::new(s, "t", "x", "y");
         let all = [
             f(Severity::Unknown),
             f(Severity::Critical),

@@ -1,5 +1,7 @@
 //! Global transaction id decoding: pgjdbc XA (Narayana, Atomikos and others), Citus and logical replication GIDs.
 
+use crate::term::Shown;
+use crate::text::{RawText, Text};
 use base64::Engine;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -11,6 +13,8 @@ const ATOMIKOS_FORMAT_ID: i32 = 1096044365;
 /// Narayana's Uid: two int64 host words, int32 process, int32 seconds, int32 counter.
 const NARAYANA_UID_LEN: usize = 28;
 
+// One per prepared transaction: the size of the XA variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DecodedGid {
@@ -49,6 +53,11 @@ pub struct XaGid {
     pub narayana: Option<NarayanaXid>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub atomikos: Option<Box<AtomikosXid>>,
+    /// The decoded bytes, for a person (escaped once where shown).
+    #[serde(skip)]
+    pub gtrid: RawText,
+    #[serde(skip)]
+    pub bqual: RawText,
 }
 
 /// What Atomikos packs into its XIDs: the tid `<tm_unique_name><begin, epoch ms><counter>`.
@@ -78,6 +87,22 @@ pub struct NarayanaXid {
     pub branch_uid: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eis_name: Option<i32>,
+    /// The node name's bytes, for a person (escaped once where shown).
+    #[serde(skip)]
+    pub node: RawText,
+}
+
+/// A GID as the server holds it: one that is not UTF-8 is none of the known formats.
+pub fn decode_raw(gid: &RawText) -> DecodedGid {
+    match gid.as_str() {
+        Some(text) => decode(text),
+        None => DecodedGid::Opaque {
+            note: Some(
+                "not UTF-8 text (a SQL_ASCII database): the bytes that are not are shown in hex"
+                    .into(),
+            ),
+        },
+    }
 }
 
 pub fn decode(gid: &str) -> DecodedGid {
@@ -163,6 +188,8 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         bqual_text: printable(&bqual),
         narayana,
         atomikos,
+        gtrid: RawText::from(gtrid),
+        bqual: RawText::from(bqual),
     })
 }
 
@@ -192,6 +219,7 @@ fn decode_narayana(gtrid: &[u8], bqual: &[u8]) -> Option<NarayanaXid> {
         coordinator_node: printable(node),
         branch_uid: branch.as_ref().map(|(uid, _)| uid.clone()),
         eis_name: branch.map(|(_, eis)| eis),
+        node: RawText::from(node.to_vec()),
     })
 }
 
@@ -268,19 +296,25 @@ fn printable(bytes: &[u8]) -> String {
 }
 
 impl DecodedGid {
-    /// One line for a table cell.
-    pub fn summary(&self) -> String {
+    /// One line for a table cell or a prompt, the decoded bytes escaped once.
+    pub fn summary(&self) -> Shown {
         match self {
             DecodedGid::Xa(xa) => {
                 let manager = xa.transaction_manager.unwrap_or("XA");
                 match &xa.narayana {
-                    Some(n) => format!(
-                        "{manager} (format {}) coordinator node {:?}, uid {}",
-                        xa.format_id, n.coordinator_node, n.transaction_uid
+                    Some(n) => crate::shown!(
+                        "{} (format {}) coordinator node '{}', uid {}",
+                        manager,
+                        xa.format_id,
+                        n.node,
+                        n.transaction_uid
                     ),
-                    None => format!(
-                        "{manager} (format {}) gtrid {:?} bqual {:?}",
-                        xa.format_id, xa.gtrid_text, xa.bqual_text
+                    None => crate::shown!(
+                        "{} (format {}) gtrid '{}' bqual '{}'",
+                        manager,
+                        xa.format_id,
+                        xa.gtrid,
+                        xa.bqual
                     ),
                 }
             }
@@ -289,40 +323,57 @@ impl DecodedGid {
                 initiator_pid,
                 transaction_number,
                 ..
-            } => format!(
-                "Citus: initiator group {initiator_group_id}, pid {initiator_pid}, transaction {transaction_number}"
+            } => crate::shown!(
+                "Citus: initiator group {}, pid {}, transaction {}",
+                initiator_group_id,
+                initiator_pid,
+                transaction_number
             ),
             DecodedGid::LogicalReplication {
                 subscription_oid,
                 remote_xid,
-            } => format!("logical replication: subscription oid {subscription_oid}, remote xid {remote_xid}"),
-            DecodedGid::Opaque { note: Some(note) } => format!("opaque: {note}"),
-            DecodedGid::Opaque { note: None } => "opaque".to_string(),
+            } => crate::shown!(
+                "logical replication: subscription oid {}, remote xid {}",
+                subscription_oid,
+                remote_xid
+            ),
+            DecodedGid::Opaque { note: Some(note) } => crate::shown!("opaque: {}", note),
+            DecodedGid::Opaque { note: None } => Shown::lit("opaque"),
         }
     }
 
     /// Where the decision for this transaction lives, for the operator.
-    pub fn advice(&self) -> String {
+    pub fn advice(&self) -> Text {
         const RULE: &str = "Resolve by the coordinator's decision; a heuristic COMMIT/ROLLBACK PREPARED is a human's call, to be recorded and communicated.";
         match self {
-            DecodedGid::Xa(XaGid { narayana: Some(n), .. }) => format!(
-                "The decision is in the transaction log (ObjectStore) of Narayana node {:?}: recover that node, or look the uid {} up in its log and in the other participants. {RULE}",
-                n.coordinator_node, n.transaction_uid
-            ),
+            DecodedGid::Xa(XaGid { narayana: Some(n), .. }) => crate::text![
+                "The decision is in the transaction log (ObjectStore) of Narayana node '",
+                n.node,
+                "': recover that node, or look the uid ",
+                n.transaction_uid,
+                " up in its log and in the other participants. ",
+                RULE
+            ],
             DecodedGid::Xa(xa) => format!(
                 "Look the gtrid up in the {} transaction log and in the other participants (same gtrid). {RULE}",
                 xa.transaction_manager.unwrap_or("transaction manager's")
-            ),
+            )
+            .into(),
             DecodedGid::Citus { initiator_group_id, .. } => format!(
                 "Citus resolves its own: run SELECT recover_prepared_transactions() on the coordinator (initiator group {initiator_group_id}); its pg_dist_transaction holds the decision."
-            ),
+            )
+            .into(),
             DecodedGid::LogicalReplication { subscription_oid, .. } => format!(
                 "Created by the apply worker of subscription oid {subscription_oid}: check that subscription's worker and the publisher; the publisher's COMMIT PREPARED or ROLLBACK PREPARED finishes it."
-            ),
+            )
+            .into(),
             DecodedGid::Opaque { note: Some(note) } => format!(
                 "Not decodable, but it carries a known format id ({note}): look for the decision in that transaction manager's log. {RULE}"
-            ),
-            DecodedGid::Opaque { note: None } => format!("Find the application or transaction manager that issued this GID. {RULE}"),
+            )
+            .into(),
+            DecodedGid::Opaque { note: None } => {
+                format!("Find the application or transaction manager that issued this GID. {RULE}").into()
+            }
         }
     }
 }

@@ -18,4 +18,5 @@ pub mod reconcile;
 pub mod report;
 pub mod resolve;
 pub mod term;
+pub mod text;
 pub mod units;

@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use indoubt::interrupt::{self, Ended};
-use indoubt::{cli, commands, error};
+use indoubt::{cli, commands, error, shown, term};
 use std::process::ExitCode;
 
 /// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).
@@ -24,7 +24,10 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(err) => {
-            eprintln!("indoubt: error: starting the async runtime: {err}");
+            term::status(&shown!(
+                "indoubt: error: starting the async runtime: {}",
+                err
+            ));
             return ExitCode::from(EXIT_UNKNOWN);
         }
     };
@@ -48,9 +51,10 @@ fn main() -> ExitCode {
     match outcome {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) => {
-            eprintln!("indoubt: error: {err:#}");
+            // An error may quote a server, a file or an argument: escaped like any data.
+            term::status(&shown!("indoubt: error: {:#}", err));
             if let Some(hint) = error::hint_of(&err) {
-                eprintln!("hint: {hint}");
+                term::status(&shown!("hint: {}", hint));
             }
             ExitCode::from(EXIT_UNKNOWN)
         }

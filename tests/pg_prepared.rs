@@ -116,7 +116,7 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
     let xact = &report.prepared_transactions[0];
     assert_eq!(xact.gid, gid);
     assert_eq!(xact.database, db.name);
-    assert_eq!(xact.owner, owner.name);
+    assert_eq!(xact.owner.as_deref(), Some(owner.name.as_str()));
     assert!(
         xact.age_seconds >= 0.0 && xact.age_seconds <= pg_age_seconds,
         "{} vs {pg_age_seconds}",

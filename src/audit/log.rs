@@ -206,9 +206,10 @@ fn read_head(path: &Path) -> Result<Head> {
         .filter(|(_, h)| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     Ok(match parsed {
         Some((seq, hash)) => Head::Names(seq, hash.to_string()),
+        // Raw here: whatever shows it escapes it (term::Shown), once.
         None => Head::Unreadable(format!(
-            "{:?} is not a record number and a hash",
-            crate::term::escape_control(text.chars().take(80).collect::<String>().trim())
+            "'{}' is not a record number and a hash",
+            text.chars().take(80).collect::<String>().trim()
         )),
     })
 }

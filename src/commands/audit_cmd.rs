@@ -5,10 +5,11 @@ use crate::audit::record::{Kind, Record};
 use crate::cli::{AuditListArgs, AuditResealArgs, AuditVerifyArgs};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::report::{self, table::Style, Report, TableView, Target};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::shown;
+use crate::term::Shown;
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -44,14 +45,14 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
     let mut findings = vec![Finding::new(
         Severity::Ok,
         "audit_records",
-        "audit log".into(),
+        "audit log",
         format!("{} record(s)", records.len()),
     )];
     if !verification.breaks.is_empty() {
         findings.push(Finding::new(
             Severity::Critical,
             "audit_chain_broken",
-            "audit log".into(),
+            "audit log",
             format!(
                 "the chain is broken ({} place(s)): run `indoubt audit verify`",
                 verification.breaks.len()
@@ -79,7 +80,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         let mut finding = Finding::new(
             Severity::Critical,
             "audit_chain_broken",
-            "audit log".into(),
+            "audit log",
             b.message.clone(),
         )
         .evidence("source", "hash chain");
@@ -93,7 +94,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
             Finding::new(
                 Severity::Warning,
                 "audit_head_behind",
-                "audit log".into(),
+                "audit log",
                 behind.clone(),
             )
             .evidence("source", "hash chain and head file")
@@ -121,7 +122,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         findings.push(Finding::new(
             Severity::Ok,
             "audit_chain",
-            "audit log".into(),
+            "audit log",
             format!(
                 "{} record(s), chain intact, every intent has its outcome",
                 v.records.len()
@@ -134,7 +135,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
             Finding::new(
                 Severity::Ok,
                 "audit_resealed",
-                "audit log".into(),
+                "audit log",
                 format!(
                     "record {}: the head was re-made by {} at {} (why: {}), when {}; records cut off before record {} can no longer be ruled out",
                     r.seq,
@@ -197,12 +198,7 @@ pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
     let report = Report::new(
         "audit reseal",
         target(&path),
-        vec![Finding::new(
-            Severity::Ok,
-            code,
-            "audit log".into(),
-            message,
-        )],
+        vec![Finding::new(Severity::Ok, code, "audit log", message)],
         AuditReport {
             audit_log: path.display().to_string(),
             records,
@@ -213,7 +209,7 @@ pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
 }
 
 impl TableView for AuditReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.records.is_empty() {
             return Vec::new();
         }
@@ -227,14 +223,14 @@ impl TableView for AuditReport {
             };
             table.add_row(vec![
                 Cell::new(r.seq),
-                Cell::new(r.time.format("%Y-%m-%d %H:%M:%S")),
+                Cell::new(shown!("{}", r.time.format("%Y-%m-%d %H:%M:%S"))),
                 Cell::new(match r.kind {
                     Kind::Intent => "intent",
                     Kind::Outcome => "outcome",
                     Kind::Reseal => "reseal",
                 }),
-                Cell::new(escape_control(&operator)),
-                Cell::new(escape_control(&r.object)),
+                Cell::new(operator),
+                Cell::new(&r.object),
                 Cell::new(format!(
                     "{}{}",
                     r.decision,
@@ -246,15 +242,15 @@ impl TableView for AuditReport {
                         .map(|o| o.status.clone())
                         .unwrap_or_else(|| "-".into()),
                 ),
-                Cell::new(escape_control(
-                    &[r.reason.clone(), r.ticket.clone()]
+                Cell::new(
+                    [r.reason.clone(), r.ticket.clone()]
                         .into_iter()
                         .flatten()
                         .collect::<Vec<_>>()
                         .join(" / "),
-                )),
+                ),
             ]);
         }
-        vec![table.to_string()]
+        vec![table.render()]
     }
 }

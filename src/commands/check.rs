@@ -5,12 +5,13 @@ use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slo
 use crate::cli::{CheckArgs, CheckKind, Cli, Command, KafkaCommand, OutputFormat, PgCommand};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::report::{self, table::Style, Report, TableView, Target};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::{anyhow, Result};
 use clap::Parser;
-use comfy_table::Cell;
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::time::Instant;
@@ -138,7 +139,7 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
                 let finding = Finding::new(
                     Severity::Unknown,
                     "check_failed",
-                    String::new(),
+                    "",
                     format!("no answer: {reason}"),
                 );
                 (None, Some(reason), vec![finding])
@@ -265,7 +266,7 @@ fn gathered<T>(report: Report<T>) -> Result<Gathered> {
 }
 
 impl TableView for CheckReport {
-    fn headline(&self) -> Option<String> {
+    fn headline(&self) -> Option<Shown> {
         let mut counts = std::collections::BTreeMap::new();
         for c in &self.checks {
             *counts.entry(c.status).or_insert(0usize) += 1;
@@ -278,17 +279,18 @@ impl TableView for CheckReport {
             .map(|(s, n)| format!("{n} {}", s.label()))
             .collect();
         Some(if problems.is_empty() {
-            format!("all {total} checks OK in {:.2}s", self.elapsed_seconds)
+            shown!("all {} checks OK in {:.2}s", total, self.elapsed_seconds)
         } else {
-            format!(
-                "{} among {total} checks, in {:.2}s",
+            shown!(
+                "{} among {} checks, in {:.2}s",
                 problems.join(", "),
+                total,
                 self.elapsed_seconds
             )
         })
     }
 
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.checks.is_empty() {
             return Vec::new();
         }
@@ -306,13 +308,13 @@ impl TableView for CheckReport {
                     .join(", "),
             };
             t.add_row(vec![
-                Cell::new(escape_control(&c.target)),
+                Cell::new(&c.target),
                 Cell::new(c.check),
                 style.severity_cell(c.status),
-                Cell::new(format!("{:.2}s", c.elapsed_seconds)),
-                Cell::new(escape_control(&result)),
+                Cell::new(shown!("{:.2}s", c.elapsed_seconds)),
+                Cell::new(result),
             ]);
         }
-        vec![t.to_string()]
+        vec![t.render()]
     }
 }

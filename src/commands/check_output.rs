@@ -3,11 +3,20 @@
 use super::check::CheckReport;
 use crate::findings::{Finding, Severity};
 use crate::report::Report;
+use crate::text::Text;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// Evidence keys that become Prometheus labels of a finding: they name the object.
-const LABEL_KEYS: [&str; 5] = ["database", "slot", "topic", "partition", "gid"];
+/// Evidence keys that become Prometheus labels of a finding: they name the object. Two
+/// open transactions on one partition differ by producer.
+const LABEL_KEYS: [&str; 6] = [
+    "database",
+    "slot",
+    "topic",
+    "partition",
+    "gid",
+    "producer_id",
+];
 
 /// A string the evidence holds under `key`, or "".
 fn evidence_text<'a>(f: &'a Finding, key: &str) -> &'a str {
@@ -15,16 +24,16 @@ fn evidence_text<'a>(f: &'a Finding, key: &str) -> &'a str {
 }
 
 /// `target check: subject`, as the table shows a finding of `check`.
-pub(crate) fn located_subject(f: &Finding) -> String {
+pub(crate) fn located_subject(f: &Finding) -> Text {
     let place = format!(
         "{} {}",
         evidence_text(f, "target"),
         evidence_text(f, "check")
     );
     if f.subject.is_empty() {
-        place
+        place.into()
     } else {
-        format!("{place}: {}", f.subject)
+        f.subject.prepended(&format!("{place}: ").into())
     }
 }
 
@@ -75,15 +84,10 @@ pub(crate) fn nagios(report: &Report<CheckReport>) -> String {
     out
 }
 
-/// A plugin's text may hold neither `|` (it starts the perfdata) nor line breaks.
-fn plugin_text(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '|' => '/',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect()
+/// A plugin's text may hold neither `|` (it starts the perfdata) nor line breaks; and
+/// like a table it shows control and bidi characters escaped (`\u{202e}`), never obeys them.
+fn plugin_text(text: &Text) -> String {
+    text.escaped().replace('|', "/")
 }
 
 /// The text exposition format (version 0.0.4) for node_exporter's textfile collector.
@@ -98,7 +102,7 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         sample(
             &mut out,
             "indoubt_check_status",
-            &[("target", &c.target), ("check", c.check)],
+            &[("target", &shown(&c.target)), ("check", c.check)],
             f64::from(c.status.exit_code()),
         );
     }
@@ -111,7 +115,7 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         sample(
             &mut out,
             "indoubt_check_duration_seconds",
-            &[("target", &c.target), ("check", c.check)],
+            &[("target", &shown(&c.target)), ("check", c.check)],
             c.elapsed_seconds,
         );
     }
@@ -120,19 +124,31 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         "indoubt_finding_severity",
         "One finding: its Nagios state (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN); code names the rule.",
     );
+    // A scrape with two samples of one series is refused whole: findings the labels do
+    // not tell apart get `seq` (2, 3, … in report order).
+    let mut seen = std::collections::HashMap::<Vec<(&str, String)>, usize>::new();
     for f in &report.findings {
         let mut labels: Vec<(&str, String)> = vec![
-            ("target", evidence_text(f, "target").to_string()),
-            ("check", evidence_text(f, "check").to_string()),
+            ("target", shown(evidence_text(f, "target"))),
+            ("check", shown(evidence_text(f, "check"))),
             ("code", f.code.to_string()),
-            ("subject", f.subject.clone()),
+            ("subject", f.subject.escaped()),
         ];
         for key in LABEL_KEYS {
+            if let Some(raw) = f.raw_evidence.get(key) {
+                labels.push((key, crate::text::escape_bytes(raw.as_bytes())));
+                continue;
+            }
             match f.evidence.get(key) {
-                Some(Value::String(s)) => labels.push((key, s.clone())),
+                Some(Value::String(s)) => labels.push((key, shown(s))),
                 Some(Value::Number(n)) => labels.push((key, n.to_string())),
                 _ => {}
             }
+        }
+        let count = seen.entry(labels.clone()).or_insert(0);
+        *count += 1;
+        if *count > 1 {
+            labels.push(("seq", count.to_string()));
         }
         let borrowed: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
         sample(
@@ -172,11 +188,19 @@ fn sample(out: &mut String, name: &str, labels: &[(&str, &str)], value: f64) {
     let _ = writeln!(out, " {value}");
 }
 
-/// Label values escape backslash, double quote and line feed, as the format requires.
+/// Label values escape backslash, double quote and line feed, as the format requires;
+/// `sample`'s callers give them in their shown form (`shown`).
 fn label_value(v: &str) -> String {
     v.replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace('\n', "\\n")
+}
+
+/// A label value as a table shows the text: the format has no escape for ESC, CR or
+/// BEL and a raw one reaches whoever reads the file, so control and bidi characters are
+/// `\u{1b}` and a backslash is doubled (then `label_value` encodes that for the format).
+fn shown(v: &str) -> String {
+    crate::text::escape(v)
 }
 
 #[cfg(test)]
@@ -186,10 +210,19 @@ mod tests {
     #[test]
     fn label_values_are_escaped() {
         assert_eq!(label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+        // ESC, CR and BEL become visible text; the backslash that shows them is encoded.
+        assert_eq!(
+            label_value(&shown("x\u{1b}[31m\r\u{7}\\")),
+            "x\\\\u{1b}[31m\\\\r\\\\u{7}\\\\\\\\"
+        );
     }
 
     #[test]
-    fn plugin_text_has_no_pipe_or_newline() {
-        assert_eq!(plugin_text("a|b\nc"), "a/b c");
+    fn plugin_text_has_no_pipe_newline_or_bidi_control() {
+        assert_eq!(plugin_text(&"a|b\nc".into()), "a/b\\nc");
+        assert_eq!(
+            plugin_text(&"pay\u{202e}txt.exe".into()),
+            "pay\\u{202e}txt.exe"
+        );
     }
 }

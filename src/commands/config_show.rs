@@ -5,11 +5,12 @@ use crate::findings::{Finding, Severity};
 use crate::kafka::security::Security;
 use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::ConnParams;
-use crate::report::{self, table::Style, Report, TableView, Target};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::{format_duration, format_size};
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -118,12 +119,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             ),
             None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
         };
-        findings.push(Finding::new(
-            Severity::Ok,
-            "config",
-            "config".into(),
-            message,
-        ));
+        findings.push(Finding::new(Severity::Ok, "config", "config", message));
     }
     let report = Report::new(
         "config show",
@@ -166,19 +162,19 @@ fn unusable(kind: &str, name: &str, why: String) -> Finding {
     Finding::new(
         Severity::Unknown,
         "config_target_unusable",
-        format!("{kind} target {name:?}"),
+        format!("{kind} target \"{name}\""),
         format!("cannot be used: {why}"),
     )
 }
 
 impl TableView for ConfigReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&["KIND", "NAME", "WHERE", "SETTINGS"]);
         for t in &self.postgres_targets {
             table.add_row(vec![
                 Cell::new("postgres"),
-                Cell::new(escape_control(&t.name)),
-                Cell::new(escape_control(t.address.as_deref().unwrap_or("(unusable)"))),
+                Cell::new(&t.name),
+                Cell::new(t.address.as_deref().unwrap_or("(unusable)")),
                 Cell::new(
                     t.sslmode
                         .as_deref()
@@ -188,21 +184,20 @@ impl TableView for ConfigReport {
             ]);
         }
         for t in &self.kafka_targets {
-            let settings: Vec<String> = t
+            let settings = t
                 .properties
                 .iter()
-                .map(|(k, v)| format!("{k}={v}"))
+                .map(|(k, v)| shown!("{}={}", k, v))
                 .chain(
                     t.check_topic_regex
                         .iter()
-                        .map(|r| format!("check topics ~ {r}")),
-                )
-                .collect();
+                        .map(|r| shown!("check topics ~ {}", r)),
+                );
             table.add_row(vec![
                 Cell::new("kafka"),
-                Cell::new(escape_control(&t.name)),
-                Cell::new(escape_control(&t.bootstrap_servers.join(","))),
-                Cell::new(escape_control(&settings.join("\n"))),
+                Cell::new(&t.name),
+                Cell::new(t.bootstrap_servers.join(",")),
+                Cell::new(Shown::join(settings, "\n")),
             ]);
         }
         let t = &self.thresholds;
@@ -260,6 +255,6 @@ impl TableView for ConfigReport {
                 secs(t.hanging_max_transaction_timeout_seconds)
             )),
         ]);
-        vec![table.to_string()]
+        vec![table.render()]
     }
 }

@@ -7,11 +7,12 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
-use crate::report::{self, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -59,7 +60,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 Severity::Unknown,
                 "broker_unknown",
                 format!("broker {b}"),
-                "not in the cluster metadata".into(),
+                "not in the cluster metadata",
             ));
         }
     }
@@ -86,7 +87,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 Severity::Unknown,
                 "partition_unknown",
                 format!("partition {topic}-{p}"),
-                "does not exist".into(),
+                "does not exist",
             ));
         }
     }
@@ -190,7 +191,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             Finding::new(
                 Severity::Ok,
                 "hanging",
-                "transactions".into(),
+                "transactions",
                 format!(
                     "no open transaction older than {} in {} partition(s)",
                     format_duration(max_transaction_timeout),
@@ -214,12 +215,9 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
 }
 
 impl TableView for HangingReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.transactions.is_empty() {
-            return vec![format!(
-                "{} partition(s) searched",
-                self.partitions_searched
-            )];
+            return vec![shown!("{} partition(s) searched", self.partitions_searched)];
         }
         let mut table = style.table(&[
             "VERDICT",
@@ -236,29 +234,26 @@ impl TableView for HangingReport {
                     Verdict::Hanging => "HANGING",
                     Verdict::Long => "long",
                 }),
-                Cell::new(format!("{}-{}", escape_control(&t.topic), t.partition)),
-                Cell::new(format!(
+                Cell::new(shown!("{}-{}", t.topic, t.partition)),
+                Cell::new(shown!(
                     "{} epoch {}\ncoordinator epoch {}",
-                    t.producer_id, t.producer_epoch, t.coordinator_epoch
+                    t.producer_id,
+                    t.producer_epoch,
+                    t.coordinator_epoch
                 )),
                 Cell::new(t.start_offset),
-                Cell::new(format!(
+                Cell::new(shown!(
                     "{}\n{} min ago",
                     format_ms(t.last_timestamp_ms),
                     t.duration_minutes
                 )),
-                Cell::new(
-                    t.transactional_id
-                        .as_deref()
-                        .map(escape_control)
-                        .unwrap_or_else(|| "-".into()),
-                ),
-                Cell::new(escape_control(&t.reason)),
+                Cell::new(t.transactional_id.as_deref().unwrap_or("-")),
+                Cell::new(&t.reason),
             ]);
         }
         vec![
-            table.to_string(),
-            format!("{} partition(s) searched", self.partitions_searched),
+            table.render(),
+            shown!("{} partition(s) searched", self.partitions_searched),
         ]
     }
 }

@@ -5,11 +5,12 @@ use crate::cli::LsoArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{Cluster, TopicPartition};
-use crate::report::{self, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
-use comfy_table::Cell;
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::time::Duration;
@@ -97,7 +98,7 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
             Finding::new(
                 Severity::Ok,
                 "lso",
-                "last stable offsets".into(),
+                "last stable offsets",
                 format!(
                     "{} partition(s), none with an LSO gap over a threshold",
                     tps.len()
@@ -244,7 +245,7 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
     };
     let holder = match (p.producer_id, &p.transactional_id) {
         (Some(pid), Some(id)) => format!(
-            "; held by transactional id {id:?} (producer {pid}, epoch {})",
+            "; held by transactional id '{id}' (producer {pid}, epoch {})",
             p.producer_epoch.unwrap_or(-1)
         ),
         (Some(pid), None) => format!(
@@ -284,9 +285,9 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
 }
 
 impl TableView for LsoReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.partitions.is_empty() {
-            return vec![format!(
+            return vec![shown!(
                 "{} partition(s) checked, none with an LSO gap",
                 self.partitions_checked
             )];
@@ -302,28 +303,29 @@ impl TableView for LsoReport {
         ]);
         for p in &self.partitions {
             let since = match (p.first_unstable_at_ms, p.stuck_seconds) {
-                (Some(at), Some(s)) => format!(
+                (Some(at), Some(s)) => shown!(
                     "{}\n{} ago",
                     format_ms(at),
                     format_duration(Duration::from_secs_f64(s))
                 ),
-                _ => "?".into(),
+                _ => Shown::lit("?"),
             };
             let holder = match p.producer_id {
-                Some(pid) => format!(
-                    "producer {pid} epoch {}\nfrom offset {}{}",
+                Some(pid) => shown!(
+                    "producer {} epoch {}\nfrom offset {}{}",
+                    pid,
                     p.producer_epoch.unwrap_or(-1),
                     p.open_txn_start_offset.unwrap_or(-1),
                     p.transactional_id
                         .as_deref()
-                        .map(|i| format!("\n{}", escape_control(i)))
+                        .map(|i| shown!("\n{}", i))
                         .unwrap_or_default()
                 ),
-                None => "-".into(),
+                None => Shown::lit("-"),
             };
             table.add_row(vec![
                 style.severity_cell(p.severity),
-                Cell::new(format!("{}-{}", escape_control(&p.topic), p.partition)),
+                Cell::new(shown!("{}-{}", p.topic, p.partition)),
                 Cell::new(p.high_watermark),
                 Cell::new(p.last_stable_offset),
                 Cell::new(p.gap),
@@ -332,8 +334,8 @@ impl TableView for LsoReport {
             ]);
         }
         vec![
-            table.to_string(),
-            format!("{} partition(s) checked", self.partitions_checked),
+            table.render(),
+            shown!("{} partition(s) checked", self.partitions_checked),
         ]
     }
 }

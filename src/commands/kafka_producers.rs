@@ -5,11 +5,12 @@ use crate::cli::ProducersArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::ProducerState;
-use crate::report::{self, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -79,7 +80,7 @@ pub async fn run(ctx: &Context, args: &ProducersArgs) -> Result<Severity> {
 }
 
 impl TableView for ProducersReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.producers.is_empty() {
             return Vec::new();
         }
@@ -99,26 +100,26 @@ impl TableView for ProducersReport {
                 Cell::new(p.producer_epoch),
                 Cell::new(p.coordinator_epoch),
                 Cell::new(p.last_sequence),
-                Cell::new(format!(
+                Cell::new(shown!(
                     "{}\n{} ago",
                     format_ms(p.last_timestamp_ms),
                     format_duration(ago)
                 )),
                 Cell::new(if p.current_txn_start_offset >= 0 {
-                    p.current_txn_start_offset.to_string()
+                    Shown::from(p.current_txn_start_offset)
                 } else {
-                    "-".into()
+                    Shown::lit("-")
                 }),
             ]);
         }
         vec![
-            format!(
+            shown!(
                 "{}-{} (leader {})",
-                escape_control(&self.topic),
+                self.topic,
                 self.partition,
                 self.leader.map_or("?".into(), |l| l.to_string())
             ),
-            table.to_string(),
+            table.render(),
         ]
     }
 }

@@ -6,11 +6,12 @@ use crate::cli::TransactionsArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::TransactionDescription;
-use crate::report::{self, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -99,7 +100,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
             Finding::new(
                 Severity::Ok,
                 "transactions",
-                "transactions".into(),
+                "transactions",
                 format!(
                     "{} transaction(s), none past its timeout",
                     transactions.len()
@@ -119,7 +120,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
 }
 
 impl TableView for TransactionsReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         if self.transactions.is_empty() {
             return Vec::new();
         }
@@ -135,30 +136,26 @@ impl TableView for TransactionsReport {
         for t in &self.transactions {
             let d = &t.description;
             let started = match t.duration_seconds {
-                Some(s) => format!(
+                Some(s) => shown!(
                     "{}\n{} ago",
                     format_ms(d.start_time_ms),
                     format_duration(Duration::from_secs_f64(s))
                 ),
-                None => "-".into(),
+                None => Shown::lit("-"),
             };
-            let partitions: Vec<String> = d
-                .partitions
-                .iter()
-                .map(|(t, p)| format!("{}-{p}", escape_control(t)))
-                .collect();
+            let partitions = d.partitions.iter().map(|(t, p)| shown!("{}-{}", t, p));
             table.add_row(vec![
-                Cell::new(escape_control(&d.transactional_id)),
+                Cell::new(&d.transactional_id),
                 Cell::new(d.coordinator),
                 Cell::new(&d.state),
-                Cell::new(format!("{} epoch {}", d.producer_id, d.producer_epoch)),
+                Cell::new(shown!("{} epoch {}", d.producer_id, d.producer_epoch)),
                 Cell::new(format_duration(Duration::from_millis(
                     d.timeout_ms.max(0) as u64
                 ))),
                 Cell::new(started),
-                Cell::new(partitions.join("\n")),
+                Cell::new(Shown::join(partitions, "\n")),
             ]);
         }
-        vec![table.to_string()]
+        vec![table.render()]
     }
 }

@@ -5,18 +5,21 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
 use crate::pg::session;
-use crate::report::{self, table, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
+use crate::text::Text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct HorizonReport {
     /// "oldest xmin held by …", or null when nothing holds one.
-    culprit: Option<String>,
+    culprit: Option<Text>,
     thresholds: Thresholds,
     #[serde(flatten)]
     snapshot: HorizonSnapshot,
@@ -73,19 +76,25 @@ pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<Ho
     Ok(report)
 }
 
-fn describe(holder: &Holder) -> String {
+fn describe(holder: &Holder) -> Text {
+    let id = &holder.id;
     match holder.kind.as_str() {
-        "idle_in_transaction" => format!("idle-in-transaction session {}", holder.id),
-        "session" => format!("session {}", holder.id),
-        "prepared" => format!("prepared transaction '{}'", holder.id),
-        "slot_xmin" => format!("xmin of replication slot {}", holder.id),
-        "slot_catalog_xmin" => format!("catalog_xmin of replication slot {}", holder.id),
-        "standby_feedback" => format!(
-            "standby feedback from walsender {} ({})",
-            holder.id,
-            holder.application.as_deref().unwrap_or("?")
-        ),
-        other => format!("{other} {}", holder.id),
+        "idle_in_transaction" => text!["idle-in-transaction session ", id],
+        "session" => text!["session ", id],
+        "prepared" => text!["prepared transaction '", id, "'"],
+        "slot_xmin" => text!["xmin of replication slot ", id],
+        "slot_catalog_xmin" => text!["catalog_xmin of replication slot ", id],
+        "standby_feedback" => {
+            let application = holder.application.clone().unwrap_or_else(|| "?".into());
+            text![
+                "standby feedback from walsender ",
+                id,
+                " (",
+                application,
+                ")"
+            ]
+        }
+        other => text![other, " ", id],
     }
 }
 
@@ -100,32 +109,43 @@ fn age_text(holder: &Holder) -> String {
     }
 }
 
-fn culprit_line(holder: &Holder) -> String {
-    format!(
-        "oldest xmin held by {} for {}",
+fn culprit_line(holder: &Holder) -> Text {
+    text![
+        "oldest xmin held by ",
         describe(holder),
+        " for ",
         age_text(holder)
-    )
+    ]
 }
 
-fn advice(holder: &Holder) -> String {
+fn advice(holder: &Holder) -> Text {
     let id = &holder.id;
     match holder.kind.as_str() {
-        "idle_in_transaction" => format!(
-            "an application opened a transaction and went quiet: find its owner; SELECT pg_terminate_backend({id}) ends it (its work is rolled back); set idle_in_transaction_session_timeout"
-        ),
-        "session" => format!(
-            "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; pg_cancel_backend({id}) / pg_terminate_backend({id}) end it"
-        ),
-        "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".to_string(),
-        "slot_xmin" => format!(
-            "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot ({id})"
-        ),
-        "slot_catalog_xmin" => format!(
-            "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot ({id}); see `indoubt pg slots`"
-        ),
-        "standby_feedback" => "a query on the standby holds it through hot_standby_feedback: find and cancel it on the standby".to_string(),
-        _ => String::new(),
+        "idle_in_transaction" => text![
+            "an application opened a transaction and went quiet: find its owner; SELECT pg_terminate_backend(",
+            id,
+            ") ends it (its work is rolled back); set idle_in_transaction_session_timeout"
+        ],
+        "session" => text![
+            "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; pg_cancel_backend(",
+            id,
+            ") / pg_terminate_backend(",
+            id,
+            ") end it"
+        ],
+        "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".into(),
+        "slot_xmin" => text![
+            "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot (",
+            id,
+            ")"
+        ],
+        "slot_catalog_xmin" => text![
+            "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot (",
+            id,
+            "); see `indoubt pg slots`"
+        ],
+        "standby_feedback" => "a query on the standby holds it through hot_standby_feedback: find and cancel it on the standby".into(),
+        _ => Text::new(),
     }
 }
 
@@ -147,15 +167,19 @@ fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
     by_xids.max(by_time)
 }
 
-fn holder_finding(holder: &Holder, severity: Severity, message: String) -> Finding {
-    Finding::new(severity, "horizon_holder", describe(holder), message)
+fn holder_finding(holder: &Holder, severity: Severity, message: Text) -> Finding {
+    let finding = Finding::new(severity, "horizon_holder", describe(holder), message);
+    let finding = match &holder.database {
+        Some(database) => finding.evidence_raw("database", database),
+        None => finding.evidence("database", serde_json::Value::Null),
+    };
+    finding
         .evidence(
             "source",
             "pg_stat_activity, pg_prepared_xacts, pg_replication_slots, pg_stat_replication",
         )
         .evidence("kind", holder.kind.clone())
-        .evidence("id", holder.id.clone())
-        .evidence("database", holder.database.clone())
+        .evidence_raw("id", &holder.id)
         .evidence("age_xids", holder.age_xids)
         .evidence("age_seconds", holder.age_seconds)
         .evidence("xmin", holder.xmin)
@@ -171,8 +195,8 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
             Finding::new(
                 Severity::Ok,
                 "horizon_holder",
-                "xmin horizon".into(),
-                "nothing holds an xmin: no open transaction, prepared transaction, slot or standby feedback".into(),
+                "xmin horizon",
+                "nothing holds an xmin: no open transaction, prepared transaction, slot or standby feedback",
             )
             .evidence("source", "pg_stat_activity, pg_prepared_xacts, pg_replication_slots, pg_stat_replication"),
         ),
@@ -183,7 +207,7 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
             findings.push(holder_finding(
                 holder,
                 severity,
-                format!("holds an xmin for {}", age_text(holder)),
+                format!("holds an xmin for {}", age_text(holder)).into(),
             ));
         }
     }
@@ -226,7 +250,7 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
     Finding::new(
         severity,
         "wraparound",
-        format!("database {}", db.database),
+        text!["database ", db.database],
         format!(
             "age(datfrozenxid) {} ({:.0}% of autovacuum_freeze_max_age), {} xids left before the server stops assigning them; mxid_age {}{failsafe}",
             db.datfrozenxid_age, db.percent_of_autovacuum_freeze_max_age, db.xids_left, db.datminmxid_age
@@ -239,58 +263,53 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
     .evidence("autovacuum_freeze_max_age", *freeze_max_age)
 }
 
-fn pins_text(holder: &Holder) -> String {
-    let own = holder.database.as_deref().unwrap_or("-");
-    match holder.pins {
-        Pins::OwnDatabase => escape_control(own),
-        Pins::AllDatabases => "all databases".to_string(),
-        Pins::CatalogsOfAllDatabases => "catalogs of all databases".to_string(),
+fn pins_text(holder: &Holder) -> Shown {
+    match (&holder.pins, &holder.database) {
+        (Pins::OwnDatabase, Some(own)) => Shown::from(own),
+        (Pins::OwnDatabase, None) => Shown::lit("-"),
+        (Pins::AllDatabases, _) => Shown::lit("all databases"),
+        (Pins::CatalogsOfAllDatabases, _) => Shown::lit("catalogs of all databases"),
     }
 }
 
 impl TableView for HorizonReport {
-    fn headline(&self) -> Option<String> {
-        Some(
-            self.culprit
-                .clone()
-                .unwrap_or_else(|| "nothing holds back the xmin horizon".to_string()),
-        )
+    fn headline(&self) -> Option<Shown> {
+        Some(match &self.culprit {
+            Some(culprit) => Shown::from(culprit),
+            None => Shown::lit("nothing holds back the xmin horizon"),
+        })
     }
 
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let s = &self.snapshot;
         let mut out = Vec::new();
         if !s.holders.is_empty() {
             let mut table = style.table(&["KIND", "ID", "PINS", "WHO", "STATE", "AGE", "QUERY"]);
             for h in &s.holders {
                 let who = [
-                    h.user.as_deref(),
-                    h.application.as_deref(),
-                    h.client.as_deref(),
-                ]
-                .iter()
-                .flatten()
-                .map(|v| escape_control(v))
-                .collect::<Vec<_>>()
-                .join("\n");
+                    h.user.as_ref().map(Shown::from),
+                    h.application.as_ref().map(Shown::from),
+                    h.client.as_ref().map(Shown::from),
+                ];
+                let who = Shown::join(who.into_iter().flatten(), "\n");
                 table.add_row(vec![
                     Cell::new(&h.kind),
-                    Cell::new(escape_control(&h.id)),
+                    Cell::new(&h.id),
                     Cell::new(pins_text(h)),
                     Cell::new(who),
                     Cell::new(h.state.as_deref().unwrap_or("-")),
                     Cell::new(age_text(h)),
                     Cell::new(
                         h.query
-                            .as_deref()
-                            .map(|q| escape_control(&q.chars().take(80).collect::<String>()))
+                            .as_ref()
+                            .map(|q| Shown::from(q).truncated(80, |_| "…".to_string()))
                             .unwrap_or_default(),
                     ),
                 ]);
             }
-            table::keep_whole(&mut table, 0, s.holders.iter().map(|h| h.kind.as_str()));
-            table::keep_whole(&mut table, 1, s.holders.iter().map(|h| h.id.as_str()));
-            out.push(table.to_string());
+            table.keep_whole(0);
+            table.keep_whole(1);
+            out.push(table.render());
         }
         let mut table = style.table(&[
             "DATABASE",
@@ -302,25 +321,20 @@ impl TableView for HorizonReport {
             "MOST DEAD TUPLES",
         ]);
         for db in &s.databases {
-            let dead = db
-                .dead_tuples
-                .iter()
-                .take(3)
-                .map(|d| {
-                    let vacuumed = d.last_autovacuum.max(d.last_vacuum);
-                    format!(
-                        "{} {} dead{}",
-                        escape_control(&d.table),
-                        d.n_dead_tup,
-                        vacuumed
-                            .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
-                            .unwrap_or_default()
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
+            let dead = db.dead_tuples.iter().take(3).map(|d| {
+                let vacuumed = d.last_autovacuum.max(d.last_vacuum);
+                shown!(
+                    "{} {} dead{}",
+                    d.table,
+                    d.n_dead_tup,
+                    vacuumed
+                        .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
+                        .unwrap_or_default()
+                )
+            });
+            let dead = Shown::join(dead, "\n");
             table.add_row(vec![
-                Cell::new(escape_control(&db.database)),
+                Cell::new(&db.database),
                 Cell::new(db.datfrozenxid_age),
                 Cell::new(db.xids_left),
                 Cell::new(format!("{:.0}%", db.percent_of_autovacuum_freeze_max_age)),
@@ -333,11 +347,15 @@ impl TableView for HorizonReport {
                 Cell::new(dead),
             ]);
         }
-        out.push(table.to_string());
+        out.push(table.render());
         out
     }
 
-    fn visibility_gaps(&self) -> &[String] {
-        &self.snapshot.visibility_gaps
+    fn visibility_gaps(&self) -> Vec<Shown> {
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }

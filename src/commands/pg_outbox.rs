@@ -7,11 +7,12 @@ use crate::findings::{Finding, Severity};
 use crate::fsafe;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
-use crate::report::{self, table::Style, Report, TableView, Target};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::{format_duration, seconds};
 use anyhow::{Context as _, Result};
-use comfy_table::Cell;
 use serde::Serialize;
 use std::io::Read as _;
 use std::path::Path;
@@ -320,7 +321,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
 }
 
 impl TableView for OutboxReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&[
             "NAME",
             "TABLE",
@@ -333,8 +334,8 @@ impl TableView for OutboxReport {
         for o in &self.outboxes {
             let Some(s) = &o.state else { continue };
             table.add_row(vec![
-                Cell::new(escape_control(&o.name)),
-                Cell::new(escape_control(&o.table)),
+                Cell::new(&o.name),
+                Cell::new(&o.table),
                 Cell::new(s.rows),
                 Cell::new(s.unpublished),
                 Cell::new(
@@ -357,8 +358,8 @@ impl TableView for OutboxReport {
         for i in &self.inboxes {
             let Some(s) = &i.state else { continue };
             table.add_row(vec![
-                Cell::new(format!("{} (inbox)", escape_control(&i.name))),
-                Cell::new(escape_control(&i.table)),
+                Cell::new(shown!("{} (inbox)", i.name)),
+                Cell::new(&i.table),
                 Cell::new(s.rows),
                 Cell::new("-"),
                 Cell::new(
@@ -370,6 +371,6 @@ impl TableView for OutboxReport {
                 Cell::new("-"),
             ]);
         }
-        vec![table.to_string()]
+        vec![table.render()]
     }
 }

@@ -5,11 +5,13 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::pg::session;
-use crate::report::{self, table, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -69,7 +71,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             Finding::new(
                 Severity::Ok,
                 "prepared_xacts",
-                "prepared transactions".into(),
+                "prepared transactions",
                 message,
             )
             .evidence("source", "pg_prepared_xacts")
@@ -83,15 +85,23 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
     for xact in &snapshot.prepared_transactions {
         let age = seconds(xact.age_seconds);
         let severity = Severity::grade(age, warning, critical);
-        let mut message = format!(
-            "prepared {} ago by {} at {}; xid age {}; {} lock{}",
+        let mut message = text![
+            "prepared ",
             format_duration(age),
-            xact.owner,
+            " ago by ",
+            owner_text(&xact.owner),
+            " at ",
             xact.prepared_at.format("%Y-%m-%d %H:%M:%S UTC"),
+            "; xid age ",
             xact.age_xids,
+            "; ",
             xact.locks.len(),
-            if xact.locks.len() == 1 { "" } else { "s" },
-        );
+            if xact.locks.len() == 1 {
+                " lock"
+            } else {
+                " locks"
+            },
+        ];
         if !xact.blocked_sessions.is_empty() {
             let pids: Vec<String> = xact
                 .blocked_sessions
@@ -110,13 +120,16 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             Finding::new(
                 severity,
                 "prepared_xact_age",
-                format!("prepared transaction '{}' in {}", xact.gid, xact.database),
+                text!["prepared transaction '", xact.gid, "' in ", xact.database],
                 message,
             )
             .evidence("source", "pg_prepared_xacts, pg_locks, pg_stat_activity")
-            .evidence("gid", xact.gid.clone())
-            .evidence("database", xact.database.clone())
-            .evidence("owner", xact.owner.clone())
+            .evidence_raw("gid", &xact.gid)
+            .evidence_raw("database", &xact.database)
+            .evidence(
+                "owner",
+                xact.owner.as_ref().map(|o| o.to_text().into_owned()),
+            )
             .evidence("prepared_at", xact.prepared_at.to_rfc3339())
             .evidence("server_time", snapshot.server_time.to_rfc3339())
             .evidence("age_seconds", xact.age_seconds)
@@ -136,7 +149,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
         findings.push(Finding::new(
             Severity::Unknown,
             "prepared_xacts_unreadable",
-            "prepared transactions".into(),
+            "prepared transactions",
             what.clone(),
         ));
     }
@@ -150,7 +163,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
             Finding::new(
                 Severity::Warning,
                 "blocked_by_prepared",
-                "sessions blocked by a prepared transaction".into(),
+                "sessions blocked by a prepared transaction",
                 format!(
                     "session(s) {} wait for a lock the server attributes to a prepared transaction (blocker pid 0) that could not be matched to one",
                     pids.join(", ")
@@ -164,7 +177,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
 }
 
 impl TableView for PreparedReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let xacts = &self.snapshot.prepared_transactions;
         if xacts.is_empty() {
             return Vec::new();
@@ -184,13 +197,9 @@ impl TableView for PreparedReport {
             let age = seconds(xact.age_seconds);
             table.add_row(vec![
                 style.severity_cell(Severity::grade(age, warning, critical)),
-                Cell::new(escape_control(&xact.gid)),
-                Cell::new(format!(
-                    "{}\n{}",
-                    escape_control(&xact.database),
-                    escape_control(&xact.owner)
-                )),
-                Cell::new(format!(
+                Cell::new(&xact.gid),
+                Cell::new(shown!("{}\n{}", xact.database, owner_text(&xact.owner))),
+                Cell::new(shown!(
                     "{}\n{} xids\nsince {}",
                     format_duration(age),
                     xact.age_xids,
@@ -198,73 +207,77 @@ impl TableView for PreparedReport {
                 )),
                 Cell::new(locks_cell(xact)),
                 Cell::new(blocked_cell(&xact.blocked_sessions)),
-                Cell::new(escape_control(&xact.decoded_gid.summary())),
+                Cell::new(xact.decoded_gid.summary()),
             ]);
         }
-        table::keep_whole(&mut table, 1, xacts.iter().map(|x| x.gid.as_str()));
-        vec![table.to_string()]
+        table.keep_whole(1);
+        vec![table.render()]
     }
 
-    fn visibility_gaps(&self) -> &[String] {
-        &self.snapshot.visibility_gaps
+    fn visibility_gaps(&self) -> Vec<Shown> {
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }
 
 /// One line per lock mode: how many, and on what.
-fn locks_cell(xact: &PreparedXact) -> String {
-    xact.locks_by_mode
-        .iter()
-        .map(|(mode, count)| {
-            let objects: Vec<String> = xact
-                .locks
-                .iter()
-                .filter(|l| &l.mode == mode)
-                .map(|l| match (&l.relation, l.relation_oid) {
-                    (Some(name), _) => escape_control(name),
-                    (None, Some(oid)) => {
-                        format!("oid {oid} in {}", l.database.as_deref().unwrap_or("?"))
-                    }
-                    (None, None) => match (&l.locktype[..], &l.transactionid) {
-                        ("transactionid", Some(xid)) => format!("xid {xid}"),
-                        _ => l.locktype.clone(),
-                    },
-                })
-                .collect();
-            // "RowExclusive" reads as well as "RowExclusiveLock" and leaves room for names.
-            let short = mode.strip_suffix("Lock").unwrap_or(mode);
-            format!("{short} ×{count}: {}", objects.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+fn locks_cell(xact: &PreparedXact) -> Shown {
+    let lines = xact.locks_by_mode.iter().map(|(mode, count)| {
+        let objects = xact.locks.iter().filter(|l| &l.mode == mode).map(|l| {
+            match (&l.relation, l.relation_oid) {
+                (Some(name), _) => Shown::from(name),
+                (None, Some(oid)) => shown!("oid {} in {}", oid, or_unknown(&l.database)),
+                (None, None) => match (&l.locktype[..], &l.transactionid) {
+                    ("transactionid", Some(xid)) => shown!("xid {}", xid),
+                    _ => Shown::text(&l.locktype),
+                },
+            }
+        });
+        // "RowExclusive" reads as well as "RowExclusiveLock" and leaves room for names.
+        let short = mode.strip_suffix("Lock").unwrap_or(mode);
+        shown!("{} ×{}: {}", short, count, Shown::join(objects, ", "))
+    });
+    Shown::join(lines, "\n")
 }
 
-fn blocked_cell(sessions: &[BlockedSession]) -> String {
-    if sessions.is_empty() {
-        return "-".to_string();
+/// The role that prepared it, or that it has been dropped since (the row says NULL).
+pub(crate) fn owner_text(owner: &Option<crate::text::RawText>) -> crate::text::Text {
+    match owner {
+        Some(owner) => owner.into(),
+        None => "(a role since dropped)".into(),
     }
-    sessions
-        .iter()
-        .map(|s| {
-            let on = s
-                .waits_for
-                .relation
-                .clone()
-                .unwrap_or_else(|| s.waits_for.locktype.clone());
-            let query = s
-                .query
-                .as_deref()
-                .map(|q| escape_control(&q.chars().take(60).collect::<String>()))
-                .unwrap_or_else(|| "(query hidden)".to_string());
-            format!(
-                "pid {} {}@{} waits {} on {}: {}",
-                s.pid,
-                escape_control(s.user.as_deref().unwrap_or("?")),
-                escape_control(s.database.as_deref().unwrap_or("?")),
-                s.waits_for.mode,
-                escape_control(&on),
-                query
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+}
+
+/// Server text that may be missing, `?` then.
+fn or_unknown(text: &Option<crate::text::RawText>) -> Shown {
+    text.as_ref().map_or_else(|| Shown::lit("?"), Shown::from)
+}
+
+fn blocked_cell(sessions: &[BlockedSession]) -> Shown {
+    if sessions.is_empty() {
+        return Shown::lit("-");
+    }
+    let lines = sessions.iter().map(|s| {
+        let on = match &s.waits_for.relation {
+            Some(relation) => Shown::from(relation),
+            None => Shown::text(&s.waits_for.locktype),
+        };
+        let query = match &s.query {
+            Some(q) => Shown::bytes(q.as_bytes()).truncated(60, |_| "…".to_string()),
+            None => Shown::lit("(query hidden)"),
+        };
+        shown!(
+            "pid {} {}@{} waits {} on {}: {}",
+            s.pid,
+            or_unknown(&s.user),
+            or_unknown(&s.database),
+            s.waits_for.mode,
+            on,
+            query
+        )
+    });
+    Shown::join(lines, "\n")
 }

@@ -5,11 +5,12 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::session;
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
-use crate::report::{self, table, table::Style, Report, TableView};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::format_size;
 use anyhow::Result;
-use comfy_table::Cell;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -170,7 +171,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             Finding::new(
                 Severity::Warning,
                 "max_slot_wal_keep_size_unlimited",
-                "max_slot_wal_keep_size".into(),
+                "max_slot_wal_keep_size",
                 format!(
                     "unlimited (-1) while inactive slot(s) {} retain WAL: nothing stops them filling the disk",
                     inactive.join(", ")
@@ -188,7 +189,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             format!("{} slot(s), none over a threshold", snapshot.slots.len())
         };
         findings.push(
-            Finding::new(Severity::Ok, "slots", "replication slots".into(), message)
+            Finding::new(Severity::Ok, "slots", "replication slots", message)
                 .evidence("source", "pg_replication_slots"),
         );
     }
@@ -196,7 +197,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
 }
 
 impl TableView for SlotsReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let s = &self.snapshot;
         let mut out = Vec::new();
         if !s.slots.is_empty() {
@@ -212,54 +213,58 @@ impl TableView for SlotsReport {
             ]);
             for slot in &s.slots {
                 let kind = match &slot.plugin {
-                    Some(plugin) => format!("{}\n{}", slot.slot_type, plugin),
-                    None => slot.slot_type.clone(),
+                    Some(plugin) => shown!("{}\n{}", slot.slot_type, plugin),
+                    None => Shown::text(&slot.slot_type),
                 };
                 let active = match slot.active_pid {
                     Some(pid) if slot.active => format!("yes (pid {pid})"),
                     _ => "no".to_string(),
                 };
                 let wal_status = match slot.safe_wal_size {
-                    Some(safe) => format!(
+                    Some(safe) => shown!(
                         "{}\nsafe {}",
                         slot.wal_status.as_deref().unwrap_or("-"),
                         format_size(safe.max(0) as u64)
                     ),
-                    None => slot.wal_status.clone().unwrap_or_else(|| "-".into()),
+                    None => Shown::text(slot.wal_status.as_deref().unwrap_or("-")),
                 };
                 let ages = [("xmin", slot.xmin_age), ("catalog", slot.catalog_xmin_age)]
                     .iter()
-                    .filter_map(|(name, age)| age.map(|a| format!("{name} {a}")))
+                    .filter_map(|(name, age)| age.map(|a| shown!("{} {}", name, a)))
                     .collect::<Vec<_>>();
                 let mut more = Vec::new();
                 if slot.temporary {
-                    more.push("temporary".to_string());
+                    more.push(Shown::lit("temporary"));
                 }
                 if slot.two_phase == Some(true) {
-                    more.push("two_phase".to_string());
+                    more.push(Shown::lit("two_phase"));
                 }
                 if slot.conflicting == Some(true) {
-                    more.push("conflicting".to_string());
+                    more.push(Shown::lit("conflicting"));
                 }
                 if let Some(reason) = &slot.invalidation_reason {
-                    more.push(format!("invalidated: {reason}"));
+                    more.push(shown!("invalidated: {}", reason));
                 }
                 if let Some(since) = slot.inactive_since {
-                    more.push(format!(
+                    more.push(shown!(
                         "inactive since {}",
                         since.format("%Y-%m-%d %H:%M:%S")
                     ));
                 }
                 if slot.failover == Some(true) {
-                    more.push("failover".to_string());
+                    more.push(Shown::lit("failover"));
                 }
                 if slot.synced == Some(true) {
-                    more.push("synced".to_string());
+                    more.push(Shown::lit("synced"));
                 }
                 table.add_row(vec![
-                    Cell::new(escape_control(&slot.name)),
+                    Cell::new(&slot.name),
                     Cell::new(kind),
-                    Cell::new(escape_control(slot.database.as_deref().unwrap_or("-"))),
+                    Cell::new(
+                        slot.database
+                            .as_ref()
+                            .map_or_else(|| Shown::lit("-"), Shown::from),
+                    ),
                     Cell::new(active),
                     Cell::new(wal_status),
                     Cell::new(
@@ -268,15 +273,15 @@ impl TableView for SlotsReport {
                             .unwrap_or_else(|| "-".into()),
                     ),
                     Cell::new(if ages.is_empty() {
-                        "-".to_string()
+                        Shown::lit("-")
                     } else {
-                        ages.join("\n")
+                        Shown::join(ages, "\n")
                     }),
-                    Cell::new(more.join("\n")),
+                    Cell::new(Shown::join(more, "\n")),
                 ]);
             }
-            table::keep_whole(&mut table, 0, s.slots.iter().map(|slot| slot.name.as_str()));
-            out.push(table.to_string());
+            table.keep_whole(0);
+            out.push(table.render());
         }
         let keep = if s.max_slot_wal_keep_size_mb < 0 {
             "unlimited".to_string()
@@ -289,8 +294,10 @@ impl TableView for SlotsReport {
             }
             _ => "not visible".to_string(),
         };
-        out.push(format!(
-            "max_slot_wal_keep_size: {keep}; pg_wal: {pg_wal}{}",
+        out.push(shown!(
+            "max_slot_wal_keep_size: {}; pg_wal: {}{}",
+            keep,
+            pg_wal,
             if s.in_recovery {
                 "; server is a standby (retained WAL measured from the received position)"
             } else {
@@ -300,8 +307,12 @@ impl TableView for SlotsReport {
         out
     }
 
-    fn visibility_gaps(&self) -> &[String] {
-        &self.snapshot.visibility_gaps
+    fn visibility_gaps(&self) -> Vec<Shown> {
+        self.snapshot
+            .visibility_gaps
+            .iter()
+            .map(Shown::from)
+            .collect()
     }
 }
 

@@ -10,8 +10,10 @@ use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
 use crate::reconcile::ids::IdFrom;
 use crate::reconcile::topic::{self, Unparseable, Window};
-use crate::report::{self, table::Style, Report, TableView, Target};
-use crate::term::escape_control;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::shown;
+use crate::term::Shown;
 use crate::units::{format_duration, parse_duration};
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
@@ -622,73 +624,77 @@ impl Drop for Progress {
 }
 
 impl TableView for ReconcileReport {
-    fn tables(&self, style: &Style) -> Vec<String> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&["CLASS", "COUNT", "IDS"]);
-        let first = |ids: &[String]| {
-            let mut shown: Vec<String> = ids
-                .iter()
-                .take(self.show)
-                .map(|i| escape_control(i))
-                .collect();
-            if ids.len() > self.show {
-                shown.push(format!(
+        let first = |ids: &mut dyn Iterator<Item = Shown>, count: usize| {
+            let mut shown: Vec<Shown> = ids.take(self.show).collect();
+            if count > self.show {
+                shown.push(shown!(
                     "… and {} more (all in -o json or --ids-out)",
-                    ids.len() - self.show
+                    count - self.show
                 ));
             }
-            shown.join(", ")
+            Shown::join(shown, ", ")
         };
-        table.add_row(vec![
-            "rows in the database".to_string(),
-            self.database_rows.to_string(),
-            String::new(),
-        ]);
-        table.add_row(vec![
-            "messages in the topic".to_string(),
-            self.topic_messages.to_string(),
-            format!("{} partition(s)", self.partitions),
-        ]);
-        table.add_row(vec![
-            "matched".to_string(),
-            self.matched.to_string(),
-            String::new(),
-        ]);
-        table.add_row(vec![
-            "missing in the topic".to_string(),
-            self.missing_count.to_string(),
-            first(&self.missing),
-        ]);
-        table.add_row(vec![
-            "pending (settle window)".to_string(),
-            self.pending_count.to_string(),
-            first(&self.pending),
-        ]);
-        table.add_row(vec![
-            "in the topic, not in the database".to_string(),
-            self.extra_count.to_string(),
-            first(&self.extra),
-        ]);
-        let dups: Vec<String> = self
-            .duplicated
-            .iter()
-            .map(|d| format!("{}×{}", d.id, d.count))
-            .collect();
-        table.add_row(vec![
-            "duplicated in the topic".to_string(),
-            self.duplicated_count.to_string(),
-            first(&dups),
-        ]);
-        let bad: Vec<String> = self
-            .unparseable
-            .iter()
-            .map(|u| format!("{}@{} ({})", u.partition, u.offset, u.why))
-            .collect();
-        table.add_row(vec![
-            "unparseable messages".to_string(),
-            self.unparseable_count.to_string(),
-            first(&bad),
-        ]);
-        vec![table.to_string()]
+        let ids = |ids: &[String]| first(&mut ids.iter().map(Shown::from), ids.len());
+        let mut row = |class: &'static str, count: Shown, ids: Shown| {
+            table.add_row(vec![
+                Cell::new(Shown::lit(class)),
+                Cell::new(count),
+                Cell::new(ids),
+            ]);
+        };
+        row(
+            "rows in the database",
+            Shown::from(self.database_rows),
+            Shown::default(),
+        );
+        row(
+            "messages in the topic",
+            Shown::from(self.topic_messages),
+            shown!("{} partition(s)", self.partitions),
+        );
+        row("matched", Shown::from(self.matched), Shown::default());
+        row(
+            "missing in the topic",
+            Shown::from(self.missing_count),
+            ids(&self.missing),
+        );
+        row(
+            "pending (settle window)",
+            Shown::from(self.pending_count),
+            ids(&self.pending),
+        );
+        row(
+            "in the topic, not in the database",
+            Shown::from(self.extra_count),
+            ids(&self.extra),
+        );
+        let dups = first(
+            &mut self
+                .duplicated
+                .iter()
+                .map(|d| shown!("{}×{}", d.id, d.count)),
+            self.duplicated.len(),
+        );
+        row(
+            "duplicated in the topic",
+            Shown::from(self.duplicated_count),
+            dups,
+        );
+        let bad = first(
+            &mut self
+                .unparseable
+                .iter()
+                .map(|u| shown!("{}@{} ({})", u.partition, u.offset, u.why)),
+            self.unparseable.len(),
+        );
+        row(
+            "unparseable messages",
+            Shown::from(self.unparseable_count),
+            bad,
+        );
+        vec![table.render()]
     }
 }
 

@@ -10,8 +10,11 @@ use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::verdict::{self, Verdict};
-use crate::report::{self, table::Style, Report, TableView, Target};
+use crate::report::table::Style;
+use crate::report::{self, Report, TableView, Target};
 use crate::resolve::confirm::{self, Answer};
+use crate::shown;
+use crate::term::Shown;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use serde::Serialize;
@@ -95,7 +98,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             Severity::Ok,
             "already_resolved",
             subject,
-            "no open transaction matches on this partition: already ended (or never there)".into(),
+            "no open transaction matches on this partition: already ended (or never there)",
         )
         .evidence("source", "DescribeProducers");
         return finish(ctx, target, vec![finding], data);
@@ -158,20 +161,26 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         return finish(ctx, target, vec![finding], data);
     }
     let expected = format!("{}-{}@{}", tp.0, tp.1, producer.current_txn_start_offset);
-    let summary = format!(
-        "{subject}: open transaction of producer {} (epoch {}) from offset {}, LSO {:?} of high watermark {:?}, last write {}\n  verdict: {}\n  will send: {request}",
+    let summary = shown!(
+        "{}: open transaction of producer {} (epoch {}) from offset {}, LSO {} of high watermark {}, last write {}, transactional id {}\n  verdict: {}\n  will send: {}",
+        subject,
         producer.producer_id,
         producer.producer_epoch,
         producer.current_txn_start_offset,
-        data.last_stable_offset_before,
-        data.high_watermark,
+        shown_opt(&data.last_stable_offset_before),
+        shown_opt(&data.high_watermark),
         data.last_write.clone().unwrap_or_default(),
-        data.reason.clone().unwrap_or_default()
+        shown_opt(&data.transactional_id),
+        data.reason.clone().unwrap_or_default(),
+        request
     );
     let token = match confirm::confirm(
         args.confirm.yes,
         args.confirm.reason.as_deref(),
-        &expected,
+        &confirm::Expected {
+            shown: Shown::text(&expected),
+            exact: expected.as_bytes(),
+        },
         &summary,
     )
     .await?
@@ -318,40 +327,43 @@ fn finish(
     Ok(report.status)
 }
 
-fn shown<T: std::fmt::Display>(value: &Option<T>) -> String {
+/// A value that may be unknown, `?` then; escaped like any value.
+fn shown_opt<T: std::fmt::Display>(value: &Option<T>) -> Shown {
     value
         .as_ref()
-        .map_or_else(|| "?".to_string(), |v| v.to_string())
+        .map_or_else(|| Shown::lit("?"), |v| shown!("{}", v))
 }
 
 impl TableView for ResolveKafkaReport {
-    fn tables(&self, _style: &Style) -> Vec<String> {
-        let mut lines = vec![format!(
+    fn tables(&self, _style: &Style) -> Vec<Shown> {
+        let mut lines = vec![shown!(
             "{}-{}: high watermark {}, LSO {}{}",
             self.topic,
             self.partition,
-            shown(&self.high_watermark),
-            shown(&self.last_stable_offset_before),
+            shown_opt(&self.high_watermark),
+            shown_opt(&self.last_stable_offset_before),
             self.last_stable_offset_after
                 .map(|a| format!(" → {a}"))
                 .unwrap_or_default()
         )];
         if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
-            lines.push(format!(
-                "open transaction: producer {pid} epoch {} from offset {start}, last write {}, transactional id {}",
-                shown(&self.producer_epoch),
-                shown(&self.last_write),
-                shown(&self.transactional_id)
+            lines.push(shown!(
+                "open transaction: producer {} epoch {} from offset {}, last write {}, transactional id {}",
+                pid,
+                shown_opt(&self.producer_epoch),
+                start,
+                shown_opt(&self.last_write),
+                shown_opt(&self.transactional_id)
             ));
         }
         if let Some(reason) = &self.reason {
-            lines.push(format!("verdict: {reason}"));
+            lines.push(shown!("verdict: {}", reason));
         }
         if let Some(request) = &self.request {
-            lines.push(format!("request: {request}"));
+            lines.push(shown!("request: {}", request));
         }
         if let Some(path) = &self.audit_log {
-            lines.push(format!("recorded in {path}"));
+            lines.push(shown!("recorded in {}", path));
         }
         lines
     }

@@ -5,15 +5,20 @@ use crate::audit::log;
 use crate::audit::record::{Action, Outcome, Record, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::context::Context;
+use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
 use crate::pg::{prepared, session};
-use crate::report::{self, table::Style, Report, TableView};
+use crate::report::table::Style;
+use crate::report::{self, Report, TableView};
 use crate::resolve::confirm::{self, Answer};
 use crate::resolve::decision::{self, Decision, Proposal};
 use crate::resolve::pg_apply::{self, Applied};
 use crate::resolve::sources;
-use crate::term::escape_control;
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
+use crate::text::{RawText, Text};
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
@@ -21,10 +26,11 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
 struct ResolveReport {
-    gid: String,
+    /// The GID resolved, exactly (the argument read as written, or in indoubt's escaped form).
+    gid: RawText,
     /// Null when no such prepared transaction exists (any more).
-    database: Option<String>,
-    owner: Option<String>,
+    database: Option<RawText>,
+    owner: Option<RawText>,
     age_seconds: Option<f64>,
     age_xids: Option<i64>,
     locks_by_mode: BTreeMap<String, usize>,
@@ -32,7 +38,7 @@ struct ResolveReport {
     decoded_gid: DecodedGid,
     decision_sources: Vec<SourceAnswer>,
     /// Other configured participants where the same global transaction is still prepared.
-    participants_still_prepared: Vec<String>,
+    participants_still_prepared: Vec<Text>,
     proposal: Option<Proposal>,
     decision: Option<Decision>,
     heuristic: bool,
@@ -52,9 +58,10 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     let target = ctx.pg_target(args.target.pg.as_deref())?;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
-    let decoded = gid::decode(&args.gid);
+    let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
+    let decoded = gid::decode_raw(&gid);
     let mut data = ResolveReport {
-        gid: args.gid.clone(),
+        gid: gid.clone(),
         database: None,
         owner: None,
         age_seconds: None,
@@ -72,31 +79,31 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         outcome: None,
         audit_log: None,
     };
-    let subject = format!("prepared transaction '{}'", args.gid);
+    let subject = text!["prepared transaction '", gid, "'"];
     let Some(xact) = snapshot
         .prepared_transactions
         .into_iter()
-        .find(|x| x.gid == args.gid)
+        .find(|x| x.gid == gid)
     else {
         let finding = Finding::new(
             Severity::Ok,
             "already_resolved",
             subject,
-            "no prepared transaction has this GID: already resolved (or never prepared on this server)".into(),
+            "no prepared transaction has this GID: already resolved (or never prepared on this server)",
         )
         .evidence("source", "pg_prepared_xacts");
         return finish(ctx, &target, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
-    data.owner = Some(xact.owner.clone());
+    data.owner = xact.owner.clone();
     data.age_seconds = Some(xact.age_seconds);
     data.age_xids = Some(xact.age_xids);
     data.locks_by_mode = xact.locks_by_mode.clone();
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
-    let subject = format!("{subject} in {}", xact.database);
+    let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &args.gid, &decoded).await;
-    data.participants_still_prepared = participants(ctx, &args.gid, &decoded).await;
+    data.decision_sources = sources::ask_sources(ctx, &gid, &decoded).await;
+    data.participants_still_prepared = participants(ctx, &gid, &decoded).await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     // Asking for what any source explicitly contradicts needs --force, agreement or not.
@@ -161,8 +168,19 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     };
     data.decision = Some(chosen);
     data.heuristic = proposal.decision != Some(chosen);
-    let xact_params = target.params.with_dbname(&xact.database);
-    let sql = pg_apply::statement(chosen, &args.gid);
+    // The statement runs in the transaction's own database, which a connection can only
+    // name in UTF-8.
+    let Some(xact_database) = xact.database.as_str() else {
+        let finding = Finding::new(
+            Severity::Warning,
+            "database_not_utf8",
+            subject,
+            "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
+        );
+        return finish(ctx, &target, vec![finding], data);
+    };
+    let xact_params = target.params.with_dbname(xact_database);
+    let sql = pg_apply::statement(chosen, &gid);
     data.statement = Some(sql.clone());
 
     if args.confirm.dry_run {
@@ -170,15 +188,18 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             Severity::Ok,
             "dry_run",
             subject,
-            format!("dry run: would run {sql} in database {}", xact.database),
+            text!["dry run: would run ", sql, " in database ", xact.database],
         );
         return finish(ctx, &target, vec![finding], data);
     }
-    let summary = summary_for_prompt(&data, &xact.database, &xact.owner, xact.age_seconds);
+    let summary = summary_for_prompt(&data, &xact.database, xact.age_seconds);
     let token = match confirm::confirm(
         args.confirm.yes,
         args.confirm.reason.as_deref(),
-        &args.gid,
+        &confirm::Expected {
+            shown: Shown::from(&gid),
+            exact: gid.as_bytes(),
+        },
         &summary,
     )
     .await?
@@ -204,7 +225,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         &audit_path,
         Record::intent(Action {
             target: target.report_target(),
-            object: subject.clone(),
+            object: subject.plain(),
             action: sql.clone(),
             evidence: serde_json::json!({
                 "database": xact.database,
@@ -288,10 +309,11 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     .evidence("statement", sql)
     .evidence("action_id", intent.action_id.clone());
     if outcome.code.as_deref() == Some("42501") {
-        finding = finding.advice(format!(
-            "connect as its owner ({}) or a superuser",
-            xact.owner
-        ));
+        finding = finding.advice(text![
+            "connect as its owner (",
+            super::pg_prepared::owner_text(&xact.owner),
+            ") or a superuser"
+        ]);
     }
     finish(ctx, &target, vec![finding], data)
 }
@@ -319,13 +341,13 @@ fn finish(
 /// the intent record and the statement, as a killed process would.
 fn failpoint(name: &str) {
     if cfg!(debug_assertions) && std::env::var("INDOUBT_FAILPOINT").as_deref() == Ok(name) {
-        eprintln!("indoubt: failpoint {name}: exiting");
+        crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
         std::process::exit(86);
     }
 }
 
 /// Where else the same global transaction is still prepared (same GID, or same XA gtrid).
-async fn participants(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<String> {
+async fn participants(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<Text> {
     let gtrid = match decoded {
         DecodedGid::Xa(xa) => Some(xa.gtrid_hex.clone()),
         _ => None,
@@ -340,14 +362,14 @@ async fn participants(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<Str
                 .await?;
             let mut here = Vec::new();
             for row in rows {
-                let other: String = row.try_get(0)?;
-                let database: String = row.try_get(1)?;
-                let same_global = match (&gtrid, gid::decode(&other)) {
+                let other: RawText = row.try_get(0)?;
+                let database: RawText = row.try_get(1)?;
+                let same_global = match (&gtrid, gid::decode_raw(&other)) {
                     (Some(g), DecodedGid::Xa(xa)) => &xa.gtrid_hex == g,
-                    _ => other == gid,
+                    _ => other == *gid,
                 };
                 if same_global {
-                    here.push(format!("{name}: '{other}' in {database}"));
+                    here.push(text![name, ": '", other, "' in ", database]);
                 }
             }
             anyhow::Ok(here)
@@ -355,50 +377,47 @@ async fn participants(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<Str
         .await;
         match outcome {
             Ok(here) => found.extend(here),
-            Err(e) => found.push(format!("{name}: not checked ({e:#})")),
+            Err(e) => found.push(format!("{name}: not checked ({e:#})").into()),
         }
     }
     found
 }
 
-fn summary_for_prompt(
-    data: &ResolveReport,
-    database: &str,
-    owner: &str,
-    age_seconds: f64,
-) -> String {
+fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Shown {
     let mut lines = vec![
-        format!(
-            "prepared transaction '{}' in {database}, owner {owner}",
-            escape_control(&data.gid)
+        shown!(
+            "prepared transaction '{}' in {}, owner {}",
+            data.gid,
+            database,
+            super::pg_prepared::owner_text(&data.owner)
         ),
-        format!(
-            "  age {} ({} xids held back), locks {:?}, blocks sessions {:?}",
+        shown!(
+            "  age {} ({} xids held back), locks {}, blocks sessions {}",
             format_duration(seconds(age_seconds)),
             data.age_xids.unwrap_or(0),
-            data.locks_by_mode,
-            data.blocked_pids
+            format!("{:?}", data.locks_by_mode),
+            format!("{:?}", data.blocked_pids)
         ),
-        format!("  GID: {}", escape_control(&data.decoded_gid.summary())),
+        shown!("  GID: {}", data.decoded_gid.summary()),
     ];
     for s in &data.decision_sources {
-        lines.push(format!(
+        lines.push(shown!(
             "  source {}: {} ({})",
             s.source,
             s.answer.name(),
-            escape_control(&s.detail)
+            s.detail
         ));
     }
     for p in &data.participants_still_prepared {
-        lines.push(format!("  still prepared at {}", escape_control(p)));
+        lines.push(shown!("  still prepared at {}", p));
     }
     if let Some(p) = &data.proposal {
-        lines.push(format!("  proposal: {}", p.why));
+        lines.push(shown!("  proposal: {}", p.why));
     }
     if let Some(sql) = &data.statement {
-        lines.push(format!(
+        lines.push(shown!(
             "  will run: {}{}",
-            escape_control(sql),
+            sql,
             if data.heuristic {
                 "   (HEURISTIC decision)"
             } else {
@@ -406,26 +425,62 @@ fn summary_for_prompt(
             }
         ));
     }
-    lines.join("\n")
+    Shown::join(lines, "\n")
 }
 
 impl TableView for ResolveReport {
-    fn tables(&self, _style: &Style) -> Vec<String> {
+    fn tables(&self, _style: &Style) -> Vec<Shown> {
         let mut lines = Vec::new();
-        if let (Some(db), Some(owner), Some(age)) = (&self.database, &self.owner, self.age_seconds)
-        {
-            lines.push(summary_for_prompt(self, db, owner, age));
+        if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
+            lines.push(summary_for_prompt(self, db, age));
         }
         if let Some(o) = &self.outcome {
-            lines.push(format!(
-                "outcome: {} — {}",
-                o.status,
-                escape_control(&o.detail)
-            ));
+            lines.push(shown!("outcome: {} — {}", o.status, o.detail));
         }
         if let Some(path) = &self.audit_log {
-            lines.push(format!("recorded in {path}"));
+            lines.push(shown!("recorded in {}", path));
         }
         lines
     }
+}
+
+/// Which GID the argument names. It is read two ways: as written, and in the escaped
+/// form tables show (`\xff` for a byte that is not UTF-8, `\\` for a backslash), so a
+/// GID copied from either psql or indoubt works. When both readings name a prepared
+/// transaction, and not the same one, nothing is guessed: the error says how to write each.
+fn which_gid(arg: &str, xacts: &[prepared::PreparedXact]) -> Result<RawText> {
+    let as_written = RawText::from(arg);
+    let Ok(unescaped) = crate::text::unescape(arg).map(RawText::from) else {
+        return Ok(as_written);
+    };
+    if unescaped == as_written {
+        return Ok(as_written);
+    }
+    let exists = |g: &RawText| xacts.iter().any(|x| x.gid == *g);
+    Ok(match (exists(&as_written), exists(&unescaped)) {
+        (true, true) => {
+            // Spelled with its first byte as \xHH, the escaped reading names nothing else.
+            let bytes = unescaped.as_bytes();
+            let other = format!(
+                "\\x{:02x}{}",
+                bytes[0],
+                crate::text::escape_bytes(&bytes[1..])
+            );
+            return Err(hinted(
+                format!(
+                    "the GID argument names two prepared transactions: '{}' as written, and '{}' in indoubt's escaped form",
+                    crate::text::escape(arg),
+                    crate::text::escape_bytes(bytes)
+                ),
+                format!(
+                    "for the first pass {}, for the second {}",
+                    crate::text::escape_bytes(as_written.as_bytes()),
+                    other
+                ),
+            ));
+        }
+        (true, false) => as_written,
+        // Neither: "already resolved" holds for both readings.
+        (false, _) => unescaped,
+    })
 }

@@ -656,10 +656,10 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>
         use std::os::unix::fs::PermissionsExt;
         if let Ok(meta) = std::fs::metadata(path) {
             if meta.permissions().mode() & 0o077 != 0 {
-                eprintln!(
+                crate::term::status(&crate::shown!(
                     "indoubt: warning: password file {} has group or world access; ignored (chmod 0600 it)",
                     path.display()
-                );
+                ));
                 return Ok(None);
             }
         }

@@ -1,6 +1,7 @@
 //! Who holds back the xmin horizon, how close each database is to wraparound, and where dead tuples pile up.
 
 use super::session::{self, Session};
+use crate::text::{RawText, Text};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -91,20 +92,20 @@ pub struct Holder {
     /// session, idle_in_transaction, prepared, slot_xmin, slot_catalog_xmin, standby_feedback.
     pub kind: String,
     /// pid, gid or slot name.
-    pub id: String,
-    pub database: Option<String>,
+    pub id: RawText,
+    pub database: Option<RawText>,
     /// Databases whose vacuum it holds back: its own, or all (slots, standby feedback).
     pub pins: Pins,
-    pub user: Option<String>,
+    pub user: Option<RawText>,
     /// Application name; for slots the slot type.
-    pub application: Option<String>,
+    pub application: Option<RawText>,
     pub client: Option<String>,
     pub state: Option<String>,
     pub backend_type: Option<String>,
     /// Transaction start, prepare time, slot inactive_since (PG17+), walsender start.
     pub since: Option<DateTime<Utc>>,
     pub query_start: Option<DateTime<Utc>>,
-    pub query: Option<String>,
+    pub query: Option<RawText>,
     pub xid: Option<i64>,
     pub xmin: Option<i64>,
     pub age_xids: Option<i32>,
@@ -124,7 +125,7 @@ pub enum Pins {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DatabaseAge {
-    pub database: String,
+    pub database: RawText,
     pub datfrozenxid_age: i32,
     pub datminmxid_age: i32,
     /// Transactions that can still be assigned before the server stops accepting them.
@@ -137,7 +138,8 @@ pub struct DatabaseAge {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DeadTuples {
-    pub table: String,
+    /// `schema.table`.
+    pub table: RawText,
     pub n_dead_tup: i64,
     pub n_live_tup: i64,
     pub last_vacuum: Option<DateTime<Utc>>,
@@ -162,7 +164,7 @@ pub struct HorizonSnapshot {
     /// Ranked by age, oldest (the culprit) first.
     pub holders: Vec<Holder>,
     pub databases: Vec<DatabaseAge>,
-    pub visibility_gaps: Vec<String>,
+    pub visibility_gaps: Vec<Text>,
 }
 
 pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnapshot> {
@@ -223,18 +225,17 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
             .iter()
             .any(|h| h.kind == "session" && h.state.is_none())
     {
-        visibility_gaps.push(
+        visibility_gaps.push(Text::from(
             "state, transaction start and query of other users' sessions are hidden, so idle-in-transaction \
              sessions (and autovacuum workers) show as plain sessions without an age in time: GRANT pg_monitor (or pg_read_all_stats) \
-             TO the monitoring role"
-                .to_string(),
-        );
+             TO the monitoring role",
+        ));
     }
 
     let mut ages = Vec::with_capacity(databases.len());
     let mut readable = Vec::new();
     for row in &databases {
-        let database: String = row.try_get(0)?;
+        let database: RawText = row.try_get(0)?;
         let allow_conn: bool = row.try_get(1)?;
         let may_connect: bool = row.try_get(2)?;
         let frozen_age: i32 = row.try_get(3)?;
@@ -271,25 +272,35 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
         if !allow_conn {
             continue; // template0: nobody may connect, nothing to report
         }
-        if may_connect {
-            readable.push(database);
+        if !may_connect {
+            visibility_gaps.push(crate::text![
+                "dead tuples of database \"",
+                database,
+                "\" not read: GRANT CONNECT ON DATABASE \"",
+                database,
+                "\" TO the monitoring role"
+            ]);
+        } else if let Some(name) = database.as_str() {
+            readable.push(name.to_string());
         } else {
-            visibility_gaps.push(format!(
-                "dead tuples of database {database:?} not read: GRANT CONNECT ON DATABASE {database:?} TO the monitoring role"
-            ));
+            // A connection names its database in UTF-8.
+            visibility_gaps.push(crate::text![
+                "dead tuples of database \"",
+                database,
+                "\" not read: its name is not UTF-8, so indoubt cannot connect to it"
+            ]);
         }
     }
 
     for (database, result) in dead_tuples(session, readable, timeout).await {
         match result {
             Ok(tables) => {
-                if let Some(age) = ages.iter_mut().find(|a| a.database == database) {
+                if let Some(age) = ages.iter_mut().find(|a| a.database == database.as_str()) {
                     age.dead_tuples = tables;
                 }
             }
-            Err(e) => visibility_gaps.push(format!(
-                "dead tuples of database {database:?} not read: {e:#}"
-            )),
+            Err(e) => visibility_gaps
+                .push(format!("dead tuples of database \"{database}\" not read: {e:#}").into()),
         }
     }
     Ok(HorizonSnapshot {
@@ -323,10 +334,13 @@ async fn dead_tuples(
                     let rows = db.query(DEAD_TUPLES_SQL, &[&DEAD_TUPLE_TOP]).await?;
                     rows.iter()
                         .map(|r| {
-                            let schema: String = r.try_get(0)?;
-                            let table: String = r.try_get(1)?;
+                            let schema: RawText = r.try_get(0)?;
+                            let table: RawText = r.try_get(1)?;
+                            let mut name = schema.as_bytes().to_vec();
+                            name.push(b'.');
+                            name.extend_from_slice(table.as_bytes());
                             Ok(DeadTuples {
-                                table: format!("{schema}.{table}"),
+                                table: RawText::from(name),
                                 n_dead_tup: r.try_get(2)?,
                                 n_live_tup: r.try_get(3)?,
                                 last_vacuum: r.try_get(4)?,

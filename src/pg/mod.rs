@@ -8,12 +8,35 @@ pub mod prepared;
 pub mod session;
 pub mod slots;
 
+use crate::text::RawText;
+use tokio_postgres::types::{FromSql, Type};
+
+/// Text columns read as the bytes the server sent: a SQL_ASCII database holds GIDs,
+/// names and queries that are not UTF-8, and reading one as a String would fail the
+/// whole report (and hide every other finding).
+impl<'a> FromSql<'a> for RawText {
+    fn from_sql(
+        _ty: &Type,
+        raw: &'a [u8],
+    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(RawText::from(raw.to_vec()))
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        matches!(
+            *ty,
+            Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN
+        )
+    }
+}
+
 /// Query text from pg_stat_activity, unless it may carry a secret (`ALTER ROLE … PASSWORD
 /// '…'`, `CREATE USER MAPPING … OPTIONS (password …)`): reports are pasted into tickets.
-pub fn redact_query(query: Option<String>) -> Option<String> {
+pub fn redact_query(query: Option<RawText>) -> Option<RawText> {
     query.map(|q| {
-        if q.to_ascii_lowercase().contains("password") {
-            "<hidden: the statement mentions a password>".to_string()
+        let lower = q.as_bytes().to_ascii_lowercase();
+        if lower.windows(8).any(|w| w == b"password") {
+            RawText::from("<hidden: the statement mentions a password>")
         } else {
             q
         }
@@ -25,10 +48,12 @@ mod tests {
     #[test]
     fn statements_with_passwords_are_hidden() {
         let hidden = super::redact_query(Some("ALTER ROLE app PASSWORD 'hunter2'".into())).unwrap();
-        assert!(!hidden.contains("hunter2"));
+        assert!(!hidden.to_text().contains("hunter2"));
+        let odd = super::redact_query(Some(b"alter role x \xff PassWord 'a'".to_vec().into()));
+        assert!(!odd.unwrap().to_text().contains("'a'"));
         assert_eq!(
-            super::redact_query(Some("SELECT 1".into())).as_deref(),
-            Some("SELECT 1")
+            super::redact_query(Some("SELECT 1".into())),
+            Some("SELECT 1".into())
         );
         assert_eq!(super::redact_query(None), None);
     }

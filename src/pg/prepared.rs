@@ -8,6 +8,7 @@
 use super::conninfo::ConnParams;
 use super::session::{self, Session};
 use crate::gid::{self, DecodedGid};
+use crate::text::{RawText, Text};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -173,10 +174,12 @@ WHERE c.oid = ANY($1::oid[])";
 
 #[derive(Debug, Clone, Serialize)]
 pub struct PreparedXact {
-    pub gid: String,
+    /// Exact: a SQL_ASCII database can prepare a GID that is not UTF-8.
+    pub gid: RawText,
     pub xid: i64,
-    pub database: String,
-    pub owner: String,
+    pub database: RawText,
+    /// None when the role that prepared it has been dropped since.
+    pub owner: Option<RawText>,
     pub prepared_at: DateTime<Utc>,
     /// Server clock minus `prepared`, at the time the snapshot was read.
     pub age_seconds: f64,
@@ -193,10 +196,10 @@ pub struct HeldLock {
     pub locktype: String,
     pub mode: String,
     pub granted: bool,
-    pub database: Option<String>,
+    pub database: Option<RawText>,
     pub relation_oid: Option<u32>,
     /// Schema-qualified name, resolved in the lock's own database; None when that failed.
-    pub relation: Option<String>,
+    pub relation: Option<RawText>,
     pub transactionid: Option<String>,
     /// `-1/<xid>` after a server restart, the preparing session's vxid before it.
     pub virtualtransaction: String,
@@ -205,14 +208,14 @@ pub struct HeldLock {
 #[derive(Debug, Clone, Serialize)]
 pub struct BlockedSession {
     pub pid: i32,
-    pub database: Option<String>,
-    pub user: Option<String>,
-    pub application: Option<String>,
+    pub database: Option<RawText>,
+    pub user: Option<RawText>,
+    pub application: Option<RawText>,
     /// None when the role may not see it (needs pg_read_all_stats).
     pub state: Option<String>,
     pub wait_event: Option<String>,
     pub query_seconds: Option<f64>,
-    pub query: Option<String>,
+    pub query: Option<RawText>,
     pub waits_for: LockWait,
 }
 
@@ -221,7 +224,7 @@ pub struct LockWait {
     pub locktype: String,
     pub mode: String,
     pub relation_oid: Option<u32>,
-    pub relation: Option<String>,
+    pub relation: Option<RawText>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -232,7 +235,7 @@ pub struct PreparedSnapshot {
     /// Sessions blocked by a prepared transaction we could not match to one.
     pub unattributed_blocked_sessions: Vec<BlockedSession>,
     /// What we could not see, why, and how to fix it.
-    pub visibility_gaps: Vec<String>,
+    pub visibility_gaps: Vec<Text>,
     /// Parts of the picture that could not be read at all (each becomes an UNKNOWN finding).
     pub unreadable: Vec<String>,
 }
@@ -273,7 +276,7 @@ pub async fn collect(
         .ok_or_else(|| anyhow::anyhow!("server returned no clock row"))?;
     let current_db_oid: u32 = server.try_get(2)?;
 
-    let mut held: BTreeMap<String, Vec<(HeldLock, u32)>> = BTreeMap::new();
+    let mut held: BTreeMap<RawText, Vec<(HeldLock, u32)>> = BTreeMap::new();
     for row in &locks {
         let db_oid: Option<u32> = row.try_get(4)?;
         let lock = HeldLock {
@@ -291,7 +294,7 @@ pub async fn collect(
             .push((lock, db_oid.unwrap_or(0)));
     }
 
-    let mut blocked_by: BTreeMap<Option<String>, Vec<(BlockedSession, u32)>> = BTreeMap::new();
+    let mut blocked_by: BTreeMap<Option<RawText>, Vec<(BlockedSession, u32)>> = BTreeMap::new();
     for row in &blocked {
         let db_oid: Option<u32> = row.try_get(10)?;
         let session_row = BlockedSession {
@@ -317,14 +320,14 @@ pub async fn collect(
     }
 
     // Victims of prepared transactions that --database left out are not this report's.
-    let kept: BTreeSet<String> = xacts
+    let kept: BTreeSet<RawText> = xacts
         .iter()
         .map(|r| r.try_get(0))
         .collect::<Result<_, _>>()?;
     blocked_by.retain(|gid, _| gid.as_ref().is_none_or(|g| kept.contains(g)));
 
     // Relation oids only mean something inside their own database (0 = shared catalogs).
-    let mut wanted: BTreeMap<u32, (Option<String>, BTreeSet<u32>)> = BTreeMap::new();
+    let mut wanted: BTreeMap<u32, (Option<RawText>, BTreeSet<u32>)> = BTreeMap::new();
     for (lock, db) in held.values().flatten() {
         if let Some(rel) = lock.relation_oid {
             let entry = wanted.entry(*db).or_default();
@@ -347,7 +350,7 @@ pub async fn collect(
 
     let mut prepared = Vec::with_capacity(xacts.len());
     for row in &xacts {
-        let gid: String = row.try_get(0)?;
+        let gid: RawText = row.try_get(0)?;
         let locks: Vec<HeldLock> = held
             .remove(&gid)
             .unwrap_or_default()
@@ -366,7 +369,7 @@ pub async fn collect(
             &name_of,
         );
         prepared.push(PreparedXact {
-            decoded_gid: gid::decode(&gid),
+            decoded_gid: gid::decode_raw(&gid),
             gid,
             xid: row.try_get(1)?,
             database: row.try_get(2)?,
@@ -383,10 +386,9 @@ pub async fn collect(
     // are that transaction's business; only truly unmatched ones are reported here.
     let unattributed = named_sessions(blocked_by.remove(&None).unwrap_or_default(), &name_of);
     if !session.info.reads_all_stats && prepared.iter().any(|p| !p.blocked_sessions.is_empty()) {
-        gaps.push(
-            "state and query text of other users' sessions are hidden: GRANT pg_monitor (or pg_read_all_stats) TO the monitoring role"
-                .to_string(),
-        );
+        gaps.push(Text::from(
+            "state and query text of other users' sessions are hidden: GRANT pg_monitor (or pg_read_all_stats) TO the monitoring role",
+        ));
     }
     Ok(PreparedSnapshot {
         server_time: server.try_get(0)?,
@@ -400,7 +402,7 @@ pub async fn collect(
 
 fn named_sessions(
     sessions: Vec<(BlockedSession, u32)>,
-    name_of: &impl Fn(u32, Option<u32>) -> Option<String>,
+    name_of: &impl Fn(u32, Option<u32>) -> Option<RawText>,
 ) -> Vec<BlockedSession> {
     sessions
         .into_iter()
@@ -416,10 +418,10 @@ fn named_sessions(
 async fn relation_names(
     session: &Session,
     current_db_oid: u32,
-    wanted: BTreeMap<u32, (Option<String>, BTreeSet<u32>)>,
+    wanted: BTreeMap<u32, (Option<RawText>, BTreeSet<u32>)>,
     timeout: Duration,
-    gaps: &mut Vec<String>,
-) -> BTreeMap<(u32, u32), String> {
+    gaps: &mut Vec<Text>,
+) -> BTreeMap<(u32, u32), RawText> {
     let mut names = BTreeMap::new();
     let mut others = tokio::task::JoinSet::new();
     for (db_oid, (datname, oids)) in wanted {
@@ -427,12 +429,21 @@ async fn relation_names(
         if db_oid == current_db_oid || db_oid == 0 {
             match lookup(session, &oids).await {
                 Ok(found) => names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n))),
-                Err(e) => gaps.push(format!("relation names not resolved: {e:#}")),
+                Err(e) => gaps.push(format!("relation names not resolved: {e:#}").into()),
             }
             continue;
         }
         let Some(datname) = datname else { continue };
-        let params: ConnParams = session.params.with_dbname(&datname);
+        // A connection names its database in UTF-8; a name that is not cannot be entered.
+        let Some(utf8_name) = datname.as_str() else {
+            gaps.push(crate::text![
+                "relation names in database \"",
+                datname,
+                "\" not resolved (shown as oids): its name is not UTF-8, so indoubt cannot connect to it"
+            ]);
+            continue;
+        };
+        let params: ConnParams = session.params.with_dbname(utf8_name);
         others.spawn(async move {
             let result = async {
                 let other = session::connect(&params, timeout).await?;
@@ -444,17 +455,23 @@ async fn relation_names(
     }
     while let Some(joined) = others.join_next().await {
         match joined {
-            Ok((db_oid, _, Ok(found))) => names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n))),
-            Ok((_, datname, Err(e))) => gaps.push(format!(
-                "relation names in database {datname:?} not resolved (shown as oids): {e:#}; the role needs CONNECT on it"
-            )),
-            Err(e) => gaps.push(format!("relation name lookup failed: {e}")),
+            Ok((db_oid, _, Ok(found))) => {
+                names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n)))
+            }
+            Ok((_, datname, Err(e))) => gaps.push(crate::text![
+                "relation names in database \"",
+                datname,
+                "\" not resolved (shown as oids): ",
+                format!("{e:#}"),
+                "; the role needs CONNECT on it"
+            ]),
+            Err(e) => gaps.push(format!("relation name lookup failed: {e}").into()),
         }
     }
     names
 }
 
-async fn lookup(session: &Session, oids: &[u32]) -> Result<Vec<(u32, String)>> {
+async fn lookup(session: &Session, oids: &[u32]) -> Result<Vec<(u32, RawText)>> {
     let rows = session.query(RELATION_NAMES_SQL, &[&oids]).await?;
     rows.iter()
         .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))

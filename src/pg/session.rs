@@ -269,11 +269,15 @@ impl Session {
         let statement_ms = self.timeout.as_millis().clamp(1, i32::MAX as u128);
         let lock_ms = statement_ms.min(2_000);
         // One round trip: settings first, then what we need to know about the server.
+        // A SQL_ASCII database holds bytes the server would refuse to convert to UTF-8 for
+        // us: there the session takes them as they are (text is read as bytes, RawText).
         let sql = format!(
             "SET default_transaction_read_only = on; \
              SET statement_timeout = {statement_ms}; \
              SET lock_timeout = {lock_ms}; \
              SET idle_in_transaction_session_timeout = 30000; \
+             DO $$ BEGIN IF current_setting('server_encoding') = 'SQL_ASCII' THEN \
+               PERFORM set_config('client_encoding', 'SQL_ASCII', false); END IF; END $$; \
              SELECT current_setting('server_version_num'), current_setting('server_version'), \
                     current_database(), \
                     (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) \

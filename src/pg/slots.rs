@@ -58,7 +58,7 @@ pub struct Slot {
     pub name: String,
     pub plugin: Option<String>,
     pub slot_type: String,
-    pub database: Option<String>,
+    pub database: Option<crate::text::RawText>,
     pub temporary: bool,
     pub active: bool,
     pub active_pid: Option<i32>,

@@ -4,6 +4,7 @@ pub mod table;
 
 use crate::cli::OutputFormat;
 use crate::findings::{self, Finding, Severity};
+use crate::term::Shown;
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -55,16 +56,17 @@ impl<T> Report<T> {
     }
 }
 
-/// How a command lays its own data out as tables for a person.
+/// How a command lays its own data out as tables for a person: only escaped text
+/// ([`Shown`]) comes out, so a value that was never escaped does not type-check.
 pub trait TableView {
-    fn tables(&self, style: &table::Style) -> Vec<String>;
+    fn tables(&self, style: &table::Style) -> Vec<Shown>;
     /// The one line an operator needs first, shown right after the status.
-    fn headline(&self) -> Option<String> {
+    fn headline(&self) -> Option<Shown> {
         None
     }
     /// What the role could not see, shown under the findings.
-    fn visibility_gaps(&self) -> &[String] {
-        &[]
+    fn visibility_gaps(&self) -> Vec<Shown> {
+        Vec::new()
     }
 }
 
@@ -75,7 +77,7 @@ pub fn emit<T: Serialize + TableView>(
     style: &table::Style,
 ) -> Result<()> {
     let text = match format {
-        OutputFormat::Table => table::render(report, style),
+        OutputFormat::Table => table::render(report, style).into_string(),
         OutputFormat::Json => {
             let mut json = serde_json::to_string_pretty(report).context("encoding JSON")?;
             json.push('\n');

@@ -1,14 +1,37 @@
-//! The table renderer: status line, the command's tables, findings with evidence and advice, visibility gaps.
+//! The table renderer: status line, the command's tables, findings with evidence and advice,
+//! visibility gaps. The only module that touches comfy_table (clippy.toml): every cell is
+//! made from a [`Shown`], so what a server sent is escaped before it is laid out.
+
+// comfy_table's own constructors take any text unescaped; here they take only `Shown`.
+#![allow(clippy::disallowed_methods, clippy::disallowed_types)]
 
 use super::{Report, TableView};
 use crate::findings::Severity;
-use crate::term::escape_control;
+use crate::term::Shown;
 use comfy_table::{
-    presets::UTF8_FULL_CONDENSED, Cell, Color, ColumnConstraint, ContentArrangement, Table, Width,
+    presets::UTF8_FULL_CONDENSED, Color, ColumnConstraint, ContentArrangement, Width,
 };
+
+/// Characters a cell shows before it is cut with a marker: laying text out costs time
+/// quadratic in its length, and the whole value is in -o json anyway.
+pub const CELL_LIMIT: usize = 2000;
 
 pub struct Style {
     pub color: bool,
+    /// The width tables are laid out for (term::table_width); None: not a terminal.
+    pub width: Option<u16>,
+}
+
+/// One table cell. Its content is a `Shown`, cut at [`CELL_LIMIT`] characters.
+pub struct Cell(comfy_table::Cell);
+
+impl Cell {
+    pub fn new(content: impl Into<Shown>) -> Cell {
+        let shown = content.into().truncated(CELL_LIMIT, |more| {
+            format!("… ({more} more characters; -o json has all)")
+        });
+        Cell(comfy_table::Cell::new(shown.into_string()))
+    }
 }
 
 impl Style {
@@ -30,103 +53,135 @@ impl Style {
     }
 
     pub fn severity_cell(&self, severity: Severity) -> Cell {
-        let cell = Cell::new(severity.label());
+        let cell = comfy_table::Cell::new(severity.label());
         if !self.color {
-            return cell;
+            return Cell(cell);
         }
-        cell.fg(match severity {
+        Cell(cell.fg(match severity {
             Severity::Ok => Color::Green,
             Severity::Warning => Color::Yellow,
             Severity::Critical => Color::Red,
             Severity::Unknown => Color::Magenta,
-        })
+        }))
     }
 
-    /// A table that wraps to the terminal width when there is one.
-    pub fn table(&self, header: &[&str]) -> Table {
-        let mut table = Table::new();
+    /// A table laid out for the width decided once (`width`); comfy_table never asks
+    /// the terminal itself (a pty may answer 0 columns).
+    pub fn table(&self, header: &[&'static str]) -> Grid {
+        let mut table = comfy_table::Table::new();
         table
             .load_preset(UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_header(header.iter().map(Cell::new));
+            .force_no_tty()
+            .set_header(header.iter().map(comfy_table::Cell::new));
+        if let Some(width) = self.width {
+            table.set_width(width);
+        }
         if self.color {
             table.enforce_styling();
         }
-        table
+        Grid {
+            table,
+            widest_line: vec![0; header.len()],
+        }
     }
 }
 
-/// Keeps a column's values unbroken (up to 40 characters): a GID or a slot name split
-/// mid-word is hard to read and to copy.
-pub fn keep_whole<'a>(table: &mut Table, column: usize, values: impl Iterator<Item = &'a str>) {
-    let widest = values
-        .map(|v| escape_control(v).chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(40);
-    if let Some(column) = table.column_mut(column) {
-        column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-            widest as u16 + 2,
-        )));
+/// A table being filled: rows of [`Cell`]s only.
+pub struct Grid {
+    table: comfy_table::Table,
+    /// Per column, the longest line of any cell so far (for `keep_whole`).
+    widest_line: Vec<usize>,
+}
+
+impl Grid {
+    pub fn add_row(&mut self, cells: Vec<Cell>) {
+        for (i, cell) in cells.iter().enumerate() {
+            let longest = cell
+                .0
+                .content()
+                .lines()
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0);
+            if let Some(w) = self.widest_line.get_mut(i) {
+                *w = (*w).max(longest);
+            }
+        }
+        self.table
+            .add_row(cells.into_iter().map(|c| c.0).collect::<Vec<_>>());
+    }
+
+    /// Keeps a column's values unbroken (up to 40 characters): a GID or a slot name split
+    /// mid-word is hard to read and to copy.
+    pub fn keep_whole(&mut self, column: usize) {
+        let widest = self.widest_line.get(column).copied().unwrap_or(0).min(40);
+        if let Some(column) = self.table.column_mut(column) {
+            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                widest as u16 + 2,
+            )));
+        }
+    }
+
+    /// The laid-out table: every cell was a `Shown`, the borders are program text.
+    pub fn render(&self) -> Shown {
+        let text = self.table.to_string();
+        // Borders, headers and escaped cells only: nothing here needs escaping again.
+        Shown::__from_format(format_args!("{text}"))
     }
 }
 
-pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> String {
+pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
     let target = match &report.target.name {
-        Some(name) => format!("{name} ({})", report.target.address),
-        None => report.target.address.clone(),
+        Some(name) => crate::shown!("{} ({})", name, report.target.address),
+        None => Shown::text(&report.target.address),
     };
-    let width = style.table(&[]).width().map(usize::from);
-    let mut out = String::new();
-    let headline = format!(
+    let width = style.width.map(usize::from);
+    let mut out = Shown::default();
+    let headline = crate::shown!(
         "indoubt {} on {} at {}",
         report.command,
-        escape_control(&target),
+        target,
         report.generated_at.format("%Y-%m-%d %H:%M:%S UTC")
     );
-    let prefix = format!("{}: ", style.severity(report.status));
+    // The severity label, coloured or not, is program text.
+    let prefix = Shown::__from_format(format_args!("{}: ", style.severity(report.status)));
     let prefix_width = report.status.label().len() + 2;
     match report.data.headline() {
         Some(first) => {
+            push_wrapped(&mut out, &prefix, prefix_width, &first, width);
             push_wrapped(
                 &mut out,
-                &prefix,
+                &Shown::text(&" ".repeat(prefix_width)),
                 prefix_width,
-                &escape_control(&first),
-                width,
-            );
-            push_wrapped(
-                &mut out,
-                &" ".repeat(prefix_width),
-                prefix_width,
-                &format!("({headline})"),
+                &crate::shown!("({})", headline),
                 width,
             );
         }
         None => push_wrapped(&mut out, &prefix, prefix_width, &headline, width),
     }
     for table in report.data.tables(style) {
-        out.push_str(&table);
-        out.push('\n');
+        out.push(&table);
+        out.push_lit("\n");
     }
     if !report.findings.is_empty() {
         let mut findings = style.table(&["STATUS", "SUBJECT", "FINDING"]);
         for finding in &report.findings {
-            let mut text = escape_control(&finding.message);
-            if let Some(advice) = &finding.advice {
-                text.push_str(&format!("\n→ {}", escape_control(advice)));
-            }
+            let text = match &finding.advice {
+                Some(advice) => crate::shown!("{}\n→ {}", finding.message, advice),
+                None => Shown::from(&finding.message),
+            };
             findings.add_row(vec![
                 style.severity_cell(finding.severity),
-                Cell::new(escape_control(&finding.subject)),
+                Cell::new(&finding.subject),
                 Cell::new(text),
             ]);
         }
-        out.push_str(&findings.to_string());
-        out.push('\n');
+        out.push(&findings.render());
+        out.push_lit("\n");
     }
     for gap in report.data.visibility_gaps() {
-        push_wrapped(&mut out, "not visible: ", 13, &escape_control(gap), width);
+        push_wrapped(&mut out, &Shown::lit("not visible: "), 13, &gap, width);
     }
     out
 }
@@ -134,32 +189,33 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> String {
 /// Appends `prefix` + `text`, word-wrapped to the terminal width (when there is one),
 /// continuation lines indented by the prefix's visible width.
 fn push_wrapped(
-    out: &mut String,
-    prefix: &str,
+    out: &mut Shown,
+    prefix: &Shown,
     prefix_width: usize,
-    text: &str,
+    text: &Shown,
     width: Option<usize>,
 ) {
-    out.push_str(prefix);
+    out.push(prefix);
     let Some(width) = width.filter(|w| *w > prefix_width + 20) else {
-        out.push_str(text);
-        out.push('\n');
+        out.push(text);
+        out.push_lit("\n");
         return;
     };
     let room = width - prefix_width;
     let mut line_len = 0;
-    for word in text.split(' ') {
-        let len = word.chars().count();
+    let indent = Shown::text(&" ".repeat(prefix_width));
+    for word in text.words() {
+        let len = word.as_str().chars().count();
         if line_len > 0 && line_len + 1 + len > room {
-            out.push('\n');
-            out.push_str(&" ".repeat(prefix_width));
+            out.push_lit("\n");
+            out.push(&indent);
             line_len = 0;
         } else if line_len > 0 {
-            out.push(' ');
+            out.push_lit(" ");
             line_len += 1;
         }
-        out.push_str(word);
+        out.push(&word);
         line_len += len;
     }
-    out.push('\n');
+    out.push_lit("\n");
 }

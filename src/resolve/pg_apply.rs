@@ -5,23 +5,50 @@ use super::confirm::Confirmed;
 use super::decision::Decision;
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, pg_error};
+use crate::text::RawText;
 use anyhow::Result;
 use std::time::Duration;
 
-/// A string literal PostgreSQL reads back as exactly `text` whatever
-/// standard_conforming_strings says (it can differ per database or role): quotes doubled,
-/// and a text with a backslash written as an E'' literal with the backslashes doubled.
-pub fn literal(text: &str) -> String {
-    let quoted = text.replace('\'', "''");
-    if quoted.contains('\\') {
-        format!("E'{}'", quoted.replace('\\', "\\\\"))
+/// A string literal PostgreSQL reads back as exactly the bytes `gid`, whatever
+/// standard_conforming_strings says (it can differ per database or role): quotes
+/// doubled; a GID with a backslash, a control character or bytes that are not UTF-8 (a
+/// SQL_ASCII database) is an E'' literal, backslashes doubled and those bytes `\xHH`, so
+/// the statement itself is printable UTF-8 (it is shown, and recorded in the audit log).
+pub fn literal(gid: &[u8]) -> String {
+    let mut body = String::with_capacity(gid.len());
+    let mut escaped = false;
+    for chunk in gid.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\'' => body.push_str("''"),
+                '\\' => {
+                    body.push_str("\\\\");
+                    escaped = true;
+                }
+                c if c.is_control() => {
+                    let mut buf = [0; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        body.push_str(&format!("\\x{b:02x}"));
+                    }
+                    escaped = true;
+                }
+                c => body.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            body.push_str(&format!("\\x{b:02x}"));
+            escaped = true;
+        }
+    }
+    if escaped {
+        format!("E'{body}'")
     } else {
-        format!("'{quoted}'")
+        format!("'{body}'")
     }
 }
 
-pub fn statement(decision: Decision, gid: &str) -> String {
-    format!("{} {}", decision.statement(), literal(gid))
+pub fn statement(decision: Decision, gid: &RawText) -> String {
+    format!("{} {}", decision.statement(), literal(gid.as_bytes()))
 }
 
 /// What the server made of the statement.
@@ -67,9 +94,18 @@ mod tests {
     fn gids_are_quoted_for_both_string_modes() {
         let nasty = "it's \\ '; DROP TABLE orders; -- заказ";
         assert_eq!(
-            literal(nasty),
+            literal(nasty.as_bytes()),
             "E'it''s \\\\ ''; DROP TABLE orders; -- заказ'"
         );
-        assert_eq!(statement(Decision::Commit, "g'1"), "COMMIT PREPARED 'g''1'");
+        assert_eq!(
+            statement(Decision::Commit, &"g'1".into()),
+            "COMMIT PREPARED 'g''1'"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_written_as_hex_escapes() {
+        assert_eq!(literal(b"odd\xff\x1b[31m'"), "E'odd\\xff\\x1b[31m'''");
+        assert_eq!(literal("a\u{9b}b".as_bytes()), "E'a\\xc2\\x9bb'");
     }
 }

@@ -52,9 +52,9 @@ fn confirming(saved: &Termios) -> Termios {
     mode
 }
 
-/// Shows `prompt` on stderr and reads one line from the terminal on stdin. Input typed
-/// ahead of the prompt is kept (as a terminal always keeps it).
-pub async fn read_line(prompt: &str) -> Result<Typed> {
+/// Shows `prompt` (escaped text only) on stderr and reads one line from the terminal on
+/// stdin. Input typed ahead of the prompt is kept (as a terminal always keeps it).
+pub async fn read_line(prompt: &crate::term::Shown) -> Result<Typed> {
     let stdin = std::io::stdin();
     let saved = tcgetattr(&stdin).context("reading the terminal's settings")?;
     let mode = confirming(&saved);
@@ -86,7 +86,7 @@ pub async fn read_line(prompt: &str) -> Result<Typed> {
     Ok(typed)
 }
 
-fn show(prompt: &str) {
+fn show(prompt: &crate::term::Shown) {
     let mut err = std::io::stderr();
     let _ = write!(err, "{prompt}: ");
     let _ = err.flush();

@@ -48,6 +48,8 @@ pub fn create_topic(bootstrap: &str, prefix: &str, partitions: i32) -> String {
 }
 
 /// A topic with a replica layout and topic configs of its own.
+// A test's progress note, not indoubt's output (clippy.toml bans the print macros there).
+#[allow(clippy::disallowed_macros)]
 pub fn create_topic_with(
     bootstrap: &str,
     prefix: &str,

@@ -64,7 +64,8 @@ pub struct PreparedXact {
     pub gid: String,
     pub xid: i64,
     pub database: String,
-    pub owner: String,
+    #[serde(deserialize_with = "present")]
+    pub owner: Option<String>,
     pub prepared_at: String,
     pub age_seconds: f64,
     pub age_xids: i64,

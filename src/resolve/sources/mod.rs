@@ -10,11 +10,15 @@ use crate::context::Context;
 use crate::gid::DecodedGid;
 use crate::pg::session;
 use crate::resolve::decision::parse_answer;
+use crate::text::RawText;
 use futures_util::future::{join_all, BoxFuture};
 
 /// Asks every source that applies to this GID, all at once (an unreachable one costs one
 /// timeout, not one each), answers in the config's order.
-pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<SourceAnswer> {
+/// A GID that is not UTF-8 (a SQL_ASCII database) cannot be a query parameter: the
+/// sources keyed by it are not asked, which is not the same as their having no record.
+pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<SourceAnswer> {
+    let gid = gid.as_str();
     let resolve = &ctx.config.config.resolve;
     let mut asks: Vec<BoxFuture<'_, SourceAnswer>> = Vec::new();
     for config in &resolve.decision_sources {
@@ -27,7 +31,8 @@ pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<
             ..
         },
         Some(coordinator),
-    ) = (decoded, &resolve.citus_coordinator)
+        Some(gid),
+    ) = (decoded, &resolve.citus_coordinator, gid)
     {
         asks.push(Box::pin(citus(
             ctx,
@@ -44,7 +49,7 @@ pub async fn ask_sources(ctx: &Context, gid: &str, decoded: &DecodedGid) -> Vec<
 async fn ask_one(
     ctx: &Context,
     config: &DecisionSourceConfig,
-    gid: &str,
+    gid: Option<&str>,
     decoded: &DecodedGid,
 ) -> SourceAnswer {
     let (answer, authoritative, detail) = match config.source() {
@@ -64,7 +69,7 @@ async fn ask_one(
 async fn ask_source(
     ctx: &Context,
     source: &DecisionSource,
-    gid: &str,
+    gid: Option<&str>,
     decoded: &DecodedGid,
 ) -> (Answer, bool, String) {
     match source {
@@ -78,6 +83,7 @@ async fn ask_source(
                 let (answer, detail) = sql(ctx, target, query, &key).await;
                 (answer, *authoritative, detail)
             }
+            Err(why) if matches!(key, DecisionKey::Gid) => (Answer::Unreachable, false, why),
             Err(why) => (Answer::NotApplicable, false, why),
         },
         DecisionSource::NarayanaObjectStore { path, node } => {
@@ -125,9 +131,11 @@ fn weigh(answer: Answer, mut detail: String, coordinator_known: bool) -> (Answer
 }
 
 /// The text a SQL source's $1 gets for this transaction.
-fn key_of(key: DecisionKey, gid: &str, decoded: &DecodedGid) -> Result<String, String> {
+fn key_of(key: DecisionKey, gid: Option<&str>, decoded: &DecodedGid) -> Result<String, String> {
     match (key, decoded) {
-        (DecisionKey::Gid, _) => Ok(gid.to_string()),
+        (DecisionKey::Gid, _) => gid.map(str::to_string).ok_or_else(|| {
+            "not asked: the GID is not UTF-8 text, which no query parameter can carry".into()
+        }),
         (DecisionKey::Gtrid, DecodedGid::Xa(xa)) => Ok(xa.gtrid_text.clone()),
         (DecisionKey::NarayanaUid, _) => narayana::uid_for(decoded, None),
         (DecisionKey::AtomikosTid, _) => atomikos::tid_for(decoded, None),
@@ -151,10 +159,10 @@ async fn sql(ctx: &Context, target: &str, query: &str, key: &str) -> (Answer, St
     .await;
     match outcome {
         Ok(Some(text)) => match parse_answer(&text) {
-            Some(answer) => (answer, format!("answered {text:?}")),
+            Some(answer) => (answer, format!("answered '{text}'")),
             None => (
                 Answer::Unreachable,
-                format!("answered {text:?}, which is neither a decision (commit, rollback) nor a state of an undecided transaction (active, preparing, prepared)"),
+                format!("answered '{text}', which is neither a decision (commit, rollback) nor a state of an undecided transaction (active, preparing, prepared)"),
             ),
         },
         Ok(None) => (Answer::NoRecord, "no row for this transaction".to_string()),
