@@ -590,10 +590,9 @@ fn unreadable_rows_and_columns_are_named_with_what_to_do() {
 /// `codec`: Java frames snappy the xerial way, and writes zstd.
 fn publish_with_java(shop: &Shop, codec: &str, ids: std::ops::RangeInclusive<u32>) {
     use std::io::Write;
-    let libs = lab("INDOUBT_LAB_KAFKA_LIBS");
-    let mut child = std::process::Command::new("java")
-        .args(["-Xmx256m", "-cp", &format!("{libs}/*")])
-        .arg("org.apache.kafka.tools.ConsoleProducer")
+    // The class of that name in the lab's release (it moved in 4.0).
+    let mut child = std::process::Command::new(repo_root().join("tests/lab/kafka-cluster"))
+        .args(["tool", "ConsoleProducer"])
         .args([
             "--bootstrap-server",
             &shop.bootstrap,

@@ -22,12 +22,28 @@ use std::time::Duration;
 
 pub const WAIT: Duration = Duration::from_secs(30);
 
-/// The two lab brokers: transaction.version 2 (the 4.x default) and 0 (classic).
-pub fn brokers() -> [(&'static str, String); 2] {
-    [
-        ("tv2", lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")),
-        ("tv0", lab("INDOUBT_LAB_KAFKA_TV0_BOOTSTRAP")),
-    ]
+/// The lab's protocol generations: on Kafka 4.x two brokers, transaction.version 2 (the
+/// 4.x default) and 0 (classic); on 3.x one broker, which only has the classic one.
+pub fn brokers() -> Vec<(&'static str, String)> {
+    let (tv2, tv0) = (
+        lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+        lab("INDOUBT_LAB_KAFKA_TV0_BOOTSTRAP"),
+    );
+    if tv2 == tv0 {
+        vec![("tv0", tv0)]
+    } else {
+        vec![("tv2", tv2), ("tv0", tv0)]
+    }
+}
+
+/// The major version of the lab's Kafka.
+pub fn kafka_major() -> u32 {
+    let version = lab("INDOUBT_LAB_KAFKA_VERSION");
+    version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("INDOUBT_LAB_KAFKA_VERSION {version:?} is not a version"))
 }
 
 fn runtime() -> tokio::runtime::Runtime {

