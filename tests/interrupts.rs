@@ -120,6 +120,11 @@ impl Tmux {
             self.path("rc"),
         );
         let _ = std::fs::remove_file(&rc);
+        // The screen is cleared first, and seen cleared, so a wait for this command's
+        // output can never be met by the last command's (a loaded machine showed that race:
+        // keys meant for the prompt reached the shell before the new prompt existed).
+        self.type_line("clear");
+        self.wait_screen("the screen cleared", |s| !s.contains(PROMPT));
         self.type_line(&format!(
             "clear; (stty -a > '{}'; {command}; echo $? > '{}.tmp'; stty -a > '{}'; mv '{1}.tmp' '{1}')",
             before.display(),
