@@ -11,6 +11,7 @@ pub mod error;
 pub mod findings;
 pub mod fsafe;
 pub mod gid;
+pub mod global_tx;
 pub mod interrupt;
 pub mod kafka;
 pub mod pg;

@@ -143,6 +143,19 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
         }
         other => panic!("not decoded as Narayana: {other:?}"),
     }
+    let global = xact
+        .global_transaction
+        .as_ref()
+        .expect("global_transaction");
+    assert!(global.key.starts_with("xa-"), "{}", global.key);
+    assert_eq!(
+        (
+            global.transaction_manager.as_deref(),
+            global.coordinator_node.as_deref(),
+            global.branches
+        ),
+        (Some("Narayana"), Some("orders-node-7"), 1)
+    );
 
     // Live prepared transaction: its locks keep the preparing session's vxid, not -1/xid.
     let own_xid = xact
@@ -969,6 +982,43 @@ fn colour_and_width_follow_the_terminal() {
     );
     let piped = run(indoubt().args(args));
     assert!(!piped.stdout.contains('\u{1b}'), "no colour into a pipe");
+}
+
+/// Seven columns and a 100-character XA GID cannot share 80 columns without splitting
+/// the GID (or squeezing the rest to a few letters): each transaction is then a record,
+/// its GID whole on one line, everything else within the width.
+#[test]
+fn a_narrow_terminal_shows_records_with_the_gid_on_one_line() {
+    let db = TestDb::create("narrow");
+    accounts_table(&db, None);
+    let gid = narayana_gid("orders-node-7");
+    prepare_update(&db.url(), 1, &gid);
+    let args = [
+        "--no-color",
+        "pg",
+        "prepared",
+        "--pg",
+        &pg_url(),
+        "-d",
+        &db.name,
+    ];
+    let out = on_terminal(80, &[], &args);
+    let gid_line = out
+        .lines()
+        .find(|l| l.contains(&gid))
+        .unwrap_or_else(|| panic!("the GID is not on one line:\n{out}"));
+    assert!(gid_line.starts_with("GID "), "{gid_line}");
+    assert!(out.contains("─[ 1 of 1 ]"), "{out}");
+    assert!(out.contains("Narayana, node 'orders-node-7'"), "{out}");
+    for line in out.lines().filter(|l| !l.contains(&gid)) {
+        assert!(line.chars().count() <= 80, "wider than 80: {line}\n{out}");
+    }
+    // Wide enough for the table with the GID whole: a table it stays.
+    let wide = on_terminal(250, &[], &args);
+    assert!(
+        wide.lines().any(|l| l.starts_with('│') && l.contains(&gid)),
+        "{wide}"
+    );
 }
 
 fn strip_ansi(line: &str) -> String {

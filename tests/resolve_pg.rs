@@ -727,11 +727,31 @@ fn other_participants_still_holding_the_global_transaction_are_shown() {
             "--rollback",
             "--dry-run",
         ]));
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // A dry run changes nothing; the branch still prepared elsewhere is a WARNING.
+    assert_eq!(out.code, 1, "{}", out.stderr);
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
-    let still = report["participants_still_prepared"].as_array().unwrap();
+    let still = report["siblings"].as_array().unwrap();
     assert_eq!(still.len(), 1, "{still:?}");
-    assert!(still[0].as_str().unwrap().contains(&there), "{still:?}");
+    assert_eq!(
+        (
+            still[0]["gid"].as_str(),
+            still[0]["found_on"].as_str(),
+            still[0]["database"].as_str(),
+            still[0]["state"].as_str()
+        ),
+        (
+            Some(there.as_str()),
+            Some("other"),
+            Some(other_db.name.as_str()),
+            Some("prepared")
+        ),
+        "{still:?}"
+    );
+    assert!(
+        findings(&report).contains(&("other_branches_prepared".into(), "WARNING".into())),
+        "{}",
+        out.stdout
+    );
     connect(&other_db.url())
         .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&there)))
         .unwrap();

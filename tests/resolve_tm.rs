@@ -6,9 +6,10 @@
 
 mod common;
 
+use common::schema::PreparedReport;
 use common::xa::Tm;
 use common::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 struct Lab {
@@ -84,11 +85,27 @@ impl Lab {
     }
 
     fn config(&self, source_extra: &str) -> PathBuf {
-        let path = self.dir.path().join("indoubt.yaml");
+        self.config_named("indoubt.yaml", source_extra, &[])
+    }
+
+    /// A config of its own name, with `participants` as postgres targets (name, URL)
+    /// and in `resolve.participants`.
+    fn config_named(
+        &self,
+        name: &str,
+        source_extra: &str,
+        participants: &[(&str, String)],
+    ) -> PathBuf {
+        let path = self.dir.path().join(name);
+        let mut targets = self.tm.targets_yaml();
+        for (name, url) in participants {
+            targets.push_str(&format!("  {name}:\n    conninfo: {url}\n"));
+        }
+        let names: Vec<&str> = participants.iter().map(|(n, _)| *n).collect();
         let yaml = format!(
-            "postgres:\n  here:\n    conninfo: {}\n{}resolve:\n  decision_sources:\n{}",
+            "postgres:\n  here:\n    conninfo: {}\n{targets}resolve:\n  participants: [{}]\n  decision_sources:\n{}",
             pg_url(),
-            self.tm.targets_yaml(),
+            names.join(", "),
             self.tm.source_yaml(source_extra)
         );
         std::fs::write(&path, yaml).unwrap();
@@ -160,12 +177,16 @@ fn decision_read_from_the_coordinators_log(kind: &'static str, store: &str) {
             .as_str()
             .unwrap()
             .contains("presumed abort"));
-        let (_, out) = lab.resolve(
+        let (r, out) = lab.resolve(
             &old_enough,
             gid,
             &["--rollback", "--yes", "--reason", "INC-7 presumed abort"],
         );
-        assert_eq!(out.code, 0, "{}", out.stderr);
+        // Done; while the other branch is still prepared, that is a WARNING.
+        let first = gid == &gids[0];
+        assert_eq!(out.code, if first { 1 } else { 0 }, "{}", out.stdout);
+        assert_eq!(codes(&r).contains(&"other_branches_prepared"), first);
+        assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
     }
     assert_eq!((lab.prepared(), lab.rows()), (0, vec![0, 0]));
 
@@ -192,12 +213,18 @@ fn decision_read_from_the_coordinators_log(kind: &'static str, store: &str) {
         );
     }
     for gid in &gids {
-        let (_, out) = lab.resolve(
+        let (r, out) = lab.resolve(
             &config,
             gid,
             &["--commit", "--yes", "--reason", "INC-8 the log says commit"],
         );
-        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(
+            out.code,
+            if gid == &gids[0] { 1 } else { 0 },
+            "{}",
+            out.stdout
+        );
+        assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
     }
     assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
     // The TM's own recovery finds the branches gone and nothing to undo.
@@ -270,4 +297,175 @@ fn a_live_narayana_is_never_rolled_back() {
 #[test]
 fn a_live_atomikos_is_never_rolled_back() {
     a_live_coordinator_is_never_rolled_back("atomikos");
+}
+
+fn manager(kind: &str) -> &'static str {
+    match kind {
+        "narayana" => "Narayana",
+        _ => "Atomikos",
+    }
+}
+
+/// The codes of a report's findings.
+fn codes(report: &Value) -> Vec<&str> {
+    report["findings"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|f| f["code"].as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// An orphan halted after the decision, one branch in each of two databases of one
+/// server: `pg prepared` shows both as one global transaction and names its manager and
+/// coordinator node; `resolve pg` of either lists the other as its sibling (never
+/// itself) in the right database; a participants target that is this same server lists
+/// no second copy, and one that cannot be reached is UNKNOWN, not left out.
+fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
+    let lab = Lab::new(kind, store);
+    lab.tm.orphan(&lab.dbs(), "commit");
+    let gids = lab.gids();
+    let listed = [
+        "pg",
+        "prepared",
+        "--pg",
+        &pg_url(),
+        "-d",
+        &lab.dbs[0].name,
+        "-d",
+        &lab.dbs[1].name,
+    ];
+    let (report, out) = report::<PreparedReport>(&listed);
+    assert_eq!(report.prepared_transactions.len(), 2, "{}", out.stdout);
+    let global: Vec<_> = report
+        .prepared_transactions
+        .iter()
+        .map(|x| {
+            x.global_transaction
+                .as_ref()
+                .unwrap_or_else(|| panic!("no global_transaction: {}", out.stdout))
+        })
+        .collect();
+    assert_eq!(
+        global[0], global[1],
+        "{kind}/{store}: one key for both branches"
+    );
+    assert!(global[0].key.starts_with("xa-"), "{}", global[0].key);
+    assert_eq!(
+        (
+            global[0].transaction_manager.as_deref(),
+            global[0].coordinator_node.as_deref(),
+            global[0].branches
+        ),
+        (Some(manager(kind)), Some(lab.tm.node.as_str()), 2),
+        "{}",
+        out.stdout
+    );
+    let table = run(indoubt().args(listed));
+    assert_eq!(
+        table
+            .stdout
+            .matches(&format!("{}, 2 branches listed", global[0].key))
+            .count(),
+        2,
+        "{}",
+        table.stdout
+    );
+
+    let down = format!(
+        "postgres://nobody:x@127.0.0.1:{}/postgres?sslmode=disable",
+        free_port()
+    );
+    let config = lab.config_named(
+        "siblings.yaml",
+        "",
+        &[("same", lab.dbs[1].url()), ("down", down)],
+    );
+    for (mine, other) in [(0, 1), (1, 0)] {
+        let (r, out) = lab.resolve(&config, &gids[mine], &["--dry-run"]);
+        assert_eq!(out.code, 3, "down is UNKNOWN: {}", out.stdout);
+        assert_eq!(r["global_transaction"]["key"], global[0].key.as_str());
+        let siblings = r["siblings"].as_array().expect("siblings");
+        assert_eq!(siblings.len(), 1, "{kind}/{store}: {}", out.stdout);
+        let s = &siblings[0];
+        assert_eq!(
+            (
+                &s["gid"],
+                &s["database"],
+                &s["found_on"],
+                &s["also_found_on"],
+                &s["state"],
+                &s["recognised_by"]
+            ),
+            (
+                &json!(gids[other]),
+                &json!(lab.dbs[other].name),
+                &json!("this server"),
+                &json!(["same"]),
+                &json!("prepared"),
+                &json!("xa_gtrid")
+            ),
+            "{}",
+            out.stdout
+        );
+        let search = r["sibling_search"].as_array().expect("sibling_search");
+        let entry = |name: &str| {
+            search
+                .iter()
+                .find(|t| t["target"] == name)
+                .unwrap_or_else(|| panic!("{name} not in sibling_search: {}", out.stdout))
+        };
+        assert_eq!(entry("this server")["checked"], true);
+        assert_eq!(entry("same")["checked"], true);
+        assert!(
+            entry("same")["detail"]
+                .as_str()
+                .unwrap()
+                .contains("the same server as this server"),
+            "{}",
+            out.stdout
+        );
+        assert_eq!(entry("down")["checked"], false, "{}", out.stdout);
+        let found = codes(&r);
+        for code in ["dry_run", "siblings_unchecked", "other_branches_prepared"] {
+            assert!(found.contains(&code), "{code} in {found:?}");
+        }
+        let text = run(indoubt().arg("--config").arg(&config).args([
+            "resolve",
+            "pg",
+            &gids[mine],
+            "--pg",
+            "here",
+            "--dry-run",
+        ]));
+        for needle in [
+            format!(
+                "sibling '{}' in {} on this server",
+                gids[other], lab.dbs[other].name
+            ),
+            "siblings on down: UNKNOWN, not checked".to_string(),
+            "--all-branches applies it to every branch".to_string(),
+        ] {
+            assert!(text.stdout.contains(&needle), "{needle}:\n{}", text.stdout);
+        }
+        assert!(
+            !text.stdout.contains(&format!("sibling '{}'", gids[mine])),
+            "itself listed as a sibling:\n{}",
+            text.stdout
+        );
+    }
+    assert_eq!(lab.prepared(), 2, "a dry run changes nothing");
+}
+
+#[test]
+fn narayana_file_store_siblings() {
+    siblings_are_found_and_grouped("narayana", "file");
+}
+
+#[test]
+fn narayana_jdbc_store_siblings() {
+    siblings_are_found_and_grouped("narayana", "jdbc");
+}
+
+#[test]
+fn atomikos_siblings() {
+    siblings_are_found_and_grouped("atomikos", "file");
 }

@@ -191,7 +191,7 @@ impl TableView for PreparedReport {
             "AGE",
             "LOCKS",
             "BLOCKS",
-            "DECODED GID",
+            "GLOBAL TX\nDECODED GID",
         ]);
         for xact in xacts {
             let age = seconds(xact.age_seconds);
@@ -207,10 +207,11 @@ impl TableView for PreparedReport {
                 )),
                 Cell::new(locks_cell(xact)),
                 Cell::new(blocked_cell(&xact.blocked_sessions)),
-                Cell::new(xact.decoded_gid.summary()),
+                Cell::new(global_cell(xact)),
             ]);
         }
         table.keep_whole(1);
+        table.records_when_narrow();
         vec![table.render()]
     }
 
@@ -220,6 +221,26 @@ impl TableView for PreparedReport {
             .iter()
             .map(Shown::from)
             .collect()
+    }
+}
+
+/// The global transaction's key, how many of its branches the report lists, its
+/// manager and coordinator node; then the decoded GID.
+fn global_cell(xact: &PreparedXact) -> Shown {
+    match &xact.global_transaction {
+        Some(g) => shown!(
+            "{}, {} {} listed\n{}\n{}",
+            g.key,
+            g.branches,
+            if g.branches == 1 {
+                "branch"
+            } else {
+                "branches"
+            },
+            g.manager_and_node(),
+            xact.decoded_gid.summary()
+        ),
+        None => xact.decoded_gid.summary(),
     }
 }
 

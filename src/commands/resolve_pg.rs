@@ -14,11 +14,12 @@ use crate::report::{self, Report, TableView};
 use crate::resolve::confirm::{self, Answer};
 use crate::resolve::decision::{self, Decision, Proposal};
 use crate::resolve::pg_apply::{self, Applied};
+use crate::resolve::siblings::{self, Siblings};
 use crate::resolve::sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
-use crate::text::{RawText, Text};
+use crate::text::RawText;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
@@ -37,8 +38,9 @@ struct ResolveReport {
     blocked_pids: Vec<i32>,
     decoded_gid: DecodedGid,
     decision_sources: Vec<SourceAnswer>,
-    /// Other configured participants where the same global transaction is still prepared.
-    participants_still_prepared: Vec<Text>,
+    /// Its global transaction, the other branches of it and where they were sought.
+    #[serde(flatten)]
+    siblings: Siblings,
     proposal: Option<Proposal>,
     decision: Option<Decision>,
     heuristic: bool,
@@ -70,7 +72,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         blocked_pids: Vec::new(),
         decoded_gid: decoded.clone(),
         decision_sources: Vec::new(),
-        participants_still_prepared: Vec::new(),
+        siblings: Siblings::default(),
         proposal: None,
         decision: None,
         heuristic: false,
@@ -85,6 +87,8 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         .into_iter()
         .find(|x| x.gid == gid)
     else {
+        // Gone here, but its siblings may not be.
+        data.siblings = siblings::search(ctx, &target, &session, &gid, None).await;
         let finding = Finding::new(
             Severity::Ok,
             "already_resolved",
@@ -103,7 +107,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     let subject = text![subject, " in ", xact.database];
 
     data.decision_sources = sources::ask_sources(ctx, &gid, &decoded).await;
-    data.participants_still_prepared = participants(ctx, &gid, &decoded).await;
+    data.siblings = siblings::search(ctx, &target, &session, &gid, Some(&xact.database)).await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     // Asking for what any source explicitly contradicts needs --force, agreement or not.
@@ -236,7 +240,8 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
                 "locks_by_mode": xact.locks_by_mode,
                 "blocked_pids": data.blocked_pids,
                 "decoded_gid": decoded,
-                "participants_still_prepared": data.participants_still_prepared,
+                "global_transaction": data.siblings.global_transaction,
+                "siblings": data.siblings.siblings,
                 "proposal": proposal.why,
             }),
             decision_sources: data.decision_sources.clone(),
@@ -329,9 +334,10 @@ fn outcome(status: &str, detail: String, code: Option<&str>) -> Outcome {
 fn finish(
     ctx: &Context,
     target: &crate::context::PgTarget,
-    findings: Vec<Finding>,
+    mut findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
+    findings.extend(siblings::findings(&data.siblings, false, &data.gid));
     let report = Report::new("resolve pg", target.report_target(), findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
@@ -344,43 +350,6 @@ fn failpoint(name: &str) {
         crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
         std::process::exit(86);
     }
-}
-
-/// Where else the same global transaction is still prepared (same GID, or same XA gtrid).
-async fn participants(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<Text> {
-    let gtrid = match decoded {
-        DecodedGid::Xa(xa) => Some(xa.gtrid_hex.clone()),
-        _ => None,
-    };
-    let mut found = Vec::new();
-    for name in &ctx.config.config.resolve.participants {
-        let outcome = async {
-            let target = ctx.pg_target(Some(name))?;
-            let session = session::connect(&target.params, ctx.timeout).await?;
-            let rows = session
-                .query("SELECT gid, database::text FROM pg_prepared_xacts", &[])
-                .await?;
-            let mut here = Vec::new();
-            for row in rows {
-                let other: RawText = row.try_get(0)?;
-                let database: RawText = row.try_get(1)?;
-                let same_global = match (&gtrid, gid::decode_raw(&other)) {
-                    (Some(g), DecodedGid::Xa(xa)) => &xa.gtrid_hex == g,
-                    _ => other == *gid,
-                };
-                if same_global {
-                    here.push(text![name, ": '", other, "' in ", database]);
-                }
-            }
-            anyhow::Ok(here)
-        }
-        .await;
-        match outcome {
-            Ok(here) => found.extend(here),
-            Err(e) => found.push(format!("{name}: not checked ({e:#})").into()),
-        }
-    }
-    found
 }
 
 fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Shown {
@@ -408,9 +377,7 @@ fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64
             s.detail
         ));
     }
-    for p in &data.participants_still_prepared {
-        lines.push(shown!("  still prepared at {}", p));
-    }
+    lines.extend(siblings::summary(&data.siblings, false));
     if let Some(p) = &data.proposal {
         lines.push(shown!("  proposal: {}", p.why));
     }
@@ -433,6 +400,8 @@ impl TableView for ResolveReport {
         let mut lines = Vec::new();
         if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
             lines.push(summary_for_prompt(self, db, age));
+        } else {
+            lines.extend(siblings::summary(&self.siblings, false));
         }
         if let Some(o) = &self.outcome {
             lines.push(shown!("outcome: {} — {}", o.status, o.detail));

@@ -6,6 +6,7 @@ pub mod horizon;
 pub mod outbox;
 pub mod prepared;
 pub mod session;
+pub mod siblings;
 pub mod slots;
 
 use crate::text::RawText;

@@ -8,11 +8,12 @@
 use super::conninfo::ConnParams;
 use super::session::{self, Session};
 use crate::gid::{self, DecodedGid};
+use crate::global_tx::{GlobalId, GlobalTransaction};
 use crate::text::{RawText, Text};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
 const PREPARED_SQL: &str = "\
@@ -186,6 +187,9 @@ pub struct PreparedXact {
     /// `age(transaction)`: how many xids the horizon is held back by this transaction.
     pub age_xids: i64,
     pub decoded_gid: DecodedGid,
+    /// The global transaction it is a branch of (XA format id and gtrid, or a Citus
+    /// distributed transaction), shared by its siblings; None for other GIDs.
+    pub global_transaction: Option<GlobalTransaction>,
     pub locks_by_mode: BTreeMap<String, usize>,
     pub locks: Vec<HeldLock>,
     pub blocked_sessions: Vec<BlockedSession>,
@@ -368,8 +372,10 @@ pub async fn collect(
             blocked_by.remove(&Some(gid.clone())).unwrap_or_default(),
             &name_of,
         );
+        let decoded_gid = gid::decode_raw(&gid);
         prepared.push(PreparedXact {
-            decoded_gid: gid::decode_raw(&gid),
+            global_transaction: GlobalTransaction::of(&gid, &decoded_gid),
+            decoded_gid,
             gid,
             xid: row.try_get(1)?,
             database: row.try_get(2)?,
@@ -382,6 +388,7 @@ pub async fn collect(
             blocked_sessions,
         });
     }
+    count_branches(&mut prepared);
     // Sessions attributed to a prepared transaction that was filtered out by --database
     // are that transaction's business; only truly unmatched ones are reported here.
     let unattributed = named_sessions(blocked_by.remove(&None).unwrap_or_default(), &name_of);
@@ -398,6 +405,24 @@ pub async fn collect(
         visibility_gaps: gaps,
         unreadable,
     })
+}
+
+/// How many of the transactions read are branches of each one's global transaction
+/// (matched by the whole identity, not by the short key).
+fn count_branches(prepared: &mut [PreparedXact]) {
+    let ids: Vec<GlobalId> = prepared
+        .iter()
+        .map(|x| GlobalId::of(&x.gid, &x.decoded_gid))
+        .collect();
+    let mut counts: HashMap<&GlobalId, usize> = HashMap::new();
+    for id in &ids {
+        *counts.entry(id).or_insert(0) += 1;
+    }
+    for (xact, id) in prepared.iter_mut().zip(&ids) {
+        if let Some(global) = xact.global_transaction.as_mut() {
+            global.branches = counts.get(id).copied().unwrap_or(1);
+        }
+    }
 }
 
 fn named_sessions(

@@ -22,15 +22,16 @@ pub struct Style {
     pub width: Option<u16>,
 }
 
-/// One table cell. Its content is a `Shown`, cut at [`CELL_LIMIT`] characters.
-pub struct Cell(comfy_table::Cell);
+/// One table cell. Its content is a `Shown`, cut at [`CELL_LIMIT`] characters; a
+/// severity cell remembers its severity, to be painted in the record layout too.
+pub struct Cell(comfy_table::Cell, Option<Severity>);
 
 impl Cell {
     pub fn new(content: impl Into<Shown>) -> Cell {
         let shown = content.into().truncated(CELL_LIMIT, |more| {
             format!("… ({more} more characters; -o json has all)")
         });
-        Cell(comfy_table::Cell::new(shown.into_string()))
+        Cell(comfy_table::Cell::new(shown.into_string()), None)
     }
 }
 
@@ -55,14 +56,17 @@ impl Style {
     pub fn severity_cell(&self, severity: Severity) -> Cell {
         let cell = comfy_table::Cell::new(severity.label());
         if !self.color {
-            return Cell(cell);
+            return Cell(cell, Some(severity));
         }
-        Cell(cell.fg(match severity {
-            Severity::Ok => Color::Green,
-            Severity::Warning => Color::Yellow,
-            Severity::Critical => Color::Red,
-            Severity::Unknown => Color::Magenta,
-        }))
+        Cell(
+            cell.fg(match severity {
+                Severity::Ok => Color::Green,
+                Severity::Warning => Color::Yellow,
+                Severity::Critical => Color::Red,
+                Severity::Unknown => Color::Magenta,
+            }),
+            Some(severity),
+        )
     }
 
     /// A table laid out for the width decided once (`width`); comfy_table never asks
@@ -83,15 +87,33 @@ impl Style {
         Grid {
             table,
             widest_line: vec![0; header.len()],
+            header: header.to_vec(),
+            rows: Vec::new(),
+            whole: Vec::new(),
+            records_when_narrow: false,
+            width: self.width,
+            color: self.color,
         }
     }
 }
+
+/// Below this many characters a column of a table is too narrow to read: a table whose
+/// whole columns leave the others less than this is shown as records instead.
+const READABLE_COLUMN: usize = 14;
 
 /// A table being filled: rows of [`Cell`]s only.
 pub struct Grid {
     table: comfy_table::Table,
     /// Per column, the longest line of any cell so far (for `keep_whole`).
     widest_line: Vec<usize>,
+    header: Vec<&'static str>,
+    /// Each row's cells as laid out (escaped), and the severity of a severity cell.
+    rows: Vec<Vec<(String, Option<Severity>)>>,
+    /// Columns kept unbroken.
+    whole: Vec<usize>,
+    records_when_narrow: bool,
+    width: Option<u16>,
+    color: bool,
 }
 
 impl Grid {
@@ -108,6 +130,12 @@ impl Grid {
                 *w = (*w).max(longest);
             }
         }
+        self.rows.push(
+            cells
+                .iter()
+                .map(|c| (c.0.content(), c.1))
+                .collect::<Vec<_>>(),
+        );
         self.table
             .add_row(cells.into_iter().map(|c| c.0).collect::<Vec<_>>());
     }
@@ -115,20 +143,130 @@ impl Grid {
     /// Keeps a column's values unbroken (up to 40 characters): a GID or a slot name split
     /// mid-word is hard to read and to copy.
     pub fn keep_whole(&mut self, column: usize) {
+        self.whole.push(column);
         let widest = self.widest_line.get(column).copied().unwrap_or(0).min(40);
-        if let Some(column) = self.table.column_mut(column) {
-            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                widest as u16 + 2,
-            )));
-        }
+        lower_bound(&mut self.table, column, widest);
+    }
+
+    /// On a terminal too narrow for the whole columns (keep_whole) at their full width
+    /// beside readable other columns, [`render`](Self::render) shows one record per
+    /// row instead (psql's `\x auto`): a value kept whole stays on one line, which the
+    /// terminal may wrap but a copy takes whole.
+    pub fn records_when_narrow(&mut self) {
+        self.records_when_narrow = true;
     }
 
     /// The laid-out table: every cell was a `Shown`, the borders are program text.
     pub fn render(&self) -> Shown {
+        if self.records_when_narrow {
+            if let Some(width) = self.width {
+                if !self.fits(usize::from(width)) {
+                    return self.records(usize::from(width));
+                }
+                // It fits: the whole columns get all of their width, not just 40.
+                let mut table = self.table.clone();
+                for &column in &self.whole {
+                    let widest = self.widest_line.get(column).copied().unwrap_or(0);
+                    lower_bound(&mut table, column, widest);
+                }
+                let text = table.to_string();
+                return Shown::__from_format(format_args!("{text}"));
+            }
+        }
         let text = self.table.to_string();
         // Borders, headers and escaped cells only: nothing here needs escaping again.
         Shown::__from_format(format_args!("{text}"))
     }
+
+    /// Whether the table fits `width`: the whole columns at their widest line, the
+    /// others at their widest or [`READABLE_COLUMN`], each with padding and a border.
+    fn fits(&self, width: usize) -> bool {
+        let needed: usize = self
+            .widest_line
+            .iter()
+            .enumerate()
+            .map(|(i, &widest)| {
+                let header = self.header[i].lines().map(|l| l.chars().count()).max();
+                let content = if self.whole.contains(&i) {
+                    widest
+                } else {
+                    widest.min(READABLE_COLUMN)
+                };
+                content.max(header.unwrap_or(0)) + 3
+            })
+            .sum();
+        needed < width
+    }
+
+    /// One block per row: a rule naming the row, then each column's header and value;
+    /// values that are not kept whole are wrapped at word boundaries to the width.
+    fn records(&self, width: usize) -> Shown {
+        let labels: Vec<String> = self
+            .header
+            .iter()
+            .map(|h| h.lines().collect::<Vec<_>>().join(" / "))
+            .collect();
+        let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) + 2;
+        let room = width.saturating_sub(label_width).max(20);
+        let mut out = String::new();
+        for (n, row) in self.rows.iter().enumerate() {
+            let title = format!("─[ {} of {} ]", n + 1, self.rows.len());
+            let rule = width.saturating_sub(title.chars().count()).min(40);
+            out.push_str(&format!("{title}{}\n", "─".repeat(rule)));
+            for (i, (content, severity)) in row.iter().enumerate() {
+                let label = labels.get(i).map(String::as_str).unwrap_or("");
+                let lines: Vec<String> = if self.whole.contains(&i) {
+                    content.lines().map(str::to_string).collect()
+                } else {
+                    content.lines().flat_map(|l| wrap(l, room)).collect()
+                };
+                for (k, line) in lines.iter().enumerate() {
+                    let head = if k == 0 { label } else { "" };
+                    let line = match severity {
+                        Some(s) => Style {
+                            color: self.color,
+                            width: None,
+                        }
+                        .severity(*s),
+                        None => line.clone(),
+                    };
+                    out.push_str(&format!("{head:<label_width$}{line}\n"));
+                }
+            }
+        }
+        out.pop();
+        // Headers and escaped cells only, as in the table.
+        Shown::__from_format(format_args!("{out}"))
+    }
+}
+
+/// Keeps a column at least `width` characters wide (and its padding).
+fn lower_bound(table: &mut comfy_table::Table, column: usize, width: usize) {
+    if let Some(column) = table.column_mut(column) {
+        column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+            u16::try_from(width + 2).unwrap_or(u16::MAX),
+        )));
+    }
+}
+
+/// A line cut at spaces into pieces of at most `room` characters (a longer word whole).
+fn wrap(line: &str, room: usize) -> Vec<String> {
+    let mut pieces = vec![String::new()];
+    for word in line.split(' ') {
+        let Some(last) = pieces.last_mut() else {
+            break;
+        };
+        let used = last.chars().count();
+        if used > 0 && used + 1 + word.chars().count() > room {
+            pieces.push(word.to_string());
+        } else {
+            if used > 0 {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    pieces
 }
 
 pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {

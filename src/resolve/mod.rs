@@ -5,4 +5,5 @@ pub mod confirm;
 pub mod decision;
 pub mod pg_apply;
 pub mod prompt;
+pub mod siblings;
 pub mod sources;

@@ -70,9 +70,23 @@ pub struct PreparedXact {
     pub age_seconds: f64,
     pub age_xids: i64,
     pub decoded_gid: DecodedGid,
+    #[serde(deserialize_with = "present")]
+    pub global_transaction: Option<GlobalTransaction>,
     pub locks_by_mode: BTreeMap<String, usize>,
     pub locks: Vec<HeldLock>,
     pub blocked_sessions: Vec<BlockedSession>,
+}
+
+/// The global transaction a prepared transaction is a branch of.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalTransaction {
+    pub key: String,
+    #[serde(deserialize_with = "present")]
+    pub transaction_manager: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub coordinator_node: Option<String>,
+    pub branches: usize,
 }
 
 #[derive(Debug, Deserialize)]
