@@ -327,6 +327,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit it')
             [CompletionResult]::new('--rollback', '--rollback', [CompletionResultType]::ParameterName, 'Roll it back')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Act against the decision the sources recorded (a heuristic that breaks atomicity)')
+            [CompletionResult]::new('--all-branches', '--all-branches', [CompletionResultType]::ParameterName, 'Apply the same decision to every other branch of its global transaction still prepared (this server''s other databases, the resolve.participants targets), with one confirmation; each branch is checked against its own decision sources and audited on its own')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour (also: the NO_COLOR environment variable)')

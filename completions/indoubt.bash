@@ -1883,7 +1883,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__pg)
-            opts="-o -v -h --pg --commit --rollback --force --yes --reason --ticket --dry-run --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --pg --commit --rollback --force --all-branches --yes --reason --ticket --dry-run --audit-log --config --output --no-color --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

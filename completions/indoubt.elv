@@ -299,6 +299,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --commit 'Commit it'
             cand --rollback 'Roll it back'
             cand --force 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+            cand --all-branches 'Apply the same decision to every other branch of its global transaction still prepared (this server''s other databases, the resolve.participants targets), with one confirmation; each branch is checked against its own decision sources and audited on its own'
             cand --yes 'Confirm without a prompt (runbooks); needs --reason'
             cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
             cand --no-color 'Never use colour (also: the NO_COLOR environment variable)'

@@ -264,6 +264,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l commit -d 'Commit it'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l rollback -d 'Roll it back'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l force -d 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l all-branches -d 'Apply the same decision to every other branch of its global transaction still prepared (this server\'s other databases, the resolve.participants targets), with one confirmation; each branch is checked against its own decision sources and audited on its own'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'

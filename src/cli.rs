@@ -143,9 +143,12 @@ Exit codes of resolve:
   0  done, or already resolved (the GID is gone: someone finished it first; whether
      it was committed or rolled back cannot be proven wrong from here)
   1  nothing done: not confirmed, a runbook without --yes --reason, busy, or refused
-     because the requested decision contradicts the coordinator's
-  2  the statement or request failed (the report names the server's error)
-  3  usage or config error, unreachable server, audit log not writable
+     because the requested decision contradicts the coordinator's; resolve pg: also
+     done while other branches of its global transaction stay prepared
+  2  the statement or request failed (the report names the server's error); with
+     --all-branches, on any branch
+  3  usage or config error, unreachable server (resolve pg: also a participants
+     target that could not be searched for siblings), audit log not writable
   129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing
      done (a signal during the action waits for its outcome to be recorded)
 
@@ -244,6 +247,13 @@ pub struct ResolvePgArgs {
     /// Act against the decision the sources recorded (a heuristic that breaks atomicity)
     #[arg(long)]
     pub force: bool,
+
+    /// Apply the same decision to every other branch of its global transaction still
+    /// prepared (this server's other databases, the resolve.participants targets), with
+    /// one confirmation; each branch is checked against its own decision sources and
+    /// audited on its own
+    #[arg(long)]
+    pub all_branches: bool,
 
     #[command(flatten)]
     pub confirm: ConfirmArgs,

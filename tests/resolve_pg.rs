@@ -752,9 +752,38 @@ fn other_participants_still_holding_the_global_transaction_are_shown() {
         "{}",
         out.stdout
     );
-    connect(&other_db.url())
-        .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&there)))
-        .unwrap();
+    // Both branches, two servers, one command: each statement on its own server.
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args([
+            "resolve",
+            "pg",
+            &here,
+            "--pg",
+            "here",
+            "--rollback",
+            "--all-branches",
+            "--yes",
+            "--reason",
+            "INC-10 never acknowledged",
+            "--audit-log",
+        ])
+        .arg(s.audit()));
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        report["siblings"][0]["state"], "rolled_back",
+        "{}",
+        out.stdout
+    );
+    assert!(!s.still_prepared(&here));
+    let left: i64 = connect(&other_db.url())
+        .query_one("SELECT count(*) FROM pg_prepared_xacts", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(left, 0, "the other server's branch is rolled back too");
+    assert_eq!(verify(&s.audit()).1.code, 0);
 }
 
 /// The findings' codes and severities of a report.
@@ -1215,4 +1244,156 @@ fn a_lost_head_blocks_the_writer_until_resealed() {
         "nothing appended"
     );
     assert!(!head.exists(), "no head made");
+}
+
+/// `--all-branches` over four branches of one global transaction in four databases: each
+/// branch is checked against its own sources (one whose source recorded the opposite is
+/// left alone), a branch that fails (another role's: 42501) stops none of the others,
+/// every branch acted on has its intent and outcome, and the exit code says not all
+/// succeeded.
+#[test]
+fn all_branches_reports_each_branch_and_a_failure_stops_none() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let resolver = TestRole::create("resolver", "");
+    let other = TestRole::create("other_owner", "");
+    let dbs: Vec<TestDb> = ["br_a", "br_b", "br_c", "br_d"]
+        .iter()
+        .map(|p| TestDb::create(p))
+        .collect();
+    let txlog = TestDb::create("txlog");
+    let gtrid = b64.encode(unique("orders-global").as_bytes());
+    let gids: Vec<String> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|b| format!("4660_{gtrid}_{}", b64.encode(b.as_bytes())))
+        .collect();
+    for (i, db) in dbs.iter().enumerate() {
+        db.admin()
+            .batch_execute("CREATE TABLE t (v int); GRANT ALL ON t TO PUBLIC")
+            .unwrap();
+        let role = if i == 1 { &other } else { &resolver };
+        connect(&url_for(&role.name, &role.password, &db.name))
+            .batch_execute(&format!(
+                "BEGIN; INSERT INTO t VALUES ({i}); PREPARE TRANSACTION {}",
+                literal(&gids[i])
+            ))
+            .unwrap();
+    }
+    // The coordinator's log, by GID: branch c was rolled back, the others committed.
+    txlog
+        .admin()
+        .batch_execute(&format!(
+            "CREATE TABLE outcomes (gid text, outcome text);
+             INSERT INTO outcomes VALUES ({}, 'COMMITTED'), ({}, 'COMMITTED'), ({}, 'ROLLED_BACK'), ({}, 'COMMITTED')",
+            literal(&gids[0]),
+            literal(&gids[1]),
+            literal(&gids[2]),
+            literal(&gids[3])
+        ))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("indoubt.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "postgres:\n  here:\n    conninfo: {}\n  txlog:\n    conninfo: {}\nresolve:\n  decision_sources:\n    - name: outcomes\n      target: txlog\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      key: gid\n      authoritative: true\n",
+            url_for(&resolver.name, &resolver.password, "postgres"),
+            txlog.url()
+        ),
+    )
+    .unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args([
+            "resolve",
+            "pg",
+            &gids[0],
+            "--pg",
+            "here",
+            "--all-branches",
+            "--commit",
+            "--yes",
+            "--reason",
+            "INC-9 the log says commit",
+            "--audit-log",
+        ])
+        .arg(&audit));
+    assert_eq!(out.code, 2, "not all succeeded: {}", out.stdout);
+    let r: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
+    let sibling = |gid: &str| {
+        r["siblings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["gid"] == gid)
+            .unwrap_or_else(|| panic!("{gid} not a sibling: {}", out.stdout))
+            .clone()
+    };
+    let (b, c, d) = (sibling(&gids[1]), sibling(&gids[2]), sibling(&gids[3]));
+    assert_eq!(
+        (&b["state"], &b["outcome"]["status"], &b["outcome"]["code"]),
+        (
+            &Value::from("prepared"),
+            &Value::from("error"),
+            &Value::from("42501")
+        ),
+        "{b}"
+    );
+    assert_eq!(
+        (&c["state"], &c["outcome"]),
+        (&"prepared".into(), &Value::Null)
+    );
+    assert!(
+        c["left_alone"].as_str().unwrap().contains("contradict"),
+        "{c}"
+    );
+    assert_eq!(
+        (&d["state"], &d["outcome"]["status"]),
+        (&"committed".into(), &"ok".into()),
+        "{d}"
+    );
+    let found = findings(&r);
+    for expected in [
+        ("resolved", "OK"),
+        ("failed", "CRITICAL"),
+        ("branch_left_alone", "WARNING"),
+    ] {
+        assert!(
+            found.contains(&(expected.0.into(), expected.1.into())),
+            "{expected:?} in {found:?}"
+        );
+    }
+    let still: Vec<bool> = dbs
+        .iter()
+        .map(|db| {
+            db.admin()
+                .query_one(
+                    "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()",
+                    &[],
+                )
+                .unwrap()
+                .get::<_, i64>(0)
+                == 1
+        })
+        .collect();
+    assert_eq!(still, [false, true, true, false]);
+    let (v, verified) = verify(&audit);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+    let records = v["records"].as_array().unwrap();
+    let intents: Vec<&str> = records
+        .iter()
+        .filter(|r| r["kind"] == "intent")
+        .map(|r| r["object"].as_str().unwrap())
+        .collect();
+    assert_eq!(records.len(), 6, "{}", verified.stdout);
+    for (gid, acted) in gids.iter().zip([true, true, false, true]) {
+        assert_eq!(
+            intents.iter().any(|o| o.contains(gid.as_str())),
+            acted,
+            "{gid}: {intents:?}"
+        );
+    }
 }

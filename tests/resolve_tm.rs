@@ -212,37 +212,89 @@ fn decision_read_from_the_coordinators_log(kind: &'static str, store: &str) {
             out.stdout
         );
     }
-    for gid in &gids {
-        let (r, out) = lab.resolve(
-            &config,
-            gid,
-            &["--commit", "--yes", "--reason", "INC-8 the log says commit"],
+    // One command, one confirmation, the log's decision for both branches.
+    let (r, out) = lab.resolve(
+        &config,
+        &gids[0],
+        &[
+            "--all-branches",
+            "--commit",
+            "--yes",
+            "--reason",
+            "INC-8 the log says commit",
+        ],
+    );
+    assert_eq!(out.code, 0, "{kind}/{store}: {}", out.stdout);
+    assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
+    let sibling = &r["siblings"][0];
+    assert_eq!(
+        (
+            &sibling["gid"],
+            &sibling["state"],
+            &sibling["outcome"]["status"],
+            &sibling["heuristic"],
+            &sibling["decision_sources"][0]["answer"]
+        ),
+        (
+            &json!(gids[1]),
+            &json!("committed"),
+            &json!("ok"),
+            &json!(false),
+            &json!("commit")
+        ),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(codes(&r), ["resolved", "resolved"], "{}", out.stdout);
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
+    // The TM's own recovery replays its logged commit, finds no branch left to commit,
+    // and rolls nothing back.
+    let said = lab.tm.recover(&lab.dbs());
+    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
+    assert!(!said.contains("Rolling back"), "{said}");
+    if kind == "narayana" {
+        let uid = r["decoded_gid"]["narayana"]["transaction_uid"]
+            .as_str()
+            .unwrap();
+        assert!(
+            said.lines()
+                .any(|l| l.contains("ARJUNA016038: No XAResource to recover")
+                    && l.contains(&format!("tx_uid={uid}"))),
+            "{said}"
         );
-        assert_eq!(
-            out.code,
-            if gid == &gids[0] { 1 } else { 0 },
-            "{}",
-            out.stdout
-        );
-        assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
+    } else {
+        let tid = r["decoded_gid"]["atomikos"]["tid"].as_str().unwrap();
+        let logs: String = std::fs::read_dir(lab.tm.dir.path())
+            .unwrap()
+            .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+            .collect();
+        assert!(logs.contains(&format!("{tid}|TERMINATED|")), "{logs}");
     }
-    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
-    // The TM's own recovery finds the branches gone and nothing to undo.
-    lab.tm.recover(&lab.dbs());
-    assert_eq!((lab.prepared(), lab.rows()), (0, vec![1, 1]));
 
     let out = run(indoubt()
         .args(["-o", "json", "audit", "verify", "--audit-log"])
         .arg(lab.audit()));
     assert_eq!(out.code, 0, "{}", out.stdout);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
-    // An intent and an outcome for each of the four branches resolved.
-    assert_eq!(
-        v["records"].as_array().map(Vec::len),
-        Some(8),
-        "{}",
-        out.stdout
-    );
+    let records = v["records"].as_array().unwrap();
+    // An intent and an outcome for each of the four branches resolved, in pairs.
+    assert_eq!(records.len(), 8, "{}", out.stdout);
+    for (pair, gid) in records[4..].chunks(2).zip(&gids) {
+        assert_eq!(
+            (
+                &pair[0]["kind"],
+                &pair[1]["kind"],
+                &pair[1]["outcome"]["status"]
+            ),
+            (&json!("intent"), &json!("outcome"), &json!("ok"))
+        );
+        assert_eq!(pair[0]["action_id"], pair[1]["action_id"]);
+        assert!(
+            pair[0]["object"].as_str().unwrap().contains(gid.as_str()),
+            "{pair:?}"
+        );
+        assert_eq!(pair[0]["reason"], "INC-8 the log says commit");
+    }
 }
 
 #[test]

@@ -11,9 +11,10 @@ use crate::gid::{self, DecodedGid};
 use crate::pg::{prepared, session};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
+use crate::resolve::all_branches;
 use crate::resolve::confirm::{self, Answer};
 use crate::resolve::decision::{self, Decision, Proposal};
-use crate::resolve::pg_apply::{self, Applied};
+use crate::resolve::pg_apply;
 use crate::resolve::siblings::{self, Siblings};
 use crate::resolve::sources;
 use crate::shown;
@@ -47,6 +48,8 @@ struct ResolveReport {
     /// The exact statement run (or, with --dry-run, that would be run).
     statement: Option<String>,
     dry_run: bool,
+    /// The same decision for every other branch still prepared (`siblings[]`).
+    all_branches: bool,
     outcome: Option<Outcome>,
     audit_log: Option<String>,
 }
@@ -78,6 +81,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         heuristic: false,
         statement: None,
         dry_run: args.confirm.dry_run,
+        all_branches: args.all_branches,
         outcome: None,
         audit_log: None,
     };
@@ -186,6 +190,9 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     let xact_params = target.params.with_dbname(xact_database);
     let sql = pg_apply::statement(chosen, &gid);
     data.statement = Some(sql.clone());
+    if args.all_branches {
+        all_branches::plan(ctx, &mut data.siblings, chosen, args.force).await;
+    }
 
     if args.confirm.dry_run {
         let finding = Finding::new(
@@ -242,6 +249,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
                 "decoded_gid": decoded,
                 "global_transaction": data.siblings.global_transaction,
                 "siblings": data.siblings.siblings,
+                "all_branches": args.all_branches,
                 "proposal": proposal.why,
             }),
             decision_sources: data.decision_sources.clone(),
@@ -253,49 +261,24 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     )?;
     failpoint("after-intent");
 
-    let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, token).await;
-    let (severity, code, outcome) = match &applied {
-        Ok(Applied::Done) => (
-            Severity::Ok,
-            "resolved",
-            outcome("ok", format!("{sql} done"), None),
-        ),
-        Ok(Applied::AlreadyResolved(m)) => (
-            Severity::Ok,
-            "already_resolved",
-            outcome("already_resolved", m.clone(), Some("42704")),
-        ),
-        Ok(Applied::Busy(m)) => (
-            Severity::Warning,
-            "busy",
-            outcome(
-                "busy",
-                format!("another session is finishing it: {m}"),
-                Some("55000"),
-            ),
-        ),
-        // Without a SQLSTATE (a lost connection) the statement may or may not have run.
-        Ok(Applied::Failed {
-            code: None,
-            message,
-        }) => (
-            Severity::Critical,
-            "failed",
-            outcome("unknown", message.clone(), None),
-        ),
-        Ok(Applied::Failed { code, message }) => (
-            Severity::Critical,
-            "failed",
-            outcome("error", message.clone(), code.as_deref()),
-        ),
-        Err(e) => (
-            Severity::Critical,
-            "failed",
-            outcome("unknown", format!("{e:#}"), None),
-        ),
-    };
+    let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, &token).await;
+    let pg_apply::Judged {
+        severity,
+        code,
+        outcome,
+    } = pg_apply::judge(&applied, &sql);
     log::record_outcome(&audit_path, &intent, outcome.clone())?;
     data.outcome = Some(outcome.clone());
+    if args.all_branches {
+        let audit = all_branches::Audit {
+            path: &audit_path,
+            decision: chosen,
+            origin: &gid,
+            reason: args.confirm.reason.clone(),
+            ticket: args.confirm.ticket.clone(),
+        };
+        all_branches::apply(ctx, &mut data.siblings, &audit, &token).await;
+    }
     let mut finding = Finding::new(
         severity,
         code,
@@ -323,21 +306,18 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     finish(ctx, &target, vec![finding], data)
 }
 
-fn outcome(status: &str, detail: String, code: Option<&str>) -> Outcome {
-    Outcome {
-        status: status.to_string(),
-        detail,
-        code: code.map(str::to_string),
-    }
-}
-
 fn finish(
     ctx: &Context,
     target: &crate::context::PgTarget,
     mut findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
-    findings.extend(siblings::findings(&data.siblings, false, &data.gid));
+    findings.extend(siblings::findings(
+        &data.siblings,
+        data.all_branches,
+        data.dry_run,
+        &data.gid,
+    ));
     let report = Report::new("resolve pg", target.report_target(), findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
@@ -377,7 +357,6 @@ fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64
             s.detail
         ));
     }
-    lines.extend(siblings::summary(&data.siblings, false));
     if let Some(p) = &data.proposal {
         lines.push(shown!("  proposal: {}", p.why));
     }
@@ -392,6 +371,7 @@ fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64
             }
         ));
     }
+    lines.extend(siblings::summary(&data.siblings, data.all_branches));
     Shown::join(lines, "\n")
 }
 
@@ -401,7 +381,7 @@ impl TableView for ResolveReport {
         if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
             lines.push(summary_for_prompt(self, db, age));
         } else {
-            lines.extend(siblings::summary(&self.siblings, false));
+            lines.extend(siblings::summary(&self.siblings, self.all_branches));
         }
         if let Some(o) = &self.outcome {
             lines.push(shown!("outcome: {} — {}", o.status, o.detail));

@@ -3,6 +3,8 @@
 
 use super::confirm::Confirmed;
 use super::decision::Decision;
+use crate::audit::record::Outcome;
+use crate::findings::Severity;
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, pg_error};
 use crate::text::RawText;
@@ -64,12 +66,13 @@ pub enum Applied {
     },
 }
 
-/// Runs the statement alone (autocommit) in the transaction's own database.
+/// Runs the statement alone (autocommit) in the transaction's own database. One
+/// confirmation may cover several branches (`--all-branches`), so the token is lent.
 pub async fn apply(
     params: &ConnParams,
     sql: &str,
     timeout: Duration,
-    _confirmed: Confirmed,
+    _confirmed: &Confirmed,
 ) -> Result<Applied> {
     let session = session::connect(params, timeout).await?;
     Ok(match session.simple(sql).await? {
@@ -84,6 +87,69 @@ pub async fn apply(
             }
         }
     })
+}
+
+/// What an applied statement means for the report and the audit log.
+pub struct Judged {
+    pub severity: Severity,
+    /// The finding's code: resolved, already_resolved, busy or failed.
+    pub code: &'static str,
+    pub outcome: Outcome,
+}
+
+/// Reads what the server made of `sql`.
+pub fn judge(applied: &Result<Applied>, sql: &str) -> Judged {
+    let (severity, code, status, detail, sqlstate) = match applied {
+        Ok(Applied::Done) => (Severity::Ok, "resolved", "ok", format!("{sql} done"), None),
+        Ok(Applied::AlreadyResolved(m)) => (
+            Severity::Ok,
+            "already_resolved",
+            "already_resolved",
+            m.clone(),
+            Some("42704"),
+        ),
+        Ok(Applied::Busy(m)) => (
+            Severity::Warning,
+            "busy",
+            "busy",
+            format!("another session is finishing it: {m}"),
+            Some("55000"),
+        ),
+        // Without a SQLSTATE (a lost connection) the statement may or may not have run.
+        Ok(Applied::Failed {
+            code: None,
+            message,
+        }) => (
+            Severity::Critical,
+            "failed",
+            "unknown",
+            message.clone(),
+            None,
+        ),
+        Ok(Applied::Failed { code, message }) => (
+            Severity::Critical,
+            "failed",
+            "error",
+            message.clone(),
+            code.as_deref(),
+        ),
+        Err(e) => (
+            Severity::Critical,
+            "failed",
+            "unknown",
+            format!("{e:#}"),
+            None,
+        ),
+    };
+    Judged {
+        severity,
+        code,
+        outcome: Outcome {
+            status: status.to_string(),
+            detail,
+            code: sqlstate.map(str::to_string),
+        },
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ use crate::global_tx::{GlobalTransaction, Recognised};
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, Session};
 use crate::pg::siblings::{self, Branch, Origin, ServerBranches, ServerIdentity};
+use crate::report::Target;
+use crate::resolve::decision::Proposal;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};
@@ -72,9 +74,20 @@ pub struct Sibling {
     pub decision_sources: Vec<SourceAnswer>,
     /// `--all-branches`: the statement run (or, with --dry-run, that would be run).
     pub statement: Option<String>,
+    /// `--all-branches`: what its sources' answers propose for it.
+    pub proposal: Option<Proposal>,
     /// `--all-branches`: the decision is not the coordinator's for this branch.
     pub heuristic: Option<bool>,
+    /// `--all-branches`: why it is left alone (nothing is run on it).
+    pub left_alone: Option<String>,
     pub outcome: Option<Outcome>,
+    /// The audit record pair of its resolution.
+    pub action_id: Option<String>,
+    /// Its statement ran, but the outcome could not be written to the audit log.
+    pub audit_error: Option<String>,
+    /// The target it was found on, as the audit log records it.
+    #[serde(skip)]
+    pub target: Target,
     /// The target's connection, pointed at the branch's database when it is resolved.
     #[serde(skip)]
     pub params: ConnParams,
@@ -180,38 +193,38 @@ pub async fn search(
     let others = join_all(participants.iter().map(|name| async {
         let result = async {
             let target = ctx.pg_target(Some(name))?;
-            let address = target.params.describe();
             let read = async {
                 let session = session::connect(&target.params, ctx.timeout).await?;
                 siblings::find(&session, &origin).await
             }
             .await;
-            anyhow::Ok((target.params, address, read))
+            anyhow::Ok((target, read))
         }
         .await;
         (name.clone(), result)
     }));
     let (mine, others) = tokio::join!(siblings::find(session, &origin), others);
-    let mut reads = vec![(
-        THIS_SERVER.to_string(),
-        Ok((here.params.clone(), here.params.describe(), mine)),
-    )];
+    let here = PgTarget {
+        name: here.name.clone(),
+        params: here.params.clone(),
+    };
+    let mut reads = vec![(THIS_SERVER.to_string(), Ok((here, mine)))];
     reads.extend(others);
     for (name, result) in reads {
         match result {
             Err(e) => found
                 .sibling_search
                 .push(unchecked(&name, None, format!("{e:#}"))),
-            Ok((_, address, Err(e))) => {
-                found
-                    .sibling_search
-                    .push(unchecked(&name, Some(address), format!("{e:#}")))
-            }
-            Ok((params, address, Ok(read))) => {
-                let detail = merge(&mut found, &name, &address, &params, &read);
+            Ok((target, Err(e))) => found.sibling_search.push(unchecked(
+                &name,
+                Some(target.params.describe()),
+                format!("{e:#}"),
+            )),
+            Ok((target, Ok(read))) => {
+                let detail = merge(&mut found, &name, &target, &read);
                 found.sibling_search.push(Searched {
                     target: name,
-                    address: Some(address),
+                    address: Some(target.params.describe()),
                     checked: true,
                     detail,
                     server: Some(read.server),
@@ -238,13 +251,7 @@ fn unchecked(target: &str, address: Option<String>, why: String) -> Searched {
 /// Adds one target's branches, each branch once: one already listed through another
 /// target of the same cluster is noted there (and its primary's copy kept as the one
 /// to resolve). Returns what the target held, for the search list.
-fn merge(
-    found: &mut Siblings,
-    name: &str,
-    address: &str,
-    params: &ConnParams,
-    read: &ServerBranches,
-) -> String {
+fn merge(found: &mut Siblings, name: &str, target: &PgTarget, read: &ServerBranches) -> String {
     let mut new = 0;
     let mut known = 0;
     for branch in &read.branches {
@@ -258,8 +265,9 @@ fn merge(
                 if seen.on_standby && !read.server.in_recovery {
                     let earlier = std::mem::replace(&mut seen.found_on, name.to_string());
                     seen.also_found_on.push(earlier);
-                    seen.address = address.to_string();
-                    seen.params = params.clone();
+                    seen.address = target.params.describe();
+                    seen.target = target.report_target();
+                    seen.params = target.params.clone();
                     seen.on_standby = false;
                 } else {
                     seen.also_found_on.push(name.to_string());
@@ -269,7 +277,7 @@ fn merge(
                 new += 1;
                 found
                     .siblings
-                    .push(sibling(branch, name, address, params, &read.server));
+                    .push(sibling(branch, name, target, &read.server));
             }
         }
     }
@@ -302,16 +310,10 @@ fn merge(
     }
 }
 
-fn sibling(
-    branch: &Branch,
-    name: &str,
-    address: &str,
-    params: &ConnParams,
-    server: &ServerIdentity,
-) -> Sibling {
+fn sibling(branch: &Branch, name: &str, target: &PgTarget, server: &ServerIdentity) -> Sibling {
     Sibling {
         found_on: name.to_string(),
-        address: address.to_string(),
+        address: target.params.describe(),
         database: branch.database.clone(),
         gid: branch.gid.clone(),
         owner: branch.owner.clone(),
@@ -323,9 +325,14 @@ fn sibling(
         state: BranchState::Prepared,
         decision_sources: Vec::new(),
         statement: None,
+        proposal: None,
         heuristic: None,
+        left_alone: None,
         outcome: None,
-        params: params.clone(),
+        action_id: None,
+        audit_error: None,
+        target: target.report_target(),
+        params: target.params.clone(),
         cluster: server.system_identifier.clone(),
     }
 }
@@ -359,8 +366,19 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
         if !s.recognised_by.established() {
             line.push_lit(" — the same GID text only: its format does not say it is the same global transaction");
         }
-        if let Some(sql) = &s.statement {
-            line.push(&shown!("\n    will run: {} in {}", sql, s.database));
+        if let Some(why) = &s.left_alone {
+            line.push(&shown!("\n    left alone: {}", why));
+        } else if let Some(sql) = &s.statement {
+            line.push(&shown!(
+                "\n    will run: {} in {}{}",
+                sql,
+                s.database,
+                if s.heuristic == Some(true) {
+                    "   (HEURISTIC decision)"
+                } else {
+                    ""
+                }
+            ));
         }
         if let Some(o) = &s.outcome {
             line.push(&shown!("\n    outcome: {} — {}", o.status, o.detail));
@@ -370,8 +388,17 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
         lines.push(shown!("  siblings on {}: UNKNOWN, {}", t.target, t.detail));
     }
-    if !all_branches && found.still_prepared().next().is_some() {
-        lines.push(shown!("  WARNING: {}", risk(found)));
+    let untouched = found
+        .still_prepared()
+        .filter(|s| s.statement.is_none() || s.left_alone.is_some())
+        .count();
+    if untouched > 0 {
+        lines.push(shown!(
+            "  WARNING: {} other branch(es) still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
+            untouched,
+            if all_branches { " and left alone" } else { "" },
+            if all_branches { "" } else { "; --all-branches applies it to every branch" }
+        ));
     }
     lines
 }
@@ -383,22 +410,15 @@ fn owner(owner: &Option<RawText>) -> Shown {
         .map_or_else(|| Shown::lit("(a role since dropped)"), Shown::from)
 }
 
-/// Why resolving one branch of several is dangerous, and what to do instead.
-fn risk(found: &Siblings) -> String {
-    let n = found.still_prepared().count();
-    let (branches, are) = if n == 1 {
-        ("branch", "is")
-    } else {
-        ("branches", "are")
-    };
-    format!(
-        "{n} other {branches} of this global transaction {are} still prepared: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision; --all-branches applies it to every branch"
-    )
-}
-
 /// The findings the siblings add to a resolution: UNKNOWN for each target that could
-/// not be read, a WARNING while other branches stay prepared.
-pub fn findings(found: &Siblings, all_branches: bool, gid: &RawText) -> Vec<Finding> {
+/// not be read; with `--all-branches` one per sibling acted on or left alone; a WARNING
+/// while other branches stay prepared that nothing was done about.
+pub fn findings(
+    found: &Siblings,
+    all_branches: bool,
+    dry_run: bool,
+    gid: &RawText,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
         out.push(
@@ -414,11 +434,29 @@ pub fn findings(found: &Siblings, all_branches: bool, gid: &RawText) -> Vec<Find
             .evidence("source", "pg_prepared_xacts"),
         );
     }
-    let still: Vec<&Sibling> = found.still_prepared().collect();
-    if !still.is_empty() && !all_branches {
-        let mut message = Text::from(risk(found));
+    let mut untouched = Vec::new();
+    for s in &found.siblings {
+        match branch_finding(s, dry_run) {
+            Some(finding) => out.push(finding),
+            None if s.state == BranchState::Prepared => untouched.push(s),
+            None => {}
+        }
+    }
+    if !untouched.is_empty() {
+        let n = untouched.len();
+        let (branches, are) = if n == 1 {
+            ("branch", "is")
+        } else {
+            ("branches", "are")
+        };
+        let mut message = Text::from(format!(
+            "{n} other {branches} of this global transaction {are} still prepared: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision"
+        ));
+        if !all_branches {
+            message.push_str("; --all-branches applies it to every branch");
+        }
         message.push_str(". Still prepared: ");
-        for (i, s) in still.iter().enumerate() {
+        for (i, s) in untouched.iter().enumerate() {
             if i > 0 {
                 message.push_str(", ");
             }
@@ -447,4 +485,69 @@ pub fn findings(found: &Siblings, all_branches: bool, gid: &RawText) -> Vec<Find
         );
     }
     out
+}
+
+/// What `--all-branches` did to one sibling, or would do in a dry run; None when it did
+/// nothing to it (not asked to, or not confirmed).
+fn branch_finding(s: &Sibling, dry_run: bool) -> Option<Finding> {
+    let subject = crate::text![
+        "prepared transaction '",
+        s.gid,
+        "' in ",
+        s.database,
+        " on ",
+        s.found_on.as_str()
+    ];
+    let heuristic = if s.heuristic == Some(true) {
+        " (HEURISTIC decision, recorded)"
+    } else {
+        ""
+    };
+    if let Some(why) = &s.left_alone {
+        return Some(Finding::new(
+            Severity::Warning,
+            "branch_left_alone",
+            subject,
+            format!("not resolved: {why}"),
+        ));
+    }
+    let sql = s.statement.as_deref()?;
+    let Some(outcome) = &s.outcome else {
+        return dry_run.then(|| {
+            Finding::new(
+                Severity::Ok,
+                "dry_run",
+                subject,
+                crate::text!["dry run: would run ", sql, " in database ", s.database],
+            )
+        });
+    };
+    let (severity, code) = match outcome.status.as_str() {
+        "ok" => (Severity::Ok, "resolved"),
+        "already_resolved" => (Severity::Ok, "already_resolved"),
+        "busy" => (Severity::Warning, "busy"),
+        _ => (Severity::Critical, "failed"),
+    };
+    let mut finding = Finding::new(
+        severity,
+        code,
+        subject,
+        format!("{}{heuristic}", outcome.detail),
+    )
+    .evidence("source", "pg_prepared_xacts, decision sources")
+    .evidence("statement", sql)
+    .evidence("action_id", s.action_id.clone());
+    if outcome.code.as_deref() == Some("42501") {
+        finding = finding.advice(crate::text![
+            "connect to ",
+            s.found_on.as_str(),
+            " as its owner (",
+            match &s.owner {
+                Some(o) => Text::from(o),
+                None => Text::from("a role since dropped"),
+            },
+            ") or a superuser"
+        ]);
+    }
+    Some(finding)
 }
