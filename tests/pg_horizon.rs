@@ -240,6 +240,16 @@ fn vacuum_leaves_dead_tuples_that_the_report_shows_next_to_their_cause() {
         gone(&mut admin, deleter_pid)
     });
     admin.batch_execute("VACUUM events").unwrap();
+    // Before 15 the statistics collector gets VACUUM's report asynchronously (UDP).
+    wait_for("VACUUM's statistics to arrive", || {
+        admin
+            .query_one(
+                "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'events'",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    });
     let dead: i64 = admin
         .query_one(
             "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'events'",
