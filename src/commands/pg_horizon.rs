@@ -118,8 +118,19 @@ fn advice(holder: &Holder) -> String {
             "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; pg_cancel_backend({id}) / pg_terminate_backend({id}) end it"
         ),
         "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".to_string(),
+        // A synced slot (PG17+ standby) mirrors the primary's failover slot.
+        "slot_xmin" | "slot_catalog_xmin" if holder.state.as_deref() == Some("synced") => format!(
+            "slot {id} is synced from the primary's failover slot: its consumer reads from the primary, so fix it there (`indoubt pg slots` on the primary); this copy follows"
+        ),
+        // Connected: the xmin is what the standby reports now, i.e. its oldest query.
+        "slot_xmin" if holder.state.as_deref() == Some("active") => format!(
+            "the standby of slot {id} is connected: the xmin is its oldest snapshot, sent with hot_standby_feedback; find the long query or transaction on the standby (`indoubt pg horizon` there) and end it"
+        ),
         "slot_xmin" => format!(
             "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot ({id})"
+        ),
+        "slot_catalog_xmin" if holder.state.as_deref() == Some("active") => format!(
+            "the consumer of slot {id} is connected but has not confirmed a position past catalog_xmin: it is slow or stuck (or decoding a long transaction); see `indoubt pg slots`"
         ),
         "slot_catalog_xmin" => format!(
             "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot ({id}); see `indoubt pg slots`"
