@@ -29,6 +29,8 @@ use tokio::sync::Mutex;
 
 /// Kafka's TransactionsCommand asks DescribeProducers about 500 partitions at a time.
 const DESCRIBE_PRODUCERS_BATCH: usize = 500;
+/// What one Fetch past a last stable offset may bring back per partition.
+const UNCOMMITTED_PARTITION_BYTES: i32 = 4 << 20;
 /// Fetch v13+ names topics by id only; we name them. v4 brought read_committed.
 pub const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
 /// Metadata v4+ can be told not to create the topics it is asked about.
@@ -818,6 +820,62 @@ impl Cluster {
             // Only batches the cleaner emptied: ask again after them.
             at = last + 1;
         }
+    }
+
+    /// Every data record of `tp` from `from` up to `end` (exclusive), read with
+    /// read_uncommitted from its leader a few MiB at a time, CRC checked: what lies past
+    /// a last stable offset, which read_committed cannot see. Control batches (markers)
+    /// are skipped.
+    pub async fn read_uncommitted(
+        &self,
+        tp: &TopicPartition,
+        from: i64,
+        end: i64,
+        mut each: impl FnMut(&records::Record) -> Result<()>,
+    ) -> Result<()> {
+        let leader = self.leader(tp)?;
+        let mut at = from;
+        while at < end {
+            let request = fetch::request(
+                &tp.0,
+                std::iter::once((tp.1, at)),
+                fetch::READ_UNCOMMITTED,
+                0,
+                UNCOMMITTED_PARTITION_BYTES,
+            );
+            let response: FetchResponse = self
+                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+                .await?;
+            check(response.error_code, "Fetch")?;
+            let partition = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partitions.iter())
+                .find(|p| p.partition_index == tp.1)
+                .context("Fetch: no data for the partition")?;
+            check(partition.error_code, "Fetch")?;
+            let batches = match &partition.records {
+                Some(records) => records::batches(records)?,
+                None => Vec::new(),
+            };
+            let Some(last) = batches.last().map(|b| b.last_offset) else {
+                bail!("Fetch at offset {at} returned nothing, below the high watermark {end}");
+            };
+            for batch in batches.iter().filter(|b| b.last_offset >= at) {
+                batch.verify_crc()?;
+                if batch.is_control() {
+                    continue;
+                }
+                batch.for_each_record(|r| {
+                    if r.offset >= at && r.offset < end {
+                        each(r)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            at = last + 1;
+        }
+        Ok(())
     }
 
     /// Some of a topic's configs (DescribeConfigs, asked of the first broker that answers):
