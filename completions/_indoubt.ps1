@@ -212,7 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config')
             [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable')
-            [CompletionResult]::new('--min-duration', '--min-duration', [CompletionResultType]::ParameterName, 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)')
+            [CompletionResult]::new('--min-duration', '--min-duration', [CompletionResultType]::ParameterName, 'Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)')
             [CompletionResult]::new('--transactional-id', '--transactional-id', [CompletionResultType]::ParameterName, 'Describe this transactional id only')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')

@@ -73,6 +73,14 @@ pub struct ProducerState {
     pub current_txn_start_offset: i64,
 }
 
+/// What one broker's ListTransactions returned.
+#[derive(Debug, Clone)]
+pub struct Listings {
+    pub transactions: Vec<TransactionListing>,
+    /// Whether the broker applied the duration filter (ListTransactions v1+).
+    pub duration_filtered: bool,
+}
+
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TransactionListing {
     pub transactional_id: String,
@@ -366,15 +374,15 @@ impl Cluster {
     }
 
     /// (high watermark, last stable offset) per partition: ListOffsets(LATEST) with both
-    /// isolation levels, at once.
+    /// isolation levels. One request cannot ask both, so the LSO is asked first and the
+    /// high watermark after it: both only grow, so the pair never has an LSO above its
+    /// high watermark (asked at once, a write or marker in between could give one).
     pub async fn watermarks(
         &self,
         tps: &[TopicPartition],
     ) -> BTreeMap<TopicPartition, Result<(i64, i64)>> {
-        let (mut high, mut stable) = tokio::join!(
-            self.latest_offsets(tps, fetch::READ_UNCOMMITTED),
-            self.latest_offsets(tps, fetch::READ_COMMITTED)
-        );
+        let mut stable = self.latest_offsets(tps, fetch::READ_COMMITTED).await;
+        let mut high = self.latest_offsets(tps, fetch::READ_UNCOMMITTED).await;
         tps.iter()
             .map(|tp| {
                 let pair = match (high.remove(tp), stable.remove(tp)) {
@@ -571,7 +579,8 @@ impl Cluster {
         for (broker, listing) in self.list_transactions(&[], producer_ids, None).await {
             match listing {
                 Ok(list) => ids.extend(
-                    list.into_iter()
+                    list.transactions
+                        .into_iter()
                         .map(|l| (l.producer_id, (l.transactional_id, l.coordinator))),
                 ),
                 Err(e) => failed.push((broker, e)),
@@ -581,15 +590,24 @@ impl Cluster {
     }
 
     /// ListTransactions on every broker (each coordinates a share of transactional ids).
-    /// Per broker: its listings, or why it could not be asked.
+    /// Per broker: its listings, or why it could not be asked. The duration filter needs
+    /// ListTransactions v1 (Kafka 3.8, KIP-994): an older broker lists every transaction
+    /// and says it did not filter, for the caller to filter on the start times.
     pub async fn list_transactions(
         &self,
         states: &[String],
         producer_ids: &[i64],
         min_duration: Option<Duration>,
-    ) -> Vec<(i32, Result<Vec<TransactionListing>>)> {
+    ) -> Vec<(i32, Result<Listings>)> {
         let requests = self.brokers.keys().map(|&broker| async move {
             let outcome = async {
+                let offered = self
+                    .broker(broker)
+                    .await?
+                    .lock()
+                    .await
+                    .version(ApiKey::ListTransactions, VersionRange { min: 0, max: 1 })?;
+                let min_duration = min_duration.filter(|_| offered >= 1);
                 let request = ListTransactionsRequest::default()
                     .with_state_filters(
                         states
@@ -610,8 +628,8 @@ impl Cluster {
                     .send_to(broker, ApiKey::ListTransactions, &request, versions)
                     .await?;
                 check(response.error_code, "ListTransactions")?;
-                Ok::<_, anyhow::Error>(
-                    response
+                Ok::<_, anyhow::Error>(Listings {
+                    transactions: response
                         .transaction_states
                         .iter()
                         .map(|t| TransactionListing {
@@ -621,7 +639,8 @@ impl Cluster {
                             coordinator: broker,
                         })
                         .collect(),
-                )
+                    duration_filtered: min_duration.is_some(),
+                })
             }
             .await;
             (broker, outcome)
