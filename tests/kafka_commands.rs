@@ -197,7 +197,7 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
         };
         let (long_advice, hanging_advice) = (advice(0), advice(1));
         assert!(
-            long_advice.contains("aborts it at its transaction.timeout.ms"),
+            long_advice.contains("is aborted at its transaction.timeout.ms"),
             "{long_advice}"
         );
         assert!(

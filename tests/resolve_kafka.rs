@@ -57,10 +57,12 @@ fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
             ],
         );
         assert_eq!(out.code, 0, "{generation}: {}", out.stderr);
-        assert!(dry["request"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("producer {pid}")));
+        assert!(
+            dry["request"]
+                .as_str()
+                .is_some_and(|r| r.contains(&format!("producer {pid}"))),
+            "{generation}: {dry}"
+        );
         assert_eq!(
             read_all(&bootstrap, &topic, 0, "read_committed").len(),
             1,

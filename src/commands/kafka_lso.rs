@@ -327,11 +327,11 @@ fn gap_advice(p: &PartitionLso) -> String {
     let reason = p.verdict_reason.as_deref().unwrap_or("");
     match (p.verdict, p.open_txn_start_offset) {
         (Some(Verdict::Hanging), Some(start)) => format!(
-            "{stuck}: the transaction is hanging ({reason}), its coordinator will never end it: abort it with `indoubt resolve kafka --topic {} --partition {} --start-offset {start}`",
+            "{stuck}: hanging, {reason}: its coordinator will never end it; abort it with `indoubt resolve kafka --topic {} --partition {} --start-offset {start}`",
             p.topic, p.partition
         ),
         (Some(Verdict::Long), _) => format!(
-            "{stuck}: its coordinator owns the transaction ({reason}) and aborts it at its transaction.timeout.ms, or its producer ends it; see `indoubt kafka transactions`"
+            "{stuck}: not hanging, {reason}: it ends when its producer ends it, or is aborted at its transaction.timeout.ms; see `indoubt kafka transactions`"
         ),
         (None, Some(start)) => format!(
             "{stuck}: whether the transaction hangs is not known ({}); if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {start} --force --reason …` aborts it",
