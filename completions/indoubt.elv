@@ -194,7 +194,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
             cand --command-config 'A properties file, like kafka tools'' --command-config'
             cand --state 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable'
-            cand --min-duration 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)'
+            cand --min-duration 'Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)'
             cand --transactional-id 'Describe this transactional id only'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
             cand -o 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'

@@ -396,7 +396,7 @@ pub struct TransactionsArgs {
     #[arg(long, value_name = "STATE", conflicts_with = "transactional_id")]
     pub state: Vec<String>,
 
-    /// Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)
+    /// Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, conflicts_with = "transactional_id")]
     pub min_duration: Option<Duration>,
 

@@ -185,6 +185,29 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
             lso.partitions.iter().all(|p| p.partition != 2),
             "partition 2 has no gap"
         );
+        // kafka hanging's verdict decides the advice: only the long one ends by itself.
+        assert_eq!(p0.verdict.as_deref(), Some("long"), "{generation}");
+        assert_eq!(p1.verdict.as_deref(), Some("hanging"), "{generation}");
+        let advice = |p: i32| {
+            lso.findings
+                .iter()
+                .find(|f| f.subject == format!("partition {topic}-{p}"))
+                .and_then(|f| f.advice.clone())
+                .unwrap_or_else(|| panic!("{generation}: no advice for partition {p}"))
+        };
+        let (long_advice, hanging_advice) = (advice(0), advice(1));
+        assert!(
+            long_advice.contains("is aborted at its transaction.timeout.ms"),
+            "{long_advice}"
+        );
+        assert!(
+            hanging_advice.contains("never end it")
+                && hanging_advice.contains(&format!(
+                    "resolve kafka --topic {topic} --partition 1 --start-offset 0"
+                ))
+                && !hanging_advice.contains("transaction.timeout.ms"),
+            "{generation}: {hanging_advice}"
+        );
 
         // DescribeProducers of the stuck partition.
         let (producers, out) = json::<ProducersReport>(&[

@@ -126,6 +126,31 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             message,
         ));
     }
+    // Brokers before Kafka 3.0: open past the timeout, and no way to tell more. Graded,
+    // not UNKNOWN: asking again would tell no more.
+    for (tp, p, why) in &judgement.unjudgeable {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "transaction_unjudgeable",
+                format!("partition {}-{}", tp.0, tp.1),
+                format!(
+                    "producer {} (epoch {}) has a transaction open since offset {}, last write {}: {why}",
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.current_txn_start_offset,
+                    format_ms(p.last_timestamp_ms)
+                ),
+            )
+            .evidence("source", "DescribeProducers")
+            .evidence("producer_id", p.producer_id)
+            .evidence("start_offset", p.current_txn_start_offset)
+            .advice(format!(
+                "if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {} --force --reason …` aborts it",
+                tp.0, tp.1, p.current_txn_start_offset
+            )),
+        );
+    }
     let transactions: Vec<OpenTransaction> = judgement
         .judged
         .into_iter()

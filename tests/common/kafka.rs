@@ -399,6 +399,51 @@ impl Drop for KafkaCluster {
     }
 }
 
+/// A single broker of an older Kafka release (tests/lab/kafka-legacy): 2.8 on ZooKeeper,
+/// 3.x on KRaft. Killed on drop.
+pub struct LegacyBroker {
+    dir: tempfile::TempDir,
+    pub bootstrap: String,
+}
+
+impl LegacyBroker {
+    pub fn start(version: &str) -> LegacyBroker {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-kafka-legacy-")
+            .tempdir()
+            .expect("tempdir");
+        // The broker's port and, next to it, ZooKeeper's or the controller's.
+        let port = loop {
+            let port = super::free_port();
+            if port < u16::MAX && std::net::TcpListener::bind(("127.0.0.1", port + 1)).is_ok() {
+                break port;
+            }
+        };
+        let broker = LegacyBroker {
+            bootstrap: format!("127.0.0.1:{port}"),
+            dir,
+        };
+        super::run_lab_script(
+            "kafka-legacy",
+            &[
+                "start",
+                &broker.dir.path().to_string_lossy(),
+                version,
+                &port.to_string(),
+            ],
+        );
+        broker
+    }
+}
+
+impl Drop for LegacyBroker {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(super::repo_root().join("tests/lab/kafka-legacy"))
+            .args(["stop", &self.dir.path().to_string_lossy()])
+            .status();
+    }
+}
+
 /// A Kafka tool class from the lab's jars, run against `bootstrap`; its stdout.
 pub fn kafka_tool(bootstrap: &str, class: &str, args: &[&str]) -> String {
     let out = std::process::Command::new(super::repo_root().join("tests/lab/kafka-cluster"))
