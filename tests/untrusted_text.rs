@@ -15,48 +15,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs indoubt in a real pseudo-terminal (util-linux `script`) set to `columns` (0: the
-/// broken pty some ssh setups give), typing `input` at it. Returns what the terminal showed.
+/// What the terminal showed, typing `input` (nothing: no input at all).
 fn on_terminal(columns: u16, env: &[(&str, &str)], input: &str, args: &[&str]) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("indoubt");
-    let quoted: Vec<String> = std::iter::once(bin.to_string_lossy().into_owned())
-        .chain(args.iter().map(|a| a.to_string()))
-        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
-        .collect();
-    let rows = if columns == 0 { 0 } else { 50 };
-    let inner = format!("stty cols {columns} rows {rows}; {}", quoted.join(" "));
-    let mut cmd = Command::new("script");
-    cmd.args(["-qec", &inner, "/dev/null"]);
-    for var in [
-        "NO_COLOR",
-        "INDOUBT_CONFIG",
-        "COLUMNS",
-        "PGHOST",
-        "PGPASSWORD",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.env("HOME", std::env::temp_dir());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script(1) from util-linux");
-    let mut stdin = child.stdin.take().unwrap();
-    // Typed after a moment, as a person would; then the end of input.
-    let typed = input.to_string();
-    let writer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(1500));
-        let _ = stdin.write_all(typed.as_bytes());
-        std::thread::sleep(Duration::from_millis(1500));
-    });
-    let out = child.wait_with_output().expect("script output");
-    writer.join().unwrap();
-    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    let input = (!input.is_empty()).then_some(input);
+    common::tty::on_terminal(columns, env, input, args).text
 }
 
 /// None of the hostile sequences the tests plant (a colour change, an OSC window title,
