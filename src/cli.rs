@@ -46,9 +46,17 @@ pub struct GlobalArgs {
     #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
 
-    /// Never use colour (also: the NO_COLOR environment variable)
+    /// Colour: auto (a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = crate::term::ColorWhen::Auto)]
+    pub color: crate::term::ColorWhen,
+
+    /// Never use colour: --color never
     #[arg(long, global = true)]
     pub no_color: bool,
+
+    /// Lay tables out for N columns [default: the terminal's width, else $COLUMNS, else 80]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+    pub width: Option<u16>,
 
     /// Print what is being done on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]

@@ -78,8 +78,12 @@ impl Context {
         Ok(Context {
             output: global.output,
             style: Style {
-                color: crate::term::use_color(global.no_color),
-                width: crate::term::table_width(),
+                color: crate::term::use_color(match global.no_color {
+                    true => crate::term::ColorWhen::Never,
+                    false => global.color,
+                }),
+                width: crate::term::layout_width(global.width),
+                frame: crate::term::frame(),
             },
             verbose: global.verbose,
             timeout: global.timeout,
