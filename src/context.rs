@@ -49,6 +49,8 @@ pub struct Context {
     pub verbose: u8,
     pub timeout: Duration,
     pub config: Loaded,
+    /// What a next command must repeat of this run (its --config).
+    pub invocation: crate::next::Invocation,
 }
 
 /// A PostgreSQL server to inspect, with the name the config gave it.
@@ -88,6 +90,9 @@ impl Context {
             verbose: global.verbose,
             timeout: global.timeout,
             config: config::load(global.config.as_deref())?,
+            invocation: crate::next::Invocation {
+                config: global.config.clone(),
+            },
         })
     }
 

@@ -13,6 +13,7 @@ pub mod fsafe;
 pub mod gid;
 pub mod interrupt;
 pub mod kafka;
+pub mod next;
 pub mod pg;
 pub mod reconcile;
 pub mod report;

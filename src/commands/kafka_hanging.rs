@@ -174,10 +174,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             Verdict::Hanging => (
                 Severity::Critical,
                 "hanging_transaction",
-                format!(
-                    "no coordinator will end it: abort it with kafka-transactions.sh abort --topic {} --partition {} --start-offset {}",
-                    t.topic, t.partition, t.start_offset
-                ),
+                "no coordinator will end it: abort it with `indoubt resolve kafka` (next; its --dry-run shows the marker it would send, as kafka-transactions.sh abort would)".to_string(),
             ),
             Verdict::Long => (
                 Severity::Warning,
@@ -185,7 +182,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 "its coordinator will end it at transaction.timeout.ms; find the producer that left it open".to_string(),
             ),
         };
-        findings.push(
+        let finding =
             Finding::new(
                 severity,
                 code,
@@ -208,8 +205,16 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             .evidence("coordinator_epoch", t.coordinator_epoch)
             .evidence("start_offset", t.start_offset)
             .evidence("transactional_id", t.transactional_id.clone())
-            .advice(advice),
-        );
+            .advice(advice);
+        findings.push(match t.verdict {
+            Verdict::Hanging => finding.next(kafka_common::resolve_next(
+                ctx,
+                &args.target,
+                &target,
+                (&t.topic, t.partition, t.start_offset),
+            )),
+            Verdict::Long => finding,
+        });
     }
     if findings.is_empty() {
         findings.push(

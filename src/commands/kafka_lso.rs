@@ -96,7 +96,16 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
     let partitions = explain(&cluster, gaps, &t, &mut findings).await;
     for p in &partitions {
         if p.severity > Severity::Ok {
-            findings.push(gap_finding(p, &t));
+            let finding = gap_finding(p, &t);
+            findings.push(match (p.verdict, p.open_txn_start_offset) {
+                (Some(Verdict::Hanging), Some(start)) => finding.next(kafka_common::resolve_next(
+                    ctx,
+                    &args.target,
+                    &target,
+                    (&p.topic, p.partition, start),
+                )),
+                _ => finding,
+            });
         }
     }
     if findings.is_empty() {
@@ -328,8 +337,7 @@ fn gap_advice(p: &PartitionLso) -> String {
     let reason = p.verdict_reason.as_deref().unwrap_or("");
     match (p.verdict, p.open_txn_start_offset) {
         (Some(Verdict::Hanging), Some(start)) => format!(
-            "{stuck}: hanging, {reason}: its coordinator will never end it; abort it with `indoubt resolve kafka --topic {} --partition {} --start-offset {start}`",
-            p.topic, p.partition
+            "{stuck}: hanging, {reason}: its coordinator will never end it; abort it with `indoubt resolve kafka` (next) from offset {start}"
         ),
         (Some(Verdict::Long), _) => format!(
             "{stuck}: not hanging, {reason}: it ends when its producer ends it, or is aborted at its transaction.timeout.ms; see `indoubt kafka transactions`"

@@ -190,6 +190,10 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
             let advice = cut(crate::shown!("→ {}", advice));
             push_wrapped(&mut out, &indent, GUTTER, &advice, width);
         }
+        // A command is never wrapped: it is copied as one line, however long.
+        if let Some(next) = &finding.next {
+            out.push(&crate::shown!("{}next: {}\n", indent, next.text()));
+        }
         out.push_lit("\n");
     }
     for gap in report.data.visibility_gaps() {
