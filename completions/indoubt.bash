@@ -227,7 +227,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --no-color --verbose --timeout --help --version pg kafka reconcile resolve audit config check help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka reconcile resolve audit config check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +245,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -257,7 +265,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help list verify reseal help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help list verify reseal help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,6 +281,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -357,7 +373,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit__subcmd__list)
-            opts="-o -v -h --since --object --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --since --object --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -387,6 +403,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -399,7 +423,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit__subcmd__reseal)
-            opts="-o -v -h --reason --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --reason --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,6 +449,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -437,7 +469,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__audit__subcmd__verify)
-            opts="-o -v -h --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -459,6 +491,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -471,7 +511,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__check)
-            opts="-q -o -v -h --deadline --only --skip --quiet --prometheus-file --config --output --no-color --verbose --timeout --help"
+            opts="-q -o -v -h --deadline --only --skip --quiet --prometheus-file --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -505,6 +545,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -517,7 +565,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__config)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help show help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,6 +581,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -589,7 +645,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__config__subcmd__show)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,6 +661,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -941,7 +1005,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help lso producers transactions hanging help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help lso producers transactions hanging help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -959,6 +1023,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -971,7 +1043,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka__subcmd__hanging)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --topic-regex --partition --broker-id --max-transaction-timeout --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --topic-regex --partition --broker-id --max-transaction-timeout --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1027,6 +1099,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1125,7 +1205,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka__subcmd__lso)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --topic-regex --warning-age --critical-age --warning-gap --critical-gap --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --topic-regex --warning-age --critical-age --warning-gap --critical-gap --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1187,6 +1267,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1199,7 +1287,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka__subcmd__producers)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --partition --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --partition --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1245,6 +1333,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1257,7 +1353,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__kafka__subcmd__transactions)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --state --min-duration --transactional-id --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --state --min-duration --transactional-id --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1307,6 +1403,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1319,7 +1423,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__pg)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help prepared slots horizon outbox help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help prepared slots horizon outbox help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1335,6 +1439,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1433,7 +1545,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__pg__subcmd__horizon)
-            opts="-o -v -h --pg --warning-age --critical-age --warning-xids --critical-xids --wraparound-warning-xids --wraparound-critical-xids --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --pg --warning-age --critical-age --warning-xids --critical-xids --wraparound-warning-xids --wraparound-critical-xids --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1479,6 +1591,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1491,7 +1611,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__pg__subcmd__outbox)
-            opts="-o -v -h --show --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --show --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1513,6 +1633,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1525,7 +1653,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__pg__subcmd__prepared)
-            opts="-d -o -v -h --pg --database --warning-age --critical-age --config --output --no-color --verbose --timeout --help"
+            opts="-d -o -v -h --pg --database --warning-age --critical-age --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1563,6 +1691,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1575,7 +1711,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__pg__subcmd__slots)
-            opts="-o -v -h --pg --warning-retained --critical-retained --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --pg --warning-retained --critical-retained --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1605,6 +1741,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1617,7 +1761,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__reconcile)
-            opts="-b -X -o -v -h --no-progress --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --query-timeout --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --no-progress --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --query-timeout --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1699,6 +1843,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1711,7 +1863,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --no-color --verbose --timeout --help pg kafka help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg kafka help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1727,6 +1879,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1797,7 +1957,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__kafka)
-            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --force --yes --reason --ticket --dry-run --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-b -X -o -v -h --bootstrap-server --kafka --command-config --topic --partition --start-offset --producer-id --producer-epoch --coordinator-epoch --force --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1871,6 +2031,14 @@ _indoubt() {
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1883,7 +2051,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__pg)
-            opts="-o -v -h --pg --commit --rollback --force --all-branches --yes --reason --ticket --dry-run --audit-log --config --output --no-color --verbose --timeout --help"
+            opts="-o -v -h --pg --commit --rollback --force --all-branches --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1915,6 +2083,14 @@ _indoubt() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_indoubt_global_optspecs
-    string join \n config= o/output= no-color v/verbose timeout= h/help V/version
+    string join \n config= o/output= color= no-color width= v/verbose timeout= h/help V/version
 end
 
 function __fish_indoubt_needs_command
@@ -30,8 +30,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_needs_command" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_needs_command" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_needs_command" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_needs_command" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_needs_command" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_needs_command" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_needs_command" -s V -l version -d 'Print version'
@@ -49,8 +53,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
@@ -68,8 +76,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
@@ -81,8 +93,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
@@ -98,8 +114,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l show -d 'How many skipped ids to list' -r
@@ -109,8 +129,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
@@ -124,8 +148,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -f -a "lso" -d 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
@@ -149,8 +177,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -165,8 +197,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -174,7 +210,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l state -d 'Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l min-duration -d 'Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l min-duration -d 'Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l transactional-id -d 'Describe this transactional id only' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -182,8 +218,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -201,8 +241,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "lso" -d 'Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it'
@@ -231,10 +275,14 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-progress -d 'Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l count-only -d 'Compare counts only, without keeping ids'
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -243,8 +291,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
@@ -260,6 +312,10 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l commit -d 'Commit it'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l rollback -d 'Roll it back'
@@ -267,7 +323,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l all-branches -d 'Apply the same decision to every other branch of its global transaction still prepared (this server\'s other databases, the resolve.participants targets), with one confirmation; each branch is checked against its own decision sources and audited on its own'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -289,11 +345,15 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l force -d 'Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
@@ -305,8 +365,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -f -a "list" -d 'List audit records'
@@ -322,8 +386,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
@@ -333,8 +401,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l reason -d 'Why the head is being re-made (recorded in the log)' -r
@@ -345,8 +417,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "list" -d 'List audit records'
@@ -359,8 +435,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
@@ -371,8 +451,12 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
@@ -393,9 +477,13 @@ json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s q -l quiet -d 'Print only what is not OK (the exit code still counts everything)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'Never use colour (also: the NO_COLOR environment variable)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "pg" -d 'Inspect PostgreSQL'

@@ -46,9 +46,17 @@ pub struct GlobalArgs {
     #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
 
-    /// Never use colour (also: the NO_COLOR environment variable)
+    /// Colour: auto (a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = crate::term::ColorWhen::Auto)]
+    pub color: crate::term::ColorWhen,
+
+    /// Never use colour: --color never
     #[arg(long, global = true)]
     pub no_color: bool,
+
+    /// Lay tables out for N columns [default: the terminal's width, else $COLUMNS, else 80]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+    pub width: Option<u16>,
 
     /// Print what is being done on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -406,7 +414,7 @@ pub struct TransactionsArgs {
     #[arg(long, value_name = "STATE", conflicts_with = "transactional_id")]
     pub state: Vec<String>,
 
-    /// Only transactions running at least this long (needs ListTransactions v1, Kafka 3.8+)
+    /// Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, conflicts_with = "transactional_id")]
     pub min_duration: Option<Duration>,
 

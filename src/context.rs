@@ -49,6 +49,8 @@ pub struct Context {
     pub verbose: u8,
     pub timeout: Duration,
     pub config: Loaded,
+    /// What a next command must repeat of this run (its --config).
+    pub invocation: crate::next::Invocation,
 }
 
 /// A PostgreSQL server to inspect, with the name the config gave it.
@@ -78,12 +80,19 @@ impl Context {
         Ok(Context {
             output: global.output,
             style: Style {
-                color: crate::term::use_color(global.no_color),
-                width: crate::term::table_width(),
+                color: crate::term::use_color(match global.no_color {
+                    true => crate::term::ColorWhen::Never,
+                    false => global.color,
+                }),
+                width: crate::term::layout_width(global.width),
+                frame: crate::term::frame(),
             },
             verbose: global.verbose,
             timeout: global.timeout,
             config: config::load(global.config.as_deref())?,
+            invocation: crate::next::Invocation {
+                config: global.config.clone(),
+            },
         })
     }
 

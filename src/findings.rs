@@ -1,5 +1,6 @@
 //! Findings and severities: what a check concluded, with its evidence, and how that becomes an exit code.
 
+use crate::next::Next;
 use crate::text::{RawText, Text};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -62,6 +63,9 @@ pub struct Finding {
     pub evidence: Map<String, Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub advice: Option<Text>,
+    /// The command (or SQL) to run next, exactly as it can be typed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Next>,
     /// Evidence that is server text, kept as bytes for where it is shown (Prometheus
     /// labels): a value that is not UTF-8 is in `evidence` only in its escaped form.
     #[serde(skip)]
@@ -82,6 +86,7 @@ impl Finding {
             message: message.into(),
             evidence: Map::new(),
             advice: None,
+            next: None,
             raw_evidence: BTreeMap::new(),
         }
     }
@@ -100,6 +105,11 @@ impl Finding {
 
     pub fn advice(mut self, advice: impl Into<Text>) -> Self {
         self.advice = Some(advice.into());
+        self
+    }
+
+    pub fn next(mut self, next: Next) -> Self {
+        self.next = Some(next);
         self
     }
 }

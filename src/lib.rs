@@ -14,6 +14,7 @@ pub mod gid;
 pub mod global_tx;
 pub mod interrupt;
 pub mod kafka;
+pub mod next;
 pub mod pg;
 pub mod reconcile;
 pub mod report;

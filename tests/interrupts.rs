@@ -11,20 +11,6 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// The PostgreSQL variables the indoubt binary must not inherit from the developer.
-const PG_VARS: [&str; 10] = [
-    "PGHOST",
-    "PGHOSTADDR",
-    "PGPORT",
-    "PGUSER",
-    "PGDATABASE",
-    "PGPASSWORD",
-    "PGPASSFILE",
-    "PGSSLMODE",
-    "PGSSLROOTCERT",
-    "INDOUBT_CONFIG",
-];
-
 /// A tmux server of the test's own (its own socket), one 120x40 window running an
 /// interactive bash with job control, as an operator's terminal would.
 struct Tmux {
@@ -51,13 +37,10 @@ impl Tmux {
             "40",
             "bash --norc --noprofile -i",
         ])
-        .env("HOME", tmux.dir.path())
-        .env("PS1", "$ ")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("NO_COLOR");
-        for var in PG_VARS {
-            cmd.env_remove(var);
-        }
+        .env("PS1", "$ ");
+        isolate(&mut cmd);
+        // The shell's own HOME, not the shared empty one: it may write its history there.
+        cmd.env("HOME", tmux.dir.path());
         let status = cmd.status().expect("tmux (apt-get install tmux)");
         assert!(status.success(), "tmux new-session failed");
         tmux

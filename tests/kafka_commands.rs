@@ -185,6 +185,29 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
             lso.partitions.iter().all(|p| p.partition != 2),
             "partition 2 has no gap"
         );
+        // kafka hanging's verdict decides the advice: only the long one ends by itself.
+        assert_eq!(p0.verdict.as_deref(), Some("long"), "{generation}");
+        assert_eq!(p1.verdict.as_deref(), Some("hanging"), "{generation}");
+        let advice = |p: i32| {
+            lso.findings
+                .iter()
+                .find(|f| f.subject == format!("partition {topic}-{p}"))
+                .and_then(|f| f.advice.clone())
+                .unwrap_or_else(|| panic!("{generation}: no advice for partition {p}"))
+        };
+        let (long_advice, hanging_advice) = (advice(0), advice(1));
+        assert!(
+            long_advice.contains("is aborted at its transaction.timeout.ms"),
+            "{long_advice}"
+        );
+        assert!(
+            hanging_advice.contains("never end it")
+                && hanging_advice.contains(&format!(
+                    "resolve kafka --topic {topic} --partition 1 --start-offset 0"
+                ))
+                && !hanging_advice.contains("transaction.timeout.ms"),
+            "{generation}: {hanging_advice}"
+        );
 
         // DescribeProducers of the stuck partition.
         let (producers, out) = json::<ProducersReport>(&[
@@ -457,4 +480,75 @@ fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
     assert_eq!(description.state, "Ongoing");
     assert_eq!(description.partitions, [(topic.clone(), 0)]);
     producer.abort_transaction(WAIT).unwrap();
+}
+
+/// The command a finding names as next, run as printed by a shell (indoubt on the PATH,
+/// the developer's settings removed), with `-o json` added.
+fn run_next(next: &str) -> serde_json::Value {
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", &format!("{next} -o json")]);
+    isolate(&mut cmd);
+    let out = cmd.env("PATH", path).output().expect("sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{next}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn a_hanging_transaction_names_the_resolve_dry_run_that_works_as_printed() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "nextcmd", 2);
+    committed_writes(&bootstrap, &topic, 1, 1);
+    let (pid, _, _) = hanging_transaction(&bootstrap, &topic, 1);
+    for command in ["hanging", "lso"] {
+        let mut args = vec![command, "-b", &bootstrap, "--topic", &topic];
+        args.extend(match command {
+            "hanging" => ["--max-transaction-timeout", "0s"],
+            _ => ["--warning-age", "0s"],
+        });
+        let (report, _) = json::<serde_json::Value>(&args);
+        let finding = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["subject"] == format!("partition {topic}-1"))
+            .unwrap_or_else(|| panic!("no finding for {topic}-1: {report}"));
+        let next = finding["next"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{finding}"));
+        assert!(next.ends_with("--dry-run"), "{next}");
+        let dry = run_next(next);
+        assert_eq!(dry["findings"][0]["code"], "dry_run", "{command}: {dry}");
+        assert_eq!(dry["producer_id"], pid, "{command}: {dry}");
+        assert_eq!(dry["start_offset"], 2, "{command}: {dry}");
+    }
+    // A long transaction its coordinator owns names no abort.
+    let (_producer, _) = long_transaction(&bootstrap, &topic, 0);
+    let (report, _) = json::<serde_json::Value>(&[
+        "hanging",
+        "-b",
+        &bootstrap,
+        "--topic",
+        &topic,
+        "--max-transaction-timeout",
+        "0s",
+    ]);
+    let long = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["subject"] == format!("partition {topic}-0"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(long["next"].is_null(), "{long}");
 }

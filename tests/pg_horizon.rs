@@ -1,6 +1,8 @@
 //! `indoubt pg horizon` on private clusters: each culprit alone, several at once, standby
 //! feedback, dead tuples that VACUUM could not remove, and what an unprivileged role cannot see.
 
+#![allow(clippy::disallowed_methods, clippy::disallowed_macros)] // tests make their fixtures and say what they skip directly
+
 mod common;
 
 use common::schema::HorizonReport;
@@ -240,6 +242,16 @@ fn vacuum_leaves_dead_tuples_that_the_report_shows_next_to_their_cause() {
         gone(&mut admin, deleter_pid)
     });
     admin.batch_execute("VACUUM events").unwrap();
+    // Before 15 the statistics collector gets VACUUM's report asynchronously (UDP).
+    wait_for("VACUUM's statistics to arrive", || {
+        admin
+            .query_one(
+                "SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'events'",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    });
     let dead: i64 = admin
         .query_one(
             "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'events'",
@@ -342,6 +354,20 @@ fn standby_feedback_is_attributed_and_the_tool_runs_on_the_standby() {
         }
     });
     assert!(slot_age >= 5);
+    // Streaming: the standby is not "away", its query is the cause.
+    let (report, _) = horizon(&primary.url("postgres"), &[]);
+    let advice = report
+        .findings
+        .iter()
+        .find(|f| f.subject == "xmin of replication slot replica_1")
+        .and_then(|f| f.advice.clone())
+        .expect("the slot's finding has advice");
+    assert_eq!(report.holders[0].state.as_deref(), Some("active"));
+    assert!(
+        advice.contains("is connected") && advice.contains("on the standby"),
+        "{advice}"
+    );
+    assert!(!advice.contains("bring the standby back"), "{advice}");
 
     // On the standby itself: the session holding the snapshot, and slots measured from the received WAL.
     let (report, out) = horizon(&standby.url("postgres"), &[]);
@@ -441,4 +467,270 @@ fn an_unprivileged_role_is_told_what_it_cannot_see() {
         "with pg_monitor the state is visible"
     );
     assert!(!report.visibility_gaps.join("\n").contains("pg_monitor"));
+}
+
+/// The server's own horizon for `table`: the cutoff VACUUM VERBOSE reports ("removable
+/// cutoff" since 15, "oldest xmin" before).
+fn vacuum_cutoff(url: &str, table: &str) -> i64 {
+    use std::sync::{Arc, Mutex};
+    let said = Arc::new(Mutex::new(String::new()));
+    let sink = said.clone();
+    let mut config: postgres::Config = url.parse().unwrap();
+    config.notice_callback(move |notice| {
+        let mut text = sink.lock().unwrap();
+        text.push_str(notice.message());
+        text.push('\n');
+        text.push_str(notice.detail().unwrap_or(""));
+        text.push('\n');
+    });
+    let mut client = config.connect(postgres::NoTls).unwrap();
+    client
+        .batch_execute(&format!("VACUUM (VERBOSE) {table}"))
+        .unwrap();
+    let text = said.lock().unwrap().clone();
+    ["removable cutoff: ", "oldest xmin: "]
+        .iter()
+        .find_map(|label| {
+            let at = text.find(label)? + label.len();
+            text[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no cutoff in VACUUM VERBOSE's output:\n{text}"))
+}
+
+fn server_version(url: &str) -> i32 {
+    connect(url)
+        .query_one("SELECT current_setting('server_version_num')::int", &[])
+        .unwrap()
+        .get(0)
+}
+
+/// Writes WAL until the slot's wal_status is lost (max_slot_wal_keep_size is small).
+fn lose_slot(admin: &mut postgres::Client, slot: &str) {
+    admin
+        .batch_execute("CREATE TABLE IF NOT EXISTS filler (payload text)")
+        .unwrap();
+    wait_for("the slot to be invalidated", || {
+        admin
+            .batch_execute("INSERT INTO filler SELECT repeat(md5(g::text), 16) FROM generate_series(1, 48000) g")
+            .unwrap();
+        admin.batch_execute("SELECT pg_switch_wal()").unwrap();
+        admin.batch_execute("CHECKPOINT").unwrap();
+        let status: Option<String> = admin
+            .query_one(
+                "SELECT wal_status FROM pg_replication_slots WHERE slot_name = $1",
+                &[&slot],
+            )
+            .unwrap()
+            .get(0);
+        status.as_deref() == Some("lost")
+    });
+}
+
+/// A config file that makes every xmin a WARNING (1 xid), so a slot wrongly taken for a
+/// holder shows.
+fn strict_config(dir: &std::path::Path) -> String {
+    let path = dir.join("strict.yaml");
+    std::fs::write(
+        &path,
+        "thresholds:\n  horizon:\n    warning_xids: 1\n  slots:\n    warning_retained: 1KiB\n",
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_lost_slot_holds_nothing_back_on_any_version() {
+    let cluster = quiet_cluster();
+    let url = cluster.url("postgres");
+    let version = server_version(&url);
+    let mut admin = connect(&url);
+    admin
+        .batch_execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'")
+        .unwrap();
+    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    // The slot first, so its catalog_xmin is the oldest xmin on the server.
+    admin
+        .batch_execute("SELECT pg_create_logical_replication_slot('cdc_gone', 'pgoutput')")
+        .unwrap();
+    burn_xids(&url, 3);
+    let mut preparer = connect(&url);
+    preparer
+        .batch_execute(
+            "CREATE TABLE ledger (id int); BEGIN; INSERT INTO ledger VALUES (1); PREPARE TRANSACTION 'real_holder'",
+        )
+        .unwrap();
+    let prepared_xid: i64 = admin
+        .query_one(
+            "SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE gid = 'real_holder'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    lose_slot(&mut admin, "cdc_gone");
+    let (catalog_xmin, conflicting): (Option<i64>, Option<bool>) = {
+        let row = admin
+            .query_one(
+                &format!(
+                    "SELECT catalog_xmin::text::bigint, {} FROM pg_replication_slots WHERE slot_name = 'cdc_gone'",
+                    if version >= 160000 { "conflicting" } else { "NULL::boolean" }
+                ),
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert!(
+        catalog_xmin.is_some_and(|x| x < prepared_xid),
+        "the lost slot still shows an older catalog_xmin ({catalog_xmin:?} vs {prepared_xid})"
+    );
+    if version / 10000 == 16 {
+        assert_eq!(
+            conflicting,
+            Some(true),
+            "16 sets conflicting for WAL removal too"
+        );
+    }
+    assert_eq!(
+        vacuum_cutoff(&url, "pg_catalog.pg_class"),
+        prepared_xid,
+        "the server ignores the lost slot: the prepared transaction is the catalogs' horizon"
+    );
+
+    let (report, out) = horizon(&url, &["--warning-xids", "1"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        (
+            report.holders[0].kind.as_str(),
+            report.holders[0].id.as_str()
+        ),
+        ("prepared", "real_holder"),
+        "{:?}",
+        report.holders
+    );
+    assert!(
+        report.holders.iter().all(|h| h.id != "cdc_gone"),
+        "{:?}",
+        report.holders
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = strict_config(dir.path());
+    let (slots, out) = common::report::<common::schema::SlotsReport>(&[
+        "--config", &config, "pg", "slots", "--pg", &url,
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let about: Vec<(&str, &str, &str)> = slots
+        .findings
+        .iter()
+        .filter(|f| f.subject == "slot cdc_gone")
+        .map(|f| (f.code.as_str(), f.severity.as_str(), f.message.as_str()))
+        .collect();
+    assert_eq!(about.len(), 1, "lost and nothing else: {about:?}");
+    let (code, severity, message) = about[0];
+    assert_eq!((code, severity), ("slot_wal_lost", "CRITICAL"));
+    assert!(!message.contains("recovery conflict"), "{message}");
+    assert!(
+        message.contains("WAL it needs was removed") || message.contains("(wal_removed)"),
+        "{message}"
+    );
+    assert!(
+        !slots
+            .findings
+            .iter()
+            .any(|f| f.code == "max_slot_wal_keep_size_unlimited"),
+        "the limit is set"
+    );
+    connect(&url)
+        .batch_execute("ROLLBACK PREPARED 'real_holder'")
+        .unwrap();
+}
+
+#[test]
+fn a_slot_synced_to_a_standby_is_managed_from_the_primary() {
+    let primary = quiet_cluster();
+    let primary_url = primary.url("postgres");
+    let version = server_version(&primary_url);
+    if version < 170000 {
+        eprintln!("slot synchronisation came with PostgreSQL 17; this server is {version}");
+        return;
+    }
+    let standby = primary.standby("replica_sync");
+    connect(&primary_url)
+        .batch_execute(
+            "SELECT pg_create_logical_replication_slot('cdc_failover', 'pgoutput', false, false, true)",
+        )
+        .unwrap();
+    // Slot synchronisation connects to a database of the primary.
+    let standby_url = standby.url("postgres");
+    let mut on_standby = connect(&standby_url);
+    on_standby
+        .batch_execute(&format!(
+            "ALTER SYSTEM SET primary_conninfo = 'host=127.0.0.1 port={} user=indoubt_admin password={} dbname=postgres'",
+            primary.port, primary.password
+        ))
+        .unwrap();
+    on_standby.batch_execute("SELECT pg_reload_conf()").unwrap();
+    wait_for("the failover slot to be synced to the standby", || {
+        let _ = on_standby.batch_execute("SELECT pg_sync_replication_slots()");
+        on_standby
+            .query_one(
+                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'cdc_failover' AND synced AND NOT temporary",
+                &[],
+            )
+            .map(|r| r.get::<_, i64>(0) == 1)
+            .unwrap_or(false)
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = strict_config(dir.path());
+    let (slots, out) = common::report::<common::schema::SlotsReport>(&[
+        "--config",
+        &config,
+        "pg",
+        "slots",
+        "--pg",
+        &standby_url,
+    ]);
+    assert!(slots.in_recovery);
+    let synced = slots
+        .slots
+        .iter()
+        .find(|s| s.name == "cdc_failover")
+        .expect("the synced slot is listed");
+    assert_eq!(synced.synced, Some(true));
+    assert!(synced.catalog_xmin.is_some());
+    let about: Vec<&str> = slots
+        .findings
+        .iter()
+        .filter(|f| f.subject == "slot cdc_failover" || f.message.contains("cdc_failover"))
+        .map(|f| f.code.as_str())
+        .collect();
+    assert!(
+        about.is_empty(),
+        "exempt from this server's WAL limits, its horizon the primary's: {about:?}"
+    );
+    assert_eq!(out.code, 0, "{}", out.stdout);
+
+    let (report, _) = horizon(&standby_url, &["--warning-xids", "1"]);
+    let holder = report
+        .holders
+        .iter()
+        .find(|h| h.id == "cdc_failover")
+        .expect("the synced slot's catalog_xmin is a holder on the standby");
+    assert_eq!(holder.state.as_deref(), Some("synced"));
+    assert_eq!(
+        holder.age_seconds, None,
+        "inactive_since restarts at every sync: no age in time"
+    );
+    let advice = report
+        .findings
+        .iter()
+        .find(|f| f.subject == "catalog_xmin of replication slot cdc_failover")
+        .and_then(|f| f.advice.clone())
+        .expect("a finding with advice");
+    assert!(advice.contains("synced from the primary"), "{advice}");
 }

@@ -152,3 +152,45 @@ fn a_slot_that_lost_its_wal_is_critical() {
     assert_eq!(lost.severity, "CRITICAL");
     assert_eq!(lost.subject, "slot gone_standby");
 }
+
+#[test]
+fn an_unreserved_slot_names_what_it_retains_beyond_the_limit() {
+    let cluster = PrivateCluster::start();
+    let url = cluster.url("postgres");
+    let mut admin = connect(&url);
+    admin
+        .batch_execute("ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'")
+        .unwrap();
+    admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    admin
+        .batch_execute("SELECT pg_create_physical_replication_slot('slow_standby', true)")
+        .unwrap();
+    // Past the limit, and no checkpoint yet to remove the WAL: unreserved.
+    generate_wal(&mut admin, 20);
+    admin.batch_execute("SELECT pg_switch_wal()").unwrap();
+    let (report, out) = slots(&url, &[]);
+    let slot = &report.slots[0];
+    assert_eq!(
+        slot.wal_status.as_deref(),
+        Some("unreserved"),
+        "{}",
+        out.stderr
+    );
+    let safe = slot.safe_wal_size.expect("safe_wal_size with a limit set");
+    assert!(safe < 0, "past the limit: {safe}");
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.code == "slot_wal_unreserved")
+        .expect("unreserved finding");
+    let excess = indoubt::units::format_size(safe.unsigned_abs());
+    let total = indoubt::units::format_size(slot.retained_bytes.unwrap() as u64);
+    assert_ne!(excess, total);
+    assert!(
+        finding.message.contains(&format!(
+            "retains {excess} beyond max_slot_wal_keep_size ({total} in all)"
+        )),
+        "{}",
+        finding.message
+    );
+}

@@ -1241,3 +1241,93 @@ fn an_emptied_partition_is_bounded_by_time_retention_and_compaction_is_named() {
     );
     assert!(!codes.contains(&"partitions_emptied"), "{codes:?}");
 }
+
+#[test]
+fn rows_whose_events_lie_past_a_stuck_lso_are_not_judged_never_missing() {
+    let shop = Shop::new(2);
+    let producer = shop.producer();
+    let hour = 3_600_000;
+    for id in 1..=3 {
+        shop.publish(&producer, &id.to_string(), 2 * hour - 1000);
+    }
+    producer.flush(WAIT).unwrap();
+    // A transaction left open on both partitions pins their LSOs; the relay goes on
+    // publishing after it (committed, but past the LSO: no read_committed consumer sees
+    // them until it ends). 19 and 20 are never published.
+    let (open0, _) = long_transaction(&shop.bootstrap, &shop.topic, 0);
+    let (open1, _) = long_transaction(&shop.bootstrap, &shop.topic, 1);
+    for id in 4..=18 {
+        shop.publish(&producer, &id.to_string(), 2 * hour - 1000);
+    }
+    producer.flush(WAIT).unwrap();
+    let past: Vec<String> = (4..=18).map(|i| i.to_string()).collect();
+
+    let (r, out) = shop.reconcile(&["--since", "3h"]);
+    assert_eq!(
+        out.code, 2,
+        "19 and 20 are missing for sure\n{}",
+        out.stderr
+    );
+    assert_eq!(ids(&r, "missing"), ["19", "20"]);
+    let mut not_judged = ids(&r, "not_judged");
+    not_judged.sort_by_key(|id| id.parse::<u32>().unwrap());
+    assert_eq!(
+        not_judged, past,
+        "in the topic past the LSO: never called missing"
+    );
+    assert_eq!(r["not_judged_count"], 15);
+    assert_eq!(r["matched"], 3);
+    assert_eq!(ids(&r, "pending"), ["21"]);
+    assert!(
+        ids(&r, "extra").is_empty(),
+        "the open transactions' records are not read"
+    );
+    let bounds = r["lso_bounds"].as_array().unwrap();
+    assert_eq!(bounds.len(), 2, "{bounds:?}");
+    for b in bounds {
+        assert!(
+            b["high_watermark"].as_i64() > b["last_stable_offset"].as_i64(),
+            "{b}"
+        );
+        assert!(
+            b["producer_id"].as_i64().is_some(),
+            "the holder is named: {b}"
+        );
+        assert!(b["messages_past_lso"].as_u64() >= Some(1), "{b}");
+    }
+    let findings = r["findings"].as_array().unwrap();
+    let warning = findings
+        .iter()
+        .find(|f| f["code"] == "not_judged_past_lso")
+        .expect("a not-judged finding");
+    assert_eq!(warning["severity"], "WARNING");
+    let advice = warning["advice"].as_str().unwrap();
+    assert!(
+        advice.contains("do not republish") && advice.contains("kafka lso"),
+        "{advice}"
+    );
+    let message = warning["message"].as_str().unwrap();
+    assert!(
+        message.contains("15 row(s) not judged")
+            && message.contains(&format!("{}-0 at offset", shop.topic)),
+        "{message}"
+    );
+    let missing = findings
+        .iter()
+        .find(|f| f["code"] == "missing_in_topic")
+        .unwrap();
+    assert!(
+        missing["message"].as_str().unwrap().starts_with("2 row(s)"),
+        "only the two never published: {missing}"
+    );
+
+    // Once the transactions end, the same rows are judged: in the topic.
+    open0.abort_transaction(WAIT).unwrap();
+    open1.abort_transaction(WAIT).unwrap();
+    let (r, out) = shop.reconcile(&["--since", "3h"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(ids(&r, "missing"), ["19", "20"]);
+    assert_eq!(r["matched"], 18);
+    assert_eq!(r["not_judged_count"], 0);
+    assert!(r["lso_bounds"].as_array().unwrap().is_empty());
+}

@@ -57,10 +57,12 @@ fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
             ],
         );
         assert_eq!(out.code, 0, "{generation}: {}", out.stderr);
-        assert!(dry["request"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("producer {pid}")));
+        assert!(
+            dry["request"]
+                .as_str()
+                .is_some_and(|r| r.contains(&format!("producer {pid}"))),
+            "{generation}: {dry}"
+        );
         assert_eq!(
             read_all(&bootstrap, &topic, 0, "read_committed").len(),
             1,
@@ -117,6 +119,34 @@ fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
             .as_str()
             .unwrap()
             .contains("LSO moved from 2 to"));
+        // Both read after the abort, as a pair: the abort marker is the one new offset.
+        assert_eq!(
+            done["high_watermark_after"].as_i64(),
+            done["high_watermark"].as_i64().map(|hw| hw + 1),
+            "{generation}: {done}"
+        );
+        assert!(after <= done["high_watermark_after"].as_i64().unwrap());
+        // A raw transactional write has no coordinator: DescribeProducers says -1, the
+        // marker carries 0, and the report says so.
+        assert_eq!(
+            (
+                done["coordinator_epoch_reported"].as_i64(),
+                done["coordinator_epoch"].as_i64()
+            ),
+            (Some(-1), Some(0)),
+            "{generation}"
+        );
+        assert!(
+            done["coordinator_epoch_reason"]
+                .as_str()
+                .unwrap()
+                .contains("DescribeProducers reports -1"),
+            "{done}"
+        );
+        assert!(dry["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(coordinator epoch 0: DescribeProducers reports -1"));
         assert_eq!(
             read_all(&bootstrap, &topic, 0, "read_committed"),
             ["committed-0", "committed-0", "committed-1"],

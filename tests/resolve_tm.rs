@@ -351,6 +351,26 @@ fn a_live_atomikos_is_never_rolled_back() {
     a_live_coordinator_is_never_rolled_back("atomikos");
 }
 
+/// A command line as a finding printed it, run by a shell (indoubt on the PATH, the
+/// developer's settings removed), with `-o json` added: its report and exit code.
+fn run_printed(line: &str) -> (Value, Option<i32>) {
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", &format!("{line} -o json")]);
+    isolate(&mut cmd);
+    let out = cmd.env("PATH", path).output().expect("sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{line}: {e}: {stdout}")),
+        out.status.code(),
+    )
+}
+
 fn manager(kind: &str) -> &'static str {
     match kind {
         "narayana" => "Narayana",
@@ -480,6 +500,27 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
         for code in ["dry_run", "siblings_unchecked", "other_branches_prepared"] {
             assert!(found.contains(&code), "{code} in {found:?}");
         }
+        // The finding names the dry run of --all-branches, which works as printed.
+        let next = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "other_branches_prepared")
+            .and_then(|f| f["next"].as_str())
+            .unwrap_or_else(|| panic!("no next: {}", out.stdout));
+        assert!(next.contains("--all-branches --dry-run"), "{next}");
+        let (planned, code) = run_printed(next);
+        assert_eq!(code, Some(3), "down is still UNKNOWN: {planned}");
+        assert_eq!(
+            (
+                codes(&planned),
+                planned["siblings"][0]["statement"]
+                    .as_str()
+                    .map(|s| s.starts_with("COMMIT PREPARED")),
+            ),
+            (vec!["dry_run", "siblings_unchecked", "dry_run"], Some(true)),
+            "{planned}"
+        );
         let text = run(indoubt().arg("--config").arg(&config).args([
             "resolve",
             "pg",

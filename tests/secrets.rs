@@ -214,7 +214,8 @@ fn a_real_kafka_resolution_leaves_no_secret_in_the_audit_trail_in_any_spelling()
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_none_in(&out.stdout, &s, "the report");
     assert_none_in(&out.stderr, &s, "stderr (-v names the ignored properties)");
-    let raw = std::fs::read_to_string(&audit).unwrap();
+    let raw = std::fs::read_to_string(&audit)
+        .unwrap_or_else(|e| panic!("no audit file ({e}): {}\n{}", out.stdout, out.stderr));
     assert_none_in(&raw, &s, "the audit file");
     let (json, table) = audit_list(&audit);
     assert_none_in(&json, &s, "audit list -o json");
@@ -320,21 +321,10 @@ fn a_mistyped_url_is_never_echoed_with_its_password() {
 #[cfg(unix)]
 #[test]
 fn pgpass_in_home_gives_config_targets_their_password() {
-    use std::os::unix::fs::PermissionsExt;
     let role = TestRole::create("homepgpass", "");
     let home = tempfile::tempdir().unwrap();
     let pgpass = home.path().join(".pgpass");
-    std::fs::write(
-        &pgpass,
-        format!(
-            "127.0.0.1:{}:*:{}:{}\n",
-            lab("INDOUBT_LAB_PG_PORT"),
-            role.name,
-            role.password
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    role.write_pgpass(&pgpass);
     let config = home.path().join("c.yaml");
     std::fs::write(
         &config,
@@ -359,7 +349,7 @@ fn pgpass_in_home_gives_config_targets_their_password() {
         out.stderr
     );
     // libpq's rule: a password file others can read is ignored, with a warning.
-    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&pgpass, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
     let out = prepared(home.path());
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert!(

@@ -7,6 +7,7 @@ use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
 use crate::kafka::security::Security;
+use crate::next::{Next, Word};
 use crate::report::Target;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
@@ -34,6 +35,37 @@ pub async fn open(
         },
         cluster,
     ))
+}
+
+/// `indoubt resolve kafka … --dry-run` for the open transaction of `topic`-`partition`
+/// from `start_offset`, addressed as this run addressed the cluster (its config name, or
+/// its -b and --command-config; -X settings are not repeated: they may hold secrets).
+pub fn resolve_next(
+    ctx: &Context,
+    args: &KafkaTargetArgs,
+    target: &Target,
+    (topic, partition, start_offset): (&str, i32, i64),
+) -> Next {
+    let (partition, start_offset) = (partition.to_string(), start_offset.to_string());
+    let mut words = vec![Word::Lit("resolve"), Word::Lit("kafka")];
+    match (&target.name, &args.bootstrap) {
+        (Some(name), _) => words.extend([Word::Lit("--kafka"), Word::Value(name)]),
+        (None, Some(bootstrap)) => words.extend([Word::Lit("-b"), Word::Value(bootstrap)]),
+        (None, None) => {}
+    }
+    if let Some(file) = args.command_config.as_deref().and_then(|p| p.to_str()) {
+        words.extend([Word::Lit("--command-config"), Word::Value(file)]);
+    }
+    words.extend([
+        Word::Lit("--topic"),
+        Word::Value(topic),
+        Word::Lit("--partition"),
+        Word::Value(&partition),
+        Word::Lit("--start-offset"),
+        Word::Value(&start_offset),
+        Word::Lit("--dry-run"),
+    ]);
+    Next::indoubt(&ctx.invocation, &words)
 }
 
 /// Unknown topics and refused describes are UNKNOWN for that topic; the rest still reports.

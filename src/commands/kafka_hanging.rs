@@ -126,6 +126,31 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             message,
         ));
     }
+    // Brokers before Kafka 3.0: open past the timeout, and no way to tell more. Graded,
+    // not UNKNOWN: asking again would tell no more.
+    for (tp, p, why) in &judgement.unjudgeable {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                "transaction_unjudgeable",
+                format!("partition {}-{}", tp.0, tp.1),
+                format!(
+                    "producer {} (epoch {}) has a transaction open since offset {}, last write {}: {why}",
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.current_txn_start_offset,
+                    format_ms(p.last_timestamp_ms)
+                ),
+            )
+            .evidence("source", "DescribeProducers")
+            .evidence("producer_id", p.producer_id)
+            .evidence("start_offset", p.current_txn_start_offset)
+            .advice(format!(
+                "if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {} --force --reason …` aborts it",
+                tp.0, tp.1, p.current_txn_start_offset
+            )),
+        );
+    }
     let transactions: Vec<OpenTransaction> = judgement
         .judged
         .into_iter()
@@ -149,10 +174,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             Verdict::Hanging => (
                 Severity::Critical,
                 "hanging_transaction",
-                format!(
-                    "no coordinator will end it: abort it with kafka-transactions.sh abort --topic {} --partition {} --start-offset {}",
-                    t.topic, t.partition, t.start_offset
-                ),
+                "no coordinator will end it: abort it with `indoubt resolve kafka` (next; its --dry-run shows the marker it would send, as kafka-transactions.sh abort would)".to_string(),
             ),
             Verdict::Long => (
                 Severity::Warning,
@@ -160,7 +182,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 "its coordinator will end it at transaction.timeout.ms; find the producer that left it open".to_string(),
             ),
         };
-        findings.push(
+        let finding =
             Finding::new(
                 severity,
                 code,
@@ -183,8 +205,16 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             .evidence("coordinator_epoch", t.coordinator_epoch)
             .evidence("start_offset", t.start_offset)
             .evidence("transactional_id", t.transactional_id.clone())
-            .advice(advice),
-        );
+            .advice(advice);
+        findings.push(match t.verdict {
+            Verdict::Hanging => finding.next(kafka_common::resolve_next(
+                ctx,
+                &args.target,
+                &target,
+                (&t.topic, t.partition, t.start_offset),
+            )),
+            Verdict::Long => finding,
+        });
     }
     if findings.is_empty() {
         findings.push(

@@ -4,7 +4,8 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::LsoArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::{Cluster, TopicPartition};
+use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
+use crate::kafka::verdict::{self, Verdict};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::shown;
@@ -48,6 +49,11 @@ struct PartitionLso {
     first_unstable_at_ms: Option<i64>,
     stuck_seconds: Option<f64>,
     transactional_id: Option<String>,
+    /// `kafka hanging`'s verdict on the open transaction: hanging (its coordinator will
+    /// never end it) or long (the coordinator owns it); null when it could not be judged.
+    verdict: Option<Verdict>,
+    /// Why that verdict, or why none.
+    verdict_reason: Option<String>,
     severity: Severity,
 }
 
@@ -90,7 +96,16 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
     let partitions = explain(&cluster, gaps, &t, &mut findings).await;
     for p in &partitions {
         if p.severity > Severity::Ok {
-            findings.push(gap_finding(p, &t));
+            let finding = gap_finding(p, &t);
+            findings.push(match (p.verdict, p.open_txn_start_offset) {
+                (Some(Verdict::Hanging), Some(start)) => finding.next(kafka_common::resolve_next(
+                    ctx,
+                    &args.target,
+                    &target,
+                    (&p.topic, p.partition, start),
+                )),
+                _ => finding,
+            });
         }
     }
     if findings.is_empty() {
@@ -173,6 +188,7 @@ async fn explain(
             );
         }
     }
+    let mut holders: Vec<(TopicPartition, ProducerState)> = Vec::new();
     let mut rows: Vec<PartitionLso> = gaps
         .into_iter()
         .zip(timestamps)
@@ -186,6 +202,9 @@ async fn explain(
                         .find(|p| p.current_txn_start_offset == lso)
                         .cloned()
                 });
+            if let Some(h) = &holder {
+                holders.push((tp.clone(), h.clone()));
+            }
             let first = ts.ok().flatten();
             PartitionLso {
                 topic: tp.0,
@@ -199,29 +218,46 @@ async fn explain(
                 first_unstable_at_ms: first,
                 stuck_seconds: first.map(|f| now_ms().saturating_sub(f).max(0) as f64 / 1000.0),
                 transactional_id: None,
+                verdict: None,
+                verdict_reason: None,
                 severity: Severity::Ok,
             }
         })
         .collect();
-    let pids: Vec<i64> = rows.iter().filter_map(|r| r.producer_id).collect();
-    let (ids, failed) = cluster.transactional_ids(&pids).await;
+    // The same judgement as `kafka hanging`, so the advice says whether it ends by itself.
+    let judgement = verdict::judge(cluster, holders).await;
     for row in &mut rows {
-        row.transactional_id = row
-            .producer_id
-            .and_then(|p| ids.get(&p).map(|(id, _)| id.clone()));
+        let tp = (row.topic.clone(), row.partition);
+        if let Some(j) = judgement.judged.iter().find(|j| j.tp == tp) {
+            row.transactional_id = j.transactional_id.clone();
+            row.verdict = Some(j.verdict);
+            row.verdict_reason = Some(j.reason.clone());
+        } else if let Some((_, _, why)) = judgement
+            .unjudgeable
+            .iter()
+            .find(|(t, p, _)| *t == tp && Some(p.producer_id) == row.producer_id)
+        {
+            // Kafka before 3.0: the gap is known and graded; only the id is not.
+            row.verdict_reason = Some(why.clone());
+        } else if let Some((_, why)) = row.producer_id.and_then(|pid| {
+            let subject = format!("producer {pid} on {}-{}", row.topic, row.partition);
+            judgement.unreadable.iter().find(|(s, _)| *s == subject)
+        }) {
+            row.verdict_reason = Some(why.clone());
+        }
     }
-    for (broker, e) in failed {
-        unseen.push(
-            Finding::new(
-                Severity::Unknown,
-                "transactions_unreadable",
-                format!("broker {broker}"),
-                format!(
-                    "ListTransactions failed, so a transaction it coordinates is not named: {e:#}"
-                ),
-            )
-            .evidence("source", "ListTransactions"),
-        );
+    for (subject, why) in &judgement.unreadable {
+        if subject.starts_with("broker ") {
+            unseen.push(
+                Finding::new(
+                    Severity::Unknown,
+                    "transactions_unreadable",
+                    subject.clone(),
+                    format!("a transaction it coordinates is not named: {why}"),
+                )
+                .evidence("source", "ListTransactions"),
+            );
+        }
     }
     for row in &mut rows {
         let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);
@@ -249,8 +285,13 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
             p.producer_epoch.unwrap_or(-1)
         ),
         (Some(pid), None) => format!(
-            "; held by producer {pid} (epoch {}), no transactional id known",
-            p.producer_epoch.unwrap_or(-1)
+            "; held by producer {pid} (epoch {}), no transactional id known{}",
+            p.producer_epoch.unwrap_or(-1),
+            p.verdict_reason
+                .as_deref()
+                .filter(|_| p.verdict.is_none())
+                .map(|why| format!(" ({why})"))
+                .unwrap_or_default()
         ),
         _ => String::new(),
     };
@@ -278,10 +319,40 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
     .evidence("producer_id", p.producer_id)
     .evidence("transactional_id", p.transactional_id.clone())
     .evidence("first_unstable_at_ms", p.first_unstable_at_ms)
-    .advice(format!(
-        "read_committed consumers of {}-{} are stuck at offset {}: see `indoubt kafka hanging --topic {} --partition {}`; a transaction its coordinator still owns ends by itself at transaction.timeout.ms",
-        p.topic, p.partition, p.last_stable_offset, p.topic, p.partition
-    ))
+    .evidence(
+        "verdict",
+        serde_json::to_value(p.verdict).unwrap_or(serde_json::Value::Null),
+    )
+    .evidence("verdict_reason", p.verdict_reason.clone())
+    .advice(gap_advice(p))
+}
+
+/// What to do, by `kafka hanging`'s verdict on the holder: only a transaction its
+/// coordinator owns ends by itself.
+fn gap_advice(p: &PartitionLso) -> String {
+    let stuck = format!(
+        "read_committed consumers of {}-{} are stuck at offset {}",
+        p.topic, p.partition, p.last_stable_offset
+    );
+    let reason = p.verdict_reason.as_deref().unwrap_or("");
+    match (p.verdict, p.open_txn_start_offset) {
+        (Some(Verdict::Hanging), Some(start)) => format!(
+            "{stuck}: hanging, {reason}: its coordinator will never end it; abort it with `indoubt resolve kafka` (next) from offset {start}"
+        ),
+        (Some(Verdict::Long), _) => format!(
+            "{stuck}: not hanging, {reason}: it ends when its producer ends it, or is aborted at its transaction.timeout.ms; see `indoubt kafka transactions`"
+        ),
+        (None, Some(start)) => format!(
+            "{stuck}: whether the transaction hangs is not known ({}); if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {start} --force --reason …` aborts it",
+            if reason.is_empty() { "not judged" } else { reason },
+            p.topic,
+            p.partition
+        ),
+        _ => format!(
+            "{stuck}: the producer holding it was not named; see `indoubt kafka producers --topic {} --partition {}`",
+            p.topic, p.partition
+        ),
+    }
 }
 
 impl TableView for LsoReport {

@@ -31,6 +31,9 @@ struct Transaction {
 pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
     let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&[])).await?;
     let mut findings = Vec::new();
+    // Ids from brokers that could not filter by duration (before Kafka 3.8): filtered
+    // here on the start time DescribeTransactions gives.
+    let mut unfiltered = std::collections::BTreeSet::new();
     let ids: Vec<String> = match &args.transactional_id {
         Some(id) => vec![id.clone()],
         None => {
@@ -40,7 +43,14 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                 .await
             {
                 match listing {
-                    Ok(list) => ids.extend(list.into_iter().map(|l| l.transactional_id)),
+                    Ok(list) => {
+                        for l in list.transactions {
+                            if args.min_duration.is_some() && !list.duration_filtered {
+                                unfiltered.insert(l.transactional_id.clone());
+                            }
+                            ids.push(l.transactional_id);
+                        }
+                    }
                     Err(e) => findings.push(
                         Finding::new(Severity::Unknown, "transactions_unreadable", format!("broker {broker}"), format!("ListTransactions failed: {e:#}"))
                             .advice("the principal needs DESCRIBE on the TransactionalId resources (or on the cluster)"),
@@ -64,6 +74,14 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                 );
                 let duration = (open && d.start_time_ms >= 0)
                     .then(|| now.saturating_sub(d.start_time_ms).max(0) as f64 / 1000.0);
+                // As the broker filters (TransactionStateManager): now minus the start
+                // time must exceed it, whatever the state.
+                if let (true, Some(min)) = (unfiltered.contains(&id), args.min_duration) {
+                    let min_ms = min.as_millis().min(i64::MAX as u128) as i64;
+                    if now.saturating_sub(d.start_time_ms) <= min_ms {
+                        continue;
+                    }
+                }
                 if let Some(seconds) = duration.filter(|s| *s * 1000.0 > f64::from(d.timeout_ms)) {
                     findings.push(
                         Finding::new(

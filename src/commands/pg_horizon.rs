@@ -134,10 +134,27 @@ fn advice(holder: &Holder) -> Text {
             ") end it"
         ],
         "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".into(),
+        // A synced slot (PG17+ standby) mirrors the primary's failover slot.
+        "slot_xmin" | "slot_catalog_xmin" if holder.state.as_deref() == Some("synced") => text![
+            "slot ",
+            id,
+            " is synced from the primary's failover slot: its consumer reads from the primary, so fix it there (`indoubt pg slots` on the primary); this copy follows"
+        ],
+        // Connected: the xmin is what the standby reports now, i.e. its oldest query.
+        "slot_xmin" if holder.state.as_deref() == Some("active") => text![
+            "the standby of slot ",
+            id,
+            " is connected: the xmin is its oldest snapshot, sent with hot_standby_feedback; find the long query or transaction on the standby (`indoubt pg horizon` there) and end it"
+        ],
         "slot_xmin" => text![
             "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot (",
             id,
             ")"
+        ],
+        "slot_catalog_xmin" if holder.state.as_deref() == Some("active") => text![
+            "the consumer of slot ",
+            id,
+            " is connected but has not confirmed a position past catalog_xmin: it is slow or stuck (or decoding a long transaction); see `indoubt pg slots`"
         ],
         "slot_catalog_xmin" => text![
             "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot (",

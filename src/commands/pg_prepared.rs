@@ -191,7 +191,8 @@ impl TableView for PreparedReport {
             "AGE",
             "LOCKS",
             "BLOCKS",
-            "GLOBAL TX\nDECODED GID",
+            "GLOBAL TX",
+            "DECODED GID",
         ]);
         for xact in xacts {
             let age = seconds(xact.age_seconds);
@@ -208,10 +209,10 @@ impl TableView for PreparedReport {
                 Cell::new(locks_cell(xact)),
                 Cell::new(blocked_cell(&xact.blocked_sessions)),
                 Cell::new(global_cell(xact)),
+                Cell::new(xact.decoded_gid.summary()),
             ]);
         }
         table.keep_whole(1);
-        table.records_when_narrow();
         vec![table.render()]
     }
 
@@ -225,11 +226,11 @@ impl TableView for PreparedReport {
 }
 
 /// The global transaction's key, how many of its branches the report lists, its
-/// manager and coordinator node; then the decoded GID.
+/// manager and coordinator node.
 fn global_cell(xact: &PreparedXact) -> Shown {
     match &xact.global_transaction {
         Some(g) => shown!(
-            "{}, {} {} listed\n{}\n{}",
+            "{}, {} {} listed\n{}",
             g.key,
             g.branches,
             if g.branches == 1 {
@@ -237,10 +238,9 @@ fn global_cell(xact: &PreparedXact) -> Shown {
             } else {
                 "branches"
             },
-            g.manager_and_node(),
-            xact.decoded_gid.summary()
+            g.manager_and_node()
         ),
-        None => xact.decoded_gid.summary(),
+        None => Shown::lit("-"),
     }
 }
 

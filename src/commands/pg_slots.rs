@@ -74,6 +74,37 @@ fn slot_finding(severity: Severity, code: &'static str, slot: &Slot, message: St
         .evidence("restart_lsn", slot.restart_lsn.clone())
 }
 
+/// An invalidated slot: why (PG17+ says; on 16 `conflicting` is set for WAL removal too,
+/// which leaves restart_lsn NULL while a recovery conflict keeps it), and that a synced
+/// one is re-created on the primary.
+fn lost_finding(slot: &Slot) -> Finding {
+    let why = match (slot.invalidation_reason.as_deref(), slot.conflicting) {
+        (Some(reason), _) => format!("invalidated ({reason})"),
+        (None, Some(true)) if slot.restart_lsn.is_some() => {
+            "invalidated by a recovery conflict".to_string()
+        }
+        (None, _) => "invalidated: WAL it needs was removed".to_string(),
+    };
+    let advice = if slot.synced() {
+        "it is synced from the primary: re-create the failover slot there and re-sync its consumer (for Debezium: a new snapshot); this copy follows"
+    } else {
+        "re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"
+    };
+    slot_finding(
+        Severity::Critical,
+        "slot_wal_lost",
+        slot,
+        format!(
+            "wal_status {}: {why}; its consumer cannot continue from it, and it holds nothing back",
+            slot.wal_status.as_deref().unwrap_or("-")
+        ),
+    )
+    .evidence("invalidation_reason", slot.invalidation_reason.clone())
+    .evidence("conflicting", slot.conflicting)
+    .evidence("synced", slot.synced)
+    .advice(advice)
+}
+
 fn retained(slot: &Slot) -> u64 {
     slot.retained_bytes.unwrap_or(0).max(0) as u64
 }
@@ -82,41 +113,47 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
     let mut findings = Vec::new();
     let by_xids = |age: i32| Severity::grade(age.max(0) as u64, t.warning_xids, t.critical_xids);
     for slot in &snapshot.slots {
-        match slot.wal_status.as_deref() {
-            Some("lost") => {
-                // Every invalidation reads "lost"; the reason (PG17+) says which.
-                let why = match (slot.invalidation_reason.as_deref(), slot.conflicting) {
-                    (Some(reason), _) => format!("invalidated ({reason})"),
-                    (None, Some(true)) => "invalidated by a recovery conflict".to_string(),
-                    (None, _) => "invalidated: WAL it needs was removed".to_string(),
-                };
-                findings.push(
-                    slot_finding(Severity::Critical, "slot_wal_lost", slot, format!("wal_status lost: {why}; its consumer cannot continue from it"))
-                        .evidence("invalidation_reason", slot.invalidation_reason.clone())
-                        .advice("re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"),
-                )
-            }
-            Some("unreserved") => findings.push(
+        if slot.invalidated() {
+            // It holds nothing back any more (the server ignores its xmin and
+            // catalog_xmin), so being lost is all there is to say.
+            findings.push(lost_finding(slot));
+            continue;
+        }
+        if slot.wal_status.as_deref() == Some("unreserved") {
+            // safe_wal_size goes negative past the limit: -safe_wal_size is the excess.
+            let over = match slot.safe_wal_size {
+                Some(safe) if safe < 0 => format!(
+                    "retains {} beyond max_slot_wal_keep_size ({} in all)",
+                    format_size(safe.unsigned_abs()),
+                    format_size(retained(slot))
+                ),
+                _ => format!(
+                    "retains {}, more than max_slot_wal_keep_size",
+                    format_size(retained(slot))
+                ),
+            };
+            findings.push(
                 slot_finding(
                     Severity::Warning,
                     "slot_wal_unreserved",
                     slot,
-                    format!(
-                        "wal_status unreserved: retains {} beyond max_slot_wal_keep_size; the next checkpoint may remove it",
-                        format_size(retained(slot))
-                    ),
+                    format!("wal_status unreserved: {over}; the next checkpoint may remove it"),
                 )
+                .evidence("safe_wal_size", slot.safe_wal_size)
                 .advice("let the consumer catch up now, or accept that the slot will be lost"),
-            ),
-            _ => {}
+            );
         }
-        // A synced slot on a PG17+ standby is kept by the slot sync worker, never by a consumer here.
+        if slot.synced() {
+            // Exempt from this server's WAL limits, and its horizon is the primary's
+            // failover slot's: whatever holds it back is fixed there.
+            continue;
+        }
         let severity = Severity::grade(
             retained(slot),
             t.warning_retained_bytes,
             t.critical_retained_bytes,
         );
-        if !slot.active && slot.synced != Some(true) && severity > Severity::Ok {
+        if !slot.active && severity > Severity::Ok {
             let threshold = match severity {
                 Severity::Critical => {
                     format!("critical from {}", format_size(t.critical_retained_bytes))
@@ -163,7 +200,8 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
     let inactive: Vec<&str> = snapshot
         .slots
         .iter()
-        .filter(|s| !s.active && retained(s) >= t.warning_retained_bytes)
+        .filter(|s| !s.active && !s.synced() && !s.invalidated())
+        .filter(|s| retained(s) >= t.warning_retained_bytes)
         .map(|s| s.name.as_str())
         .collect();
     if snapshot.max_slot_wal_keep_size_mb == -1 && !inactive.is_empty() {
@@ -245,7 +283,7 @@ impl TableView for SlotsReport {
                 if let Some(reason) = &slot.invalidation_reason {
                     more.push(shown!("invalidated: {}", reason));
                 }
-                if let Some(since) = slot.inactive_since {
+                if let Some(since) = slot.inactive_since.filter(|_| !slot.synced()) {
                     more.push(shown!(
                         "inactive since {}",
                         since.format("%Y-%m-%d %H:%M:%S")
@@ -419,6 +457,64 @@ mod tests {
         assert_eq!(
             codes(&assess(&snapshot(vec![synced], 1024), T)),
             [("slots", Severity::Ok)]
+        );
+    }
+
+    #[test]
+    fn an_invalidated_slot_is_lost_and_holds_nothing_back() {
+        // PG16: conflicting is set for WAL removal too (restart_lsn NULL then).
+        let mut removed = slot("a", false, "lost", 0);
+        removed.restart_lsn = None;
+        removed.conflicting = Some(true);
+        removed.catalog_xmin_age = Some(500_000_000);
+        let f = assess(&snapshot(vec![removed.clone()], 1024), T);
+        assert_eq!(codes(&f), [("slot_wal_lost", Severity::Critical)]);
+        assert!(
+            f[0].message.contains("WAL it needs was removed"),
+            "{}",
+            f[0].message
+        );
+        // A recovery conflict keeps restart_lsn.
+        let mut conflict = removed;
+        conflict.restart_lsn = Some("0/3000000".into());
+        let f = assess(&snapshot(vec![conflict], 1024), T);
+        assert!(
+            f[0].message.contains("recovery conflict"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn unreserved_names_the_excess() {
+        let mut s = slot("a", true, "unreserved", 48 << 20);
+        s.safe_wal_size = Some(-(47 << 20));
+        let f = assess(&snapshot(vec![s], 1), T);
+        assert!(
+            f[0].message
+                .contains("retains 47.0 MiB beyond max_slot_wal_keep_size (48.0 MiB in all)"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn a_synced_slot_is_managed_from_the_primary() {
+        let mut s = slot("c", false, "reserved", 50 << 30);
+        s.synced = Some(true);
+        s.catalog_xmin_age = Some(150_000_000);
+        assert_eq!(
+            codes(&assess(&snapshot(vec![s.clone()], -1), T)),
+            [("slots", Severity::Ok)],
+            "no retained-WAL, catalog_xmin or max_slot_wal_keep_size finding"
+        );
+        s.wal_status = Some("lost".into());
+        s.invalidation_reason = Some("wal_removed".into());
+        let f = assess(&snapshot(vec![s], -1), T);
+        let advice = f[0].advice.as_ref().map(|a| a.plain()).unwrap_or_default();
+        assert!(
+            advice.contains("re-create the failover slot there"),
+            "{advice}"
         );
     }
 

@@ -9,7 +9,7 @@ use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
 use crate::reconcile::ids::IdFrom;
-use crate::reconcile::topic::{self, Unparseable, Window};
+use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
 use crate::shown;
@@ -32,6 +32,10 @@ pub(crate) struct ReconcileReport {
     compared_from: DateTime<Utc>,
     /// The partitions that lost messages from inside the window.
     retained: Retained,
+    /// The partitions whose last stable offset was behind the high watermark as the run
+    /// began: read with read_committed up to the LSO only, and past it (with
+    /// read_uncommitted) only to find the rows whose events may lie there.
+    lso_bounds: Vec<Unstable>,
     until: DateTime<Utc>,
     settle_seconds: u64,
     count_only: bool,
@@ -42,12 +46,16 @@ pub(crate) struct ReconcileReport {
     /// Counts of each class; the ids follow unless --count-only.
     missing_count: usize,
     pending_count: usize,
+    not_judged_count: usize,
     extra_count: usize,
     duplicated_count: usize,
     unparseable_count: usize,
     missing: Vec<String>,
     /// In the database, younger than the settle window, not yet in the topic.
     pending: Vec<String>,
+    /// Not in what read_committed could read, but named by a message past a partition's
+    /// last stable offset (`lso_bounds`): neither missing nor matched.
+    not_judged: Vec<String>,
     extra: Vec<String>,
     duplicated: Vec<Duplicate>,
     unparseable: Vec<Unparseable>,
@@ -230,6 +238,12 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         ));
     }
     let settle_from = crate::units::time_before(until, settle);
+    if !topic.unstable.is_empty() {
+        ctx.note(format!(
+            "{} partition(s) of {topic_name} have messages past their last stable offset: read to the LSO with read_committed, past it only to find the rows not to judge",
+            topic.unstable.len()
+        ));
+    }
     let window = Window {
         since_ms: compared_from.timestamp_millis(),
         until_ms: until.timestamp_millis(),
@@ -255,9 +269,13 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         settle_from,
         &on_rows,
     );
-    let (db_side, topic_side) = tokio::join!(db_read, topic_read);
+    let past_read = topic::read_past_lso(&topic, &id_from);
+    let (db_side, topic_side, past) = tokio::join!(db_read, topic_read, past_read);
     let db_side = db_side.context("reading the database side")?;
     let topic_side = topic_side.context("reading the topic side")?;
+    let mut past = past.context("reading the topic side")?;
+    let mut unparseable = topic_side.unparseable;
+    unparseable.append(&mut past.unparseable);
     progress.finish();
 
     let mut data = ReconcileReport {
@@ -266,6 +284,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         since,
         compared_from,
         retained,
+        lso_bounds: past.partitions,
         until,
         settle_seconds: settle.as_secs(),
         count_only: args.count_only,
@@ -275,27 +294,32 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         matched: 0,
         missing_count: 0,
         pending_count: 0,
+        not_judged_count: 0,
         extra_count: 0,
         duplicated_count: 0,
-        unparseable_count: topic_side.unparseable.len(),
+        unparseable_count: unparseable.len(),
         missing: Vec::new(),
         pending: Vec::new(),
+        not_judged: Vec::new(),
         extra: Vec::new(),
         duplicated: Vec::new(),
-        unparseable: topic_side.unparseable,
+        unparseable,
         show: args.show,
     };
     // Sorting millions of ids takes seconds: off the runtime's thread, so a signal is
     // still answered meanwhile.
     let (db_ids, young) = (db_side.ids, db_side.young);
     let (window, outside) = (topic_side.window, topic_side.outside);
-    let classes: Classes =
-        tokio::task::spawn_blocking(move || compare::compare(db_ids, &young, window, outside))
-            .await
-            .context("comparing the two sides")?;
+    let past_ids = past.ids;
+    let classes: Classes = tokio::task::spawn_blocking(move || {
+        compare::compare(db_ids, &young, window, outside, past_ids)
+    })
+    .await
+    .context("comparing the two sides")?;
     data.matched = classes.matched;
     data.missing_count = classes.missing.len();
     data.pending_count = classes.pending.len();
+    data.not_judged_count = classes.not_judged.len();
     data.extra_count = classes.extra.len();
     data.duplicated_count = classes.duplicated.len();
     if let Some(path) = &args.ids_out {
@@ -304,6 +328,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     if !args.count_only {
         data.missing = classes.missing;
         data.pending = classes.pending;
+        data.not_judged = classes.not_judged;
         data.extra = classes.extra;
         data.duplicated = classes
             .duplicated
@@ -368,6 +393,9 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
             ),
         ))
         .advice("republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost"));
+    }
+    if d.not_judged_count > 0 {
+        findings.push(not_judged_finding(d));
     }
     for (count, code, message) in [
         (
@@ -463,6 +491,53 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
     findings
 }
 
+/// Rows whose events lie past a stuck LSO: a WARNING pointing to `kafka lso`, never
+/// "missing" and never "republish" (following that would duplicate them).
+fn not_judged_finding(d: &ReconcileReport) -> Finding {
+    let partitions: Vec<String> = d
+        .lso_bounds
+        .iter()
+        .map(|u| {
+            let holder = match (u.producer_id, u.producer_epoch) {
+                (Some(pid), Some(epoch)) => format!(", held by producer {pid} epoch {epoch}"),
+                _ => String::new(),
+            };
+            let since = u
+                .first_unstable_at_ms
+                .and_then(DateTime::from_timestamp_millis)
+                .map(|t| format!(" since {}", t.format("%Y-%m-%d %H:%M:%S")))
+                .unwrap_or_default();
+            format!(
+                "{}-{} at offset {} (high watermark {}{holder}{since})",
+                d.topic, u.partition, u.last_stable_offset, u.high_watermark
+            )
+        })
+        .collect();
+    Finding::new(
+        Severity::Warning,
+        "not_judged_past_lso",
+        format!("topic {}", d.topic),
+        format!(
+            "{} row(s) not judged: their events lie beyond the LSO of {}, which read_committed cannot read (committed or not cannot be told until the LSO moves)",
+            d.not_judged_count,
+            partitions.join(", ")
+        ),
+    )
+    .evidence("source", "ListOffsets (high watermark and LSO), Fetch past the LSO (read_uncommitted), DescribeProducers")
+    .evidence(
+        "partitions",
+        d.lso_bounds.iter().map(|u| u.partition).collect::<Vec<_>>(),
+    )
+    .evidence(
+        "last_stable_offsets",
+        d.lso_bounds.iter().map(|u| u.last_stable_offset).collect::<Vec<_>>(),
+    )
+    .advice(format!(
+        "do not republish them: they may be in the topic. `indoubt kafka lso --topic {}` names the open transaction pinning the LSO; once it ends, run reconcile again",
+        d.topic
+    ))
+}
+
 /// The `--ids-out` file: one `class<TAB>id` line per id (duplicated ids add `<TAB>count`,
 /// unparseable messages are `unparseable<TAB>partition:offset<TAB>why`), every field
 /// escaped by `ids_field` so an id holding a tab or a line break cannot forge a line.
@@ -472,6 +547,7 @@ fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseab
         for (class, ids) in [
             ("missing", &classes.missing),
             ("pending", &classes.pending),
+            ("not_judged", &classes.not_judged),
             ("extra", &classes.extra),
         ] {
             for id in ids {
@@ -664,6 +740,11 @@ impl TableView for ReconcileReport {
             "pending (settle window)",
             Shown::from(self.pending_count),
             ids(&self.pending),
+        );
+        row(
+            "not judged (past a stuck LSO)",
+            Shown::from(self.not_judged_count),
+            ids(&self.not_judged),
         );
         row(
             "in the topic, not in the database",

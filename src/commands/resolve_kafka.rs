@@ -25,10 +25,18 @@ struct ResolveKafkaReport {
     partition: i32,
     high_watermark: Option<i64>,
     last_stable_offset_before: Option<i64>,
+    /// Both read after the abort, the LSO first: never an LSO above the high watermark.
+    high_watermark_after: Option<i64>,
     last_stable_offset_after: Option<i64>,
     producer_id: Option<i64>,
     producer_epoch: Option<i32>,
+    /// The coordinator epoch the marker carries.
     coordinator_epoch: Option<i32>,
+    /// The producer's latest coordinator epoch on the partition, as DescribeProducers
+    /// reports it (-1: no coordinator ever wrote a marker for it there).
+    coordinator_epoch_reported: Option<i32>,
+    /// Why `coordinator_epoch` is what it is.
+    coordinator_epoch_reason: Option<String>,
     start_offset: Option<i64>,
     last_write: Option<String>,
     transactional_id: Option<String>,
@@ -51,10 +59,13 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         partition: tp.1,
         high_watermark: None,
         last_stable_offset_before: None,
+        high_watermark_after: None,
         last_stable_offset_after: None,
         producer_id: None,
         producer_epoch: None,
         coordinator_epoch: None,
+        coordinator_epoch_reported: None,
+        coordinator_epoch_reason: None,
         start_offset: None,
         last_write: None,
         transactional_id: None,
@@ -105,20 +116,38 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     };
     let judgement = verdict::judge(&cluster, vec![(tp.clone(), producer.clone())]).await;
     let judged = judgement.judged.into_iter().next();
+    // Brokers before Kafka 3.0 cannot say whether it hangs: only --force acts then.
+    let unjudgeable = judgement
+        .unjudgeable
+        .into_iter()
+        .next()
+        .map(|(_, _, why)| why);
     data.producer_id = Some(producer.producer_id);
     data.producer_epoch = Some(producer.producer_epoch);
-    // The marker needs a coordinator epoch of 0 or more; a hanging one often has none.
-    let coordinator_epoch = args
-        .coordinator_epoch
-        .unwrap_or(producer.coordinator_epoch)
-        .max(0);
+    let (coordinator_epoch, why) =
+        coordinator_epoch(args.coordinator_epoch, producer.coordinator_epoch);
     data.coordinator_epoch = Some(coordinator_epoch);
+    data.coordinator_epoch_reported = Some(producer.coordinator_epoch);
+    data.coordinator_epoch_reason = Some(why);
     data.start_offset = Some(producer.current_txn_start_offset);
     data.last_write = Some(format_ms(producer.last_timestamp_ms));
     data.transactional_id = judged.as_ref().and_then(|j| j.transactional_id.clone());
     data.verdict = judged.as_ref().map(|j| j.verdict);
-    data.reason = judged.as_ref().map(|j| j.reason.clone());
-    if judged.is_none() || !judgement.unreadable.is_empty() {
+    data.reason = judged
+        .as_ref()
+        .map(|j| j.reason.clone())
+        .or(unjudgeable.clone());
+    let forced = args.force && args.confirm.reason.is_some();
+    if let (Some(why), false) = (&unjudgeable, forced) {
+        let finding = Finding::new(
+            Severity::Warning,
+            "not_judged",
+            subject,
+            format!("nothing done: {why}; --force with --reason aborts it anyway, if you know its producer is gone"),
+        );
+        return finish(ctx, target, vec![finding], data);
+    }
+    if (judged.is_none() && unjudgeable.is_none()) || !judgement.unreadable.is_empty() {
         let why = judgement
             .unreadable
             .into_iter()
@@ -156,24 +185,15 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             Severity::Ok,
             "dry_run",
             subject,
-            format!("dry run: would send {request}"),
+            format!(
+                "dry run: would send {request} (coordinator epoch {})",
+                data.coordinator_epoch_reason.clone().unwrap_or_default()
+            ),
         );
         return finish(ctx, target, vec![finding], data);
     }
     let expected = format!("{}-{}@{}", tp.0, tp.1, producer.current_txn_start_offset);
-    let summary = shown!(
-        "{}: open transaction of producer {} (epoch {}) from offset {}, LSO {} of high watermark {}, last write {}, transactional id {}\n  verdict: {}\n  will send: {}",
-        subject,
-        producer.producer_id,
-        producer.producer_epoch,
-        producer.current_txn_start_offset,
-        shown_opt(&data.last_stable_offset_before),
-        shown_opt(&data.high_watermark),
-        data.last_write.clone().unwrap_or_default(),
-        shown_opt(&data.transactional_id),
-        data.reason.clone().unwrap_or_default(),
-        request
-    );
+    let summary = prompt(&subject, &producer, &data, &request);
     let token = match confirm::confirm(
         args.confirm.yes,
         args.confirm.reason.as_deref(),
@@ -219,7 +239,8 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             }),
             decision_sources: Vec::new(),
             decision: "abort".into(),
-            heuristic: data.verdict == Some(Verdict::Long),
+            // Forced over an owning coordinator, or with no verdict at all.
+            heuristic: data.verdict != Some(Verdict::Hanging),
             reason: args.confirm.reason.clone(),
             ticket: args.confirm.ticket.clone(),
         }),
@@ -252,6 +273,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         .and_then(Result::ok);
     let hw_after = offsets_after.map(|(hw, _)| hw);
     let after = offsets_after.map(|(_, lso)| lso);
+    data.high_watermark_after = hw_after;
     data.last_stable_offset_after = after;
     let (severity, code, outcome) = match &result {
         Some(Ok(())) => {
@@ -316,6 +338,53 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     finish(ctx, target, vec![finding], data)
 }
 
+/// The coordinator epoch to send, and why: the one given, else the producer's latest on
+/// the partition; a marker needs 0 or more, and the leader accepts any epoch not below
+/// the last it saw, so -1 (none seen, as for a hanging transaction) becomes 0.
+fn coordinator_epoch(given: Option<i32>, reported: i32) -> (i32, String) {
+    match given {
+        Some(epoch) if epoch >= 0 => (epoch, "as given (--coordinator-epoch)".to_string()),
+        Some(epoch) => (
+            0,
+            format!("0, not {epoch} as given: a marker needs a coordinator epoch of 0 or more"),
+        ),
+        None if reported >= 0 => (
+            reported,
+            "the producer's latest coordinator epoch on this partition (DescribeProducers)".to_string(),
+        ),
+        None => (
+            0,
+            format!(
+                "0: DescribeProducers reports {reported} (no coordinator has written a marker for this producer here), a marker needs 0 or more, and the leader accepts any epoch not below the last it saw"
+            ),
+        ),
+    }
+}
+
+/// What the operator confirms: the transaction, the partition's offsets, the verdict,
+/// and the exact request with the coordinator epoch's reason.
+fn prompt(
+    subject: &str,
+    producer: &ProducerState,
+    data: &ResolveKafkaReport,
+    request: &str,
+) -> Shown {
+    shown!(
+        "{}: open transaction of producer {} (epoch {}) from offset {}, LSO {} of high watermark {}, last write {}, transactional id {}\n  verdict: {}\n  will send: {}\n  coordinator epoch: {}",
+        subject,
+        producer.producer_id,
+        producer.producer_epoch,
+        producer.current_txn_start_offset,
+        shown_opt(&data.last_stable_offset_before),
+        shown_opt(&data.high_watermark),
+        shown_opt(&data.last_write),
+        shown_opt(&data.transactional_id),
+        shown_opt(&data.reason),
+        request,
+        shown_opt(&data.coordinator_epoch_reason)
+    )
+}
+
 fn finish(
     ctx: &Context,
     target: Target,
@@ -336,15 +405,15 @@ fn shown_opt<T: std::fmt::Display>(value: &Option<T>) -> Shown {
 
 impl TableView for ResolveKafkaReport {
     fn tables(&self, _style: &Style) -> Vec<Shown> {
+        let arrow = |after: &Option<i64>| after.map(|a| format!(" → {a}")).unwrap_or_default();
         let mut lines = vec![shown!(
-            "{}-{}: high watermark {}, LSO {}{}",
+            "{}-{}: high watermark {}{}, LSO {}{}",
             self.topic,
             self.partition,
             shown_opt(&self.high_watermark),
+            arrow(&self.high_watermark_after),
             shown_opt(&self.last_stable_offset_before),
-            self.last_stable_offset_after
-                .map(|a| format!(" → {a}"))
-                .unwrap_or_default()
+            arrow(&self.last_stable_offset_after)
         )];
         if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
             lines.push(shown!(
@@ -362,9 +431,81 @@ impl TableView for ResolveKafkaReport {
         if let Some(request) = &self.request {
             lines.push(shown!("request: {}", request));
         }
+        if let Some(why) = &self.coordinator_epoch_reason {
+            lines.push(shown!("coordinator epoch: {}", why));
+        }
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_coordinator_epoch_sent_says_why() {
+        let (epoch, why) = coordinator_epoch(None, -1);
+        assert_eq!(epoch, 0);
+        assert!(why.contains("DescribeProducers reports -1"), "{why}");
+        assert_eq!(coordinator_epoch(None, 3).0, 3);
+        assert_eq!(
+            coordinator_epoch(Some(7), -1),
+            (7, "as given (--coordinator-epoch)".into())
+        );
+        assert_eq!(coordinator_epoch(Some(-1), 2).0, 0);
+    }
+
+    #[test]
+    fn the_prompt_reads_as_text_not_rust() {
+        let producer = ProducerState {
+            producer_id: 1001,
+            producer_epoch: 0,
+            coordinator_epoch: -1,
+            last_sequence: 0,
+            last_timestamp_ms: 0,
+            current_txn_start_offset: 0,
+        };
+        let mut data = ResolveKafkaReport {
+            topic: "payments".into(),
+            partition: 7,
+            high_watermark: Some(3),
+            last_stable_offset_before: Some(0),
+            high_watermark_after: None,
+            last_stable_offset_after: None,
+            producer_id: Some(1001),
+            producer_epoch: Some(0),
+            coordinator_epoch: Some(0),
+            coordinator_epoch_reported: Some(-1),
+            coordinator_epoch_reason: Some(coordinator_epoch(None, -1).1),
+            start_offset: Some(0),
+            last_write: Some("2026-01-01 00:00:00 UTC".into()),
+            transactional_id: None,
+            verdict: Some(Verdict::Hanging),
+            reason: Some("no coordinator lists a transactional id for this producer".into()),
+            request: None,
+            dry_run: false,
+            outcome: None,
+            audit_log: None,
+        };
+        let text = prompt(
+            "partition payments-7",
+            &producer,
+            &data,
+            "WriteTxnMarkers(abort)",
+        );
+        let text = text.as_str();
+        assert!(text.contains("LSO 0 of high watermark 3"), "{text}");
+        assert!(
+            text.contains("coordinator epoch: 0: DescribeProducers reports -1"),
+            "{text}"
+        );
+        assert!(!text.contains("Some("), "{text}");
+        data.high_watermark = None;
+        assert!(prompt("p", &producer, &data, "r")
+            .as_str()
+            .contains("of high watermark ?"));
     }
 }

@@ -8,6 +8,7 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
+use crate::next::{Next, Word};
 use crate::pg::{prepared, session};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
@@ -312,11 +313,34 @@ fn finish(
     mut findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
+    // The dry run of --all-branches, on a target the config names (a connection
+    // string is not repeated: it may hold a password).
+    let next = |gid: &RawText, on: &str| {
+        let name = match on {
+            siblings::THIS_SERVER => target.name.as_deref()?,
+            participant => participant,
+        };
+        Some(Next::indoubt(
+            &ctx.invocation,
+            &[
+                Word::Lit("resolve"),
+                Word::Lit("pg"),
+                Word::Raw(gid),
+                Word::Lit("--pg"),
+                Word::Value(name),
+                Word::Lit("--all-branches"),
+                Word::Lit("--dry-run"),
+            ],
+        ))
+    };
     findings.extend(siblings::findings(
         &data.siblings,
-        data.all_branches,
-        data.dry_run,
-        &data.gid,
+        &siblings::Resolution {
+            gid: data.database.is_some().then_some(&data.gid),
+            all_branches: data.all_branches,
+            dry_run: data.dry_run,
+            next: &next,
+        },
     ));
     let report = Report::new("resolve pg", target.report_target(), findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;

@@ -29,6 +29,8 @@ use tokio::sync::Mutex;
 
 /// Kafka's TransactionsCommand asks DescribeProducers about 500 partitions at a time.
 const DESCRIBE_PRODUCERS_BATCH: usize = 500;
+/// What one Fetch past a last stable offset may bring back per partition.
+const UNCOMMITTED_PARTITION_BYTES: i32 = 4 << 20;
 /// Fetch v13+ names topics by id only; we name them. v4 brought read_committed.
 pub const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
 /// Metadata v4+ can be told not to create the topics it is asked about.
@@ -69,6 +71,14 @@ pub struct ProducerState {
     pub last_timestamp_ms: i64,
     /// -1 when the producer has no open transaction on the partition.
     pub current_txn_start_offset: i64,
+}
+
+/// What one broker's ListTransactions returned.
+#[derive(Debug, Clone)]
+pub struct Listings {
+    pub transactions: Vec<TransactionListing>,
+    /// Whether the broker applied the duration filter (ListTransactions v1+).
+    pub duration_filtered: bool,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -364,15 +374,15 @@ impl Cluster {
     }
 
     /// (high watermark, last stable offset) per partition: ListOffsets(LATEST) with both
-    /// isolation levels, at once.
+    /// isolation levels. One request cannot ask both, so the LSO is asked first and the
+    /// high watermark after it: both only grow, so the pair never has an LSO above its
+    /// high watermark (asked at once, a write or marker in between could give one).
     pub async fn watermarks(
         &self,
         tps: &[TopicPartition],
     ) -> BTreeMap<TopicPartition, Result<(i64, i64)>> {
-        let (mut high, mut stable) = tokio::join!(
-            self.latest_offsets(tps, fetch::READ_UNCOMMITTED),
-            self.latest_offsets(tps, fetch::READ_COMMITTED)
-        );
+        let mut stable = self.latest_offsets(tps, fetch::READ_COMMITTED).await;
+        let mut high = self.latest_offsets(tps, fetch::READ_UNCOMMITTED).await;
         tps.iter()
             .map(|tp| {
                 let pair = match (high.remove(tp), stable.remove(tp)) {
@@ -569,7 +579,8 @@ impl Cluster {
         for (broker, listing) in self.list_transactions(&[], producer_ids, None).await {
             match listing {
                 Ok(list) => ids.extend(
-                    list.into_iter()
+                    list.transactions
+                        .into_iter()
                         .map(|l| (l.producer_id, (l.transactional_id, l.coordinator))),
                 ),
                 Err(e) => failed.push((broker, e)),
@@ -579,15 +590,24 @@ impl Cluster {
     }
 
     /// ListTransactions on every broker (each coordinates a share of transactional ids).
-    /// Per broker: its listings, or why it could not be asked.
+    /// Per broker: its listings, or why it could not be asked. The duration filter needs
+    /// ListTransactions v1 (Kafka 3.8, KIP-994): an older broker lists every transaction
+    /// and says it did not filter, for the caller to filter on the start times.
     pub async fn list_transactions(
         &self,
         states: &[String],
         producer_ids: &[i64],
         min_duration: Option<Duration>,
-    ) -> Vec<(i32, Result<Vec<TransactionListing>>)> {
+    ) -> Vec<(i32, Result<Listings>)> {
         let requests = self.brokers.keys().map(|&broker| async move {
             let outcome = async {
+                let offered = self
+                    .broker(broker)
+                    .await?
+                    .lock()
+                    .await
+                    .version(ApiKey::ListTransactions, VersionRange { min: 0, max: 1 })?;
+                let min_duration = min_duration.filter(|_| offered >= 1);
                 let request = ListTransactionsRequest::default()
                     .with_state_filters(
                         states
@@ -608,8 +628,8 @@ impl Cluster {
                     .send_to(broker, ApiKey::ListTransactions, &request, versions)
                     .await?;
                 check(response.error_code, "ListTransactions")?;
-                Ok::<_, anyhow::Error>(
-                    response
+                Ok::<_, anyhow::Error>(Listings {
+                    transactions: response
                         .transaction_states
                         .iter()
                         .map(|t| TransactionListing {
@@ -619,7 +639,8 @@ impl Cluster {
                             coordinator: broker,
                         })
                         .collect(),
-                )
+                    duration_filtered: min_duration.is_some(),
+                })
             }
             .await;
             (broker, outcome)
@@ -818,6 +839,62 @@ impl Cluster {
             // Only batches the cleaner emptied: ask again after them.
             at = last + 1;
         }
+    }
+
+    /// Every data record of `tp` from `from` up to `end` (exclusive), read with
+    /// read_uncommitted from its leader a few MiB at a time, CRC checked: what lies past
+    /// a last stable offset, which read_committed cannot see. Control batches (markers)
+    /// are skipped.
+    pub async fn read_uncommitted(
+        &self,
+        tp: &TopicPartition,
+        from: i64,
+        end: i64,
+        mut each: impl FnMut(&records::Record) -> Result<()>,
+    ) -> Result<()> {
+        let leader = self.leader(tp)?;
+        let mut at = from;
+        while at < end {
+            let request = fetch::request(
+                &tp.0,
+                std::iter::once((tp.1, at)),
+                fetch::READ_UNCOMMITTED,
+                0,
+                UNCOMMITTED_PARTITION_BYTES,
+            );
+            let response: FetchResponse = self
+                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+                .await?;
+            check(response.error_code, "Fetch")?;
+            let partition = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partitions.iter())
+                .find(|p| p.partition_index == tp.1)
+                .context("Fetch: no data for the partition")?;
+            check(partition.error_code, "Fetch")?;
+            let batches = match &partition.records {
+                Some(records) => records::batches(records)?,
+                None => Vec::new(),
+            };
+            let Some(last) = batches.last().map(|b| b.last_offset) else {
+                bail!("Fetch at offset {at} returned nothing, below the high watermark {end}");
+            };
+            for batch in batches.iter().filter(|b| b.last_offset >= at) {
+                batch.verify_crc()?;
+                if batch.is_control() {
+                    continue;
+                }
+                batch.for_each_record(|r| {
+                    if r.offset >= at && r.offset < end {
+                        each(r)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            at = last + 1;
+        }
+        Ok(())
     }
 
     /// Some of a topic's configs (DescribeConfigs, asked of the first broker that answers):

@@ -328,20 +328,64 @@ fn common_version(
     theirs: Option<&VersionRange>,
     ours: VersionRange,
 ) -> Result<i16> {
-    let theirs = theirs.ok_or_else(|| {
-        anyhow!("broker {address} does not offer the {key:?} API (UnsupportedVersion)")
-    })?;
+    let Some(theirs) = theirs else {
+        return Err(Unsupported {
+            address: address.to_string(),
+            api: key,
+            offered: None,
+            ours,
+        }
+        .into());
+    };
     let common = theirs.intersect(&ours);
     if common.is_empty() {
-        bail!(
-            "broker {address} speaks {key:?} versions {}..{}, indoubt {}..{} (UnsupportedVersion)",
-            theirs.min,
-            theirs.max,
-            ours.min,
-            ours.max
-        );
+        return Err(Unsupported {
+            address: address.to_string(),
+            api: key,
+            offered: Some(*theirs),
+            ours,
+        }
+        .into());
     }
     Ok(common.max)
+}
+
+/// A broker that does not speak an API (or none of its versions indoubt needs): typed,
+/// so callers can tell a broker too old for a question from a failure to ask it.
+#[derive(Debug, Clone)]
+pub struct Unsupported {
+    address: String,
+    pub api: ApiKey,
+    /// The versions the broker offers; None when it lacks the API altogether.
+    pub offered: Option<VersionRange>,
+    ours: VersionRange,
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.offered {
+            None => write!(
+                f,
+                "broker {} does not offer the {:?} API (UnsupportedVersion)",
+                self.address, self.api
+            ),
+            Some(theirs) => write!(
+                f,
+                "broker {} speaks {:?} versions {}..{}, indoubt {}..{} (UnsupportedVersion)",
+                self.address, self.api, theirs.min, theirs.max, self.ours.min, self.ours.max
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl Unsupported {
+    /// The unsupported API somewhere in `e`'s chain of causes.
+    pub fn of(e: &anyhow::Error) -> Option<&Unsupported> {
+        e.chain()
+            .find_map(|cause| cause.downcast_ref::<Unsupported>())
+    }
 }
 
 /// An error code a broker answered `what` with: kept typed, so callers match the error

@@ -3,9 +3,10 @@
 //! last two steps of kafka-transactions.sh's find-hanging.
 
 use super::cluster::{Cluster, ProducerState, TopicPartition};
-use super::conn::BrokerError;
+use super::conn::{BrokerError, Unsupported};
 use crate::units::format_duration;
 use kafka_protocol::error::ResponseError;
+use kafka_protocol::messages::ApiKey;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -31,6 +32,10 @@ pub struct Judgement {
     pub judged: Vec<Judged>,
     /// (subject, what could not be read): the transactions these hide are not judged.
     pub unreadable: Vec<(String, String)>,
+    /// Open transactions that cannot be judged on these brokers, and why: brokers before
+    /// Kafka 3.0 have no ListTransactions (nor DescribeTransactions), so no transactional
+    /// id can be named. Not a failure to ask: asking again tells no more.
+    pub unjudgeable: Vec<(TopicPartition, ProducerState, String)>,
 }
 
 /// ListTransactions (by producer id) on every broker, then DescribeTransactions through
@@ -43,6 +48,11 @@ pub async fn judge(
     let mut out = Judgement::default();
     let pids: Vec<i64> = candidates.iter().map(|(_, p)| p.producer_id).collect();
     let (ids, failed) = cluster.transactional_ids(&pids).await;
+    // Brokers too old to list transactions, apart from those that failed to answer.
+    let (too_old, failed): (Vec<_>, Vec<_>) = failed.into_iter().partition(|(_, e)| {
+        Unsupported::of(e).is_some_and(|u| u.api == ApiKey::ListTransactions && u.offered.is_none())
+    });
+    let too_old: Vec<String> = too_old.iter().map(|(b, _)| b.to_string()).collect();
     // A broker that could not be asked may coordinate the very id we would call missing.
     let listing_failed = !failed.is_empty();
     for (broker, e) in failed {
@@ -56,7 +66,18 @@ pub async fn judge(
     for (tp, producer) in candidates {
         let listed = ids.get(&producer.producer_id);
         let (verdict, reason) = match listed {
-                        None if listing_failed => {
+            None if !listing_failed && !too_old.is_empty() => {
+                out.unjudgeable.push((
+                    tp,
+                    producer,
+                    format!(
+                        "cannot tell whether it hangs: broker(s) {} have no ListTransactions (Kafka before 3.0), so its transactional id and its coordinator's view are unknown",
+                        too_old.join(", ")
+                    ),
+                ));
+                continue;
+            }
+            None if listing_failed => {
                 out.unreadable.push((
                     format!("producer {} on {}-{}", producer.producer_id, tp.0, tp.1),
                     "not judged: a broker could not be asked for its transactions".to_string(),

@@ -21,12 +21,26 @@ const DEAD_TUPLE_TOP: i64 = 5;
 /// often a copy of the prepared transaction or session that was oldest when it was taken.
 /// indoubt's own sessions mid-statement (`check` runs its checks side by side) hold an
 /// xmin for milliseconds and are never the answer.
+/// Invalidated slots are no holders: the server leaves them out of the horizon, though
+/// they still show their xmin and catalog_xmin (`pg slots` reports them as lost). A slot
+/// synced to a PG17+ standby is `synced`, and has no age in time: its inactive_since
+/// restarts at every sync cycle.
 fn holders_sql(version_num: i32) -> String {
-    let slot_since = if version_num >= 170000 {
-        "inactive_since"
+    let (slot_since, slot_state) = if version_num >= 170000 {
+        (
+            "CASE WHEN synced THEN NULL ELSE inactive_since END",
+            "CASE WHEN synced THEN 'synced' WHEN active THEN 'active' ELSE 'inactive' END",
+        )
     } else {
-        "NULL::timestamptz"
+        (
+            "NULL::timestamptz",
+            "CASE WHEN active THEN 'active' ELSE 'inactive' END",
+        )
     };
+    let valid = format!(
+        "NOT {}",
+        super::slots::invalidated_sql(version_num, "pg_replication_slots")
+    );
     format!(
         "WITH h AS (
   SELECT CASE WHEN a.state LIKE 'idle in transaction%' THEN 'idle_in_transaction' ELSE 'session' END AS kind,
@@ -45,12 +59,12 @@ fn holders_sql(version_num: i32) -> String {
   FROM pg_prepared_xacts
   UNION ALL
   SELECT 'slot_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, xmin, true, 4
-  FROM pg_replication_slots WHERE xmin IS NOT NULL
+         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, xmin, true, 4
+  FROM pg_replication_slots WHERE xmin IS NOT NULL AND {valid}
   UNION ALL
   SELECT 'slot_catalog_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         CASE WHEN active THEN 'active' ELSE 'inactive' END, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true, 5
-  FROM pg_replication_slots WHERE catalog_xmin IS NOT NULL
+         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true, 5
+  FROM pg_replication_slots WHERE catalog_xmin IS NOT NULL AND {valid}
   UNION ALL
     SELECT 'standby_feedback', r.pid::text, NULL, r.usename::text, r.application_name, r.client_addr::text, r.state,
          NULL, NULL::timestamptz, NULL, NULL, NULL, r.backend_xmin, true, 6
@@ -371,7 +385,10 @@ mod tests {
     #[test]
     fn version_specific_parts() {
         assert!(holders_sql(130000).contains("NULL::timestamptz, NULL, NULL, NULL, xmin"));
-        assert!(holders_sql(170000).contains("inactive_since, NULL, NULL, NULL, xmin"));
+        assert!(holders_sql(170000).contains("ELSE inactive_since END, NULL, NULL, NULL, xmin"));
+        assert!(holders_sql(170000).contains("WHEN synced THEN 'synced'"));
+        assert!(holders_sql(140000)
+            .contains("xmin IS NOT NULL AND NOT (pg_replication_slots.wal_status"));
         assert!(settings_sql(130000).contains("NULL::bigint, NULL::bigint"));
         assert!(settings_sql(140000).contains("vacuum_failsafe_age"));
     }

@@ -24,6 +24,22 @@ const VERSIONED_COLUMNS: &[(i32, &str, &str)] = &[
     (170000, "synced", "boolean"),
 ];
 
+/// An SQL condition on pg_replication_slots (aliased `alias`) that holds for a slot the
+/// server has invalidated: `wal_status = 'lost'` on every version, `conflicting` on 16
+/// (set for any invalidation there, WAL removal included), `invalidation_reason` from 17.
+/// The server computes the horizon without invalidated slots, whatever xmin and
+/// catalog_xmin they still show (seen on 14.23, 15.18, 16.14, 17.10 and 18.4).
+pub fn invalidated_sql(version_num: i32, alias: &str) -> String {
+    let mut any = vec![format!("{alias}.wal_status IS NOT DISTINCT FROM 'lost'")];
+    if version_num >= 160000 {
+        any.push(format!("{alias}.conflicting IS TRUE"));
+    }
+    if version_num >= 170000 {
+        any.push(format!("{alias}.invalidation_reason IS NOT NULL"));
+    }
+    format!("({})", any.join(" OR "))
+}
+
 pub fn slots_sql(version_num: i32) -> String {
     let versioned: Vec<String> = VERSIONED_COLUMNS
         .iter()
@@ -82,6 +98,23 @@ pub struct Slot {
     pub inactive_since: Option<DateTime<Utc>>,
     pub failover: Option<bool>,
     pub synced: Option<bool>,
+}
+
+impl Slot {
+    /// Invalidated by the server (see `invalidated_sql`): it holds back neither WAL nor
+    /// any horizon, and its consumer cannot continue from it.
+    pub fn invalidated(&self) -> bool {
+        self.wal_status.as_deref() == Some("lost")
+            || self.conflicting == Some(true)
+            || self.invalidation_reason.is_some()
+    }
+
+    /// Kept by the slot sync worker of a PG17+ standby from the primary's failover slot:
+    /// managed there, exempt from this server's WAL limits, its inactive_since reset at
+    /// every sync cycle.
+    pub fn synced(&self) -> bool {
+        self.synced == Some(true)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -187,6 +220,17 @@ mod tests {
             }
             assert!(!sql.contains("NULL::"), "{v}");
         }
+    }
+
+    #[test]
+    fn invalidation_follows_the_server_version() {
+        assert_eq!(
+            invalidated_sql(150000, "s"),
+            "(s.wal_status IS NOT DISTINCT FROM 'lost')"
+        );
+        assert!(invalidated_sql(160000, "s").contains("s.conflicting IS TRUE"));
+        assert!(!invalidated_sql(160000, "s").contains("invalidation_reason"));
+        assert!(invalidated_sql(180000, "r").contains("r.invalidation_reason IS NOT NULL"));
     }
 
     #[test]

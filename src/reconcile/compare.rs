@@ -10,6 +10,10 @@ pub struct Classes {
     pub missing: Vec<String>,
     /// In the database but younger than the settle window, not (yet) in the topic.
     pub pending: Vec<String>,
+    /// Not in what was read with read_committed, but named by a message past a
+    /// partition's last stable offset (committed or not, it cannot be told until the LSO
+    /// moves): neither missing nor matched.
+    pub not_judged: Vec<String>,
     /// In the topic (within the window), not in the database.
     pub extra: Vec<String>,
     /// In the topic more than once: (id, count).
@@ -20,29 +24,32 @@ pub struct Classes {
 /// yet expected in the topic); `topic_window`: ids of messages timestamped within the
 /// window; `topic_outside`: ids of the other messages read (the slack before the window,
 /// and after it), so an order published just before the window's start still counts as
-/// published.
+/// published; `past_lso`: ids of the messages past a last stable offset, of any time.
 pub fn compare(
     db: IdList,
     young: &BTreeSet<String>,
     topic_window: IdList,
     topic_outside: IdList,
+    past_lso: IdList,
 ) -> Classes {
-    match align(vec![db, topic_window, topic_outside]) {
-        Aligned::Numeric(l) => merge(&l[0], young, &l[1], &l[2]),
-        Aligned::Text(l) => merge(&l[0], young, &l[1], &l[2]),
+    match align(vec![db, topic_window, topic_outside, past_lso]) {
+        Aligned::Numeric(l) => merge(&l[0], young, &l[1], &l[2], &l[3]),
+        Aligned::Text(l) => merge(&l[0], young, &l[1], &l[2], &l[3]),
     }
 }
 
 /// Two sorted merges: the database against every message read (matched, missing,
-/// pending), and the window's messages against the database (extra, duplicated).
+/// pending, not judged), and the window's messages against the database (extra,
+/// duplicated).
 fn merge<T: Ord + std::fmt::Display>(
     db: &[T],
     young: &BTreeSet<String>,
     window: &[T],
     outside: &[T],
+    past_lso: &[T],
 ) -> Classes {
     let mut classes = Classes::default();
-    let (mut w, mut o) = (0, 0);
+    let (mut w, mut o, mut p) = (0, 0, 0);
     for (id, _) in runs(db) {
         let read = |list: &[T], at: &mut usize| {
             while *at < list.len() && list[*at] < *id {
@@ -57,6 +64,8 @@ fn merge<T: Ord + std::fmt::Display>(
             let text = id.to_string();
             if young.contains(&text) {
                 classes.pending.push(text);
+            } else if read(past_lso, &mut p) {
+                classes.not_judged.push(text);
             } else {
                 classes.missing.push(text);
             }
@@ -97,6 +106,7 @@ mod tests {
             &young,
             list(&["1", "2", "2", "10", "77"]),
             list(&["3"]),
+            list(&[]),
         );
         assert_eq!(
             c.matched, 4,
@@ -115,7 +125,28 @@ mod tests {
             &BTreeSet::new(),
             list(&["2"]),
             list(&[]),
+            list(&[]),
         );
         assert_eq!((c.matched, c.missing.clone()), (1, vec!["A-1".to_string()]));
+    }
+
+    #[test]
+    fn ids_named_past_a_stuck_lso_are_not_judged_and_the_rest_still_are() {
+        let c = compare(
+            list(&["1", "2", "3", "4", "5"]),
+            &["5".to_string()].into(),
+            list(&["1"]),
+            list(&[]),
+            // 1 also past the LSO (a duplicate): matched wins; 5 is young.
+            list(&["4", "1", "5", "3", "77"]),
+        );
+        assert_eq!(c.matched, 1);
+        assert_eq!(c.missing, ["2"]);
+        assert_eq!(c.not_judged, ["3", "4"]);
+        assert_eq!(c.pending, ["5"]);
+        assert!(
+            c.extra.is_empty(),
+            "ids past the LSO are not read: never extra"
+        );
     }
 }

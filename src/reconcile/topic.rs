@@ -44,6 +44,24 @@ pub struct Window {
     pub slack: Duration,
 }
 
+/// A partition whose last stable offset is behind its high watermark when the run
+/// starts: the messages past the LSO cannot be read with read_committed (an open
+/// transaction pins it), so the rows they name cannot be judged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unstable {
+    pub partition: i32,
+    pub last_stable_offset: i64,
+    pub high_watermark: i64,
+    /// The producer whose open transaction starts at the LSO (DescribeProducers), when
+    /// the broker named one.
+    pub producer_id: Option<i64>,
+    pub producer_epoch: Option<i32>,
+    /// When the first record at the LSO was written.
+    pub first_unstable_at_ms: Option<i64>,
+    /// Messages read (read_uncommitted) from the LSO to the high watermark.
+    pub messages_past_lso: u64,
+}
+
 /// A topic opened for reading: its partitions, the end offsets captured now (last stable
 /// offsets: whatever is written from here on is not ours to wait for), and what it still
 /// holds of its past.
@@ -66,6 +84,8 @@ pub struct Topic {
     pub cleanup_policy: Option<String>,
     /// Why the configs are unknown, when they are.
     pub config_error: Option<String>,
+    /// Partitions whose LSO is behind the high watermark, by partition.
+    pub unstable: Vec<Unstable>,
 }
 
 impl Topic {
@@ -124,11 +144,15 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
     let mut ends = BTreeMap::new();
     let mut trimmed = Vec::new();
     let mut emptied = Vec::new();
+    let mut pinned = Vec::new();
     for tp in &tps {
         let (high, stable) = *offsets[tp]
             .as_ref()
             .map_err(|e| anyhow!("reading the end of {topic}-{}: {e:#}", tp.1))?;
         ends.insert(tp.1, stable);
+        if stable < high {
+            pinned.push((tp.clone(), stable, high));
+        }
         let start = log_starts[&tp.1];
         if start > 0 && start < high {
             trimmed.push((tp.clone(), start));
@@ -156,6 +180,7 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
             Err(e) => return Err(lost(format!("{e:#}"))),
         }
     }
+    let unstable = unstable(&cluster, pinned).await;
     let (config, config_error) = match config {
         Ok(config) => (config, None),
         Err(e) => (BTreeMap::new(), Some(format!("{e:#}"))),
@@ -173,7 +198,88 @@ pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Resul
         retention_bytes: value("retention.bytes").and_then(|v| v.parse().ok()),
         cleanup_policy: value("cleanup.policy"),
         config_error,
+        unstable,
     })
+}
+
+/// For each partition whose LSO is behind its high watermark: the producer holding it,
+/// where the broker says (evidence only: what bounds the comparison is the offsets).
+async fn unstable(cluster: &Cluster, pinned: Vec<((String, i32), i64, i64)>) -> Vec<Unstable> {
+    if pinned.is_empty() {
+        return Vec::new();
+    }
+    let tps: Vec<(String, i32)> = pinned.iter().map(|(tp, _, _)| tp.clone()).collect();
+    let producers = cluster.describe_producers(&tps).await;
+    pinned
+        .into_iter()
+        .map(|(tp, lso, high)| {
+            // Only the producer whose open transaction starts at the LSO pins it.
+            let holder = producers
+                .get(&tp)
+                .and_then(|r| r.as_ref().ok())
+                .and_then(|ps| ps.iter().find(|p| p.current_txn_start_offset == lso));
+            Unstable {
+                partition: tp.1,
+                last_stable_offset: lso,
+                high_watermark: high,
+                producer_id: holder.map(|h| h.producer_id),
+                producer_epoch: holder.map(|h| h.producer_epoch),
+                first_unstable_at_ms: None,
+                messages_past_lso: 0,
+            }
+        })
+        .collect()
+}
+
+/// What lies past the last stable offsets: the ids of every message from each unstable
+/// partition's LSO to its high watermark, read with read_uncommitted. Committed, aborted
+/// or still open, they cannot be told apart until the LSO moves; the rows they name are
+/// neither missing nor matched. Messages without an id are unparseable, as before the LSO.
+pub struct PastLso {
+    pub ids: IdList,
+    pub partitions: Vec<Unstable>,
+    pub unparseable: Vec<Unparseable>,
+}
+
+pub async fn read_past_lso(topic: &Topic, id_from: &IdFrom) -> Result<PastLso> {
+    let mut past = PastLso {
+        ids: IdList::default(),
+        partitions: Vec::new(),
+        unparseable: Vec::new(),
+    };
+    for unstable in &topic.unstable {
+        let mut partition = unstable.clone();
+        let tp = (topic.name.clone(), unstable.partition);
+        topic
+            .cluster
+            .read_uncommitted(
+                &tp,
+                unstable.last_stable_offset,
+                unstable.high_watermark,
+                |record: &Record| {
+                    partition.first_unstable_at_ms.get_or_insert(record.timestamp);
+                    partition.messages_past_lso += 1;
+                    match id_from.extract(record.key, |name| record.header(name), record.value) {
+                        Ok(id) => past.ids.push(&id),
+                        Err(why) => past.unparseable.push(Unparseable {
+                            partition: tp.1,
+                            offset: record.offset,
+                            why,
+                        }),
+                    }
+                    Ok(())
+                },
+            )
+            .await
+            .with_context(|| {
+                format!(
+                    "reading {}-{} past its last stable offset {} (to the high watermark {}): the rows it names cannot be judged without it",
+                    tp.0, tp.1, unstable.last_stable_offset, unstable.high_watermark
+                )
+            })?;
+        past.partitions.push(partition);
+    }
+    Ok(past)
 }
 
 /// Each partition's log start offset (ListOffsets with timestamp -2).

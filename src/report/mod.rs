@@ -1,5 +1,6 @@
 //! The serializable report model shared by every command, and its output to stdout in the chosen format.
 
+pub mod layout;
 pub mod table;
 
 use crate::cli::OutputFormat;

@@ -8,6 +8,7 @@ use crate::context::{Context, PgTarget};
 use crate::findings::{Finding, Severity};
 use crate::gid;
 use crate::global_tx::{GlobalTransaction, Recognised};
+use crate::next::Next;
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, Session};
 use crate::pg::siblings::{self, Branch, Origin, ServerBranches, ServerIdentity};
@@ -410,15 +411,22 @@ fn owner(owner: &Option<RawText>) -> Shown {
         .map_or_else(|| Shown::lit("(a role since dropped)"), Shown::from)
 }
 
+/// How the resolution the siblings belong to went, for their findings.
+pub struct Resolution<'a> {
+    /// The GID named; None when it was not prepared (any more).
+    pub gid: Option<&'a RawText>,
+    pub all_branches: bool,
+    pub dry_run: bool,
+    /// The next command for a GID prepared on a target (`this server` or a
+    /// participants target), when one can be written.
+    pub next: &'a dyn Fn(&RawText, &str) -> Option<Next>,
+}
+
 /// The findings the siblings add to a resolution: UNKNOWN for each target that could
 /// not be read; with `--all-branches` one per sibling acted on or left alone; a WARNING
-/// while other branches stay prepared that nothing was done about.
-pub fn findings(
-    found: &Siblings,
-    all_branches: bool,
-    dry_run: bool,
-    gid: &RawText,
-) -> Vec<Finding> {
+/// while other branches stay prepared that nothing was done about, naming how to
+/// resolve them together (through a branch still prepared, if the one named is gone).
+pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
         out.push(
@@ -436,7 +444,7 @@ pub fn findings(
     }
     let mut untouched = Vec::new();
     for s in &found.siblings {
-        match branch_finding(s, dry_run) {
+        match branch_finding(s, how.dry_run) {
             Some(finding) => out.push(finding),
             None if s.state == BranchState::Prepared => untouched.push(s),
             None => {}
@@ -452,7 +460,7 @@ pub fn findings(
         let mut message = Text::from(format!(
             "{n} other {branches} of this global transaction {are} still prepared: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision"
         ));
-        if !all_branches {
+        if !how.all_branches {
             message.push_str("; --all-branches applies it to every branch");
         }
         message.push_str(". Still prepared: ");
@@ -462,27 +470,37 @@ pub fn findings(
             }
             message.push_text(&s.place());
         }
-        out.push(
-            Finding::new(
-                Severity::Warning,
-                "other_branches_prepared",
-                match &found.global_transaction {
-                    Some(g) => crate::text!["global transaction ", g.key.as_str()],
-                    None => crate::text!["global transaction of '", gid, "'"],
-                },
-                message,
-            )
-            .evidence("source", "pg_prepared_xacts")
-            .evidence(
-                "global_transaction",
-                found.global_transaction.as_ref().map(|g| g.key.clone()),
-            )
-            .advice(crate::text![
-                "resolve every branch with the same decision: indoubt resolve pg '",
-                gid,
-                "' --all-branches (with --commit or --rollback)"
-            ]),
-        );
+        // Through the branch named, or, when it is gone, one still prepared.
+        let (via, on) = match how.gid {
+            Some(gid) => (gid, THIS_SERVER),
+            None => (&untouched[0].gid, untouched[0].found_on.as_str()),
+        };
+        let subject = match &found.global_transaction {
+            Some(g) => crate::text!["global transaction ", g.key.as_str()],
+            None => crate::text!["global transaction of '", via, "'"],
+        };
+        let mut finding = Finding::new(
+            Severity::Warning,
+            "other_branches_prepared",
+            subject,
+            message,
+        )
+        .evidence("source", "pg_prepared_xacts")
+        .evidence(
+            "global_transaction",
+            found.global_transaction.as_ref().map(|g| g.key.clone()),
+        )
+        .advice(crate::text![
+            "resolve every branch with the same decision: resolve pg '",
+            via,
+            "' on ",
+            on,
+            " with --all-branches and --commit or --rollback"
+        ]);
+        if let Some(next) = (how.next)(via, on) {
+            finding = finding.next(next);
+        }
+        out.push(finding);
     }
     out
 }

@@ -3,29 +3,53 @@
 
 pub mod shown;
 
+pub use crate::report::layout::Frame;
 pub use shown::Shown;
 use std::io::IsTerminal;
 
-/// Colour only for a person at a terminal, and never when NO_COLOR is set (no-color.org).
-pub fn use_color(no_color_flag: bool) -> bool {
-    !no_color_flag
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::io::stdout().is_terminal()
+/// Colour: `always`, `never`, or (auto) for a person at a terminal when NO_COLOR is not
+/// set (no-color.org: it wins over auto, not over an explicit `always`).
+pub fn use_color(when: ColorWhen) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
 }
 
-/// The width tables are laid out for, decided once: stdout's terminal width; when the
-/// terminal reports 0 columns (some pty and ssh setups), $COLUMNS, then 80. None when
-/// stdout is not a terminal: a pipe gets the plain layout, not wrapped.
-pub fn table_width() -> Option<u16> {
-    let stdout = std::io::stdout();
-    if !stdout.is_terminal() {
-        return None;
+/// When to colour, as `--color` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Box drawing for a person at a terminal; plain aligned columns for a pipe or a file.
+pub fn frame() -> Frame {
+    match std::io::stdout().is_terminal() {
+        true => Frame::Boxed,
+        false => Frame::Plain,
     }
-    let reported = terminal_size::terminal_size_of(&stdout).map(|(w, _)| w.0);
-    Some(width_from(
-        reported,
-        std::env::var("COLUMNS").ok().as_deref(),
-    ))
+}
+
+/// The width output is laid out for, decided once: `--width`; else stdout's terminal
+/// width; when there is none or it reports 0 columns (a pipe, some pty and ssh setups),
+/// $COLUMNS; then 80. A pipe gets 80 too, so `| less`, `| cat` and `watch` read as a
+/// terminal would.
+pub fn layout_width(flag: Option<u16>) -> u16 {
+    if let Some(width) = flag {
+        return width;
+    }
+    let stdout = std::io::stdout();
+    let reported = stdout
+        .is_terminal()
+        .then(|| terminal_size::terminal_size_of(&stdout).map(|(w, _)| w.0))
+        .flatten();
+    width_from(reported, std::env::var("COLUMNS").ok().as_deref())
 }
 
 /// A reported width of 0 (or none) falls back to $COLUMNS when it is a positive number, then 80.

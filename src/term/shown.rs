@@ -54,11 +54,6 @@ impl Shown {
         self.0.is_empty()
     }
 
-    /// The space-separated words (an escape holds no space, so each word is escaped text).
-    pub fn words(&self) -> impl Iterator<Item = Shown> + '_ {
-        self.0.split(' ').map(|w| Shown(w.to_string()))
-    }
-
     /// At most `limit` characters of it, whole escapes kept whole, then a marker saying
     /// how many were left out (a cell of megabytes is unreadable and slow to lay out).
     pub fn truncated(self, limit: usize, marker: impl Fn(usize) -> String) -> Shown {

@@ -156,13 +156,34 @@ pub fn send(producer: &BaseProducer, topic: &str, partition: i32, payload: &str)
     producer.flush(WAIT).expect("flush");
 }
 
-/// Commits `n` messages to a partition in their own transactions.
+/// Commits `n` messages to a partition in their own transactions, and returns once
+/// their commit markers are in the partition. The coordinator answers EndTxn before it
+/// writes the markers, so without the wait a write made next could land before the last
+/// marker, at another offset than the test expects.
 pub fn committed_writes(bootstrap: &str, topic: &str, partition: i32, n: usize) {
     let producer = transactional_producer(bootstrap, &unique("committer"));
+    // read_uncommitted: the high watermark itself, not an LSO another test holds back.
+    let reader = consumer(bootstrap, "read_uncommitted");
+    let high_watermark = || {
+        rdkafka::consumer::Consumer::fetch_watermarks(&reader, topic, partition, WAIT)
+            .expect("watermarks")
+            .1
+    };
+    let before = high_watermark();
     for i in 0..n {
         producer.begin_transaction().unwrap();
         send(&producer, topic, partition, &format!("committed-{i}"));
         producer.commit_transaction(WAIT).unwrap();
+    }
+    // Each transaction is one message and one marker.
+    let expected = before + 2 * n as i64;
+    let deadline = std::time::Instant::now() + WAIT;
+    while high_watermark() < expected {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the commit markers of {topic}-{partition} were not written"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -394,6 +415,51 @@ impl KafkaCluster {
 impl Drop for KafkaCluster {
     fn drop(&mut self) {
         let _ = std::process::Command::new(super::repo_root().join("tests/lab/kafka-cluster"))
+            .args(["stop", &self.dir.path().to_string_lossy()])
+            .status();
+    }
+}
+
+/// A single broker of an older Kafka release (tests/lab/kafka-legacy): 2.8 on ZooKeeper,
+/// 3.x on KRaft. Killed on drop.
+pub struct LegacyBroker {
+    dir: tempfile::TempDir,
+    pub bootstrap: String,
+}
+
+impl LegacyBroker {
+    pub fn start(version: &str) -> LegacyBroker {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-kafka-legacy-")
+            .tempdir()
+            .expect("tempdir");
+        // The broker's port and, next to it, ZooKeeper's or the controller's.
+        let port = loop {
+            let port = super::free_port();
+            if port < u16::MAX && std::net::TcpListener::bind(("127.0.0.1", port + 1)).is_ok() {
+                break port;
+            }
+        };
+        let broker = LegacyBroker {
+            bootstrap: format!("127.0.0.1:{port}"),
+            dir,
+        };
+        super::run_lab_script(
+            "kafka-legacy",
+            &[
+                "start",
+                &broker.dir.path().to_string_lossy(),
+                version,
+                &port.to_string(),
+            ],
+        );
+        broker
+    }
+}
+
+impl Drop for LegacyBroker {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(super::repo_root().join("tests/lab/kafka-legacy"))
             .args(["stop", &self.dir.path().to_string_lossy()])
             .status();
     }

@@ -4,6 +4,7 @@
 
 pub mod kafka;
 pub mod schema;
+pub mod tty;
 pub mod xa;
 
 use std::collections::HashMap;
@@ -151,6 +152,22 @@ pub struct TestRole {
 }
 
 impl TestRole {
+    /// A pgpass file at `path` (mode 0600, as libpq requires) giving this role's password
+    /// for the lab's server.
+    #[cfg(unix)]
+    pub fn write_pgpass(&self, path: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        let line = format!(
+            "127.0.0.1:{}:*:{}:{}\n",
+            lab("INDOUBT_LAB_PG_PORT"),
+            self.name,
+            self.password
+        );
+        std::fs::write(path, line).expect("pgpass");
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .expect("pgpass mode");
+    }
+
     pub fn create(prefix: &str, attributes: &str) -> TestRole {
         Self::with_password(prefix, attributes, &format!("pw-{}-S3cret", unique("x")))
     }
@@ -320,24 +337,34 @@ pub fn indoubt() -> assert_cmd::Command {
 /// The same, as a process to spawn and watch while it runs.
 pub fn indoubt_process() -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("indoubt"));
-    for var in [
-        "PGHOST",
-        "PGHOSTADDR",
-        "PGPORT",
-        "PGUSER",
-        "PGDATABASE",
-        "PGPASSWORD",
-        "PGPASSFILE",
-        "PGSSLMODE",
-        "PGSSLROOTCERT",
-        "INDOUBT_CONFIG",
-        "NO_COLOR",
-    ] {
+    isolate(&mut cmd);
+    cmd
+}
+
+/// The developer's settings a command (indoubt, or what runs it: script, tmux) must not
+/// inherit: PG* connection variables, indoubt's config, colour and width.
+pub const DEVELOPER_VARS: [&str; 13] = [
+    "PGHOST",
+    "PGHOSTADDR",
+    "PGPORT",
+    "PGUSER",
+    "PGDATABASE",
+    "PGPASSWORD",
+    "PGPASSFILE",
+    "PGSSLMODE",
+    "PGSSLROOTCERT",
+    "INDOUBT_CONFIG",
+    "NO_COLOR",
+    "COLUMNS",
+    "XDG_CONFIG_HOME",
+];
+
+/// Removes [`DEVELOPER_VARS`] and gives the command an empty HOME.
+pub fn isolate(cmd: &mut std::process::Command) {
+    for var in DEVELOPER_VARS {
         cmd.env_remove(var);
     }
     cmd.env("HOME", empty_home());
-    cmd.env_remove("XDG_CONFIG_HOME");
-    cmd
 }
 
 /// A HOME without config, pgpass or root.crt, shared by all tests of a process.

@@ -401,6 +401,10 @@ pub struct PartitionLso {
     pub stuck_seconds: Option<f64>,
     #[serde(deserialize_with = "present")]
     pub transactional_id: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub verdict: Option<String>,
+    #[serde(deserialize_with = "present")]
+    pub verdict_reason: Option<String>,
     pub severity: String,
 }
 

@@ -29,6 +29,10 @@ kafka_release() {
     *) return 1 ;;
   esac
 }
+# Older releases the tests start single brokers of (tests/lab/kafka-legacy): what indoubt
+# says where the transactions admin APIs are missing (2.8: no ListTransactions) or
+# older (3.7: ListTransactions without the duration filter).
+LEGACY_KAFKA_VERSIONS="2.8.2 3.7.2"
 # The helper scripts (kafka-transactions, kafka-cluster, ...) use the jars of the Kafka
 # the lab runs; tests/lab/up sets KAFKA_VERSION from its arguments.
 KAFKA_VERSION=${INDOUBT_LAB_KAFKA_VERSION:-$(cat "$STATE/kafka-version" 2>/dev/null || echo "$KAFKA_DEFAULT_VERSION")}
