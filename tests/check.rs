@@ -522,11 +522,14 @@ fn a_hanging_kafka_transaction_alone_is_critical_under_kafka_hanging() {
     assert_eq!(hanging["evidence"]["topic"], topic.as_str());
     assert_eq!(hanging["evidence"]["partition"], 1);
     assert_eq!(hanging["evidence"]["producer_id"], producer_id);
-    assert!(
-        hanging["advice"]
-            .as_str()
-            .unwrap()
-            .contains("kafka-transactions.sh abort"),
+    // The next command names the same config and target, and works from there.
+    let next = hanging["next"].as_str().unwrap_or_default();
+    assert_eq!(
+        next,
+        format!(
+            "indoubt --config {} resolve kafka --kafka broker --topic {topic} --partition 1 --start-offset 0 --dry-run",
+            config
+        ),
         "{hanging}"
     );
 }

@@ -188,25 +188,30 @@ fn hanging_and_long_transactions_on_both_protocol_generations_agree_with_kafkas_
         // kafka hanging's verdict decides the advice: only the long one ends by itself.
         assert_eq!(p0.verdict.as_deref(), Some("long"), "{generation}");
         assert_eq!(p1.verdict.as_deref(), Some("hanging"), "{generation}");
-        let advice = |p: i32| {
+        let finding = |p: i32| {
             lso.findings
                 .iter()
                 .find(|f| f.subject == format!("partition {topic}-{p}"))
-                .and_then(|f| f.advice.clone())
-                .unwrap_or_else(|| panic!("{generation}: no advice for partition {p}"))
+                .unwrap_or_else(|| panic!("{generation}: no finding for partition {p}"))
         };
-        let (long_advice, hanging_advice) = (advice(0), advice(1));
-        assert!(
-            long_advice.contains("is aborted at its transaction.timeout.ms"),
-            "{long_advice}"
+        let (long, hanging) = (finding(0), finding(1));
+        let (long_advice, hanging_advice) = (
+            long.advice.clone().unwrap_or_default(),
+            hanging.advice.clone().unwrap_or_default(),
         );
         assert!(
+            long_advice.contains("is aborted at its transaction.timeout.ms") && long.next.is_none(),
+            "{long_advice}"
+        );
+        let hanging_next = hanging.next.clone().unwrap_or_default();
+        assert!(
             hanging_advice.contains("never end it")
-                && hanging_advice.contains(&format!(
-                    "resolve kafka --topic {topic} --partition 1 --start-offset 0"
+                && hanging_advice.contains("`indoubt resolve kafka`")
+                && hanging_next.contains(&format!(
+                    "resolve kafka -b {bootstrap} --topic {topic} --partition 1 --start-offset 0 --dry-run"
                 ))
                 && !hanging_advice.contains("transaction.timeout.ms"),
-            "{generation}: {hanging_advice}"
+            "{generation}: {hanging_advice} / {hanging_next}"
         );
 
         // DescribeProducers of the stuck partition.

@@ -29,6 +29,7 @@ pub struct Finding {
     pub message: String,
     pub evidence: serde_json::Map<String, serde_json::Value>,
     pub advice: Option<String>,
+    pub next: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
