@@ -395,8 +395,9 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
         .count();
     if untouched > 0 {
         lines.push(shown!(
-            "  WARNING: {} other branch(es) still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
+            "  WARNING: {} other {} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
             untouched,
+            if untouched == 1 { "branch" } else { "branches" },
             if all_branches { " and left alone" } else { "" },
             if all_branches { "" } else { "; --all-branches applies it to every branch" }
         ));
