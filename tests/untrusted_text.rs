@@ -266,7 +266,7 @@ impl Drop for OwnDb {
         if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
             for row in gids {
                 let gid: Vec<u8> = row.get(0);
-                let literal = indoubt::resolve::pg_apply::literal(&gid);
+                let literal = indoubt::resolve::apply::pg::literal(&gid);
                 let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
             }
             for hex in &self.roles {

@@ -95,7 +95,7 @@ pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
 
 /// Records the outcome that answers `intent`.
 pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outcome) -> Result<()> {
-    let status = outcome.status.clone();
+    let status = outcome.status.name();
     append(path, intent.outcome_of(outcome))
         .map(|_| ())
         .map_err(|e| {
