@@ -471,7 +471,7 @@ fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     let on_terminal = |typed: &str| {
         let bin = assert_cmd::cargo::cargo_bin("indoubt");
         let inner = format!(
-            "'{}' resolve pg typed-gid --pg '{}' --commit --audit-log '{}'",
+            "'{}' resolve pg typed-gid --pg '{}' --commit --reason 'at the terminal' --audit-log '{}'",
             bin.display(),
             pg_url(),
             s.audit().display()
@@ -498,7 +498,10 @@ fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     };
     let (code_wrong, screen) = on_terminal("typed-gi");
     assert_eq!(code_wrong, Some(1), "{screen}");
-    assert!(screen.contains("Type typed-gid to confirm"), "{screen}");
+    assert!(
+        screen.contains("Commit: type ") && screen.contains(", or the whole GID, to confirm"),
+        "{screen}"
+    );
     assert!(
         s.still_prepared("typed-gid"),
         "a wrong answer changes nothing"

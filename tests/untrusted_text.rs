@@ -172,7 +172,16 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
             owner.0
         ))
         .unwrap();
-    let args = ["resolve", "pg", &gid, "--pg", &pg_url(), "--rollback"];
+    let args = [
+        "resolve",
+        "pg",
+        &gid,
+        "--pg",
+        &pg_url(),
+        "--rollback",
+        "--reason",
+        "test",
+    ];
 
     let mut dry = args.to_vec();
     dry.push("--dry-run");

@@ -94,11 +94,12 @@ pub fn token(decision: &str, objects: &[Vec<u8>]) -> String {
         .collect()
 }
 
-/// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there
-/// and the operator must type the object's id exactly (a GID, or `topic-partition@offset`;
-/// for several objects the short token shown), which cannot be done by reflex the way `y`
-/// can. The evidence is shown first. Ctrl-D and Esc abort; Ctrl-C and a signal end the
-/// program with nothing done.
+/// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there.
+/// At the terminal the evidence comes first; a heuristic decision without `--reason` then
+/// asks for a reason (required) and a ticket (optional, unless `--ticket` gave one); last
+/// the operator types the short token shown, or the object's whole id, which cannot be
+/// done by reflex the way `y` can. Ctrl-D and Esc abort at every question; Ctrl-C and a
+/// signal end the program with nothing done.
 pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
     let given = |s: Option<&str>| s.filter(|r| !r.trim().is_empty()).map(str::to_string);
     if request.yes {
@@ -118,20 +119,56 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
         ));
     }
     crate::term::status(request.what);
-    let (reason, ticket) = (given(request.reason), given(request.ticket));
+    let mut reason = given(request.reason);
+    let mut ticket = given(request.ticket);
+    if request.heuristic && reason.is_none() {
+        crate::term::status(&Shown::lit(
+            "This is a HEURISTIC decision: it is recorded with the reason you give (Ctrl-D or Esc aborts).",
+        ));
+        match ask(&Shown::lit("Reason")).await? {
+            Ok(Some(text)) => reason = Some(text),
+            Ok(None) => {
+                return Ok(Answer::No(
+                    "a heuristic decision needs a reason: nothing was done".into(),
+                ))
+            }
+            Err(why) => return Ok(Answer::No(why)),
+        }
+        if ticket.is_none() {
+            match ask(&Shown::lit("Ticket or incident id (Enter for none)")).await? {
+                Ok(typed) => ticket = typed,
+                Err(why) => return Ok(Answer::No(why)),
+            }
+        }
+    }
+    let token = token(request.decision, request.objects);
+    let decision = capitalized(request.decision);
     let prompt = match &request.id {
-        Some(id) => shown!("Type {} to confirm (anything else aborts)", id.shown),
+        Some(Expected {
+            called: Some(called),
+            ..
+        }) => shown!(
+            "{}: type {}, or {}, to confirm (anything else aborts)",
+            decision,
+            token,
+            *called
+        ),
+        Some(id) => shown!(
+            "{}: type {}, or {}, to confirm (anything else aborts)",
+            decision,
+            token,
+            id.shown
+        ),
         None => shown!(
-            "Type {} to confirm (anything else aborts)",
-            token(request.decision, request.objects)
+            "{}: type {} to confirm (anything else aborts)",
+            decision,
+            token
         ),
     };
     Ok(match prompt::read_line(&prompt).await? {
         Typed::Line(typed)
-            if match &request.id {
-                Some(id) => id.matches(&typed),
-                None => is_token(&typed, &token(request.decision, request.objects)),
-            } =>
+            if is_token(&typed, &token)
+                || request.id.as_ref().is_some_and(|id| id.matches(&typed)) =>
         {
             Answer::Yes(Confirmation {
                 confirmed: Confirmed { _private: () },
@@ -148,6 +185,29 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
 /// The token as typed: surrounding blanks and letter case do not matter.
 fn is_token(typed: &[u8], token: &str) -> bool {
     typed.trim_ascii().eq_ignore_ascii_case(token.as_bytes())
+}
+
+fn capitalized(word: &'static str) -> Shown {
+    let mut chars = word.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    Shown::text(&format!("{first}{}", chars.as_str()))
+}
+
+/// One answer typed at the terminal: Ok(Some(text)), Ok(None) for an empty line, or
+/// Err(why nothing will be done) for Ctrl-D, Esc or text that is not UTF-8.
+async fn ask(question: &Shown) -> Result<Result<Option<String>, String>> {
+    Ok(match prompt::read_line(question).await? {
+        Typed::Line(bytes) => match String::from_utf8(bytes) {
+            Ok(text) if text.trim().is_empty() => Ok(None),
+            Ok(text) => Ok(Some(text)),
+            Err(_) => Err("the text typed is not UTF-8: nothing was done".into()),
+        },
+        Typed::EndOfInput => Err("aborted with Ctrl-D".into()),
+        Typed::Escape => Err("aborted with Esc".into()),
+    })
 }
 
 #[cfg(test)]
