@@ -1199,3 +1199,222 @@ fn a_lost_head_blocks_the_writer_until_resealed() {
     );
     assert!(!head.exists(), "no head made");
 }
+
+/// `resolve pg GID` (JSON, the test's audit log, `extra`) paused at the failpoint `point`
+/// (debug builds: `INDOUBT_FAILPOINT=pause:POINT`, after its intent): `meanwhile` runs
+/// while it waits there, then it goes on.
+fn paused(
+    s: &Setup,
+    point: &str,
+    gid: &str,
+    extra: &[&str],
+    meanwhile: impl FnOnce(),
+) -> (Value, Outcome) {
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let mut child = indoubt_process()
+        .env("INDOUBT_FAILPOINT", format!("pause:{point}"))
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            gid,
+            "--pg",
+            &s.pg,
+            "--audit-log",
+        ])
+        .arg(s.audit())
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "it ended before the failpoint {point}: {said}"
+        );
+        said.push_str(&line);
+        if line.contains(&format!("failpoint {point}: waiting")) {
+            break;
+        }
+    }
+    meanwhile();
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    stderr.read_to_string(&mut said).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        serde_json::from_str(&stdout).unwrap_or(Value::Null),
+        Outcome {
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: said,
+        },
+    )
+}
+
+/// Another session's ROLLBACK PREPARED of `gid`, in the test's database.
+fn rolled_back_by_another(s: &Setup, gid: &str) -> impl FnOnce() {
+    let (url, gid) = (s.db.url(), gid.to_string());
+    move || {
+        connect(&url)
+            .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&gid)))
+            .unwrap()
+    }
+}
+
+/// The loser of a COMMIT-versus-ROLLBACK race is told which outcome won, from the status
+/// of the transaction's xid read with the evidence, and exits 1: it did not do what it
+/// was asked. Lost at the statement (42704) or at the re-read before it, alike. When the
+/// winner decided the same, it is already resolved as asked (exit 0).
+#[test]
+fn the_loser_of_a_commit_rollback_race_is_told_which_outcome_won() {
+    let s = Setup::new("lostrace");
+    let commit = ["--commit", "--yes", "--reason", "race"];
+
+    // After the re-read, before COMMIT PREPARED: the statement finds it gone.
+    let gid = unique("race-at-apply");
+    s.prepare(1, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-apply",
+        &gid,
+        &commit,
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "lost_race"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let said = r["findings"][0]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("NOT committed: another session rolled it back first")
+            && said.contains("is aborted"),
+        "{said}"
+    );
+    assert_eq!(
+        (
+            r["outcome"]["status"].as_str(),
+            r["outcome"]["code"].as_str()
+        ),
+        (Some("lost_race"), Some("42704")),
+        "{r}"
+    );
+    assert_eq!(s.balance(1), 100, "the other session's rollback stands");
+
+    // Before the re-read: found gone there, nothing sent, told the same.
+    let gid = unique("race-at-check");
+    s.prepare(2, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-check",
+        &gid,
+        &commit,
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!((out.code, code(&r)), (1, "lost_race"), "{}", out.stdout);
+    assert!(r["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("NOT committed: another session rolled it back first"));
+    assert_eq!(r["outcome"]["code"], Value::Null, "{r}");
+
+    // The winner decided the same: already resolved as asked.
+    let gid = unique("race-same");
+    s.prepare(3, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-check",
+        &gid,
+        &["--rollback", "--yes", "--reason", "race"],
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (0, "already_resolved"),
+        "{}",
+        out.stdout
+    );
+    assert!(r["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("already resolved as asked: another session rolled it back first"));
+
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let statuses: Vec<&str> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["outcome"]["status"].as_str())
+        .collect();
+    assert_eq!(statuses, ["lost_race", "lost_race", "already_resolved"]);
+}
+
+/// PostgreSQL lets only the role that prepared a transaction, or a superuser, commit or
+/// roll it back: any other role is refused before anything is confirmed or recorded
+/// (exit 3, no audit log written), with whom to connect as.
+#[test]
+fn a_role_that_did_not_prepare_it_is_refused_before_any_intent() {
+    let s = Setup::new("owner");
+    let owner = TestRole::create("owner", "");
+    let other = TestRole::create("other", "");
+    s.db.admin()
+        .batch_execute(&format!("GRANT ALL ON accounts TO \"{}\"", owner.name))
+        .unwrap();
+    let gid = unique("owned");
+    connect(&url_for(&owner.name, &owner.password, &s.db.name))
+        .batch_execute(&format!(
+            "BEGIN; UPDATE accounts SET balance = balance + 1 WHERE id = 1; PREPARE TRANSACTION {}",
+            literal(&gid)
+        ))
+        .unwrap();
+    let as_role = |role: &TestRole, extra: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "resolve", "pg", &gid, "--pg"])
+            .arg(url_for(&role.name, &role.password, &s.db.name))
+            .args(["--commit", "--audit-log"])
+            .arg(s.audit())
+            .args(extra));
+        (
+            serde_json::from_str::<Value>(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    };
+    for extra in [&["--yes", "--reason", "r"][..], &["--dry-run"][..]] {
+        let (r, out) = as_role(&other, extra);
+        assert_eq!(
+            (out.code, code(&r)),
+            (3, "not_owner"),
+            "{extra:?}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+        let finding = &r["findings"][0];
+        let said = finding["message"].as_str().unwrap();
+        assert!(
+            said.contains(&format!("connected as {}", other.name))
+                && said.contains(&format!("its owner is {}", owner.name))
+                && said.contains("not a superuser"),
+            "{said}"
+        );
+        assert_eq!(
+            finding["advice"].as_str(),
+            Some(format!("connect as {} or a superuser", owner.name).as_str())
+        );
+        assert!(!s.audit().exists(), "no intent recorded: {extra:?}");
+        assert!(s.still_prepared(&gid));
+    }
+    let (r, out) = as_role(&owner, &["--yes", "--reason", "r"]);
+    assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
+    assert_eq!(s.balance(1), 101, "its owner may");
+}

@@ -3,7 +3,7 @@
 //! PostgreSQL lets finish it, and what each refusal and each lost race means.
 
 use crate::audit::record::{SourceAnswer, Status};
-use crate::findings::Finding;
+use crate::findings::{Finding, Severity};
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, pg_error, Session};
 use crate::pg::xact::{self, Presence};
@@ -110,18 +110,83 @@ impl Branch {
     }
 
     /// What became of it when it was found gone (at the re-read, or by the statement's
-    /// 42704).
-    fn gone(&self, code: Option<&str>) -> Applied {
-        Applied::new(
+    /// 42704): the winner of the race, from its xid's status.
+    async fn gone(
+        &self,
+        session: &Session,
+        reprepared: Option<i64>,
+        code: Option<&str>,
+    ) -> Applied {
+        let p = &self.prepared;
+        let xid = p.xid;
+        let ended = match xact::status(session, xid).await {
+            Ok(Some(status)) if status == "committed" => Ok(Decision::Commit),
+            Ok(Some(status)) if status == "aborted" => Ok(Decision::Rollback),
+            Ok(Some(status)) => Err(format!("pg_xact_status says '{status}'")),
+            Ok(None) => Err("the server no longer keeps its status".to_string()),
+            Err(e) => Err(format!("its status could not be read: {e:#}")),
+        };
+        race(p.decision, &self.plan.action, xid, ended, reprepared)
+            .server_code(code.map(str::to_string))
+    }
+}
+
+/// What the loser of a race is told: the same decision won (already resolved, as asked),
+/// the other one won (NOT done: a WARNING), or it cannot be told which.
+fn race(
+    asked: Decision,
+    action: &str,
+    xid: i64,
+    ended: Result<Decision, String>,
+    reprepared: Option<i64>,
+) -> Applied {
+    let did = |d: Decision| match d {
+        Decision::Commit => "committed it",
+        Decision::Rollback => "rolled it back",
+    };
+    let status = |d: Decision| match d {
+        Decision::Commit => "committed",
+        Decision::Rollback => "aborted",
+    };
+    let mut applied = match ended {
+        Ok(winner) if winner == asked => Applied::new(
             Status::AlreadyResolved,
             "already_resolved",
             format!(
-                "no such prepared transaction any more: already resolved ({} was not run)",
-                self.plan.action
+                "already resolved as asked: another session {} first (its transaction, xid {xid}, is {}), so {action} was not needed",
+                did(winner),
+                status(winner)
+            ),
+        ),
+        Ok(winner) => Applied::new(
+            Status::LostRace,
+            "lost_race",
+            format!(
+                "NOT {}: another session {} first (its transaction, xid {xid}, is {}); {action} was not run",
+                match asked {
+                    Decision::Commit => "committed",
+                    Decision::Rollback => "rolled back",
+                },
+                did(winner),
+                status(winner)
             ),
         )
-        .server_code(code.map(str::to_string))
+        .advice("the other branches of its global transaction must end the same way: check each with `indoubt pg prepared`"),
+        Err(why) => Applied::new(
+            Status::LostRace,
+            "lost_race",
+            format!(
+                "nothing done: another session resolved it first, and which way cannot be told (xid {xid}: {why}); {action} was not run"
+            ),
+        )
+        .advice("check its effects in its database, and the other branches of its global transaction"),
+    };
+    if let Some(other) = reprepared {
+        applied.detail.push_str(&format!(
+            "; a new prepared transaction (xid {other}) has the same GID now: run resolve again to see its evidence"
+        ));
     }
+    applied
 }
 
 impl Subject for Branch {
@@ -181,8 +246,31 @@ impl Subject for Branch {
             .evidence("statement", self.plan.action.clone())
     }
 
+    /// PostgreSQL lets only the role that prepared a transaction, or a superuser, finish
+    /// it (COMMIT PREPARED and ROLLBACK PREPARED, 14 to 18 alike), as `current_user`.
     async fn preflight(&mut self) -> Result<Option<Finding>> {
-        Ok(None)
+        let p = &self.prepared;
+        let session = session::connect(&p.params, p.timeout).await?;
+        let (role, superuser) = xact::acting_role(&session).await?;
+        if superuser || p.owner.as_ref() == Some(&role) {
+            return Ok(None);
+        }
+        Ok(Some(
+            Finding::new(
+                Severity::Unknown,
+                "not_owner",
+                self.name(),
+                text![
+                    "refused: connected as ",
+                    role,
+                    ", which did not prepare this transaction (its owner is ",
+                    self.owner(),
+                    ") and is not a superuser: PostgreSQL lets only those finish it. Nothing done, nothing recorded"
+                ],
+            )
+            .evidence("source", "pg_prepared_xacts, pg_roles")
+            .advice(text!["connect as ", self.owner(), " or a superuser"]),
+        ))
     }
 
     async fn still_valid(&mut self) -> Option<Applied> {
@@ -198,7 +286,9 @@ impl Subject for Branch {
                 self.session = Some(session);
                 None
             }
-            Ok((_, Presence::Gone { .. })) => Some(self.gone(None)),
+            Ok((session, Presence::Gone { reprepared })) => {
+                Some(self.gone(&session, reprepared, None).await)
+            }
             Err(e) => Some(Applied::new(
                 Status::Error,
                 "failed",
@@ -228,7 +318,16 @@ impl Subject for Branch {
                 let code = e.as_db_error().map(|d| d.code().code().to_string());
                 let message = format!("{:#}", pg_error(e));
                 match code.as_deref() {
-                    Some("42704") => self.gone(Some("42704")),
+                    Some("42704") => {
+                        let reprepared =
+                            match xact::presence(&session, &self.prepared.gid, self.prepared.xid)
+                                .await
+                            {
+                                Ok(Presence::Gone { reprepared }) => reprepared,
+                                _ => None,
+                            };
+                        self.gone(&session, reprepared, Some("42704")).await
+                    }
                     Some("55000") => Applied::new(
                         Status::Busy,
                         "busy",
@@ -266,6 +365,49 @@ mod tests {
         assert_eq!(
             statement(Decision::Commit, &"g'1".into()),
             "COMMIT PREPARED 'g''1'"
+        );
+    }
+
+    #[test]
+    fn the_loser_of_a_race_is_told_which_outcome_won() {
+        let sql = "COMMIT PREPARED 'g'";
+        let same = race(Decision::Commit, sql, 7, Ok(Decision::Commit), None);
+        assert_eq!(
+            (same.status, same.severity()),
+            (Status::AlreadyResolved, Severity::Ok)
+        );
+        assert!(
+            same.detail.contains(
+                "another session committed it first (its transaction, xid 7, is committed)"
+            ),
+            "{}",
+            same.detail
+        );
+        let lost = race(Decision::Commit, sql, 7, Ok(Decision::Rollback), Some(9));
+        assert_eq!(
+            (lost.status, lost.severity()),
+            (Status::LostRace, Severity::Warning)
+        );
+        assert!(lost.detail.starts_with("NOT committed: another session rolled it back first (its transaction, xid 7, is aborted)"), "{}", lost.detail);
+        assert!(
+            lost.detail.contains("(xid 9) has the same GID now"),
+            "{}",
+            lost.detail
+        );
+        let unknown = race(
+            Decision::Rollback,
+            sql,
+            7,
+            Err("the server no longer keeps its status".into()),
+            None,
+        );
+        assert_eq!(unknown.status, Status::LostRace);
+        assert!(
+            unknown.detail.contains(
+                "which way cannot be told (xid 7: the server no longer keeps its status)"
+            ),
+            "{}",
+            unknown.detail
         );
     }
 
