@@ -1418,3 +1418,84 @@ fn a_role_that_did_not_prepare_it_is_refused_before_any_intent() {
     assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
     assert_eq!(s.balance(1), 101, "its owner may");
 }
+
+/// A second resolve of a transaction whose earlier intent has no outcome (that process
+/// died between its intent and its statement) shows that intent — when, who, which
+/// decision — and warns before going on; the new intent names it. Another transaction's
+/// open intent is not shown.
+#[test]
+fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
+    let s = Setup::new("again");
+    let gid = unique("crashed-once");
+    s.prepare(1, &gid);
+    let out = run(indoubt()
+        .env("INDOUBT_FAILPOINT", "after-intent")
+        .args(["resolve", "pg", &gid, "--pg", &s.pg, "--rollback", "--yes"])
+        .args(["--reason", "first try", "--audit-log"])
+        .arg(s.audit()));
+    assert_eq!(out.code, 86, "{}", out.stderr);
+    let (v, _) = verify(&s.audit());
+    let open = v["records"][0].clone();
+    let open_id = open["action_id"].as_str().unwrap().to_string();
+
+    let (r, out) = s.resolve(&gid, &["--rollback", "--dry-run"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let earlier = r["earlier_intents"].as_array().unwrap();
+    assert_eq!(earlier.len(), 1, "{r}");
+    assert_eq!(
+        (
+            earlier[0]["action_id"].as_str(),
+            earlier[0]["decision"].as_str(),
+            earlier[0]["time"].as_str()
+        ),
+        (
+            Some(open_id.as_str()),
+            Some("rollback"),
+            open["time"].as_str()
+        )
+    );
+    assert_eq!(earlier[0]["operator"], open["operator"]);
+    let table = run(indoubt()
+        .args([
+            "resolve",
+            "pg",
+            &gid,
+            "--pg",
+            &s.pg,
+            "--rollback",
+            "--dry-run",
+        ])
+        .arg("--audit-log")
+        .arg(s.audit()));
+    for part in [
+        "WARNING: an earlier resolve of prepared transaction",
+        "has no outcome in the audit log",
+        "decision rollback (heuristic)",
+        &open_id,
+        "That process may have died before its action",
+    ] {
+        assert!(table.stdout.contains(part), "{part:?}: {}", table.stdout);
+    }
+
+    let (r, out) = s.resolve(&gid, &["--rollback", "--yes", "--reason", "second try"]);
+    assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("WARNING: an earlier resolve of") && out.stderr.contains(&open_id),
+        "warned before going on: {}",
+        out.stderr
+    );
+    let (v, _) = verify(&s.audit());
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 3, "{v}");
+    assert_eq!(
+        records[1]["evidence"]["earlier_intents_without_outcome"],
+        serde_json::json!([open_id]),
+        "{}",
+        records[1]
+    );
+
+    let other = unique("never-crashed");
+    s.prepare(2, &other);
+    let (r, _) = s.resolve(&other, &["--rollback", "--dry-run"]);
+    assert_eq!(r["earlier_intents"], serde_json::json!([]), "{r}");
+}

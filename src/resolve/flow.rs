@@ -153,7 +153,15 @@ pub async fn run<S: Subject>(
         return Ok(done);
     }
     let audit_path = ctx.audit_log(args.audit_log.as_deref());
-    let warned: Vec<Shown> = Vec::new();
+    if let Ok(path) = &audit_path {
+        // Unreadable here means unwritable below, which stops the resolution with the reason.
+        for subject in subjects.iter() {
+            if let Ok(open) = log::open_intents_for(path, &subject.object(), &subject.target()) {
+                done.earlier_intents.extend(open.into_iter().map(earlier));
+            }
+        }
+    }
+    let warned = warnings(&done.earlier_intents);
     if args.dry_run {
         for subject in subjects.iter() {
             done.findings.push(Finding::new(
@@ -311,6 +319,18 @@ async fn confirm<S: Subject>(
         what: &what,
     };
     confirm::confirm(&request).await
+}
+
+fn earlier(record: Record) -> EarlierIntent {
+    EarlierIntent {
+        action_id: record.action_id,
+        time: record.time,
+        operator: record.operator,
+        object: record.object,
+        decision: record.decision,
+        heuristic: record.heuristic,
+        action: record.action,
+    }
 }
 
 /// What the operator is told about earlier intents without an outcome, before going on
