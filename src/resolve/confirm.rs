@@ -263,5 +263,10 @@ mod tests {
             &commit
         ));
         assert!(!is_token(b"", &commit));
+        // The README's example session shows this one.
+        assert_eq!(
+            token("rollback", &[b"rollback\x00131077_orders_4711".to_vec()]),
+            "gx8ntn"
+        );
     }
 }
