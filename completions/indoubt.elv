@@ -315,7 +315,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;resolve;pg'= {
             cand --pg 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]'
-            cand --reason 'Why: recorded in the audit trail'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
             cand --ticket 'Ticket or incident id, recorded in the audit trail'
             cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
@@ -347,7 +347,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --producer-id 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)'
             cand --producer-epoch 'producer-epoch'
             cand --coordinator-epoch 'coordinator-epoch'
-            cand --reason 'Why: recorded in the audit trail'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
             cand --ticket 'Ticket or incident id, recorded in the audit trail'
             cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
@@ -356,7 +356,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
             cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
             cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
-            cand --force 'Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason'
+            cand --force 'Abort even though its coordinator still owns it (it would abort it at its timeout): a recorded heuristic, with a reason'
             cand --yes 'Confirm without a prompt (runbooks); needs --reason'
             cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
             cand --no-color 'Never use colour: --color never'

@@ -148,16 +148,22 @@ pub struct CheckArgs {
 
 pub const RESOLVE_EXIT_CODES_HELP: &str = "\
 Exit codes of resolve:
-  0  done, or already resolved (the GID is gone: someone finished it first; whether
-     it was committed or rolled back cannot be proven wrong from here)
-  1  nothing done: not confirmed, a runbook without --yes --reason, busy, or refused
-     because the requested decision contradicts the coordinator's
+  0  done, or already resolved: gone before the action because another session took
+     the same decision (its transaction's status says so), or gone when indoubt first
+     looked (which way it went cannot be told from there)
+  1  nothing done: not confirmed, a runbook without --yes --reason, busy, refused
+     because the requested decision contradicts the coordinator's, or a race lost
+     (another session resolved it first the other way, or a way that cannot be told)
   2  the statement or request failed (the report names the server's error)
-  3  usage or config error, unreachable server, audit log not writable
+  3  usage or config error, unreachable server, a role that may not finish the
+     transaction (only the role that prepared it or a superuser may), audit log not
+     writable; nothing done, nothing recorded
   129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing
      done (a signal during the action waits for its outcome to be recorded)
 
-At the prompt, Ctrl-D or Esc aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
+At the prompt: a heuristic decision without --reason asks for a reason (required) and
+a ticket first; then type the short token shown (or the whole GID). Ctrl-D or Esc
+aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
 
 #[derive(Debug, Subcommand)]
 pub enum ResolveCommand {
@@ -201,7 +207,8 @@ pub struct ResolveKafkaArgs {
     #[arg(long, value_name = "EPOCH")]
     pub coordinator_epoch: Option<i32>,
 
-    /// Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason
+    /// Abort even though its coordinator still owns it (it would abort it at its timeout):
+    /// a recorded heuristic, with a reason
     #[arg(long)]
     pub force: bool,
 
@@ -216,7 +223,7 @@ pub struct ConfirmArgs {
     #[arg(long)]
     pub yes: bool,
 
-    /// Why: recorded in the audit trail
+    /// Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 

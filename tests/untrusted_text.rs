@@ -134,7 +134,16 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
             owner.0
         ))
         .unwrap();
-    let args = ["resolve", "pg", &gid, "--pg", &pg_url(), "--rollback"];
+    let args = [
+        "resolve",
+        "pg",
+        &gid,
+        "--pg",
+        &pg_url(),
+        "--rollback",
+        "--reason",
+        "test",
+    ];
 
     let mut dry = args.to_vec();
     dry.push("--dry-run");
@@ -228,7 +237,7 @@ impl Drop for OwnDb {
         if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
             for row in gids {
                 let gid: Vec<u8> = row.get(0);
-                let literal = indoubt::resolve::pg_apply::literal(&gid);
+                let literal = indoubt::resolve::apply::pg::literal(&gid);
                 let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
             }
             for hex in &self.roles {

@@ -7,6 +7,7 @@
 use super::record::{Kind, Record};
 use crate::error::hinted;
 use crate::fsafe;
+use crate::report::Target;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 use std::fs::File;
@@ -95,7 +96,7 @@ pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
 
 /// Records the outcome that answers `intent`.
 pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outcome) -> Result<()> {
-    let status = outcome.status.clone();
+    let status = outcome.status.name();
     append(path, intent.outcome_of(outcome))
         .map(|_| ())
         .map_err(|e| {
@@ -410,6 +411,21 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
         .cloned()
         .collect();
     Ok(v)
+}
+
+/// The intents on `object` at `target` that have no outcome record; none when there is
+/// no log yet. Read under the shared lock, like `audit verify`.
+pub fn open_intents_for(path: &Path, object: &str, target: &Target) -> Result<Vec<Record>> {
+    if fsafe::open_read(path, "audit log")?.is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(read_and_verify(path)?
+        .open_intents
+        .into_iter()
+        .filter(|r| {
+            r.object == object && r.target.kind == target.kind && r.target.address == target.address
+        })
+        .collect())
 }
 
 /// What `audit reseal` did.

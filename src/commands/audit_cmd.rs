@@ -236,12 +236,7 @@ impl TableView for AuditReport {
                     r.decision,
                     if r.heuristic { " (heuristic)" } else { "" }
                 )),
-                Cell::new(
-                    r.outcome
-                        .as_ref()
-                        .map(|o| o.status.clone())
-                        .unwrap_or_else(|| "-".into()),
-                ),
+                Cell::new(r.outcome.as_ref().map_or("-", |o| o.status.name())),
                 Cell::new(
                     [r.reason.clone(), r.ticket.clone()]
                         .into_iter()

@@ -1,8 +1,7 @@
-//! `indoubt resolve pg <gid>`: evidence, the coordinator's decision, a confirmation that
-//! cannot be given by reflex, then COMMIT/ROLLBACK PREPARED between two audit records.
+//! `indoubt resolve pg <gid>`: the transaction's evidence and what the decision sources
+//! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
-use crate::audit::log;
-use crate::audit::record::{Action, Outcome, Record, SourceAnswer};
+use crate::audit::record::{Outcome, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::context::Context;
 use crate::error::hinted;
@@ -11,9 +10,12 @@ use crate::gid::{self, DecodedGid};
 use crate::pg::{prepared, session};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
-use crate::resolve::confirm::{self, Answer};
-use crate::resolve::decision::{self, Decision, Proposal};
-use crate::resolve::pg_apply::{self, Applied};
+use crate::resolve::apply::{
+    self,
+    pg::{Branch, Prepared},
+};
+use crate::resolve::decision::{self, Choice, Decision, Proposal};
+use crate::resolve::flow::{self, EarlierIntent};
 use crate::resolve::sources;
 use crate::shown;
 use crate::term::Shown;
@@ -47,6 +49,33 @@ struct ResolveReport {
     dry_run: bool,
     outcome: Option<Outcome>,
     audit_log: Option<String>,
+    /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
+    earlier_intents: Vec<EarlierIntent>,
+}
+
+impl ResolveReport {
+    fn new(gid: RawText, dry_run: bool) -> ResolveReport {
+        ResolveReport {
+            decoded_gid: gid::decode_raw(&gid),
+            gid,
+            database: None,
+            owner: None,
+            age_seconds: None,
+            age_xids: None,
+            locks_by_mode: BTreeMap::new(),
+            blocked_pids: Vec::new(),
+            decision_sources: Vec::new(),
+            participants_still_prepared: Vec::new(),
+            proposal: None,
+            decision: None,
+            heuristic: false,
+            statement: None,
+            dry_run,
+            outcome: None,
+            audit_log: None,
+            earlier_intents: Vec::new(),
+        }
+    }
 }
 
 pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
@@ -59,26 +88,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
     let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
-    let decoded = gid::decode_raw(&gid);
-    let mut data = ResolveReport {
-        gid: gid.clone(),
-        database: None,
-        owner: None,
-        age_seconds: None,
-        age_xids: None,
-        locks_by_mode: BTreeMap::new(),
-        blocked_pids: Vec::new(),
-        decoded_gid: decoded.clone(),
-        decision_sources: Vec::new(),
-        participants_still_prepared: Vec::new(),
-        proposal: None,
-        decision: None,
-        heuristic: false,
-        statement: None,
-        dry_run: args.confirm.dry_run,
-        outcome: None,
-        audit_log: None,
-    };
+    let mut data = ResolveReport::new(gid.clone(), args.confirm.dry_run);
     let subject = text!["prepared transaction '", gid, "'"];
     let Some(xact) = snapshot
         .prepared_transactions
@@ -102,72 +112,29 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &gid, &decoded).await;
-    data.participants_still_prepared = participants(ctx, &gid, &decoded).await;
+    data.decision_sources = sources::ask_sources(ctx, &gid, &data.decoded_gid).await;
+    data.participants_still_prepared = participants(ctx, &gid, &data.decoded_gid).await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
-    // Asking for what any source explicitly contradicts needs --force, agreement or not.
-    let contradicted = requested.is_some_and(|r| {
-        data.decision_sources
-            .iter()
-            .any(|a| a.answer == r.opposite().answer())
-    });
-    let chosen = match (requested, proposal.decision) {
-        (Some(r), _) if contradicted && !args.force => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "decision_conflict",
-                subject,
-                format!(
-                    "refused: {} — --{} would contradict it and break atomicity; --force makes it a recorded heuristic",
-                    proposal.why,
-                    r.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (Some(r), _) if proposal.wait && !args.force => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "coordinator_deciding",
-                subject,
-                format!(
-                    "refused: {} — --{} now could contradict the coordinator's decision; --force makes it a recorded heuristic",
-                    proposal.why,
-                    r.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (Some(r), _) => r,
-        // A runbook acts only on a decision it names: a proposal can change under it.
-        (None, Some(p)) if args.confirm.yes => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "proposal_only",
-                subject,
-                format!(
-                    "nothing done: the proposal is to {} ({}). --yes acts only on an explicit --{}",
-                    p.name(),
-                    proposal.why,
-                    p.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (None, Some(p)) => p,
-        (None, None) => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "no_decision",
-                subject,
-                format!("nothing done: {}. Choose --commit or --rollback to take that decision yourself", proposal.why),
-            );
+    let choice = decision::choose(
+        &proposal,
+        &data.decision_sources,
+        requested,
+        args.force,
+        args.confirm.yes,
+    );
+    let (chosen, heuristic) = match choice {
+        Choice::Act {
+            decision,
+            heuristic,
+        } => (decision, heuristic),
+        Choice::Refuse { code, message } => {
+            let finding = Finding::new(Severity::Warning, code, subject, message);
             return finish(ctx, &target, vec![finding], data);
         }
     };
     data.decision = Some(chosen);
-    data.heuristic = proposal.decision != Some(chosen);
+    data.heuristic = heuristic;
     // The statement runs in the transaction's own database, which a connection can only
     // name in UTF-8.
     let Some(xact_database) = xact.database.as_str() else {
@@ -179,151 +146,38 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         );
         return finish(ctx, &target, vec![finding], data);
     };
-    let xact_params = target.params.with_dbname(xact_database);
-    let sql = pg_apply::statement(chosen, &gid);
-    data.statement = Some(sql.clone());
-
-    if args.confirm.dry_run {
-        let finding = Finding::new(
-            Severity::Ok,
-            "dry_run",
-            subject,
-            text!["dry run: would run ", sql, " in database ", xact.database],
-        );
-        return finish(ctx, &target, vec![finding], data);
-    }
-    let summary = summary_for_prompt(&data, &xact.database, xact.age_seconds);
-    let token = match confirm::confirm(
-        args.confirm.yes,
-        args.confirm.reason.as_deref(),
-        &confirm::Expected {
-            shown: Shown::from(&gid),
-            exact: gid.as_bytes(),
-        },
-        &summary,
-    )
-    .await?
-    {
-        Answer::Yes(token) => token,
-        Answer::No(why) => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "not_confirmed",
-                subject,
-                format!("nothing done: {why}"),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-    };
-
-    // The intent is durable before the statement runs; if it cannot be written, nothing runs.
-    let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
-    data.audit_log = Some(audit_path.display().to_string());
-    // From the intent on, a signal waits for the outcome to be recorded.
-    let _shield = crate::interrupt::shield();
-    let intent = log::record_intent(
-        &audit_path,
-        Record::intent(Action {
-            target: target.report_target(),
-            object: subject.plain(),
-            action: sql.clone(),
-            evidence: serde_json::json!({
-                "database": xact.database,
-                "owner": xact.owner,
-                "prepared_at": xact.prepared_at,
-                "age_seconds": xact.age_seconds,
-                "age_xids": xact.age_xids,
-                "locks_by_mode": xact.locks_by_mode,
-                "blocked_pids": data.blocked_pids,
-                "decoded_gid": decoded,
-                "participants_still_prepared": data.participants_still_prepared,
-                "proposal": proposal.why,
-            }),
-            decision_sources: data.decision_sources.clone(),
-            decision: chosen.name().to_string(),
-            heuristic: data.heuristic,
-            reason: args.confirm.reason.clone(),
-            ticket: args.confirm.ticket.clone(),
-        }),
-    )?;
-    failpoint("after-intent");
-
-    let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, token).await;
-    let (severity, code, outcome) = match &applied {
-        Ok(Applied::Done) => (
-            Severity::Ok,
-            "resolved",
-            outcome("ok", format!("{sql} done"), None),
-        ),
-        Ok(Applied::AlreadyResolved(m)) => (
-            Severity::Ok,
-            "already_resolved",
-            outcome("already_resolved", m.clone(), Some("42704")),
-        ),
-        Ok(Applied::Busy(m)) => (
-            Severity::Warning,
-            "busy",
-            outcome(
-                "busy",
-                format!("another session is finishing it: {m}"),
-                Some("55000"),
-            ),
-        ),
-        // Without a SQLSTATE (a lost connection) the statement may or may not have run.
-        Ok(Applied::Failed {
-            code: None,
-            message,
-        }) => (
-            Severity::Critical,
-            "failed",
-            outcome("unknown", message.clone(), None),
-        ),
-        Ok(Applied::Failed { code, message }) => (
-            Severity::Critical,
-            "failed",
-            outcome("error", message.clone(), code.as_deref()),
-        ),
-        Err(e) => (
-            Severity::Critical,
-            "failed",
-            outcome("unknown", format!("{e:#}"), None),
-        ),
-    };
-    log::record_outcome(&audit_path, &intent, outcome.clone())?;
-    data.outcome = Some(outcome.clone());
-    let mut finding = Finding::new(
-        severity,
-        code,
-        subject,
-        format!(
-            "{}{}",
-            outcome.detail,
-            if data.heuristic {
-                " (HEURISTIC decision, recorded)"
-            } else {
-                ""
-            }
-        ),
-    )
-    .evidence("source", "pg_prepared_xacts, decision sources")
-    .evidence("statement", sql)
-    .evidence("action_id", intent.action_id.clone());
-    if outcome.code.as_deref() == Some("42501") {
-        finding = finding.advice(text![
-            "connect as its owner (",
-            super::pg_prepared::owner_text(&xact.owner),
-            ") or a superuser"
-        ]);
-    }
-    finish(ctx, &target, vec![finding], data)
-}
-
-fn outcome(status: &str, detail: String, code: Option<&str>) -> Outcome {
-    Outcome {
-        status: status.to_string(),
-        detail,
-        code: code.map(str::to_string),
-    }
+    data.statement = Some(apply::pg::statement(chosen, &gid));
+    let evidence = serde_json::json!({
+        "database": xact.database,
+        "owner": xact.owner,
+        "prepared_at": xact.prepared_at,
+        "age_seconds": xact.age_seconds,
+        "age_xids": xact.age_xids,
+        "locks_by_mode": xact.locks_by_mode,
+        "blocked_pids": data.blocked_pids,
+        "decoded_gid": data.decoded_gid,
+        "participants_still_prepared": data.participants_still_prepared,
+        "proposal": proposal.why,
+    });
+    let mut branch = [Branch::new(Prepared {
+        target: target.report_target(),
+        params: target.params.with_dbname(xact_database),
+        timeout: ctx.timeout,
+        gid,
+        xid: xact.xid,
+        database: xact.database.clone(),
+        owner: xact.owner.clone(),
+        decision: chosen,
+        heuristic,
+        evidence,
+        decision_sources: data.decision_sources.clone(),
+        summary: summary_for_prompt(&data, &xact.database, xact.age_seconds),
+    })];
+    let done = flow::run(ctx, &args.confirm, &mut branch).await?;
+    data.outcome = done.outcomes.into_iter().next().flatten();
+    data.audit_log = done.audit_log;
+    data.earlier_intents = done.earlier_intents;
+    finish(ctx, &target, done.findings, data)
 }
 
 fn finish(
@@ -335,15 +189,6 @@ fn finish(
     let report = Report::new("resolve pg", target.report_target(), findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
-}
-
-/// Test-only crash points (debug builds): `INDOUBT_FAILPOINT=after-intent` dies between
-/// the intent record and the statement, as a killed process would.
-fn failpoint(name: &str) {
-    if cfg!(debug_assertions) && std::env::var("INDOUBT_FAILPOINT").as_deref() == Ok(name) {
-        crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
-        std::process::exit(86);
-    }
 }
 
 /// Where else the same global transaction is still prepared (same GID, or same XA gtrid).
@@ -434,8 +279,9 @@ impl TableView for ResolveReport {
         if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
             lines.push(summary_for_prompt(self, db, age));
         }
+        lines.extend(flow::warnings(&self.earlier_intents));
         if let Some(o) = &self.outcome {
-            lines.push(shown!("outcome: {} — {}", o.status, o.detail));
+            lines.push(shown!("outcome: {} — {}", o.status.name(), o.detail));
         }
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));

@@ -7,6 +7,7 @@ pub mod outbox;
 pub mod prepared;
 pub mod session;
 pub mod slots;
+pub mod xact;
 
 use crate::text::RawText;
 use tokio_postgres::types::{FromSql, Type};
