@@ -264,17 +264,21 @@ async fn open_bounded(
             // Still connecting: probe meanwhile, and stop at a server of another kind.
             let probe = probe_ports(params, deadline);
             tokio::pin!(probe);
-            let mut probed: Option<String> = None;
+            let (mut probed, mut probe_done) = (None, false);
             loop {
                 tokio::select! {
                     outcome = &mut opening => match outcome {
                         Ok(opened) => return Ok(opened),
                         Err(failed) => break failed,
                     },
-                    found = &mut probe, if probed.is_none() => match found {
-                        Err(wrong) => return Err(wrong.into()),
-                        Ok(seen) => probed = Some(seen),
-                    },
+                    found = &mut probe, if !probe_done => {
+                        probe_done = true;
+                        match found {
+                            Err(wrong) => return Err(wrong.into()),
+                            // Nothing to say when there was no TCP port to probe.
+                            Ok(seen) => probed = Some(seen).filter(|s| !s.is_empty()),
+                        }
+                    }
                     _ = tokio::time::sleep_until(deadline) => {
                         return Err(ConnectError::new(
                             Failure::TimedOut { after: timeout, connect_timeout: false, probe: probed },
