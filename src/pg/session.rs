@@ -118,11 +118,6 @@ impl ConnectError {
         }
     }
 
-    /// The connection failure somewhere in `e`'s chain of causes.
-    pub fn of(e: &anyhow::Error) -> Option<&ConnectError> {
-        e.chain().find_map(|c| c.downcast_ref::<ConnectError>())
-    }
-
     /// `a, b` of the endpoints.
     pub fn places(&self) -> String {
         self.endpoints
