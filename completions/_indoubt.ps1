@@ -65,8 +65,15 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         }
         'indoubt;pg;prepared' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
-            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Only prepared transactions of this database (repeatable)')
-            [CompletionResult]::new('--database', '--database', [CompletionResultType]::ParameterName, 'Only prepared transactions of this database (repeatable)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
+            [CompletionResult]::new('--dbname', '--dbname', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
+            [CompletionResult]::new('--database', '--database', [CompletionResultType]::ParameterName, 'Only prepared transactions of this database (repeatable; -d is the database to connect to, as in psql)')
             [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]')
             [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, 'Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
@@ -75,15 +82,22 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (-h is the host, as in psql)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'indoubt;pg;slots' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
+            [CompletionResult]::new('--dbname', '--dbname', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
             [CompletionResult]::new('--warning-retained', '--warning-retained', [CompletionResultType]::ParameterName, 'WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]')
             [CompletionResult]::new('--critical-retained', '--critical-retained', [CompletionResultType]::ParameterName, 'WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
@@ -92,15 +106,22 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (-h is the host, as in psql)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'indoubt;pg;horizon' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
+            [CompletionResult]::new('--dbname', '--dbname', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
             [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]')
             [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, '… before CRITICAL [config: thresholds.horizon.critical_age; default 6h]')
             [CompletionResult]::new('--warning-xids', '--warning-xids', [CompletionResultType]::ParameterName, 'How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]')
@@ -113,11 +134,10 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (-h is the host, as in psql)')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'indoubt;pg;outbox' {
@@ -343,6 +363,14 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         }
         'indoubt;resolve;pg' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config''s only postgres target, else the PG* environment variables]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The server''s host name, IP address or socket directory, as psql''s -h')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The server''s port, as psql''s -p')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user to connect as, as psql''s -U')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
+            [CompletionResult]::new('--dbname', '--dbname', [CompletionResultType]::ParameterName, 'The database to connect to, as psql''s -d (a URL or key=value string there is the whole connection string, as --pg)')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
             [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
@@ -352,6 +380,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (-h is the host, as in psql)')
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit it')
             [CompletionResult]::new('--rollback', '--rollback', [CompletionResultType]::ParameterName, 'Roll it back')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Act against the decision the sources recorded (a heuristic that breaks atomicity)')
@@ -360,8 +389,6 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'indoubt;resolve;kafka' {

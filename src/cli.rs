@@ -169,7 +169,7 @@ aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
 pub enum ResolveCommand {
     /// COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator's
     /// decision where one is found, else as an explicit, recorded heuristic decision
-    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP, disable_help_flag = true)]
     Pg(ResolvePgArgs),
     /// Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader),
     /// then check that the LSO moved
@@ -457,13 +457,13 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum PgCommand {
     /// List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Prepared(PreparedArgs),
     /// List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Slots(SlotsArgs),
     /// Name who holds back the xmin horizon, and how far each database is from wraparound
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Horizon(HorizonArgs),
     /// Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age
     #[command(after_long_help = EXIT_CODES_HELP)]
@@ -480,13 +480,35 @@ pub struct OutboxArgs {
     pub show: usize,
 }
 
-/// Which PostgreSQL server to look at.
+/// Which PostgreSQL server to look at: --pg, and psql's own -h, -p, -U and -d, which
+/// mean what they mean to psql and win over the settings of --pg (or the config's target).
+/// -h is the host here, as in psql: help is --help.
 #[derive(Debug, Args)]
 pub struct PgTargetArgs {
     /// A target name from the config, a postgres:// URL or a key=value conninfo string
     /// [default: the config's only postgres target, else the PG* environment variables]
     #[arg(long, value_name = "TARGET")]
     pub pg: Option<String>,
+
+    /// The server's host name, IP address or socket directory, as psql's -h
+    #[arg(short = 'h', long = "host", value_name = "HOST")]
+    pub host: Option<String>,
+
+    /// The server's port, as psql's -p
+    #[arg(short = 'p', long = "port", value_name = "PORT")]
+    pub port: Option<String>,
+
+    /// The user to connect as, as psql's -U
+    #[arg(short = 'U', long = "username", value_name = "USER")]
+    pub username: Option<String>,
+
+    /// The database to connect to, as psql's -d (a URL or key=value string there is the whole connection string, as --pg)
+    #[arg(short = 'd', long = "dbname", value_name = "DBNAME")]
+    pub dbname: Option<String>,
+
+    /// Print help (-h is the host, as in psql)
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
 }
 
 #[derive(Debug, Args)]
@@ -494,8 +516,8 @@ pub struct PreparedArgs {
     #[command(flatten)]
     pub target: PgTargetArgs,
 
-    /// Only prepared transactions of this database (repeatable)
-    #[arg(long = "database", short = 'd', value_name = "NAME")]
+    /// Only prepared transactions of this database (repeatable; -d is the database to connect to, as in psql)
+    #[arg(long = "database", value_name = "NAME")]
     pub databases: Vec<String>,
 
     /// Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]
@@ -553,7 +575,8 @@ pub struct HorizonArgs {
 
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {
-    /// A reconcile job from the config; flags override its fields
+    /// A reconcile job from the config; flags override its fields [default: the config's
+    /// only job, unless --query and --topic are given]
     pub job: Option<String>,
 
     /// Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)

@@ -292,9 +292,9 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &odd.name,
-        "-d",
+        "--database",
         &normal.name,
         "--warning-age",
         "0s",
@@ -335,7 +335,14 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
     assert_eq!(json["status"], "CRITICAL");
 
     // A session in the SQL_ASCII database itself takes the bytes as they are.
-    let inside = run(indoubt().args(["pg", "prepared", "--pg", &odd.url(), "-d", &odd.name]));
+    let inside = run(indoubt().args([
+        "pg",
+        "prepared",
+        "--pg",
+        &odd.url(),
+        "--database",
+        &odd.name,
+    ]));
     assert_eq!(inside.code, 0, "{}\n{}", inside.stdout, inside.stderr);
     assert!(inside.stdout.contains(&shown_gid), "{}", inside.stdout);
 
@@ -693,7 +700,7 @@ fn a_terminal_of_0_columns_gets_columns_then_80() {
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
         "--warning-age",
         "0s",

@@ -343,6 +343,9 @@ impl Break {
 /// Everything `audit verify` found.
 #[derive(Debug, Default)]
 pub struct Verification {
+    /// There is no log file: nothing was recorded there yet (unless `breaks` says the
+    /// log was removed).
+    pub absent: bool,
     pub records: Vec<Record>,
     /// Where the chain is broken (tampering or truncation), in file order.
     pub breaks: Vec<Break>,
@@ -352,9 +355,25 @@ pub struct Verification {
     pub open_intents: Vec<Record>,
 }
 
+/// Reads and checks the log. No log and no head is a log nothing was recorded in yet
+/// (`absent`, no records); a head without its log is a log that was removed, a break.
+/// A log that cannot be read (permissions, a link, another user's) is an error.
 pub fn read_and_verify(path: &Path) -> Result<Verification> {
     let Some(mut file) = fsafe::open_read(path, "audit log")? else {
-        bail!("no audit log at {}", path.display());
+        let mut v = Verification {
+            absent: true,
+            ..Verification::default()
+        };
+        match read_head(path)? {
+            Head::Missing => {}
+            head => v.breaks.push(Break::new(format!(
+                "there is no audit log at {}, but {} ({}): the log was deleted or moved",
+                path.display(),
+                head.describe(),
+                head_path(path).display()
+            ))),
+        }
+        return Ok(v);
     };
     // Shared: an append in progress finishes (log and head) before this reads.
     lock(&file, false, path)?;

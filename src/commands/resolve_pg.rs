@@ -84,7 +84,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         (_, true) => Some(Decision::Rollback),
         _ => None,
     };
-    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let target = ctx.pg_target_for(&args.target)?;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
     let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;

@@ -140,6 +140,7 @@ impl Cluster {
     ) -> Result<Cluster> {
         let security = Security::from_properties(&target.properties)?;
         let mut failures = Vec::new();
+        let mut last = None;
         for address in &target.bootstrap {
             match Connection::open(address, &security, timeout).await {
                 Ok(mut conn) => {
@@ -152,13 +153,20 @@ impl Cluster {
                         .await?;
                     return Ok(Self::from_metadata(response, security, timeout));
                 }
-                Err(e) => failures.push(format!("{e:#}")),
+                Err(e) => {
+                    failures.push(format!("{e:#}"));
+                    last = Some(e);
+                }
             }
         }
-        Err(anyhow!(
-            "no bootstrap server answered: {}",
-            failures.join("; ")
-        ))
+        // One bootstrap server: its error whole, typed (a hint may depend on it).
+        match last {
+            Some(e) if failures.len() == 1 => Err(e.context("no bootstrap server answered")),
+            _ => Err(anyhow!(
+                "no bootstrap server answered: {}",
+                failures.join("; ")
+            )),
+        }
     }
 
     fn from_metadata(response: MetadataResponse, security: Security, timeout: Duration) -> Cluster {
