@@ -148,25 +148,34 @@ pub struct CheckArgs {
 
 pub const RESOLVE_EXIT_CODES_HELP: &str = "\
 Exit codes of resolve:
-  0  done, or already resolved (the GID is gone: someone finished it first; whether
-     it was committed or rolled back cannot be proven wrong from here)
-  1  nothing done: not confirmed, a runbook without --yes --reason, busy, or refused
-     because the requested decision contradicts the coordinator's; resolve pg: also
-     done while other branches of its global transaction stay prepared
+  0  done, or already resolved: gone before the action because another session took
+     the same decision (its transaction's status says so), or gone when indoubt first
+     looked (which way it went cannot be told from there)
+  1  nothing done: not confirmed, a runbook without --yes --reason, busy, refused
+     because the requested decision contradicts the coordinator's, or a race lost
+     (another session resolved it first the other way, or a way that cannot be told);
+     resolve pg: also done while other branches of its global transaction stay
+     prepared (resolved without --all-branches, or left alone by it)
   2  the statement or request failed (the report names the server's error); with
      --all-branches, on any branch
-  3  usage or config error, unreachable server (resolve pg: also a participants
-     target that could not be searched for siblings), audit log not writable
+  3  usage or config error, unreachable server, a role that may not finish the
+     transaction (only the role that prepared it or a superuser may; with
+     --all-branches, any branch: then nothing is done to any), audit log not
+     writable; nothing done, nothing recorded. resolve pg also exits 3 when a
+     participants target could not be searched for siblings (what was done, if
+     anything, is in the report)
   129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing
      done (a signal during the action waits for its outcome to be recorded)
 
-At the prompt, Ctrl-D or Esc aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
+At the prompt: a heuristic decision without --reason asks for a reason (required) and
+a ticket first; then type the short token shown (or the whole GID). Ctrl-D or Esc
+aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
 
 #[derive(Debug, Subcommand)]
 pub enum ResolveCommand {
     /// COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator's
     /// decision where one is found, else as an explicit, recorded heuristic decision
-    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP, disable_help_flag = true)]
     Pg(ResolvePgArgs),
     /// Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader),
     /// then check that the LSO moved
@@ -204,7 +213,8 @@ pub struct ResolveKafkaArgs {
     #[arg(long, value_name = "EPOCH")]
     pub coordinator_epoch: Option<i32>,
 
-    /// Abort even though its coordinator still owns it (it would abort it at its timeout); needs --reason
+    /// Abort even though its coordinator still owns it (it would abort it at its timeout):
+    /// a recorded heuristic, with a reason
     #[arg(long)]
     pub force: bool,
 
@@ -219,7 +229,7 @@ pub struct ConfirmArgs {
     #[arg(long)]
     pub yes: bool,
 
-    /// Why: recorded in the audit trail
+    /// Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 
@@ -460,13 +470,13 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum PgCommand {
     /// List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Prepared(PreparedArgs),
     /// List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Slots(SlotsArgs),
     /// Name who holds back the xmin horizon, and how far each database is from wraparound
-    #[command(after_long_help = EXIT_CODES_HELP)]
+    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
     Horizon(HorizonArgs),
     /// Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age
     #[command(after_long_help = EXIT_CODES_HELP)]
@@ -483,13 +493,35 @@ pub struct OutboxArgs {
     pub show: usize,
 }
 
-/// Which PostgreSQL server to look at.
+/// Which PostgreSQL server to look at: --pg, and psql's own -h, -p, -U and -d, which
+/// mean what they mean to psql and win over the settings of --pg (or the config's target).
+/// -h is the host here, as in psql: help is --help.
 #[derive(Debug, Args)]
 pub struct PgTargetArgs {
     /// A target name from the config, a postgres:// URL or a key=value conninfo string
     /// [default: the config's only postgres target, else the PG* environment variables]
     #[arg(long, value_name = "TARGET")]
     pub pg: Option<String>,
+
+    /// The server's host name, IP address or socket directory, as psql's -h
+    #[arg(short = 'h', long = "host", value_name = "HOST")]
+    pub host: Option<String>,
+
+    /// The server's port, as psql's -p
+    #[arg(short = 'p', long = "port", value_name = "PORT")]
+    pub port: Option<String>,
+
+    /// The user to connect as, as psql's -U
+    #[arg(short = 'U', long = "username", value_name = "USER")]
+    pub username: Option<String>,
+
+    /// The database to connect to, as psql's -d (a URL or key=value string there is the whole connection string, as --pg)
+    #[arg(short = 'd', long = "dbname", value_name = "DBNAME")]
+    pub dbname: Option<String>,
+
+    /// Print help (-h is the host, as in psql)
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
 }
 
 #[derive(Debug, Args)]
@@ -497,8 +529,8 @@ pub struct PreparedArgs {
     #[command(flatten)]
     pub target: PgTargetArgs,
 
-    /// Only prepared transactions of this database (repeatable)
-    #[arg(long = "database", short = 'd', value_name = "NAME")]
+    /// Only prepared transactions of this database (repeatable; -d is the database to connect to, as in psql)
+    #[arg(long = "database", value_name = "NAME")]
     pub databases: Vec<String>,
 
     /// Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]
@@ -556,7 +588,8 @@ pub struct HorizonArgs {
 
 #[derive(Debug, Args)]
 pub struct ReconcileArgs {
-    /// A reconcile job from the config; flags override its fields
+    /// A reconcile job from the config; flags override its fields [default: the config's
+    /// only job, unless --query and --topic are given]
     pub job: Option<String>,
 
     /// Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)

@@ -462,6 +462,17 @@ pub fn load(flag: Option<&Path>) -> Result<Loaded> {
     })
 }
 
+/// Where `load` looked when it found no config file, for messages: "no --config,
+/// INDOUBT_CONFIG is not set, and /root/.config/indoubt/config.yaml does not exist".
+pub fn where_looked() -> String {
+    let default = match default_path() {
+        Some(path) => format!("{} does not exist", path.display()),
+        None => "there is no HOME (or XDG_CONFIG_HOME) to find ~/.config/indoubt/config.yaml in"
+            .to_string(),
+    };
+    format!("no --config, INDOUBT_CONFIG is not set, and {default}")
+}
+
 fn default_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())

@@ -1,7 +1,7 @@
 //! Flags, environment and config resolved into what a command needs: output style, timeout and targets.
 
-use crate::cli::KafkaTargetArgs;
 use crate::cli::{GlobalArgs, OutputFormat};
+use crate::cli::{KafkaTargetArgs, PgTargetArgs};
 use crate::config::{self, Loaded};
 use crate::error::hinted;
 use crate::kafka::properties;
@@ -9,7 +9,7 @@ use crate::kafka::security::Security;
 use crate::kafka::target::{
     parse_bootstrap, parse_property_arg, read_properties_file, KafkaTarget,
 };
-use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
+use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin};
 use crate::report::{table::Style, Target};
 use crate::units::{format_duration, format_size};
 use anyhow::{Context as _, Result};
@@ -311,17 +311,80 @@ impl Context {
     /// `--pg` as a config target name or a connection string; without it, the config's
     /// only postgres target, else libpq's environment defaults.
     pub fn pg_target(&self, flag: Option<&str>) -> Result<PgTarget> {
+        self.pg_target_with(
+            flag,
+            &[],
+            "the connection string given (--pg or the config's)",
+        )
+    }
+
+    /// The same for a command's PostgreSQL options: `--pg`, then psql's -h, -p, -U and -d
+    /// over its settings (as psql's options are over its connection string). Like psql,
+    /// a -d holding a URL or key=value settings is the whole connection string.
+    pub fn pg_target_for(&self, args: &PgTargetArgs) -> Result<PgTarget> {
+        let (flag, flag_name, dbname) = match args.dbname.as_deref() {
+            Some(d) if looks_like_conninfo(d) => {
+                if args.pg.is_some() {
+                    return Err(hinted(
+                        "-d holds a connection string, and --pg gives another",
+                        "give one: --pg TARGET with -d DBNAME for its database, or the whole connection string in either",
+                    ));
+                }
+                (Some(d), "the connection string of -d", None)
+            }
+            other => (args.pg.as_deref(), "the connection string of --pg", other),
+        };
+        let overrides: Vec<(&str, &str)> = [
+            ("host", args.host.as_deref()),
+            ("port", args.port.as_deref()),
+            ("user", args.username.as_deref()),
+            ("dbname", dbname),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect();
+        self.pg_target_with(flag, &overrides, flag_name)
+    }
+
+    fn pg_target_with(
+        &self,
+        flag: Option<&str>,
+        overrides: &[(&str, &str)],
+        flag_name: &str,
+    ) -> Result<PgTarget> {
         let env = |key: &str| std::env::var(key).ok();
         let targets = &self.config.config.postgres;
-        let (name, conninfo) = match flag {
-            Some(value) if looks_like_conninfo(value) => (None, value),
+        let file = || {
+            self.config
+                .path
+                .as_ref()
+                .map_or_else(String::new, |p| format!(" of {}", p.display()))
+        };
+        let (name, conninfo, origin) = match flag {
+            Some(value) if looks_like_conninfo(value) => {
+                (None, value, Origin::Given(flag_name.to_string()))
+            }
             Some(name) => match targets.get(name) {
-                Some(t) => (Some(name.to_string()), t.conninfo.as_str()),
+                Some(t) => (
+                    Some(name.to_string()),
+                    t.conninfo.as_str(),
+                    Origin::Given(format!(
+                        "the conninfo of postgres target {name:?}{}",
+                        file()
+                    )),
+                ),
                 None => return Err(self.not_a_pg_target(name)),
             },
             None if targets.len() == 1 => {
                 let (name, t) = targets.iter().next().context("config targets vanished")?;
-                (Some(name.clone()), t.conninfo.as_str())
+                (
+                    Some(name.clone()),
+                    t.conninfo.as_str(),
+                    Origin::Given(format!(
+                        "the conninfo of postgres target {name:?}{}",
+                        file()
+                    )),
+                )
             }
             None if targets.len() > 1 => {
                 return Err(hinted(
@@ -332,12 +395,36 @@ impl Context {
                     "choose one with --pg NAME",
                 ))
             }
-            None => (None, ""),
+            None if !overrides.is_empty() => (None, "", Origin::Given("-h, -p, -U and -d".into())),
+            None => (None, "", Origin::Unknown),
         };
-        let params = ConnParams::resolve(conninfo, &env).with_context(|| match &name {
-            Some(name) => format!("postgres target {name:?}"),
-            None => "postgres connection settings".to_string(),
-        })?;
+        let mut params =
+            ConnParams::resolve_with(conninfo, overrides, &env).with_context(|| match &name {
+                Some(name) => format!("postgres target {name:?}"),
+                None => "postgres connection settings".to_string(),
+            })?;
+        params.origin = match origin {
+            Origin::Unknown => Origin::Defaults(self.no_server_named(&params.from_environment)),
+            given => given,
+        };
         Ok(PgTarget { name, params })
+    }
+
+    /// Why a connection went to libpq's defaults: nothing named a server, and where
+    /// indoubt looked for something that would have.
+    fn no_server_named(&self, from_environment: &[&str]) -> String {
+        let config = match &self.config.path {
+            None => format!("no config file was found ({})", config::where_looked()),
+            Some(path) => format!("{} names no postgres target", path.display()),
+        };
+        let used = if from_environment.is_empty() {
+            "no PG* variable is set, so libpq's defaults were used".to_string()
+        } else {
+            format!(
+                "so {} and libpq's defaults were used",
+                from_environment.join(", ")
+            )
+        };
+        format!("no server was named: no --pg or -h, {config}, and {used}")
     }
 }

@@ -1,5 +1,8 @@
 //! The few error kinds whose wording or hint the user relies on; everything else is `anyhow`.
 
+use crate::peer::{Expected, Peer, WrongServer};
+use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom};
+use crate::pg::session::{ConnectError, Failure};
 use std::fmt;
 
 /// An error that carries advice on how to fix it. Main prints the hint under the error.
@@ -30,4 +33,106 @@ pub fn hint_of(err: &anyhow::Error) -> Option<&str> {
     err.chain()
         .find_map(|e| e.downcast_ref::<Hinted>())
         .map(|h| h.hint.as_str())
+}
+
+/// What main prints under an error: the first hint in its chain, from a [`Hinted`] or
+/// from a typed failure whose hint depends on what the library found (a refused
+/// connection, a password, a server of another kind on the port).
+pub fn hint_for(err: &anyhow::Error) -> Option<String> {
+    err.chain().find_map(|e| {
+        if let Some(hinted) = e.downcast_ref::<Hinted>() {
+            return Some(hinted.hint.clone());
+        }
+        if let Some(failure) = e.downcast_ref::<ConnectError>() {
+            return Some(postgres_connect_hint(failure));
+        }
+        if let Some(refused) = e.downcast_ref::<crate::kafka::conn::Refused>() {
+            return Some(format!(
+                "is the broker running on {}? Nothing accepted a connection there: check the host and port of -b (or of the config's bootstrap servers)",
+                refused.address
+            ));
+        }
+        e.downcast_ref::<WrongServer>().map(wrong_server_hint)
+    })
+}
+
+/// The ways to name a PostgreSQL server, for a hint.
+const NAME_THE_SERVER: &str = "--pg postgres://USER@HOST:PORT/DB (or a config target name), -h HOST -p PORT -U USER -d DB as in psql, the PG* variables, or a postgres target in the config file";
+
+fn postgres_connect_hint(e: &ConnectError) -> String {
+    let places = e.places();
+    let from_env = if e.from_environment.is_empty() {
+        String::new()
+    } else {
+        format!(" (set by {})", e.from_environment.join(", "))
+    };
+    let local = e.endpoints.iter().all(|p| matches!(p, Endpoint::Socket(_)));
+    match &e.failure {
+        Failure::Refused | Failure::NoSocket if matches!(e.origin, Origin::Defaults(_)) => format!(
+            "is PostgreSQL running on this machine, with its socket at {places}? If the server is elsewhere, name it: {NAME_THE_SERVER}"
+        ),
+        Failure::NoSocket => format!(
+            "is the server running on this machine, with its socket at {places}? A socket directory is a host starting with /{from_env}"
+        ),
+        Failure::Refused if local => format!(
+            "is the server running on this machine and accepting connections on {places}?"
+        ),
+        Failure::Refused => format!(
+            "is the server running on {places}? Nothing accepted a connection there: check the host and port{from_env}"
+        ),
+        Failure::TimedOut {
+            after,
+            connect_timeout: true,
+            ..
+        } => format!(
+            "connect_timeout={} in the connection settings bounds each host's TCP connect: check the host, port and firewall{from_env}",
+            after.as_secs()
+        ),
+        Failure::TimedOut { after, .. } => format!(
+            "nothing answered within --timeout {}: check the host, port and firewall{from_env}; a busy server may need a longer --timeout",
+            crate::units::format_duration(*after)
+        ),
+        Failure::PasswordRefused => match &e.password_from {
+            Some(PasswordFrom::Environment) => "the password sent is PGPASSWORD's (it comes before the password file): correct or unset PGPASSWORD".to_string(),
+            Some(PasswordFrom::File(path)) => format!(
+                "the password sent is the one {} gives for this server, database and user (a line host:port:database:user:password): correct that line",
+                path.display()
+            ),
+            Some(PasswordFrom::ConnectionString) => match &e.origin {
+                Origin::Given(origin) => format!(
+                    "the password sent is the one in {origin}: correct it there, or take it out and keep it in ~/.pgpass or PGPASSWORD"
+                ),
+                _ => "the password sent is the one in the connection string: correct it there, or take it out and keep it in ~/.pgpass or PGPASSWORD".to_string(),
+            },
+            None => format!("check the password of {} on the server", e.user),
+        },
+        Failure::NoPassword => {
+            let searched = match &e.passfile {
+                Some(path) => format!(
+                    "the password file {} has no line for this server, database {} and user {} (or cannot be used)",
+                    path.display(),
+                    e.dbname,
+                    e.user
+                ),
+                None => "there is no password file to search (no HOME, no PGPASSFILE)".to_string(),
+            };
+            format!(
+                "none was in the connection string or PGPASSWORD, and {searched}; add a line host:port:database:user:password to ~/.pgpass (chmod 0600) or the file PGPASSFILE names, or set PGPASSWORD; keep it off the command line"
+            )
+        }
+    }
+}
+
+fn wrong_server_hint(w: &WrongServer) -> String {
+    match (w.expected, &w.found) {
+        (Expected::Postgres, Peer::Kafka) => "that is a Kafka port: the kafka commands take it with -b HOST:PORT; --pg (or -h/-p) needs the PostgreSQL server's host and port (5432 by default)".to_string(),
+        (Expected::Postgres, Peer::Tls) => "a TLS server listens there (a TLS proxy?): indoubt speaks PostgreSQL's own negotiation (SSLRequest), as libpq does by default; name the PostgreSQL server's port".to_string(),
+        (Expected::Postgres, Peer::Http) => "a web server listens there (an HTTP API, a UI, an exporter?): name the PostgreSQL server's port (5432 by default)".to_string(),
+        (Expected::Postgres, _) => "check the port: --pg (or -h/-p) needs the PostgreSQL server's host and port (5432 by default)".to_string(),
+        (Expected::Kafka | Expected::KafkaTls, Peer::Postgres) => "that is a PostgreSQL port: the pg commands take it with --pg or -h/-p; -b needs a Kafka broker's listener (9092 by default)".to_string(),
+        (Expected::Kafka, Peer::Tls) => "the listener speaks TLS: if it is a broker's SSL or SASL_SSL listener, add -X security.protocol=SSL (or SASL_SSL with the SASL settings); otherwise check the port".to_string(),
+        (Expected::Kafka | Expected::KafkaTls, Peer::Http) => "a web server listens there (a REST proxy, a schema registry, a UI?): -b needs a Kafka broker's listener (9092 by default)".to_string(),
+        (Expected::KafkaTls, Peer::Kafka) => "the listener is plaintext: drop security.protocol=SSL/SASL_SSL for it (PLAINTEXT or SASL_PLAINTEXT), or give the broker's TLS listener".to_string(),
+        (Expected::Kafka | Expected::KafkaTls, _) => "check the port: -b needs a Kafka broker's listener, and -X security.protocol must match it (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)".to_string(),
+    }
 }

@@ -162,7 +162,12 @@ pub fn open_append(path: &Path, what: &str) -> Result<File> {
 #[allow(clippy::disallowed_methods)] // read-only, but O_NOFOLLOW needs OpenOptions
 pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.exists() {
+        // Only a directory that is not there means no file; one that cannot be looked
+        // at (permissions) is an error, not an empty log.
+        let present = dir
+            .try_exists()
+            .with_context(|| format!("looking at the directory {}", dir.display()))?;
+        if !present {
             return Ok(None);
         }
         check_dir(dir)?;

@@ -1,7 +1,8 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use indoubt::interrupt::{self, Ended};
+use indoubt::usage::{self, HelpAsked};
 use indoubt::{cli, commands, error, shown, term};
 use std::process::ExitCode;
 
@@ -12,6 +13,25 @@ fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            if err.kind() == clap::error::ErrorKind::DisplayHelp {
+                let args: Vec<_> = std::env::args_os().skip(1).collect();
+                if let HelpAsked::WithOthers { path } =
+                    usage::help_asked(&cli::Cli::command(), &args)
+                {
+                    // Help and exit 0 would read as OK to a monitor that runs this line.
+                    let alone = match path.as_str() {
+                        "" => "indoubt --help".to_string(),
+                        path => format!("indoubt {path} --help"),
+                    };
+                    report(&error::hinted(
+                        "help (-h or --help) was asked for along with other arguments; nothing was run",
+                        format!(
+                            "for help, give it alone: {alone}. -h is the host only in the pg commands and resolve pg, as in psql"
+                        ),
+                    ));
+                    return ExitCode::from(EXIT_UNKNOWN);
+                }
+            }
             // --help and --version are not errors; their text goes to stdout.
             let code = if err.use_stderr() { EXIT_UNKNOWN } else { 0 };
             let _ = err.print();
@@ -51,12 +71,17 @@ fn main() -> ExitCode {
     match outcome {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) => {
-            // An error may quote a server, a file or an argument: escaped like any data.
-            term::status(&shown!("indoubt: error: {:#}", err));
-            if let Some(hint) = error::hint_of(&err) {
-                term::status(&shown!("hint: {}", hint));
-            }
+            report(&err);
             ExitCode::from(EXIT_UNKNOWN)
         }
+    }
+}
+
+/// An error and its hint on stderr. An error may quote a server, a file or an argument:
+/// escaped like any data.
+fn report(err: &anyhow::Error) {
+    term::status(&shown!("indoubt: error: {:#}", err));
+    if let Some(hint) = error::hint_for(err) {
+        term::status(&shown!("hint: {}", hint));
     }
 }

@@ -309,8 +309,12 @@ struct Prepared {
 
 impl Prepared {
     fn new(prefix: &str) -> Prepared {
+        Self::with_gid(prefix, &unique("prompt-gid"))
+    }
+
+    fn with_gid(prefix: &str, gid: &str) -> Prepared {
         let db = TestDb::create(prefix);
-        let gid = unique("prompt-gid");
+        let gid = gid.to_string();
         db.admin()
             .batch_execute(&format!(
                 "CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL);
@@ -329,9 +333,20 @@ impl Prepared {
         }
     }
 
+    /// `resolve pg` of the GID with `args` (shell words, quoted by the caller).
+    fn command(&self, args: &str) -> String {
+        format!(
+            "{} resolve pg {} --pg {} {args} --audit-log {}",
+            quote(&assert_cmd::cargo::cargo_bin("indoubt").to_string_lossy()),
+            quote(&self.gid),
+            quote(&pg_url()),
+            quote(&self.audit.to_string_lossy())
+        )
+    }
+
     fn resolve_command(&self) -> String {
         format!(
-            "{} resolve pg {} --pg {} --commit --audit-log {}",
+            "{} resolve pg {} --pg {} --commit --reason 'prompt test' --audit-log {}",
             quote(&assert_cmd::cargo::cargo_bin("indoubt").to_string_lossy()),
             quote(&self.gid),
             quote(&pg_url()),
@@ -438,4 +453,151 @@ fn sigterm_and_sighup_at_the_prompt_restore_the_terminal_and_do_nothing() {
         );
         prepared.assert_untouched(&screen);
     }
+}
+
+/// A GID as pgjdbc writes Narayana's: format id, base64 gtrid, base64 bqual (124 characters).
+fn long_gid() -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let gtrid = format!("{:-<60}", unique("gtrid"));
+    format!(
+        "131077_{}_{}",
+        b64.encode(gtrid.as_bytes()),
+        b64.encode(b"bqual-of-this-branch-0001")
+    )
+}
+
+/// The token the confirmation prompt on `screen` asks for (`Commit: type TOKEN, or …`).
+fn token_on(screen: &str, decision: &str) -> String {
+    let start = format!("{decision}: type ");
+    let line = screen
+        .lines()
+        .rev()
+        .find(|l| l.contains(&start) && l.contains(PROMPT))
+        .unwrap_or_else(|| panic!("no {decision} prompt: {screen}"));
+    let after = &line[line.find(&start).unwrap() + start.len()..];
+    after.split(',').next().unwrap().to_string()
+}
+
+/// An empty screen, so a wait for the next command's prompt cannot be met by the last one's.
+fn clear_all(tmux: &Tmux) {
+    tmux.type_line("clear");
+    tmux.wait_screen("the screen cleared", |s| {
+        !s.contains("Reason:") && !s.contains("Ticket") && !s.contains(PROMPT)
+    });
+}
+
+/// A heuristic decision taken at the terminal asks for a reason (required) and a ticket
+/// before the confirmation, and records both; the confirmation is a short token for this
+/// decision on this GID, so a GID of 124 base64 characters need not be typed, and the
+/// token of another decision does not confirm this one.
+#[test]
+fn a_heuristic_at_the_terminal_asks_a_reason_and_a_ticket_then_a_short_token() {
+    let prepared = Prepared::with_gid("prompt_reason", &long_gid());
+    let tmux = Tmux::start();
+    let reason_asked =
+        |tmux: &Tmux| tmux.wait_screen("the reason prompt", |s| s.contains("Reason:"));
+
+    // An empty reason: nothing done. The reason comes before the confirmation.
+    clear_all(&tmux);
+    tmux.run(&prepared.command("--commit"));
+    reason_asked(&tmux);
+    let screen = tmux.screen();
+    assert!(
+        screen.contains("This is a HEURISTIC decision") && !screen.contains(PROMPT),
+        "{screen}"
+    );
+    tmux.type_line("   ");
+    assert_eq!(tmux.exit_code(), 1, "{}", tmux.screen());
+    let screen = tmux.screen();
+    assert!(
+        screen.contains("nothing done: a heuristic decision needs a reason"),
+        "{screen}"
+    );
+    prepared.assert_untouched(&screen);
+
+    // Ctrl-D at the reason, Esc at the ticket: aborted, nothing done.
+    for (keys, said) in [
+        ("C-d", "aborted with Ctrl-D"),
+        ("Escape", "aborted with Esc"),
+    ] {
+        clear_all(&tmux);
+        tmux.run(&prepared.command("--commit"));
+        reason_asked(&tmux);
+        if keys == "Escape" {
+            tmux.type_line("a reason");
+            tmux.wait_screen("the ticket prompt", |s| {
+                s.contains("Ticket or incident id (Enter for none):")
+            });
+        }
+        tmux.keys(keys);
+        assert_eq!(tmux.exit_code(), 1, "{keys}: {}", tmux.screen());
+        let screen = tmux.screen();
+        assert!(screen.contains(said), "{keys}: {screen}");
+        prepared.assert_untouched(&screen);
+    }
+
+    // The rollback's token (a reason given: nothing more is asked) …
+    clear_all(&tmux);
+    tmux.run(&prepared.command("--rollback --reason r"));
+    tmux.wait_screen("the confirmation prompt", |s| s.contains(PROMPT));
+    let screen = tmux.screen();
+    assert!(!screen.contains("Reason:"), "{screen}");
+    let rollback = token_on(&screen, "Rollback");
+    tmux.keys("Escape");
+    assert_eq!(tmux.exit_code(), 1);
+
+    // … does not confirm the commit.
+    let typed_reason = "coordinator host lost; app team confirms order 4711 was acknowledged";
+    let commit_prompt = |tmux: &Tmux| {
+        clear_all(tmux);
+        tmux.run(&prepared.command("--commit"));
+        reason_asked(tmux);
+        tmux.type_line(typed_reason);
+        tmux.wait_screen("the ticket prompt", |s| s.contains("Ticket or incident id"));
+        tmux.type_line("INC-77");
+        tmux.wait_screen("the confirmation prompt", |s| s.contains(PROMPT));
+        token_on(&tmux.screen(), "Commit")
+    };
+    let commit = commit_prompt(&tmux);
+    assert_eq!(commit.len(), 6, "{commit}");
+    assert_ne!(commit, rollback, "a token per decision");
+    tmux.type_line(&rollback);
+    assert_eq!(tmux.exit_code(), 1, "{}", tmux.screen());
+    let screen = tmux.screen();
+    assert!(screen.contains("the typed text did not match"), "{screen}");
+    prepared.assert_untouched(&screen);
+
+    // The commit's own token does.
+    assert_eq!(
+        commit_prompt(&tmux),
+        commit,
+        "the same decision on the same GID"
+    );
+    tmux.type_line(&commit);
+    assert_eq!(tmux.exit_code(), 0, "{}", tmux.screen());
+    assert!(!prepared.still_prepared(), "{}", tmux.screen());
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(&prepared.audit)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{records:?}");
+    let intent = &records[0];
+    assert_eq!(
+        (
+            intent["decision"].as_str(),
+            intent["heuristic"].as_bool(),
+            intent["reason"].as_str(),
+            intent["ticket"].as_str()
+        ),
+        (
+            Some("commit"),
+            Some(true),
+            Some(typed_reason),
+            Some("INC-77")
+        ),
+        "{intent}"
+    );
+    assert_eq!(records[1]["outcome"]["status"], "ok");
 }

@@ -31,7 +31,7 @@ fn prepared_args(db: &TestDb) -> Vec<String> {
         "prepared",
         "--pg",
         &url,
-        "-d",
+        "--database",
         &db.name,
         "--warning-age",
         "0s",

@@ -92,7 +92,7 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
         "BEGIN; LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE; COMMIT",
     );
 
-    let (report, out) = prepared_json(&["--pg", &pg_url(), "-d", &db.name]);
+    let (report, out) = prepared_json(&["--pg", &pg_url(), "--database", &db.name]);
     let mut admin = db.admin();
     let (pg_age_xids, pg_age_seconds): (i32, f64) = {
         let row = admin
@@ -221,7 +221,7 @@ fn lists_prepared_transaction_with_owner_age_locks_victims_and_decoded_gid() {
     assert!(finding.advice.as_deref().unwrap().contains("orders-node-7"));
 
     // The same in a table for a person.
-    let table = run(indoubt().args(["pg", "prepared", "--pg", &pg_url(), "-d", &db.name]));
+    let table = run(indoubt().args(["pg", "prepared", "--pg", &pg_url(), "--database", &db.name]));
     assert_eq!(table.code, 0);
     for needle in [
         gid.as_str(),
@@ -344,7 +344,7 @@ fn gids_with_quotes_backslashes_spaces_unicode_and_control_characters() {
     for (i, gid) in nasty.iter().enumerate() {
         prepare_update(&db.url(), i as i32 + 1, gid);
     }
-    let (report, out) = prepared_json(&["--pg", &pg_url(), "-d", &db.name]);
+    let (report, out) = prepared_json(&["--pg", &pg_url(), "--database", &db.name]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let mut gids: Vec<&str> = report
         .prepared_transactions
@@ -360,7 +360,7 @@ fn gids_with_quotes_backslashes_spaces_unicode_and_control_characters() {
         .iter()
         .all(|x| x.decoded_gid == DecodedGid::Opaque { note: None }));
 
-    let table = run(indoubt().args(["pg", "prepared", "--pg", &pg_url(), "-d", &db.name]));
+    let table = run(indoubt().args(["pg", "prepared", "--pg", &pg_url(), "--database", &db.name]));
     assert!(
         !table.stdout.contains('\u{1b}'),
         "raw escape reached the terminal:\n{}",
@@ -375,7 +375,7 @@ fn thresholds_from_flags_and_config_set_the_exit_code() {
     let db = TestDb::create("thresholds");
     accounts_table(&db, None);
     prepare_update(&db.url(), 1, "threshold-gid");
-    let base = ["pg", "prepared", "--pg", &pg_url(), "-d", &db.name];
+    let base = ["pg", "prepared", "--pg", &pg_url(), "--database", &db.name];
 
     let code = |extra: &[&str]| run(indoubt().args(base).args(extra)).code;
     assert_eq!(code(&[]), 0, "seconds old, default 5m/30m");
@@ -395,7 +395,7 @@ fn thresholds_from_flags_and_config_set_the_exit_code() {
     let (report, out) = prepared_json(&[
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
         "--warning-age",
         "0s",
@@ -425,7 +425,7 @@ fn thresholds_from_flags_and_config_set_the_exit_code() {
                 &config.to_string_lossy(),
                 "pg",
                 "prepared",
-                "-d",
+                "--database",
                 &db.name,
             ])
             .args(extra))
@@ -447,9 +447,14 @@ fn thresholds_from_flags_and_config_set_the_exit_code() {
         "flags override the config"
     );
     assert_eq!(
-        run(indoubt()
-            .env("INDOUBT_CONFIG", &config)
-            .args(["pg", "prepared", "--pg", "main", "-d", &db.name]))
+        run(indoubt().env("INDOUBT_CONFIG", &config).args([
+            "pg",
+            "prepared",
+            "--pg",
+            "main",
+            "--database",
+            &db.name
+        ]))
         .code,
         1,
         "INDOUBT_CONFIG and --pg NAME"
@@ -572,7 +577,15 @@ fn password_never_appears_in_any_output() {
     let url = url_for(&role.name, &secret, &db.name);
     for format in ["table", "json", "yaml"] {
         let out = run(indoubt().args([
-            "-v", "pg", "prepared", "-o", format, "--pg", &url, "-d", &db.name,
+            "-v",
+            "pg",
+            "prepared",
+            "-o",
+            format,
+            "--pg",
+            &url,
+            "--database",
+            &db.name,
         ]));
         assert_eq!(out.code, 0, "{}", out.stderr);
         check(&out, format);
@@ -583,7 +596,7 @@ fn password_never_appears_in_any_output() {
         role.name,
         db.name
     );
-    let out = run(indoubt().args(["-v", "pg", "prepared", "--pg", &kv, "-d", &db.name]));
+    let out = run(indoubt().args(["-v", "pg", "prepared", "--pg", &kv, "--database", &db.name]));
     assert_eq!(out.code, 0, "conninfo: {}", out.stderr);
     check(&out, "conninfo");
 
@@ -614,7 +627,15 @@ fn password_never_appears_in_any_output() {
         odd_password.replace('\'', "\\'")
     );
     for target in [url_for(&odd.name, &encoded, "postgres"), odd_kv] {
-        let out = run(indoubt().args(["-v", "pg", "prepared", "--pg", &target, "-d", &db.name]));
+        let out = run(indoubt().args([
+            "-v",
+            "pg",
+            "prepared",
+            "--pg",
+            &target,
+            "--database",
+            &db.name,
+        ]));
         assert_eq!(out.code, 0, "{}", out.stderr);
         assert!(!out.stdout.contains(&odd_password) && !out.stderr.contains(&odd_password));
     }
@@ -646,7 +667,7 @@ fn password_never_appears_in_any_output() {
         .env("PGPASSWORD", &secret)
         .env("PGDATABASE", &db.name)
         .env("PGSSLMODE", "disable")
-        .args(["-v", "pg", "prepared", "-o", "json", "-d", &db.name]));
+        .args(["-v", "pg", "prepared", "-o", "json", "--database", &db.name]));
     assert_eq!(
         env.code, 0,
         "PG* variables alone name the target: {}",
@@ -675,7 +696,7 @@ fn password_never_appears_in_any_output() {
         "prepared",
         "-o",
         "yaml",
-        "-d",
+        "--database",
         &db.name,
     ]));
     assert_eq!(out.code, 0, "config: {}", out.stderr);
@@ -694,11 +715,16 @@ fn pgpass_supplies_the_password() {
         lab("INDOUBT_LAB_PG_PORT"),
         role.name
     );
-    let out = run(indoubt()
-        .env("PGPASSFILE", &passfile)
-        .args(["pg", "prepared", "--pg", &conninfo, "-d", "none"]));
+    let out = run(indoubt().env("PGPASSFILE", &passfile).args([
+        "pg",
+        "prepared",
+        "--pg",
+        &conninfo,
+        "--database",
+        "none",
+    ]));
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let without = run(indoubt().args(["pg", "prepared", "--pg", &conninfo, "-d", "none"]));
+    let without = run(indoubt().args(["pg", "prepared", "--pg", &conninfo, "--database", "none"]));
     assert_eq!(
         without.code, 3,
         "no password without the file: {}",
@@ -717,7 +743,7 @@ fn tls_modes_behave_like_libpq() {
             "host={host} port={port} user={} password={} dbname=postgres {extra}",
             role.name, role.password
         );
-        run(indoubt().args(["pg", "prepared", "--pg", &conninfo, "-d", "none"]))
+        run(indoubt().args(["pg", "prepared", "--pg", &conninfo, "--database", "none"]))
     };
     let plain = attempt("127.0.0.1", "sslmode=disable");
     assert_eq!(plain.code, 3, "the role is TLS-only: {}", plain.stderr);
@@ -768,7 +794,7 @@ fn unprivileged_role_is_told_what_it_cannot_see() {
     let (report, out) = prepared_json(&[
         "--pg",
         &url_for(&monitor.name, &monitor.password, "postgres"),
-        "-d",
+        "--database",
         &db.name,
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -801,7 +827,7 @@ fn unprivileged_role_is_told_what_it_cannot_see() {
         "prepared",
         "--pg",
         &url_for(&monitor.name, &monitor.password, "postgres"),
-        "-d",
+        "--database",
         &db.name,
     ]));
     assert!(
@@ -828,7 +854,7 @@ fn yaml_carries_the_same_schema() {
         "yaml",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
     ]));
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -846,7 +872,7 @@ fn closed_pipe_exits_quietly() {
         .args([
             "-c",
             // The reader is gone before indoubt writes its first byte.
-            r#"{ sleep 0.5; "$0" pg prepared --pg "$1" -d "$2"; } | true; echo "rc=${PIPESTATUS[0]}""#,
+            r#"{ sleep 0.5; "$0" pg prepared --pg "$1" --database "$2"; } | true; echo "rc=${PIPESTATUS[0]}""#,
             &bin.to_string_lossy(),
             &pg_url(),
             &db.name,
@@ -911,7 +937,7 @@ fn colour_and_width_follow_the_terminal() {
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
         "--warning-age",
         "0s",
@@ -959,7 +985,7 @@ fn a_narrow_terminal_shows_records_with_the_gid_on_one_line() {
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
     ];
     let out = on_terminal(80, &[], &args);
@@ -1015,7 +1041,7 @@ fn victims_are_blamed_only_on_prepared_transactions_whose_locks_conflict() {
         .unwrap();
     // SHARE conflicts with the writer's RowExclusiveLock, not with the reader's AccessShareLock.
     let (victim, handle) = blocked_session(&db, "BEGIN; LOCK TABLE accounts IN SHARE MODE; COMMIT");
-    let (report, out) = prepared_json(&["--pg", &pg_url(), "-d", &db.name]);
+    let (report, out) = prepared_json(&["--pg", &pg_url(), "--database", &db.name]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let victims_of = |gid: &str| -> Vec<i32> {
         report

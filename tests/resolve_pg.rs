@@ -471,7 +471,7 @@ fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     let on_terminal = |typed: &str| {
         let bin = assert_cmd::cargo::cargo_bin("indoubt");
         let inner = format!(
-            "'{}' resolve pg typed-gid --pg '{}' --commit --audit-log '{}'",
+            "'{}' resolve pg typed-gid --pg '{}' --commit --reason 'at the terminal' --audit-log '{}'",
             bin.display(),
             pg_url(),
             s.audit().display()
@@ -498,7 +498,10 @@ fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     };
     let (code_wrong, screen) = on_terminal("typed-gi");
     assert_eq!(code_wrong, Some(1), "{screen}");
-    assert!(screen.contains("Type typed-gid to confirm"), "{screen}");
+    assert!(
+        screen.contains("Commit: type ") && screen.contains(", or the whole GID, to confirm"),
+        "{screen}"
+    );
     assert!(
         s.still_prepared("typed-gid"),
         "a wrong answer changes nothing"
@@ -681,11 +684,11 @@ fn nothing_is_done_when_the_audit_log_cannot_be_written() {
             "--audit-log",
         ])
         .arg(s.audit()));
-    assert_eq!(
-        recent.code, 3,
-        "no log was ever written there: {}",
-        recent.stderr
-    );
+    // No log was ever written there: no records yet (OK, not an error).
+    assert_eq!(recent.code, 0, "{}", recent.stderr);
+    let listed: serde_json::Value = serde_json::from_str(&recent.stdout).unwrap();
+    assert_eq!(listed["findings"][0]["code"], "audit_no_records");
+    assert_eq!(listed["records"], serde_json::json!([]));
 }
 
 #[test]
@@ -1246,100 +1249,181 @@ fn a_lost_head_blocks_the_writer_until_resealed() {
     assert!(!head.exists(), "no head made");
 }
 
-/// `--all-branches` over four branches of one global transaction in four databases: each
-/// branch is checked against its own sources (one whose source recorded the opposite is
-/// left alone), a branch that fails (another role's: 42501) stops none of the others,
-/// every branch acted on has its intent and outcome, and the exit code says not all
-/// succeeded.
-#[test]
-fn all_branches_reports_each_branch_and_a_failure_stops_none() {
-    use base64::Engine;
-    let b64 = base64::engine::general_purpose::STANDARD;
-    let resolver = TestRole::create("resolver", "");
-    let other = TestRole::create("other_owner", "");
-    let dbs: Vec<TestDb> = ["br_a", "br_b", "br_c", "br_d"]
-        .iter()
-        .map(|p| TestDb::create(p))
-        .collect();
-    let txlog = TestDb::create("txlog");
-    let gtrid = b64.encode(unique("orders-global").as_bytes());
-    let gids: Vec<String> = ["a", "b", "c", "d"]
-        .iter()
-        .map(|b| format!("4660_{gtrid}_{}", b64.encode(b.as_bytes())))
-        .collect();
-    for (i, db) in dbs.iter().enumerate() {
-        db.admin()
-            .batch_execute("CREATE TABLE t (v int); GRANT ALL ON t TO PUBLIC")
-            .unwrap();
-        let role = if i == 1 { &other } else { &resolver };
-        connect(&url_for(&role.name, &role.password, &db.name))
+/// Four branches of one global transaction, one per database, and a decision source
+/// keyed by GID that recorded a rollback for the third (`br_c`) and commits for the rest.
+struct FourBranches {
+    resolver: TestRole,
+    dbs: Vec<TestDb>,
+    gids: Vec<String>,
+    dir: tempfile::TempDir,
+    _txlog: TestDb,
+    _other: TestRole,
+}
+
+impl FourBranches {
+    /// `owners[i]`: whether the resolver (true) or another role prepared branch i.
+    fn new(owners: [bool; 4]) -> FourBranches {
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::STANDARD;
+        let resolver = TestRole::create("resolver", "");
+        let other = TestRole::create("other_owner", "");
+        let dbs: Vec<TestDb> = ["br_a", "br_b", "br_c", "br_d"]
+            .iter()
+            .map(|p| TestDb::create(p))
+            .collect();
+        let txlog = TestDb::create("txlog");
+        let gtrid = b64.encode(unique("orders-global").as_bytes());
+        let gids: Vec<String> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|b| format!("4660_{gtrid}_{}", b64.encode(b.as_bytes())))
+            .collect();
+        for (i, db) in dbs.iter().enumerate() {
+            db.admin()
+                .batch_execute("CREATE TABLE t (v int); GRANT ALL ON t TO PUBLIC")
+                .unwrap();
+            let role = if owners[i] { &resolver } else { &other };
+            connect(&url_for(&role.name, &role.password, &db.name))
+                .batch_execute(&format!(
+                    "BEGIN; INSERT INTO t VALUES ({i}); PREPARE TRANSACTION {}",
+                    literal(&gids[i])
+                ))
+                .unwrap();
+        }
+        txlog
+            .admin()
             .batch_execute(&format!(
-                "BEGIN; INSERT INTO t VALUES ({i}); PREPARE TRANSACTION {}",
-                literal(&gids[i])
+                "CREATE TABLE outcomes (gid text, outcome text);
+                 INSERT INTO outcomes VALUES ({}, 'COMMITTED'), ({}, 'COMMITTED'), ({}, 'ROLLED_BACK'), ({}, 'COMMITTED')",
+                literal(&gids[0]),
+                literal(&gids[1]),
+                literal(&gids[2]),
+                literal(&gids[3])
             ))
             .unwrap();
-    }
-    // The coordinator's log, by GID: branch c was rolled back, the others committed.
-    txlog
-        .admin()
-        .batch_execute(&format!(
-            "CREATE TABLE outcomes (gid text, outcome text);
-             INSERT INTO outcomes VALUES ({}, 'COMMITTED'), ({}, 'COMMITTED'), ({}, 'ROLLED_BACK'), ({}, 'COMMITTED')",
-            literal(&gids[0]),
-            literal(&gids[1]),
-            literal(&gids[2]),
-            literal(&gids[3])
-        ))
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("indoubt.yaml"),
+            format!(
+                "postgres:\n  here:\n    conninfo: {}\n  txlog:\n    conninfo: {}\nresolve:\n  decision_sources:\n    - name: outcomes\n      target: txlog\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      key: gid\n      authoritative: true\n",
+                url_for(&resolver.name, &resolver.password, "postgres"),
+                txlog.url()
+            ),
+        )
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("indoubt.yaml");
-    std::fs::write(
-        &config,
-        format!(
-            "postgres:\n  here:\n    conninfo: {}\n  txlog:\n    conninfo: {}\nresolve:\n  decision_sources:\n    - name: outcomes\n      target: txlog\n      query: SELECT outcome FROM outcomes WHERE gid = $1\n      key: gid\n      authoritative: true\n",
-            url_for(&resolver.name, &resolver.password, "postgres"),
-            txlog.url()
-        ),
-    )
-    .unwrap();
-    let audit = dir.path().join("audit.jsonl");
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(&config)
-        .args([
-            "resolve",
-            "pg",
-            &gids[0],
-            "--pg",
-            "here",
-            "--all-branches",
-            "--commit",
-            "--yes",
-            "--reason",
-            "INC-9 the log says commit",
-            "--audit-log",
-        ])
-        .arg(&audit));
-    assert_eq!(out.code, 2, "not all succeeded: {}", out.stdout);
-    let r: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(r["outcome"]["status"], "ok", "{}", out.stdout);
-    let sibling = |gid: &str| {
-        r["siblings"]
-            .as_array()
-            .unwrap()
+        FourBranches {
+            resolver,
+            dbs,
+            gids,
+            dir,
+            _txlog: txlog,
+            _other: other,
+        }
+    }
+
+    fn audit(&self) -> PathBuf {
+        self.dir.path().join("audit.jsonl")
+    }
+
+    /// `resolve pg <branch a> --all-branches --commit --yes`, as the resolver role.
+    fn command(&self) -> std::process::Command {
+        let mut cmd = indoubt_process();
+        cmd.args(["-o", "json", "--config"])
+            .arg(self.dir.path().join("indoubt.yaml"))
+            .args([
+                "resolve",
+                "pg",
+                &self.gids[0],
+                "--pg",
+                "here",
+                "--all-branches",
+                "--commit",
+                "--yes",
+                "--reason",
+                "INC-9 the log says commit",
+                "--audit-log",
+            ])
+            .arg(self.audit());
+        cmd
+    }
+
+    /// Which branches are still prepared, in database order.
+    fn still_prepared(&self) -> Vec<bool> {
+        self.dbs
             .iter()
-            .find(|s| s["gid"] == gid)
-            .unwrap_or_else(|| panic!("{gid} not a sibling: {}", out.stdout))
-            .clone()
-    };
-    let (b, c, d) = (sibling(&gids[1]), sibling(&gids[2]), sibling(&gids[3]));
+            .map(|db| {
+                db.admin()
+                    .query_one(
+                        "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()",
+                        &[],
+                    )
+                    .unwrap()
+                    .get::<_, i64>(0)
+                    == 1
+            })
+            .collect()
+    }
+}
+
+fn sibling<'a>(r: &'a Value, gid: &str) -> &'a Value {
+    r["siblings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["gid"] == gid)
+        .unwrap_or_else(|| panic!("{gid} not a sibling: {r}"))
+}
+
+/// `--all-branches` over four branches: each is checked against its own source (the
+/// one whose source recorded the opposite is left alone); a branch another session
+/// rolls back while indoubt works is told it lost the race, and stops none of the
+/// others; every branch acted on has its intent and outcome; the exit code says not
+/// all went as asked.
+#[test]
+fn all_branches_reports_each_branch_and_a_lost_race_stops_none() {
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let four = FourBranches::new([true; 4]);
+    let mut child = four
+        .command()
+        // Waits before the first branch's re-read until a line comes on stdin.
+        .env("INDOUBT_FAILPOINT", "pause:before-check")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("failpoint before-check: waiting") {
+        assert!(stderr.read_line(&mut said).unwrap() > 0, "{said}");
+    }
+    four.dbs[1]
+        .admin()
+        .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&four.gids[1])))
+        .unwrap();
+    // One line, then the end of input: the later pauses do not wait.
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    stderr.read_to_string(&mut said).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{said}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["outcome"]["status"], "ok", "{r}");
+    let (b, c, d) = (
+        sibling(&r, &four.gids[1]),
+        sibling(&r, &four.gids[2]),
+        sibling(&r, &four.gids[3]),
+    );
     assert_eq!(
-        (&b["state"], &b["outcome"]["status"], &b["outcome"]["code"]),
-        (
-            &Value::from("prepared"),
-            &Value::from("error"),
-            &Value::from("42501")
-        ),
+        (&b["state"], &b["outcome"]["status"]),
+        (&Value::from("gone"), &Value::from("lost_race")),
+        "{b}"
+    );
+    assert!(
+        b["outcome"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("another session rolled it back first"),
         "{b}"
     );
     assert_eq!(
@@ -1358,7 +1442,7 @@ fn all_branches_reports_each_branch_and_a_failure_stops_none() {
     let found = findings(&r);
     for expected in [
         ("resolved", "OK"),
-        ("failed", "CRITICAL"),
+        ("lost_race", "WARNING"),
         ("branch_left_alone", "WARNING"),
     ] {
         assert!(
@@ -1366,21 +1450,24 @@ fn all_branches_reports_each_branch_and_a_failure_stops_none() {
             "{expected:?} in {found:?}"
         );
     }
-    let still: Vec<bool> = dbs
+    assert_eq!(
+        found.iter().filter(|f| f.0 == "resolved").count(),
+        2,
+        "{found:?}"
+    );
+    assert_eq!(four.still_prepared(), [false, false, true, false]);
+    let committed: Vec<i64> = four
+        .dbs
         .iter()
         .map(|db| {
             db.admin()
-                .query_one(
-                    "SELECT count(*) FROM pg_prepared_xacts WHERE database = current_database()",
-                    &[],
-                )
+                .query_one("SELECT count(*) FROM t", &[])
                 .unwrap()
-                .get::<_, i64>(0)
-                == 1
+                .get(0)
         })
         .collect();
-    assert_eq!(still, [false, true, true, false]);
-    let (v, verified) = verify(&audit);
+    assert_eq!(committed, [1, 0, 0, 1]);
+    let (v, verified) = verify(&four.audit());
     assert_eq!(verified.code, 0, "{}", verified.stdout);
     let records = v["records"].as_array().unwrap();
     let intents: Vec<&str> = records
@@ -1389,11 +1476,345 @@ fn all_branches_reports_each_branch_and_a_failure_stops_none() {
         .map(|r| r["object"].as_str().unwrap())
         .collect();
     assert_eq!(records.len(), 6, "{}", verified.stdout);
-    for (gid, acted) in gids.iter().zip([true, true, false, true]) {
+    for (gid, acted) in four.gids.iter().zip([true, true, false, true]) {
         assert_eq!(
             intents.iter().any(|o| o.contains(gid.as_str())),
             acted,
             "{gid}: {intents:?}"
         );
     }
+}
+
+/// A branch the role may not finish (another role prepared it) refuses the whole
+/// `--all-branches` before anything is confirmed or recorded: no branch is resolved.
+#[test]
+fn all_branches_refuses_them_all_when_one_branch_is_another_roles() {
+    let four = FourBranches::new([true, false, true, true]);
+    let out = four.command().output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
+    let refused: Vec<&Value> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "not_owner")
+        .collect();
+    assert_eq!(refused.len(), 1, "{r}");
+    assert!(
+        refused[0]["subject"]
+            .as_str()
+            .unwrap()
+            .contains(&four.gids[1]),
+        "{r}"
+    );
+    assert!(
+        refused[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&four.resolver.name),
+        "{r}"
+    );
+    assert_eq!(four.still_prepared(), [true; 4]);
+    assert!(!four.audit().exists(), "nothing recorded");
+}
+
+/// `resolve pg GID` (JSON, the test's audit log, `extra`) paused at the failpoint `point`
+/// (debug builds: `INDOUBT_FAILPOINT=pause:POINT`, after its intent): `meanwhile` runs
+/// while it waits there, then it goes on.
+fn paused(
+    s: &Setup,
+    point: &str,
+    gid: &str,
+    extra: &[&str],
+    meanwhile: impl FnOnce(),
+) -> (Value, Outcome) {
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let mut child = indoubt_process()
+        .env("INDOUBT_FAILPOINT", format!("pause:{point}"))
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            gid,
+            "--pg",
+            &s.pg,
+            "--audit-log",
+        ])
+        .arg(s.audit())
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "it ended before the failpoint {point}: {said}"
+        );
+        said.push_str(&line);
+        if line.contains(&format!("failpoint {point}: waiting")) {
+            break;
+        }
+    }
+    meanwhile();
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    stderr.read_to_string(&mut said).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        serde_json::from_str(&stdout).unwrap_or(Value::Null),
+        Outcome {
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: said,
+        },
+    )
+}
+
+/// Another session's ROLLBACK PREPARED of `gid`, in the test's database.
+fn rolled_back_by_another(s: &Setup, gid: &str) -> impl FnOnce() {
+    let (url, gid) = (s.db.url(), gid.to_string());
+    move || {
+        connect(&url)
+            .batch_execute(&format!("ROLLBACK PREPARED {}", literal(&gid)))
+            .unwrap()
+    }
+}
+
+/// The loser of a COMMIT-versus-ROLLBACK race is told which outcome won, from the status
+/// of the transaction's xid read with the evidence, and exits 1: it did not do what it
+/// was asked. Lost at the statement (42704) or at the re-read before it, alike. When the
+/// winner decided the same, it is already resolved as asked (exit 0).
+#[test]
+fn the_loser_of_a_commit_rollback_race_is_told_which_outcome_won() {
+    let s = Setup::new("lostrace");
+    let commit = ["--commit", "--yes", "--reason", "race"];
+
+    // After the re-read, before COMMIT PREPARED: the statement finds it gone.
+    let gid = unique("race-at-apply");
+    s.prepare(1, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-apply",
+        &gid,
+        &commit,
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (1, "lost_race"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let said = r["findings"][0]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("NOT committed: another session rolled it back first")
+            && said.contains("is aborted"),
+        "{said}"
+    );
+    assert_eq!(
+        (
+            r["outcome"]["status"].as_str(),
+            r["outcome"]["code"].as_str()
+        ),
+        (Some("lost_race"), Some("42704")),
+        "{r}"
+    );
+    assert_eq!(s.balance(1), 100, "the other session's rollback stands");
+
+    // Before the re-read: found gone there, nothing sent, told the same.
+    let gid = unique("race-at-check");
+    s.prepare(2, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-check",
+        &gid,
+        &commit,
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!((out.code, code(&r)), (1, "lost_race"), "{}", out.stdout);
+    assert!(r["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("NOT committed: another session rolled it back first"));
+    assert_eq!(r["outcome"]["code"], Value::Null, "{r}");
+
+    // The winner decided the same: already resolved as asked.
+    let gid = unique("race-same");
+    s.prepare(3, &gid);
+    let (r, out) = paused(
+        &s,
+        "before-check",
+        &gid,
+        &["--rollback", "--yes", "--reason", "race"],
+        rolled_back_by_another(&s, &gid),
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (0, "already_resolved"),
+        "{}",
+        out.stdout
+    );
+    assert!(r["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("already resolved as asked: another session rolled it back first"));
+
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let statuses: Vec<&str> = v["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["outcome"]["status"].as_str())
+        .collect();
+    assert_eq!(statuses, ["lost_race", "lost_race", "already_resolved"]);
+}
+
+/// PostgreSQL lets only the role that prepared a transaction, or a superuser, commit or
+/// roll it back: any other role is refused before anything is confirmed or recorded
+/// (exit 3, no audit log written), with whom to connect as.
+#[test]
+fn a_role_that_did_not_prepare_it_is_refused_before_any_intent() {
+    let s = Setup::new("owner");
+    let owner = TestRole::create("owner", "");
+    let other = TestRole::create("other", "");
+    s.db.admin()
+        .batch_execute(&format!("GRANT ALL ON accounts TO \"{}\"", owner.name))
+        .unwrap();
+    let gid = unique("owned");
+    connect(&url_for(&owner.name, &owner.password, &s.db.name))
+        .batch_execute(&format!(
+            "BEGIN; UPDATE accounts SET balance = balance + 1 WHERE id = 1; PREPARE TRANSACTION {}",
+            literal(&gid)
+        ))
+        .unwrap();
+    let as_role = |role: &TestRole, extra: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "resolve", "pg", &gid, "--pg"])
+            .arg(url_for(&role.name, &role.password, &s.db.name))
+            .args(["--commit", "--audit-log"])
+            .arg(s.audit())
+            .args(extra));
+        (
+            serde_json::from_str::<Value>(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    };
+    for extra in [&["--yes", "--reason", "r"][..], &["--dry-run"][..]] {
+        let (r, out) = as_role(&other, extra);
+        assert_eq!(
+            (out.code, code(&r)),
+            (3, "not_owner"),
+            "{extra:?}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+        let finding = &r["findings"][0];
+        let said = finding["message"].as_str().unwrap();
+        assert!(
+            said.contains(&format!("connected as {}", other.name))
+                && said.contains(&format!("its owner is {}", owner.name))
+                && said.contains("not a superuser"),
+            "{said}"
+        );
+        assert_eq!(
+            finding["advice"].as_str(),
+            Some(format!("connect as {} or a superuser", owner.name).as_str())
+        );
+        assert!(!s.audit().exists(), "no intent recorded: {extra:?}");
+        assert!(s.still_prepared(&gid));
+    }
+    let (r, out) = as_role(&owner, &["--yes", "--reason", "r"]);
+    assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
+    assert_eq!(s.balance(1), 101, "its owner may");
+}
+
+/// A second resolve of a transaction whose earlier intent has no outcome (that process
+/// died between its intent and its statement) shows that intent — when, who, which
+/// decision — and warns before going on; the new intent names it. Another transaction's
+/// open intent is not shown.
+#[test]
+fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
+    let s = Setup::new("again");
+    let gid = unique("crashed-once");
+    s.prepare(1, &gid);
+    let out = run(indoubt()
+        .env("INDOUBT_FAILPOINT", "after-intent")
+        .args(["resolve", "pg", &gid, "--pg", &s.pg, "--rollback", "--yes"])
+        .args(["--reason", "first try", "--audit-log"])
+        .arg(s.audit()));
+    assert_eq!(out.code, 86, "{}", out.stderr);
+    let (v, _) = verify(&s.audit());
+    let open = v["records"][0].clone();
+    let open_id = open["action_id"].as_str().unwrap().to_string();
+
+    let (r, out) = s.resolve(&gid, &["--rollback", "--dry-run"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let earlier = r["earlier_intents"].as_array().unwrap();
+    assert_eq!(earlier.len(), 1, "{r}");
+    assert_eq!(
+        (
+            earlier[0]["action_id"].as_str(),
+            earlier[0]["decision"].as_str(),
+            earlier[0]["time"].as_str()
+        ),
+        (
+            Some(open_id.as_str()),
+            Some("rollback"),
+            open["time"].as_str()
+        )
+    );
+    assert_eq!(earlier[0]["operator"], open["operator"]);
+    let table = run(indoubt()
+        .args([
+            "resolve",
+            "pg",
+            &gid,
+            "--pg",
+            &s.pg,
+            "--rollback",
+            "--dry-run",
+        ])
+        .arg("--audit-log")
+        .arg(s.audit()));
+    for part in [
+        "WARNING: an earlier resolve of prepared transaction",
+        "has no outcome in the audit log",
+        "decision rollback (heuristic)",
+        &open_id,
+        "That process may have died before its action",
+    ] {
+        assert!(table.stdout.contains(part), "{part:?}: {}", table.stdout);
+    }
+
+    let (r, out) = s.resolve(&gid, &["--rollback", "--yes", "--reason", "second try"]);
+    assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("WARNING: an earlier resolve of") && out.stderr.contains(&open_id),
+        "warned before going on: {}",
+        out.stderr
+    );
+    let (v, _) = verify(&s.audit());
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 3, "{v}");
+    assert_eq!(
+        records[1]["evidence"]["earlier_intents_without_outcome"],
+        serde_json::json!([open_id]),
+        "{}",
+        records[1]
+    );
+
+    let other = unique("never-crashed");
+    s.prepare(2, &other);
+    let (r, _) = s.resolve(&other, &["--rollback", "--dry-run"]);
+    assert_eq!(r["earlier_intents"], serde_json::json!([]), "{r}");
 }

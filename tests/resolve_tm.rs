@@ -400,9 +400,9 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &lab.dbs[0].name,
-        "-d",
+        "--database",
         &lab.dbs[1].name,
     ];
     let (report, out) = report::<PreparedReport>(&listed);
@@ -518,7 +518,7 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
                     .as_str()
                     .map(|s| s.starts_with("COMMIT PREPARED")),
             ),
-            (vec!["dry_run", "siblings_unchecked", "dry_run"], Some(true)),
+            (vec!["dry_run", "dry_run", "siblings_unchecked"], Some(true)),
             "{planned}"
         );
         let text = run(indoubt().arg("--config").arg(&config).args([

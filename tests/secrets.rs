@@ -340,7 +340,7 @@ fn pgpass_in_home_gives_config_targets_their_password() {
             .env("HOME", home)
             .arg("--config")
             .arg(&config)
-            .args(["pg", "prepared", "-d", "none"]))
+            .args(["pg", "prepared", "--database", "none"]))
     };
     let out = prepared(home.path());
     assert_eq!(

@@ -134,7 +134,16 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
             owner.0
         ))
         .unwrap();
-    let args = ["resolve", "pg", &gid, "--pg", &pg_url(), "--rollback"];
+    let args = [
+        "resolve",
+        "pg",
+        &gid,
+        "--pg",
+        &pg_url(),
+        "--rollback",
+        "--reason",
+        "test",
+    ];
 
     let mut dry = args.to_vec();
     dry.push("--dry-run");
@@ -228,7 +237,7 @@ impl Drop for OwnDb {
         if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
             for row in gids {
                 let gid: Vec<u8> = row.get(0);
-                let literal = indoubt::resolve::pg_apply::literal(&gid);
+                let literal = indoubt::resolve::apply::pg::literal(&gid);
                 let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
             }
             for hex in &self.roles {
@@ -283,9 +292,9 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &odd.name,
-        "-d",
+        "--database",
         &normal.name,
         "--warning-age",
         "0s",
@@ -326,7 +335,14 @@ fn a_gid_that_is_not_utf8_is_reported_escaped_and_resolved_by_its_escaped_form()
     assert_eq!(json["status"], "CRITICAL");
 
     // A session in the SQL_ASCII database itself takes the bytes as they are.
-    let inside = run(indoubt().args(["pg", "prepared", "--pg", &odd.url(), "-d", &odd.name]));
+    let inside = run(indoubt().args([
+        "pg",
+        "prepared",
+        "--pg",
+        &odd.url(),
+        "--database",
+        &odd.name,
+    ]));
     assert_eq!(inside.code, 0, "{}\n{}", inside.stdout, inside.stderr);
     assert!(inside.stdout.contains(&shown_gid), "{}", inside.stdout);
 
@@ -684,7 +700,7 @@ fn a_terminal_of_0_columns_gets_columns_then_80() {
         "prepared",
         "--pg",
         &pg_url(),
-        "-d",
+        "--database",
         &db.name,
         "--warning-age",
         "0s",

@@ -7,6 +7,7 @@
 use super::record::{Kind, Record};
 use crate::error::hinted;
 use crate::fsafe;
+use crate::report::Target;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 use std::fs::File;
@@ -95,7 +96,7 @@ pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
 
 /// Records the outcome that answers `intent`.
 pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outcome) -> Result<()> {
-    let status = outcome.status.clone();
+    let status = outcome.status.name();
     append(path, intent.outcome_of(outcome))
         .map(|_| ())
         .map_err(|e| {
@@ -342,6 +343,9 @@ impl Break {
 /// Everything `audit verify` found.
 #[derive(Debug, Default)]
 pub struct Verification {
+    /// There is no log file: nothing was recorded there yet (unless `breaks` says the
+    /// log was removed).
+    pub absent: bool,
     pub records: Vec<Record>,
     /// Where the chain is broken (tampering or truncation), in file order.
     pub breaks: Vec<Break>,
@@ -351,9 +355,25 @@ pub struct Verification {
     pub open_intents: Vec<Record>,
 }
 
+/// Reads and checks the log. No log and no head is a log nothing was recorded in yet
+/// (`absent`, no records); a head without its log is a log that was removed, a break.
+/// A log that cannot be read (permissions, a link, another user's) is an error.
 pub fn read_and_verify(path: &Path) -> Result<Verification> {
     let Some(mut file) = fsafe::open_read(path, "audit log")? else {
-        bail!("no audit log at {}", path.display());
+        let mut v = Verification {
+            absent: true,
+            ..Verification::default()
+        };
+        match read_head(path)? {
+            Head::Missing => {}
+            head => v.breaks.push(Break::new(format!(
+                "there is no audit log at {}, but {} ({}): the log was deleted or moved",
+                path.display(),
+                head.describe(),
+                head_path(path).display()
+            ))),
+        }
+        return Ok(v);
     };
     // Shared: an append in progress finishes (log and head) before this reads.
     lock(&file, false, path)?;
@@ -410,6 +430,21 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
         .cloned()
         .collect();
     Ok(v)
+}
+
+/// The intents on `object` at `target` that have no outcome record; none when there is
+/// no log yet. Read under the shared lock, like `audit verify`.
+pub fn open_intents_for(path: &Path, object: &str, target: &Target) -> Result<Vec<Record>> {
+    if fsafe::open_read(path, "audit log")?.is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(read_and_verify(path)?
+        .open_intents
+        .into_iter()
+        .filter(|r| {
+            r.object == object && r.target.kind == target.kind && r.target.address == target.address
+        })
+        .collect())
 }
 
 /// What `audit reseal` did.

@@ -90,11 +90,48 @@ impl Answer {
     }
 }
 
+/// What came of an action, as the audit log and the JSON output spell it. Logs written
+/// before this type existed hold the same words, so they still read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Done as asked.
+    Ok,
+    /// Gone before the action ran, resolved the way it was asked (or, with nothing read
+    /// about it, simply gone).
+    AlreadyResolved,
+    /// Another session was finishing it at that moment: nothing done.
+    Busy,
+    /// Nothing sent: it changed between the confirmation and the action.
+    Refused,
+    /// The server refused the statement or request: nothing done.
+    Error,
+    /// No answer (a lost connection, a timeout): it may or may not have been done.
+    Unknown,
+    /// Another session resolved it first, the other way, or a way that cannot be told:
+    /// nothing done, and not what was asked.
+    LostRace,
+}
+
+impl Status {
+    /// The JSON spelling, for text output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::AlreadyResolved => "already_resolved",
+            Status::Busy => "busy",
+            Status::Refused => "refused",
+            Status::Error => "error",
+            Status::Unknown => "unknown",
+            Status::LostRace => "lost_race",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
-    /// ok, already_resolved, busy, refused or error.
-    pub status: String,
+    pub status: Status,
     pub detail: String,
     /// SQLSTATE or Kafka error name, when the server gave one.
     pub code: Option<String>,

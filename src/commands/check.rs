@@ -109,10 +109,21 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
     };
     let plan = plan(ctx, &enabled);
     if plan.is_empty() {
-        anyhow::bail!(
-            "no check to run: the config names no postgres or kafka target, no reconcile job \
-             or outbox with `check: true` (or --only/--skip left none)"
-        );
+        return Err(match &ctx.config.path {
+            // Nothing to blame in a config that is not there.
+            None => crate::error::hinted(
+                format!(
+                    "nothing to check: no config file was found ({})",
+                    crate::config::where_looked()
+                ),
+                "check runs what a config file names (README, \"Config\"): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
+            ),
+            Some(path) => anyhow!(
+                "no check to run: {} names no postgres or kafka target, no reconcile job \
+                 or outbox with `check: true` (or --only/--skip left none)",
+                path.display()
+            ),
+        });
     }
     let started = Instant::now();
     let deadline = args.deadline;

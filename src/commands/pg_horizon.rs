@@ -57,7 +57,7 @@ pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<Ho
         wraparound_warning_xids: wrap_warning,
         wraparound_critical_xids: wrap_critical,
     };
-    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let target = ctx.pg_target_for(&args.target)?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = horizon::collect(&session, ctx.timeout).await?;

@@ -41,7 +41,7 @@ pub(crate) async fn build(ctx: &Context, args: &PreparedArgs) -> Result<Report<P
         warning_age_seconds: warning.as_secs(),
         critical_age_seconds: critical.as_secs(),
     };
-    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let target = ctx.pg_target_for(&args.target)?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     ctx.note(format!("connected: PostgreSQL {}", session.info.version));

@@ -40,7 +40,7 @@ pub(crate) async fn build(ctx: &Context, args: &SlotsArgs) -> Result<Report<Slot
     let (warning, critical) =
         ctx.slot_thresholds((args.warning_retained, args.critical_retained))?;
     let (warning_xids, critical_xids) = ctx.horizon_xid_thresholds((None, None))?;
-    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let target = ctx.pg_target_for(&args.target)?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = slots::collect(&session).await?;

@@ -141,6 +141,41 @@ fn parse_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
     Ok(crate::units::time_before(now, back))
 }
 
+/// The job in force: the one named; with none named, the config's only job (flags
+/// override its fields), unless the command line is a comparison of its own (--query and
+/// --topic). Several jobs and none named is refused with their names.
+fn job_in_force<'a>(
+    ctx: &'a Context,
+    args: &ReconcileArgs,
+) -> Result<Option<(String, &'a crate::config::ReconcileJobConfig)>> {
+    let jobs = &ctx.config.config.reconcile;
+    let names = || jobs.keys().cloned().collect::<Vec<_>>().join(", ");
+    match &args.job {
+        Some(name) => match jobs.get(name) {
+            Some(job) => Ok(Some((name.clone(), job))),
+            None => Err(hinted(
+                format!("no reconcile job named {name:?} in the config"),
+                if jobs.is_empty() {
+                    "jobs live under reconcile: in the config file, which names none".to_string()
+                } else {
+                    format!("the config's reconcile jobs are: {}", names())
+                },
+            )),
+        },
+        None if args.query.is_some() && args.topic.is_some() => Ok(None),
+        None if jobs.len() == 1 => {
+            let (name, job) = jobs.iter().next().context("config jobs vanished")?;
+            ctx.note(format!("reconcile job {name:?}, the config's only one"));
+            Ok(Some((name.clone(), job)))
+        }
+        None if jobs.len() > 1 => Err(hinted(
+            format!("which reconcile job? The config names several: {}", names()),
+            "name one: indoubt reconcile NAME (flags override its fields), or give --query and --topic for a comparison of its own",
+        )),
+        None => Ok(None),
+    }
+}
+
 pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
     let report = build(ctx, args).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
@@ -149,14 +184,9 @@ pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
 
 /// The report, for `run` to print and for `check` to gather.
 pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<ReconcileReport>> {
-    let job = match &args.job {
-        Some(name) => Some(ctx.config.config.reconcile.get(name).ok_or_else(|| {
-            hinted(
-                format!("no reconcile job named {name:?} in the config"),
-                "jobs live under reconcile: in the config file",
-            )
-        })?),
-        None => None,
+    let (job_name, job) = match job_in_force(ctx, args)? {
+        Some((name, job)) => (Some(name), Some(job)),
+        None => (None, None),
     };
     let pick = |flag: &Option<String>,
                 field: fn(&crate::config::ReconcileJobConfig) -> &Option<String>| {
@@ -164,10 +194,14 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     };
     let need = |value: Option<String>, what: &str| {
         value.ok_or_else(|| {
-            hinted(
-                format!("reconcile needs {what}"),
-                "give it as a flag or in a reconcile job of the config",
-            )
+            let hint = match &ctx.config.path {
+                Some(_) => "give it as a flag or in a reconcile job of the config".to_string(),
+                None => format!(
+                    "give it as a flag, or in a reconcile job of a config file (none was found: {})",
+                    crate::config::where_looked()
+                ),
+            };
+            hinted(format!("reconcile needs {what}"), hint)
         })
     };
     let query = need(pick(&args.query, |j| &j.query), "--query")?;
@@ -279,7 +313,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     progress.finish();
 
     let mut data = ReconcileReport {
-        job: args.job.clone(),
+        job: job_name,
         topic: topic_name.clone(),
         since,
         compared_from,

@@ -1,8 +1,7 @@
-//! `indoubt resolve pg <gid>`: evidence, the coordinator's decision, a confirmation that
-//! cannot be given by reflex, then COMMIT/ROLLBACK PREPARED between two audit records.
+//! `indoubt resolve pg <gid>`: the transaction's evidence and what the decision sources
+//! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
-use crate::audit::log;
-use crate::audit::record::{Action, Outcome, Record, SourceAnswer};
+use crate::audit::record::{Outcome, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::context::Context;
 use crate::error::hinted;
@@ -13,9 +12,12 @@ use crate::pg::{prepared, session};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
 use crate::resolve::all_branches;
-use crate::resolve::confirm::{self, Answer};
-use crate::resolve::decision::{self, Decision, Proposal};
-use crate::resolve::pg_apply;
+use crate::resolve::apply::{
+    self,
+    pg::{Branch, Prepared},
+};
+use crate::resolve::decision::{self, Choice, Decision, Proposal};
+use crate::resolve::flow::{self, EarlierIntent};
 use crate::resolve::siblings::{self, Siblings};
 use crate::resolve::sources;
 use crate::shown;
@@ -53,6 +55,34 @@ struct ResolveReport {
     all_branches: bool,
     outcome: Option<Outcome>,
     audit_log: Option<String>,
+    /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
+    earlier_intents: Vec<EarlierIntent>,
+}
+
+impl ResolveReport {
+    fn new(gid: RawText, dry_run: bool, all_branches: bool) -> ResolveReport {
+        ResolveReport {
+            decoded_gid: gid::decode_raw(&gid),
+            gid,
+            database: None,
+            owner: None,
+            age_seconds: None,
+            age_xids: None,
+            locks_by_mode: BTreeMap::new(),
+            blocked_pids: Vec::new(),
+            decision_sources: Vec::new(),
+            siblings: Siblings::default(),
+            proposal: None,
+            decision: None,
+            heuristic: false,
+            statement: None,
+            dry_run,
+            all_branches,
+            outcome: None,
+            audit_log: None,
+            earlier_intents: Vec::new(),
+        }
+    }
 }
 
 pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
@@ -61,31 +91,11 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         (_, true) => Some(Decision::Rollback),
         _ => None,
     };
-    let target = ctx.pg_target(args.target.pg.as_deref())?;
+    let target = ctx.pg_target_for(&args.target)?;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
     let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
-    let decoded = gid::decode_raw(&gid);
-    let mut data = ResolveReport {
-        gid: gid.clone(),
-        database: None,
-        owner: None,
-        age_seconds: None,
-        age_xids: None,
-        locks_by_mode: BTreeMap::new(),
-        blocked_pids: Vec::new(),
-        decoded_gid: decoded.clone(),
-        decision_sources: Vec::new(),
-        siblings: Siblings::default(),
-        proposal: None,
-        decision: None,
-        heuristic: false,
-        statement: None,
-        dry_run: args.confirm.dry_run,
-        all_branches: args.all_branches,
-        outcome: None,
-        audit_log: None,
-    };
+    let mut data = ResolveReport::new(gid.clone(), args.confirm.dry_run, args.all_branches);
     let subject = text!["prepared transaction '", gid, "'"];
     let Some(xact) = snapshot
         .prepared_transactions
@@ -111,72 +121,29 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &gid, &decoded).await;
+    data.decision_sources = sources::ask_sources(ctx, &gid, &data.decoded_gid).await;
     data.siblings = siblings::search(ctx, &target, &session, &gid, Some(&xact.database)).await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
-    // Asking for what any source explicitly contradicts needs --force, agreement or not.
-    let contradicted = requested.is_some_and(|r| {
-        data.decision_sources
-            .iter()
-            .any(|a| a.answer == r.opposite().answer())
-    });
-    let chosen = match (requested, proposal.decision) {
-        (Some(r), _) if contradicted && !args.force => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "decision_conflict",
-                subject,
-                format!(
-                    "refused: {} — --{} would contradict it and break atomicity; --force makes it a recorded heuristic",
-                    proposal.why,
-                    r.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (Some(r), _) if proposal.wait && !args.force => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "coordinator_deciding",
-                subject,
-                format!(
-                    "refused: {} — --{} now could contradict the coordinator's decision; --force makes it a recorded heuristic",
-                    proposal.why,
-                    r.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (Some(r), _) => r,
-        // A runbook acts only on a decision it names: a proposal can change under it.
-        (None, Some(p)) if args.confirm.yes => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "proposal_only",
-                subject,
-                format!(
-                    "nothing done: the proposal is to {} ({}). --yes acts only on an explicit --{}",
-                    p.name(),
-                    proposal.why,
-                    p.name()
-                ),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-        (None, Some(p)) => p,
-        (None, None) => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "no_decision",
-                subject,
-                format!("nothing done: {}. Choose --commit or --rollback to take that decision yourself", proposal.why),
-            );
+    let choice = decision::choose(
+        &proposal,
+        &data.decision_sources,
+        requested,
+        args.force,
+        args.confirm.yes,
+    );
+    let (chosen, heuristic) = match choice {
+        Choice::Act {
+            decision,
+            heuristic,
+        } => (decision, heuristic),
+        Choice::Refuse { code, message } => {
+            let finding = Finding::new(Severity::Warning, code, subject, message);
             return finish(ctx, &target, vec![finding], data);
         }
     };
     data.decision = Some(chosen);
-    data.heuristic = proposal.decision != Some(chosen);
+    data.heuristic = heuristic;
     // The statement runs in the transaction's own database, which a connection can only
     // name in UTF-8.
     let Some(xact_database) = xact.database.as_str() else {
@@ -188,123 +155,48 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         );
         return finish(ctx, &target, vec![finding], data);
     };
-    let xact_params = target.params.with_dbname(xact_database);
-    let sql = pg_apply::statement(chosen, &gid);
-    data.statement = Some(sql.clone());
+    data.statement = Some(apply::pg::statement(chosen, &gid));
     if args.all_branches {
         all_branches::plan(ctx, &mut data.siblings, chosen, args.force).await;
     }
-
-    if args.confirm.dry_run {
-        let finding = Finding::new(
-            Severity::Ok,
-            "dry_run",
-            subject,
-            text!["dry run: would run ", sql, " in database ", xact.database],
-        );
-        return finish(ctx, &target, vec![finding], data);
-    }
-    let summary = summary_for_prompt(&data, &xact.database, xact.age_seconds);
-    let token = match confirm::confirm(
-        args.confirm.yes,
-        args.confirm.reason.as_deref(),
-        &confirm::Expected {
-            shown: Shown::from(&gid),
-            exact: gid.as_bytes(),
-        },
-        &summary,
-    )
-    .await?
-    {
-        Answer::Yes(token) => token,
-        Answer::No(why) => {
-            let finding = Finding::new(
-                Severity::Warning,
-                "not_confirmed",
-                subject,
-                format!("nothing done: {why}"),
-            );
-            return finish(ctx, &target, vec![finding], data);
-        }
-    };
-
-    // The intent is durable before the statement runs; if it cannot be written, nothing runs.
-    let audit_path = ctx.audit_log(args.confirm.audit_log.as_deref())?;
-    data.audit_log = Some(audit_path.display().to_string());
-    // From the intent on, a signal waits for the outcome to be recorded.
-    let _shield = crate::interrupt::shield();
-    let intent = log::record_intent(
-        &audit_path,
-        Record::intent(Action {
-            target: target.report_target(),
-            object: subject.plain(),
-            action: sql.clone(),
-            evidence: serde_json::json!({
-                "database": xact.database,
-                "owner": xact.owner,
-                "prepared_at": xact.prepared_at,
-                "age_seconds": xact.age_seconds,
-                "age_xids": xact.age_xids,
-                "locks_by_mode": xact.locks_by_mode,
-                "blocked_pids": data.blocked_pids,
-                "decoded_gid": decoded,
-                "global_transaction": data.siblings.global_transaction,
-                "siblings": data.siblings.siblings,
-                "all_branches": args.all_branches,
-                "proposal": proposal.why,
-            }),
-            decision_sources: data.decision_sources.clone(),
-            decision: chosen.name().to_string(),
-            heuristic: data.heuristic,
-            reason: args.confirm.reason.clone(),
-            ticket: args.confirm.ticket.clone(),
-        }),
-    )?;
-    failpoint("after-intent");
-
-    let applied = pg_apply::apply(&xact_params, &sql, ctx.timeout, &token).await;
-    let pg_apply::Judged {
-        severity,
-        code,
-        outcome,
-    } = pg_apply::judge(&applied, &sql);
-    log::record_outcome(&audit_path, &intent, outcome.clone())?;
-    data.outcome = Some(outcome.clone());
-    if args.all_branches {
-        let audit = all_branches::Audit {
-            path: &audit_path,
-            decision: chosen,
-            origin: &gid,
-            reason: args.confirm.reason.clone(),
-            ticket: args.confirm.ticket.clone(),
-        };
-        all_branches::apply(ctx, &mut data.siblings, &audit, &token).await;
-    }
-    let mut finding = Finding::new(
-        severity,
-        code,
-        subject,
-        format!(
-            "{}{}",
-            outcome.detail,
-            if data.heuristic {
-                " (HEURISTIC decision, recorded)"
-            } else {
-                ""
-            }
-        ),
-    )
-    .evidence("source", "pg_prepared_xacts, decision sources")
-    .evidence("statement", sql)
-    .evidence("action_id", intent.action_id.clone());
-    if outcome.code.as_deref() == Some("42501") {
-        finding = finding.advice(text![
-            "connect as its owner (",
-            super::pg_prepared::owner_text(&xact.owner),
-            ") or a superuser"
-        ]);
-    }
-    finish(ctx, &target, vec![finding], data)
+    let evidence = serde_json::json!({
+        "database": xact.database,
+        "owner": xact.owner,
+        "prepared_at": xact.prepared_at,
+        "age_seconds": xact.age_seconds,
+        "age_xids": xact.age_xids,
+        "locks_by_mode": xact.locks_by_mode,
+        "blocked_pids": data.blocked_pids,
+        "decoded_gid": data.decoded_gid,
+        "global_transaction": data.siblings.global_transaction,
+        "siblings": data.siblings.siblings,
+        "all_branches": args.all_branches,
+        "proposal": proposal.why,
+    });
+    let mut branches = vec![Branch::new(Prepared {
+        target: target.report_target(),
+        params: target.params.with_dbname(xact_database),
+        timeout: ctx.timeout,
+        gid,
+        xid: xact.xid,
+        database: xact.database.clone(),
+        owner: xact.owner.clone(),
+        decision: chosen,
+        heuristic,
+        evidence,
+        decision_sources: data.decision_sources.clone(),
+        summary: summary_for_prompt(&data, &xact.database, xact.age_seconds),
+        place: None,
+    })];
+    // --all-branches: every sibling planned, under the same confirmation.
+    branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));
+    let done = flow::run(ctx, &args.confirm, &mut branches).await?;
+    let mut outcomes = done.outcomes.into_iter();
+    data.outcome = outcomes.next().flatten();
+    all_branches::record(&mut data.siblings, outcomes, chosen);
+    data.audit_log = done.audit_log;
+    data.earlier_intents = done.earlier_intents;
+    finish(ctx, &target, done.findings, data)
 }
 
 fn finish(
@@ -338,22 +230,13 @@ fn finish(
         &siblings::Resolution {
             gid: data.database.is_some().then_some(&data.gid),
             all_branches: data.all_branches,
-            dry_run: data.dry_run,
+            acted: data.outcome.is_some(),
             next: &next,
         },
     ));
     let report = Report::new("resolve pg", target.report_target(), findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
-}
-
-/// Test-only crash points (debug builds): `INDOUBT_FAILPOINT=after-intent` dies between
-/// the intent record and the statement, as a killed process would.
-fn failpoint(name: &str) {
-    if cfg!(debug_assertions) && std::env::var("INDOUBT_FAILPOINT").as_deref() == Ok(name) {
-        crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
-        std::process::exit(86);
-    }
 }
 
 fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Shown {
@@ -407,8 +290,9 @@ impl TableView for ResolveReport {
         } else {
             lines.extend(siblings::summary(&self.siblings, self.all_branches));
         }
+        lines.extend(flow::warnings(&self.earlier_intents));
         if let Some(o) = &self.outcome {
-            lines.push(shown!("outcome: {} — {}", o.status, o.detail));
+            lines.push(shown!("outcome: {} — {}", o.status.name(), o.detail));
         }
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));

@@ -4,7 +4,8 @@
 use super::scram::{self, Hash, Scram};
 use super::security::{Mechanism, Security, TlsVersion};
 use crate::error::hinted;
-use anyhow::{anyhow, bail, Context, Result};
+use crate::peer::{self, Expected, Peer, WrongServer};
+use anyhow::{bail, Context, Result};
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
@@ -54,8 +55,18 @@ fn pkcs8_pem(pem: &[u8]) -> Result<&[u8]> {
 impl Connection {
     /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
     pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
+        let deadline = tokio::time::Instant::now() + timeout;
         let attempt = async {
-            let tcp = TcpStream::connect(address).await.context("TCP connect")?;
+            let tcp = match TcpStream::connect(address).await {
+                Ok(tcp) => tcp,
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                    return Err(Refused {
+                        address: address.to_string(),
+                    }
+                    .into())
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context("TCP connect")),
+            };
             let _ = tcp.set_nodelay(true);
             let stream: Box<dyn Stream> = match &security.tls {
                 None => Box::new(tcp),
@@ -101,12 +112,14 @@ impl Connection {
                     let connector = tokio_native_tls::TlsConnector::from(
                         builder.build().context("building TLS")?,
                     );
-                    Box::new(
-                        connector
-                            .connect(host, tcp)
-                            .await
-                            .context("TLS handshake")?,
-                    )
+                    match connector.connect(host, tcp).await {
+                        Ok(stream) => Box::new(stream),
+                        Err(e) => {
+                            return Err(plain_listener(address, deadline)
+                                .await
+                                .unwrap_or_else(|| anyhow::Error::new(e).context("TLS handshake")))
+                        }
+                    }
                 }
             };
             let mut conn = Connection {
@@ -142,9 +155,14 @@ impl Connection {
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         // v3 (Kafka 2.4+): older brokers are refused clearly rather than half-spoken to.
         let response: ApiVersionsResponse =
-            self.exchange(ApiKey::ApiVersions, &request, 3)
-                .await
-                .context("ApiVersions v3 (the broker may be older than Kafka 2.4)")?;
+            match self.exchange(ApiKey::ApiVersions, &request, 3).await {
+                Ok(response) => response,
+                // Not a broker at all: its age is beside the point.
+                Err(e) if WrongServer::of(&e).is_some() => return Err(e),
+                Err(e) => {
+                    return Err(e.context("ApiVersions v3 (the broker may be older than Kafka 2.4)"))
+                }
+            };
         check(response.error_code, "ApiVersions")?;
         self.versions = response
             .api_keys
@@ -298,10 +316,22 @@ impl Connection {
             .read_exact(&mut length)
             .await
             .context("reading from the broker (connection closed?)")?;
+        let first = length;
         let length = i32::from_be_bytes(length);
-        let length = usize::try_from(length).ok().filter(|l| *l <= MAX_FRAME).ok_or_else(|| {
-            anyhow!("broker sent a frame of {length} bytes: not a Kafka response (wrong security.protocol?)")
-        })?;
+        let Some(length) = usize::try_from(length).ok().filter(|l| *l <= MAX_FRAME) else {
+            // No broker sends that: the first bytes may say what did answer.
+            let found = peer::answer_to_kafka_request(&first, None);
+            if matches!(found, Peer::Postgres | Peer::Http | Peer::Tls | Peer::Ssh) {
+                return Err(WrongServer {
+                    address: self.address.clone(),
+                    expected: Expected::Kafka,
+                    evidence: peer::evidence(&format!("a Kafka {key:?} request"), &found),
+                    found,
+                }
+                .into());
+            }
+            bail!("broker sent a frame of {length} bytes: not a Kafka response (wrong security.protocol?)");
+        };
         let mut body = vec![0u8; length];
         self.stream
             .read_exact(&mut body)
@@ -319,6 +349,37 @@ impl Connection {
         Resp::decode(&mut body, version)
             .with_context(|| format!("decoding the {key:?} v{version} response"))
     }
+}
+
+/// Nothing accepted a TCP connection at the address: typed for its hint.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    pub address: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "connection refused at {}", self.address)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// After a failed TLS handshake: whether the port speaks something in plain text (a
+/// broker's PLAINTEXT listener, PostgreSQL, HTTP), asked before `deadline`. None when it
+/// does not, or says nothing: then the handshake's own error stands.
+async fn plain_listener(address: &str, deadline: tokio::time::Instant) -> Option<anyhow::Error> {
+    let budget = deadline.saturating_duration_since(tokio::time::Instant::now());
+    let (found, evidence) = peer::identify(address, budget).await;
+    matches!(found, Peer::Kafka | Peer::Postgres | Peer::Http | Peer::Ssh).then(|| {
+        WrongServer {
+            address: address.to_string(),
+            expected: Expected::KafkaTls,
+            found,
+            evidence: format!("the TLS handshake failed, and {evidence}"),
+        }
+        .into()
+    })
 }
 
 /// The highest version in both ranges, or an UnsupportedVersion error naming both.
@@ -526,7 +587,7 @@ mod tests {
         assert_eq!(found.error, ResponseError::TransactionalIdNotFound);
         assert_eq!(found.symbol(), "TRANSACTIONAL_ID_NOT_FOUND");
         assert_eq!(found.name(), "TRANSACTIONAL_ID_NOT_FOUND (105)");
-        assert!(BrokerError::of(&anyhow!("TRANSACTIONAL_ID_NOT_FOUND")).is_none());
+        assert!(BrokerError::of(&anyhow::anyhow!("TRANSACTIONAL_ID_NOT_FOUND")).is_none());
         assert_eq!(
             check(3, "ListOffsets").unwrap_err().to_string(),
             "ListOffsets: UNKNOWN_TOPIC_OR_PARTITION (3)"

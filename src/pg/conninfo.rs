@@ -78,6 +78,38 @@ pub struct ConnParams {
     pub sslkey: Option<PathBuf>,
     pub connect_timeout: Option<Duration>,
     pub read_write_only: bool,
+    /// Where the password came from, for a hint when the server refuses it.
+    pub password_from: Option<PasswordFrom>,
+    /// The PG* variables that filled in settings, for messages.
+    pub from_environment: Vec<&'static str>,
+    /// The password file searched when no password was given (found there or not).
+    pub passfile: Option<PathBuf>,
+    /// Where the connection string came from, as the caller names it: for messages only.
+    pub origin: Origin,
+}
+
+/// Where a connection string came from, as the caller names it (for messages only).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Origin {
+    #[default]
+    Unknown,
+    /// A connection string was given, and where: "the connection string of --pg", "the
+    /// conninfo of postgres target \"db1\" of FILE".
+    Given(String),
+    /// None was: libpq's defaults and the PG* variables apply. Why, and where the
+    /// caller looked for one.
+    Defaults(String),
+}
+
+/// Where a password came from (never the password itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PasswordFrom {
+    /// `password=` or the URL's password.
+    ConnectionString,
+    /// PGPASSWORD.
+    Environment,
+    /// A password file (`passfile=`, PGPASSFILE or ~/.pgpass).
+    File(PathBuf),
 }
 
 const KNOWN_KEYS: &[&str] = &[
@@ -123,11 +155,27 @@ impl ConnParams {
     /// Builds parameters from a URL or conninfo string (empty: environment only),
     /// with `env` standing in for the process environment.
     pub fn resolve(conninfo: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<ConnParams> {
+        Self::resolve_with(conninfo, &[], env)
+    }
+
+    /// The same, with `overrides` (psql's -h, -p, -U, -d: `host`, `port`, `user`,
+    /// `dbname`) over the string's own settings, as psql's options are; the password file
+    /// is then searched for the overridden server and user.
+    pub fn resolve_with(
+        conninfo: &str,
+        overrides: &[(&str, &str)],
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ConnParams> {
         let mut keys = parse_conninfo(conninfo)?;
+        for (key, value) in overrides {
+            keys.insert(key.to_string(), value.to_string());
+        }
+        let mut from_environment = Vec::new();
         for (key, var) in ENV_FALLBACKS {
             if !keys.contains_key(*key) {
                 if let Some(value) = env(var).filter(|v| !v.is_empty()) {
                     keys.insert(key.to_string(), value);
+                    from_environment.push(*var);
                 }
             }
         }
@@ -224,13 +272,27 @@ impl ConnParams {
             sslkey: take("sslkey").map(PathBuf::from),
             connect_timeout,
             read_write_only,
+            password_from: None,
+            from_environment,
+            passfile: None,
+            origin: Origin::Unknown,
         };
-        if params.password.is_none() {
+        if params.password.is_some() {
+            params.password_from = Some(if params.from_environment.contains(&"PGPASSWORD") {
+                PasswordFrom::Environment
+            } else {
+                PasswordFrom::ConnectionString
+            });
+        } else {
             let passfile = take("passfile")
                 .map(PathBuf::from)
                 .or_else(|| env("HOME").map(|home| Path::new(&home).join(".pgpass")));
             if let Some(passfile) = passfile {
                 params.password = password_from_file(&passfile, &params)?.map(Password);
+                if params.password.is_some() {
+                    params.password_from = Some(PasswordFrom::File(passfile.clone()));
+                }
+                params.passfile = Some(passfile);
             }
         }
         Ok(params)
@@ -274,6 +336,54 @@ impl ConnParams {
 
     pub fn first_port(&self) -> u16 {
         self.ports.first().copied().unwrap_or(5432)
+    }
+
+    /// Each host with its port, as connections go to them: `host:port` for TCP (the
+    /// hostaddr when one is given), the socket file for a Unix socket directory.
+    pub fn endpoints(&self) -> Vec<Endpoint> {
+        self.hosts
+            .iter()
+            .enumerate()
+            .map(|(i, host)| {
+                let port = self
+                    .ports
+                    .get(i)
+                    .or(self.ports.first())
+                    .copied()
+                    .unwrap_or(5432);
+                if host.starts_with('/') {
+                    Endpoint::Socket(format!("{}/.s.PGSQL.{port}", host.trim_end_matches('/')))
+                } else {
+                    let host = self
+                        .hostaddrs
+                        .get(i)
+                        .map(|a| a.to_string())
+                        .unwrap_or_else(|| host.clone());
+                    if host.contains(':') {
+                        Endpoint::Tcp(format!("[{host}]:{port}"))
+                    } else {
+                        Endpoint::Tcp(format!("{host}:{port}"))
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// Where one connection attempt goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `host:port` (`[v6]:port`).
+    Tcp(String),
+    /// The Unix socket file libpq would use, e.g. /var/run/postgresql/.s.PGSQL.5432.
+    Socket(String),
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Endpoint::Tcp(a) | Endpoint::Socket(a) => f.write_str(a),
+        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod prepared;
 pub mod session;
 pub mod siblings;
 pub mod slots;
+pub mod xact;
 
 use crate::text::RawText;
 use tokio_postgres::types::{FromSql, Type};

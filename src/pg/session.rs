@@ -1,7 +1,7 @@
 //! Diagnostic PostgreSQL sessions: TLS as libpq would, bounded connects and statements, read-only settings.
 
 use super::cancel::{Canceller, Running};
-use super::conninfo::{ConnParams, SslMode};
+use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode};
 use crate::error::hinted;
 use anyhow::{anyhow, Context, Result};
 use futures_util::Stream;
@@ -40,17 +40,8 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     let target = params.describe();
     // --timeout bounds the whole connect (every host, TLS, authentication);
     // connect_timeout, when given, bounds each host's TCP connect as in libpq.
-    let (client, tls) = tokio::time::timeout(timeout, open(params))
+    let (client, tls) = open_bounded(params, timeout)
         .await
-        .map_err(|_| {
-            hinted(
-                format!(
-                    "connecting to postgres at {target}: no answer within {}",
-                    crate::units::format_duration(timeout)
-                ),
-                "check the host, port and firewall; a busy server may need a longer --timeout",
-            )
-        })?
         .with_context(|| format!("connecting to postgres at {target}"))?;
     let canceller = Canceller::new(client.cancel_token(), tls, target.clone(), timeout);
     let mut session = Session {
@@ -72,8 +63,304 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     Ok(session)
 }
 
+/// Why a connection could not be made, in the terms its hint needs (src/error.rs words
+/// the hints). Failures of other kinds stay the driver's or the server's own error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Nothing accepted a TCP connection at the address (ECONNREFUSED).
+    Refused,
+    /// No server socket file at the Unix socket path.
+    NoSocket,
+    /// No answer within `after`: --timeout for the whole connect, or the connection
+    /// string's connect_timeout for one host's TCP connect. `probe`: what the port
+    /// answered a probe with meanwhile, when it was probed.
+    TimedOut {
+        after: Duration,
+        connect_timeout: bool,
+        probe: Option<String>,
+    },
+    /// The server refused the password (SQLSTATE 28P01).
+    PasswordRefused,
+    /// The server asked for a password and none was found.
+    NoPassword,
+}
+
+/// A connection that failed in a way a hint can speak to: the failure, where the
+/// connection went, and where its settings (and password) came from. Never the password.
+#[derive(Debug, Clone)]
+pub struct ConnectError {
+    pub failure: Failure,
+    /// Where the attempts went: `host:port`, or the socket file.
+    pub endpoints: Vec<Endpoint>,
+    pub user: String,
+    pub dbname: String,
+    pub password_from: Option<PasswordFrom>,
+    /// The password file searched when no password was given.
+    pub passfile: Option<std::path::PathBuf>,
+    pub from_environment: Vec<&'static str>,
+    pub origin: Origin,
+    /// What the server or the driver said, when it said something.
+    detail: Option<String>,
+}
+
+impl ConnectError {
+    fn new(failure: Failure, params: &ConnParams, detail: Option<String>) -> ConnectError {
+        ConnectError {
+            failure,
+            endpoints: params.endpoints(),
+            user: params.user.clone(),
+            dbname: params.dbname.clone(),
+            password_from: params.password_from.clone(),
+            passfile: params.passfile.clone(),
+            from_environment: params.from_environment.clone(),
+            origin: params.origin.clone(),
+            detail,
+        }
+    }
+
+    /// `a, b` of the endpoints.
+    pub fn places(&self) -> String {
+        self.endpoints
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl std::fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let places = self.places();
+        match &self.failure {
+            Failure::Refused => write!(f, "connection refused at {places}")?,
+            Failure::NoSocket => write!(f, "no server socket at {places}")?,
+            Failure::TimedOut {
+                after,
+                connect_timeout,
+                probe,
+            } => {
+                let after = crate::units::format_duration(*after);
+                if *connect_timeout {
+                    write!(
+                        f,
+                        "no TCP connection within connect_timeout {after} at {places}"
+                    )?;
+                } else {
+                    write!(f, "no answer within {after} from {places}")?;
+                }
+                if let Some(probe) = probe {
+                    write!(f, " ({probe})")?;
+                }
+            }
+            Failure::PasswordRefused => match &self.detail {
+                Some(detail) => f.write_str(detail)?,
+                None => write!(f, "the server refused the password of {}", self.user)?,
+            },
+            Failure::NoPassword => write!(
+                f,
+                "the server asks for the password of {} and none was given",
+                self.user
+            )?,
+        }
+        if let Origin::Defaults(why) = &self.origin {
+            if matches!(
+                self.failure,
+                Failure::Refused | Failure::NoSocket | Failure::TimedOut { .. }
+            ) {
+                write!(f, "; {why}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConnectError {}
+
+/// Why `open` failed: the driver's error (kept whole to be classified) or our own.
+enum Opening {
+    Driver(tokio_postgres::Error),
+    Setup(anyhow::Error),
+}
+
+/// What a driver error says about the connection.
+enum Seen {
+    Failure(Failure),
+    /// No PostgreSQL answer (an unexpected message, a closed connection, a failed TLS
+    /// handshake): the port is worth a probe.
+    NoAnswer,
+    /// Anything else: the error says it all.
+    Other,
+}
+
+fn classify(err: &tokio_postgres::Error) -> Seen {
+    if let Some(db) = err.as_db_error() {
+        return if *db.code() == tokio_postgres::error::SqlState::INVALID_PASSWORD {
+            Seen::Failure(Failure::PasswordRefused)
+        } else {
+            Seen::Other
+        };
+    }
+    let cause = std::error::Error::source(err);
+    if let Some(io) = cause.and_then(|c| c.downcast_ref::<std::io::Error>()) {
+        return match io.kind() {
+            std::io::ErrorKind::ConnectionRefused => Seen::Failure(Failure::Refused),
+            std::io::ErrorKind::NotFound => Seen::Failure(Failure::NoSocket),
+            std::io::ErrorKind::TimedOut => Seen::Failure(Failure::TimedOut {
+                after: Duration::ZERO,
+                connect_timeout: true,
+                probe: None,
+            }),
+            // Before a connection (a name that does not resolve, no route): said in full.
+            _ if err.to_string() == "error connecting to server" => Seen::Other,
+            // During the handshake (a reset, an end, stray bytes): something answered,
+            // but not as PostgreSQL does.
+            _ => Seen::NoAnswer,
+        };
+    }
+    // The driver's own words for a password it was asked for and does not have.
+    if cause.is_some_and(|c| c.to_string() == "password missing") {
+        return Seen::Failure(Failure::NoPassword);
+    }
+    // The driver's error kinds are private; a server error, a connect error and a
+    // configuration error were ruled out above, so this is a protocol failure: an
+    // unexpected message, a closed connection, a parse or TLS error.
+    if err.to_string() == "invalid configuration" || err.to_string() == "invalid connection string"
+    {
+        return Seen::Other;
+    }
+    Seen::NoAnswer
+}
+
+/// How long a connect may take before the port is probed alongside it: long enough for
+/// a distant server's handshake, short against the timeout.
+fn stall_after(timeout: Duration) -> Duration {
+    (timeout / 4).min(Duration::from_secs(1))
+}
+
+/// `open`, bounded by `timeout`, with failures typed for their hints. When the connect
+/// fails without a PostgreSQL answer, or has not finished after a moment, the TCP ports
+/// are probed (crate::peer): a Kafka broker, an HTTP or a TLS server there is named at
+/// once instead of the connect waiting out the timeout.
+async fn open_bounded(
+    params: &ConnParams,
+    timeout: Duration,
+) -> Result<(Client, Option<MakeTlsConnector>)> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let opening = open(params);
+    tokio::pin!(opening);
+    let early = tokio::select! {
+        outcome = &mut opening => Some(outcome),
+        _ = tokio::time::sleep(stall_after(timeout)) => None,
+    };
+    let failed = match early {
+        Some(Ok(opened)) => return Ok(opened),
+        Some(Err(failed)) => failed,
+        None => {
+            // Still connecting: probe meanwhile, and stop at a server of another kind.
+            let probe = probe_ports(params, deadline);
+            tokio::pin!(probe);
+            let (mut probed, mut probe_done) = (None, false);
+            loop {
+                tokio::select! {
+                    outcome = &mut opening => match outcome {
+                        Ok(opened) => return Ok(opened),
+                        Err(failed) => break failed,
+                    },
+                    found = &mut probe, if !probe_done => {
+                        probe_done = true;
+                        match found {
+                            Err(wrong) => return Err(wrong.into()),
+                            // Nothing to say when there was no TCP port to probe.
+                            Ok(seen) => probed = Some(seen).filter(|s| !s.is_empty()),
+                        }
+                    }
+                    _ = tokio::time::sleep_until(deadline) => {
+                        return Err(ConnectError::new(
+                            Failure::TimedOut { after: timeout, connect_timeout: false, probe: probed },
+                            params,
+                            None,
+                        )
+                        .into())
+                    }
+                }
+            }
+        }
+    };
+    let err = match failed {
+        Opening::Setup(e) => return Err(e),
+        Opening::Driver(err) => err,
+    };
+    match classify(&err) {
+        Seen::Failure(Failure::TimedOut { probe, .. }) => Err(ConnectError::new(
+            Failure::TimedOut {
+                after: params.connect_timeout.unwrap_or(timeout),
+                connect_timeout: params.connect_timeout.is_some(),
+                probe,
+            },
+            params,
+            None,
+        )
+        .into()),
+        Seen::Failure(failure) => {
+            let detail = pg_error(err).to_string();
+            Err(ConnectError::new(failure, params, Some(detail)).into())
+        }
+        Seen::NoAnswer => {
+            match tokio::time::timeout_at(deadline, probe_ports(params, deadline)).await {
+                Ok(Err(wrong)) => Err(wrong.into()),
+                _ => Err(pg_error(err)),
+            }
+        }
+        Seen::Other => Err(pg_error(err)),
+    }
+}
+
+/// Probes every TCP endpoint (a socket file is PostgreSQL's own); the first that is not
+/// PostgreSQL is the error. Else what was seen, for a timeout's message.
+async fn probe_ports(
+    params: &ConnParams,
+    deadline: tokio::time::Instant,
+) -> Result<String, crate::peer::WrongServer> {
+    use crate::peer::{identify, Expected, Peer, WrongServer};
+    let addresses: Vec<String> = params
+        .endpoints()
+        .into_iter()
+        .filter_map(|e| match e {
+            Endpoint::Tcp(address) => Some(address),
+            Endpoint::Socket(_) => None,
+        })
+        .collect();
+    let budget = deadline.saturating_duration_since(tokio::time::Instant::now());
+    let found =
+        futures_util::future::join_all(addresses.iter().map(|address| identify(address, budget)))
+            .await;
+    let mut seen = Vec::new();
+    for (address, (peer, evidence)) in addresses.into_iter().zip(found) {
+        match peer {
+            Peer::Postgres => seen.push(format!(
+                "{address} answers a PostgreSQL SSLRequest as PostgreSQL does, but did not finish the connection in time"
+            )),
+            Peer::Silent => seen.push(format!(
+                "a probe of {address} met silence too: {evidence}"
+            )),
+            Peer::Unreachable => seen.push(format!(
+                "a probe's TCP connection to {address} was not accepted either"
+            )),
+            found => {
+                return Err(WrongServer {
+                    address,
+                    expected: Expected::Postgres,
+                    found,
+                    evidence,
+                })
+            }
+        }
+    }
+    Ok(seen.join("; "))
+}
+
 /// The client, and the TLS connector it used (a cancel request needs the same).
-async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>)> {
+async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>), Opening> {
     let mut config = tokio_postgres::Config::new();
     for host in &params.hosts {
         config.host(host);
@@ -114,18 +401,18 @@ async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>)>
     if mode == SslMode::Disable {
         return Ok((start(&config, tokio_postgres::NoTls).await?, None));
     }
-    let tls = cached_tls_connector(params, mode)?;
+    let tls = cached_tls_connector(params, mode).map_err(Opening::Setup)?;
     Ok((start(&config, tls.clone()).await?, Some(tls)))
 }
 
 /// Connects, and drives the connection on a task of its own. That task ends when the
 /// client is dropped; an error then is not news.
-async fn start<T>(config: &tokio_postgres::Config, tls: T) -> Result<Client>
+async fn start<T>(config: &tokio_postgres::Config, tls: T) -> Result<Client, Opening>
 where
     T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket>,
     T::Stream: Send + 'static,
 {
-    let (client, connection) = config.connect(tls).await.map_err(pg_error)?;
+    let (client, connection) = config.connect(tls).await.map_err(Opening::Driver)?;
     tokio::spawn(async move {
         let _ = connection.await;
     });

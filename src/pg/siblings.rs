@@ -21,7 +21,8 @@ FROM pg_control_system()";
 
 const PREPARED_SQL: &str = "\
 SELECT p.gid, p.database::text, p.owner::text, p.prepared,
-       extract(epoch FROM statement_timestamp() - p.prepared)::float8
+       extract(epoch FROM statement_timestamp() - p.prepared)::float8,
+       p.transaction::text::bigint
 FROM pg_prepared_xacts p
 ORDER BY p.prepared, p.gid";
 
@@ -51,6 +52,8 @@ impl ServerIdentity {
 #[derive(Debug, Clone, Serialize)]
 pub struct Branch {
     pub gid: RawText,
+    /// Its transaction id: the same xid is the same transaction when it is read again.
+    pub xid: i64,
     pub database: RawText,
     /// None when the role that prepared it has been dropped since.
     pub owner: Option<RawText>,
@@ -120,6 +123,7 @@ pub async fn find(session: &Session, origin: &Origin<'_>) -> Result<ServerBranch
         };
         branches.push(Branch {
             gid,
+            xid: row.try_get(5)?,
             database,
             owner: row.try_get(2)?,
             prepared_at: row.try_get(3)?,

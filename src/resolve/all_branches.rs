@@ -1,26 +1,28 @@
-//! `--all-branches`: the decision taken for one branch applied to every other branch of
-//! its global transaction still prepared. Each is checked against its own decision
-//! sources first; one confirmation covers them all; each gets its own intent and outcome
-//! in the audit log, and its own outcome in the report, whatever happened to the others.
+//! `--all-branches`: the decision taken for the branch named, for every other branch of
+//! its global transaction still prepared. Each sibling is checked against its own
+//! decision sources, then handed to the resolution flow beside the branch named: one
+//! confirmation for all, and for each its own intent, re-read, statement in its own
+//! database on its own server, and outcome, whatever happened to the others.
 
-use super::confirm::Confirmed;
-use super::decision::{self, Decision};
-use super::pg_apply;
-use super::siblings::{BranchState, Sibling, Siblings};
+use super::apply::pg::{self, Branch, Prepared};
+use super::decision::{self, Choice, Decision};
+use super::siblings::{BranchState, Sibling, Siblings, THIS_SERVER};
 use super::sources;
-use crate::audit::log;
-use crate::audit::record::{Action, Record};
+use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
 use crate::gid;
-use crate::text::RawText;
+use crate::shown;
+use crate::term::Shown;
+use crate::units::{format_duration, seconds};
 use futures_util::future::join_all;
-use std::path::Path;
+use std::time::Duration;
 
-/// Decides, for each sibling, what `--all-branches` will do: run `decision`'s statement
-/// (its sources asked, and whether that is a heuristic for it), or leave it alone and
-/// why: not established to be of this global transaction, on a standby, in a database
-/// indoubt cannot connect to, or a source that contradicts the decision or says the
-/// coordinator is still deciding (unless `--force`, as for the branch named).
+/// Decides, for each sibling, whether `decision` may be applied to it: its own sources
+/// asked, then the same rules as for the branch named (a source that recorded the
+/// opposite, or a coordinator that may still be deciding, refuses it unless `--force`).
+/// One that is not established to be of this global transaction, was read on a
+/// standby, or is in a database indoubt cannot connect to is left alone too. Each one
+/// left alone says why; each other one gets its statement.
 pub async fn plan(ctx: &Context, found: &mut Siblings, decision: Decision, force: bool) {
     let answers = join_all(found.siblings.iter().map(|s| async move {
         match why_not(s) {
@@ -36,21 +38,12 @@ pub async fn plan(ctx: &Context, found: &mut Siblings, decision: Decision, force
         }
         let Some(answers) = answers else { continue };
         let proposal = decision::propose(&answers, s.age_seconds);
-        let contradicted = answers
-            .iter()
-            .any(|a| a.answer == decision.opposite().answer());
-        s.left_alone = match (contradicted, proposal.wait, force) {
-            (true, _, false) => Some(format!(
-                "{} — --{} would contradict it; --force makes it a recorded heuristic",
-                proposal.why,
-                decision.name()
-            )),
-            (_, true, false) => Some(proposal.why.clone()),
-            _ => None,
-        };
-        if s.left_alone.is_none() {
-            s.statement = Some(pg_apply::statement(decision, &s.gid));
-            s.heuristic = Some(proposal.decision != Some(decision));
+        match decision::choose(&proposal, &answers, Some(decision), force, true) {
+            Choice::Act { heuristic, .. } => {
+                s.statement = Some(pg::statement(decision, &s.gid));
+                s.heuristic = Some(heuristic);
+            }
+            Choice::Refuse { message, .. } => s.left_alone = Some(message),
         }
         s.decision_sources = answers;
         s.proposal = Some(proposal);
@@ -74,42 +67,23 @@ fn why_not(s: &Sibling) -> Option<String> {
     None
 }
 
-/// What every branch's audit records share.
-pub struct Audit<'a> {
-    pub path: &'a Path,
-    pub decision: Decision,
-    /// The branch the command named.
-    pub origin: &'a RawText,
-    pub reason: Option<String>,
-    pub ticket: Option<String>,
-}
-
-/// Resolves every planned sibling in turn: the intent made durable, the statement run
-/// alone in the branch's own database, the outcome recorded. A branch that fails does
-/// not stop the next; an audit log that cannot be written does (nothing may run without
-/// its intent), and the branches after it are reported as not attempted.
-pub async fn apply(ctx: &Context, found: &mut Siblings, audit: &Audit<'_>, confirmed: &Confirmed) {
+/// The siblings planned (in order), as the flow's subjects.
+pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<Branch> {
     let global = found.global_transaction.as_ref().map(|g| g.key.clone());
-    let mut stopped: Option<String> = None;
-    for s in found.siblings.iter_mut() {
-        let (Some(sql), None) = (s.statement.clone(), &s.left_alone) else {
-            continue;
-        };
-        if let Some(why) = &stopped {
-            s.left_alone = Some(format!("not attempted: {why}"));
-            continue;
-        }
-        let Some(database) = s.database.as_str() else {
-            continue;
-        };
-        let params = s.params.with_dbname(database);
-        let object = crate::text!["prepared transaction '", s.gid, "' in ", s.database].plain();
-        let intent = log::record_intent(
-            audit.path,
-            Record::intent(Action {
+    planned(found)
+        .filter_map(|s| {
+            let database = s.database.as_str()?;
+            let heuristic = s.heuristic.unwrap_or(true);
+            Some(Branch::new(Prepared {
                 target: s.target.clone(),
-                object,
-                action: sql.clone(),
+                params: s.params.with_dbname(database),
+                timeout,
+                gid: s.gid.clone(),
+                xid: s.xid,
+                database: s.database.clone(),
+                owner: s.owner.clone(),
+                decision,
+                heuristic,
                 evidence: serde_json::json!({
                     "database": s.database,
                     "owner": s.owner,
@@ -117,41 +91,84 @@ pub async fn apply(ctx: &Context, found: &mut Siblings, audit: &Audit<'_>, confi
                     "age_seconds": s.age_seconds,
                     "decoded_gid": gid::decode_raw(&s.gid),
                     "global_transaction": global,
-                    "all_branches_of": audit.origin,
                     "found_on": s.found_on,
+                    "all_branches": true,
                     "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
                 }),
                 decision_sources: s.decision_sources.clone(),
-                decision: audit.decision.name().to_string(),
-                heuristic: s.heuristic.unwrap_or(true),
-                reason: audit.reason.clone(),
-                ticket: audit.ticket.clone(),
-            }),
-        );
-        let intent = match intent {
-            Ok(intent) => intent,
-            Err(e) => {
-                let why = format!("{e:#}");
-                s.left_alone = Some(format!("not attempted: {why}"));
-                stopped = Some(why);
-                continue;
-            }
-        };
-        s.action_id = Some(intent.action_id.clone());
-        let applied = pg_apply::apply(&params, &sql, ctx.timeout, confirmed).await;
-        let judged = pg_apply::judge(&applied, &sql);
-        s.state = match (judged.outcome.status.as_str(), audit.decision) {
-            ("ok", Decision::Commit) => BranchState::Committed,
-            ("ok", Decision::Rollback) => BranchState::RolledBack,
-            ("already_resolved", _) => BranchState::Gone,
-            ("unknown", _) => BranchState::Unknown,
-            _ => BranchState::Prepared,
-        };
-        s.outcome = Some(judged.outcome.clone());
-        if let Err(e) = log::record_outcome(audit.path, &intent, judged.outcome) {
-            let why = format!("{e:#}");
-            s.audit_error = Some(why.clone());
-            stopped = Some(format!("the audit log could not be written: {why}"));
+                summary: summary(s, decision, heuristic),
+                place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
+            }))
+        })
+        .collect()
+}
+
+/// The siblings to resolve, in the order [`branches`] hands them to the flow.
+fn planned(found: &Siblings) -> impl Iterator<Item = &Sibling> {
+    found.siblings.iter().filter(|s| to_run(s))
+}
+
+/// Planned by [`plan`] and not left alone.
+fn to_run(s: &Sibling) -> bool {
+    s.statement.is_some() && s.left_alone.is_none() && s.database.as_str().is_some()
+}
+
+/// A sibling as the operator confirms it: where it is, what its sources say, the statement.
+fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Shown {
+    let mut lines = vec![shown!(
+        "and, with --all-branches, sibling {}, owner {}, prepared {} ago",
+        s.place(),
+        match &s.owner {
+            Some(o) => Shown::from(o),
+            None => Shown::lit("(a role since dropped)"),
+        },
+        format_duration(seconds(s.age_seconds))
+    )];
+    for a in &s.decision_sources {
+        lines.push(shown!(
+            "  source {}: {} ({})",
+            a.source,
+            a.answer.name(),
+            a.detail
+        ));
+    }
+    lines.push(shown!(
+        "  will run: {} in {}{}",
+        pg::statement(decision, &s.gid),
+        s.database,
+        if heuristic {
+            "   (HEURISTIC decision)"
+        } else {
+            ""
         }
+    ));
+    Shown::join(lines, "\n")
+}
+
+/// The flow's outcomes for the siblings (in the order of [`branches`]), and what they
+/// say of each one's state now.
+pub fn record(
+    found: &mut Siblings,
+    outcomes: impl Iterator<Item = Option<Outcome>>,
+    decision: Decision,
+) {
+    let indices: Vec<usize> = found
+        .siblings
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| to_run(s))
+        .map(|(i, _)| i)
+        .collect();
+    for (i, outcome) in indices.into_iter().zip(outcomes) {
+        let Some(outcome) = outcome else { continue };
+        let s = &mut found.siblings[i];
+        s.state = match (outcome.status, decision) {
+            (Status::Ok | Status::AlreadyResolved, Decision::Commit) => BranchState::Committed,
+            (Status::Ok | Status::AlreadyResolved, Decision::Rollback) => BranchState::RolledBack,
+            (Status::LostRace, _) => BranchState::Gone,
+            (Status::Unknown, _) => BranchState::Unknown,
+            (Status::Busy | Status::Refused | Status::Error, _) => BranchState::Prepared,
+        };
+        s.outcome = Some(outcome);
     }
 }

@@ -71,6 +71,79 @@ pub fn parse_answer(text: &str) -> Option<Answer> {
     })
 }
 
+/// What a resolution does with the decision asked for and the proposal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// Act: the decision, and whether it is a person's (not the proposal's).
+    Act { decision: Decision, heuristic: bool },
+    /// Nothing done: the finding's code and message.
+    Refuse { code: &'static str, message: String },
+}
+
+/// The decision to act on: the one asked for (`--commit`/`--rollback`), refused when a
+/// source contradicts it or the coordinator may still be deciding, unless `force`; else
+/// the proposal's at a terminal, where the person confirms it, but never for a runbook
+/// (`yes`), which acts only on a decision it names: a proposal can change under it.
+pub fn choose(
+    proposal: &Proposal,
+    answers: &[SourceAnswer],
+    requested: Option<Decision>,
+    force: bool,
+    yes: bool,
+) -> Choice {
+    // Asking for what any source explicitly contradicts needs --force, agreement or not.
+    let contradicted =
+        requested.is_some_and(|r| answers.iter().any(|a| a.answer == r.opposite().answer()));
+    let chosen = match (requested, proposal.decision) {
+        (Some(r), _) if contradicted && !force => {
+            return Choice::Refuse {
+                code: "decision_conflict",
+                message: format!(
+                    "refused: {} — --{} would contradict it and break atomicity; --force makes it a recorded heuristic",
+                    proposal.why,
+                    r.name()
+                ),
+            }
+        }
+        (Some(r), _) if proposal.wait && !force => {
+            return Choice::Refuse {
+                code: "coordinator_deciding",
+                message: format!(
+                    "refused: {} — --{} now could contradict the coordinator's decision; --force makes it a recorded heuristic",
+                    proposal.why,
+                    r.name()
+                ),
+            }
+        }
+        (Some(r), _) => r,
+        (None, Some(p)) if yes => {
+            return Choice::Refuse {
+                code: "proposal_only",
+                message: format!(
+                    "nothing done: the proposal is to {} ({}). --yes acts only on an explicit --{}",
+                    p.name(),
+                    proposal.why,
+                    p.name()
+                ),
+            }
+        }
+        (None, Some(p)) => p,
+        (None, None) => {
+            return Choice::Refuse {
+                code: "no_decision",
+                message: format!(
+                    "nothing done: {}. Choose --commit or --rollback to take that decision yourself",
+                    proposal.why
+                ),
+            }
+        }
+    };
+    Choice::Act {
+        decision: chosen,
+        heuristic: proposal.decision != Some(chosen),
+    }
+}
+
 const HEURISTIC: &str = "Any action is HEURISTIC and risks a mixed outcome across participants (HEURMIX): record it and reconcile by hand";
 
 /// The proposal for a branch prepared `prepared_age_seconds` ago: a source's decision
@@ -259,6 +332,73 @@ mod tests {
         assert!(propose(&[], OLD).heuristic);
         let p = propose(&[a("atomikos", Answer::NotApplicable, true)], OLD);
         assert!(p.why.contains("no decision source is configured"), "{p:?}");
+    }
+
+    #[test]
+    fn a_decision_against_the_sources_or_the_proposal_is_refused_or_heuristic() {
+        let answers = [a("log", Answer::Commit, true)];
+        let p = propose(&answers, OLD);
+        assert_eq!(
+            choose(&p, &answers, Some(Decision::Commit), false, true),
+            Choice::Act {
+                decision: Decision::Commit,
+                heuristic: false
+            }
+        );
+        let refused = choose(&p, &answers, Some(Decision::Rollback), false, true);
+        assert!(matches!(
+            refused,
+            Choice::Refuse {
+                code: "decision_conflict",
+                ..
+            }
+        ));
+        assert_eq!(
+            choose(&p, &answers, Some(Decision::Rollback), true, true),
+            Choice::Act {
+                decision: Decision::Rollback,
+                heuristic: true
+            },
+            "forced against the log: a person's decision"
+        );
+        assert!(matches!(
+            choose(&p, &answers, None, false, true),
+            Choice::Refuse {
+                code: "proposal_only",
+                ..
+            }
+        ));
+        assert_eq!(
+            choose(&p, &answers, None, false, false),
+            Choice::Act {
+                decision: Decision::Commit,
+                heuristic: false
+            },
+            "at a terminal the proposal is the default"
+        );
+        let young = [a("tm-log", Answer::NoRecord, true)];
+        let p = propose(&young, 5.0);
+        assert!(matches!(
+            choose(&p, &young, Some(Decision::Rollback), false, false),
+            Choice::Refuse {
+                code: "coordinator_deciding",
+                ..
+            }
+        ));
+        assert!(matches!(
+            choose(&p, &young, None, false, false),
+            Choice::Refuse {
+                code: "no_decision",
+                ..
+            }
+        ));
+        assert_eq!(
+            choose(&p, &young, Some(Decision::Rollback), true, false),
+            Choice::Act {
+                decision: Decision::Rollback,
+                heuristic: true
+            }
+        );
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub enum BranchState {
     Committed,
     /// ROLLBACK PREPARED ran (`--all-branches`).
     RolledBack,
-    /// Gone when the statement ran: another session finished it, how is not known here.
+    /// Gone when the statement was to run: another session finished it first (the
+    /// outcome says which way, when that could be told).
     Gone,
     /// The statement's outcome is not known (a lost connection): check it there.
     Unknown,
@@ -62,6 +63,7 @@ pub struct Sibling {
     pub address: String,
     pub database: RawText,
     pub gid: RawText,
+    pub xid: i64,
     pub owner: Option<RawText>,
     pub prepared_at: DateTime<Utc>,
     pub age_seconds: f64,
@@ -81,11 +83,8 @@ pub struct Sibling {
     pub heuristic: Option<bool>,
     /// `--all-branches`: why it is left alone (nothing is run on it).
     pub left_alone: Option<String>,
+    /// `--all-branches`: its recorded outcome, once acted on.
     pub outcome: Option<Outcome>,
-    /// The audit record pair of its resolution.
-    pub action_id: Option<String>,
-    /// Its statement ran, but the outcome could not be written to the audit log.
-    pub audit_error: Option<String>,
     /// The target it was found on, as the audit log records it.
     #[serde(skip)]
     pub target: Target,
@@ -317,6 +316,7 @@ fn sibling(branch: &Branch, name: &str, target: &PgTarget, server: &ServerIdenti
         address: target.params.describe(),
         database: branch.database.clone(),
         gid: branch.gid.clone(),
+        xid: branch.xid,
         owner: branch.owner.clone(),
         prepared_at: branch.prepared_at,
         age_seconds: branch.age_seconds,
@@ -330,8 +330,6 @@ fn sibling(branch: &Branch, name: &str, target: &PgTarget, server: &ServerIdenti
         heuristic: None,
         left_alone: None,
         outcome: None,
-        action_id: None,
-        audit_error: None,
         target: target.report_target(),
         params: target.params.clone(),
         cluster: server.system_identifier.clone(),
@@ -369,20 +367,11 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
         }
         if let Some(why) = &s.left_alone {
             line.push(&shown!("\n    left alone: {}", why));
-        } else if let Some(sql) = &s.statement {
-            line.push(&shown!(
-                "\n    will run: {} in {}{}",
-                sql,
-                s.database,
-                if s.heuristic == Some(true) {
-                    "   (HEURISTIC decision)"
-                } else {
-                    ""
-                }
-            ));
+        } else if s.outcome.is_none() && s.statement.is_some() {
+            line.push_lit("\n    to be resolved with it (--all-branches)");
         }
         if let Some(o) = &s.outcome {
-            line.push(&shown!("\n    outcome: {} — {}", o.status, o.detail));
+            line.push(&shown!("\n    outcome: {} — {}", o.status.name(), o.detail));
         }
         lines.push(line);
     }
@@ -391,7 +380,7 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
     }
     let untouched = found
         .still_prepared()
-        .filter(|s| s.statement.is_none() || s.left_alone.is_some())
+        .filter(|s| s.statement.is_none() || s.left_alone.is_some() || s.outcome.is_some())
         .count();
     if untouched > 0 {
         lines.push(shown!(
@@ -417,14 +406,17 @@ pub struct Resolution<'a> {
     /// The GID named; None when it was not prepared (any more).
     pub gid: Option<&'a RawText>,
     pub all_branches: bool,
-    pub dry_run: bool,
+    /// The flow acted (the named branch has an outcome): a sibling handed to it that
+    /// has none was not attempted.
+    pub acted: bool,
     /// The next command for a GID prepared on a target (`this server` or a
     /// participants target), when one can be written.
     pub next: &'a dyn Fn(&RawText, &str) -> Option<Next>,
 }
 
-/// The findings the siblings add to a resolution: UNKNOWN for each target that could
-/// not be read; with `--all-branches` one per sibling acted on or left alone; a WARNING
+/// The findings the siblings add to a resolution (the flow reports each branch it acted
+/// on): UNKNOWN for each target that could not be read; with `--all-branches` one for
+/// each sibling left alone, and why; a WARNING
 /// while other branches stay prepared that nothing was done about, naming how to
 /// resolve them together (through a branch still prepared, if the one named is gone).
 pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
@@ -443,14 +435,29 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
             .evidence("source", "pg_prepared_xacts"),
         );
     }
-    let mut untouched = Vec::new();
     for s in &found.siblings {
-        match branch_finding(s, how.dry_run) {
-            Some(finding) => out.push(finding),
-            None if s.state == BranchState::Prepared => untouched.push(s),
-            None => {}
+        if let Some(why) = &s.left_alone {
+            out.push(Finding::new(
+                Severity::Warning,
+                "branch_left_alone",
+                crate::text![
+                    "prepared transaction '",
+                    s.gid,
+                    "' in ",
+                    s.database,
+                    " on ",
+                    s.found_on.as_str()
+                ],
+                format!("not resolved: {why}"),
+            ));
         }
     }
+    // Still prepared, and not handed to the flow, or handed and not done.
+    let untouched: Vec<&Sibling> = found
+        .still_prepared()
+        .filter(|s| s.left_alone.is_none())
+        .filter(|s| s.statement.is_none() || s.outcome.is_some() || how.acted)
+        .collect();
     if !untouched.is_empty() {
         let n = untouched.len();
         let (branches, are) = if n == 1 {
@@ -504,69 +511,4 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         out.push(finding);
     }
     out
-}
-
-/// What `--all-branches` did to one sibling, or would do in a dry run; None when it did
-/// nothing to it (not asked to, or not confirmed).
-fn branch_finding(s: &Sibling, dry_run: bool) -> Option<Finding> {
-    let subject = crate::text![
-        "prepared transaction '",
-        s.gid,
-        "' in ",
-        s.database,
-        " on ",
-        s.found_on.as_str()
-    ];
-    let heuristic = if s.heuristic == Some(true) {
-        " (HEURISTIC decision, recorded)"
-    } else {
-        ""
-    };
-    if let Some(why) = &s.left_alone {
-        return Some(Finding::new(
-            Severity::Warning,
-            "branch_left_alone",
-            subject,
-            format!("not resolved: {why}"),
-        ));
-    }
-    let sql = s.statement.as_deref()?;
-    let Some(outcome) = &s.outcome else {
-        return dry_run.then(|| {
-            Finding::new(
-                Severity::Ok,
-                "dry_run",
-                subject,
-                crate::text!["dry run: would run ", sql, " in database ", s.database],
-            )
-        });
-    };
-    let (severity, code) = match outcome.status.as_str() {
-        "ok" => (Severity::Ok, "resolved"),
-        "already_resolved" => (Severity::Ok, "already_resolved"),
-        "busy" => (Severity::Warning, "busy"),
-        _ => (Severity::Critical, "failed"),
-    };
-    let mut finding = Finding::new(
-        severity,
-        code,
-        subject,
-        format!("{}{heuristic}", outcome.detail),
-    )
-    .evidence("source", "pg_prepared_xacts, decision sources")
-    .evidence("statement", sql)
-    .evidence("action_id", s.action_id.clone());
-    if outcome.code.as_deref() == Some("42501") {
-        finding = finding.advice(crate::text![
-            "connect to ",
-            s.found_on.as_str(),
-            " as its owner (",
-            match &s.owner {
-                Some(o) => Text::from(o),
-                None => Text::from("a role since dropped"),
-            },
-            ") or a superuser"
-        ]);
-    }
-    Some(finding)
 }

@@ -1,0 +1,386 @@
+//! The one resolution flow: every write to a server starts and finishes in [`run`].
+//!
+//! In order: the checks that refuse before anything is recorded (privileges); the intents
+//! of earlier runs that have no outcome; a dry run stops there. Then one confirmation for
+//! every object (the reason a heuristic decision needs, then the token), and per object:
+//! the intent, fsynced; the object read again, right before acting; the action, which
+//! needs the confirmation's token; its outcome. A command gathers the evidence and hands
+//! each object over as a [`Subject`]; it never writes by itself.
+
+use crate::audit::log;
+use crate::audit::record::{Action, Operator, Outcome, Record, SourceAnswer, Status};
+use crate::cli::ConfirmArgs;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::report::Target;
+use crate::resolve::confirm::{self, Answer, Confirmed, Expected, Request};
+use crate::shown;
+use crate::term::Shown;
+use crate::text::Text;
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// What will be done to one object.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// commit, rollback or abort (the audit record's `decision`).
+    pub decision: &'static str,
+    /// Taken without the coordinator's decision: recorded as such, and only with a reason.
+    pub heuristic: bool,
+    /// The exact statement or request.
+    pub action: String,
+}
+
+/// What came of one object: acted on, or found changed right before.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    pub status: Status,
+    /// The finding's code (resolved, already_resolved, lost_race, busy, changed_meanwhile, failed).
+    pub code: &'static str,
+    pub detail: String,
+    /// The server's error: a SQLSTATE or a Kafka error name.
+    pub server_code: Option<String>,
+    pub advice: Option<Text>,
+}
+
+impl Applied {
+    pub fn new(status: Status, code: &'static str, detail: impl Into<String>) -> Applied {
+        Applied {
+            status,
+            code,
+            detail: detail.into(),
+            server_code: None,
+            advice: None,
+        }
+    }
+
+    pub fn server_code(mut self, code: Option<String>) -> Applied {
+        self.server_code = code;
+        self
+    }
+
+    pub fn advice(mut self, advice: impl Into<Text>) -> Applied {
+        self.advice = Some(advice.into());
+        self
+    }
+
+    /// Done, or already done the same way: OK. Nothing done and not what was asked: a
+    /// WARNING. Failed, or unknown whether it was done: CRITICAL.
+    pub fn severity(&self) -> Severity {
+        match self.status {
+            Status::Ok | Status::AlreadyResolved => Severity::Ok,
+            Status::Busy | Status::Refused | Status::LostRace => Severity::Warning,
+            Status::Error | Status::Unknown => Severity::Critical,
+        }
+    }
+}
+
+/// One object a resolution acts on, with the evidence gathered for it.
+#[allow(async_fn_in_trait)] // awaited on indoubt's one runtime thread, never sent
+pub trait Subject {
+    /// The object, as findings name it.
+    fn name(&self) -> Text;
+    /// Where it is (no secrets), for the audit record.
+    fn target(&self) -> Target;
+    /// The audit record's object: what `audit list --object` finds.
+    fn object(&self) -> String;
+    /// Its own id, which may be typed instead of the token (a GID, `topic-partition@offset`).
+    fn id(&self) -> Expected<'_>;
+    fn plan(&self) -> &Plan;
+    /// The evidence the intent records.
+    fn evidence(&self) -> serde_json::Value;
+    fn decision_sources(&self) -> Vec<SourceAnswer> {
+        Vec::new()
+    }
+    /// The evidence and the plan, as the operator confirms them.
+    fn summary(&self) -> Shown;
+    /// What a dry run says it would do.
+    fn dry_run(&self) -> Text;
+    /// Adds the subject's own evidence to the finding of its outcome.
+    fn annotate(&self, finding: Finding) -> Finding {
+        finding
+    }
+    /// Refusals known before anything is recorded (the role may not do it): a finding,
+    /// and nothing is confirmed, recorded or done. An error: the server could not be asked.
+    async fn preflight(&mut self) -> Result<Option<Finding>>;
+    /// Read again right before acting: None when it is still the object confirmed,
+    /// else what became of it (nothing is sent then).
+    async fn still_valid(&mut self) -> Option<Applied>;
+    /// The action itself; only a confirmation can give the token.
+    async fn apply(&mut self, confirmed: &Confirmed) -> Applied;
+}
+
+/// An intent of an earlier run on the same object that has no outcome: that process may
+/// have died before its action, during it, or before recording what came of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EarlierIntent {
+    pub action_id: String,
+    pub time: DateTime<Utc>,
+    pub operator: Operator,
+    pub object: String,
+    pub decision: String,
+    pub heuristic: bool,
+    pub action: String,
+}
+
+/// What the flow did, for the command's report.
+#[derive(Debug, Default)]
+pub struct Done {
+    pub findings: Vec<Finding>,
+    /// Per subject, in order: its recorded outcome, when it was acted on.
+    pub outcomes: Vec<Option<Outcome>>,
+    pub audit_log: Option<String>,
+    pub earlier_intents: Vec<EarlierIntent>,
+}
+
+/// Resolves `subjects` under one confirmation (see the module's comment for the steps).
+pub async fn run<S: Subject>(
+    ctx: &Context,
+    args: &ConfirmArgs,
+    subjects: &mut [S],
+) -> Result<Done> {
+    let mut done = Done {
+        outcomes: vec![None; subjects.len()],
+        ..Done::default()
+    };
+    for subject in subjects.iter_mut() {
+        if let Some(refusal) = subject.preflight().await? {
+            done.findings.push(refusal);
+        }
+    }
+    if !done.findings.is_empty() {
+        return Ok(done);
+    }
+    let audit_path = ctx.audit_log(args.audit_log.as_deref());
+    if let Ok(path) = &audit_path {
+        // Unreadable here means unwritable below, which stops the resolution with the reason.
+        for subject in subjects.iter() {
+            if let Ok(open) = log::open_intents_for(path, &subject.object(), &subject.target()) {
+                done.earlier_intents.extend(open.into_iter().map(earlier));
+            }
+        }
+    }
+    let warned = warnings(&done.earlier_intents);
+    if args.dry_run {
+        for subject in subjects.iter() {
+            done.findings.push(Finding::new(
+                Severity::Ok,
+                "dry_run",
+                subject.name(),
+                subject.dry_run(),
+            ));
+        }
+        return Ok(done);
+    }
+
+    let confirmation = match confirm(args, subjects, &warned).await? {
+        Answer::Yes(confirmation) => confirmation,
+        Answer::No(why) => {
+            for subject in subjects.iter() {
+                done.findings.push(Finding::new(
+                    Severity::Warning,
+                    "not_confirmed",
+                    subject.name(),
+                    format!("nothing done: {why}"),
+                ));
+            }
+            return Ok(done);
+        }
+    };
+    if args.yes {
+        // At a terminal they were shown with the evidence, before the confirmation.
+        for line in &warned {
+            crate::term::status(line);
+        }
+    }
+
+    // The intent is durable before the action; if it cannot be written, nothing runs.
+    let path = audit_path?;
+    done.audit_log = Some(path.display().to_string());
+    // From the first intent on, a signal waits for the outcome to be recorded.
+    let _shield = crate::interrupt::shield();
+    for (i, subject) in subjects.iter_mut().enumerate() {
+        let plan = subject.plan().clone();
+        let mut evidence = subject.evidence();
+        if let (Some(map), false) = (evidence.as_object_mut(), done.earlier_intents.is_empty()) {
+            map.insert(
+                "earlier_intents_without_outcome".into(),
+                done.earlier_intents
+                    .iter()
+                    .map(|e| e.action_id.clone())
+                    .collect(),
+            );
+        }
+        let recorded = log::record_intent(
+            &path,
+            Record::intent(Action {
+                target: subject.target(),
+                object: subject.object(),
+                action: plan.action.clone(),
+                evidence,
+                decision_sources: subject.decision_sources(),
+                decision: plan.decision.to_string(),
+                heuristic: plan.heuristic,
+                reason: confirmation.reason.clone(),
+                ticket: confirmation.ticket.clone(),
+            }),
+        );
+        let intent = match recorded {
+            Ok(intent) => intent,
+            Err(e) if i == 0 => return Err(e),
+            // Those before it were done and are reported; this one and the rest are not.
+            Err(e) => {
+                done.findings.push(Finding::new(
+                    Severity::Unknown,
+                    "not_recorded",
+                    subject.name(),
+                    format!("nothing done: {e:#}"),
+                ));
+                break;
+            }
+        };
+        failpoint("after-intent");
+        failpoint("before-check");
+        let applied = match subject.still_valid().await {
+            Some(changed) => changed,
+            None => {
+                failpoint("before-apply");
+                subject.apply(&confirmation.confirmed).await
+            }
+        };
+        let outcome = Outcome {
+            status: applied.status,
+            detail: applied.detail.clone(),
+            code: applied.server_code.clone(),
+        };
+        log::record_outcome(&path, &intent, outcome.clone())?;
+        let mut finding = Finding::new(
+            applied.severity(),
+            applied.code,
+            subject.name(),
+            format!(
+                "{}{}",
+                applied.detail,
+                if plan.heuristic {
+                    " (HEURISTIC decision, recorded)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        finding = subject
+            .annotate(finding)
+            .evidence("action_id", intent.action_id.clone());
+        if let Some(advice) = applied.advice {
+            finding = finding.advice(advice);
+        }
+        done.findings.push(finding);
+        done.outcomes[i] = Some(outcome);
+    }
+    Ok(done)
+}
+
+/// One confirmation for all the subjects: their evidence, the warnings, the reason a
+/// heuristic needs, and a token derived from every object and its decision.
+async fn confirm<S: Subject>(
+    args: &ConfirmArgs,
+    subjects: &[S],
+    warnings: &[Shown],
+) -> Result<Answer> {
+    let mut what: Vec<Shown> = subjects.iter().map(Subject::summary).collect();
+    what.extend(warnings.iter().cloned());
+    let what = Shown::join(what, "\n");
+    let objects: Vec<Vec<u8>> = subjects
+        .iter()
+        .map(|s| {
+            let mut identity = s.plan().decision.as_bytes().to_vec();
+            identity.push(0);
+            identity.extend_from_slice(s.id().exact);
+            identity
+        })
+        .collect();
+    let first = subjects.first().map(|s| s.plan().decision);
+    let decision = match first {
+        Some(d) if subjects.iter().all(|s| s.plan().decision == d) => d,
+        _ => "resolve",
+    };
+    let request = Request {
+        yes: args.yes,
+        reason: args.reason.as_deref(),
+        ticket: args.ticket.as_deref(),
+        heuristic: subjects.iter().any(|s| s.plan().heuristic),
+        decision,
+        objects: &objects,
+        id: match subjects {
+            [one] => Some(one.id()),
+            _ => None,
+        },
+        what: &what,
+    };
+    confirm::confirm(&request).await
+}
+
+fn earlier(record: Record) -> EarlierIntent {
+    EarlierIntent {
+        action_id: record.action_id,
+        time: record.time,
+        operator: record.operator,
+        object: record.object,
+        decision: record.decision,
+        heuristic: record.heuristic,
+        action: record.action,
+    }
+}
+
+/// What the operator is told about earlier intents without an outcome, before going on
+/// (and what the report's table shows of them).
+pub fn warnings(intents: &[EarlierIntent]) -> Vec<Shown> {
+    intents
+        .iter()
+        .map(|e| {
+            let sudo = e
+                .operator
+                .sudo_user
+                .as_ref()
+                .map(|s| shown!(" (sudo from {})", s))
+                .unwrap_or_default();
+            shown!(
+                "WARNING: an earlier resolve of {} has no outcome in the audit log: {} by {}@{}{}, decision {}{}, action {} (action id {}). That process may have died before its action, during it, or before recording what came of it; the state shown here was read now.",
+                e.object,
+                e.time.format("%Y-%m-%d %H:%M:%S UTC"),
+                e.operator.user,
+                e.operator.host,
+                sudo,
+                e.decision,
+                if e.heuristic { " (heuristic)" } else { "" },
+                e.action,
+                e.action_id
+            )
+        })
+        .collect()
+}
+
+/// Test-only points (debug builds), named by `INDOUBT_FAILPOINT`: `NAME` ends the process
+/// there, as a kill would (exit 86); `pause:NAME` waits there for a line on stdin, so a
+/// test can resolve the object from another session first. The points: `after-intent`,
+/// `before-check` (the re-read) and `before-apply` (after it, before the action).
+fn failpoint(name: &str) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Ok(set) = std::env::var("INDOUBT_FAILPOINT") else {
+        return;
+    };
+    if set == name {
+        crate::term::status(&shown!("indoubt: failpoint {}: exiting", name));
+        std::process::exit(86);
+    }
+    if set.strip_prefix("pause:") == Some(name) {
+        crate::term::status(&shown!(
+            "indoubt: failpoint {}: waiting for a line on stdin",
+            name
+        ));
+        let _ = std::io::stdin().read_line(&mut String::new());
+    }
+}
