@@ -487,27 +487,11 @@ fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
     producer.abort_transaction(WAIT).unwrap();
 }
 
-/// The command a finding names as next, run as printed by a shell (indoubt on the PATH,
-/// the developer's settings removed), with `-o json` added.
+/// The command a finding names as next, run as printed: it must succeed.
 fn run_next(next: &str) -> serde_json::Value {
-    let bin = assert_cmd::cargo::cargo_bin("indoubt");
-    let path = format!(
-        "{}:{}",
-        bin.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let mut cmd = std::process::Command::new("sh");
-    cmd.args(["-c", &format!("{next} -o json")]);
-    isolate(&mut cmd);
-    let out = cmd.env("PATH", path).output().expect("sh");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{next}: {stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap()
+    let (report, code) = run_printed(next);
+    assert_eq!(code, Some(0), "{next}: {report}");
+    report
 }
 
 #[test]

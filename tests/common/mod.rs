@@ -521,3 +521,23 @@ impl AttackedDir {
         );
     }
 }
+
+/// A command line as a finding printed it, run by a shell (indoubt on the PATH, the
+/// developer's settings removed), with `-o json` added: its report and exit code.
+pub fn run_printed(line: &str) -> (serde_json::Value, Option<i32>) {
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", &format!("{line} -o json")]);
+    isolate(&mut cmd);
+    let out = cmd.env("PATH", path).output().expect("sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{line}: {e}: {stdout}")),
+        out.status.code(),
+    )
+}
