@@ -38,6 +38,19 @@ fn assert_no_raw_controls(what: &str, text: &str) {
     assert!(!text.contains('\r'), "{what}: raw CR:\n{text}");
 }
 
+/// No raw control reaches `text`, each of `shown` is in it (escaped), and nothing is
+/// escaped a second time (`\\u{1b}`).
+fn assert_escaped_once(what: &str, text: &str, shown: &[&str]) {
+    assert_no_raw_controls(what, text);
+    for s in shown {
+        assert!(text.contains(s), "{what}: no {s:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains("\\\\u{1b}"),
+        "{what}: escaped twice:\n{text}"
+    );
+}
+
 #[test]
 fn resolve_kafka_shows_a_hostile_transactional_id_escaped_once_in_report_prompt_and_findings() {
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
@@ -149,21 +162,10 @@ fn resolve_pg_shows_a_hostile_database_and_owner_escaped_in_report_and_prompt() 
     dry.push("--dry-run");
     let report = run(indoubt().args(&dry));
     assert_eq!(report.code, 0, "{}\n{}", report.stdout, report.stderr);
-    assert_no_raw_controls("resolve pg report", &report.stdout);
-    assert!(
-        report.stdout.contains("\\u{1b}[31mred"),
-        "{}",
-        report.stdout
-    );
-    assert!(
-        report.stdout.contains("\\u{1b}]0;owned\\u{7}"),
-        "{}",
-        report.stdout
-    );
-    assert!(
-        !report.stdout.contains("\\\\u{1b}"),
-        "escaped twice:\n{}",
-        report.stdout
+    assert_escaped_once(
+        "resolve pg report",
+        &report.stdout,
+        &["\\u{1b}[31mred", "\\u{1b}]0;owned\\u{7}"],
     );
 
     let prompt = on_terminal(100, &[], "no\n", &args);
@@ -736,15 +738,5 @@ fn an_error_quoting_the_server_is_escaped_on_stderr() {
     let out = run(indoubt().args(["pg", "prepared", "--pg", &url]));
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert!(out.stderr.contains("does not exist"), "{}", out.stderr);
-    assert_no_raw_controls("stderr", &out.stderr);
-    assert!(
-        out.stderr.contains("\\u{1b}]0;owned\\u{7}"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        !out.stderr.contains("\\\\u{1b}"),
-        "escaped twice:\n{}",
-        out.stderr
-    );
+    assert_escaped_once("stderr", &out.stderr, &["\\u{1b}]0;owned\\u{7}"]);
 }
