@@ -42,7 +42,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)
+    /// Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)
     #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
 
@@ -70,12 +70,21 @@ pub struct GlobalArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     Table,
+    /// The table with every column (`table` leaves the less important ones out, and says which)
+    Wide,
     Json,
     Yaml,
     /// `check` only: one Nagios/Icinga plugin status line with perfdata
     Nagios,
     /// `check` only: Prometheus text exposition (node_exporter textfile collector)
     Prometheus,
+}
+
+impl OutputFormat {
+    /// For a person: the table, narrow or wide.
+    pub fn is_table(self) -> bool {
+        matches!(self, OutputFormat::Table | OutputFormat::Wide)
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -86,6 +86,7 @@ impl Context {
                 }),
                 width: crate::term::layout_width(global.width),
                 frame: crate::term::frame(),
+                wide: global.output == crate::cli::OutputFormat::Wide,
             },
             verbose: global.verbose,
             timeout: global.timeout,

@@ -995,13 +995,30 @@ fn a_narrow_terminal_shows_records_with_the_gid_on_one_line() {
         .unwrap_or_else(|| panic!("the GID is not on one line:\n{out}"));
     assert!(gid_line.starts_with("GID "), "{gid_line}");
     assert!(out.contains("─[ 1 ]"), "{out}");
+    // The table keeps the columns an operator acts on, and says what -o wide adds.
+    assert!(!out.contains("GLOBAL TX "), "{out}");
     assert!(
-        out.lines()
-            .any(|l| l.starts_with("GLOBAL TX ") && l.contains("xa-")),
+        out.contains("(-o wide adds GLOBAL TX, DECODED GID)"),
         "{out}"
     );
-    assert!(out.contains("Narayana, node 'orders-node-7'"), "{out}");
-    for line in out.lines().filter(|l| !l.contains(&gid)) {
+    let every: Vec<&str> = args.iter().copied().chain(["-o", "wide"]).collect();
+    let wide_80 = on_terminal(80, &[], &every);
+    assert!(
+        wide_80
+            .lines()
+            .any(|l| l.starts_with("GLOBAL TX ") && l.contains("xa-")),
+        "{wide_80}"
+    );
+    assert!(
+        wide_80.contains("Narayana, node 'orders-node-7'"),
+        "{wide_80}"
+    );
+    assert!(!wide_80.contains("-o wide adds"), "{wide_80}");
+    for line in out
+        .lines()
+        .chain(wide_80.lines())
+        .filter(|l| !l.contains(&gid))
+    {
         assert!(line.chars().count() <= 80, "wider than 80: {line}\n{out}");
     }
     // Wide enough for the table with the GID whole: a table it stays.

@@ -464,43 +464,78 @@ fn two_operators_racing_get_one_success() {
     assert_eq!(out.code, 0, "both wrote intact records: {}", out.stdout);
 }
 
+/// The screen without its colour sequences (SGR), as it reads.
+fn strip_sgr(screen: &str) -> String {
+    let mut out = String::new();
+    let mut rest = screen;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        rest = tail.find('m').map_or("", |m| &tail[m + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 #[test]
 fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     let s = Setup::new("prompt");
     s.prepare(1, "typed-gid");
+    let audit = s.audit().display().to_string();
+    let url = pg_url();
+    let args = [
+        "resolve",
+        "pg",
+        "typed-gid",
+        "--pg",
+        url.as_str(),
+        "--commit",
+        "--reason",
+        "at the terminal",
+        "--audit-log",
+        audit.as_str(),
+    ];
     let on_terminal = |typed: &str| {
-        let bin = assert_cmd::cargo::cargo_bin("indoubt");
-        let inner = format!(
-            "'{}' resolve pg typed-gid --pg '{}' --commit --reason 'at the terminal' --audit-log '{}'",
-            bin.display(),
-            pg_url(),
-            s.audit().display()
-        );
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &inner, "/dev/null"])
-            .env("HOME", s.dir.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(format!("{typed}\n").as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
+        let screen = common::tty::on_terminal(80, &[], Some(&format!("{typed}\n")), &args);
+        (screen.code, screen.text)
     };
     let (code_wrong, screen) = on_terminal("typed-gi");
     assert_eq!(code_wrong, Some(1), "{screen}");
     assert!(
         screen.contains("Commit: type ") && screen.contains(", or the whole GID, to confirm"),
         "{screen}"
+    );
+    // The evidence is read as text, once, laid out for the terminal; the risk stands out.
+    let plain = strip_sgr(&screen);
+    assert_eq!(
+        plain.matches("\n  owner ").count(),
+        1,
+        "the evidence is printed once: {plain}"
+    );
+    assert!(
+        plain.contains("\n  locks      ") && plain.contains(" RowExclusiveLock"),
+        "{plain}"
+    );
+    assert!(!plain.contains("{\""), "no JSON in the evidence: {plain}");
+    assert!(
+        plain.contains("\n  will run   COMMIT PREPARED 'typed-gid'\n"),
+        "{plain}"
+    );
+    assert!(
+        screen.contains("\u{1b}[1;31mHEURISTIC\u{1b}[0m"),
+        "a heuristic decision is highlighted: {screen:?}"
+    );
+    assert!(
+        plain
+            .lines()
+            .filter(|l| !l.contains("to confirm (anything else aborts): "))
+            .all(|l| l.chars().count() <= 80),
+        "fits the 80-column terminal (the prompt line holds what was typed): {plain}"
+    );
+    assert!(
+        plain.contains("nothing done: the typed text did not match")
+            && !plain.contains("nothing was done"),
+        "the refusal says it once: {plain}"
     );
     assert!(
         s.still_prepared("typed-gid"),

@@ -411,7 +411,8 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
         "{}",
         out.stdout
     );
-    let table = run(indoubt().args(listed));
+    // GLOBAL TX is a column of -o wide (the table says it leaves it out).
+    let table = run(indoubt().args(listed).args(["-o", "wide"]));
     assert_eq!(
         table
             .stdout
@@ -510,20 +511,30 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
             "--dry-run",
         ]));
         for needle in [
-            format!(
-                "sibling '{}' in {} on this server",
-                gids[other], lab.dbs[other].name
-            ),
-            "siblings on down: UNKNOWN, not checked".to_string(),
+            format!("\nsibling in {} on this server\n", lab.dbs[other].name),
+            format!("'{}'\n", gids[other]),
+            "\nsiblings on down\n  UNKNOWN  not checked".to_string(),
             "--all-branches applies it to every branch".to_string(),
         ] {
             assert!(text.stdout.contains(&needle), "{needle}:\n{}", text.stdout);
         }
-        assert!(
-            !text.stdout.contains(&format!("sibling '{}'", gids[mine])),
-            "itself listed as a sibling:\n{}",
-            text.stdout
-        );
+        // Each sibling's block: its title line and the indented lines under it.
+        let sibling_blocks = text.stdout.split("\nsibling in ").skip(1).map(|b| {
+            b.lines()
+                .take_while(|l| !l.is_empty())
+                .enumerate()
+                .take_while(|(i, l)| *i == 0 || l.starts_with(' '))
+                .map(|(_, l)| l)
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        for block in sibling_blocks {
+            assert!(
+                !block.contains(&gids[mine]),
+                "itself listed as a sibling:\n{}",
+                text.stdout
+            );
+        }
     }
     assert_eq!(lab.prepared(), 2, "a dry run changes nothing");
 }

@@ -77,14 +77,14 @@ pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
         _ => {}
     }
     if args.quiet {
-        if report.status == Severity::Ok && ctx.output == OutputFormat::Table {
+        if report.status == Severity::Ok && ctx.output.is_table() {
             // Nothing at all, so cron sends no mail.
             return Ok(report.status);
         }
         report.findings.retain(|f| f.severity != Severity::Ok);
         report.data.checks.retain(|c| c.status != Severity::Ok);
     }
-    if ctx.output == OutputFormat::Table {
+    if ctx.output.is_table() {
         // One line per finding, grouped by target: the table names where each was found.
         for f in &mut report.findings {
             f.subject = check_output::located_subject(f);

@@ -112,6 +112,9 @@ impl TableView for ProducersReport {
                 }),
             ]);
         }
+        // What resolve kafka takes (producer, epoch, open offset) first; sequence detail on -o wide.
+        table.optional(2);
+        table.optional(3);
         vec![
             shown!(
                 "{}-{} (leader {})",

@@ -174,6 +174,8 @@ impl TableView for TransactionsReport {
                 Cell::new(Shown::join(partitions, "\n")),
             ]);
         }
+        table.optional(1);
+        table.optional(4);
         vec![table.render()]
     }
 }

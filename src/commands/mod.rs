@@ -32,7 +32,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
     );
     if monitoring_format && !matches!(cli.command, Command::Check(_)) {
         anyhow::bail!(
-            "--output nagios and prometheus are for `indoubt check`; use table, json or yaml"
+            "--output nagios and prometheus are for `indoubt check`; use table, wide, json or yaml"
         );
     }
     let ctx = Context::new(&cli.global)?;

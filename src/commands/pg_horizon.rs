@@ -326,6 +326,8 @@ impl TableView for HorizonReport {
             }
             table.keep_whole(0);
             table.keep_whole(1);
+            // The query text is context; who holds the horizon, and how long, is the answer.
+            table.optional(6);
             out.push(table.render());
         }
         let mut table = style.table(&[

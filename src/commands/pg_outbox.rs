@@ -371,6 +371,7 @@ impl TableView for OutboxReport {
                 Cell::new("-"),
             ]);
         }
+        table.optional(6);
         vec![table.render()]
     }
 }

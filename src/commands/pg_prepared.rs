@@ -213,6 +213,9 @@ impl TableView for PreparedReport {
             ]);
         }
         table.keep_whole(1);
+        // The GID, where, age, locks and victims come first; the decoding is in the findings.
+        table.optional(6);
+        table.optional(7);
         vec![table.render()]
     }
 

@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
+use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::kafka::{self, Marker, Open};
@@ -48,6 +49,9 @@ struct ResolveKafkaReport {
     audit_log: Option<String>,
     /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
     earlier_intents: Vec<EarlierIntent>,
+    /// The confirmation prompt showed the evidence already (the table does not repeat it).
+    #[serde(skip)]
+    evidence_shown: bool,
 }
 
 impl ResolveKafkaReport {
@@ -74,6 +78,7 @@ impl ResolveKafkaReport {
             outcome: None,
             audit_log: None,
             earlier_intents: Vec::new(),
+            evidence_shown: false,
         }
     }
 }
@@ -168,7 +173,9 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
         "verdict": data.verdict,
         "reason": data.reason,
     });
-    let summary = prompt(&subject, &producer, &data, &request);
+    // Forced over an owning coordinator, or with no verdict at all.
+    let heuristic = data.verdict != Some(Verdict::Hanging);
+    let summary = prompt(&subject, &producer, &data, &request, heuristic);
     let mut marker = [Marker::new(
         &cluster,
         Open {
@@ -177,8 +184,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             producer,
             coordinator_epoch,
             coordinator_epoch_reason: why,
-            // Forced over an owning coordinator, or with no verdict at all.
-            heuristic: data.verdict != Some(Verdict::Hanging),
+            heuristic,
             last_stable_offset_before: data.last_stable_offset_before,
             evidence,
             summary,
@@ -191,6 +197,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     data.outcome = done.outcomes.into_iter().next().flatten();
     data.audit_log = done.audit_log;
     data.earlier_intents = done.earlier_intents;
+    data.evidence_shown = done.evidence_shown;
     finish(ctx, target, done.findings, data)
 }
 
@@ -201,21 +208,38 @@ fn prompt(
     producer: &ProducerState,
     data: &ResolveKafkaReport,
     request: &str,
-) -> Shown {
-    shown!(
-        "{}: open transaction of producer {} (epoch {}) from offset {}, LSO {} of high watermark {}, last write {}, transactional id {}\n  verdict: {}\n  will send: {}\n  coordinator epoch: {}",
+    heuristic: bool,
+) -> Vec<Block> {
+    let mut b = Block::new(shown!(
+        "{}: open transaction of producer {} (epoch {})",
         subject,
         producer.producer_id,
-        producer.producer_epoch,
-        producer.current_txn_start_offset,
-        shown_opt(&data.last_stable_offset_before),
-        shown_opt(&data.high_watermark),
-        shown_opt(&data.last_write),
-        shown_opt(&data.transactional_id),
-        shown_opt(&data.reason),
-        request,
-        shown_opt(&data.coordinator_epoch_reason)
+        producer.producer_epoch
+    ));
+    b.field(
+        "offsets",
+        shown!(
+            "from offset {}; LSO {} of high watermark {}",
+            producer.current_txn_start_offset,
+            shown_opt(&data.last_stable_offset_before),
+            shown_opt(&data.high_watermark)
+        ),
     )
+    .field("last write", shown_opt(&data.last_write))
+    .field("transactional id", shown_opt(&data.transactional_id))
+    .field("verdict", shown_opt(&data.reason))
+    .whole("will send", shown!("{}", request))
+    .field(
+        "coordinator epoch",
+        shown_opt(&data.coordinator_epoch_reason),
+    );
+    if heuristic {
+        b.alarm(
+            "HEURISTIC",
+            Shown::lit("not judged hanging: the abort is recorded with the reason given, and a producer still writing loses its transaction"),
+        );
+    }
+    vec![b]
 }
 
 fn finish(
@@ -237,37 +261,48 @@ fn shown_opt<T: std::fmt::Display>(value: &Option<T>) -> Shown {
 }
 
 impl TableView for ResolveKafkaReport {
-    fn tables(&self, _style: &Style) -> Vec<Shown> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let arrow = |after: &Option<i64>| after.map(|a| format!(" → {a}")).unwrap_or_default();
-        let mut lines = vec![shown!(
-            "{}-{}: high watermark {}{}, LSO {}{}",
-            self.topic,
-            self.partition,
-            shown_opt(&self.high_watermark),
-            arrow(&self.high_watermark_after),
-            shown_opt(&self.last_stable_offset_before),
-            arrow(&self.last_stable_offset_after)
-        )];
-        if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
-            lines.push(shown!(
-                "open transaction: producer {} epoch {} from offset {}, last write {}, transactional id {}",
-                pid,
-                shown_opt(&self.producer_epoch),
-                start,
-                shown_opt(&self.last_write),
-                shown_opt(&self.transactional_id)
-            ));
+        let mut b = Block::new(shown!("partition {}-{}", self.topic, self.partition));
+        b.field(
+            "offsets",
+            shown!(
+                "high watermark {}{}, LSO {}{}",
+                shown_opt(&self.high_watermark),
+                arrow(&self.high_watermark_after),
+                shown_opt(&self.last_stable_offset_before),
+                arrow(&self.last_stable_offset_after)
+            ),
+        );
+        // Shown once: not again after the prompt showed it.
+        if !self.evidence_shown {
+            if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
+                b.field(
+                    "open transaction",
+                    shown!(
+                        "producer {} epoch {} from offset {}",
+                        pid,
+                        shown_opt(&self.producer_epoch),
+                        start
+                    ),
+                )
+                .field("last write", shown_opt(&self.last_write))
+                .field("transactional id", shown_opt(&self.transactional_id));
+            }
+            if let Some(reason) = &self.reason {
+                b.field("verdict", shown!("{}", reason));
+            }
+            if let Some(request) = &self.request {
+                b.whole("request", shown!("{}", request));
+            }
+            if let Some(why) = &self.coordinator_epoch_reason {
+                b.field("coordinator epoch", shown!("{}", why));
+            }
         }
-        if let Some(reason) = &self.reason {
-            lines.push(shown!("verdict: {}", reason));
+        let mut lines = vec![evidence::render(&[b], style)];
+        if !self.evidence_shown {
+            lines.extend(flow::warnings(&self.earlier_intents));
         }
-        if let Some(request) = &self.request {
-            lines.push(shown!("request: {}", request));
-        }
-        if let Some(why) = &self.coordinator_epoch_reason {
-            lines.push(shown!("coordinator epoch: {}", why));
-        }
-        lines.extend(flow::warnings(&self.earlier_intents));
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));
         }
@@ -311,23 +346,45 @@ mod tests {
             outcome: None,
             audit_log: None,
             earlier_intents: Vec::new(),
+            evidence_shown: false,
         };
-        let text = prompt(
-            "partition payments-7",
-            &producer,
-            &data,
-            "WriteTxnMarkers(abort)",
-        );
-        let text = text.as_str();
+        let style = Style {
+            color: false,
+            width: 80,
+            frame: crate::report::layout::Frame::Plain,
+            wide: false,
+        };
+        let shown = |data: &ResolveKafkaReport, heuristic| {
+            let blocks = prompt(
+                "partition payments-7",
+                &producer,
+                data,
+                "WriteTxnMarkers(abort)",
+                heuristic,
+            );
+            evidence::render(&blocks, &style).into_string()
+        };
+        let text = shown(&data, false);
         assert!(text.contains("LSO 0 of high watermark 3"), "{text}");
         assert!(
-            text.contains("coordinator epoch: 0: DescribeProducers reports -1"),
+            text.contains("coordinator epoch  0: DescribeProducers reports -1"),
             "{text}"
         );
-        assert!(!text.contains("Some("), "{text}");
+        assert!(
+            text.contains("\n  will send          WriteTxnMarkers(abort)\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Some(") && !text.contains("HEURISTIC"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         data.high_watermark = None;
-        assert!(prompt("p", &producer, &data, "r")
-            .as_str()
-            .contains("of high watermark ?"));
+        let forced = shown(&data, true);
+        assert!(forced.contains("of high watermark ?"), "{forced}");
+        assert!(
+            forced.contains("\n  HEURISTIC          not judged hanging"),
+            "{forced}"
+        );
     }
 }

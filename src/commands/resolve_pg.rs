@@ -9,6 +9,7 @@ use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
 use crate::next::{Next, Word};
 use crate::pg::{prepared, session};
+use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};
 use crate::resolve::all_branches;
@@ -57,6 +58,9 @@ struct ResolveReport {
     audit_log: Option<String>,
     /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
     earlier_intents: Vec<EarlierIntent>,
+    /// The confirmation prompt showed the evidence already (the table does not repeat it).
+    #[serde(skip)]
+    evidence_shown: bool,
 }
 
 impl ResolveReport {
@@ -81,6 +85,7 @@ impl ResolveReport {
             outcome: None,
             audit_log: None,
             earlier_intents: Vec::new(),
+            evidence_shown: false,
         }
     }
 }
@@ -185,7 +190,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         heuristic,
         evidence,
         decision_sources: data.decision_sources.clone(),
-        summary: summary_for_prompt(&data, &xact.database, xact.age_seconds),
+        summary: evidence_blocks(&data, &xact.database, xact.age_seconds),
         place: None,
     })];
     // --all-branches: every sibling planned, under the same confirmation.
@@ -196,6 +201,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     all_branches::record(&mut data.siblings, outcomes, chosen);
     data.audit_log = done.audit_log;
     data.earlier_intents = done.earlier_intents;
+    data.evidence_shown = done.evidence_shown;
     finish(ctx, &target, done.findings, data)
 }
 
@@ -239,58 +245,84 @@ fn finish(
     Ok(report.status)
 }
 
-fn summary_for_prompt(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Shown {
-    let mut lines = vec![
-        shown!(
-            "prepared transaction '{}' in {}, owner {}",
-            data.gid,
-            database,
-            super::pg_prepared::owner_text(&data.owner)
-        ),
-        shown!(
-            "  age {} ({} xids held back), locks {}, blocks sessions {}",
-            format_duration(seconds(age_seconds)),
-            data.age_xids.unwrap_or(0),
-            format!("{:?}", data.locks_by_mode),
-            format!("{:?}", data.blocked_pids)
-        ),
-        shown!("  GID: {}", data.decoded_gid.summary()),
-    ];
+/// The evidence the operator confirms, as blocks: the transaction, its decoded GID, what
+/// each source says, the proposal, the statement (whole) and the risk, then its siblings.
+fn evidence_blocks(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Vec<Block> {
+    // The GID on a line of its own, whole, to be copied; the title stays short.
+    let mut xact = Block::new(shown!("prepared transaction in {}", database));
+    xact.whole("GID", shown!("'{}'", data.gid))
+        .field(
+            "owner",
+            Shown::from(&super::pg_prepared::owner_text(&data.owner)),
+        )
+        .field(
+            "age",
+            shown!(
+                "{} ({} xids held back)",
+                format_duration(seconds(age_seconds)),
+                data.age_xids.unwrap_or(0)
+            ),
+        )
+        .field("locks", locks_text(&data.locks_by_mode))
+        .field("blocks", blocked_text(&data.blocked_pids))
+        .field("decoded", data.decoded_gid.summary());
     for s in &data.decision_sources {
-        lines.push(shown!(
-            "  source {}: {} ({})",
-            s.source,
-            s.answer.name(),
-            s.detail
-        ));
+        xact.field(
+            "source",
+            shown!("{}: {} ({})", s.source, s.answer.name(), s.detail),
+        );
     }
     if let Some(p) = &data.proposal {
-        lines.push(shown!("  proposal: {}", p.why));
+        xact.field("proposal", shown!("{}", p.why));
     }
     if let Some(sql) = &data.statement {
-        lines.push(shown!(
-            "  will run: {}{}",
-            sql,
-            if data.heuristic {
-                "   (HEURISTIC decision)"
-            } else {
-                ""
-            }
-        ));
+        xact.whole("will run", shown!("{}", sql));
+        if data.heuristic {
+            xact.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
+        }
     }
-    lines.extend(siblings::summary(&data.siblings, data.all_branches));
-    Shown::join(lines, "\n")
+    let mut blocks = vec![xact];
+    blocks.extend(siblings::summary(&data.siblings, data.all_branches));
+    blocks
+}
+
+/// Locks by mode, most held first: `2 RowExclusiveLock, 1 ExclusiveLock`.
+fn locks_text(by_mode: &BTreeMap<String, usize>) -> Shown {
+    let mut modes: Vec<_> = by_mode.iter().collect();
+    modes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    match modes.is_empty() {
+        true => Shown::lit("none"),
+        false => Shown::join(
+            modes.iter().map(|(m, n)| shown!("{} {}", n, m.as_str())),
+            ", ",
+        ),
+    }
+}
+
+/// The sessions waiting on its locks: `session 471`, `sessions 471, 502`, or none.
+fn blocked_text(pids: &[i32]) -> Shown {
+    let list = Shown::join(pids.iter().map(|p| shown!("{}", p)), ", ");
+    match pids.len() {
+        0 => Shown::lit("no session"),
+        1 => shown!("session {}", list),
+        _ => shown!("sessions {}", list),
+    }
 }
 
 impl TableView for ResolveReport {
-    fn tables(&self, _style: &Style) -> Vec<Shown> {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut lines = Vec::new();
-        if let (Some(db), Some(age)) = (&self.database, self.age_seconds) {
-            lines.push(summary_for_prompt(self, db, age));
-        } else {
-            lines.extend(siblings::summary(&self.siblings, self.all_branches));
+        // Shown once: not again after the prompt showed it.
+        if !self.evidence_shown {
+            let blocks = match (&self.database, self.age_seconds) {
+                (Some(db), Some(age)) => evidence_blocks(self, db, age),
+                _ => siblings::summary(&self.siblings, self.all_branches),
+            };
+            if !blocks.is_empty() {
+                lines.push(evidence::render(&blocks, style));
+            }
+            lines.extend(flow::warnings(&self.earlier_intents));
         }
-        lines.extend(flow::warnings(&self.earlier_intents));
         if let Some(o) = &self.outcome {
             lines.push(shown!("outcome: {} — {}", o.status.name(), o.detail));
         }

@@ -1,5 +1,6 @@
 //! The serializable report model shared by every command, and its output to stdout in the chosen format.
 
+pub mod evidence;
 pub mod layout;
 pub mod table;
 
@@ -78,7 +79,8 @@ pub fn emit<T: Serialize + TableView>(
     style: &table::Style,
 ) -> Result<()> {
     let text = match format {
-        OutputFormat::Table => table::render(report, style).into_string(),
+        // The style knows whether it is wide.
+        OutputFormat::Table | OutputFormat::Wide => table::render(report, style).into_string(),
         OutputFormat::Json => {
             let mut json = serde_json::to_string_pretty(report).context("encoding JSON")?;
             json.push('\n');

@@ -22,6 +22,8 @@ pub struct Style {
     pub width: u16,
     /// Box drawing at a terminal, plain aligned columns elsewhere.
     pub frame: Frame,
+    /// `-o wide`: every column, the optional ones too.
+    pub wide: bool,
 }
 
 /// One table cell. Its content is a `Shown`, cut at [`CELL_LIMIT`] characters.
@@ -67,8 +69,10 @@ impl Style {
             header: header.to_vec(),
             rows: Vec::new(),
             whole: vec![false; header.len()],
+            optional: vec![false; header.len()],
             width: usize::from(self.width),
             frame: self.frame,
+            wide: self.wide,
         }
     }
 }
@@ -88,8 +92,10 @@ pub struct Grid {
     header: Vec<&'static str>,
     rows: Vec<Vec<Cell>>,
     whole: Vec<bool>,
+    optional: Vec<bool>,
     width: usize,
     frame: Frame,
+    wide: bool,
 }
 
 impl Grid {
@@ -106,14 +112,26 @@ impl Grid {
         }
     }
 
+    /// A column of detail that `-o wide` shows and the table leaves out (saying so
+    /// under it), so the columns an operator acts on keep their room at 80 columns.
+    pub fn optional(&mut self, column: usize) {
+        if let Some(o) = self.optional.get_mut(column) {
+            *o = true;
+        }
+    }
+
     /// The laid-out table: every cell was a `Shown`, the borders are program text.
     pub fn render(&self) -> Shown {
+        let shown = |i: &usize| self.wide || !self.optional.get(*i).copied().unwrap_or(false);
+        let columns: Vec<usize> = (0..self.header.len()).filter(shown).collect();
+        let header: Vec<&str> = columns.iter().map(|&i| self.header[i]).collect();
         let rows: Vec<Vec<LaidCell>> = self
             .rows
             .iter()
             .map(|row| {
                 row.iter()
                     .enumerate()
+                    .filter(|(i, _)| shown(i))
                     .map(|(i, c)| LaidCell {
                         text: c.text.as_str(),
                         whole: self.whole.get(i).copied().unwrap_or(false),
@@ -122,7 +140,14 @@ impl Grid {
                     .collect()
             })
             .collect();
-        let text = layout::lay_out(&self.header, &rows, self.frame, self.width);
+        let mut text = layout::lay_out(&header, &rows, self.frame, self.width);
+        let left_out: Vec<String> = (0..self.header.len())
+            .filter(|i| !shown(i))
+            .map(|i| self.header[i].replace('\n', " "))
+            .collect();
+        if !left_out.is_empty() && !self.rows.is_empty() {
+            text.push_str(&format!("\n(-o wide adds {})", left_out.join(", ")));
+        }
         // Borders, headers and escaped cells only: nothing here needs escaping again.
         #[allow(clippy::disallowed_methods)]
         Shown::__from_format(format_args!("{text}"))

@@ -11,6 +11,7 @@ use super::sources;
 use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
 use crate::gid;
+use crate::report::evidence::Block;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -114,35 +115,38 @@ fn to_run(s: &Sibling) -> bool {
 }
 
 /// A sibling as the operator confirms it: where it is, what its sources say, the statement.
-fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Shown {
-    let mut lines = vec![shown!(
-        "and, with --all-branches, sibling {}, owner {}, prepared {} ago",
-        s.place(),
-        match &s.owner {
-            Some(o) => Shown::from(o),
-            None => Shown::lit("(a role since dropped)"),
-        },
-        format_duration(seconds(s.age_seconds))
-    )];
-    for a in &s.decision_sources {
-        lines.push(shown!(
-            "  source {}: {} ({})",
-            a.source,
-            a.answer.name(),
-            a.detail
-        ));
-    }
-    lines.push(shown!(
-        "  will run: {} in {}{}",
-        pg::statement(decision, &s.gid),
+fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Vec<Block> {
+    let mut b = Block::new(shown!(
+        "and, with --all-branches, sibling in {} on {}",
         s.database,
-        if heuristic {
-            "   (HEURISTIC decision)"
-        } else {
-            ""
-        }
+        s.found_on
     ));
-    Shown::join(lines, "\n")
+    b.whole("GID", shown!("'{}'", s.gid))
+        .field(
+            "owner",
+            match &s.owner {
+                Some(o) => Shown::from(o),
+                None => Shown::lit("(a role since dropped)"),
+            },
+        )
+        .field(
+            "prepared",
+            shown!("{} ago", format_duration(seconds(s.age_seconds))),
+        );
+    for a in &s.decision_sources {
+        b.field(
+            "source",
+            shown!("{}: {} ({})", a.source, a.answer.name(), a.detail),
+        );
+    }
+    b.whole(
+        "will run",
+        shown!("{} in {}", pg::statement(decision, &s.gid), s.database),
+    );
+    if heuristic {
+        b.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
+    }
+    vec![b]
 }
 
 /// The flow's outcomes for the siblings (in the order of [`branches`]), and what they

@@ -94,6 +94,11 @@ pub fn token(decision: &str, objects: &[Vec<u8>]) -> String {
         .collect()
 }
 
+/// Whether [`confirm`] shows the evidence: at a terminal, without `--yes`.
+pub fn shows_evidence(yes: bool) -> bool {
+    !yes && std::io::stdin().is_terminal()
+}
+
 /// `--yes` with a reason confirms without a prompt; otherwise a terminal must be there.
 /// At the terminal the evidence comes first; a heuristic decision without `--reason` then
 /// asks for a reason (required) and a ticket (optional, unless `--ticket` gave one); last
@@ -112,7 +117,7 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
             None => Answer::No("--yes needs --reason \"…\": the audit trail records why".into()),
         });
     }
-    if !std::io::stdin().is_terminal() {
+    if !shows_evidence(false) {
         return Ok(Answer::No(
             "no terminal to confirm on: a runbook passes --yes --reason \"…\" (and --ticket)"
                 .into(),
@@ -127,11 +132,7 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
         ));
         match ask(&Shown::lit("Reason")).await? {
             Ok(Some(text)) => reason = Some(text),
-            Ok(None) => {
-                return Ok(Answer::No(
-                    "a heuristic decision needs a reason: nothing was done".into(),
-                ))
-            }
+            Ok(None) => return Ok(Answer::No("a heuristic decision needs a reason".into())),
             Err(why) => return Ok(Answer::No(why)),
         }
         if ticket.is_none() {
@@ -176,7 +177,7 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
                 ticket,
             })
         }
-        Typed::Line(_) => Answer::No("the typed text did not match: nothing was done".into()),
+        Typed::Line(_) => Answer::No("the typed text did not match".into()),
         Typed::EndOfInput => Answer::No("aborted with Ctrl-D".into()),
         Typed::Escape => Answer::No("aborted with Esc".into()),
     })
@@ -203,7 +204,7 @@ async fn ask(question: &Shown) -> Result<Result<Option<String>, String>> {
         Typed::Line(bytes) => match String::from_utf8(bytes) {
             Ok(text) if text.trim().is_empty() => Ok(None),
             Ok(text) => Ok(Some(text)),
-            Err(_) => Err("the text typed is not UTF-8: nothing was done".into()),
+            Err(_) => Err("the text typed is not UTF-8".into()),
         },
         Typed::EndOfInput => Err("aborted with Ctrl-D".into()),
         Typed::Escape => Err("aborted with Esc".into()),

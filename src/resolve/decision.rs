@@ -71,6 +71,9 @@ pub fn parse_answer(text: &str) -> Option<Answer> {
     })
 }
 
+/// What a heuristic decision risks, as the evidence shows it next to the statement.
+pub const HEURISTIC_RISK: &str = "not the coordinator's decision: it is recorded with the reason given, and unless every participant gets the same decision the global transaction ends mixed (HEURMIX)";
+
 /// What a resolution does with the decision asked for and the proposal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {

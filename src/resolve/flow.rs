@@ -12,6 +12,7 @@ use crate::audit::record::{Action, Operator, Outcome, Record, SourceAnswer, Stat
 use crate::cli::ConfirmArgs;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
+use crate::report::evidence::{self, Block};
 use crate::report::Target;
 use crate::resolve::confirm::{self, Answer, Confirmed, Expected, Request};
 use crate::shown;
@@ -94,7 +95,7 @@ pub trait Subject {
         Vec::new()
     }
     /// The evidence and the plan, as the operator confirms them.
-    fn summary(&self) -> Shown;
+    fn summary(&self) -> Vec<Block>;
     /// What a dry run says it would do.
     fn dry_run(&self) -> Text;
     /// Adds the subject's own evidence to the finding of its outcome.
@@ -132,6 +133,8 @@ pub struct Done {
     pub outcomes: Vec<Option<Outcome>>,
     pub audit_log: Option<String>,
     pub earlier_intents: Vec<EarlierIntent>,
+    /// The prompt showed the evidence (the report need not print it again).
+    pub evidence_shown: bool,
 }
 
 /// Resolves `subjects` under one confirmation (see the module's comment for the steps).
@@ -174,7 +177,8 @@ pub async fn run<S: Subject>(
         return Ok(done);
     }
 
-    let confirmation = match confirm(args, subjects, &warned).await? {
+    done.evidence_shown = confirm::shows_evidence(args.yes);
+    let confirmation = match confirm(ctx, args, subjects, &warned).await? {
         Answer::Yes(confirmation) => confirmation,
         Answer::No(why) => {
             for subject in subjects.iter() {
@@ -284,11 +288,13 @@ pub async fn run<S: Subject>(
 /// One confirmation for all the subjects: their evidence, the warnings, the reason a
 /// heuristic needs, and a token derived from every object and its decision.
 async fn confirm<S: Subject>(
+    ctx: &Context,
     args: &ConfirmArgs,
     subjects: &[S],
     warnings: &[Shown],
 ) -> Result<Answer> {
-    let mut what: Vec<Shown> = subjects.iter().map(Subject::summary).collect();
+    let blocks: Vec<Block> = subjects.iter().flat_map(Subject::summary).collect();
+    let mut what = vec![evidence::render(&blocks, &ctx.style)];
     what.extend(warnings.iter().cloned());
     let what = Shown::join(what, "\n");
     let objects: Vec<Vec<u8>> = subjects

@@ -12,6 +12,7 @@ use crate::next::Next;
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, Session};
 use crate::pg::siblings::{self, Branch, Origin, ServerBranches, ServerIdentity};
+use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::decision::Proposal;
 use crate::shown;
@@ -336,62 +337,74 @@ fn sibling(branch: &Branch, name: &str, target: &PgTarget, server: &ServerIdenti
     }
 }
 
-/// Lines for the evidence and the confirmation: the global transaction, each sibling
+/// Blocks for the evidence and the confirmation: the global transaction, each sibling
 /// with its state, each target that could not be read, and the risk of resolving one.
-pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Shown> {
-    let mut lines = Vec::new();
+pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
+    let mut blocks = Vec::new();
     if let Some(global) = &found.global_transaction {
-        lines.push(shown!(
-            "  global transaction {}: {}; branches found: {}",
-            global.key,
-            global.manager_and_node(),
-            global.branches
-        ));
+        let mut b = Block::new(shown!("global transaction {}", global.key));
+        b.field("manager", global.manager_and_node())
+            .field("branches", shown!("{} found", global.branches));
+        blocks.push(b);
     }
     for s in &found.siblings {
-        let mut line = shown!(
-            "  sibling {}, owner {}, prepared {} ago: {}",
-            s.place(),
-            owner(&s.owner),
-            format_duration(seconds(s.age_seconds)),
-            s.state.name()
-        );
+        let mut b = Block::new(shown!("sibling in {} on {}", s.database, s.found_on));
+        b.whole("GID", shown!("'{}'", s.gid))
+            .field("owner", owner(&s.owner))
+            .field(
+                "prepared",
+                shown!("{} ago", format_duration(seconds(s.age_seconds))),
+            )
+            .field("state", Shown::lit(s.state.name()));
         if !s.also_found_on.is_empty() {
-            line.push(&shown!(" (also listed by {})", s.also_found_on.join(", ")));
+            b.field("also on", Shown::text(&s.also_found_on.join(", ")));
         }
         if s.on_standby {
-            line.push_lit(" — on a standby: resolve it on its primary");
+            b.field(
+                "standby",
+                Shown::lit("on a standby: resolve it on its primary"),
+            );
         }
         if !s.recognised_by.established() {
-            line.push_lit(" — the same GID text only: its format does not say it is the same global transaction");
+            b.field(
+                "matched",
+                Shown::lit("by the same GID text only: its format does not say it is the same global transaction"),
+            );
         }
         if let Some(why) = &s.left_alone {
-            line.push(&shown!("\n    left alone: {}", why));
+            b.field("left alone", shown!("{}", why));
         } else if s.outcome.is_none() && s.statement.is_some() {
-            line.push_lit("\n    to be resolved with it (--all-branches)");
+            b.field("plan", Shown::lit("resolved with it (--all-branches)"));
         }
         if let Some(o) = &s.outcome {
-            line.push(&shown!("\n    outcome: {} — {}", o.status.name(), o.detail));
+            b.field("outcome", shown!("{} — {}", o.status.name(), o.detail));
         }
-        lines.push(line);
+        blocks.push(b);
     }
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
-        lines.push(shown!("  siblings on {}: UNKNOWN, {}", t.target, t.detail));
+        let mut b = Block::new(shown!("siblings on {}", t.target));
+        b.field("UNKNOWN", shown!("{}", t.detail));
+        blocks.push(b);
     }
     let untouched = found
         .still_prepared()
         .filter(|s| s.statement.is_none() || s.left_alone.is_some() || s.outcome.is_some())
         .count();
     if untouched > 0 {
-        lines.push(shown!(
-            "  WARNING: {} other {} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
-            untouched,
-            if untouched == 1 { "branch" } else { "branches" },
-            if all_branches { " and left alone" } else { "" },
-            if all_branches { "" } else { "; --all-branches applies it to every branch" }
-        ));
+        let mut b = Block::untitled();
+        b.alarm(
+            "WARNING",
+            shown!(
+                "{} other {} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
+                untouched,
+                if untouched == 1 { "branch" } else { "branches" },
+                if all_branches { " and left alone" } else { "" },
+                if all_branches { "" } else { "; --all-branches applies it to every branch" }
+            ),
+        );
+        blocks.push(b);
     }
-    lines
+    blocks
 }
 
 /// The role that prepared it, or that it has been dropped since (the row says NULL).

@@ -7,6 +7,7 @@ use crate::audit::record::Status;
 use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::verdict::Verdict;
+use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Subject};
@@ -112,7 +113,7 @@ pub struct Open {
     pub last_stable_offset_before: Option<i64>,
     pub evidence: serde_json::Value,
     /// The evidence as the operator confirms it.
-    pub summary: Shown,
+    pub summary: Vec<Block>,
 }
 
 /// A hanging transaction handed to the flow.
@@ -234,13 +235,13 @@ impl Subject for Marker<'_> {
         self.open.evidence.clone()
     }
 
-    fn summary(&self) -> Shown {
+    fn summary(&self) -> Vec<Block> {
         self.open.summary.clone()
     }
 
     fn dry_run(&self) -> Text {
         format!(
-            "dry run: would send {} (coordinator epoch {})",
+            "dry run: would send `{}` (coordinator epoch {})",
             self.plan.action, self.open.coordinator_epoch_reason
         )
         .into()

@@ -7,6 +7,7 @@ use crate::findings::{Finding, Severity};
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, pg_error, Session};
 use crate::pg::xact::{self, Presence};
+use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::decision::Decision;
@@ -77,7 +78,7 @@ pub struct Prepared {
     pub evidence: serde_json::Value,
     pub decision_sources: Vec<SourceAnswer>,
     /// The evidence as the operator confirms it.
-    pub summary: Shown,
+    pub summary: Vec<Block>,
     /// The server it is on, when that is not the one named with --pg (a sibling found
     /// on a `resolve.participants` target): its name follows the database's.
     pub place: Option<String>,
@@ -235,15 +236,16 @@ impl Subject for Branch {
         self.prepared.decision_sources.clone()
     }
 
-    fn summary(&self) -> Shown {
+    fn summary(&self) -> Vec<Block> {
         self.prepared.summary.clone()
     }
 
     fn dry_run(&self) -> Text {
+        // In backticks: the statement is laid out as one word, never split.
         text![
-            "dry run: would run ",
+            "dry run: would run `",
             self.plan.action,
-            " in database ",
+            "` in database ",
             self.prepared.database
         ]
     }
