@@ -104,10 +104,11 @@ fn examples_section(path: &str) -> String {
     let mut out = String::from(".SH EXAMPLES\n");
     for e in examples {
         // A command line is never filled or hyphenated: it is copied as one line.
+        let lines: Vec<String> = help::lines(e.line).iter().map(|l| roff(l)).collect();
         out.push_str(&format!(
             ".PP\n{}\n.RS 4\n.nf\n{}\n.fi\n.RE\n",
             roff(e.what),
-            roff(e.line)
+            lines.join("\n")
         ));
     }
     out

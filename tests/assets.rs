@@ -93,7 +93,10 @@ fn completions_and_man_pages_are_current() {
         let text = page(name);
         assert!(text.contains(".SH EXAMPLES"), "{name}: no EXAMPLES");
         for e in indoubt::help::examples(path) {
-            let line = e.line.replace('\\', "\\\\").replace('-', "\\-");
+            let line = indoubt::help::lines(e.line)
+                .join("\n")
+                .replace('\\', "\\\\")
+                .replace('-', "\\-");
             assert!(
                 text.contains(&format!(".nf\n{line}\n.fi")),
                 "{name}: {}",
