@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run every check the config enables, on every configured target, concurrently, under one deadline')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a finding''s code means, why it matters and how to fix it; without CODE, every code')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -228,8 +229,8 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)')
             [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
-            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
-            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'partition')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'The topic of the partition')
+            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'The partition whose producers to describe')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
@@ -320,7 +321,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)')
             [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
-            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'The topic the rows are published to [default: the job''s topic]')
             [CompletionResult]::new('--id-from', '--id-from', [CompletionResultType]::ParameterName, 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The window''s end (exclusive): a time or a duration back from now [default: now]')
@@ -398,12 +399,12 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)')
             [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
-            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'topic')
-            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'partition')
+            [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'The topic of the partition the transaction is open on')
+            [CompletionResult]::new('--partition', '--partition', [CompletionResultType]::ParameterName, 'The partition the transaction is open on (as `kafka hanging` shows it)')
             [CompletionResult]::new('--start-offset', '--start-offset', [CompletionResultType]::ParameterName, 'The transaction''s first offset (as `kafka hanging` shows it)')
             [CompletionResult]::new('--producer-id', '--producer-id', [CompletionResultType]::ParameterName, 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)')
-            [CompletionResult]::new('--producer-epoch', '--producer-epoch', [CompletionResultType]::ParameterName, 'producer-epoch')
-            [CompletionResult]::new('--coordinator-epoch', '--coordinator-epoch', [CompletionResultType]::ParameterName, 'coordinator-epoch')
+            [CompletionResult]::new('--producer-epoch', '--producer-epoch', [CompletionResultType]::ParameterName, 'The producer''s epoch, with --producer-id (as `kafka producers` shows it)')
+            [CompletionResult]::new('--coordinator-epoch', '--coordinator-epoch', [CompletionResultType]::ParameterName, 'The coordinator epoch the abort marker carries, with --producer-id (as `kafka producers` shows it)')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
             [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
@@ -584,6 +585,20 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;explain' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'Inspect PostgreSQL')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
@@ -592,6 +607,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run every check the config enables, on every configured target, concurrently, under one deadline')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a finding''s code means, why it matters and how to fix it; without CODE, every code')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -670,6 +686,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;check' {
+            break
+        }
+        'indoubt;help;explain' {
             break
         }
         'indoubt;help;help' {

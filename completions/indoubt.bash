@@ -25,6 +25,9 @@ _indoubt() {
             indoubt,config)
                 cmd="indoubt__subcmd__config"
                 ;;
+            indoubt,explain)
+                cmd="indoubt__subcmd__explain"
+                ;;
             indoubt,help)
                 cmd="indoubt__subcmd__help"
                 ;;
@@ -84,6 +87,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help,config)
                 cmd="indoubt__subcmd__help__subcmd__config"
+                ;;
+            indoubt__subcmd__help,explain)
+                cmd="indoubt__subcmd__help__subcmd__explain"
                 ;;
             indoubt__subcmd__help,help)
                 cmd="indoubt__subcmd__help__subcmd__help"
@@ -227,7 +233,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka reconcile resolve audit config check help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka reconcile resolve audit config check explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,8 +688,46 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__explain)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__help)
-            opts="pg kafka reconcile resolve audit config check help"
+            opts="pg kafka reconcile resolve audit config check explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -783,6 +827,20 @@ _indoubt() {
         indoubt__subcmd__help__subcmd__config__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

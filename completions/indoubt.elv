@@ -38,6 +38,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand audit 'Read and verify the audit trail of resolutions'
             cand config 'Inspect the config file'
             cand check 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+            cand explain 'What a finding''s code means, why it matters and how to fix it; without CODE, every code'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;pg'= {
@@ -211,8 +212,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
             cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
             cand --command-config 'A properties file, like kafka tools'' --command-config'
-            cand --topic 'topic'
-            cand --partition 'partition'
+            cand --topic 'The topic of the partition'
+            cand --partition 'The partition whose producers to describe'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
             cand -o 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
             cand --output 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
@@ -294,7 +295,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
             cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
             cand --command-config 'A properties file, like kafka tools'' --command-config'
-            cand --topic 'topic'
+            cand --topic 'The topic the rows are published to [default: the job''s topic]'
             cand --id-from 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]'
             cand --since 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]'
             cand --until 'The window''s end (exclusive): a time or a duration back from now [default: now]'
@@ -369,12 +370,12 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
             cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
             cand --command-config 'A properties file, like kafka tools'' --command-config'
-            cand --topic 'topic'
-            cand --partition 'partition'
+            cand --topic 'The topic of the partition the transaction is open on'
+            cand --partition 'The partition the transaction is open on (as `kafka hanging` shows it)'
             cand --start-offset 'The transaction''s first offset (as `kafka hanging` shows it)'
             cand --producer-id 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)'
-            cand --producer-epoch 'producer-epoch'
-            cand --coordinator-epoch 'coordinator-epoch'
+            cand --producer-epoch 'The producer''s epoch, with --producer-id (as `kafka producers` shows it)'
+            cand --coordinator-epoch 'The coordinator epoch the abort marker carries, with --producer-id (as `kafka producers` shows it)'
             cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
             cand --ticket 'Ticket or incident id, recorded in the audit trail'
             cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
@@ -535,6 +536,19 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;explain'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;help'= {
             cand pg 'Inspect PostgreSQL'
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
@@ -543,6 +557,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand audit 'Read and verify the audit trail of resolutions'
             cand config 'Inspect the config file'
             cand check 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+            cand explain 'What a finding''s code means, why it matters and how to fix it; without CODE, every code'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;help;pg'= {
@@ -600,6 +615,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;config;show'= {
         }
         &'indoubt;help;check'= {
+        }
+        &'indoubt;help;explain'= {
         }
         &'indoubt;help;help'= {
         }

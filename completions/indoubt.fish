@@ -46,6 +46,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolv
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "config" -d 'Inspect the config file'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -201,8 +202,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l topic -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l partition -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l topic -d 'The topic of the partition' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l partition -d 'The partition whose producers to describe' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 json\t''
@@ -272,7 +273,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l boots
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l topic -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l topic -d 'The topic the rows are published to [default: the job\'s topic]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l id-from -d 'Where a message\'s id is: key, header:NAME or json:/pointer [default: key]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l since -d 'The window\'s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: now]' -r
@@ -346,12 +347,12 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l topic -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l partition -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l topic -d 'The topic of the partition the transaction is open on' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l partition -d 'The partition the transaction is open on (as `kafka hanging` shows it)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l start-offset -d 'The transaction\'s first offset (as `kafka hanging` shows it)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l producer-id -d 'Or name the producer directly (with --producer-epoch and --coordinator-epoch)' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l producer-epoch -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l coordinator-epoch -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l producer-epoch -d 'The producer\'s epoch, with --producer-id (as `kafka producers` shows it)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l coordinator-epoch -d 'The coordinator epoch the abort marker carries, with --producer-id (as `kafka producers` shows it)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l reason -d 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
@@ -502,14 +503,29 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s q -l quiet -d 
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "pg" -d 'Inspect PostgreSQL'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "config" -d 'Inspect the config file'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'

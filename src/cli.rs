@@ -36,7 +36,9 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The options every command takes, in a section of their own in each command's help.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]
     #[arg(long, global = true, value_name = "FILE")]
@@ -110,6 +112,20 @@ pub enum Command {
     /// Run every check the config enables, on every configured target, concurrently, under one deadline
     #[command(after_long_help = EXIT_CODES_HELP)]
     Check(CheckArgs),
+    /// What a finding's code means, why it matters and how to fix it; without CODE, every code
+    #[command(after_long_help = EXPLAIN_EXIT_CODES_HELP)]
+    Explain(ExplainArgs),
+}
+
+pub const EXPLAIN_EXIT_CODES_HELP: &str = "\
+Exit codes of explain:
+  0  the code (or every code) was explained
+  3  no finding has that code (the error names the codes it is close to), or a usage error";
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A finding's code, as the table and JSON show it (e.g. prepared_xact_age)
+    pub code: Option<String>,
 }
 
 /// The checks `indoubt check` can run, as `--only` / `--skip` name them.
@@ -197,9 +213,11 @@ pub struct ResolveKafkaArgs {
     #[command(flatten)]
     pub target: KafkaTargetArgs,
 
+    /// The topic of the partition the transaction is open on
     #[arg(long, value_name = "TOPIC")]
     pub topic: String,
 
+    /// The partition the transaction is open on (as `kafka hanging` shows it)
     #[arg(long, value_name = "PARTITION")]
     pub partition: i32,
 
@@ -216,9 +234,12 @@ pub struct ResolveKafkaArgs {
     #[arg(long, value_name = "ID", requires_all = ["producer_epoch", "coordinator_epoch"])]
     pub producer_id: Option<i64>,
 
+    /// The producer's epoch, with --producer-id (as `kafka producers` shows it)
     #[arg(long, value_name = "EPOCH")]
     pub producer_epoch: Option<i16>,
 
+    /// The coordinator epoch the abort marker carries, with --producer-id (as `kafka
+    /// producers` shows it)
     #[arg(long, value_name = "EPOCH")]
     pub coordinator_epoch: Option<i32>,
 
@@ -417,9 +438,11 @@ pub struct ProducersArgs {
     #[command(flatten)]
     pub target: KafkaTargetArgs,
 
+    /// The topic of the partition
     #[arg(long, value_name = "TOPIC")]
     pub topic: String,
 
+    /// The partition whose producers to describe
     #[arg(long, value_name = "PARTITION")]
     pub partition: i32,
 }
@@ -616,6 +639,7 @@ pub struct ReconcileArgs {
     #[command(flatten)]
     pub kafka: KafkaTargetArgs,
 
+    /// The topic the rows are published to [default: the job's topic]
     #[arg(long, value_name = "TOPIC")]
     pub topic: Option<String>,
 

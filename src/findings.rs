@@ -1,5 +1,6 @@
 //! Findings and severities: what a check concluded, with its evidence, and how that becomes an exit code.
 
+use crate::codes::Code;
 use crate::next::Next;
 use crate::text::{RawText, Text};
 use serde::Serialize;
@@ -54,7 +55,7 @@ impl Severity {
 pub struct Finding {
     pub severity: Severity,
     /// Stable machine name of the rule, e.g. `prepared_xact_age`.
-    pub code: &'static str,
+    pub code: Code,
     /// The object the finding is about, e.g. `prepared transaction 131077_orders_4711 in shop`.
     /// Server text in it stays as sent (JSON) and is escaped where it is shown (tables).
     pub subject: Text,
@@ -75,7 +76,7 @@ pub struct Finding {
 impl Finding {
     pub fn new(
         severity: Severity,
-        code: &'static str,
+        code: Code,
         subject: impl Into<Text>,
         message: impl Into<Text>,
     ) -> Self {
@@ -129,7 +130,7 @@ mod tests {
 
     #[test]
     fn critical_outranks_unknown_but_exits_2() {
-        let f = |s| Finding::new(s, "t", "x", "y");
+        let f = |s| Finding::new(s, crate::codes::CONFIG, "x", "y");
         let all = [
             f(Severity::Unknown),
             f(Severity::Critical),

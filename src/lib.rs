@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod audit;
 pub mod cli;
+pub mod codes;
 pub mod commands;
 pub mod config;
 pub mod context;
@@ -12,6 +13,7 @@ pub mod findings;
 pub mod fsafe;
 pub mod gid;
 pub mod global_tx;
+pub mod help;
 pub mod interrupt;
 pub mod kafka;
 pub mod next;

@@ -1,6 +1,6 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
 
-use clap::{CommandFactory, Parser};
+use clap::FromArgMatches;
 use indoubt::interrupt::{self, Ended};
 use indoubt::usage::{self, HelpAsked};
 use indoubt::{cli, commands, error, shown, term};
@@ -10,13 +10,17 @@ use std::process::ExitCode;
 const EXIT_UNKNOWN: u8 = 3;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    // The definitions with every command's examples attached (help::command).
+    let parsed = indoubt::help::command()
+        .try_get_matches()
+        .and_then(|matches| cli::Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             if err.kind() == clap::error::ErrorKind::DisplayHelp {
                 let args: Vec<_> = std::env::args_os().skip(1).collect();
                 if let HelpAsked::WithOthers { path } =
-                    usage::help_asked(&cli::Cli::command(), &args)
+                    usage::help_asked(&indoubt::help::command(), &args)
                 {
                     // Help and exit 0 would read as OK to a monitor that runs this line.
                     let alone = match path.as_str() {

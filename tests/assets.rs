@@ -24,14 +24,18 @@ fn completions_and_man_pages_are_current() {
         stale.is_empty(),
         "stale or missing: {stale:?}; regenerate with `cargo run --bin indoubt-assets`"
     );
-    let page = String::from_utf8_lossy(
-        &files
-            .iter()
-            .find(|(p, _)| p.ends_with("indoubt-pg-prepared.1"))
-            .unwrap()
-            .1,
-    )
-    .into_owned();
+    let page = |name: &str| {
+        let file = format!("{name}.1");
+        String::from_utf8_lossy(
+            &files
+                .iter()
+                .find(|(p, _)| p.ends_with(&file))
+                .unwrap_or_else(|| panic!("no page {file}"))
+                .1,
+        )
+        .into_owned()
+    };
+    let prepared = page("indoubt-pg-prepared");
     for section in [
         "EXIT STATUS",
         "ENVIRONMENT",
@@ -39,6 +43,78 @@ fn completions_and_man_pages_are_current() {
         "config.yaml",
         "UNKNOWN",
     ] {
-        assert!(page.contains(section), "the man page lacks {section}");
+        assert!(prepared.contains(section), "the man page lacks {section}");
+    }
+    let pages: Vec<String> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("man"))
+        .map(|(p, _)| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for name in &pages {
+        let text = page(name);
+        // Exit codes once, as tagged paragraphs the reader's width reflows; no EXTRA
+        // section repeating the help text.
+        assert!(!text.contains(".SH EXTRA"), "{name}: an EXTRA section");
+        assert!(
+            text.matches(".SH \"EXIT STATUS\"").count() <= 1,
+            "{name}: EXIT STATUS twice"
+        );
+        assert_eq!(
+            text.matches("Exit codes").count(),
+            0,
+            "{name}: help text in the page"
+        );
+        // SEE ALSO names only pages that exist.
+        let see_also = text
+            .split(".SH \"SEE ALSO\"\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}: no SEE ALSO"));
+        let refs: Vec<&str> = see_also
+            .lines()
+            .take_while(|l| l.starts_with(".BR "))
+            .map(|l| l.trim_start_matches(".BR ").split(' ').next().unwrap())
+            .collect();
+        assert!(!refs.is_empty(), "{name}: SEE ALSO is empty");
+        for r in refs {
+            let target = r.replace("\\-", "-");
+            assert!(
+                pages.contains(&target),
+                "{name}: SEE ALSO {target}, which is not a page"
+            );
+        }
+    }
+    // Every command that runs something has its help's examples, whole, on its page.
+    for (name, path) in [
+        ("indoubt-pg-prepared", "pg prepared"),
+        ("indoubt-resolve-kafka", "resolve kafka"),
+        ("indoubt-check", "check"),
+        ("indoubt-explain", "explain"),
+    ] {
+        let text = page(name);
+        assert!(text.contains(".SH EXAMPLES"), "{name}: no EXAMPLES");
+        for e in indoubt::help::examples(path) {
+            let line = indoubt::help::lines(e.line)
+                .join("\n")
+                .replace('\\', "\\\\")
+                .replace('-', "\\-");
+            assert!(
+                text.contains(&format!(".nf\n{line}\n.fi")),
+                "{name}: {}",
+                e.line
+            );
+        }
+    }
+    // Each page's exit codes are its command's: resolve's on resolve's pages.
+    assert!(page("indoubt-resolve-pg").contains("nothing done: not confirmed"));
+    assert!(!page("indoubt-resolve-pg").contains("something crossed a warning threshold"));
+    assert!(page("indoubt-check").contains("something crossed a warning threshold"));
+    // The codes, on explain's page.
+    let explain = page("indoubt-explain");
+    for code in indoubt::codes::ALL {
+        let name = code.name().replace('-', "\\-");
+        assert!(
+            explain.contains(&format!("\\fB{name}\\fR")),
+            "{code} not on the explain page"
+        );
     }
 }

@@ -3,6 +3,7 @@
 use crate::audit::log;
 use crate::audit::record::{Kind, Record};
 use crate::cli::{AuditListArgs, AuditResealArgs, AuditVerifyArgs};
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
@@ -47,7 +48,7 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
     } else {
         Finding::new(
             Severity::Ok,
-            "audit_records",
+            codes::AUDIT_RECORDS,
             "audit log",
             format!("{} record(s)", records.len()),
         )
@@ -55,7 +56,7 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
     if !verification.breaks.is_empty() {
         findings.push(Finding::new(
             Severity::Critical,
-            "audit_chain_broken",
+            codes::AUDIT_CHAIN_BROKEN,
             "audit log",
             format!(
                 "the chain is broken ({} place(s)): run `indoubt audit verify`",
@@ -80,7 +81,7 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
 fn no_records_yet(path: &std::path::Path) -> Finding {
     Finding::new(
         Severity::Ok,
-        "audit_no_records",
+        codes::AUDIT_NO_RECORDS,
         "audit log",
         format!(
             "no records yet: no audit log at {} (a resolution writes its first record there)",
@@ -96,7 +97,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     for b in &v.breaks {
         let mut finding = Finding::new(
             Severity::Critical,
-            "audit_chain_broken",
+            codes::AUDIT_CHAIN_BROKEN,
             "audit log",
             b.message.clone(),
         )
@@ -110,7 +111,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "audit_head_behind",
+                codes::AUDIT_HEAD_BEHIND,
                 "audit log",
                 behind.clone(),
             )
@@ -122,7 +123,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "outcome_unknown",
+                codes::OUTCOME_UNKNOWN,
                 intent.object.clone(),
                 format!(
                     "intent {} ({}, {} at {}) has no outcome record: outcome unknown — check the object",
@@ -140,7 +141,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     } else if findings.is_empty() {
         findings.push(Finding::new(
             Severity::Ok,
-            "audit_chain",
+            codes::AUDIT_CHAIN,
             "audit log",
             format!(
                 "{} record(s), chain intact, every intent has its outcome",
@@ -153,7 +154,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         findings.push(
             Finding::new(
                 Severity::Ok,
-                "audit_resealed",
+                codes::AUDIT_RESEALED,
                 "audit log",
                 format!(
                     "record {}: the head was re-made by {} at {} (why: {}), when {}; records cut off before record {} can no longer be ruled out",
@@ -188,19 +189,19 @@ pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
     let path = ctx.audit_log(args.audit_log.as_deref())?;
     let (code, message, records) = match log::reseal(&path, &args.reason)? {
         log::Resealed::Nothing => (
-            "audit_head_matches",
+            codes::AUDIT_HEAD_MATCHES,
             "the head names the last record: nothing to reseal, nothing done".to_string(),
             Vec::new(),
         ),
         log::Resealed::Repaired { last } => (
-            "audit_head_repaired",
+            codes::AUDIT_HEAD_REPAIRED,
             format!(
                 "the head was one record behind (a failed or interrupted head write): it now names record {last}; the chain is intact, nothing was lost, no record was needed"
             ),
             Vec::new(),
         ),
         log::Resealed::Record(record) => (
-            "audit_resealed",
+            codes::AUDIT_RESEALED,
             format!(
                 "chain intact through record {}; {}: record {} records the reseal, and the new head names it. Records cut off before it can no longer be ruled out",
                 record.seq - 1,

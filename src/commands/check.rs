@@ -3,6 +3,7 @@
 use super::check_output;
 use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile};
 use crate::cli::{CheckArgs, CheckKind, Cli, Command, KafkaCommand, OutputFormat, PgCommand};
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
@@ -149,7 +150,7 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
                 let reason = format!("{err:#}");
                 let finding = Finding::new(
                     Severity::Unknown,
-                    "check_failed",
+                    codes::CHECK_FAILED,
                     "",
                     format!("no answer: {reason}"),
                 );

@@ -1,5 +1,6 @@
 //! `indoubt config show`: which config file is in force, its targets (without secrets) and thresholds.
 
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::security::Security;
@@ -119,7 +120,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             ),
             None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
         };
-        findings.push(Finding::new(Severity::Ok, "config", "config", message));
+        findings.push(Finding::new(Severity::Ok, codes::CONFIG, "config", message));
     }
     let report = Report::new(
         "config show",
@@ -161,7 +162,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
 fn unusable(kind: &str, name: &str, why: String) -> Finding {
     Finding::new(
         Severity::Unknown,
-        "config_target_unusable",
+        codes::CONFIG_TARGET_UNUSABLE,
         format!("{kind} target \"{name}\""),
         format!("cannot be used: {why}"),
     )

@@ -2,6 +2,7 @@
 //! topics the cluster refused to describe.
 
 use crate::cli::KafkaTargetArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
@@ -81,7 +82,7 @@ pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
             };
             Finding::new(
                 Severity::Unknown,
-                "topic_unreadable",
+                codes::TOPIC_UNREADABLE,
                 format!("topic {topic}"),
                 format!("not described: {}", error.name()),
             )

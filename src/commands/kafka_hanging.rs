@@ -3,6 +3,7 @@
 
 use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::HangingArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
@@ -58,7 +59,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         if !cluster.brokers.contains_key(&b) {
             findings.push(Finding::new(
                 Severity::Unknown,
-                "broker_unknown",
+                codes::BROKER_UNKNOWN,
                 format!("broker {b}"),
                 "not in the cluster metadata",
             ));
@@ -85,7 +86,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         if cluster.topics.contains_key(topic) && tps.is_empty() {
             findings.push(Finding::new(
                 Severity::Unknown,
-                "partition_unknown",
+                codes::PARTITION_UNKNOWN,
                 format!("partition {topic}-{p}"),
                 "does not exist",
             ));
@@ -108,7 +109,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             Err(e) => findings.push(
                 Finding::new(
                     Severity::Unknown,
-                    "producers_unreadable",
+                    codes::PRODUCERS_UNREADABLE,
                     format!("partition {}-{}", tp.0, tp.1),
                     format!("{e:#}"),
                 )
@@ -121,7 +122,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
     for (subject, message) in judgement.unreadable {
         findings.push(Finding::new(
             Severity::Unknown,
-            "transactions_unreadable",
+            codes::TRANSACTIONS_UNREADABLE,
             subject,
             message,
         ));
@@ -132,7 +133,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "transaction_unjudgeable",
+                codes::TRANSACTION_UNJUDGEABLE,
                 format!("partition {}-{}", tp.0, tp.1),
                 format!(
                     "producer {} (epoch {}) has a transaction open since offset {}, last write {}: {why}",
@@ -173,12 +174,12 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         let (severity, code, advice) = match t.verdict {
             Verdict::Hanging => (
                 Severity::Critical,
-                "hanging_transaction",
+                codes::HANGING_TRANSACTION,
                 "no coordinator will end it: abort it with `indoubt resolve kafka` (next; its --dry-run shows the marker it would send, as kafka-transactions.sh abort would)".to_string(),
             ),
             Verdict::Long => (
                 Severity::Warning,
-                "long_transaction",
+                codes::LONG_TRANSACTION,
                 "its coordinator will end it at transaction.timeout.ms; find the producer that left it open".to_string(),
             ),
         };
@@ -220,7 +221,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         findings.push(
             Finding::new(
                 Severity::Ok,
-                "hanging",
+                codes::HANGING,
                 "transactions",
                 format!(
                     "no open transaction older than {} in {} partition(s)",

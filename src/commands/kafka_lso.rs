@@ -2,6 +2,7 @@
 
 use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::LsoArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
@@ -112,7 +113,7 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
         findings.push(
             Finding::new(
                 Severity::Ok,
-                "lso",
+                codes::LSO,
                 "last stable offsets",
                 format!(
                     "{} partition(s), none with an LSO gap over a threshold",
@@ -142,7 +143,7 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
 fn unreadable(tp: &TopicPartition, why: &str) -> Finding {
     Finding::new(
         Severity::Unknown,
-        "lso_unreadable",
+        codes::LSO_UNREADABLE,
         format!("partition {}-{}", tp.0, tp.1),
         format!("offsets not read: {why}"),
     )
@@ -177,7 +178,7 @@ async fn explain(
             unseen.push(
                 Finding::new(
                     Severity::Unknown,
-                    "lso_gap_unexplained",
+                    codes::LSO_GAP_UNEXPLAINED,
                     format!("partition {}-{}", tp.0, tp.1),
                     format!(
                         "has an LSO gap, but {} could not be read",
@@ -251,7 +252,7 @@ async fn explain(
             unseen.push(
                 Finding::new(
                     Severity::Unknown,
-                    "transactions_unreadable",
+                    codes::TRANSACTIONS_UNREADABLE,
                     subject.clone(),
                     format!("a transaction it coordinates is not named: {why}"),
                 )
@@ -297,7 +298,7 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
     };
     Finding::new(
         p.severity,
-        "lso_gap",
+        codes::LSO_GAP,
         format!("partition {}-{}", p.topic, p.partition),
         format!(
             "LSO {} is {} offsets behind the high watermark {}{since}{holder}; thresholds: age {}/{}, gap {}/{}",

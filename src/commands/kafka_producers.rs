@@ -2,6 +2,7 @@
 
 use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::ProducersArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::ProducerState;
@@ -41,7 +42,7 @@ pub async fn run(ctx: &Context, args: &ProducersArgs) -> Result<Severity> {
             findings.push(
                 Finding::new(
                     Severity::Ok,
-                    "producers",
+                    codes::PRODUCERS,
                     format!("partition {}-{}", tp.0, tp.1),
                     format!(
                         "{} active producer(s), {open} with an open transaction",
@@ -56,7 +57,7 @@ pub async fn run(ctx: &Context, args: &ProducersArgs) -> Result<Severity> {
         Some(Err(e)) => {
             findings.push(Finding::new(
                 Severity::Unknown,
-                "producers_unreadable",
+                codes::PRODUCERS_UNREADABLE,
                 format!("partition {}-{}", tp.0, tp.1),
                 format!("{e:#}"),
             ));

@@ -3,6 +3,7 @@
 
 use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::TransactionsArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::TransactionDescription;
@@ -52,7 +53,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                         }
                     }
                     Err(e) => findings.push(
-                        Finding::new(Severity::Unknown, "transactions_unreadable", format!("broker {broker}"), format!("ListTransactions failed: {e:#}"))
+                        Finding::new(Severity::Unknown, codes::TRANSACTIONS_UNREADABLE, format!("broker {broker}"), format!("ListTransactions failed: {e:#}"))
                             .advice("the principal needs DESCRIBE on the TransactionalId resources (or on the cluster)"),
                     ),
                 }
@@ -86,7 +87,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                     findings.push(
                         Finding::new(
                             Severity::Warning,
-                            "transaction_past_timeout",
+                            codes::TRANSACTION_PAST_TIMEOUT,
                             format!("transactional id {id}"),
                             format!(
                                 "{} for {}, past its transaction.timeout.ms of {}: the coordinator should have aborted it",
@@ -107,7 +108,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
             }
             Err(e) => findings.push(Finding::new(
                 Severity::Unknown,
-                "transaction_unreadable",
+                codes::TRANSACTION_UNREADABLE,
                 format!("transactional id {id}"),
                 format!("DescribeTransactions failed: {e:#}"),
             )),
@@ -117,7 +118,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
         findings.push(
             Finding::new(
                 Severity::Ok,
-                "transactions",
+                codes::TRANSACTIONS,
                 "transactions",
                 format!(
                     "{} transaction(s), none past its timeout",

@@ -4,6 +4,7 @@ mod audit_cmd;
 mod check;
 mod check_output;
 mod config_show;
+mod explain;
 mod kafka_common;
 mod kafka_hanging;
 mod kafka_lso;
@@ -35,6 +36,10 @@ pub async fn run(cli: Cli) -> Result<Severity> {
             "--output nagios and prometheus are for `indoubt check`; use table, wide, json or yaml"
         );
     }
+    // Needs no config and no server: a broken config must not hide what a code means.
+    if let Command::Explain(args) = &cli.command {
+        return explain::run(&cli.global, args);
+    }
     let ctx = Context::new(&cli.global)?;
     match cli.command {
         Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, &args).await,
@@ -61,6 +66,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         }
         Command::Config(ConfigCommand::Show) => local(move || config_show::run(&ctx)).await,
         Command::Check(args) => check::run(&ctx, &args).await,
+        Command::Explain(_) => unreachable!("explain runs before the context is made"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
 use crate::cli::HorizonArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
@@ -185,7 +186,7 @@ fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
 }
 
 fn holder_finding(holder: &Holder, severity: Severity, message: Text) -> Finding {
-    let finding = Finding::new(severity, "horizon_holder", describe(holder), message);
+    let finding = Finding::new(severity, codes::HORIZON_HOLDER, describe(holder), message);
     let finding = match &holder.database {
         Some(database) => finding.evidence_raw("database", database),
         None => finding.evidence("database", serde_json::Value::Null),
@@ -211,7 +212,7 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
         None => findings.push(
             Finding::new(
                 Severity::Ok,
-                "horizon_holder",
+                codes::HORIZON_HOLDER,
                 "xmin horizon",
                 "nothing holds an xmin: no open transaction, prepared transaction, slot or standby feedback",
             )
@@ -247,7 +248,7 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
         }
     }
     if let Some(db) = snapshot.databases.first() {
-        if !findings.iter().any(|f| f.code == "wraparound") {
+        if !findings.iter().any(|f| f.code == codes::WRAPAROUND) {
             findings.push(wraparound_finding(
                 db,
                 Severity::Ok,
@@ -266,7 +267,7 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
     };
     Finding::new(
         severity,
-        "wraparound",
+        codes::WRAPAROUND,
         text!["database ", db.database],
         format!(
             "age(datfrozenxid) {} ({:.0}% of autovacuum_freeze_max_age), {} xids left before the server stops assigning them; mxid_age {}{failsafe}",

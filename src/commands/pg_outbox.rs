@@ -1,6 +1,7 @@
 //! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
 
 use crate::cli::OutboxArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
@@ -170,7 +171,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                         Ok(_) => {}
                         Err(why) => findings.push(Finding::new(
                             Severity::Warning,
-                            "outbox_state_unreadable",
+                            codes::OUTBOX_STATE_UNREADABLE,
                             subject.clone(),
                             format!(
                                 "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
@@ -186,7 +187,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                     if let Err(e) = save(&file, &now) {
                         findings.push(Finding::new(
                             Severity::Warning,
-                            "outbox_state_unwritten",
+                            codes::OUTBOX_STATE_UNWRITTEN,
                             subject.clone(),
                             format!("{e:#}: the next check cannot report the growth"),
                         ));
@@ -196,7 +197,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                     findings.push(
                         Finding::new(
                             Severity::Critical,
-                            "outbox_skipped_rows",
+                            codes::OUTBOX_SKIPPED_ROWS,
                             subject.clone(),
                             format!(
                                 "{} unpublished row(s) below the highest published id {} and older than {}: a relay polling by id > last_seen has skipped them for good",
@@ -233,7 +234,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                 findings.push(
                     Finding::new(
                         severity,
-                        "outbox_backlog",
+                        codes::OUTBOX_BACKLOG,
                         subject,
                         format!(
                             "{} unpublished of {} row(s){}{growth}",
@@ -254,7 +255,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
             }
             Err(e) => findings.push(Finding::new(
                 Severity::Unknown,
-                "outbox_unreadable",
+                codes::OUTBOX_UNREADABLE,
                 subject,
                 format!("{e:#}"),
             )),
@@ -279,7 +280,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
             Ok(state) => {
                 findings.push(Finding::new(
                     Severity::Ok,
-                    "inbox_size",
+                    codes::INBOX_SIZE,
                     subject,
                     format!(
                         "{} row(s){}: without partitioning and retention an inbox grows forever",
@@ -294,7 +295,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
             }
             Err(e) => findings.push(Finding::new(
                 Severity::Unknown,
-                "inbox_unreadable",
+                codes::INBOX_UNREADABLE,
                 subject,
                 format!("{e:#}"),
             )),

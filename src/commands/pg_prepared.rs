@@ -1,6 +1,7 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
 use crate::cli::PreparedArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
@@ -70,7 +71,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
         findings.push(
             Finding::new(
                 Severity::Ok,
-                "prepared_xacts",
+                codes::PREPARED_XACTS,
                 "prepared transactions",
                 message,
             )
@@ -119,7 +120,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
         findings.push(
             Finding::new(
                 severity,
-                "prepared_xact_age",
+                codes::PREPARED_XACT_AGE,
                 text!["prepared transaction '", xact.gid, "' in ", xact.database],
                 message,
             )
@@ -148,7 +149,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
     for what in &snapshot.unreadable {
         findings.push(Finding::new(
             Severity::Unknown,
-            "prepared_xacts_unreadable",
+            codes::PREPARED_XACTS_UNREADABLE,
             "prepared transactions",
             what.clone(),
         ));
@@ -162,7 +163,7 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "blocked_by_prepared",
+                codes::BLOCKED_BY_PREPARED,
                 "sessions blocked by a prepared transaction",
                 format!(
                     "session(s) {} wait for a lock the server attributes to a prepared transaction (blocker pid 0) that could not be matched to one",

@@ -1,6 +1,7 @@
 //! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
 
 use crate::cli::SlotsArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::pg::session;
@@ -63,7 +64,12 @@ pub(crate) async fn build(ctx: &Context, args: &SlotsArgs) -> Result<Report<Slot
     Ok(report)
 }
 
-fn slot_finding(severity: Severity, code: &'static str, slot: &Slot, message: String) -> Finding {
+fn slot_finding(
+    severity: Severity,
+    code: crate::codes::Code,
+    slot: &Slot,
+    message: String,
+) -> Finding {
     Finding::new(severity, code, format!("slot {}", slot.name), message)
         .evidence("source", "pg_replication_slots")
         .evidence("slot", slot.name.clone())
@@ -92,7 +98,7 @@ fn lost_finding(slot: &Slot) -> Finding {
     };
     slot_finding(
         Severity::Critical,
-        "slot_wal_lost",
+        codes::SLOT_WAL_LOST,
         slot,
         format!(
             "wal_status {}: {why}; its consumer cannot continue from it, and it holds nothing back",
@@ -135,7 +141,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             findings.push(
                 slot_finding(
                     Severity::Warning,
-                    "slot_wal_unreserved",
+                    codes::SLOT_WAL_UNRESERVED,
                     slot,
                     format!("wal_status unreserved: {over}; the next checkpoint may remove it"),
                 )
@@ -166,7 +172,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                 "bring its standby back"
             };
             findings.push(
-                slot_finding(severity, "slot_retained_wal", slot, format!("inactive, retains {} of WAL; {threshold}", format_size(retained(slot))))
+                slot_finding(severity, codes::SLOT_RETAINED_WAL, slot, format!("inactive, retains {} of WAL; {threshold}", format_size(retained(slot))))
                     .advice(format!(
                         "{consumer}, or drop it: SELECT pg_drop_replication_slot('{}') (the consumer loses its position)",
                         slot.name.replace('\'', "''")
@@ -178,7 +184,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             findings.push(
                 slot_finding(
                     by_xids(age),
-                    "slot_catalog_xmin",
+                    codes::SLOT_CATALOG_XMIN,
                     slot,
                     format!("{state} slot holds back vacuum of the system catalogs in all databases: catalog_xmin {age} xids old"),
                 )
@@ -189,7 +195,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             findings.push(
                 slot_finding(
                     by_xids(age),
-                    "slot_xmin",
+                    codes::SLOT_XMIN,
                     slot,
                     format!("{state} slot holds back vacuum in all databases: xmin {age} xids old"),
                 )
@@ -208,7 +214,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "max_slot_wal_keep_size_unlimited",
+                codes::MAX_SLOT_WAL_KEEP_SIZE_UNLIMITED,
                 "max_slot_wal_keep_size",
                 format!(
                     "unlimited (-1) while inactive slot(s) {} retain WAL: nothing stops them filling the disk",
@@ -227,7 +233,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
             format!("{} slot(s), none over a threshold", snapshot.slots.len())
         };
         findings.push(
-            Finding::new(Severity::Ok, "slots", "replication slots", message)
+            Finding::new(Severity::Ok, codes::SLOTS, "replication slots", message)
                 .evidence("source", "pg_replication_slots"),
         );
     }
@@ -406,7 +412,10 @@ mod tests {
     };
 
     fn codes(findings: &[Finding]) -> Vec<(&str, Severity)> {
-        findings.iter().map(|f| (f.code, f.severity)).collect()
+        findings
+            .iter()
+            .map(|f| (f.code.name(), f.severity))
+            .collect()
     }
 
     #[test]

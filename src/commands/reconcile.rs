@@ -2,6 +2,7 @@
 //! as the difference of two sets — never as an ERROR line.
 
 use crate::cli::ReconcileArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
@@ -418,7 +419,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         };
         findings.push(evidence(Finding::new(
             Severity::Critical,
-            "missing_in_topic",
+            codes::MISSING_IN_TOPIC,
             format!("topic {}", d.topic),
             format!(
                 "{} row(s) of {window} never reached the topic (older than the settle window of {}){named}",
@@ -434,17 +435,17 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
     for (count, code, message) in [
         (
             d.extra_count,
-            "missing_in_database",
+            codes::MISSING_IN_DATABASE,
             "message(s) in the window name ids the database does not have",
         ),
         (
             d.duplicated_count,
-            "duplicated_in_topic",
+            codes::DUPLICATED_IN_TOPIC,
             "id(s) were published more than once: consumers must deduplicate",
         ),
         (
             d.unparseable_count,
-            "unparseable_messages",
+            codes::UNPARSEABLE_MESSAGES,
             "message(s) carry no readable id",
         ),
     ] {
@@ -460,7 +461,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
     if findings.is_empty() {
         findings.push(evidence(Finding::new(
             Severity::Ok,
-            "reconciled",
+            codes::RECONCILED,
             format!("topic {}", d.topic),
             format!(
                 "{} row(s) of {window} all in the topic ({} pending in the settle window)",
@@ -479,7 +480,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "window_past_retention",
+                codes::WINDOW_PAST_RETENTION,
                 topic.clone(),
                 format!(
                     "the topic may have lost messages from inside the window (partition {}): rows are compared from {}, not from {}; older rows are not judged",
@@ -497,7 +498,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "partitions_emptied",
+                codes::PARTITIONS_EMPTIED,
                 topic.clone(),
                 format!(
                     "partition(s) {} hold no message any more, and no retention.ms tells when they were deleted (DeleteRecords, retention.bytes): rows whose events went there may be reported missing",
@@ -515,7 +516,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         findings.push(
             Finding::new(
                 Severity::Warning,
-                "topic_compacted",
+                codes::TOPIC_COMPACTED,
                 topic,
                 "cleanup.policy includes compact: Kafka keeps only the newest message of each key (and drops tombstones after delete.retention.ms), so duplicates are undercounted, and ids not taken from the key may be reported missing".to_string(),
             )
@@ -549,7 +550,7 @@ fn not_judged_finding(d: &ReconcileReport) -> Finding {
         .collect();
     Finding::new(
         Severity::Warning,
-        "not_judged_past_lso",
+        codes::NOT_JUDGED_PAST_LSO,
         format!("topic {}", d.topic),
         format!(
             "{} row(s) not judged: their events lie beyond the LSO of {}, which read_committed cannot read (committed or not cannot be told until the LSO moves)",

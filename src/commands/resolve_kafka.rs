@@ -5,6 +5,7 @@
 use super::kafka_common::{self, format_ms};
 use crate::audit::record::Outcome;
 use crate::cli::ResolveKafkaArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
@@ -120,7 +121,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     let Some(producer) = open else {
         let finding = Finding::new(
             Severity::Ok,
-            "already_resolved",
+            codes::ALREADY_RESOLVED,
             subject,
             "no open transaction matches on this partition: already ended (or never there)",
         )

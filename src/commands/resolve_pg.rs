@@ -3,6 +3,7 @@
 
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::cli::ResolvePgArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
@@ -111,7 +112,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         data.siblings = siblings::search(ctx, &target, &session, &gid, None).await;
         let finding = Finding::new(
             Severity::Ok,
-            "already_resolved",
+            codes::ALREADY_RESOLVED,
             subject,
             "no prepared transaction has this GID: already resolved (or never prepared on this server)",
         )
@@ -154,7 +155,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     let Some(xact_database) = xact.database.as_str() else {
         let finding = Finding::new(
             Severity::Warning,
-            "database_not_utf8",
+            codes::DATABASE_NOT_UTF8,
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );

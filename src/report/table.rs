@@ -207,7 +207,12 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
             " ".repeat(GUTTER - label.len())
         ));
         let indent = Shown::lit(GUTTER_SPACES);
-        let subject = cut(Shown::from(&finding.subject));
+        // The code names what `indoubt explain CODE` says about this kind of finding.
+        let subject = cut(crate::shown!(
+            "{} (explain: {})",
+            Shown::from(&finding.subject),
+            finding.code.name()
+        ));
         push_wrapped(&mut out, &gutter, GUTTER, &subject, width);
         let message = cut(Shown::from(&finding.message));
         push_wrapped(&mut out, &indent, GUTTER, &message, width);

@@ -2,6 +2,7 @@
 //! abort (only past `in_doubt_after`), waiting, or an explicit heuristic.
 
 pub use crate::audit::record::{Answer, SourceAnswer};
+use crate::codes;
 use crate::units::{format_duration, seconds};
 use serde::Serialize;
 
@@ -80,7 +81,10 @@ pub enum Choice {
     /// Act: the decision, and whether it is a person's (not the proposal's).
     Act { decision: Decision, heuristic: bool },
     /// Nothing done: the finding's code and message.
-    Refuse { code: &'static str, message: String },
+    Refuse {
+        code: crate::codes::Code,
+        message: String,
+    },
 }
 
 /// The decision to act on: the one asked for (`--commit`/`--rollback`), refused when a
@@ -100,7 +104,7 @@ pub fn choose(
     let chosen = match (requested, proposal.decision) {
         (Some(r), _) if contradicted && !force => {
             return Choice::Refuse {
-                code: "decision_conflict",
+                code: codes::DECISION_CONFLICT,
                 message: format!(
                     "refused: {} — --{} would contradict it and break atomicity; --force makes it a recorded heuristic",
                     proposal.why,
@@ -110,7 +114,7 @@ pub fn choose(
         }
         (Some(r), _) if proposal.wait && !force => {
             return Choice::Refuse {
-                code: "coordinator_deciding",
+                code: codes::COORDINATOR_DECIDING,
                 message: format!(
                     "refused: {} — --{} now could contradict the coordinator's decision; --force makes it a recorded heuristic",
                     proposal.why,
@@ -121,7 +125,7 @@ pub fn choose(
         (Some(r), _) => r,
         (None, Some(p)) if yes => {
             return Choice::Refuse {
-                code: "proposal_only",
+                code: codes::PROPOSAL_ONLY,
                 message: format!(
                     "nothing done: the proposal is to {} ({}). --yes acts only on an explicit --{}",
                     p.name(),
@@ -133,7 +137,7 @@ pub fn choose(
         (None, Some(p)) => p,
         (None, None) => {
             return Choice::Refuse {
-                code: "no_decision",
+                code: codes::NO_DECISION,
                 message: format!(
                     "nothing done: {}. Choose --commit or --rollback to take that decision yourself",
                     proposal.why
@@ -352,7 +356,7 @@ mod tests {
         assert!(matches!(
             refused,
             Choice::Refuse {
-                code: "decision_conflict",
+                code: codes::DECISION_CONFLICT,
                 ..
             }
         ));
@@ -367,7 +371,7 @@ mod tests {
         assert!(matches!(
             choose(&p, &answers, None, false, true),
             Choice::Refuse {
-                code: "proposal_only",
+                code: codes::PROPOSAL_ONLY,
                 ..
             }
         ));
@@ -384,14 +388,14 @@ mod tests {
         assert!(matches!(
             choose(&p, &young, Some(Decision::Rollback), false, false),
             Choice::Refuse {
-                code: "coordinator_deciding",
+                code: codes::COORDINATOR_DECIDING,
                 ..
             }
         ));
         assert!(matches!(
             choose(&p, &young, None, false, false),
             Choice::Refuse {
-                code: "no_decision",
+                code: codes::NO_DECISION,
                 ..
             }
         ));

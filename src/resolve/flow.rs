@@ -10,6 +10,7 @@
 use crate::audit::log;
 use crate::audit::record::{Action, Operator, Outcome, Record, SourceAnswer, Status};
 use crate::cli::ConfirmArgs;
+use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::{self, Block};
@@ -38,7 +39,7 @@ pub struct Plan {
 pub struct Applied {
     pub status: Status,
     /// The finding's code (resolved, already_resolved, lost_race, busy, changed_meanwhile, failed).
-    pub code: &'static str,
+    pub code: crate::codes::Code,
     pub detail: String,
     /// The server's error: a SQLSTATE or a Kafka error name.
     pub server_code: Option<String>,
@@ -46,7 +47,7 @@ pub struct Applied {
 }
 
 impl Applied {
-    pub fn new(status: Status, code: &'static str, detail: impl Into<String>) -> Applied {
+    pub fn new(status: Status, code: crate::codes::Code, detail: impl Into<String>) -> Applied {
         Applied {
             status,
             code,
@@ -169,7 +170,7 @@ pub async fn run<S: Subject>(
         for subject in subjects.iter() {
             done.findings.push(Finding::new(
                 Severity::Ok,
-                "dry_run",
+                codes::DRY_RUN,
                 subject.name(),
                 subject.dry_run(),
             ));
@@ -184,7 +185,7 @@ pub async fn run<S: Subject>(
             for subject in subjects.iter() {
                 done.findings.push(Finding::new(
                     Severity::Warning,
-                    "not_confirmed",
+                    codes::NOT_CONFIRMED,
                     subject.name(),
                     format!("nothing done: {why}"),
                 ));
@@ -237,7 +238,7 @@ pub async fn run<S: Subject>(
             Err(e) => {
                 done.findings.push(Finding::new(
                     Severity::Unknown,
-                    "not_recorded",
+                    codes::NOT_RECORDED,
                     subject.name(),
                     format!("nothing done: {e:#}"),
                 ));

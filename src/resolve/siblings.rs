@@ -4,6 +4,7 @@
 //! said to be unchecked, never left out.
 
 use crate::audit::record::{Outcome, SourceAnswer};
+use crate::codes;
 use crate::context::{Context, PgTarget};
 use crate::findings::{Finding, Severity};
 use crate::gid;
@@ -438,7 +439,7 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         out.push(
             Finding::new(
                 Severity::Unknown,
-                "siblings_unchecked",
+                codes::SIBLINGS_UNCHECKED,
                 crate::text!["siblings on ", t.target.as_str()],
                 format!(
                     "{}: whether branches of this global transaction are prepared there is UNKNOWN",
@@ -452,7 +453,7 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         if let Some(why) = &s.left_alone {
             out.push(Finding::new(
                 Severity::Warning,
-                "branch_left_alone",
+                codes::BRANCH_LEFT_ALONE,
                 crate::text![
                     "prepared transaction '",
                     s.gid,
@@ -502,7 +503,7 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         };
         let mut finding = Finding::new(
             Severity::Warning,
-            "other_branches_prepared",
+            codes::OTHER_BRANCHES_PREPARED,
             subject,
             message,
         )

@@ -4,6 +4,7 @@
 //! means for what was written.
 
 use crate::audit::record::Status;
+use crate::codes;
 use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::verdict::Verdict;
@@ -29,10 +30,10 @@ pub struct Judged<'a> {
 /// Why nothing may be sent, as a finding's code and message: it cannot be told whether it
 /// hangs, or its coordinator still owns it. `--force` overrides the first kind when the
 /// brokers are too old to tell, and the second always: a HEURISTIC, recorded with a reason.
-pub fn refusal(judged: &Judged<'_>, force: bool) -> Option<(&'static str, String)> {
+pub fn refusal(judged: &Judged<'_>, force: bool) -> Option<(crate::codes::Code, String)> {
     if let (Some(why), false) = (judged.unjudgeable, force) {
         return Some((
-            "not_judged",
+            codes::NOT_JUDGED,
             format!("nothing done: {why}; --force aborts it anyway, if you know its producer is gone (a recorded heuristic, with its reason)"),
         ));
     }
@@ -44,13 +45,13 @@ pub fn refusal(judged: &Judged<'_>, force: bool) -> Option<(&'static str, String
             .collect::<Vec<_>>()
             .join("; ");
         return Some((
-            "not_judged",
+            codes::NOT_JUDGED,
             format!("nothing done: cannot tell whether it hangs ({why})"),
         ));
     }
     if judged.verdict == Some(Verdict::Long) && !force {
         return Some((
-            "owned_by_coordinator",
+            codes::OWNED_BY_COORDINATOR,
             format!(
                 "refused: {} — it will be aborted at its transaction.timeout.ms; --force aborts it now (a recorded heuristic, with its reason)",
                 judged.reason.unwrap_or_default()
@@ -168,7 +169,7 @@ impl<'c> Marker<'c> {
                     (Some(b), Some(_)) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
                     _ => String::new(),
                 };
-                Applied::new(Status::Ok, "resolved", format!("aborted{moved}"))
+                Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
             }
             Err(e) => {
                 let message = format!("{e:#}");
@@ -187,14 +188,14 @@ impl<'c> Marker<'c> {
                     .map(BrokerError::symbol);
                 match refused {
                     Some(code) if code == "CLUSTER_AUTHORIZATION_FAILED" => {
-                        Applied::new(Status::Error, "failed", message)
+                        Applied::new(Status::Error, codes::FAILED, message)
                             .server_code(Some(code))
                             .advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource")
                     }
                     Some(code) => {
-                        Applied::new(Status::Error, "failed", message).server_code(Some(code))
+                        Applied::new(Status::Error, codes::FAILED, message).server_code(Some(code))
                     }
-                    None => Applied::new(Status::Unknown, "failed", message),
+                    None => Applied::new(Status::Unknown, codes::FAILED, message),
                 }
             }
         }
@@ -275,18 +276,18 @@ impl Subject for Marker<'_> {
                 }
                 Applied::new(
                     Status::Refused,
-                    "changed_meanwhile",
+                    codes::CHANGED_MEANWHILE,
                     "REFUSED: the transaction changed between the confirmation and the action (ended, or another one opened): nothing sent",
                 )
             }
             Some(Err(e)) => Applied::new(
                 Status::Error,
-                "failed",
+                codes::FAILED,
                 format!("nothing sent: the partition's producers could not be read again before acting: {e:#}"),
             ),
             None => Applied::new(
                 Status::Error,
-                "failed",
+                codes::FAILED,
                 "nothing sent: the partition's producers could not be read again before acting (no answer for it)",
             ),
         };
@@ -337,7 +338,7 @@ mod tests {
             reason: Some("its coordinator lists it (Ongoing)"),
         };
         assert_eq!(
-            refusal(&long, false).map(|r| r.0),
+            refusal(&long, false).map(|r| r.0.name()),
             Some("owned_by_coordinator")
         );
         assert_eq!(refusal(&long, true), None);
@@ -347,7 +348,7 @@ mod tests {
             unreadable: &[],
             reason: None,
         };
-        assert_eq!(refusal(&old, false).map(|r| r.0), Some("not_judged"));
+        assert_eq!(refusal(&old, false).map(|r| r.0.name()), Some("not_judged"));
         assert_eq!(refusal(&old, true), None);
         let unread = [("broker 1".to_string(), "timed out".to_string())];
         let blind = Judged {

@@ -3,6 +3,7 @@
 //! PostgreSQL lets finish it, and what each refusal and each lost race means.
 
 use crate::audit::record::{SourceAnswer, Status};
+use crate::codes;
 use crate::findings::{Finding, Severity};
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, pg_error, Session};
@@ -155,7 +156,7 @@ fn race(
     let mut applied = match ended {
         Ok(winner) if winner == asked => Applied::new(
             Status::AlreadyResolved,
-            "already_resolved",
+            codes::ALREADY_RESOLVED,
             format!(
                 "already resolved as asked: another session {} first (its transaction, xid {xid}, is {}), so {action} was not needed",
                 did(winner),
@@ -164,7 +165,7 @@ fn race(
         ),
         Ok(winner) => Applied::new(
             Status::LostRace,
-            "lost_race",
+            codes::LOST_RACE,
             format!(
                 "NOT {}: another session {} first (its transaction, xid {xid}, is {}); {action} was not run",
                 match asked {
@@ -178,7 +179,7 @@ fn race(
         .advice("the other branches of its global transaction must end the same way: check each with `indoubt pg prepared`"),
         Err(why) => Applied::new(
             Status::LostRace,
-            "lost_race",
+            codes::LOST_RACE,
             format!(
                 "nothing done: another session resolved it first, and which way cannot be told (xid {xid}: {why}); {action} was not run"
             ),
@@ -268,7 +269,7 @@ impl Subject for Branch {
         Ok(Some(
             Finding::new(
                 Severity::Unknown,
-                "not_owner",
+                codes::NOT_OWNER,
                 self.name(),
                 text![
                     "refused: connected as ",
@@ -301,7 +302,7 @@ impl Subject for Branch {
             }
             Err(e) => Some(Applied::new(
                 Status::Error,
-                "failed",
+                codes::FAILED,
                 format!("nothing done: it could not be read again before acting: {e:#}"),
             )),
         }
@@ -315,7 +316,11 @@ impl Subject for Branch {
             None => match session::connect(&self.prepared.params, self.prepared.timeout).await {
                 Ok(session) => session,
                 Err(e) => {
-                    return Applied::new(Status::Error, "failed", format!("nothing done: {e:#}"))
+                    return Applied::new(
+                        Status::Error,
+                        codes::FAILED,
+                        format!("nothing done: {e:#}"),
+                    )
                 }
             },
         };
@@ -323,7 +328,7 @@ impl Subject for Branch {
         #[allow(clippy::disallowed_methods)] // the one place a statement that writes runs
         let ran = session.simple(sql).await;
         match ran {
-            Ok(Ok(())) => Applied::new(Status::Ok, "resolved", format!("{sql} done")),
+            Ok(Ok(())) => Applied::new(Status::Ok, codes::RESOLVED, format!("{sql} done")),
             Ok(Err(e)) => {
                 let code = e.as_db_error().map(|d| d.code().code().to_string());
                 let message = format!("{:#}", pg_error(e));
@@ -340,23 +345,25 @@ impl Subject for Branch {
                     }
                     Some("55000") => Applied::new(
                         Status::Busy,
-                        "busy",
+                        codes::BUSY,
                         format!("another session is finishing it: {message}"),
                     )
                     .server_code(code),
-                    Some("42501") => Applied::new(Status::Error, "failed", message)
+                    Some("42501") => Applied::new(Status::Error, codes::FAILED, message)
                         .server_code(code)
                         .advice(text![
                             "connect as its owner (",
                             self.owner(),
                             ") or a superuser"
                         ]),
-                    Some(_) => Applied::new(Status::Error, "failed", message).server_code(code),
+                    Some(_) => {
+                        Applied::new(Status::Error, codes::FAILED, message).server_code(code)
+                    }
                     // Without a SQLSTATE (a lost connection) the statement may or may not have run.
-                    None => Applied::new(Status::Unknown, "failed", message),
+                    None => Applied::new(Status::Unknown, codes::FAILED, message),
                 }
             }
-            Err(e) => Applied::new(Status::Unknown, "failed", format!("{e:#}")),
+            Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
         }
     }
 }
