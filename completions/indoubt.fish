@@ -25,7 +25,8 @@ function __fish_indoubt_using_subcommand
 end
 
 complete -c indoubt -n "__fish_indoubt_needs_command" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_needs_command" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_needs_command" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -49,7 +50,8 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "check" -d 'Run ever
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -76,7 +78,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l warning-age -d 'Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l critical-age -d 'Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -97,7 +100,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l warning-retained -d 'WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l critical-retained -d 'WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -122,7 +126,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l wraparound-warning-xids -d 'Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l wraparound-critical-xids -d 'Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -137,7 +142,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l show -d 'How many skipped ids to list' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -156,7 +162,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "outbox" -d 'Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -185,7 +192,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l warning-gap -d 'Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l critical-gap -d '… CRITICAL [config: thresholds.lso.critical_gap; default 1M]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -205,7 +213,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l topic -d 'The topic of the partition' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l partition -d 'The partition whose producers to describe' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -226,7 +235,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l min-duration -d 'Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l transactional-id -d 'Describe this transactional id only' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -249,7 +259,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l broker-id -d 'Search the partitions with a replica on this broker' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l max-transaction-timeout -d 'Transactions whose last write is older than this are examined, as kafka-transactions.sh [config: thresholds.hanging.max_transaction_timeout; default 15m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -283,7 +294,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l show -d 'How many ids of each class the table shows' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query-timeout -d 'Bound on the database query (it may stream millions of rows) [default: 1h]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -299,7 +311,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -324,7 +337,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -357,7 +371,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -377,7 +392,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -398,7 +414,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l object -d 'Only records whose object contains this text' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -413,7 +430,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -429,7 +447,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l reason -d 'Why the head is being re-made (recorded in the log)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -447,7 +466,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "reseal" -d 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -463,7 +483,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Show the config in force: its file, every target (never a secret) and the thresholds; a target that cannot be used is UNKNOWN'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -489,7 +510,8 @@ reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
@@ -504,7 +526,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'N
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s o -l output -d 'Output format: a table for people, json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
