@@ -80,7 +80,7 @@ impl Value {
 /// `100k`, `1M`, `1.3B`: the largest unit that writes the count in at most one decimal.
 pub fn count_text(n: u64) -> String {
     for (unit, suffix) in [(1_000_000_000, "B"), (1_000_000, "M"), (1_000, "k")] {
-        if n >= unit && n % (unit / 10) == 0 {
+        if n >= unit && n.is_multiple_of(unit / 10) {
             return match n % unit {
                 0 => format!("{}{suffix}", n / unit),
                 rest => format!("{}.{}{suffix}", n / unit, rest / (unit / 10)),
@@ -93,7 +93,7 @@ pub fn count_text(n: u64) -> String {
 /// `1GiB`, `512MiB`: the largest power of 1024 that divides the size, else bytes.
 pub fn size_text(n: u64) -> String {
     for (shift, suffix) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if n >= 1 << shift && n % (1 << shift) == 0 {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
             return format!("{}{suffix}", n >> shift);
         }
     }
