@@ -35,7 +35,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -l color -d 'Colour: auto 
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_needs_command" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_needs_command" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_needs_command" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_needs_command" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_needs_command" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -60,7 +60,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -88,7 +88,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l help -d 'Print help (-h is the host, as in psql)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from prepared" -s v -l verbose -d 'Print what is being done on stderr'
@@ -110,7 +110,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l help -d 'Print help (-h is the host, as in psql)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from slots" -s v -l verbose -d 'Print what is being done on stderr'
@@ -136,7 +136,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l help -d 'Print help (-h is the host, as in psql)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from horizon" -s v -l verbose -d 'Print what is being done on stderr'
@@ -152,7 +152,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and __fish_seen_subcommand_from outbox" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -172,7 +172,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_se
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and not __fish_seen_subcommand_from lso producers transactions hanging help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -202,7 +202,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from lso" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -223,7 +223,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from producers" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -245,7 +245,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from transactions" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -269,7 +269,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from hanging" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -287,7 +287,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l command-co
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l topic -d 'The topic the rows are published to [default: the job\'s topic]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l id-from -d 'Where a message\'s id is: key, header:NAME or json:/pointer [default: key]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l since -d 'The window\'s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: now]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: 0s, now]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l settle -d 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l slack -d 'Read the topic from this much before the window\'s start (producer clock skew) [default: 1m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\\\ \\t \\n \\r, \\xHH for other ASCII control bytes, \\u{HHHH} for C1 controls and U+2028/U+2029' -r -F
@@ -304,7 +304,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l color -d '
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-progress -d 'Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l count-only -d 'Compare counts only, without keeping ids'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour: --color never'
@@ -321,7 +321,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -347,7 +347,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l help -d 'Print help (-h is the host, as in psql)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l commit -d 'Commit it'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l rollback -d 'Roll it back'
@@ -381,7 +381,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l force -d 'Abort even though its coordinator still owns it (it would abort it at its timeout): a recorded heuristic, with a reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
@@ -402,7 +402,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_se
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -424,7 +424,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -440,7 +440,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -457,7 +457,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and __fish_seen_subcommand_from reseal" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -476,7 +476,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_s
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -493,7 +493,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -520,7 +520,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l color -d 'Colo
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s q -l quiet -d 'Print only what is not OK (the exit code still counts everything)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s v -l verbose -d 'Print what is being done on stderr'
@@ -536,7 +536,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l color -d 'Co
 always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'

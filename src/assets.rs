@@ -31,6 +31,10 @@ pub fn render_all() -> Vec<(PathBuf, Vec<u8>)> {
     let mut cmd = help::command();
     cmd.build();
     man_pages(&cmd, None, "", &mut files);
+    files.push((
+        PathBuf::from("man/indoubt-config.5"),
+        crate::settings::man::config_page().into_bytes(),
+    ));
     files
 }
 

@@ -64,9 +64,9 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
-    /// Bound on every connect and every statement, e.g. 10s, 1m30s
-    #[arg(long, global = true, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
-    pub timeout: Duration,
+    /// Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -144,7 +144,7 @@ pub enum CheckKind {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Overall deadline; a check still running then is UNKNOWN
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = crate::settings::defaults::CHECK_DEADLINE.default_text(), value_parser = parse_duration)]
     pub deadline: Duration,
 
     /// Run only these checks
@@ -521,7 +521,7 @@ pub struct OutboxArgs {
     pub name: Option<String>,
 
     /// How many skipped ids to list
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::OUTBOX_SHOW.number() as usize)]
     pub show: usize,
 }
 
@@ -651,7 +651,7 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "TIME")]
     pub since: Option<String>,
 
-    /// The window's end (exclusive): a time or a duration back from now [default: now]
+    /// The window's end (exclusive): a time or a duration back from now [default: 0s, now]
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
 
@@ -674,7 +674,7 @@ pub struct ReconcileArgs {
     pub ids_out: Option<PathBuf>,
 
     /// How many ids of each class the table shows
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::RECONCILE_SHOW.number() as usize)]
     pub show: usize,
 
     /// Bound on the database query (it may stream millions of rows) [default: 1h]

@@ -543,6 +543,12 @@ codes! {
         fix: "Correct that target in the config file; `indoubt config show` names it and says why.",
     }
 
+    CONFIG_REFERENCE_UNUSABLE = "config_reference_unusable" {
+        meaning: "A section of the config (a reconcile job, an outbox, a decision source, resolve's participants) names a postgres or kafka target the config does not define, or a connection string that cannot be used.",
+        why: "The command or check that uses that section fails: UNKNOWN.",
+        fix: "Define the target under `postgres:` or `kafka:`, or correct the name; `indoubt config show` names the section.",
+    }
+
     CHECK_FAILED = "check_failed" {
         meaning: "`check`: one check gave no answer (an error, or the --deadline passed); the finding names the check and the target.",
         why: "What it would have looked at is not known: UNKNOWN, never silently OK.",

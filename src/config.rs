@@ -1,6 +1,7 @@
 //! The YAML config file: named targets and thresholds. The only module that knows serde_yaml.
 
 use crate::error::hinted;
+use crate::settings::defaults;
 use crate::units::{serde_count, serde_duration, serde_size};
 use anyhow::{Context, Result};
 use serde::Deserialize;
@@ -72,15 +73,16 @@ pub struct InboxConfig {
 }
 
 fn default_id_column() -> String {
-    "id".into()
+    defaults::OUTBOX_ID_COLUMN.text().into()
 }
 
+/// The outbox's and the inbox's (one default in the registry each, the same text).
 fn default_created_at_column() -> String {
-    "created_at".into()
+    defaults::OUTBOX_CREATED_AT_COLUMN.text().into()
 }
 
 fn default_published_at_column() -> String {
-    "published_at".into()
+    defaults::OUTBOX_PUBLISHED_AT_COLUMN.text().into()
 }
 
 /// A reconcile job: a database query against a topic; every field can be a flag too.
@@ -176,9 +178,8 @@ pub enum SourceKind {
     AtomikosLog,
 }
 
-/// The default `in_doubt_after`: past Narayana's default transaction timeout (60 s) and
-/// two of its recovery periods, and Atomikos' default max_timeout (300 s).
-pub const DEFAULT_IN_DOUBT_AFTER: Duration = Duration::from_secs(300);
+/// The default `in_doubt_after` (see the registry for why 5m).
+pub const DEFAULT_IN_DOUBT_AFTER: Duration = defaults::DECISION_SOURCE_IN_DOUBT_AFTER.duration();
 
 /// A decision source as configured, checked: each kind with exactly what it needs.
 #[derive(Debug, Clone, PartialEq)]
@@ -258,7 +259,7 @@ impl DecisionSourceConfig {
                 let table = self
                     .table
                     .clone()
-                    .unwrap_or_else(|| "jbosststxtable".into());
+                    .unwrap_or_else(|| defaults::DECISION_SOURCE_TABLE.text().into());
                 if !is_sql_name(&table) {
                     anyhow::bail!(
                         "decision source {name:?}: table {table:?} is not a plain [schema.]name"

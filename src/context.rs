@@ -11,25 +11,22 @@ use crate::kafka::target::{
 };
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin};
 use crate::report::{table::Style, Target};
+use crate::settings::{defaults, Setting, Thresholds};
 use crate::units::{format_duration, format_size};
 use anyhow::{Context as _, Result};
 use std::time::Duration;
 
-fn mins(n: u64) -> Duration {
-    Duration::from_secs(n * 60)
-}
-
-/// A warning/critical pair in force: each from its flag, else the config, else the
-/// default; a warning above the critical is refused rather than silently swapped.
+/// A warning/critical pair in force: each its command's flag, else the setting (the
+/// config's value or the default); a warning above the critical is refused rather than
+/// silently swapped.
 fn pair<T: PartialOrd + Copy>(
     what: &str,
     flags: (Option<T>, Option<T>),
-    config: (Option<T>, Option<T>),
-    defaults: (T, T),
+    settings: (&Setting<T>, &Setting<T>),
     show: impl Fn(T) -> String,
 ) -> Result<(T, T)> {
-    let warning = flags.0.or(config.0).unwrap_or(defaults.0);
-    let critical = flags.1.or(config.1).unwrap_or(defaults.1);
+    let warning = flags.0.unwrap_or(settings.0.value);
+    let critical = flags.1.unwrap_or(settings.1.value);
     if warning > critical {
         return Err(hinted(
             format!(
@@ -48,7 +45,11 @@ pub struct Context {
     pub style: Style,
     pub verbose: u8,
     pub timeout: Duration,
+    /// Where the timeout came from (--timeout or the default), for `config show`.
+    pub timeout_from: crate::settings::Source,
     pub config: Loaded,
+    /// The thresholds of the config and the defaults, resolved once.
+    pub thresholds: Thresholds,
     /// What a next command must repeat of this run (its --config).
     pub invocation: crate::next::Invocation,
 }
@@ -71,12 +72,14 @@ impl PgTarget {
 
 impl Context {
     pub fn new(global: &GlobalArgs) -> Result<Context> {
-        if global.timeout.is_zero() {
+        let timeout = Setting::of(&defaults::TIMEOUT).over(global.timeout, "--timeout");
+        if timeout.value.is_zero() {
             return Err(hinted(
                 "--timeout must be longer than 0",
                 "e.g. --timeout 10s",
             ));
         }
+        let config = config::load(global.config.as_deref())?;
         Ok(Context {
             output: global.output,
             style: Style {
@@ -89,8 +92,10 @@ impl Context {
                 wide: global.output == crate::cli::OutputFormat::Wide,
             },
             verbose: global.verbose,
-            timeout: global.timeout,
-            config: config::load(global.config.as_deref())?,
+            timeout: timeout.value,
+            timeout_from: timeout.source,
+            thresholds: Thresholds::resolve(&config.config.thresholds),
+            config,
             invocation: crate::next::Invocation {
                 config: global.config.clone(),
             },
@@ -105,111 +110,97 @@ impl Context {
         }
     }
 
-    /// Prepared-transaction age: warning, critical (defaults 5m, 30m).
+    /// Prepared-transaction age: warning, critical.
     pub fn prepared_thresholds(
         &self,
         flags: (Option<Duration>, Option<Duration>),
     ) -> Result<(Duration, Duration)> {
-        let c = &self.config.config.thresholds.prepared;
+        let t = &self.thresholds;
         pair(
             "prepared age",
             flags,
-            (c.warning_age, c.critical_age),
-            (mins(5), mins(30)),
+            (&t.prepared_warning_age, &t.prepared_critical_age),
             format_duration,
         )
     }
 
-    /// WAL retained by an inactive slot, in bytes (defaults 1GiB, 10GiB).
+    /// WAL retained by an inactive slot, in bytes.
     pub fn slot_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
-        let c = &self.config.config.thresholds.slots;
+        let t = &self.thresholds;
         pair(
             "retained WAL",
             flags,
-            (c.warning_retained, c.critical_retained),
-            (1 << 30, 10 << 30),
+            (&t.slots_warning_retained, &t.slots_critical_retained),
             format_size,
         )
     }
 
-    /// How long one holder may hold the horizon (defaults 1h, 6h) and by how many xids (10M, 100M).
+    /// How long one holder may hold the horizon, and by how many xids.
     pub fn horizon_thresholds(
         &self,
         age: (Option<Duration>, Option<Duration>),
         xids: (Option<u64>, Option<u64>),
     ) -> Result<((Duration, Duration), (u64, u64))> {
-        let c = &self.config.config.thresholds.horizon;
+        let t = &self.thresholds;
         Ok((
             pair(
                 "horizon age",
                 age,
-                (c.warning_age, c.critical_age),
-                (mins(60), mins(360)),
+                (&t.horizon_warning_age, &t.horizon_critical_age),
                 format_duration,
             )?,
             self.horizon_xid_thresholds(xids)?,
         ))
     }
 
-    /// How many xids a holder may hold the horizon back (defaults 10M, 100M); slots use it too.
+    /// How many xids a holder may hold the horizon back; slots use it too.
     pub fn horizon_xid_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
-        let c = &self.config.config.thresholds.horizon;
+        let t = &self.thresholds;
         pair(
             "horizon xids",
             flags,
-            (c.warning_xids, c.critical_xids),
-            (10_000_000, 100_000_000),
+            (&t.horizon_warning_xids, &t.horizon_critical_xids),
             |n| n.to_string(),
         )
     }
 
-    /// age(datfrozenxid) / mxid_age(datminmxid) of a database (defaults 1.3B, 1.4B, as check_postgres).
+    /// age(datfrozenxid) / mxid_age(datminmxid) of a database.
     pub fn wraparound_thresholds(&self, flags: (Option<u64>, Option<u64>)) -> Result<(u64, u64)> {
-        let c = &self.config.config.thresholds.wraparound;
+        let t = &self.thresholds;
         pair(
             "wraparound xids",
             flags,
-            (c.warning_xids, c.critical_xids),
-            (1_300_000_000, 1_400_000_000),
+            (&t.wraparound_warning_xids, &t.wraparound_critical_xids),
             |n| n.to_string(),
         )
     }
 
-    /// LSO gap: age of the first unstable record (defaults 5m, 15m) and offsets behind (100k, 1M).
+    /// LSO gap: age of the first unstable record and offsets behind.
     pub fn lso_thresholds(
         &self,
         age: (Option<Duration>, Option<Duration>),
         gap: (Option<u64>, Option<u64>),
     ) -> Result<((Duration, Duration), (u64, u64))> {
-        let c = &self.config.config.thresholds.lso;
+        let t = &self.thresholds;
         Ok((
             pair(
                 "LSO age",
                 age,
-                (c.warning_age, c.critical_age),
-                (mins(5), mins(15)),
+                (&t.lso_warning_age, &t.lso_critical_age),
                 format_duration,
             )?,
             pair(
                 "LSO gap",
                 gap,
-                (c.warning_gap, c.critical_gap),
-                (100_000, 1_000_000),
+                (&t.lso_warning_gap, &t.lso_critical_gap),
                 |n| n.to_string(),
             )?,
         ))
     }
 
-    /// How old an open transaction's last write must be before `kafka hanging` examines it
-    /// (default 15m, the broker's transaction.max.timeout.ms, as kafka-transactions.sh).
+    /// How old an open transaction's last write must be before `kafka hanging` examines it.
     pub fn hanging_timeout(&self, flag: Option<Duration>) -> Duration {
-        flag.or(self
-            .config
-            .config
-            .thresholds
-            .hanging
-            .max_transaction_timeout)
-            .unwrap_or(mins(15))
+        flag.unwrap_or(self.thresholds.hanging_max_transaction_timeout.value)
     }
 
     /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target

@@ -22,6 +22,7 @@ pub mod pg;
 pub mod reconcile;
 pub mod report;
 pub mod resolve;
+pub mod settings;
 pub mod term;
 pub mod text;
 pub mod units;

@@ -14,6 +14,20 @@ fn completions_and_man_pages_are_current() {
         "a page per subcommand"
     );
     assert!(files.iter().any(|(p, _)| p.ends_with("_indoubt")), "zsh");
+    let config_page = files
+        .iter()
+        .find(|(p, _)| p.ends_with("indoubt-config.5"))
+        .map(|(_, c)| String::from_utf8_lossy(c).into_owned())
+        .expect("indoubt-config(5), the config file's reference");
+    for text in [
+        "thresholds",
+        "reconcile.NAME",
+        "decision_sources",
+        "EXAMPLE",
+        "default \\fB100k\\fR",
+    ] {
+        assert!(config_page.contains(text), "indoubt-config(5) lacks {text}");
+    }
     let mut stale = Vec::new();
     for (path, contents) in &files {
         if std::fs::read(root.join(path)).ok().as_deref() != Some(contents.as_slice()) {

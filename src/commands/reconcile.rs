@@ -13,6 +13,7 @@ use crate::reconcile::ids::IdFrom;
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::defaults;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, parse_duration};
@@ -207,15 +208,17 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     };
     let query = need(pick(&args.query, |j| &j.query), "--query")?;
     let topic_name = need(pick(&args.topic, |j| &j.topic), "--topic")?;
-    let id_from =
-        IdFrom::parse(&pick(&args.id_from, |j| &j.id_from).unwrap_or_else(|| "key".into()))?;
+    let id_from = IdFrom::parse(
+        &pick(&args.id_from, |j| &j.id_from)
+            .unwrap_or_else(|| defaults::RECONCILE_ID_FROM.text().into()),
+    )?;
     let now = Utc::now();
     let since = parse_time(
-        &pick(&args.since, |j| &j.since).unwrap_or_else(|| "24h".into()),
+        &pick(&args.since, |j| &j.since).unwrap_or_else(|| defaults::RECONCILE_SINCE.text().into()),
         now,
     )?;
     let until = parse_time(
-        &pick(&args.until, |j| &j.until).unwrap_or_else(|| "0s".into()),
+        &pick(&args.until, |j| &j.until).unwrap_or_else(|| defaults::RECONCILE_UNTIL.text().into()),
         now,
     )?;
     if since >= until {
@@ -227,16 +230,18 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     let settle = args
         .settle
         .or(job.and_then(|j| j.settle))
-        .unwrap_or(Duration::from_secs(300));
+        .unwrap_or(defaults::RECONCILE_SETTLE.duration());
     let slack = args
         .slack
         .or(job.and_then(|j| j.slack))
-        .unwrap_or(Duration::from_secs(60));
+        .unwrap_or(defaults::RECONCILE_SLACK.duration());
     let pg = ctx.pg_target(pick(&args.pg, |j| &j.postgres).as_deref())?;
     let (_, kafka) = ctx.kafka_target(&args.kafka, job.and_then(|j| j.kafka.as_deref()))?;
 
     let progress = Progress::new(ctx, !args.no_progress);
-    let query_timeout = args.query_timeout.unwrap_or(Duration::from_secs(3600));
+    let query_timeout = args
+        .query_timeout
+        .unwrap_or(defaults::RECONCILE_QUERY_TIMEOUT.duration());
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
     let connect = async {
         let mut session = session::connect(&pg.params, ctx.timeout).await?;

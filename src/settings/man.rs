@@ -1,0 +1,339 @@
+//! indoubt-config(5): the config file's reference, every section and key with its type
+//! and the registry's default, written by the assets generator.
+
+use super::defaults::{self, Entry, Kind};
+
+/// A key of the config file: its place, and either its registry entry (type, default
+/// and doc from there) or its own type and doc (a key without a default).
+struct Key {
+    key: &'static str,
+    of: Of,
+}
+
+enum Of {
+    Registry(&'static Entry),
+    Plain(Kind, &'static str),
+}
+
+const fn reg(key: &'static str, entry: &'static Entry) -> Key {
+    Key {
+        key,
+        of: Of::Registry(entry),
+    }
+}
+
+const fn plain(key: &'static str, kind: Kind, doc: &'static str) -> Key {
+    Key {
+        key,
+        of: Of::Plain(kind, doc),
+    }
+}
+
+/// The sections in the order of the page, each with its keys (relative to the section).
+const SECTIONS: &[(&str, &str, &[Key])] = &[
+    (
+        "postgres.NAME",
+        "Named PostgreSQL servers, for --pg NAME and the other sections.",
+        &[plain(
+            "conninfo",
+            Kind::Text,
+            "a postgres:// URL or a key=value conninfo string; PG* variables and ~/.pgpass fill the gaps (keep the password there, not here)",
+        )],
+    ),
+    (
+        "kafka.NAME",
+        "Named Kafka clusters, for --kafka NAME and the other sections.",
+        &[
+            plain("bootstrap_servers", Kind::Text, "host:port[,host:port...], as kafka tools' --bootstrap-server"),
+            plain("properties", Kind::Mapping, "a mapping of client properties (librdkafka names: security.protocol, sasl.mechanism, ...); values may be ${env:NAME} or ${file:PATH:KEY}"),
+            plain("properties_file", Kind::Text, "a Java-style properties file, like kafka tools' --command-config; properties win over it"),
+            plain("check_topic_regex", Kind::Text, "the topics indoubt check inspects on this cluster (a regular expression); every topic when absent"),
+        ],
+    ),
+    (
+        "thresholds",
+        "When a finding is a WARNING or CRITICAL. A command's flag wins over these.",
+        &[
+            reg("prepared.warning_age", &defaults::PREPARED_WARNING_AGE),
+            reg("prepared.critical_age", &defaults::PREPARED_CRITICAL_AGE),
+            reg("slots.warning_retained", &defaults::SLOTS_WARNING_RETAINED),
+            reg("slots.critical_retained", &defaults::SLOTS_CRITICAL_RETAINED),
+            reg("horizon.warning_age", &defaults::HORIZON_WARNING_AGE),
+            reg("horizon.critical_age", &defaults::HORIZON_CRITICAL_AGE),
+            reg("horizon.warning_xids", &defaults::HORIZON_WARNING_XIDS),
+            reg("horizon.critical_xids", &defaults::HORIZON_CRITICAL_XIDS),
+            reg("wraparound.warning_xids", &defaults::WRAPAROUND_WARNING_XIDS),
+            reg("wraparound.critical_xids", &defaults::WRAPAROUND_CRITICAL_XIDS),
+            reg("lso.warning_age", &defaults::LSO_WARNING_AGE),
+            reg("lso.critical_age", &defaults::LSO_CRITICAL_AGE),
+            reg("lso.warning_gap", &defaults::LSO_WARNING_GAP),
+            reg("lso.critical_gap", &defaults::LSO_CRITICAL_GAP),
+            reg("hanging.max_transaction_timeout", &defaults::HANGING_MAX_TRANSACTION_TIMEOUT),
+        ],
+    ),
+    (
+        "reconcile.NAME",
+        "Named reconcile jobs (indoubt reconcile NAME); a flag wins over each field.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string"),
+            plain("query", Kind::Text, "takes $1 = since and $2 = until (timestamptz); returns the id and optionally the row's time"),
+            plain("kafka", Kind::Text, "a kafka target name"),
+            plain("topic", Kind::Text, "the topic the rows' events are published to"),
+            reg("id_from", &defaults::RECONCILE_ID_FROM),
+            reg("since", &defaults::RECONCILE_SINCE),
+            reg("until", &defaults::RECONCILE_UNTIL),
+            reg("settle", &defaults::RECONCILE_SETTLE),
+            reg("slack", &defaults::RECONCILE_SLACK),
+            reg("check", &defaults::RECONCILE_CHECK),
+        ],
+    ),
+    (
+        "outbox.NAME",
+        "Named outbox tables (indoubt pg outbox): rows written with the business change, published later by a relay.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the outbox's database"),
+            plain("table", Kind::Text, "the table, optionally schema-qualified"),
+            reg("id_column", &defaults::OUTBOX_ID_COLUMN),
+            reg("created_at_column", &defaults::OUTBOX_CREATED_AT_COLUMN),
+            reg("published_at_column", &defaults::OUTBOX_PUBLISHED_AT_COLUMN),
+            reg("settle", &defaults::OUTBOX_SETTLE),
+            reg("warning_age", &defaults::OUTBOX_WARNING_AGE),
+            reg("critical_age", &defaults::OUTBOX_CRITICAL_AGE),
+            reg("check", &defaults::OUTBOX_CHECK),
+        ],
+    ),
+    (
+        "inbox.NAME",
+        "Named inbox tables (indoubt pg outbox): their size and age.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string"),
+            plain("table", Kind::Text, "the table, optionally schema-qualified"),
+            reg("created_at_column", &defaults::INBOX_CREATED_AT_COLUMN),
+        ],
+    ),
+    (
+        "audit",
+        "The audit trail of resolutions.",
+        &[reg("path", &defaults::AUDIT_PATH)],
+    ),
+    (
+        "resolve",
+        "Where resolve pg looks for the coordinator's decision, and the other branches of a global transaction.",
+        &[
+            plain("citus_coordinator", Kind::Text, "the postgres target of the Citus coordinator, for citus_... GIDs"),
+            plain("participants", Kind::List, "postgres targets where the same global transaction may also be prepared"),
+        ],
+    ),
+    (
+        "resolve.decision_sources[]",
+        "A list: each a place that knows the coordinator's decision.",
+        &[
+            plain("name", Kind::Text, "the source's name, shown in the evidence and the audit trail"),
+            reg("kind", &defaults::DECISION_SOURCE_KIND),
+            plain("target", Kind::Text, "sql and narayana_jdbc_store: a postgres target of this config"),
+            plain("query", Kind::Text, "sql: takes the key as $1; returns one row whose first column is the decision (commit, rollback or an in-progress state), or no row"),
+            reg("key", &defaults::DECISION_SOURCE_KEY),
+            reg("authoritative", &defaults::DECISION_SOURCE_AUTHORITATIVE),
+            plain("path", Kind::Text, "narayana_object_store: the ObjectStore directory; atomikos_log: its log directory"),
+            reg("table", &defaults::DECISION_SOURCE_TABLE),
+            plain("coordinator", Kind::Text, "Narayana: the node identifier (xaNodeName); Atomikos: its tm_unique_name; makes \"no record\" count"),
+            reg("in_doubt_after", &defaults::DECISION_SOURCE_IN_DOUBT_AFTER),
+        ],
+    ),
+];
+
+/// A config using every section, each threshold at its default.
+const EXAMPLE: &str = "\
+postgres:
+  prod:
+    conninfo: host=db1.example.com user=monitor dbname=postgres sslmode=verify-full
+kafka:
+  prod:
+    bootstrap_servers: k1.example.com:9093,k2.example.com:9093
+    properties_file: /etc/kafka/client.properties
+    check_topic_regex: '^(payments|orders)\\.'
+thresholds:
+  prepared:
+    warning_age: 5m
+    critical_age: 30m
+  lso:
+    warning_gap: 100k
+reconcile:
+  orders:
+    postgres: prod
+    query: SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2
+    kafka: prod
+    topic: orders
+    since: 3h
+outbox:
+  events:
+    postgres: prod
+    table: public.outbox
+    check: true
+audit:
+  path: /var/lib/indoubt/audit.jsonl
+resolve:
+  decision_sources:
+    - name: tx-outcomes
+      target: prod
+      query: SELECT outcome FROM tx_outcomes WHERE gtrid = $1
+      key: gtrid
+      authoritative: true
+";
+
+/// Text for roff: backslashes and hyphens escaped, a leading dot or quote guarded.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    match escaped.starts_with(['.', '\'']) {
+        true => format!("\\&{escaped}"),
+        false => escaped,
+    }
+}
+
+/// The page, as `man/indoubt-config.5`.
+pub fn config_page() -> String {
+    let mut out = String::from(
+        ".TH indoubt-config 5 \"\" \"indoubt\"\n.SH NAME\nindoubt\\-config \\- the indoubt config file\n.SH SYNOPSIS\n~/.config/indoubt/config.yaml (or \\-\\-config FILE, or $INDOUBT_CONFIG)\n.SH DESCRIPTION\nA YAML file of named targets, thresholds and jobs. Every section is optional. Unknown keys and a key given twice in one mapping are refused with the file, line and column (exit 3). A command's flag wins over the config, and the config over the default. \\fBindoubt config show\\fR prints every value in force and where it came from.\n.PP\nTypes: a \\fIduration\\fR is written 10s, 5m, 1h30m; a \\fIcount\\fR 100k, 10M, 1.3B (powers of 1000); a \\fIsize\\fR 512MiB, 10GiB or PostgreSQL's 500MB (powers of 1024).\n",
+    );
+    for (section, about, keys) in SECTIONS {
+        out.push_str(&format!(".SH \"{}\"\n{}\n", roff(section), roff(about)));
+        for key in *keys {
+            let (kind, default, doc) = match &key.of {
+                Of::Registry(e) => (e.value.kind(), Some(e.value.text()), e.doc),
+                Of::Plain(kind, doc) => (*kind, None, *doc),
+            };
+            let default =
+                default.map_or_else(String::new, |d| format!(", default \\fB{}\\fR", roff(&d)));
+            let flag = match &key.of {
+                Of::Registry(Entry {
+                    flag: Some(flag), ..
+                }) if flag.starts_with("--") => format!(" (flag: {})", roff(flag)),
+                Of::Registry(Entry {
+                    flag: Some(flag), ..
+                }) => format!(" (flag: indoubt {})", roff(flag)),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                ".TP\n\\fB{}\\fR (\\fI{}\\fR{default})\n{}{flag}\n",
+                roff(key.key),
+                kind.name(),
+                roff(doc)
+            ));
+        }
+    }
+    out.push_str(".SH EXAMPLE\n.nf\n");
+    for line in EXAMPLE.lines() {
+        out.push_str(&roff(line));
+        out.push('\n');
+    }
+    out.push_str(
+        ".fi\n.SH \"SEE ALSO\"\nindoubt(1), indoubt\\-config\\-show(1), indoubt\\-check(1)\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields serde expects in a section, from its "unknown field" error.
+    fn fields_of(yaml: &str) -> Vec<String> {
+        let err = match crate::config::parse(yaml, std::path::Path::new("c.yaml")) {
+            Ok(_) => panic!("{yaml}: the unknown field was accepted"),
+            Err(e) => e.to_string(),
+        };
+        let list = err
+            .split("expected one of ")
+            .nth(1)
+            .or_else(|| err.split("expected ").nth(1))
+            .unwrap_or_else(|| panic!("{err}"));
+        // serde writes `a`, `b` or `c` for many, `a` or `b` for two.
+        list.replace("` or `", "`, `")
+            .split(", ")
+            .map(|f| {
+                f.trim_matches(|c: char| c == '`' || c.is_whitespace())
+                    .to_string()
+            })
+            .collect()
+    }
+
+    fn documented(section: &str) -> Vec<String> {
+        SECTIONS
+            .iter()
+            .filter(|(s, _, _)| *s == section)
+            .flat_map(|(_, _, keys)| keys.iter().map(|k| k.key.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_page_documents_every_key_the_config_accepts() {
+        for (section, yaml) in [
+            ("postgres.NAME", "postgres:\n  a:\n    nope: 1\n"),
+            ("kafka.NAME", "kafka:\n  a:\n    nope: 1\n"),
+            ("reconcile.NAME", "reconcile:\n  a:\n    nope: 1\n"),
+            ("outbox.NAME", "outbox:\n  a:\n    nope: 1\n"),
+            ("inbox.NAME", "inbox:\n  a:\n    nope: 1\n"),
+            ("audit", "audit:\n  nope: 1\n"),
+            (
+                "resolve.decision_sources[]",
+                "resolve:\n  decision_sources:\n    - nope: 1\n",
+            ),
+        ] {
+            let mut want = fields_of(yaml);
+            let mut have = documented(section);
+            want.sort();
+            have.sort();
+            assert_eq!(have, want, "{section}");
+        }
+        let mut resolve = fields_of("resolve:\n  nope: 1\n");
+        resolve.retain(|f| f != "decision_sources");
+        assert_eq!(documented("resolve"), resolve);
+        // thresholds: each group's fields, as group.field.
+        let mut want = Vec::new();
+        for group in fields_of("thresholds:\n  nope: 1\n") {
+            for field in fields_of(&format!("thresholds:\n  {group}:\n    nope: 1\n")) {
+                want.push(format!("{group}.{field}"));
+            }
+        }
+        let mut have = documented("thresholds");
+        want.sort();
+        have.sort();
+        assert_eq!(have, want);
+        // Every section of the file is on the page.
+        let top = fields_of("nope: 1\n");
+        for s in top {
+            assert!(
+                SECTIONS
+                    .iter()
+                    .any(|(name, _, _)| name.split('.').next() == Some(s.as_str())),
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_registry_config_key_is_on_the_page_with_its_default() {
+        let page = config_page();
+        for e in defaults::ALL {
+            let Some(key) = e.config else { continue };
+            let found = SECTIONS.iter().any(|(section, _, keys)| {
+                keys.iter().any(|k| {
+                    let full = format!("{section}.{}", k.key).replace("NAME", "*");
+                    matches!(k.of, Of::Registry(r) if r == e) && full == key
+                })
+            });
+            assert!(found, "{key} is not on the page under its own name");
+            assert!(
+                page.contains(&format!("default \\fB{}\\fR", roff(&e.value.text()))),
+                "{key}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_example_is_a_valid_config() {
+        let config = crate::config::parse(EXAMPLE, std::path::Path::new("example.yaml")).unwrap();
+        assert_eq!(config.reconcile.len(), 1);
+        assert_eq!(config.resolve.decision_sources.len(), 1);
+    }
+}
