@@ -30,6 +30,17 @@ pub struct Finding {
     pub evidence: serde_json::Map<String, serde_json::Value>,
     pub advice: Option<String>,
     pub next: Option<String>,
+    /// What the finding is about, as `check` groups by.
+    pub object: Option<Object>,
+    #[serde(default)]
+    pub related: Vec<Object>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Object {
+    pub kind: String,
+    pub name: String,
 }
 
 #[derive(Debug, Deserialize)]
