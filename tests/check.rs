@@ -627,3 +627,118 @@ fn a_session_idle_in_transaction_alone_is_a_warning_under_pg_horizon() {
     assert_eq!(holder["evidence"]["id"], pid.to_string());
     idle.batch_execute("ROLLBACK").unwrap();
 }
+
+/// A prepared transaction that also holds the horizon (and blocks a session): one
+/// incident, in the table and in JSON, with every finding kept; its next command works.
+#[test]
+fn a_prepared_transaction_holding_the_horizon_is_one_incident() {
+    let cluster = PrivateCluster::start_quiet();
+    let url = cluster.url("postgres");
+    let mut admin = connect(&url);
+    admin.batch_execute("CREATE TABLE t (id int)").unwrap();
+    admin
+        .batch_execute("BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION 'check_incident_1'")
+        .unwrap();
+    // A session waiting for the prepared transaction's lock on t.
+    let mut victim = connect(&url);
+    let victim_pid: i32 = victim
+        .query_one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+        .get(0);
+    let waiting = std::thread::spawn(move || {
+        let _ = victim.batch_execute("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; COMMIT");
+    });
+    common::wait_for("the session to block", || {
+        admin
+            .query_one("SELECT 0 = ANY(pg_blocking_pids($1))", &[&victim_pid])
+            .unwrap()
+            .get(0)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("one", url.clone())], &[]);
+
+    let out = run(indoubt().args(["--config", &config, "-o", "json", "check", "--only", "pg"]));
+    let report: common::schema::CheckReport = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("not the documented JSON ({e}):\n{}", out.stdout));
+    let index = |code: &str| {
+        report
+            .findings
+            .iter()
+            .position(|f| f.code == code && f.subject.contains("check_incident_1"))
+            .unwrap_or_else(|| panic!("no {code} finding: {:#?}", report.findings))
+    };
+    let (prepared, horizon) = (index("prepared_xact_age"), index("horizon_holder"));
+    let about: Vec<_> = report
+        .incidents
+        .iter()
+        .filter(|i| i.findings.contains(&prepared) || i.findings.contains(&horizon))
+        .collect();
+    assert_eq!(about.len(), 1, "one incident: {:#?}", report.incidents);
+    let incident = about[0];
+    assert_eq!(incident.severity, "CRITICAL");
+    assert_eq!(
+        incident.findings[..2],
+        [prepared, horizon],
+        "the worst first, both kept"
+    );
+    assert_eq!(
+        incident.object,
+        Some(common::schema::IncidentObject {
+            kind: "prepared_transaction".into(),
+            target: "one".into(),
+            name: "check_incident_1".into(),
+        })
+    );
+    assert_eq!(
+        incident.title,
+        "one pg prepared: prepared transaction 'check_incident_1' in postgres"
+    );
+    assert_eq!(
+        report.incidents[0].findings, incident.findings,
+        "worst first"
+    );
+    let next = incident.next.as_deref().expect("its next command");
+    let (resolved, _) = common::run_printed(next);
+    assert_eq!(resolved["gid"], "check_incident_1", "{next}");
+    assert_eq!(resolved["dry_run"], true);
+
+    // The table: the answer first, the incident's findings together with one next line,
+    // then the numbered list of next commands, then the checks.
+    let table = run(indoubt().args(["--config", &config, "check", "--only", "pg"]));
+    assert_eq!(table.code, 2);
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    assert!(lines[0].starts_with("CRITICAL: "), "{}", table.stdout);
+    let at = |prefix: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line {prefix:?}:\n{}", table.stdout))
+    };
+    let first = at("CRITICAL  one pg prepared: prepared transaction 'check_incident_1'");
+    let second = at("WARNING   one pg horizon: prepared transaction 'check_incident_1'");
+    assert!(
+        first < second && lines[first..second].iter().all(|l| !l.is_empty()),
+        "one block:\n{}",
+        table.stdout
+    );
+    let nexts: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("next: "))
+        .collect();
+    assert_eq!(
+        nexts.len(),
+        1,
+        "one next line for the incident:\n{}",
+        table.stdout
+    );
+    assert_eq!(nexts[0].trim_start(), format!("next: {next}"));
+    let list = at("next:");
+    assert!(list > second, "{}", table.stdout);
+    assert_eq!(lines[list + 1], format!("  1. {next}"));
+    assert!(at("TARGET") > list, "the checks below:\n{}", table.stdout);
+
+    admin
+        .batch_execute("ROLLBACK PREPARED 'check_incident_1'")
+        .unwrap();
+    waiting.join().unwrap();
+}

@@ -98,11 +98,10 @@ fn an_idle_in_transaction_session_alone_is_named_with_ages_postgres_agrees_with(
         report.culprit
     );
     assert_eq!(report.findings[0].code, "horizon_holder");
-    assert!(report.findings[0]
-        .advice
-        .as_deref()
-        .unwrap()
-        .contains(&format!("pg_terminate_backend({pid})")));
+    assert_eq!(
+        report.findings[0].next.as_deref(),
+        Some(format!("SELECT pg_terminate_backend({pid})").as_str())
+    );
 
     // The first line a person sees names it too.
     let table = run(indoubt().args([

@@ -5,11 +5,13 @@ use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slo
 use crate::cli::{CheckArgs, CheckKind, Cli, Command, KafkaCommand, OutputFormat, PgCommand};
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, ObjectKind, Severity};
+use crate::next::Next;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{self, IncidentView, Report, TableView, Target};
 use crate::shown;
 use crate::term::Shown;
+use crate::text::Text;
 use crate::units::format_duration;
 use anyhow::{anyhow, Result};
 use clap::Parser;
@@ -25,6 +27,66 @@ pub(crate) struct CheckReport {
     pub(crate) checks_run: usize,
     /// One entry per check run, in target then check order.
     pub(crate) checks: Vec<CheckOutcome>,
+    /// The findings that are not OK, grouped by the object they are about, worst first.
+    pub(crate) incidents: Vec<Incident>,
+}
+
+/// Findings about one object on one target: a prepared transaction with its horizon hold
+/// and the sessions it blocks, a slot with its WAL and catalog_xmin, a partition with its
+/// LSO and its open transaction. A finding about no one object is an incident alone.
+#[derive(Debug, Serialize)]
+pub(crate) struct Incident {
+    pub(crate) severity: Severity,
+    /// What it is about (null for a finding about no one object).
+    pub(crate) object: Option<IncidentObject>,
+    /// Its worst finding's subject, where it was found: `lab pg prepared: prepared transaction '…' in shop`.
+    pub(crate) title: Text,
+    /// Its findings, as indexes into `findings`, the worst first.
+    pub(crate) findings: Vec<usize>,
+    /// The command to run for it: that of its worst finding that has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) next: Option<Next>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct IncidentObject {
+    pub(crate) kind: ObjectKind,
+    /// The config's name of the target it is on.
+    pub(crate) target: String,
+    pub(crate) name: String,
+}
+
+/// Where a finding of `check` was found: the config name of its target.
+fn target_of(f: &Finding) -> String {
+    f.evidence
+        .get("target")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The findings that are not OK as incidents (findings::group, by target and object).
+fn incidents(findings: &[Finding]) -> Vec<Incident> {
+    crate::findings::group(findings, target_of)
+        .into_iter()
+        .map(|group| {
+            let members = || group.findings.iter().map(|&i| &findings[i]);
+            let worst = &findings[group.findings[0]];
+            Incident {
+                severity: group.severity,
+                object: members().find_map(|f| {
+                    f.object.as_ref().map(|o| IncidentObject {
+                        kind: o.kind,
+                        target: target_of(f),
+                        name: o.name.clone(),
+                    })
+                }),
+                title: check_output::located_subject(worst),
+                next: members().find_map(|f| f.next.clone()),
+                findings: group.findings,
+            }
+        })
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
@@ -85,8 +147,9 @@ pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
         report.findings.retain(|f| f.severity != Severity::Ok);
         report.data.checks.retain(|c| c.status != Severity::Ok);
     }
+    report.data.incidents = incidents(&report.findings);
     if ctx.output.is_table() {
-        // One line per finding, grouped by target: the table names where each was found.
+        // The table names where each finding was found (the incidents were grouped above).
         for f in &mut report.findings {
             f.subject = check_output::located_subject(f);
         }
@@ -194,6 +257,7 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
             elapsed_seconds: started.elapsed().as_secs_f64(),
             checks_run: checks.len(),
             checks,
+            incidents: Vec::new(),
         },
     ))
 }
@@ -300,6 +364,18 @@ impl TableView for CheckReport {
                 self.elapsed_seconds
             )
         })
+    }
+
+    fn incidents(&self) -> Option<Vec<IncidentView<'_>>> {
+        Some(
+            self.incidents
+                .iter()
+                .map(|i| IncidentView {
+                    findings: &i.findings,
+                    next: i.next.as_ref(),
+                })
+                .collect(),
+        )
     }
 
     fn tables(&self, style: &Style) -> Vec<Shown> {

@@ -5,7 +5,7 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::HangingArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::{ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
 use crate::report::table::{Cell, Style};
@@ -206,6 +206,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
             .evidence("coordinator_epoch", t.coordinator_epoch)
             .evidence("start_offset", t.start_offset)
             .evidence("transactional_id", t.transactional_id.clone())
+            .object(Object::new(ObjectKind::Partition, format!("{}-{}", t.topic, t.partition)))
             .advice(advice);
         findings.push(match t.verdict {
             Verdict::Hanging => finding.next(kafka_common::resolve_next(

@@ -4,7 +4,7 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::cli::LsoArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
 use crate::report::table::{Cell, Style};
@@ -314,6 +314,7 @@ fn gap_finding(p: &PartitionLso, t: &Thresholds) -> Finding {
         .evidence("source", "ListOffsets, DescribeProducers, Fetch (batch header), ListTransactions")
     .evidence("topic", p.topic.clone())
     .evidence("partition", p.partition)
+    .object(Object::new(ObjectKind::Partition, format!("{}-{}", p.topic, p.partition)))
     .evidence("high_watermark", p.high_watermark)
     .evidence("last_stable_offset", p.last_stable_offset)
     .evidence("open_txn_start_offset", p.open_txn_start_offset)

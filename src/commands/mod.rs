@@ -10,6 +10,7 @@ mod kafka_hanging;
 mod kafka_lso;
 mod kafka_producers;
 mod kafka_transactions;
+mod pg_common;
 mod pg_horizon;
 mod pg_outbox;
 mod pg_prepared;

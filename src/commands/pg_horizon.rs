@@ -1,9 +1,11 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
+use super::pg_common::{self, Addressing};
 use crate::cli::HorizonArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::next::{Next, Word};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
@@ -62,7 +64,8 @@ pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<Ho
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = horizon::collect(&session, ctx.timeout).await?;
-    let findings = assess(&snapshot, &thresholds);
+    let addressing = Addressing::new(ctx, &args.target, &target);
+    let findings = assess(&snapshot, &thresholds, &addressing);
     let culprit = snapshot.holders.first().map(culprit_line);
     let report = Report::new(
         "pg horizon",
@@ -119,22 +122,13 @@ fn culprit_line(holder: &Holder) -> Text {
     ]
 }
 
+/// What the holder is and what ending its hold costs; the command itself is `next_step`.
 fn advice(holder: &Holder) -> Text {
     let id = &holder.id;
     match holder.kind.as_str() {
-        "idle_in_transaction" => text![
-            "an application opened a transaction and went quiet: find its owner; SELECT pg_terminate_backend(",
-            id,
-            ") ends it (its work is rolled back); set idle_in_transaction_session_timeout"
-        ],
-        "session" => text![
-            "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; pg_cancel_backend(",
-            id,
-            ") / pg_terminate_backend(",
-            id,
-            ") end it"
-        ],
-        "prepared" => "a prepared transaction: see `indoubt pg prepared`; resolve it by the coordinator's decision, never by its age".into(),
+        "idle_in_transaction" => "an application opened a transaction and went quiet: find its owner; ending the session rolls its work back; set idle_in_transaction_session_timeout".into(),
+        "session" => "a long transaction or snapshot (long query, REPEATABLE READ): find its owner; ending the session rolls its work back (pg_cancel_backend cancels only its current query)".into(),
+        "prepared" => "a prepared transaction: resolve it by the coordinator's decision, never by its age".into(),
         // A synced slot (PG17+ standby) mirrors the primary's failover slot.
         "slot_xmin" | "slot_catalog_xmin" if holder.state.as_deref() == Some("synced") => text![
             "slot ",
@@ -147,24 +141,51 @@ fn advice(holder: &Holder) -> Text {
             id,
             " is connected: the xmin is its oldest snapshot, sent with hot_standby_feedback; find the long query or transaction on the standby (`indoubt pg horizon` there) and end it"
         ],
-        "slot_xmin" => text![
-            "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back or drop the slot (",
-            id,
-            ")"
-        ],
+        "slot_xmin" => "a physical slot keeps the xmin its standby sent with hot_standby_feedback while the standby is away: bring the standby back, or drop the slot (the standby then needs a new base backup)".into(),
         "slot_catalog_xmin" if holder.state.as_deref() == Some("active") => text![
             "the consumer of slot ",
             id,
-            " is connected but has not confirmed a position past catalog_xmin: it is slow or stuck (or decoding a long transaction); see `indoubt pg slots`"
+            " is connected but has not confirmed a position past catalog_xmin: it is slow or stuck (or decoding a long transaction)"
         ],
-        "slot_catalog_xmin" => text![
-            "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer or drop the slot (",
-            id,
-            "); see `indoubt pg slots`"
-        ],
+        "slot_catalog_xmin" => "a logical slot whose consumer stopped holds back catalog vacuum: restart the consumer, or drop the slot (the consumer loses its position)".into(),
         "standby_feedback" => "a query on the standby holds it through hot_standby_feedback: find and cancel it on the standby".into(),
         _ => Text::new(),
     }
+}
+
+/// The command that ends (or, for a prepared transaction, shows how to end) the hold,
+/// where one can be run against this server: none for a standby's query or a synced slot,
+/// which are fixed elsewhere.
+fn next_step(holder: &Holder, addressing: &Addressing) -> Option<Next> {
+    let state = holder.state.as_deref();
+    let slot = || holder.id.as_str().map(pg_common::drop_slot);
+    match holder.kind.as_str() {
+        "idle_in_transaction" | "session" => holder
+            .id
+            .as_str()
+            .and_then(|pid| pid.parse::<i32>().ok())
+            .map(pg_common::terminate),
+        "prepared" => Some(addressing.resolve(&holder.id)),
+        _ if state == Some("synced") => None,
+        "slot_xmin" if state == Some("active") => None,
+        "slot_catalog_xmin" if state == Some("active") => {
+            Some(addressing.indoubt(&[Word::Lit("pg"), Word::Lit("slots")], &[]))
+        }
+        "slot_xmin" | "slot_catalog_xmin" => slot(),
+        _ => None,
+    }
+}
+
+/// What the holder is, as a key `check` groups by: the prepared transaction, the slot or
+/// the session (a walsender's feedback is its session's).
+fn holder_object(holder: &Holder) -> Option<Object> {
+    let kind = match holder.kind.as_str() {
+        "prepared" => ObjectKind::PreparedTransaction,
+        "slot_xmin" | "slot_catalog_xmin" => ObjectKind::ReplicationSlot,
+        "idle_in_transaction" | "session" | "standby_feedback" => ObjectKind::Session,
+        _ => return None,
+    };
+    Some(Object::raw(kind, &holder.id))
 }
 
 fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
@@ -185,8 +206,15 @@ fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
     by_xids.max(by_time)
 }
 
-fn holder_finding(holder: &Holder, severity: Severity, message: Text) -> Finding {
-    let finding = Finding::new(severity, codes::HORIZON_HOLDER, describe(holder), message);
+fn holder_finding(
+    holder: &Holder,
+    severity: Severity,
+    message: Text,
+    addressing: &Addressing,
+) -> Finding {
+    let mut finding = Finding::new(severity, codes::HORIZON_HOLDER, describe(holder), message);
+    finding.object = holder_object(holder);
+    finding.next = next_step(holder, addressing);
     let finding = match &holder.database {
         Some(database) => finding.evidence_raw("database", database),
         None => finding.evidence("database", serde_json::Value::Null),
@@ -205,10 +233,15 @@ fn holder_finding(holder: &Holder, severity: Severity, message: Text) -> Finding
         .advice(advice(holder))
 }
 
-fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
+fn assess(snapshot: &HorizonSnapshot, t: &Thresholds, addressing: &Addressing) -> Vec<Finding> {
     let mut findings = Vec::new();
     match snapshot.holders.first() {
-        Some(culprit) => findings.push(holder_finding(culprit, grade_holder(culprit, t), culprit_line(culprit))),
+        Some(culprit) => findings.push(holder_finding(
+            culprit,
+            grade_holder(culprit, t),
+            culprit_line(culprit),
+            addressing,
+        )),
         None => findings.push(
             Finding::new(
                 Severity::Ok,
@@ -226,6 +259,7 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds) -> Vec<Finding> {
                 holder,
                 severity,
                 format!("holds an xmin for {}", age_text(holder)).into(),
+                addressing,
             ));
         }
     }
@@ -275,6 +309,7 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
         ),
     )
     .evidence("source", "pg_database")
+    .object(Object::raw(ObjectKind::Database, &db.database))
     .evidence("datfrozenxid_age", db.datfrozenxid_age)
     .evidence("datminmxid_age", db.datminmxid_age)
     .evidence("xids_left", db.xids_left)

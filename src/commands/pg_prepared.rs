@@ -1,9 +1,10 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
+use super::pg_common::Addressing;
 use crate::cli::PreparedArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
@@ -47,7 +48,8 @@ pub(crate) async fn build(ctx: &Context, args: &PreparedArgs) -> Result<Report<P
     let session = session::connect(&target.params, ctx.timeout).await?;
     ctx.note(format!("connected: PostgreSQL {}", session.info.version));
     let snapshot = prepared::collect(&session, &args.databases, ctx.timeout).await?;
-    let findings = assess(&snapshot, warning, critical);
+    let addressing = Addressing::new(ctx, &args.target, &target);
+    let findings = assess(&snapshot, warning, critical, &addressing);
     let report = Report::new(
         "pg prepared",
         target.report_target(),
@@ -60,7 +62,12 @@ pub(crate) async fn build(ctx: &Context, args: &PreparedArgs) -> Result<Report<P
     Ok(report)
 }
 
-fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) -> Vec<Finding> {
+fn assess(
+    snapshot: &PreparedSnapshot,
+    warning: Duration,
+    critical: Duration,
+    addressing: &Addressing,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     if snapshot.prepared_transactions.is_empty() {
         let message = if snapshot.max_prepared_transactions == 0 {
@@ -143,7 +150,14 @@ fn assess(snapshot: &PreparedSnapshot, warning: Duration, critical: Duration) ->
                     .map(|s| s.pid)
                     .collect::<Vec<_>>(),
             )
-            .advice(xact.decoded_gid.advice()),
+            .advice(xact.decoded_gid.advice())
+            .object(Object::raw(ObjectKind::PreparedTransaction, &xact.gid))
+            .related(
+                xact.blocked_sessions
+                    .iter()
+                    .map(|s| Object::new(ObjectKind::Session, s.pid.to_string())),
+            )
+            .next(addressing.resolve(&xact.gid)),
         );
     }
     for what in &snapshot.unreadable {

@@ -1,9 +1,10 @@
 //! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
 
+use super::pg_common;
 use crate::cli::SlotsArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::session;
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
@@ -78,6 +79,7 @@ fn slot_finding(
         .evidence("wal_status", slot.wal_status.clone())
         .evidence("retained_bytes", slot.retained_bytes)
         .evidence("restart_lsn", slot.restart_lsn.clone())
+        .object(Object::new(ObjectKind::ReplicationSlot, slot.name.clone()))
 }
 
 /// An invalidated slot: why (PG17+ says; on 16 `conflicting` is set for WAL removal too,
@@ -91,12 +93,15 @@ fn lost_finding(slot: &Slot) -> Finding {
         }
         (None, _) => "invalidated: WAL it needs was removed".to_string(),
     };
-    let advice = if slot.synced() {
-        "it is synced from the primary: re-create the failover slot there and re-sync its consumer (for Debezium: a new snapshot); this copy follows"
+    let (advice, next) = if slot.synced() {
+        ("it is synced from the primary: re-create the failover slot there and re-sync its consumer (for Debezium: a new snapshot); this copy follows", None)
     } else {
-        "re-create the slot and re-sync the consumer (for Debezium: a new snapshot)"
+        (
+            "drop it, then re-create it and re-sync the consumer (for Debezium: a new snapshot)",
+            Some(pg_common::drop_slot(&slot.name)),
+        )
     };
-    slot_finding(
+    let finding = slot_finding(
         Severity::Critical,
         codes::SLOT_WAL_LOST,
         slot,
@@ -108,7 +113,11 @@ fn lost_finding(slot: &Slot) -> Finding {
     .evidence("invalidation_reason", slot.invalidation_reason.clone())
     .evidence("conflicting", slot.conflicting)
     .evidence("synced", slot.synced)
-    .advice(advice)
+    .advice(advice);
+    match next {
+        Some(next) => finding.next(next),
+        None => finding,
+    }
 }
 
 fn retained(slot: &Slot) -> u64 {
@@ -172,16 +181,30 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                 "bring its standby back"
             };
             findings.push(
-                slot_finding(severity, codes::SLOT_RETAINED_WAL, slot, format!("inactive, retains {} of WAL; {threshold}", format_size(retained(slot))))
-                    .advice(format!(
-                        "{consumer}, or drop it: SELECT pg_drop_replication_slot('{}') (the consumer loses its position)",
-                        slot.name.replace('\'', "''")
-                    )),
+                slot_finding(
+                    severity,
+                    codes::SLOT_RETAINED_WAL,
+                    slot,
+                    format!(
+                        "inactive, retains {} of WAL; {threshold}",
+                        format_size(retained(slot))
+                    ),
+                )
+                .advice(format!(
+                    "{consumer}, or drop the slot (its consumer loses its position)"
+                ))
+                .next(pg_common::drop_slot(&slot.name)),
             );
         }
         let state = if slot.active { "active" } else { "inactive" };
+        // An inactive slot's hold ends when it is dropped; an active one's when its
+        // consumer catches up, which no command here does.
+        let drop = |f: Finding| match slot.active {
+            true => f,
+            false => f.next(pg_common::drop_slot(&slot.name)),
+        };
         if let Some(age) = slot.catalog_xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
-            findings.push(
+            findings.push(drop(
                 slot_finding(
                     by_xids(age),
                     codes::SLOT_CATALOG_XMIN,
@@ -189,10 +212,10 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                     format!("{state} slot holds back vacuum of the system catalogs in all databases: catalog_xmin {age} xids old"),
                 )
                 .evidence("catalog_xmin", slot.catalog_xmin),
-            );
+            ));
         }
         if let Some(age) = slot.xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
-            findings.push(
+            findings.push(drop(
                 slot_finding(
                     by_xids(age),
                     codes::SLOT_XMIN,
@@ -200,7 +223,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                     format!("{state} slot holds back vacuum in all databases: xmin {age} xids old"),
                 )
                 .evidence("xmin", slot.xmin),
-            );
+            ));
         }
     }
     let inactive: Vec<&str> = snapshot
@@ -222,6 +245,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                 ),
             )
             .evidence("source", "pg_settings")
+            .object(Object::new(ObjectKind::Setting, "max_slot_wal_keep_size"))
             .evidence("max_slot_wal_keep_size_mb", snapshot.max_slot_wal_keep_size_mb)
             .advice("set max_slot_wal_keep_size so a stuck slot is invalidated (wal_status lost) before the disk fills"),
         );

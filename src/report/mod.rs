@@ -58,12 +58,25 @@ impl<T> Report<T> {
     }
 }
 
+/// Findings shown together as one incident: indexes into the report's findings (the
+/// worst first), and the command to run for it.
+pub struct IncidentView<'a> {
+    pub findings: &'a [usize],
+    pub next: Option<&'a crate::next::Next>,
+}
+
 /// How a command lays its own data out as tables for a person: only escaped text
 /// ([`Shown`]) comes out, so a value that was never escaped does not type-check.
 pub trait TableView {
     fn tables(&self, style: &table::Style) -> Vec<Shown>;
     /// The one line an operator needs first, shown right after the status.
     fn headline(&self) -> Option<Shown> {
+        None
+    }
+    /// The findings grouped into incidents, for a command that groups them (`check`):
+    /// shown instead of one finding after another, then a numbered list of their next
+    /// commands, then the command's tables.
+    fn incidents(&self) -> Option<Vec<IncidentView<'_>>> {
         None
     }
     /// What the role could not see, shown under the findings.

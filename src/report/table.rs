@@ -184,52 +184,94 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
         }
         None => push_wrapped(&mut out, &prefix, prefix_width, &headline, width),
     }
-    let tables = report.data.tables(style);
-    for table in &tables {
-        out.push(table);
-        out.push_lit("\n");
-    }
-    if !tables.is_empty() && !report.findings.is_empty() {
-        out.push_lit("\n");
-    }
-    // Findings as a list, worst first (the order of the checks is kept among equals):
-    // the severity in a gutter, the subject on its line, then what was found and the
-    // advice, each wrapped between words, so nothing an operator copies is split.
-    let mut findings: Vec<_> = report.findings.iter().collect();
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    for finding in findings {
-        let label = finding.severity.label();
-        // The label, coloured or not, and its padding are program text.
-        #[allow(clippy::disallowed_methods)]
-        let gutter = Shown::__from_format(format_args!(
-            "{}{}",
-            style.severity(finding.severity),
-            " ".repeat(GUTTER - label.len())
-        ));
-        let indent = Shown::lit(GUTTER_SPACES);
-        // The code names what `indoubt explain CODE` says about this kind of finding.
-        let subject = cut(crate::shown!(
-            "{} (explain: {})",
-            Shown::from(&finding.subject),
-            finding.code.name()
-        ));
-        push_wrapped(&mut out, &gutter, GUTTER, &subject, width);
-        let message = cut(Shown::from(&finding.message));
-        push_wrapped(&mut out, &indent, GUTTER, &message, width);
-        if let Some(advice) = &finding.advice {
-            let advice = cut(crate::shown!("→ {}", advice));
-            push_wrapped(&mut out, &indent, GUTTER, &advice, width);
+    match report.data.incidents() {
+        None => {
+            let tables = report.data.tables(style);
+            for table in &tables {
+                out.push(table);
+                out.push_lit("\n");
+            }
+            if !tables.is_empty() && !report.findings.is_empty() {
+                out.push_lit("\n");
+            }
+            // Findings as a list, worst first (the order of the checks is kept among
+            // equals).
+            let mut findings: Vec<_> = report.findings.iter().collect();
+            findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+            for finding in findings {
+                push_finding(&mut out, finding, style);
+                if let Some(next) = &finding.next {
+                    push_next(&mut out, next);
+                }
+                out.push_lit("\n");
+            }
         }
-        // A command is never wrapped: it is copied as one line, however long.
-        if let Some(next) = &finding.next {
-            out.push(&crate::shown!("{}next: {}\n", indent, next.text()));
+        Some(incidents) => {
+            // Each incident's findings together, then its one next command; the list of
+            // those commands, numbered worst first; the tables last.
+            for incident in &incidents {
+                for &i in incident.findings {
+                    if let Some(finding) = report.findings.get(i) {
+                        push_finding(&mut out, finding, style);
+                    }
+                }
+                if let Some(next) = incident.next {
+                    push_next(&mut out, next);
+                }
+                out.push_lit("\n");
+            }
+            let nexts: Vec<_> = incidents.iter().filter_map(|i| i.next).collect();
+            if !nexts.is_empty() {
+                out.push_lit("next:\n");
+                for (n, next) in nexts.iter().enumerate() {
+                    // Never wrapped, as a command is copied as one line.
+                    out.push(&crate::shown!("{:>3}. {}\n", n + 1, next.text()));
+                }
+                out.push_lit("\n");
+            }
+            for table in &report.data.tables(style) {
+                out.push(table);
+                out.push_lit("\n");
+            }
         }
-        out.push_lit("\n");
     }
     for gap in report.data.visibility_gaps() {
         push_wrapped(&mut out, &Shown::lit("not visible: "), 13, &gap, width);
     }
     out
+}
+
+/// One finding: the severity in a gutter, the subject on its line, then what was found
+/// and the advice, each wrapped between words, so nothing an operator copies is split.
+fn push_finding(out: &mut Shown, finding: &crate::findings::Finding, style: &Style) {
+    let width = usize::from(style.width);
+    let label = finding.severity.label();
+    // The label, coloured or not, and its padding are program text.
+    #[allow(clippy::disallowed_methods)]
+    let gutter = Shown::__from_format(format_args!(
+        "{}{}",
+        style.severity(finding.severity),
+        " ".repeat(GUTTER - label.len())
+    ));
+    let indent = Shown::lit(GUTTER_SPACES);
+    // The code names what `indoubt explain CODE` says about this kind of finding.
+    let subject = cut(crate::shown!(
+        "{} (explain: {})",
+        Shown::from(&finding.subject),
+        finding.code.name()
+    ));
+    push_wrapped(out, &gutter, GUTTER, &subject, width);
+    let message = cut(Shown::from(&finding.message));
+    push_wrapped(out, &indent, GUTTER, &message, width);
+    if let Some(advice) = &finding.advice {
+        let advice = cut(crate::shown!("→ {}", advice));
+        push_wrapped(out, &indent, GUTTER, &advice, width);
+    }
+}
+
+/// A next command under its finding: never wrapped, it is copied as one line.
+fn push_next(out: &mut Shown, next: &crate::next::Next) {
+    out.push(&crate::shown!("{}next: {}\n", GUTTER_SPACES, next.text()));
 }
 
 /// Appends `prefix` + `text`, wrapped between words to the layout width, continuation

@@ -523,7 +523,8 @@ impl AttackedDir {
 }
 
 /// A command line as a finding printed it, run by a shell (indoubt on the PATH, the
-/// developer's settings removed), with `-o json` added: its report and exit code.
+/// developer's settings removed), with `-o json` added (before a `--`): its report and
+/// exit code.
 pub fn run_printed(line: &str) -> (serde_json::Value, Option<i32>) {
     let bin = assert_cmd::cargo::cargo_bin("indoubt");
     let path = format!(
@@ -532,7 +533,12 @@ pub fn run_printed(line: &str) -> (serde_json::Value, Option<i32>) {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut cmd = std::process::Command::new("sh");
-    cmd.args(["-c", &format!("{line} -o json")]);
+    // Before a `--` (after it, everything is an operand: a GID starting with `-`).
+    let line = match line.split_once(" -- ") {
+        Some((options, operands)) => format!("{options} -o json -- {operands}"),
+        None => format!("{line} -o json"),
+    };
+    cmd.args(["-c", &line]);
     isolate(&mut cmd);
     let out = cmd.env("PATH", path).output().expect("sh");
     let stdout = String::from_utf8_lossy(&out.stdout);

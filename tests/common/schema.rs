@@ -30,6 +30,17 @@ pub struct Finding {
     pub evidence: serde_json::Map<String, serde_json::Value>,
     pub advice: Option<String>,
     pub next: Option<String>,
+    /// What the finding is about, as `check` groups by.
+    pub object: Option<Object>,
+    #[serde(default)]
+    pub related: Vec<Object>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Object {
+    pub kind: String,
+    pub name: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -469,4 +480,56 @@ pub struct Transaction {
     pub partitions: Vec<(String, i32)>,
     #[serde(deserialize_with = "present")]
     pub duration_seconds: Option<f64>,
+}
+
+/// `indoubt check -o json`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckReport {
+    pub schema_version: u32,
+    pub indoubt_version: String,
+    pub command: String,
+    pub generated_at: String,
+    pub target: Target,
+    pub status: String,
+    pub exit_code: u8,
+    pub findings: Vec<Finding>,
+    pub deadline_seconds: f64,
+    pub elapsed_seconds: f64,
+    pub checks_run: usize,
+    pub checks: Vec<CheckOutcome>,
+    pub incidents: Vec<Incident>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckOutcome {
+    pub check: String,
+    pub target: String,
+    pub status: String,
+    pub elapsed_seconds: f64,
+    pub error: Option<String>,
+    pub findings: BTreeMap<String, usize>,
+    pub address: Option<String>,
+}
+
+/// Findings about one object on one target, grouped by `check`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Incident {
+    pub severity: String,
+    #[serde(deserialize_with = "present")]
+    pub object: Option<IncidentObject>,
+    pub title: String,
+    /// Indexes into the report's findings, the worst first.
+    pub findings: Vec<usize>,
+    pub next: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IncidentObject {
+    pub kind: String,
+    pub target: String,
+    pub name: String,
 }
