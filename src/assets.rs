@@ -251,10 +251,12 @@ fn see_also(cmd: &clap::Command, parent: Option<&clap::Command>, path: &str) -> 
     pages.extend(related(path).iter().map(|p| p.to_string()));
     pages.push("explain".to_string());
     let mut seen = std::collections::BTreeSet::new();
-    let refs: Vec<String> = pages
+    let mut refs: Vec<String> = pages
         .into_iter()
         .filter(|p| p != path && !p.ends_with("help") && seen.insert(p.clone()))
         .map(|p| format!(".BR {} (1)", roff(&page_name(&p))))
         .collect();
+    // Every command reads the config file: its keys and defaults are on their own page.
+    refs.push(".BR indoubt-config (5)".to_string());
     format!(".SH \"SEE ALSO\"\n{}\n", refs.join(",\n"))
 }

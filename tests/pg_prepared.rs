@@ -970,6 +970,15 @@ fn colour_and_width_follow_the_terminal() {
     );
     let piped = run(indoubt().args(args));
     assert!(!piped.stdout.contains('\u{1b}'), "no colour into a pipe");
+    // The first line is the answer: the status and what it is about.
+    let answer = &piped.stdout[..piped.stdout.find("(indoubt pg prepared on").unwrap()];
+    assert!(
+        answer.starts_with("WARNING: prepared transaction")
+            && answer.contains("-a-rather-long-global-transaction-id-to-force-wrapping'")
+            && answer.contains(&format!("in {}", db.name)),
+        "{}",
+        piped.stdout
+    );
 }
 
 /// Eight columns and a 100-character XA GID cannot share 80 columns without splitting

@@ -171,7 +171,11 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
     #[allow(clippy::disallowed_methods)]
     let prefix = Shown::__from_format(format_args!("{}: ", style.severity(report.status)));
     let prefix_width = report.status.label().len() + 2;
-    match report.data.headline() {
+    match report
+        .data
+        .headline()
+        .or_else(|| worst_subject(&report.findings))
+    {
         Some(first) => {
             push_wrapped(&mut out, &prefix, prefix_width, &first, width);
             push_wrapped(
@@ -267,6 +271,29 @@ fn push_finding(out: &mut Shown, finding: &crate::findings::Finding, style: &Sty
         let advice = cut(crate::shown!("→ {}", advice));
         push_wrapped(out, &indent, GUTTER, &advice, width);
     }
+}
+
+/// The answer when a command has no headline of its own: what its worst finding is
+/// about, and how many other findings are not OK (none at all: no headline).
+fn worst_subject(findings: &[crate::findings::Finding]) -> Option<Shown> {
+    let worst = findings
+        .iter()
+        .filter(|f| f.severity != Severity::Ok)
+        .min_by_key(|f| std::cmp::Reverse(f.severity))?;
+    let others = findings
+        .iter()
+        .filter(|f| f.severity != Severity::Ok)
+        .count()
+        - 1;
+    let subject = match worst.subject.is_empty() {
+        true => Shown::from(&worst.message),
+        false => Shown::from(&worst.subject),
+    };
+    Some(match others {
+        0 => subject,
+        1 => crate::shown!("{}, and 1 more finding", subject),
+        n => crate::shown!("{}, and {} more findings", subject, n),
+    })
 }
 
 /// A next command under its finding: never wrapped, it is copied as one line.
