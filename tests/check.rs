@@ -442,8 +442,8 @@ fn an_outbox_marked_for_check_alone_is_critical_and_unmarked_ones_are_not_run() 
     connect(&url)
         .batch_execute(
             "CREATE TABLE outbox (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, published_at timestamptz);
-             INSERT INTO outbox VALUES (1, now() - interval '2 hours', now() - interval '2 hours'),
-                                       (2, now() - interval '1 hour', NULL);",
+             INSERT INTO outbox VALUES (1, now() - interval '1 hour', NULL),
+                                       (2, now() - interval '2 hours', now() - interval '2 hours');",
         )
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -459,6 +459,18 @@ fn an_outbox_marked_for_check_alone_is_critical_and_unmarked_ones_are_not_run() 
         vec![(name.clone(), "outbox".to_string(), "CRITICAL".to_string())],
         "only the outbox with check: true runs"
     );
+    // Row 1 is both the backlog and skipped below the published id 2: one incident.
+    let codes: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["outbox_skipped_rows", "outbox_backlog"], "{report}");
+    let incidents = report["incidents"].as_array().unwrap();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert_eq!(incidents[0]["findings"].as_array().unwrap().len(), 2);
+    assert_eq!(incidents[0]["object"]["kind"], "outbox", "{report}");
 }
 
 /// The finding `check` reports under `check` with this `code`.
@@ -548,7 +560,8 @@ fn a_reconcile_gap_alone_is_critical_and_unmarked_jobs_are_not_run() {
         .set("bootstrap.servers", &bootstrap)
         .create()
         .unwrap();
-    for id in (1..=10).filter(|id| *id != 4 && *id != 9) {
+    // 4 and 9 never published, 1 published twice.
+    for id in (1..=10).filter(|id| *id != 4 && *id != 9).chain([1]) {
         let key = id.to_string();
         producer
             .send(
@@ -596,6 +609,16 @@ fn a_reconcile_gap_alone_is_critical_and_unmarked_jobs_are_not_run() {
         message.ends_with("): 4, 9"),
         "names the missing ids: {missing}"
     );
+    // The missing ids and the duplicate are about one comparison: one incident.
+    let incidents = report["incidents"].as_array().unwrap();
+    assert_eq!(incidents.len(), 1, "{incidents:?}");
+    assert_eq!(
+        incidents[0]["findings"].as_array().unwrap().len(),
+        report["findings"].as_array().unwrap().len(),
+        "{report}"
+    );
+    assert_eq!(incidents[0]["object"]["kind"], "reconcile_job", "{report}");
+    assert_eq!(incidents[0]["object"]["name"], "orders_events", "{report}");
 }
 
 #[test]

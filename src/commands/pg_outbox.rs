@@ -4,7 +4,7 @@ use crate::cli::OutboxArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
@@ -130,6 +130,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
     let mut findings = Vec::new();
     let mut outboxes = Vec::new();
     for (name, o) in config.outbox.iter().filter(|(n, _)| wanted(n)) {
+        let first_of_outbox = findings.len();
         let settle = o.settle.unwrap_or(defaults::OUTBOX_SETTLE.duration());
         let (warning, critical) = (
             o.warning_age
@@ -263,6 +264,10 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
             )),
         }
         outboxes.push(entry);
+        // Every finding of this outbox is about it: `check` shows them as one incident.
+        for f in &mut findings[first_of_outbox..] {
+            f.object = Some(Object::new(ObjectKind::Outbox, name.as_str()));
+        }
     }
     let mut inboxes = Vec::new();
     for (name, i) in config.inbox.iter().filter(|(n, _)| wanted(n)) {

@@ -5,7 +5,7 @@ use crate::cli::ReconcileArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
@@ -527,6 +527,14 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
             )
             .evidence("source", "DescribeConfigs (cleanup.policy)"),
         );
+    }
+    // All about one comparison: `check` shows them as one incident.
+    let job = Object::new(
+        ObjectKind::ReconcileJob,
+        d.job.as_deref().unwrap_or(&d.topic),
+    );
+    for f in &mut findings {
+        f.object = Some(job.clone());
     }
     findings
 }
