@@ -951,7 +951,7 @@ fn colour_and_width_follow_the_terminal() {
     let widest = coloured
         .lines()
         .filter(|l| !l.trim_start().starts_with("next: "))
-        .map(|l| strip_ansi(l).chars().count())
+        .map(|l| common::tty::plain(l).chars().count())
         .max()
         .unwrap_or(0);
     assert!(
@@ -1038,23 +1038,6 @@ fn a_narrow_terminal_shows_records_with_the_gid_on_one_line() {
         wide.lines().any(|l| l.starts_with('│') && l.contains(&gid)),
         "{wide}"
     );
-}
-
-fn strip_ansi(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[test]

@@ -464,19 +464,6 @@ fn two_operators_racing_get_one_success() {
     assert_eq!(out.code, 0, "both wrote intact records: {}", out.stdout);
 }
 
-/// The screen without its colour sequences (SGR), as it reads.
-fn strip_sgr(screen: &str) -> String {
-    let mut out = String::new();
-    let mut rest = screen;
-    while let Some(at) = rest.find("\u{1b}[") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at + 2..];
-        rest = tail.find('m').map_or("", |m| &tail[m + 1..]);
-    }
-    out.push_str(rest);
-    out
-}
-
 #[test]
 fn confirmation_on_a_real_terminal_and_refusal_without_one() {
     let s = Setup::new("prompt");
@@ -506,7 +493,7 @@ fn confirmation_on_a_real_terminal_and_refusal_without_one() {
         "{screen}"
     );
     // The evidence is read as text, once, laid out for the terminal; the risk stands out.
-    let plain = strip_sgr(&screen);
+    let plain = common::tty::plain(&screen);
     assert_eq!(
         plain.matches("\n  owner ").count(),
         1,

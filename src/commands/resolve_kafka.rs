@@ -176,7 +176,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     });
     // Forced over an owning coordinator, or with no verdict at all.
     let heuristic = data.verdict != Some(Verdict::Hanging);
-    let summary = prompt(&subject, &producer, &data, &request, heuristic);
+    let summary = evidence_blocks(&data);
     let mut marker = [Marker::new(
         &cluster,
         Open {
@@ -202,43 +202,48 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     finish(ctx, target, done.findings, data)
 }
 
-/// What the operator confirms: the transaction, the partition's offsets, the verdict,
-/// and the exact request with the coordinator epoch's reason.
-fn prompt(
-    subject: &str,
-    producer: &ProducerState,
-    data: &ResolveKafkaReport,
-    request: &str,
-    heuristic: bool,
-) -> Vec<Block> {
-    let mut b = Block::new(shown!(
-        "{}: open transaction of producer {} (epoch {})",
-        subject,
-        producer.producer_id,
-        producer.producer_epoch
-    ));
+/// What the operator confirms, and what the report shows unless the prompt did: the open
+/// transaction, the partition's offsets, the verdict, the exact request with the
+/// coordinator epoch's reason, and the risk when it is not judged hanging.
+fn evidence_blocks(data: &ResolveKafkaReport) -> Vec<Block> {
+    let mut b = Block::new(shown!("partition {}-{}", data.topic, data.partition));
+    if let (Some(pid), Some(start)) = (data.producer_id, data.start_offset) {
+        b.field(
+            "open transaction",
+            shown!(
+                "producer {} epoch {} from offset {}",
+                pid,
+                shown_opt(&data.producer_epoch),
+                start
+            ),
+        );
+    }
     b.field(
         "offsets",
         shown!(
-            "from offset {}; LSO {} of high watermark {}",
-            producer.current_txn_start_offset,
+            "LSO {} of high watermark {}",
             shown_opt(&data.last_stable_offset_before),
             shown_opt(&data.high_watermark)
         ),
-    )
-    .field("last write", shown_opt(&data.last_write))
-    .field("transactional id", shown_opt(&data.transactional_id))
-    .field("verdict", shown_opt(&data.reason))
-    .whole("will send", shown!("{}", request))
-    .field(
-        "coordinator epoch",
-        shown_opt(&data.coordinator_epoch_reason),
     );
-    if heuristic {
-        b.alarm(
-            "HEURISTIC",
-            Shown::lit("not judged hanging: the abort is recorded with the reason given, and a producer still writing loses its transaction"),
-        );
+    if data.producer_id.is_some() {
+        b.field("last write", shown_opt(&data.last_write))
+            .field("transactional id", shown_opt(&data.transactional_id));
+    }
+    if let Some(reason) = &data.reason {
+        b.field("verdict", shown!("{}", reason));
+    }
+    if let Some(request) = &data.request {
+        b.whole("will send", shown!("{}", request));
+        if data.verdict != Some(Verdict::Hanging) {
+            b.alarm(
+                "HEURISTIC",
+                Shown::lit("not judged hanging: the abort is recorded with the reason given, and a producer still writing loses its transaction"),
+            );
+        }
+    }
+    if let Some(why) = &data.coordinator_epoch_reason {
+        b.field("coordinator epoch", shown!("{}", why));
     }
     vec![b]
 }
@@ -263,46 +268,25 @@ fn shown_opt<T: std::fmt::Display>(value: &Option<T>) -> Shown {
 
 impl TableView for ResolveKafkaReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let arrow = |after: &Option<i64>| after.map(|a| format!(" → {a}")).unwrap_or_default();
-        let mut b = Block::new(shown!("partition {}-{}", self.topic, self.partition));
-        b.field(
-            "offsets",
-            shown!(
-                "high watermark {}{}, LSO {}{}",
-                shown_opt(&self.high_watermark),
-                arrow(&self.high_watermark_after),
-                shown_opt(&self.last_stable_offset_before),
-                arrow(&self.last_stable_offset_after)
-            ),
-        );
+        let mut lines = Vec::new();
         // Shown once: not again after the prompt showed it.
         if !self.evidence_shown {
-            if let (Some(pid), Some(start)) = (self.producer_id, self.start_offset) {
-                b.field(
-                    "open transaction",
-                    shown!(
-                        "producer {} epoch {} from offset {}",
-                        pid,
-                        shown_opt(&self.producer_epoch),
-                        start
-                    ),
-                )
-                .field("last write", shown_opt(&self.last_write))
-                .field("transactional id", shown_opt(&self.transactional_id));
-            }
-            if let Some(reason) = &self.reason {
-                b.field("verdict", shown!("{}", reason));
-            }
-            if let Some(request) = &self.request {
-                b.whole("request", shown!("{}", request));
-            }
-            if let Some(why) = &self.coordinator_epoch_reason {
-                b.field("coordinator epoch", shown!("{}", why));
-            }
-        }
-        let mut lines = vec![evidence::render(&[b], style)];
-        if !self.evidence_shown {
+            lines.push(evidence::render(&evidence_blocks(self), style));
             lines.extend(flow::warnings(&self.earlier_intents));
+        }
+        if let (Some(hw), Some(lso)) = (self.high_watermark_after, self.last_stable_offset_after) {
+            let mut after = Block::untitled();
+            after.field(
+                "after",
+                shown!(
+                    "high watermark {} → {}, LSO {} → {}",
+                    shown_opt(&self.high_watermark),
+                    hw,
+                    shown_opt(&self.last_stable_offset_before),
+                    lso
+                ),
+            );
+            lines.push(evidence::render(&[after], style));
         }
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));
@@ -317,14 +301,6 @@ mod tests {
 
     #[test]
     fn the_prompt_reads_as_text_not_rust() {
-        let producer = ProducerState {
-            producer_id: 1001,
-            producer_epoch: 0,
-            coordinator_epoch: -1,
-            last_sequence: 0,
-            last_timestamp_ms: 0,
-            current_txn_start_offset: 0,
-        };
         let mut data = ResolveKafkaReport {
             topic: "payments".into(),
             partition: 7,
@@ -342,7 +318,7 @@ mod tests {
             transactional_id: None,
             verdict: Some(Verdict::Hanging),
             reason: Some("no coordinator lists a transactional id for this producer".into()),
-            request: None,
+            request: Some("WriteTxnMarkers(abort)".into()),
             dry_run: false,
             outcome: None,
             audit_log: None,
@@ -355,17 +331,10 @@ mod tests {
             frame: crate::report::layout::Frame::Plain,
             wide: false,
         };
-        let shown = |data: &ResolveKafkaReport, heuristic| {
-            let blocks = prompt(
-                "partition payments-7",
-                &producer,
-                data,
-                "WriteTxnMarkers(abort)",
-                heuristic,
-            );
-            evidence::render(&blocks, &style).into_string()
+        let shown = |data: &ResolveKafkaReport| {
+            evidence::render(&evidence_blocks(data), &style).into_string()
         };
-        let text = shown(&data, false);
+        let text = shown(&data);
         assert!(text.contains("LSO 0 of high watermark 3"), "{text}");
         assert!(
             text.contains("coordinator epoch  0: DescribeProducers reports -1"),
@@ -381,7 +350,8 @@ mod tests {
         );
         assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         data.high_watermark = None;
-        let forced = shown(&data, true);
+        data.verdict = Some(Verdict::Long);
+        let forced = shown(&data);
         assert!(forced.contains("of high watermark ?"), "{forced}");
         assert!(
             forced.contains("\n  HEURISTIC          not judged hanging"),

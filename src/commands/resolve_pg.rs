@@ -224,11 +224,13 @@ fn finish(
             &[
                 Word::Lit("resolve"),
                 Word::Lit("pg"),
-                Word::Raw(gid),
                 Word::Lit("--pg"),
                 Word::Value(name),
                 Word::Lit("--all-branches"),
                 Word::Lit("--dry-run"),
+                // After `--`: a GID starting with `-` is not read as a flag.
+                Word::Lit("--"),
+                Word::Raw(gid),
             ],
         ))
     };

@@ -89,7 +89,12 @@ impl Block {
         for f in &self.fields {
             let pad = " ".repeat(label_width - layout::width(f.label) + 2);
             let label = match (f.kind, style.color) {
-                (Kind::Alarm, true) => format!("\x1b[1;31m{}\x1b[0m", f.label),
+                // The risk in the colour of a CRITICAL.
+                (Kind::Alarm, true) => format!(
+                    "\x1b[{}m{}\x1b[0m",
+                    super::table::colour(crate::findings::Severity::Critical),
+                    f.label
+                ),
                 _ => f.label.to_string(),
             };
             let value = match f.kind {

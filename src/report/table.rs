@@ -78,7 +78,7 @@ impl Style {
 }
 
 /// The SGR code of a severity.
-fn colour(severity: Severity) -> &'static str {
+pub(super) fn colour(severity: Severity) -> &'static str {
     match severity {
         Severity::Ok => "32",
         Severity::Warning => "33",

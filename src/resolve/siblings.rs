@@ -99,12 +99,6 @@ pub struct Sibling {
 }
 
 impl Sibling {
-    /// A branch `--all-branches` may resolve: established to be of this global
-    /// transaction, still prepared, and on a server that can run the statement.
-    pub fn to_resolve(&self) -> bool {
-        self.recognised_by.established() && self.state == BranchState::Prepared && !self.on_standby
-    }
-
     /// Where it is, for a line of text: `'gid' in db on this server`.
     pub fn place(&self) -> Text {
         crate::text![

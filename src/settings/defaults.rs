@@ -460,11 +460,6 @@ pub fn by_config(key: &str) -> Option<&'static Entry> {
     ALL.iter().find(|e| e.config == Some(key))
 }
 
-/// The entry of a flag, e.g. `kafka lso --warning-gap`.
-pub fn by_flag(flag: &str) -> Option<&'static Entry> {
-    ALL.iter().find(|e| e.flag == Some(flag))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

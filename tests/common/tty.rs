@@ -57,3 +57,22 @@ pub fn on_terminal(
         code: out.status.code(),
     }
 }
+
+/// A screen as it reads: without its escape sequences (colour, cursor), each one an ESC,
+/// then parameters up to its final letter.
+pub fn plain(screen: &str) -> String {
+    let mut out = String::new();
+    let mut chars = screen.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
