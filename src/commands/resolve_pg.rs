@@ -256,7 +256,7 @@ fn evidence_blocks(data: &ResolveReport, database: &RawText, age_seconds: f64) -
     xact.whole("GID", shown!("'{}'", data.gid))
         .field(
             "owner",
-            Shown::from(&super::pg_prepared::owner_text(&data.owner)),
+            Shown::from(&crate::pg::prepared::owner_text(&data.owner)),
         )
         .field(
             "age",

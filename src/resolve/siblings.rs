@@ -199,7 +199,10 @@ pub async fn search(
         .await;
         (name.clone(), result)
     }));
-    let (mine, others) = tokio::join!(siblings::find(session, &origin), others);
+    let (mine, others) = tokio::join!(
+        siblings::find_on(session, &origin, identity.clone()),
+        others
+    );
     let here = PgTarget {
         name: here.name.clone(),
         params: here.params.clone(),
@@ -345,7 +348,10 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
     for s in &found.siblings {
         let mut b = Block::new(shown!("sibling in {} on {}", s.database, s.found_on));
         b.whole("GID", shown!("'{}'", s.gid))
-            .field("owner", owner(&s.owner))
+            .field(
+                "owner",
+                Shown::from(&crate::pg::prepared::owner_text(&s.owner)),
+            )
             .field(
                 "prepared",
                 shown!("{} ago", format_duration(seconds(s.age_seconds))),
@@ -400,13 +406,6 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     blocks
-}
-
-/// The role that prepared it, or that it has been dropped since (the row says NULL).
-fn owner(owner: &Option<RawText>) -> Shown {
-    owner
-        .as_ref()
-        .map_or_else(|| Shown::lit("(a role since dropped)"), Shown::from)
 }
 
 /// How the resolution the siblings belong to went, for their findings.
