@@ -395,17 +395,25 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         let mut b = Block::untitled();
         b.alarm(
             "WARNING",
-            shown!(
-                "{} other {} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
-                untouched,
-                if untouched == 1 { "branch" } else { "branches" },
-                if all_branches { " and left alone" } else { "" },
-                if all_branches { "" } else { "; --all-branches applies it to every branch" }
-            ),
+            Shown::text(&mixed_outcome_risk(untouched, all_branches, all_branches)),
         );
         blocks.push(b);
     }
     blocks
+}
+
+/// What `n` other branches still prepared risk: the prompt's warning and the finding's
+/// message say it in the same words.
+fn mixed_outcome_risk(n: usize, left_alone: bool, all_branches: bool) -> String {
+    let (branches, are) = match n {
+        1 => ("branch", "is"),
+        _ => ("branches", "are"),
+    };
+    format!(
+        "{n} other {branches} of this global transaction {are} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
+        if left_alone { " and left alone" } else { "" },
+        if all_branches { "" } else { "; --all-branches applies it to every branch" }
+    )
 }
 
 /// How the resolution the siblings belong to went, for their findings.
@@ -466,18 +474,7 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         .filter(|s| s.statement.is_none() || s.outcome.is_some() || how.acted)
         .collect();
     if !untouched.is_empty() {
-        let n = untouched.len();
-        let (branches, are) = if n == 1 {
-            ("branch", "is")
-        } else {
-            ("branches", "are")
-        };
-        let mut message = Text::from(format!(
-            "{n} other {branches} of this global transaction {are} still prepared: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision"
-        ));
-        if !how.all_branches {
-            message.push_str("; --all-branches applies it to every branch");
-        }
+        let mut message = Text::from(mixed_outcome_risk(untouched.len(), false, how.all_branches));
         message.push_str(". Still prepared: ");
         for (i, s) in untouched.iter().enumerate() {
             if i > 0 {
