@@ -888,7 +888,7 @@ fn kafka_checks(
         TransactionalIdProbe::Allowed { answer } => Check::ok(
             "transactional ids",
             format!(
-                "DESCRIBE allowed: a DescribeTransactions of {probe_id} (an id no producer uses) passed the broker's DESCRIBE check (it answered {answer}). The broker lists only transactional ids this principal may DESCRIBE: one an ACL of its own denies stays unseen"
+                "DESCRIBE allowed: a DescribeTransactions of {probe_id} (an id no producer uses) passed the broker's DESCRIBE check (it answered {answer}); the broker lists only transactional ids this principal may DESCRIBE, so one an ACL of its own denies stays unseen"
             ),
         ),
         TransactionalIdProbe::Denied => Check::failed(
@@ -896,7 +896,7 @@ fn kafka_checks(
             Severity::Warning,
             codes::KAFKA_ACL_MISSING,
             format!(
-                "DESCRIBE denied: a DescribeTransactions of {probe_id} was refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). The broker lists only transactional ids this principal may DESCRIBE: kafka transactions lists none of those, and kafka hanging (and resolve kafka) take an open transaction whose id it cannot see for a hanging one"
+                "DESCRIBE denied: a DescribeTransactions of {probe_id} was refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); the broker lists only transactional ids this principal may DESCRIBE, so kafka transactions lists none of those, and kafka hanging (and resolve kafka) take an open transaction whose id it cannot see for a hanging one"
             ),
         )
         .next(allow(
@@ -1099,13 +1099,17 @@ impl TableView for CheckReport {
                     ]);
                 }
                 let title = crate::shown!(
-                    "{} target {} ({}), used by {}:\n",
+                    "{} target {} ({}), used by {}:",
                     t.kind,
                     t.name,
                     t.address.as_deref().unwrap_or("unusable"),
                     t.used_by.join(", ")
                 );
-                let mut out = title;
+                let lines =
+                    crate::report::layout::wrap(title.as_str(), usize::from(style.width)).join("\n");
+                // Escaped text re-broken at its spaces: still escaped.
+                #[allow(clippy::disallowed_methods)]
+                let mut out = Shown::__from_format(format_args!("{lines}\n"));
                 out.push(&table.render());
                 out
             })
