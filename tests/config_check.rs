@@ -95,14 +95,26 @@ outbox:
     );
     // `kafka: nowhere_needed` names no target: reported, and the rest still checked.
     let (report, out) = check_config(&yaml);
-    assert_eq!(out.code, 2, "the reconcile job and the outbox cannot run: {}", out.stdout);
-    assert!(!out.stdout.contains(&role.password), "no password in the report");
+    assert_eq!(
+        out.code, 2,
+        "the reconcile job and the outbox cannot run: {}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains(&role.password),
+        "no password in the report"
+    );
 
     let gone = target(&report, "gone");
     assert_eq!(gone.status, "UNKNOWN");
-    assert_eq!(row(gone, "connection").code.as_deref(), Some("target_unreachable"));
+    assert_eq!(
+        row(gone, "connection").code.as_deref(),
+        Some("target_unreachable")
+    );
     assert!(
-        row(gone, "connection").detail.contains("connection refused"),
+        row(gone, "connection")
+            .detail
+            .contains("connection refused"),
         "{:?}",
         row(gone, "connection")
     );
@@ -130,7 +142,10 @@ outbox:
         "the role may connect to its own database: {databases:?}"
     );
     let grant_connect = databases.next.clone().expect("a GRANT CONNECT");
-    assert!(grant_connect.contains(&format!("\"{}\"", closed.name)), "{grant_connect}");
+    assert!(
+        grant_connect.contains(&format!("\"{}\"", closed.name)),
+        "{grant_connect}"
+    );
 
     assert_eq!(row(app, "reconcile job visible").status, "OK");
     let hidden = row(app, "reconcile job hidden");
@@ -183,7 +198,10 @@ outbox:
     );
     run_as_admin(
         "postgres",
-        &format!("REVOKE pg_monitor FROM {quoted}; REVOKE CONNECT ON DATABASE \"{}\" FROM {quoted}", closed.name),
+        &format!(
+            "REVOKE pg_monitor FROM {quoted}; REVOKE CONNECT ON DATABASE \"{}\" FROM {quoted}",
+            closed.name
+        ),
     );
 }
 
@@ -311,7 +329,11 @@ reconcile:
         done
     });
     let (report, out) = result.unwrap();
-    assert_eq!(out.code, 2, "reconcile job blocked cannot read its topic: {}", out.stdout);
+    assert_eq!(
+        out.code, 2,
+        "reconcile job blocked cannot read its topic: {}",
+        out.stdout
+    );
     assert!(!out.stdout.contains(&password), "no password in the report");
 
     let sasl = target(&report, "sasl");
@@ -322,7 +344,10 @@ reconcile:
             .contains("the broker lists only transactional ids this principal may DESCRIBE"),
         "{txn:?}"
     );
-    assert!(txn.detail.contains("TRANSACTIONAL_ID_AUTHORIZATION_FAILED"), "{txn:?}");
+    assert!(
+        txn.detail.contains("TRANSACTIONAL_ID_AUTHORIZATION_FAILED"),
+        "{txn:?}"
+    );
     assert_eq!(
         txn.next.as_deref(),
         Some(
@@ -335,7 +360,12 @@ reconcile:
     );
     let blocked = row(sasl, &format!("topic {denied}"));
     assert_eq!(blocked.code.as_deref(), Some("kafka_acl_missing"));
-    assert!(blocked.detail.contains("reconcile job blocked cannot read it: no READ"), "{blocked:?}");
+    assert!(
+        blocked
+            .detail
+            .contains("reconcile job blocked cannot read it: no READ"),
+        "{blocked:?}"
+    );
     assert_eq!(
         blocked.next.as_deref(),
         Some(
@@ -356,26 +386,32 @@ reconcile:
     assert_eq!(row(plain, "transactional ids").status, "OK");
     let down = target(&report, "down");
     assert_eq!(down.status, "UNKNOWN");
-    assert_eq!(row(down, "connection").code.as_deref(), Some("target_unreachable"));
+    assert_eq!(
+        row(down, "connection").code.as_deref(),
+        Some("target_unreachable")
+    );
     assert!(
-        row(down, "connection").detail.contains("is the broker running"),
+        row(down, "connection")
+            .detail
+            .contains("is the broker running"),
         "the hint: {:?}",
         row(down, "connection")
     );
     let finding = report
         .findings
         .iter()
-        .find(|f| f.subject == "kafka target sasl" && f.code == "kafka_acl_missing" && f.severity == "CRITICAL")
+        .find(|f| {
+            f.subject == "kafka target sasl"
+                && f.code == "kafka_acl_missing"
+                && f.severity == "CRITICAL"
+        })
         .expect("the blocked topic as a finding");
     assert_eq!(finding.next, blocked.next);
 }
 
 #[test]
 fn the_table_names_each_target_and_its_checks() {
-    let yaml = format!(
-        "postgres:\n  lab:\n    conninfo: {}\n",
-        pg_url()
-    );
+    let yaml = format!("postgres:\n  lab:\n    conninfo: {}\n", pg_url());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.yaml");
     std::fs::write(&path, yaml).unwrap();
@@ -388,14 +424,34 @@ fn the_table_names_each_target_and_its_checks() {
         "show",
         "--check",
     ]));
-    assert!(out.code == 0 || out.code == 1, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("postgres target lab ("), "{}", out.stdout);
-    for what in ["connection", "monitoring role", "catalog views", "functions", "databases", "resolve pg"] {
+    assert!(
+        out.code == 0 || out.code == 1,
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains("postgres target lab ("),
+        "{}",
+        out.stdout
+    );
+    for what in [
+        "connection",
+        "monitoring role",
+        "catalog views",
+        "functions",
+        "databases",
+        "resolve pg",
+    ] {
         assert!(
             out.stdout.lines().any(|l| l.starts_with(what)),
             "no row {what}:\n{}",
             out.stdout
         );
     }
-    assert!(out.stdout.lines().all(|l| l.chars().count() <= 80), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        out.stdout
+    );
 }

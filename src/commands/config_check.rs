@@ -7,7 +7,9 @@
 use crate::codes::{self, Code};
 use crate::context::{Context, PgTarget};
 use crate::findings::{Finding, Severity};
-use crate::kafka::access::{self, Access, Operation, Operations, TopicAccess, TransactionalIdProbe};
+use crate::kafka::access::{
+    self, Access, Operation, Operations, TopicAccess, TransactionalIdProbe,
+};
 use crate::kafka::security::Security;
 use crate::kafka::target::KafkaTarget;
 use crate::next::{sql_identifier, Next, Word};
@@ -90,8 +92,15 @@ impl Check {
 
 /// What a postgres target is used for beyond the commands that inspect it.
 enum PgUse {
-    Reconcile { job: String, query: String },
-    Table { section: String, table: String, columns: Vec<String> },
+    Reconcile {
+        job: String,
+        query: String,
+    },
+    Table {
+        section: String,
+        table: String,
+        columns: Vec<String>,
+    },
 }
 
 struct PgPlan {
@@ -220,7 +229,9 @@ impl Plans {
             plans.pg.push(PgPlan {
                 name: "(default)".into(),
                 target: ctx.pg_target(None),
-                used_by: vec!["the pg commands without --pg (PG* variables, libpq defaults)".into()],
+                used_by: vec![
+                    "the pg commands without --pg (PG* variables, libpq defaults)".into(),
+                ],
                 uses: Vec::new(),
             });
         }
@@ -281,7 +292,11 @@ pub async fn run(ctx: &Context) -> Result<Severity> {
     let mut findings = plans.unusable;
     for t in &targets {
         let subject = format!("{} target {}", t.kind, t.name);
-        let failed: Vec<&Check> = t.checks.iter().filter(|c| c.status != Severity::Ok).collect();
+        let failed: Vec<&Check> = t
+            .checks
+            .iter()
+            .filter(|c| c.status != Severity::Ok)
+            .collect();
         if failed.is_empty() {
             findings.push(
                 Finding::new(
@@ -340,7 +355,11 @@ fn finish(
         name: name.to_string(),
         address,
         used_by: used_by.to_vec(),
-        status: checks.iter().map(|c| c.status).max().unwrap_or(Severity::Ok),
+        status: checks
+            .iter()
+            .map(|c| c.status)
+            .max()
+            .unwrap_or(Severity::Ok),
         checks,
     }
 }
@@ -486,10 +505,16 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
 fn monitoring(role: &RolePrivileges, quoted: &str) -> Check {
     const WHAT: &str = "monitoring role";
     if role.superuser {
-        return Check::ok(WHAT, "superuser: sees every session's query, state and client");
+        return Check::ok(
+            WHAT,
+            "superuser: sees every session's query, state and client",
+        );
     }
     if role.is_member("pg_monitor") {
-        return Check::ok(WHAT, "member of pg_monitor (pg_read_all_stats and pg_read_all_settings with it)");
+        return Check::ok(
+            WHAT,
+            "member of pg_monitor (pg_read_all_stats and pg_read_all_settings with it)",
+        );
     }
     if role.is_member("pg_read_all_stats") {
         return Check::ok(
@@ -635,7 +660,11 @@ async fn resolve(session: &Session, role: &RolePrivileges) -> Check {
             format!("{own_only}; {} prepared now, all its own", p.total),
         ),
         Ok(p) => {
-            let mut detail = format!("{own_only}; {} of {} prepared now are another role's", p.total - p.own, p.total);
+            let mut detail = format!(
+                "{own_only}; {} of {} prepared now are another role's",
+                p.total - p.own,
+                p.total
+            );
             if !p.in_databases_without_connect.is_empty() {
                 detail.push_str(&format!(
                     ", and some are in databases it may not CONNECT to ({})",
@@ -808,7 +837,14 @@ async fn check_kafka(ctx: &Context, plan: &KafkaPlan) -> TargetChecks {
             let security = Security::from_properties(&target.properties);
             let principal = security.as_ref().ok().and_then(principal);
             let protocol = security.as_ref().map(|s| s.protocol()).unwrap_or("?");
-            kafka_checks(&access, plan, &principal, protocol, &probe_id, &plan.check_topic_regex)
+            kafka_checks(
+                &access,
+                plan,
+                &principal,
+                protocol,
+                &probe_id,
+                &plan.check_topic_regex,
+            )
         }
     };
     finish("kafka", &plan.name, address, &plan.used_by, checks)
@@ -935,7 +971,10 @@ fn apis(access: &Access) -> Check {
         })
         .collect();
     let needed = [
-        ("DescribeProducers", "kafka producers, kafka hanging, kafka lso (naming a gap's transaction)"),
+        (
+            "DescribeProducers",
+            "kafka producers, kafka hanging, kafka lso (naming a gap's transaction)",
+        ),
         ("ListTransactions", "kafka transactions, kafka hanging"),
         ("DescribeTransactions", "kafka transactions, kafka hanging"),
         ("WriteTxnMarkers", "resolve kafka"),
@@ -946,12 +985,19 @@ fn apis(access: &Access) -> Check {
         .map(|(api, users)| format!("{api} (used by {users})"))
         .collect();
     match missing.is_empty() {
-        true => Check::ok("broker APIs", format!("ApiVersions: {}", offered.join(", "))),
+        true => Check::ok(
+            "broker APIs",
+            format!("ApiVersions: {}", offered.join(", ")),
+        ),
         false => Check::failed(
             "broker APIs",
             Severity::Warning,
             codes::KAFKA_API_MISSING,
-            format!("the broker does not offer {}; it offers {}", missing.join(", "), offered.join(", ")),
+            format!(
+                "the broker does not offer {}; it offers {}",
+                missing.join(", "),
+                offered.join(", ")
+            ),
         ),
     }
 }
@@ -960,7 +1006,9 @@ fn apis(access: &Access) -> Check {
 /// those without READ are where kafka lso cannot name a gap's transaction.
 fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<String>) -> Check {
     const WHAT: &str = "topics";
-    let matcher = regex.as_deref().and_then(|r| regex::Regex::new(&format!("^(?:{r})$")).ok());
+    let matcher = regex
+        .as_deref()
+        .and_then(|r| regex::Regex::new(&format!("^(?:{r})$")).ok());
     let listed: Vec<(&String, &(Operations, bool))> = access
         .listed
         .iter()
@@ -1007,7 +1055,12 @@ fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<Str
     }
 }
 
-fn reconcile_topic(access: &Access, principal: &Option<String>, topic: &str, jobs: &[String]) -> Check {
+fn reconcile_topic(
+    access: &Access,
+    principal: &Option<String>,
+    topic: &str,
+    jobs: &[String],
+) -> Check {
     let what = format!("topic {topic}");
     let by = format!("reconcile job {}", jobs.join(", "));
     let grant = |ops: &[Operation]| {
@@ -1025,16 +1078,24 @@ fn reconcile_topic(access: &Access, principal: &Option<String>, topic: &str, job
             codes::KAFKA_ACCESS_UNKNOWN,
             "the broker's Metadata did not answer for it",
         ),
-        Some(TopicAccess::Refused(e)) if e.error == kafka_protocol::error::ResponseError::TopicAuthorizationFailed => {
+        Some(TopicAccess::Refused(e))
+            if e.error == kafka_protocol::error::ResponseError::TopicAuthorizationFailed =>
+        {
             Check::failed(
                 what,
                 Severity::Critical,
                 codes::KAFKA_ACL_MISSING,
                 format!("{by} cannot read it: DESCRIBE denied ({})", e.name()),
             )
-            .next(grant(&[Operation::Describe, Operation::Read, Operation::DescribeConfigs]))
+            .next(grant(&[
+                Operation::Describe,
+                Operation::Read,
+                Operation::DescribeConfigs,
+            ]))
         }
-        Some(TopicAccess::Refused(e)) if e.error == kafka_protocol::error::ResponseError::UnknownTopicOrPartition => {
+        Some(TopicAccess::Refused(e))
+            if e.error == kafka_protocol::error::ResponseError::UnknownTopicOrPartition =>
+        {
             Check::failed(
                 what,
                 Severity::Critical,
@@ -1079,7 +1140,10 @@ fn reconcile_topic(access: &Access, principal: &Option<String>, topic: &str, job
                 )
                 .next(grant(&[Operation::DescribeConfigs]))
             } else {
-                Check::ok(what, format!("{by} may read it: the broker reports {}", names(&ops)))
+                Check::ok(
+                    what,
+                    format!("{by} may read it: the broker reports {}", names(&ops)),
+                )
             }
         }
     }
@@ -1105,8 +1169,8 @@ impl TableView for CheckReport {
                     t.address.as_deref().unwrap_or("unusable"),
                     t.used_by.join(", ")
                 );
-                let lines =
-                    crate::report::layout::wrap(title.as_str(), usize::from(style.width)).join("\n");
+                let lines = crate::report::layout::wrap(title.as_str(), usize::from(style.width))
+                    .join("\n");
                 // Escaped text re-broken at its spaces: still escaped.
                 #[allow(clippy::disallowed_methods)]
                 let mut out = Shown::__from_format(format_args!("{lines}\n"));

@@ -4,8 +4,8 @@
 //! transactional id (a DescribeTransactions of an id no producer uses).
 
 use super::conn::{check, BrokerError, Connection, Unsupported};
-use super::target::KafkaTarget;
 use super::security::Security;
+use super::target::KafkaTarget;
 use anyhow::{anyhow, Result};
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
@@ -93,7 +93,11 @@ impl Operations {
 
     /// The operations it names, in code order.
     pub fn list(self) -> Vec<Operation> {
-        OPERATIONS.iter().copied().filter(|&op| self.allows(op)).collect()
+        OPERATIONS
+            .iter()
+            .copied()
+            .filter(|&op| self.allows(op))
+            .collect()
     }
 }
 
@@ -222,7 +226,9 @@ async fn ask(mut conn: Connection, topics: &[String], probe_id: &str) -> Result<
             TopicAccess::Refused(_) => None,
         })
         .collect();
-    let cluster = describe_cluster(&mut conn).await.map_err(|e| format!("{e:#}"));
+    let cluster = describe_cluster(&mut conn)
+        .await
+        .map_err(|e| format!("{e:#}"));
     let transactional_id = probe(&mut conn, probe_id).await;
     Ok(Access {
         address: conn.address.clone(),
@@ -308,9 +314,10 @@ async fn describe_cluster(conn: &mut Connection) -> Result<Operations> {
 /// The broker checks DESCRIBE on the id before it looks the id up, so any answer but
 /// TRANSACTIONAL_ID_AUTHORIZATION_FAILED means the check passed.
 async fn probe(conn: &mut Connection, probe_id: &str) -> TransactionalIdProbe {
-    let request = DescribeTransactionsRequest::default().with_transactional_ids(vec![
-        TransactionalId(StrBytes::from_string(probe_id.to_string())),
-    ]);
+    let request =
+        DescribeTransactionsRequest::default().with_transactional_ids(vec![TransactionalId(
+            StrBytes::from_string(probe_id.to_string()),
+        )]);
     let sent: Result<DescribeTransactionsResponse> = conn
         .send(
             ApiKey::DescribeTransactions,
@@ -333,7 +340,9 @@ async fn probe(conn: &mut Connection, probe_id: &str) -> TransactionalIdProbe {
                 "DescribeTransactions: the broker answered for no transactional id".to_string(),
             ),
         },
-        Err(e) if Unsupported::of(&e).is_some() => TransactionalIdProbe::Unsupported(format!("{e:#}")),
+        Err(e) if Unsupported::of(&e).is_some() => {
+            TransactionalIdProbe::Unsupported(format!("{e:#}"))
+        }
         Err(e) => TransactionalIdProbe::Failed(format!("{e:#}")),
     }
 }
@@ -348,7 +357,11 @@ mod tests {
         let ops = Operations((1 << 3) | (1 << 8) | (1 << 10));
         assert_eq!(
             ops.list(),
-            [Operation::Read, Operation::Describe, Operation::DescribeConfigs]
+            [
+                Operation::Read,
+                Operation::Describe,
+                Operation::DescribeConfigs
+            ]
         );
         assert!(!ops.allows(Operation::Write));
         assert!(!Operations::NOT_REPORTED.reported());

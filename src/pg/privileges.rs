@@ -131,7 +131,9 @@ pub async fn role(session: &Session) -> Result<RolePrivileges> {
         .first()
         .context("pg_roles has no row for the session's role")?;
     let list = |i: usize| -> Result<Vec<String>> {
-        Ok(row.try_get::<_, Option<Vec<String>>>(i)?.unwrap_or_default())
+        Ok(row
+            .try_get::<_, Option<Vec<String>>>(i)?
+            .unwrap_or_default())
     };
     Ok(RolePrivileges {
         role: row.try_get(0)?,
@@ -210,8 +212,12 @@ pub async fn table(session: &Session, table: &str, columns: &[&str]) -> Result<T
     Ok(TableAccess {
         exists: row.try_get(0)?,
         select: row.try_get(1)?,
-        missing_columns: row.try_get::<_, Option<Vec<String>>>(2)?.unwrap_or_default(),
-        unreadable_columns: row.try_get::<_, Option<Vec<String>>>(3)?.unwrap_or_default(),
+        missing_columns: row
+            .try_get::<_, Option<Vec<String>>>(2)?
+            .unwrap_or_default(),
+        unreadable_columns: row
+            .try_get::<_, Option<Vec<String>>>(3)?
+            .unwrap_or_default(),
     })
 }
 
