@@ -315,19 +315,22 @@ reconcile:
     );
     // ACLs reach the broker's authorizer through the metadata log: asked until they show.
     let mut result = None;
-    wait_for("the ACLs to reach the authorizer", || {
-        let (report, out) = check_config(&yaml);
-        let done = target(&report, "sasl")
-            .checks
-            .iter()
-            .any(|c| c.what == "transactional ids" && c.status == "WARNING")
-            && target(&report, "sasl")
+    wait_for(
+        "indoubt to report what the ACLs deny (they reach the authorizer through the metadata log)",
+        || {
+            let (report, out) = check_config(&yaml);
+            let done = target(&report, "sasl")
                 .checks
                 .iter()
-                .any(|c| c.what == format!("topic {denied}") && c.status == "CRITICAL");
-        result = Some((report, out));
-        done
-    });
+                .any(|c| c.what == "transactional ids" && c.status == "WARNING")
+                && target(&report, "sasl")
+                    .checks
+                    .iter()
+                    .any(|c| c.what == format!("topic {denied}") && c.status == "CRITICAL");
+            result = Some((report, out));
+            done
+        },
+    );
     let (report, out) = result.unwrap();
     assert_eq!(
         out.code, 2,
