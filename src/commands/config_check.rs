@@ -37,7 +37,8 @@ struct TargetChecks {
     name: String,
     /// `user@host:port/db`, or the bootstrap servers; never a password.
     address: Option<String>,
-    /// What in the config uses it: `postgres target`, `reconcile job NAME`, …
+    /// The sections of the config that use it besides the commands that take the target
+    /// itself: `reconcile job NAME`, `outbox NAME`, `resolve.participants`, …
     used_by: Vec<String>,
     /// The worst of its checks.
     status: Severity,
@@ -140,7 +141,7 @@ impl Plans {
             plans.pg.push(PgPlan {
                 name: name.clone(),
                 target: ctx.pg_target(Some(name)),
-                used_by: vec!["postgres target".into()],
+                used_by: Vec::new(),
                 uses: Vec::new(),
             });
         }
@@ -151,7 +152,7 @@ impl Plans {
                     Security::from_properties(&t.properties)?;
                     Ok(t)
                 }),
-                used_by: vec!["kafka target".into()],
+                used_by: Vec::new(),
                 topics: Vec::new(),
                 check_topic_regex: configured.check_topic_regex.clone(),
             });
@@ -1007,9 +1008,7 @@ fn apis(access: &Access) -> Check {
 /// those without READ are where kafka lso cannot name a gap's transaction.
 fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<String>) -> Check {
     const WHAT: &str = "topics";
-    let matcher = regex
-        .as_deref()
-        .and_then(|r| regex::Regex::new(r).ok());
+    let matcher = regex.as_deref().and_then(|r| regex::Regex::new(r).ok());
     let listed: Vec<(&String, &(Operations, bool))> = access
         .listed
         .iter()
@@ -1163,13 +1162,16 @@ impl TableView for CheckReport {
                         Cell::new(Shown::from(&c.detail)),
                     ]);
                 }
-                let title = crate::shown!(
-                    "{} target {} ({}), used by {}:",
+                let place = crate::shown!(
+                    "{} target {} ({})",
                     t.kind,
                     t.name,
-                    t.address.as_deref().unwrap_or("unusable"),
-                    t.used_by.join(", ")
+                    t.address.as_deref().unwrap_or("unusable")
                 );
+                let title = match t.used_by.is_empty() {
+                    true => crate::shown!("{}:", place),
+                    false => crate::shown!("{}, used by {}:", place, t.used_by.join(", ")),
+                };
                 let lines = crate::report::layout::wrap(title.as_str(), usize::from(style.width))
                     .join("\n");
                 // Escaped text re-broken at its spaces: still escaped.
