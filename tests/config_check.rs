@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::kafka::{create_topic, scram_user};
+use common::kafka::{create_topic, scram_user, Acl};
 use common::schema::{CheckedTarget, ConfigCheckReport, TargetCheck};
 use common::*;
 
@@ -203,42 +203,6 @@ outbox:
             closed.name
         ),
     );
-}
-
-/// An ACL for one test, removed when dropped (also when the test fails).
-struct Acl {
-    args: Vec<String>,
-}
-
-impl Acl {
-    fn add(args: &[&str]) -> Acl {
-        let acl = Acl {
-            args: args.iter().map(|s| s.to_string()).collect(),
-        };
-        let out = acl.run("--add");
-        assert!(
-            out.status.success(),
-            "kafka-acls --add {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        acl
-    }
-
-    fn run(&self, action: &str) -> std::process::Output {
-        std::process::Command::new(repo_root().join("tests/lab/kafka-acls"))
-            .args(["--bootstrap-server", &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")])
-            .arg(action)
-            .args(&self.args)
-            .arg("--force")
-            .output()
-            .expect("kafka-acls")
-    }
-}
-
-impl Drop for Acl {
-    fn drop(&mut self) {
-        let _ = self.run("--remove");
-    }
 }
 
 #[test]
