@@ -2,7 +2,8 @@
 
 use crate::audit::log;
 use crate::audit::record::{Kind, Record};
-use crate::cli::{AuditListArgs, AuditResealArgs, AuditVerifyArgs};
+use crate::settings::command::AuditListSettings;
+use crate::settings::targets::AuditLog;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -27,8 +28,8 @@ fn target(path: &std::path::Path) -> Target {
     }
 }
 
-pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
+pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
+    let path = args.log.path()?;
     let verification = log::read_and_verify(&path)?;
     let since = args
         .since
@@ -90,8 +91,8 @@ fn no_records_yet(path: &std::path::Path) -> Finding {
     )
 }
 
-pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
+pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
+    let path = audit_log.path()?;
     let v = log::read_and_verify(&path)?;
     let mut findings = Vec::new();
     for b in &v.breaks {
@@ -185,9 +186,9 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     Ok(report.status)
 }
 
-pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
-    let (code, message, records) = match log::reseal(&path, &args.reason)? {
+pub fn reseal(ctx: &Context, audit_log: &AuditLog, reason: &str) -> Result<Severity> {
+    let path = audit_log.path()?;
+    let (code, message, records) = match log::reseal(path, reason)? {
         log::Resealed::Nothing => (
             codes::AUDIT_HEAD_MATCHES,
             "the head names the last record: nothing to reseal, nothing done".to_string(),

@@ -2,7 +2,7 @@
 //! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
 use crate::audit::record::{Outcome, SourceAnswer};
-use crate::cli::ResolvePgArgs;
+use crate::settings::resolution::ResolvePgSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
@@ -91,17 +91,13 @@ impl ResolveReport {
     }
 }
 
-pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
-    let requested = match (args.commit, args.rollback) {
-        (true, _) => Some(Decision::Commit),
-        (_, true) => Some(Decision::Rollback),
-        _ => None,
-    };
-    let target = ctx.pg_target_for(&args.target)?;
+pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
+    let requested = s.requested;
+    let target = &s.target;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
-    let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
-    let mut data = ResolveReport::new(gid.clone(), args.confirm.dry_run, args.all_branches);
+    let gid = which_gid(&s.gid, &snapshot.prepared_transactions)?;
+    let mut data = ResolveReport::new(gid.clone(), s.confirm.dry_run, s.all_branches);
     let subject = text!["prepared transaction '", gid, "'"];
     let Some(xact) = snapshot
         .prepared_transactions
@@ -109,7 +105,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         .find(|x| x.gid == gid)
     else {
         // Gone here, but its siblings may not be.
-        data.siblings = siblings::search(ctx, &target, &session, &gid, None).await;
+        data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, None).await;
         let finding = Finding::new(
             Severity::Ok,
             codes::ALREADY_RESOLVED,
@@ -127,16 +123,16 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &gid, &data.decoded_gid).await;
-    data.siblings = siblings::search(ctx, &target, &session, &gid, Some(&xact.database)).await;
+    data.decision_sources = sources::ask_sources(ctx, &s.sources, &gid, &data.decoded_gid).await;
+    data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, Some(&xact.database)).await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     let choice = decision::choose(
         &proposal,
         &data.decision_sources,
         requested,
-        args.force,
-        args.confirm.yes,
+        s.force,
+        s.confirm.yes,
     );
     let (chosen, heuristic) = match choice {
         Choice::Act {
@@ -162,8 +158,8 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         return finish(ctx, &target, vec![finding], data);
     };
     data.statement = Some(apply::pg::statement(chosen, &gid));
-    if args.all_branches {
-        all_branches::plan(ctx, &mut data.siblings, chosen, args.force).await;
+    if s.all_branches {
+        all_branches::plan(ctx, &s.sources, &mut data.siblings, chosen, s.force).await;
     }
     let evidence = serde_json::json!({
         "database": xact.database,
@@ -176,7 +172,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         "decoded_gid": data.decoded_gid,
         "global_transaction": data.siblings.global_transaction,
         "siblings": data.siblings.siblings,
-        "all_branches": args.all_branches,
+        "all_branches": s.all_branches,
         "proposal": proposal.why,
     });
     let mut branches = vec![Branch::new(Prepared {
@@ -196,7 +192,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     })];
     // --all-branches: every sibling planned, under the same confirmation.
     branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));
-    let done = flow::run(ctx, &args.confirm, &mut branches).await?;
+    let done = flow::run(ctx, &s.confirm, &mut branches).await?;
     let mut outcomes = done.outcomes.into_iter();
     data.outcome = outcomes.next().flatten();
     all_branches::record(&mut data.siblings, outcomes, chosen);

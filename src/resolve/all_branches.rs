@@ -10,6 +10,7 @@ use super::siblings::{BranchState, Sibling, Siblings, THIS_SERVER};
 use super::sources;
 use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
+use crate::settings::resolution::Sources;
 use crate::gid;
 use crate::report::evidence::Block;
 use crate::shown;
@@ -24,11 +25,17 @@ use std::time::Duration;
 /// One that is not established to be of this global transaction, was read on a
 /// standby, or is in a database indoubt cannot connect to is left alone too. Each one
 /// left alone says why; each other one gets its statement.
-pub async fn plan(ctx: &Context, found: &mut Siblings, decision: Decision, force: bool) {
+pub async fn plan(
+    ctx: &Context,
+    configured: &Sources,
+    found: &mut Siblings,
+    decision: Decision,
+    force: bool,
+) {
     let answers = join_all(found.siblings.iter().map(|s| async move {
         match why_not(s) {
             Some(_) => None,
-            None => Some(sources::ask_sources(ctx, &s.gid, &gid::decode_raw(&s.gid)).await),
+            None => Some(sources::ask_sources(ctx, configured, &s.gid, &gid::decode_raw(&s.gid)).await),
         }
     }))
     .await;

@@ -9,7 +9,7 @@
 
 use crate::audit::log;
 use crate::audit::record::{Action, Operator, Outcome, Record, SourceAnswer, Status};
-use crate::cli::ConfirmArgs;
+use crate::settings::resolution::Confirm as ConfirmArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -156,7 +156,7 @@ pub async fn run<S: Subject>(
     if !done.findings.is_empty() {
         return Ok(done);
     }
-    let audit_path = ctx.audit_log(args.audit_log.as_deref());
+    let audit_path = args.audit_log.path();
     if let Ok(path) = &audit_path {
         // Unreadable here means unwritable below, which stops the resolution with the reason.
         for subject in subjects.iter() {

@@ -1,21 +1,32 @@
 //! Settings in force, each with where it came from: flag > config > default (the
-//! registry of defaults is [`defaults`]). Resolved once from the config when a command
-//! starts; a command's own flag is laid over its setting with [`Setting::over`].
+//! registry of defaults is [`defaults`]). Flags, environment and config are resolved
+//! once, by [`resolve`], into one typed [`Resolved`] value before any command connects to
+//! anything; a command's run takes its part of it and reads neither flags nor config.
 
+pub mod command;
 pub mod defaults;
+pub mod kafka;
 pub mod man;
+pub mod pg;
+pub mod reconcile;
+pub mod resolution;
+pub mod targets;
 
 use crate::config;
+use crate::error::hinted;
+use crate::units::{format_duration, format_size};
 use defaults::Entry;
 use std::time::Duration;
+
+pub use command::{resolve, CommandSettings, Resolved};
 
 /// Where a value in force came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     /// A flag on the command line, e.g. `--warning-gap`.
     Flag(&'static str),
-    /// A key of the config file, e.g. `thresholds.lso.warning_gap`.
-    Config(&'static str),
+    /// A key of the config file, e.g. `thresholds.lso.warning_gap`, `outbox.orders.settle`.
+    Config(String),
     /// The registry's default.
     Default,
 }
@@ -39,13 +50,13 @@ pub struct Setting<T> {
     pub entry: &'static Entry,
 }
 
-impl<T: Copy> Setting<T> {
+impl<T: Clone> Setting<T> {
     /// The config's value where it has one, else the entry's default.
     fn from(entry: &'static Entry, configured: Option<T>, default: T) -> Setting<T> {
         match (configured, entry.config) {
             (Some(value), Some(key)) => Setting {
                 value,
-                source: Source::Config(key),
+                source: Source::Config(key.to_string()),
                 entry,
             },
             _ => Setting {
@@ -108,6 +119,22 @@ pub struct Thresholds {
     pub hanging_max_transaction_timeout: Setting<Duration>,
 }
 
+/// A command's warning and critical flags, None where not given.
+pub type Flags<T> = (Option<T>, Option<T>);
+
+/// Every threshold pair in force before any command's flag, each checked: warning, critical.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked {
+    pub prepared_age: (Duration, Duration),
+    pub slots_retained: (u64, u64),
+    pub horizon_age: (Duration, Duration),
+    pub horizon_xids: (u64, u64),
+    pub wraparound_xids: (u64, u64),
+    pub lso_age: (Duration, Duration),
+    pub lso_gap: (u64, u64),
+    pub hanging_max_transaction_timeout: Duration,
+}
+
 impl Thresholds {
     pub fn resolve(c: &config::Thresholds) -> Thresholds {
         use defaults::*;
@@ -131,6 +158,103 @@ impl Thresholds {
                 c.hanging.max_transaction_timeout,
             ),
         }
+    }
+
+    /// Prepared-transaction age: warning, critical.
+    pub fn prepared(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        pair(
+            "prepared age",
+            flags,
+            (&t.prepared_warning_age, &t.prepared_critical_age),
+            format_duration,
+        )
+    }
+
+    /// WAL retained by an inactive slot, in bytes.
+    pub fn slots(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        pair(
+            "retained WAL",
+            flags,
+            (&t.slots_warning_retained, &t.slots_critical_retained),
+            format_size,
+        )
+    }
+
+    /// How long one holder may hold the horizon.
+    pub fn horizon_age(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        pair(
+            "horizon age",
+            flags,
+            (&t.horizon_warning_age, &t.horizon_critical_age),
+            format_duration,
+        )
+    }
+
+    /// How many xids a holder may hold the horizon back; slots use it too.
+    pub fn horizon_xids(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        pair(
+            "horizon xids",
+            flags,
+            (&t.horizon_warning_xids, &t.horizon_critical_xids),
+            |n| n.to_string(),
+        )
+    }
+
+    /// age(datfrozenxid) / mxid_age(datminmxid) of a database.
+    pub fn wraparound(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        pair(
+            "wraparound xids",
+            flags,
+            (&t.wraparound_warning_xids, &t.wraparound_critical_xids),
+            |n| n.to_string(),
+        )
+    }
+
+    /// LSO gap: age of the first unstable record.
+    pub fn lso_age(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        pair(
+            "LSO age",
+            flags,
+            (&t.lso_warning_age, &t.lso_critical_age),
+            format_duration,
+        )
+    }
+
+    /// LSO gap: offsets behind.
+    pub fn lso_gap(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        pair(
+            "LSO gap",
+            flags,
+            (&t.lso_warning_gap, &t.lso_critical_gap),
+            |n| n.to_string(),
+        )
+    }
+
+    /// How old an open transaction's last write must be before `kafka hanging` examines it.
+    pub fn hanging(&self, flag: Option<Duration>) -> Duration {
+        flag.unwrap_or(self.hanging_max_transaction_timeout.value)
+    }
+
+    /// Every pair of the config and the defaults, checked (no command's flag): what
+    /// `config show` reports, and refuses as the commands would.
+    pub fn checked(&self) -> anyhow::Result<Checked> {
+        Ok(Checked {
+            prepared_age: self.prepared((None, None))?,
+            slots_retained: self.slots((None, None))?,
+            horizon_age: self.horizon_age((None, None))?,
+            horizon_xids: self.horizon_xids((None, None))?,
+            wraparound_xids: self.wraparound((None, None))?,
+            lso_age: self.lso_age((None, None))?,
+            lso_gap: self.lso_gap((None, None))?,
+            hanging_max_transaction_timeout: self.hanging(None),
+        })
     }
 
     /// Each threshold as (entry, value as written, source), in the registry's order.
@@ -169,14 +293,75 @@ impl Thresholds {
     }
 }
 
-/// A value of an optional config field, or the entry's default, with its source: for
-/// the per-name sections (a reconcile job's `settle`, an outbox's `warning_age`), whose
-/// key names the section: `outbox.orders.settle`.
-pub fn in_section<T>(configured: Option<T>, default: T, key: String) -> (T, String) {
-    match configured {
-        Some(value) => (value, format!("config {key}")),
-        None => (default, "default".to_string()),
+impl<T: Clone> Setting<T> {
+    /// A field of a per-name section (a reconcile job's `settle`, an outbox's
+    /// `warning_age`, the i-th decision source's `in_doubt_after`): the config's value,
+    /// else the entry's default; its key names the section, `outbox.orders.settle`.
+    pub fn in_section(
+        entry: &'static Entry,
+        section: &str,
+        configured: Option<T>,
+        default: T,
+    ) -> Setting<T> {
+        match configured {
+            Some(value) => Setting {
+                value,
+                source: Source::Config(
+                    entry
+                        .config
+                        .unwrap_or_default()
+                        .replacen('*', section, 1)
+                        .replacen("[]", &format!("[{section}]"), 1),
+                ),
+                entry,
+            },
+            None => Setting {
+                value: default,
+                source: Source::Default,
+                entry,
+            },
+        }
     }
+}
+
+impl Setting<Duration> {
+    /// A duration field of a per-name section, defaulting to its entry's.
+    pub fn duration_in(
+        entry: &'static Entry,
+        section: &str,
+        configured: Option<Duration>,
+    ) -> Setting<Duration> {
+        Setting::in_section(entry, section, configured, entry.duration())
+    }
+
+    /// As written in the config and on the command line (`5m`).
+    pub fn text(&self) -> String {
+        defaults::Value::Duration(self.value).text()
+    }
+}
+
+/// A warning/critical pair in force: each its command's flag, else the setting (the
+/// config's value or the default); a warning above the critical is refused rather than
+/// silently swapped.
+pub fn pair<T: PartialOrd + Copy>(
+    what: &str,
+    flags: (Option<T>, Option<T>),
+    settings: (&Setting<T>, &Setting<T>),
+    show: impl Fn(T) -> String,
+) -> anyhow::Result<(T, T)> {
+    let warning = flags.0.unwrap_or(settings.0.value);
+    let critical = flags.1.unwrap_or(settings.1.value);
+    if warning > critical {
+        return Err(hinted(
+            format!(
+                "{what}: warning threshold {} is above the critical one {}",
+                show(warning),
+                show(critical)
+            ),
+            "the warning threshold must not exceed the critical one",
+        ));
+    }
+    Ok((warning, critical))
 }
 
 #[cfg(test)]
@@ -194,7 +379,7 @@ mod tests {
         assert_eq!(t.lso_warning_gap.value, 5_000);
         assert_eq!(
             t.lso_warning_gap.source,
-            Source::Config("thresholds.lso.warning_gap")
+            Source::Config("thresholds.lso.warning_gap".into())
         );
         assert_eq!(t.lso_critical_gap.value, 1_000_000);
         assert_eq!(t.lso_critical_gap.source, Source::Default);
