@@ -2,13 +2,13 @@
 
 use crate::audit::log;
 use crate::audit::record::{Kind, Record};
-use crate::settings::command::AuditListSettings;
-use crate::settings::targets::AuditLog;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::command::AuditListSettings;
+use crate::settings::targets::AuditLog;
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;
@@ -30,7 +30,7 @@ fn target(path: &std::path::Path) -> Target {
 
 pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
     let path = args.log.path()?;
-    let verification = log::read_and_verify(&path)?;
+    let verification = log::read_and_verify(path)?;
     let since = args
         .since
         .map(|d| crate::units::time_before(chrono::Utc::now(), d));
@@ -45,7 +45,7 @@ pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
         })
         .collect();
     let mut findings = vec![if verification.absent && verification.breaks.is_empty() {
-        no_records_yet(&path)
+        no_records_yet(path)
     } else {
         Finding::new(
             Severity::Ok,
@@ -67,7 +67,7 @@ pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
     }
     let report = Report::new(
         "audit list",
-        target(&path),
+        target(path),
         findings,
         AuditReport {
             audit_log: path.display().to_string(),
@@ -93,7 +93,7 @@ fn no_records_yet(path: &std::path::Path) -> Finding {
 
 pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
     let path = audit_log.path()?;
-    let v = log::read_and_verify(&path)?;
+    let v = log::read_and_verify(path)?;
     let mut findings = Vec::new();
     for b in &v.breaks {
         let mut finding = Finding::new(
@@ -138,7 +138,7 @@ pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
         );
     }
     if findings.is_empty() && v.absent {
-        findings.push(no_records_yet(&path));
+        findings.push(no_records_yet(path));
     } else if findings.is_empty() {
         findings.push(Finding::new(
             Severity::Ok,
@@ -175,7 +175,7 @@ pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
     }
     let report = Report::new(
         "audit verify",
-        target(&path),
+        target(path),
         findings,
         AuditReport {
             audit_log: path.display().to_string(),
@@ -218,7 +218,7 @@ pub fn reseal(ctx: &Context, audit_log: &AuditLog, reason: &str) -> Result<Sever
     };
     let report = Report::new(
         "audit reseal",
-        target(&path),
+        target(path),
         vec![Finding::new(Severity::Ok, code, "audit log", message)],
         AuditReport {
             audit_log: path.display().to_string(),

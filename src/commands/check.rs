@@ -3,13 +3,13 @@
 use super::check_output;
 use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile};
 use crate::cli::OutputFormat;
-use crate::settings::command::{CheckSettings, CommandSettings};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, ObjectKind, Severity};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, IncidentView, Report, TableView, Target};
+use crate::settings::command::{CheckSettings, CommandSettings};
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -168,7 +168,12 @@ async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<CheckReport
                 format_duration(deadline)
             )),
         };
-        (planned.check, planned.target.clone(), began.elapsed(), outcome)
+        (
+            planned.check,
+            planned.target.clone(),
+            began.elapsed(),
+            outcome,
+        )
     });
     let results = join_all(runs).await;
 

@@ -336,7 +336,12 @@ fn duration(setting: &Setting<Duration>) -> Sourced {
 /// A postgres reference of a section (a target name or a connection string) as it can be
 /// shown: the name, or a connection string's `user@host:port/db` without its password. A
 /// name the config does not define is UNKNOWN: the section cannot run.
-fn pg_reference(config: &Config, section: &str, value: &str, findings: &mut Vec<Finding>) -> String {
+fn pg_reference(
+    config: &Config,
+    section: &str,
+    value: &str,
+    findings: &mut Vec<Finding>,
+) -> String {
     if config.postgres.contains_key(value) {
         return value.to_string();
     }

@@ -1,13 +1,13 @@
 //! `indoubt kafka producers`: DescribeProducers for one partition.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::settings::kafka::ProducersSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::ProducersSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;

@@ -2,13 +2,13 @@
 //! broker and described through each id's coordinator.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::settings::kafka::TransactionsSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::TransactionDescription;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::TransactionsSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;

@@ -1,7 +1,6 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
 use super::pg_common::{self, Addressing};
-use crate::settings::pg::HorizonSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -10,6 +9,7 @@ use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::pg::HorizonSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;

@@ -152,7 +152,7 @@ pub(crate) async fn build(
         Ok::<_, anyhow::Error>(session)
     };
     let open = async {
-        topic::open(&kafka, &topic_name, kafka_timeout)
+        topic::open(kafka, topic_name, kafka_timeout)
             .await
             .context("reading the topic side")
     };
@@ -198,21 +198,14 @@ pub(crate) async fn build(
     let on_note = |message: String| ctx.note(message);
     let topic_read = topic::read(
         &topic,
-        &id_from,
+        id_from,
         &window,
         kafka_timeout,
         &on_messages,
         &on_note,
     );
-    let db_read = db::read(
-        &session,
-        &query,
-        compared_from,
-        until,
-        settle_from,
-        &on_rows,
-    );
-    let past_read = topic::read_past_lso(&topic, &id_from);
+    let db_read = db::read(&session, query, compared_from, until, settle_from, &on_rows);
+    let past_read = topic::read_past_lso(&topic, id_from);
     let (db_side, topic_side, past) = tokio::join!(db_read, topic_read, past_read);
     let db_side = db_side.context("reading the database side")?;
     let topic_side = topic_side.context("reading the topic side")?;

@@ -4,7 +4,6 @@
 
 use super::kafka_common::{self, format_ms};
 use crate::audit::record::Outcome;
-use crate::settings::resolution::ResolveKafkaSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -15,6 +14,7 @@ use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::kafka::{self, Marker, Open};
 use crate::resolve::flow::{self, EarlierIntent};
+use crate::settings::resolution::ResolveKafkaSettings;
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;

@@ -2,7 +2,6 @@
 //! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
 use crate::audit::record::{Outcome, SourceAnswer};
-use crate::settings::resolution::ResolvePgSettings;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
@@ -22,6 +21,7 @@ use crate::resolve::decision::{self, Choice, Decision, Proposal};
 use crate::resolve::flow::{self, EarlierIntent};
 use crate::resolve::siblings::{self, Siblings};
 use crate::resolve::sources;
+use crate::settings::resolution::ResolvePgSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -113,7 +113,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
             "no prepared transaction has this GID: already resolved (or never prepared on this server)",
         )
         .evidence("source", "pg_prepared_xacts");
-        return finish(ctx, &target, vec![finding], data);
+        return finish(ctx, target, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
     data.owner = xact.owner.clone();
@@ -124,7 +124,15 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     let subject = text![subject, " in ", xact.database];
 
     data.decision_sources = sources::ask_sources(ctx, &s.sources, &gid, &data.decoded_gid).await;
-    data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, Some(&xact.database)).await;
+    data.siblings = siblings::search(
+        ctx,
+        &s.sources,
+        target,
+        &session,
+        &gid,
+        Some(&xact.database),
+    )
+    .await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     let choice = decision::choose(
@@ -141,7 +149,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         } => (decision, heuristic),
         Choice::Refuse { code, message } => {
             let finding = Finding::new(Severity::Warning, code, subject, message);
-            return finish(ctx, &target, vec![finding], data);
+            return finish(ctx, target, vec![finding], data);
         }
     };
     data.decision = Some(chosen);
@@ -155,7 +163,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );
-        return finish(ctx, &target, vec![finding], data);
+        return finish(ctx, target, vec![finding], data);
     };
     data.statement = Some(apply::pg::statement(chosen, &gid));
     if s.all_branches {
@@ -199,7 +207,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     data.audit_log = done.audit_log;
     data.earlier_intents = done.earlier_intents;
     data.evidence_shown = done.evidence_shown;
-    finish(ctx, &target, done.findings, data)
+    finish(ctx, target, done.findings, data)
 }
 
 fn finish(

@@ -10,9 +10,9 @@ use super::siblings::{BranchState, Sibling, Siblings, THIS_SERVER};
 use super::sources;
 use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
-use crate::settings::resolution::Sources;
 use crate::gid;
 use crate::report::evidence::Block;
+use crate::settings::resolution::Sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -35,7 +35,9 @@ pub async fn plan(
     let answers = join_all(found.siblings.iter().map(|s| async move {
         match why_not(s) {
             Some(_) => None,
-            None => Some(sources::ask_sources(ctx, configured, &s.gid, &gid::decode_raw(&s.gid)).await),
+            None => {
+                Some(sources::ask_sources(ctx, configured, &s.gid, &gid::decode_raw(&s.gid)).await)
+            }
         }
     }))
     .await;

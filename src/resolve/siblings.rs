@@ -6,7 +6,6 @@
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
 use crate::context::{Context, PgTarget};
-use crate::settings::resolution::Sources;
 use crate::findings::{Finding, Severity};
 use crate::gid;
 use crate::global_tx::{GlobalTransaction, Recognised};
@@ -17,6 +16,7 @@ use crate::pg::siblings::{self, Branch, Origin, ServerBranches, ServerIdentity};
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::decision::Proposal;
+use crate::settings::resolution::Sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};

@@ -5,8 +5,8 @@
 //! property, several targets and no choice) therefore comes first, with exit code 3.
 
 use super::kafka::{self, HangingSettings, LsoSettings, ProducersSettings, TransactionsSettings};
-use super::pg::{self, HorizonSettings, Inbox, Outbox, OutboxSettings, PreparedSettings};
 use super::pg::SlotsSettings;
+use super::pg::{self, HorizonSettings, Inbox, Outbox, OutboxSettings, PreparedSettings};
 use super::reconcile::{self, Parameters, ReconcileSettings};
 use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
 use super::targets::{AuditLog, Targets};
@@ -143,7 +143,9 @@ fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<Com
             since: a.since,
             object: a.object,
         }),
-        Command::Audit(AuditCommand::Verify(a)) => S::AuditVerify(t.audit_log(a.audit_log.as_deref())),
+        Command::Audit(AuditCommand::Verify(a)) => {
+            S::AuditVerify(t.audit_log(a.audit_log.as_deref()))
+        }
         Command::Audit(AuditCommand::Reseal(a)) => S::AuditReseal {
             log: t.audit_log(a.audit_log.as_deref()),
             reason: a.reason,
@@ -154,7 +156,11 @@ fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<Com
     })
 }
 
-fn config_show(ctx: &Context, config: Loaded, thresholds: Thresholds) -> Result<ConfigShowSettings> {
+fn config_show(
+    ctx: &Context,
+    config: Loaded,
+    thresholds: Thresholds,
+) -> Result<ConfigShowSettings> {
     let checked = thresholds.checked()?;
     let t = Targets {
         config: &config,
@@ -238,14 +244,18 @@ fn check(t: &Targets, thresholds: &Thresholds, args: CheckArgs) -> Result<CheckS
 /// typing it would give, so each check has that command's defaults and the config's
 /// thresholds.
 fn planned(t: &Targets, thresholds: &Thresholds, argv: &[String]) -> Result<CommandSettings> {
-    let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
-        .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
+    let cli =
+        Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
+            .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
     command(t, thresholds, cli.command)
 }
 
 /// Every (check, target, argv) the config and the selection enable, in target then check
 /// order. Names go in as `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
-fn plan(config: &Loaded, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<(&'static str, String, Vec<String>)> {
+fn plan(
+    config: &Loaded,
+    enabled: &dyn Fn(CheckKind) -> bool,
+) -> Vec<(&'static str, String, Vec<String>)> {
     let config = &config.config;
     let mut plan = Vec::new();
     let mut add = |check: &'static str, target: &String, argv: &[&str]| {

@@ -397,4 +397,50 @@ mod tests {
                 && v == "5k"
                 && s.describe() == "config thresholds.lso.warning_gap"));
     }
+
+    #[test]
+    fn a_section_field_names_its_section_and_the_checked_pairs_refuse_a_swap() {
+        let d = Setting::duration_in(
+            &defaults::OUTBOX_SETTLE,
+            "orders",
+            Some(Duration::from_secs(60)),
+        );
+        assert_eq!(d.source.describe(), "config outbox.orders.settle");
+        assert_eq!(d.text(), "1m");
+        let d = Setting::duration_in(
+            &defaults::DECISION_SOURCE_IN_DOUBT_AFTER,
+            "2",
+            Some(Duration::from_secs(1)),
+        );
+        assert_eq!(
+            d.source.describe(),
+            "config resolve.decision_sources[2].in_doubt_after"
+        );
+        let d = Setting::duration_in(&defaults::RECONCILE_SLACK, "orders", None);
+        assert_eq!(
+            (d.value, d.source),
+            (defaults::RECONCILE_SLACK.duration(), Source::Default)
+        );
+
+        let c = config::parse(
+            "thresholds:\n  lso:\n    warning_gap: 5M\n",
+            std::path::Path::new("c.yaml"),
+        )
+        .unwrap();
+        let t = Thresholds::resolve(&c.thresholds);
+        let err = t.checked().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "LSO gap: warning threshold 5000000 is above the critical one 1000000"
+        );
+        // A flag over the config makes the pair consistent again.
+        assert_eq!(
+            t.lso_gap((None, Some(6_000_000))).unwrap(),
+            (5_000_000, 6_000_000)
+        );
+        let ok = Thresholds::resolve(&config::Thresholds::default())
+            .checked()
+            .unwrap();
+        assert_eq!(ok.lso_gap, (100_000, 1_000_000));
+    }
 }

@@ -74,7 +74,11 @@ pub struct Inbox {
     pub created_at_column: String,
 }
 
-pub fn prepared(t: &Targets, thresholds: &Thresholds, args: PreparedArgs) -> Result<PreparedSettings> {
+pub fn prepared(
+    t: &Targets,
+    thresholds: &Thresholds,
+    args: PreparedArgs,
+) -> Result<PreparedSettings> {
     let age = thresholds.prepared((args.warning_age, args.critical_age))?;
     let target = t.pg_for(&args.target)?;
     Ok(PreparedSettings {

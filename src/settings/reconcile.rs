@@ -56,12 +56,7 @@ pub fn parameters(
                 field: Option<&String>,
                 flag: Option<String>,
                 flag_name: &'static str| {
-        let setting = Setting::in_section(
-            entry,
-            section,
-            field.cloned(),
-            entry.text().to_string(),
-        );
+        let setting = Setting::in_section(entry, section, field.cloned(), entry.text().to_string());
         match flag {
             Some(value) => Setting {
                 value,

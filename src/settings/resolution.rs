@@ -45,7 +45,9 @@ impl Sources {
         match self.targets.get(reference) {
             Some(Ok(target)) => Ok(target.clone()),
             Some(Err(why)) => Err(anyhow!("{why}")),
-            None => Err(anyhow!("{reference:?} is not a reference of the resolve section")),
+            None => Err(anyhow!(
+                "{reference:?} is not a reference of the resolve section"
+            )),
         }
     }
 }

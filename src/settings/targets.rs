@@ -112,7 +112,8 @@ impl Targets<'_> {
         // Refused here, before any connection (or a reconcile's database query), and the
         // properties that change nothing named under -v.
         for (name, property) in properties::check_all(&target.properties)? {
-            self.ctx.note(format!("{name} is ignored: {}", property.what));
+            self.ctx
+                .note(format!("{name} is ignored: {}", property.what));
         }
         Security::from_properties(&target.properties)?;
         Ok((name, target))

@@ -6,11 +6,11 @@ pub mod narayana;
 
 use crate::audit::record::{Answer, SourceAnswer};
 use crate::config::{DecisionKey, DecisionSource};
-use crate::settings::resolution::{Source, Sources};
 use crate::context::Context;
 use crate::gid::DecodedGid;
 use crate::pg::session;
 use crate::resolve::decision::parse_answer;
+use crate::settings::resolution::{Source, Sources};
 use crate::text::RawText;
 use futures_util::future::{join_all, BoxFuture};
 
