@@ -202,3 +202,44 @@ fn an_outbox_warning_above_its_critical_is_refused_before_its_database_is_reache
     );
     assert_eq!(listener.connections_so_far(), 0, "a connection was tried");
 }
+
+/// -v says, before any connection, which thresholds are in force and where each came
+/// from: a flag, the config's key, or the default.
+#[test]
+fn verbose_names_each_threshold_in_force_and_its_source_before_connecting() {
+    let file = config("thresholds:\n  prepared:\n    critical_age: 1h\n");
+    let pg = format!("postgres://u@127.0.0.1:{}/db", free_port());
+    let out = run(indoubt().args([
+        "--config",
+        &file.path().to_string_lossy(),
+        "-v",
+        "pg",
+        "prepared",
+        "--pg",
+        &pg,
+        "--warning-age",
+        "10m",
+    ]));
+    assert_eq!(out.code, 3, "nothing listens there:\n{}", out.stderr);
+    let said = "indoubt: prepared age thresholds: warning 10m (--warning-age), critical 1h (config thresholds.prepared.critical_age)";
+    let at = out
+        .stderr
+        .find(said)
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    let connecting = out.stderr.find("indoubt: connecting to").unwrap();
+    assert!(at < connecting, "{}", out.stderr);
+
+    let out = run(indoubt().args([
+        "-v",
+        "kafka",
+        "lso",
+        "-b",
+        &format!("127.0.0.1:{}", free_port()),
+    ]));
+    assert!(
+        out.stderr
+            .contains("indoubt: LSO age thresholds: warning 5m (default), critical 15m (default)"),
+        "{}",
+        out.stderr
+    );
+}

@@ -2,7 +2,7 @@
 //! a next command addresses it again, the topic selection compiled, each threshold checked.
 
 use super::targets::Targets;
-use super::Thresholds;
+use super::{Note, Thresholds};
 use crate::cli::{HangingArgs, KafkaTargetArgs, LsoArgs, ProducersArgs, TransactionsArgs};
 use crate::error::hinted;
 use crate::kafka::target::KafkaTarget;
@@ -82,8 +82,9 @@ pub fn topic_pattern(flag: Option<&str>) -> Result<Option<regex::Regex>> {
 }
 
 pub fn lso(t: &Targets, thresholds: &Thresholds, args: LsoArgs) -> Result<LsoSettings> {
-    let age = thresholds.lso_age((args.warning_age, args.critical_age))?;
-    let gap = thresholds.lso_gap((args.warning_gap, args.critical_gap))?;
+    let note: Note = &|message| t.ctx.note(message);
+    let age = thresholds.lso_age((args.warning_age, args.critical_age), note)?;
+    let gap = thresholds.lso_gap((args.warning_gap, args.critical_gap), note)?;
     let pattern = topic_pattern(args.topic_regex.as_deref())?;
     Ok(LsoSettings {
         cluster: cluster(t, &args.target, None)?,

@@ -161,79 +161,98 @@ impl Thresholds {
     }
 
     /// Prepared-transaction age: warning, critical.
-    pub fn prepared(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+    pub fn prepared(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
         let t = self;
-        pair(
+        noted(
             "prepared age",
             flags,
             (&t.prepared_warning_age, &t.prepared_critical_age),
             format_duration,
+            note,
         )
     }
 
     /// WAL retained by an inactive slot, in bytes.
-    pub fn slots(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+    pub fn slots(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
         let t = self;
-        pair(
+        noted(
             "retained WAL",
             flags,
             (&t.slots_warning_retained, &t.slots_critical_retained),
             format_size,
+            note,
         )
     }
 
     /// How long one holder may hold the horizon.
-    pub fn horizon_age(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+    pub fn horizon_age(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
         let t = self;
-        pair(
+        noted(
             "horizon age",
             flags,
             (&t.horizon_warning_age, &t.horizon_critical_age),
             format_duration,
+            note,
         )
     }
 
     /// How many xids a holder may hold the horizon back; slots use it too.
-    pub fn horizon_xids(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+    pub fn horizon_xids(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
         let t = self;
-        pair(
+        noted(
             "horizon xids",
             flags,
             (&t.horizon_warning_xids, &t.horizon_critical_xids),
             |n| n.to_string(),
+            note,
         )
     }
 
     /// age(datfrozenxid) / mxid_age(datminmxid) of a database.
-    pub fn wraparound(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+    pub fn wraparound(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
         let t = self;
-        pair(
+        noted(
             "wraparound xids",
             flags,
             (&t.wraparound_warning_xids, &t.wraparound_critical_xids),
             |n| n.to_string(),
+            note,
         )
     }
 
     /// LSO gap: age of the first unstable record.
-    pub fn lso_age(&self, flags: Flags<Duration>) -> anyhow::Result<(Duration, Duration)> {
+    pub fn lso_age(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
         let t = self;
-        pair(
+        noted(
             "LSO age",
             flags,
             (&t.lso_warning_age, &t.lso_critical_age),
             format_duration,
+            note,
         )
     }
 
     /// LSO gap: offsets behind.
-    pub fn lso_gap(&self, flags: Flags<u64>) -> anyhow::Result<(u64, u64)> {
+    pub fn lso_gap(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
         let t = self;
-        pair(
+        noted(
             "LSO gap",
             flags,
             (&t.lso_warning_gap, &t.lso_critical_gap),
             |n| n.to_string(),
+            note,
         )
     }
 
@@ -245,14 +264,15 @@ impl Thresholds {
     /// Every pair of the config and the defaults, checked (no command's flag): what
     /// `config show` reports, and refuses as the commands would.
     pub fn checked(&self) -> anyhow::Result<Checked> {
+        let none = &|_: String| {};
         Ok(Checked {
-            prepared_age: self.prepared((None, None))?,
-            slots_retained: self.slots((None, None))?,
-            horizon_age: self.horizon_age((None, None))?,
-            horizon_xids: self.horizon_xids((None, None))?,
-            wraparound_xids: self.wraparound((None, None))?,
-            lso_age: self.lso_age((None, None))?,
-            lso_gap: self.lso_gap((None, None))?,
+            prepared_age: self.prepared((None, None), none)?,
+            slots_retained: self.slots((None, None), none)?,
+            horizon_age: self.horizon_age((None, None), none)?,
+            horizon_xids: self.horizon_xids((None, None), none)?,
+            wraparound_xids: self.wraparound((None, None), none)?,
+            lso_age: self.lso_age((None, None), none)?,
+            lso_gap: self.lso_gap((None, None), none)?,
             hanging_max_transaction_timeout: self.hanging(None),
         })
     }
@@ -349,8 +369,66 @@ pub fn pair<T: PartialOrd + Copy>(
     settings: (&Setting<T>, &Setting<T>),
     show: impl Fn(T) -> String,
 ) -> anyhow::Result<(T, T)> {
-    let warning = flags.0.unwrap_or(settings.0.value);
-    let critical = flags.1.unwrap_or(settings.1.value);
+    let (warning, critical) = in_force(flags, settings);
+    check_pair(what, (warning.value, critical.value), show)
+}
+
+/// The pair's settings with the command's flags laid over them (a flag is named as the
+/// command line spells it, `--warning-age`).
+fn in_force<T: Copy>(
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+) -> (Setting<T>, Setting<T>) {
+    let over = |flag: Option<T>, s: &Setting<T>| {
+        let name = s
+            .entry
+            .flag
+            .and_then(|f| f.rsplit(' ').next())
+            .unwrap_or("a flag");
+        s.over(flag, name)
+    };
+    (over(flags.0, settings.0), over(flags.1, settings.1))
+}
+
+/// Where -v notes what is in force.
+pub type Note<'a> = &'a dyn Fn(String);
+
+/// [`pair`], and what is in force said to `note` (-v).
+fn noted<T: PartialOrd + Copy>(
+    what: &str,
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+    show: fn(T) -> String,
+    note: Note,
+) -> anyhow::Result<(T, T)> {
+    let checked = pair(what, flags, settings, show)?;
+    note(said(what, flags, settings, show));
+    Ok(checked)
+}
+
+/// What -v says of a pair in force: each value and where it came from.
+fn said<T: Copy>(
+    what: &str,
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+    show: impl Fn(T) -> String,
+) -> String {
+    let (warning, critical) = in_force(flags, settings);
+    format!(
+        "{what} thresholds: warning {} ({}), critical {} ({})",
+        show(warning.value),
+        warning.source.describe(),
+        show(critical.value),
+        critical.source.describe()
+    )
+}
+
+/// The pair, or the refusal of a warning above the critical.
+fn check_pair<T: PartialOrd + Copy>(
+    what: &str,
+    (warning, critical): (T, T),
+    show: impl Fn(T) -> String,
+) -> anyhow::Result<(T, T)> {
     if warning > critical {
         return Err(hinted(
             format!(
@@ -435,7 +513,7 @@ mod tests {
         );
         // A flag over the config makes the pair consistent again.
         assert_eq!(
-            t.lso_gap((None, Some(6_000_000))).unwrap(),
+            t.lso_gap((None, Some(6_000_000)), &|_| {}).unwrap(),
             (5_000_000, 6_000_000)
         );
         let ok = Thresholds::resolve(&config::Thresholds::default())

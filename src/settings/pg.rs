@@ -2,7 +2,7 @@
 //! addressing, and each threshold pair checked; the outboxes and inboxes of the config.
 
 use super::targets::{PgTarget, Referenced, Targets};
-use super::{defaults, pair, Setting, Thresholds};
+use super::{defaults, pair, Note, Setting, Thresholds};
 use crate::cli::{HorizonArgs, OutboxArgs, PreparedArgs, SlotsArgs};
 use crate::commands::Addressing;
 use crate::config::{InboxConfig, OutboxConfig};
@@ -79,7 +79,8 @@ pub fn prepared(
     thresholds: &Thresholds,
     args: PreparedArgs,
 ) -> Result<PreparedSettings> {
-    let age = thresholds.prepared((args.warning_age, args.critical_age))?;
+    let note: Note = &|message| t.ctx.note(message);
+    let age = thresholds.prepared((args.warning_age, args.critical_age), note)?;
     let target = t.pg_for(&args.target)?;
     Ok(PreparedSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
@@ -90,8 +91,9 @@ pub fn prepared(
 }
 
 pub fn slots(t: &Targets, thresholds: &Thresholds, args: SlotsArgs) -> Result<SlotsSettings> {
-    let retained = thresholds.slots((args.warning_retained, args.critical_retained))?;
-    let xids = thresholds.horizon_xids((None, None))?;
+    let note: Note = &|message| t.ctx.note(message);
+    let retained = thresholds.slots((args.warning_retained, args.critical_retained), note)?;
+    let xids = thresholds.horizon_xids((None, None), note)?;
     Ok(SlotsSettings {
         target: t.pg_for(&args.target)?,
         retained,
@@ -100,10 +102,13 @@ pub fn slots(t: &Targets, thresholds: &Thresholds, args: SlotsArgs) -> Result<Sl
 }
 
 pub fn horizon(t: &Targets, thresholds: &Thresholds, args: HorizonArgs) -> Result<HorizonSettings> {
-    let age = thresholds.horizon_age((args.warning_age, args.critical_age))?;
-    let xids = thresholds.horizon_xids((args.warning_xids, args.critical_xids))?;
-    let wraparound =
-        thresholds.wraparound((args.wraparound_warning_xids, args.wraparound_critical_xids))?;
+    let note: Note = &|message| t.ctx.note(message);
+    let age = thresholds.horizon_age((args.warning_age, args.critical_age), note)?;
+    let xids = thresholds.horizon_xids((args.warning_xids, args.critical_xids), note)?;
+    let wraparound = thresholds.wraparound(
+        (args.wraparound_warning_xids, args.wraparound_critical_xids),
+        note,
+    )?;
     let target = t.pg_for(&args.target)?;
     Ok(HorizonSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
