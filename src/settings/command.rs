@@ -96,6 +96,11 @@ pub struct Planned {
 pub fn resolve(cli: Cli) -> Result<Resolved> {
     let ctx = Context::new(&cli.global)?;
     let config = config::load(cli.global.config.as_deref())?;
+    resolve_loaded(cli, ctx, config)
+}
+
+/// The same from a config already loaded (tests and fixtures give one of their own).
+pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved> {
     let thresholds = Thresholds::resolve(&config.config.thresholds);
     let command = {
         let t = Targets {
@@ -305,4 +310,86 @@ fn plan(
         }
     }
     plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolved(argv: &[&str], yaml: &str) -> Result<Resolved> {
+        let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))?;
+        let ctx = Context::new(&cli.global)?;
+        let path = std::path::Path::new("/etc/indoubt/test.yaml");
+        let config = Loaded {
+            path: Some(path.to_path_buf()),
+            config: config::parse(yaml, path)?,
+        };
+        resolve_loaded(cli, ctx, config)
+    }
+
+    #[test]
+    fn check_resolves_every_planned_check_up_front_and_keeps_each_refusal_as_its_own() {
+        let yaml = "postgres:\n  db1:\n    conninfo: postgres://u@db1.invalid:5432/shop\nkafka:\n  k1:\n    bootstrap_servers: k1.invalid:9092\nthresholds:\n  lso:\n    warning_gap: 5M\n";
+        let Ok(Resolved {
+            command: CommandSettings::Check(check),
+            ..
+        }) = resolved(&["check"], yaml)
+        else {
+            panic!("check did not resolve");
+        };
+        let plan: Vec<(&str, Result<&CommandSettings, String>)> = check
+            .plan
+            .iter()
+            .map(|p| (p.check, p.settings.as_ref().map_err(|e| format!("{e:#}"))))
+            .collect();
+        assert_eq!(plan.len(), 5);
+        match &plan[0] {
+            ("pg prepared", Ok(CommandSettings::PgPrepared(s))) => {
+                assert_eq!(s.target.name.as_deref(), Some("db1"));
+                assert_eq!(s.age, (Duration::from_secs(300), Duration::from_secs(1800)));
+            }
+            other => panic!("{:?}", other.0),
+        }
+        // The config's LSO gap pair is refused for kafka lso alone, with its message;
+        // kafka hanging on the same cluster still resolves.
+        match &plan[3] {
+            ("kafka lso", Err(e)) => assert_eq!(
+                e,
+                "LSO gap: warning threshold 5000000 is above the critical one 1000000"
+            ),
+            other => panic!("{:?}", other.0),
+        }
+        assert!(matches!(
+            plan[4],
+            ("kafka hanging", Ok(CommandSettings::KafkaHanging(_)))
+        ));
+    }
+
+    #[test]
+    fn a_command_resolves_its_targets_and_jobs_or_refuses_before_running() {
+        let yaml = "postgres:\n  a:\n    conninfo: postgres://u@a.invalid/a\n  b:\n    conninfo: postgres://u@b.invalid/b\nreconcile:\n  orders:\n    postgres: a\n    query: SELECT 1\n    topic: t\n    settle: 2m\n";
+        let err = resolved(&["pg", "slots"], yaml)
+            .err()
+            .map(|e| format!("{e:#}"));
+        assert_eq!(
+            err.as_deref(),
+            Some("the config names several postgres targets (a, b)")
+        );
+        let Ok(Resolved {
+            command: CommandSettings::Reconcile(job),
+            ..
+        }) = resolved(
+            &["reconcile", "-b", "k.invalid:9092", "--slack", "3m"],
+            yaml,
+        )
+        else {
+            panic!("the config's only job did not resolve");
+        };
+        assert_eq!(job.job.as_deref(), Some("orders"));
+        assert_eq!(job.pg.name.as_deref(), Some("a"));
+        assert_eq!(
+            (job.settle, job.slack),
+            (Duration::from_secs(120), Duration::from_secs(180))
+        );
+    }
 }

@@ -18,7 +18,7 @@ use crate::units::{format_duration, format_size};
 use defaults::Entry;
 use std::time::Duration;
 
-pub use command::{resolve, CommandSettings, Resolved};
+pub use command::{resolve, resolve_loaded, CommandSettings, Resolved};
 
 /// Where a value in force came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
