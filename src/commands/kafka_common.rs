@@ -5,7 +5,6 @@ use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
-use crate::kafka::security::Security;
 use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::settings::kafka::Cluster as Settings;
@@ -18,8 +17,7 @@ pub async fn open(
     topics: Option<&[String]>,
 ) -> Result<(Target, Cluster)> {
     let (name, target) = (settings.name.clone(), &settings.target);
-    let protocol = Security::from_properties(&target.properties)?.protocol();
-    let address = format!("{} ({protocol})", target.bootstrap.join(","));
+    let address = format!("{} ({})", target.bootstrap.join(","), settings.protocol);
     ctx.note(format!("connecting to Kafka at {address}"));
     let cluster = Cluster::connect(target, topics, ctx.timeout).await?;
     ctx.note(format!(

@@ -16,6 +16,8 @@ use std::time::Duration;
 pub struct Cluster {
     pub name: Option<String>,
     pub target: KafkaTarget,
+    /// `security.protocol` in force (PLAINTEXT, SSL, SASL_SSL, …), as status lines name it.
+    pub protocol: &'static str,
     /// `-b` as given.
     pub bootstrap: Option<String>,
     /// `--command-config` as given.
@@ -59,10 +61,11 @@ pub struct HangingSettings {
 
 /// The cluster `args` name (`default`: a reconcile job's target name).
 pub fn cluster(t: &Targets, args: &KafkaTargetArgs, default: Option<&str>) -> Result<Cluster> {
-    let (name, target) = t.kafka_target(args, default)?;
+    let (name, target, protocol) = t.kafka_target(args, default)?;
     Ok(Cluster {
         name,
         target,
+        protocol,
         bootstrap: args.bootstrap.clone(),
         command_config: args.command_config.clone(),
     })

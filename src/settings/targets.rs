@@ -65,12 +65,12 @@ pub struct Targets<'a> {
 impl Targets<'_> {
     /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target
     /// (`--kafka NAME`, else `default` — a reconcile job's — else the only one), with `-X`
-    /// over its properties.
+    /// over its properties; with the security protocol they make.
     pub fn kafka_target(
         &self,
         args: &KafkaTargetArgs,
         default: Option<&str>,
-    ) -> Result<(Option<String>, KafkaTarget)> {
+    ) -> Result<(Option<String>, KafkaTarget, &'static str)> {
         let targets = &self.config.config.kafka;
         let named = args.kafka.as_deref().or(default);
         let (name, mut target) = match (&args.bootstrap, named) {
@@ -115,8 +115,8 @@ impl Targets<'_> {
             self.ctx
                 .note(format!("{name} is ignored: {}", property.what));
         }
-        Security::from_properties(&target.properties)?;
-        Ok((name, target))
+        let protocol = Security::from_properties(&target.properties)?.protocol();
+        Ok((name, target, protocol))
     }
 
     /// A `--pg` value (or a config's postgres reference) that is neither a target name of
