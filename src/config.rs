@@ -68,7 +68,7 @@ pub struct OutboxConfig {
 pub struct InboxConfig {
     pub postgres: String,
     pub table: String,
-    #[serde(default = "default_created_at_column")]
+    #[serde(default = "default_inbox_created_at_column")]
     pub created_at_column: String,
 }
 
@@ -76,9 +76,12 @@ fn default_id_column() -> String {
     defaults::OUTBOX_ID_COLUMN.text().into()
 }
 
-/// The outbox's and the inbox's (one default in the registry each, the same text).
 fn default_created_at_column() -> String {
     defaults::OUTBOX_CREATED_AT_COLUMN.text().into()
+}
+
+fn default_inbox_created_at_column() -> String {
+    defaults::INBOX_CREATED_AT_COLUMN.text().into()
 }
 
 fn default_published_at_column() -> String {
@@ -178,9 +181,6 @@ pub enum SourceKind {
     AtomikosLog,
 }
 
-/// The default `in_doubt_after` (see the registry for why 5m).
-pub const DEFAULT_IN_DOUBT_AFTER: Duration = defaults::DECISION_SOURCE_IN_DOUBT_AFTER.duration();
-
 /// A decision source as configured, checked: each kind with exactly what it needs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DecisionSource {
@@ -276,10 +276,6 @@ impl DecisionSourceConfig {
                 tm_unique_name: self.coordinator.clone(),
             },
         })
-    }
-
-    pub fn in_doubt_after(&self) -> Duration {
-        self.in_doubt_after.unwrap_or(DEFAULT_IN_DOUBT_AFTER)
     }
 }
 

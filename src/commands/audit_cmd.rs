@@ -2,12 +2,13 @@
 
 use crate::audit::log;
 use crate::audit::record::{Kind, Record};
-use crate::cli::{AuditListArgs, AuditResealArgs, AuditVerifyArgs};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::command::AuditListSettings;
+use crate::settings::targets::AuditLog;
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;
@@ -27,9 +28,9 @@ fn target(path: &std::path::Path) -> Target {
     }
 }
 
-pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
-    let verification = log::read_and_verify(&path)?;
+pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
+    let path = args.log.path()?;
+    let verification = log::read_and_verify(path)?;
     let since = args
         .since
         .map(|d| crate::units::time_before(chrono::Utc::now(), d));
@@ -44,7 +45,7 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
         })
         .collect();
     let mut findings = vec![if verification.absent && verification.breaks.is_empty() {
-        no_records_yet(&path)
+        no_records_yet(path)
     } else {
         Finding::new(
             Severity::Ok,
@@ -66,7 +67,7 @@ pub fn list(ctx: &Context, args: &AuditListArgs) -> Result<Severity> {
     }
     let report = Report::new(
         "audit list",
-        target(&path),
+        target(path),
         findings,
         AuditReport {
             audit_log: path.display().to_string(),
@@ -90,9 +91,9 @@ fn no_records_yet(path: &std::path::Path) -> Finding {
     )
 }
 
-pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
-    let v = log::read_and_verify(&path)?;
+pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
+    let path = audit_log.path()?;
+    let v = log::read_and_verify(path)?;
     let mut findings = Vec::new();
     for b in &v.breaks {
         let mut finding = Finding::new(
@@ -137,7 +138,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
         );
     }
     if findings.is_empty() && v.absent {
-        findings.push(no_records_yet(&path));
+        findings.push(no_records_yet(path));
     } else if findings.is_empty() {
         findings.push(Finding::new(
             Severity::Ok,
@@ -174,7 +175,7 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     }
     let report = Report::new(
         "audit verify",
-        target(&path),
+        target(path),
         findings,
         AuditReport {
             audit_log: path.display().to_string(),
@@ -185,9 +186,9 @@ pub fn verify(ctx: &Context, args: &AuditVerifyArgs) -> Result<Severity> {
     Ok(report.status)
 }
 
-pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
-    let path = ctx.audit_log(args.audit_log.as_deref())?;
-    let (code, message, records) = match log::reseal(&path, &args.reason)? {
+pub fn reseal(ctx: &Context, audit_log: &AuditLog, reason: &str) -> Result<Severity> {
+    let path = audit_log.path()?;
+    let (code, message, records) = match log::reseal(path, reason)? {
         log::Resealed::Nothing => (
             codes::AUDIT_HEAD_MATCHES,
             "the head names the last record: nothing to reseal, nothing done".to_string(),
@@ -217,7 +218,7 @@ pub fn reseal(ctx: &Context, args: &AuditResealArgs) -> Result<Severity> {
     };
     let report = Report::new(
         "audit reseal",
-        target(&path),
+        target(path),
         vec![Finding::new(Severity::Ok, code, "audit log", message)],
         AuditReport {
             audit_log: path.display().to_string(),

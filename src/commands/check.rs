@@ -2,19 +2,19 @@
 
 use super::check_output;
 use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile};
-use crate::cli::{CheckArgs, CheckKind, Cli, Command, KafkaCommand, OutputFormat, PgCommand};
+use crate::cli::OutputFormat;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, ObjectKind, Severity};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, IncidentView, Report, TableView, Target};
+use crate::settings::command::{CheckSettings, CommandSettings};
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
 use crate::units::format_duration;
 use anyhow::{anyhow, Result};
-use clap::Parser;
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::time::Instant;
@@ -113,14 +113,7 @@ struct Gathered {
     findings: Vec<Finding>,
 }
 
-/// One check on one target: the argv of the command that answers it.
-struct Planned {
-    check: &'static str,
-    target: String,
-    argv: Vec<String>,
-}
-
-pub async fn run(ctx: &Context, args: &CheckArgs) -> Result<Severity> {
+pub async fn run(ctx: &Context, args: &CheckSettings) -> Result<Severity> {
     let mut report = build(ctx, args).await?;
     if let Some(path) = &args.prometheus_file {
         // Whole or not at all (the collector never reads half a file), never through a
@@ -163,44 +156,24 @@ fn write(text: &str, status: Severity) -> Result<Severity> {
     Ok(status)
 }
 
-async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
-    let enabled = |kind: CheckKind| {
-        if args.only.is_empty() {
-            !args.skip.contains(&kind)
-        } else {
-            args.only.contains(&kind)
-        }
-    };
-    let plan = plan(ctx, &enabled);
-    if plan.is_empty() {
-        return Err(match &ctx.config.path {
-            // Nothing to blame in a config that is not there.
-            None => crate::error::hinted(
-                format!(
-                    "nothing to check: no config file was found ({})",
-                    crate::config::where_looked()
-                ),
-                "check runs what a config file names (README, \"Config\"): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
-            ),
-            Some(path) => anyhow!(
-                "no check to run: {} names no postgres or kafka target, no reconcile job \
-                 or outbox with `check: true` (or --only/--skip left none)",
-                path.display()
-            ),
-        });
-    }
+async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<CheckReport>> {
     let started = Instant::now();
     let deadline = args.deadline;
-    let runs = plan.into_iter().map(|planned| async move {
+    let runs = args.plan.iter().map(|planned| async move {
         let began = Instant::now();
-        let outcome = match tokio::time::timeout(deadline, gather(ctx, &planned.argv)).await {
+        let outcome = match tokio::time::timeout(deadline, gather(ctx, &planned.settings)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(anyhow!(
                 "did not finish within the {} deadline",
                 format_duration(deadline)
             )),
         };
-        (planned.check, planned.target, began.elapsed(), outcome)
+        (
+            planned.check,
+            planned.target.clone(),
+            began.elapsed(),
+            outcome,
+        )
     });
     let results = join_all(runs).await;
 
@@ -242,9 +215,8 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
     let target = Target {
         name: None,
         kind: "config".into(),
-        address: ctx
-            .config
-            .path
+        address: args
+            .config_file
             .as_ref()
             .map_or_else(|| "(no config file)".into(), |p| p.display().to_string()),
     };
@@ -262,75 +234,19 @@ async fn build(ctx: &Context, args: &CheckArgs) -> Result<Report<CheckReport>> {
     ))
 }
 
-/// Every (check, target) pair the config and the selection enable, in target then check order.
-/// Names go in as `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
-fn plan(ctx: &Context, enabled: &dyn Fn(CheckKind) -> bool) -> Vec<Planned> {
-    let config = &ctx.config.config;
-    let mut plan = Vec::new();
-    let mut add = |check: &'static str, target: &String, argv: &[&str]| {
-        plan.push(Planned {
-            check,
-            target: target.clone(),
-            argv: argv.iter().map(|s| s.to_string()).collect(),
-        })
-    };
-    if enabled(CheckKind::Pg) {
-        for name in config.postgres.keys() {
-            let pg = format!("--pg={name}");
-            add("pg prepared", name, &["pg", "prepared", &pg]);
-            add("pg slots", name, &["pg", "slots", &pg]);
-            add("pg horizon", name, &["pg", "horizon", &pg]);
-        }
-    }
-    if enabled(CheckKind::Kafka) {
-        for (name, target) in &config.kafka {
-            let kafka = format!("--kafka={name}");
-            let mut lso = vec!["kafka", "lso", &kafka];
-            let mut hanging = vec!["kafka", "hanging", &kafka];
-            let topics = target
-                .check_topic_regex
-                .as_ref()
-                .map(|r| format!("--topic-regex={r}"));
-            if let Some(topics) = &topics {
-                lso.push(topics);
-                hanging.push(topics);
-            }
-            add("kafka lso", name, &lso);
-            add("kafka hanging", name, &hanging);
-        }
-    }
-    if enabled(CheckKind::Reconcile) {
-        for (name, _) in config.reconcile.iter().filter(|(_, job)| job.check) {
-            add(
-                "reconcile",
-                name,
-                &["reconcile", "--no-progress", "--", name],
-            );
-        }
-    }
-    if enabled(CheckKind::Outbox) {
-        for (name, _) in config.outbox.iter().filter(|(_, outbox)| outbox.check) {
-            add("outbox", name, &["pg", "outbox", "--", name]);
-        }
-    }
-    plan
-}
-
-/// Runs the command `argv` names, with exactly the arguments a user typing it would get,
-/// so each check has that command's defaults and the config's thresholds.
-async fn gather(ctx: &Context, argv: &[String]) -> Result<Gathered> {
-    let cli =
-        Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
-            .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
-    match cli.command {
-        Command::Pg(PgCommand::Prepared(a)) => gathered(pg_prepared::build(ctx, &a).await?),
-        Command::Pg(PgCommand::Slots(a)) => gathered(pg_slots::build(ctx, &a).await?),
-        Command::Pg(PgCommand::Horizon(a)) => gathered(pg_horizon::build(ctx, &a).await?),
-        Command::Pg(PgCommand::Outbox(a)) => gathered(pg_outbox::build(ctx, &a).await?),
-        Command::Kafka(KafkaCommand::Lso(a)) => gathered(kafka_lso::build(ctx, &a).await?),
-        Command::Kafka(KafkaCommand::Hanging(a)) => gathered(kafka_hanging::build(ctx, &a).await?),
-        Command::Reconcile(a) => gathered(reconcile::build(ctx, &a).await?),
-        other => unreachable!("check never plans {other:?}"),
+/// Runs one check with the settings resolved for it; one whose settings did not resolve
+/// is UNKNOWN with why, as its command would have refused.
+async fn gather(ctx: &Context, settings: &Result<CommandSettings>) -> Result<Gathered> {
+    let settings = settings.as_ref().map_err(|e| anyhow!("{e:#}"))?;
+    match settings {
+        CommandSettings::PgPrepared(s) => gathered(pg_prepared::build(ctx, s).await?),
+        CommandSettings::PgSlots(s) => gathered(pg_slots::build(ctx, s).await?),
+        CommandSettings::PgHorizon(s) => gathered(pg_horizon::build(ctx, s).await?),
+        CommandSettings::PgOutbox(s) => gathered(pg_outbox::build(ctx, s).await?),
+        CommandSettings::KafkaLso(s) => gathered(kafka_lso::build(ctx, s).await?),
+        CommandSettings::KafkaHanging(s) => gathered(kafka_hanging::build(ctx, s).await?),
+        CommandSettings::Reconcile(s) => gathered(reconcile::build(ctx, s).await?),
+        _ => Err(anyhow!("check plans no such command")),
     }
 }
 

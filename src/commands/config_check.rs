@@ -18,6 +18,7 @@ use crate::pg::privileges::{self, RolePrivileges};
 use crate::pg::session::{self, Session};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::targets::Targets;
 use crate::term::Shown;
 use crate::text::Text;
 use anyhow::Result;
@@ -121,8 +122,9 @@ struct KafkaPlan {
     check_topic_regex: Option<String>,
 }
 
-/// The targets to check, each once, with what the config uses each for.
-struct Plans {
+/// The targets to check, each once, with what the config uses each for: resolved with
+/// the run's other settings, before any connection.
+pub struct Plans {
     pg: Vec<PgPlan>,
     kafka: Vec<KafkaPlan>,
     /// References that name no target (config show says so too).
@@ -130,8 +132,8 @@ struct Plans {
 }
 
 impl Plans {
-    fn of(ctx: &Context) -> Plans {
-        let config = &ctx.config.config;
+    pub(crate) fn of(t: &Targets) -> Plans {
+        let config = &t.config.config;
         let mut plans = Plans {
             pg: Vec::new(),
             kafka: Vec::new(),
@@ -140,7 +142,7 @@ impl Plans {
         for name in config.postgres.keys() {
             plans.pg.push(PgPlan {
                 name: name.clone(),
-                target: ctx.pg_target(Some(name)),
+                target: t.pg_target(Some(name)),
                 used_by: Vec::new(),
                 uses: Vec::new(),
             });
@@ -166,7 +168,7 @@ impl Plans {
         for (job, j) in &config.reconcile {
             let section = format!("reconcile job {job}");
             if let (Some(pg), Some(query)) = (j.postgres.clone().or(only_pg.clone()), &j.query) {
-                if let Some(plan) = plans.pg_ref(ctx, &section, &pg) {
+                if let Some(plan) = plans.pg_ref(t, &section, &pg) {
                     plan.uses.push(PgUse::Reconcile {
                         job: job.clone(),
                         query: query.clone(),
@@ -191,7 +193,7 @@ impl Plans {
         }
         for (name, o) in &config.outbox {
             let section = format!("outbox {name}");
-            if let Some(plan) = plans.pg_ref(ctx, &section, &o.postgres) {
+            if let Some(plan) = plans.pg_ref(t, &section, &o.postgres) {
                 plan.uses.push(PgUse::Table {
                     section,
                     table: o.table.clone(),
@@ -205,7 +207,7 @@ impl Plans {
         }
         for (name, i) in &config.inbox {
             let section = format!("inbox {name}");
-            if let Some(plan) = plans.pg_ref(ctx, &section, &i.postgres) {
+            if let Some(plan) = plans.pg_ref(t, &section, &i.postgres) {
                 plan.uses.push(PgUse::Table {
                     section,
                     table: i.table.clone(),
@@ -215,21 +217,21 @@ impl Plans {
         }
         let r = &config.resolve;
         for p in &r.participants {
-            plans.pg_ref(ctx, "resolve.participants", p);
+            plans.pg_ref(t, "resolve.participants", p);
         }
         if let Some(c) = &r.citus_coordinator {
-            plans.pg_ref(ctx, "resolve.citus_coordinator", c);
+            plans.pg_ref(t, "resolve.citus_coordinator", c);
         }
         for source in &r.decision_sources {
-            if let Some(t) = &source.target {
-                plans.pg_ref(ctx, &format!("decision source {}", source.name), t);
+            if let Some(target) = &source.target {
+                plans.pg_ref(t, &format!("decision source {}", source.name), target);
             }
         }
         // Nothing configured: the server the pg commands would inspect without --pg.
         if plans.pg.is_empty() && plans.kafka.is_empty() && plans.unusable.is_empty() {
             plans.pg.push(PgPlan {
                 name: "(default)".into(),
-                target: ctx.pg_target(None),
+                target: t.pg_target(None),
                 used_by: vec![
                     "the pg commands without --pg (PG* variables, libpq defaults)".into(),
                 ],
@@ -241,14 +243,14 @@ impl Plans {
 
     /// The plan a section's postgres reference (a target name or a connection string)
     /// points at, made once per connection string.
-    fn pg_ref(&mut self, ctx: &Context, section: &str, value: &str) -> Option<&mut PgPlan> {
-        let at = if ctx.config.config.postgres.contains_key(value) {
+    fn pg_ref(&mut self, t: &Targets, section: &str, value: &str) -> Option<&mut PgPlan> {
+        let at = if t.config.config.postgres.contains_key(value) {
             self.pg.iter().position(|p| p.name == value)
         } else if looks_like_conninfo(value) {
             let name = format!("{section}'s connection string");
             self.pg.push(PgPlan {
                 name,
-                target: ctx.pg_target(Some(value)),
+                target: t.pg_target(Some(value)),
                 used_by: Vec::new(),
                 uses: Vec::new(),
             });
@@ -284,13 +286,19 @@ fn unusable_reference(section: &str, why: impl Into<Text>) -> Finding {
     )
 }
 
-pub async fn run(ctx: &Context) -> Result<Severity> {
-    let plans = Plans::of(ctx);
+/// `config show --check`'s settings: the plans, and the config file they came from.
+pub struct ConfigCheckSettings {
+    pub plans: Plans,
+    pub config_file: Option<std::path::PathBuf>,
+}
+
+pub async fn run(ctx: &Context, settings: &ConfigCheckSettings) -> Result<Severity> {
+    let plans = &settings.plans;
     let pg = futures_util::future::join_all(plans.pg.iter().map(|p| check_pg(ctx, p)));
     let kafka = futures_util::future::join_all(plans.kafka.iter().map(|k| check_kafka(ctx, k)));
     let (pg, kafka) = tokio::join!(pg, kafka);
     let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).collect();
-    let mut findings = plans.unusable;
+    let mut findings = plans.unusable.clone();
     for t in &targets {
         let subject = format!("{} target {}", t.kind, t.name);
         let failed: Vec<&Check> = t
@@ -324,7 +332,10 @@ pub async fn run(ctx: &Context) -> Result<Severity> {
             findings.push(finding);
         }
     }
-    let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
+    let config_file = settings
+        .config_file
+        .as_ref()
+        .map(|p| p.display().to_string());
     let report = Report::new(
         "config show --check",
         Target {

@@ -3,7 +3,7 @@
 //! value with where it came from.
 
 use crate::codes;
-use crate::config::{DecisionKey, DecisionSource, OutboxConfig, ReconcileJobConfig, SourceKind};
+use crate::config::{Config, DecisionKey, DecisionSource, ReconcileJobConfig, SourceKind};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::security::Security;
@@ -11,7 +11,10 @@ use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
-use crate::settings::{self, defaults, defaults::Value};
+use crate::settings::command::ConfigShowSettings;
+use crate::settings::pg::Outbox;
+use crate::settings::reconcile::Parameters;
+use crate::settings::{defaults, Checked, Setting};
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;
@@ -134,7 +137,7 @@ struct KafkaTargetView {
     check_topic_regex: Option<String>,
 }
 
-/// Every threshold in force (flags aside): config value or default.
+/// Every threshold pair in force (flags aside), as the commands check it.
 #[derive(Debug, Serialize)]
 struct ThresholdsView {
     prepared_warning_age_seconds: u64,
@@ -154,8 +157,30 @@ struct ThresholdsView {
     hanging_max_transaction_timeout_seconds: u64,
 }
 
-pub fn run(ctx: &Context) -> Result<Severity> {
-    let config = &ctx.config.config;
+impl From<&Checked> for ThresholdsView {
+    fn from(c: &Checked) -> ThresholdsView {
+        ThresholdsView {
+            prepared_warning_age_seconds: c.prepared_age.0.as_secs(),
+            prepared_critical_age_seconds: c.prepared_age.1.as_secs(),
+            slots_warning_retained_bytes: c.slots_retained.0,
+            slots_critical_retained_bytes: c.slots_retained.1,
+            horizon_warning_age_seconds: c.horizon_age.0.as_secs(),
+            horizon_critical_age_seconds: c.horizon_age.1.as_secs(),
+            horizon_warning_xids: c.horizon_xids.0,
+            horizon_critical_xids: c.horizon_xids.1,
+            wraparound_warning_xids: c.wraparound_xids.0,
+            wraparound_critical_xids: c.wraparound_xids.1,
+            lso_warning_age_seconds: c.lso_age.0.as_secs(),
+            lso_critical_age_seconds: c.lso_age.1.as_secs(),
+            lso_warning_gap: c.lso_gap.0,
+            lso_critical_gap: c.lso_gap.1,
+            hanging_max_transaction_timeout_seconds: c.hanging_max_transaction_timeout.as_secs(),
+        }
+    }
+}
+
+pub fn run(ctx: &Context, s: &ConfigShowSettings) -> Result<Severity> {
+    let config = &s.config.config;
     let env = |key: &str| std::env::var(key).ok();
     let mut findings = Vec::new();
     let mut postgres_targets = Vec::new();
@@ -195,15 +220,8 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             Err(e) => findings.push(unusable("kafka", name, format!("{e:#}"))),
         }
     }
-    let (warning, critical) = ctx.prepared_thresholds((None, None))?;
-    let (retained_warning, retained_critical) = ctx.slot_thresholds((None, None))?;
-    let ((age_warning, age_critical), (xids_warning, xids_critical)) =
-        ctx.horizon_thresholds((None, None), (None, None))?;
-    let (wrap_warning, wrap_critical) = ctx.wraparound_thresholds((None, None))?;
-    let ((lso_age_warning, lso_age_critical), (lso_gap_warning, lso_gap_critical)) =
-        ctx.lso_thresholds((None, None), (None, None))?;
-    let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
-    let mut settings: Vec<SettingView> = ctx
+    let config_file = s.config.path.as_ref().map(|p| p.display().to_string());
+    let mut settings: Vec<SettingView> = s
         .thresholds
         .rows()
         .into_iter()
@@ -218,48 +236,50 @@ pub fn run(ctx: &Context) -> Result<Severity> {
         0,
         SettingView {
             key: None,
-            flag: defaults::TIMEOUT.flag.map(str::to_string),
-            value: Value::Duration(ctx.timeout).text(),
-            source: ctx.timeout_from.describe(),
+            flag: s.timeout.entry.flag.map(str::to_string),
+            value: s.timeout.text(),
+            source: s.timeout.source.describe(),
         },
     );
-    let reconcile_jobs = config
-        .reconcile
+    let reconcile_jobs = s
+        .jobs
         .iter()
-        .map(|(name, job)| reconcile_job(ctx, name, job, &mut findings))
+        .filter_map(|(name, p)| Some((name, config.reconcile.get(name)?, p)))
+        .map(|(name, job, p)| reconcile_job(config, name, job, p, &mut findings))
         .collect();
-    let outboxes = config
-        .outbox
+    let outboxes = s
+        .outboxes
         .iter()
-        .map(|(name, o)| outbox(ctx, name, o, &mut findings))
+        .map(|o| outbox(config, o, &mut findings))
         .collect();
-    let inboxes = config
-        .inbox
+    let inboxes = s
+        .inboxes
         .iter()
-        .map(|(name, i)| InboxView {
-            name: name.clone(),
-            postgres: pg_reference(ctx, &format!("inbox {name}"), &i.postgres, &mut findings),
+        .map(|i| InboxView {
+            name: i.name.clone(),
+            postgres: pg_reference(
+                config,
+                &format!("inbox {}", i.name),
+                &i.postgres,
+                &mut findings,
+            ),
             table: i.table.clone(),
             created_at_column: i.created_at_column.clone(),
         })
         .collect();
     let audit = AuditView {
-        path: match (&config.audit.path, crate::audit::log::default_path()) {
-            (Some(path), _) => Sourced {
+        path: match &s.audit.path {
+            Some(path) => Sourced {
                 value: path.display().to_string(),
-                source: "config audit.path".into(),
+                source: s.audit.source.describe(),
             },
-            (None, Ok(path)) => Sourced {
-                value: path.display().to_string(),
-                source: "default".into(),
-            },
-            (None, Err(_)) => Sourced {
+            None => Sourced {
                 value: defaults::AUDIT_PATH.text().into(),
                 source: "default (HOME and XDG_STATE_HOME are not set)".into(),
             },
         },
     };
-    let resolve = resolve_view(ctx, &mut findings);
+    let resolve = resolve_view(config, &s.in_doubt_after, &mut findings);
     if findings.is_empty() {
         let message = match &config_file {
             Some(_) => format!(
@@ -285,23 +305,7 @@ pub fn run(ctx: &Context) -> Result<Severity> {
             config_file,
             postgres_targets,
             kafka_targets,
-            thresholds: ThresholdsView {
-                prepared_warning_age_seconds: warning.as_secs(),
-                prepared_critical_age_seconds: critical.as_secs(),
-                slots_warning_retained_bytes: retained_warning,
-                slots_critical_retained_bytes: retained_critical,
-                horizon_warning_age_seconds: age_warning.as_secs(),
-                horizon_critical_age_seconds: age_critical.as_secs(),
-                horizon_warning_xids: xids_warning,
-                horizon_critical_xids: xids_critical,
-                wraparound_warning_xids: wrap_warning,
-                wraparound_critical_xids: wrap_critical,
-                lso_warning_age_seconds: lso_age_warning.as_secs(),
-                lso_critical_age_seconds: lso_age_critical.as_secs(),
-                lso_warning_gap: lso_gap_warning,
-                lso_critical_gap: lso_gap_critical,
-                hanging_max_transaction_timeout_seconds: ctx.hanging_timeout(None).as_secs(),
-            },
+            thresholds: ThresholdsView::from(&s.checked),
             settings,
             reconcile_jobs,
             outboxes,
@@ -314,25 +318,31 @@ pub fn run(ctx: &Context) -> Result<Severity> {
     Ok(report.status)
 }
 
-fn sourced(value: String, source: String) -> Sourced {
-    Sourced { value, source }
+/// A value in force as written, and where it came from.
+fn text(setting: &Setting<String>) -> Sourced {
+    Sourced {
+        value: setting.value.clone(),
+        source: setting.source.describe(),
+    }
 }
 
-/// A config field with a default: its value as written and whether the config gave it.
-fn field<T>(configured: Option<T>, default: T, key: String, text: impl Fn(T) -> String) -> Sourced {
-    let (value, source) = settings::in_section(configured, default, key);
-    sourced(text(value), source)
-}
-
-fn duration_text(d: Duration) -> String {
-    Value::Duration(d).text()
+fn duration(setting: &Setting<Duration>) -> Sourced {
+    Sourced {
+        value: setting.text(),
+        source: setting.source.describe(),
+    }
 }
 
 /// A postgres reference of a section (a target name or a connection string) as it can be
 /// shown: the name, or a connection string's `user@host:port/db` without its password. A
 /// name the config does not define is UNKNOWN: the section cannot run.
-fn pg_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec<Finding>) -> String {
-    if ctx.config.config.postgres.contains_key(value) {
+fn pg_reference(
+    config: &Config,
+    section: &str,
+    value: &str,
+    findings: &mut Vec<Finding>,
+) -> String {
+    if config.postgres.contains_key(value) {
         return value.to_string();
     }
     if looks_like_conninfo(value) {
@@ -368,8 +378,8 @@ fn pg_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec<Fi
 }
 
 /// A kafka target name of a section; one the config does not define is UNKNOWN.
-fn kafka_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec<Finding>) {
-    if !ctx.config.config.kafka.contains_key(value) {
+fn kafka_reference(config: &Config, section: &str, value: &str, findings: &mut Vec<Finding>) {
+    if !config.kafka.contains_key(value) {
         findings.push(Finding::new(
             Severity::Unknown,
             codes::CONFIG_REFERENCE_UNUSABLE,
@@ -380,101 +390,62 @@ fn kafka_reference(ctx: &Context, section: &str, value: &str, findings: &mut Vec
 }
 
 fn reconcile_job(
-    ctx: &Context,
+    config: &Config,
     name: &str,
     job: &ReconcileJobConfig,
+    p: &Parameters,
     findings: &mut Vec<Finding>,
 ) -> ReconcileJobView {
     let section = format!("reconcile job {name}");
-    let key = |field: &str| format!("reconcile.{name}.{field}");
-    let text = |v: &str| v.to_string();
     if let Some(kafka) = &job.kafka {
-        kafka_reference(ctx, &section, kafka, findings);
+        kafka_reference(config, &section, kafka, findings);
     }
     ReconcileJobView {
         name: name.to_string(),
         postgres: job
             .postgres
             .as_deref()
-            .map(|p| pg_reference(ctx, &section, p, findings)),
+            .map(|p| pg_reference(config, &section, p, findings)),
         kafka: job.kafka.clone(),
         topic: job.topic.clone(),
         query: job.query.clone(),
-        id_from: field(
-            job.id_from.as_deref(),
-            defaults::RECONCILE_ID_FROM.text(),
-            key("id_from"),
-            text,
-        ),
-        since: field(
-            job.since.as_deref(),
-            defaults::RECONCILE_SINCE.text(),
-            key("since"),
-            text,
-        ),
-        until: field(
-            job.until.as_deref(),
-            defaults::RECONCILE_UNTIL.text(),
-            key("until"),
-            text,
-        ),
-        settle: field(
-            job.settle,
-            defaults::RECONCILE_SETTLE.duration(),
-            key("settle"),
-            duration_text,
-        ),
-        slack: field(
-            job.slack,
-            defaults::RECONCILE_SLACK.duration(),
-            key("slack"),
-            duration_text,
-        ),
+        id_from: text(&p.id_from),
+        since: text(&p.since),
+        until: text(&p.until),
+        settle: duration(&p.settle),
+        slack: duration(&p.slack),
         check: job.check,
     }
 }
 
-fn outbox(ctx: &Context, name: &str, o: &OutboxConfig, findings: &mut Vec<Finding>) -> OutboxView {
-    let key = |field: &str| format!("outbox.{name}.{field}");
+fn outbox(config: &Config, o: &Outbox, findings: &mut Vec<Finding>) -> OutboxView {
     OutboxView {
-        name: name.to_string(),
-        postgres: pg_reference(ctx, &format!("outbox {name}"), &o.postgres, findings),
+        name: o.name.clone(),
+        postgres: pg_reference(config, &format!("outbox {}", o.name), &o.postgres, findings),
         table: o.table.clone(),
         id_column: o.id_column.clone(),
         created_at_column: o.created_at_column.clone(),
         published_at_column: o.published_at_column.clone(),
-        settle: field(
-            o.settle,
-            defaults::OUTBOX_SETTLE.duration(),
-            key("settle"),
-            duration_text,
-        ),
-        warning_age: field(
-            o.warning_age,
-            defaults::OUTBOX_WARNING_AGE.duration(),
-            key("warning_age"),
-            duration_text,
-        ),
-        critical_age: field(
-            o.critical_age,
-            defaults::OUTBOX_CRITICAL_AGE.duration(),
-            key("critical_age"),
-            duration_text,
-        ),
+        settle: duration(&o.settle),
+        warning_age: duration(&o.warning_age),
+        critical_age: duration(&o.critical_age),
         check: o.check,
     }
 }
 
-fn resolve_view(ctx: &Context, findings: &mut Vec<Finding>) -> ResolveView {
-    let r = &ctx.config.config.resolve;
+fn resolve_view(
+    config: &Config,
+    in_doubt_after: &[Setting<Duration>],
+    findings: &mut Vec<Finding>,
+) -> ResolveView {
+    let r = &config.resolve;
     let mut decision_sources = Vec::new();
-    for (i, source) in r.decision_sources.iter().enumerate() {
+    for (source, in_doubt_after) in r.decision_sources.iter().zip(in_doubt_after) {
         let section = format!("decision source {}", source.name);
-        let key = format!("resolve.decision_sources[{i}].in_doubt_after");
         let target = source
             .target
             .as_deref()
-            .map(|t| pg_reference(ctx, &section, t, findings));
+            .map(|t| pg_reference(config, &section, t, findings));
         let (key_name, authoritative) = match source.source() {
             Ok(DecisionSource::Sql {
                 key, authoritative, ..
@@ -495,23 +466,18 @@ fn resolve_view(ctx: &Context, findings: &mut Vec<Finding>) -> ResolveView {
             path: source.path.as_ref().map(|p| p.display().to_string()),
             table,
             coordinator: source.coordinator.clone(),
-            in_doubt_after: field(
-                source.in_doubt_after,
-                defaults::DECISION_SOURCE_IN_DOUBT_AFTER.duration(),
-                key,
-                duration_text,
-            ),
+            in_doubt_after: duration(in_doubt_after),
         });
     }
     ResolveView {
         citus_coordinator: r
             .citus_coordinator
             .as_deref()
-            .map(|c| pg_reference(ctx, "resolve.citus_coordinator", c, findings)),
+            .map(|c| pg_reference(config, "resolve.citus_coordinator", c, findings)),
         participants: r
             .participants
             .iter()
-            .map(|p| pg_reference(ctx, "resolve.participants", p, findings))
+            .map(|p| pg_reference(config, "resolve.participants", p, findings))
             .collect(),
         decision_sources,
     }

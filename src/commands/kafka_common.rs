@@ -1,28 +1,25 @@
 //! What the Kafka commands share: opening the cluster for a target, and the findings for
 //! topics the cluster refused to describe.
 
-use crate::cli::KafkaTargetArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
-use crate::kafka::security::Security;
 use crate::next::{Next, Word};
 use crate::report::Target;
+use crate::settings::kafka::Cluster as Settings;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 
 pub async fn open(
     ctx: &Context,
-    args: &KafkaTargetArgs,
+    settings: &Settings,
     topics: Option<&[String]>,
 ) -> Result<(Target, Cluster)> {
-    let (name, target) = ctx.kafka_target(args, None)?;
-    let protocol = Security::from_properties(&target.properties)?.protocol();
-    let address = format!("{} ({protocol})", target.bootstrap.join(","));
+    let (name, target) = (settings.name.clone(), &settings.target);
+    let address = format!("{} ({})", target.bootstrap.join(","), settings.protocol);
     ctx.note(format!("connecting to Kafka at {address}"));
-    let cluster = Cluster::connect(&target, topics, ctx.timeout).await?;
+    let cluster = Cluster::connect(target, topics, ctx.timeout).await?;
     ctx.note(format!(
         "metadata: {} broker(s), {} topic(s)",
         cluster.brokers.len(),
@@ -43,18 +40,18 @@ pub async fn open(
 /// its -b and --command-config; -X settings are not repeated: they may hold secrets).
 pub fn resolve_next(
     ctx: &Context,
-    args: &KafkaTargetArgs,
+    cluster: &Settings,
     target: &Target,
     (topic, partition, start_offset): (&str, i32, i64),
 ) -> Next {
     let (partition, start_offset) = (partition.to_string(), start_offset.to_string());
     let mut words = vec![Word::Lit("resolve"), Word::Lit("kafka")];
-    match (&target.name, &args.bootstrap) {
+    match (&target.name, &cluster.bootstrap) {
         (Some(name), _) => words.extend([Word::Lit("--kafka"), Word::Value(name)]),
         (None, Some(bootstrap)) => words.extend([Word::Lit("-b"), Word::Value(bootstrap)]),
         (None, None) => {}
     }
-    if let Some(file) = args.command_config.as_deref().and_then(|p| p.to_str()) {
+    if let Some(file) = cluster.command_config.as_deref().and_then(|p| p.to_str()) {
         words.extend([Word::Lit("--command-config"), Word::Value(file)]);
     }
     words.extend([
@@ -90,19 +87,6 @@ pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
             .advice(advice)
         })
         .collect()
-}
-
-/// `--topic-regex`, compiled.
-pub fn topic_pattern(flag: Option<&str>) -> Result<Option<regex::Regex>> {
-    flag.map(|r| {
-        regex::Regex::new(r).map_err(|e| {
-            hinted(
-                format!("invalid --topic-regex: {e}"),
-                "a Rust regex, e.g. '^payments(-.*)?$'",
-            )
-        })
-    })
-    .transpose()
 }
 
 pub fn now_ms() -> i64 {

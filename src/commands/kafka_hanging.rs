@@ -2,7 +2,6 @@
 //! transaction (its coordinator will never end it) from a long one it still owns.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::HangingArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -10,6 +9,7 @@ use crate::kafka::cluster::{ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::HangingSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -42,20 +42,20 @@ struct OpenTransaction {
     reason: String,
 }
 
-pub async fn run(ctx: &Context, args: &HangingArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, s: &HangingSettings) -> Result<Severity> {
+    let report = build(ctx, s).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<HangingReport>> {
-    let max_transaction_timeout = ctx.hanging_timeout(args.max_transaction_timeout);
-    let pattern = kafka_common::topic_pattern(args.topic_regex.as_deref())?;
-    let named = args.topic.as_ref().map(|t| vec![t.clone()]);
-    let (target, cluster) = kafka_common::open(ctx, &args.target, named.as_deref()).await?;
+pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<HangingReport>> {
+    let max_transaction_timeout = s.max_transaction_timeout;
+    let pattern = &s.pattern;
+    let named = s.topic.as_ref().map(|t| vec![t.clone()]);
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, named.as_deref()).await?;
     let mut findings = kafka_common::topic_errors(&cluster);
-    if let Some(b) = args.broker_id {
+    if let Some(b) = s.broker_id {
         if !cluster.brokers.contains_key(&b) {
             findings.push(Finding::new(
                 Severity::Unknown,
@@ -77,12 +77,12 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
                 .map(move |(p, meta)| (name, *p, meta))
         })
         .filter(|(_, p, meta)| {
-            args.partition.is_none_or(|want| want == *p)
-                && args.broker_id.is_none_or(|b| meta.replicas.contains(&b))
+            s.partition.is_none_or(|want| want == *p)
+                && s.broker_id.is_none_or(|b| meta.replicas.contains(&b))
         })
         .map(|(name, p, _)| (name.clone(), p))
         .collect();
-    if let (Some(topic), Some(p)) = (&args.topic, args.partition) {
+    if let (Some(topic), Some(p)) = (&s.topic, s.partition) {
         if cluster.topics.contains_key(topic) && tps.is_empty() {
             findings.push(Finding::new(
                 Severity::Unknown,
@@ -211,7 +211,7 @@ pub(crate) async fn build(ctx: &Context, args: &HangingArgs) -> Result<Report<Ha
         findings.push(match t.verdict {
             Verdict::Hanging => finding.next(kafka_common::resolve_next(
                 ctx,
-                &args.target,
+                &s.cluster,
                 &target,
                 (&t.topic, t.partition, t.start_offset),
             )),

@@ -1,7 +1,6 @@
 //! `indoubt kafka lso`: where read_committed consumers are stuck, by how much, since when, and why.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::LsoArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -9,6 +8,7 @@ use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
 use crate::kafka::verdict::{self, Verdict};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::LsoSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -58,27 +58,24 @@ struct PartitionLso {
     severity: Severity,
 }
 
-pub async fn run(ctx: &Context, args: &LsoArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, s: &LsoSettings) -> Result<Severity> {
+    let report = build(ctx, s).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoReport>> {
-    let ((warning_age, critical_age), (warning_gap, critical_gap)) = ctx.lso_thresholds(
-        (args.warning_age, args.critical_age),
-        (args.warning_gap, args.critical_gap),
-    )?;
+pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoReport>> {
+    let ((warning_age, critical_age), (warning_gap, critical_gap)) = (s.age, s.gap);
     let t = Thresholds {
         warning_age_seconds: warning_age.as_secs(),
         critical_age_seconds: critical_age.as_secs(),
         warning_gap,
         critical_gap,
     };
-    let pattern = kafka_common::topic_pattern(args.topic_regex.as_deref())?;
-    let named = (!args.topic.is_empty()).then_some(args.topic.as_slice());
-    let (target, cluster) = kafka_common::open(ctx, &args.target, named).await?;
+    let pattern = &s.pattern;
+    let named = (!s.topics.is_empty()).then_some(s.topics.as_slice());
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, named).await?;
     let tps: Vec<TopicPartition> = cluster
         .topics
         .iter()
@@ -101,7 +98,7 @@ pub(crate) async fn build(ctx: &Context, args: &LsoArgs) -> Result<Report<LsoRep
             findings.push(match (p.verdict, p.open_txn_start_offset) {
                 (Some(Verdict::Hanging), Some(start)) => finding.next(kafka_common::resolve_next(
                     ctx,
-                    &args.target,
+                    &s.cluster,
                     &target,
                     (&p.topic, p.partition, start),
                 )),

@@ -1,13 +1,13 @@
 //! `indoubt kafka producers`: DescribeProducers for one partition.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::ProducersArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::ProducersSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -23,10 +23,10 @@ struct ProducersReport {
     producers: Vec<ProducerState>,
 }
 
-pub async fn run(ctx: &Context, args: &ProducersArgs) -> Result<Severity> {
-    let topics = [args.topic.clone()];
-    let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&topics)).await?;
-    let tp = (args.topic.clone(), args.partition);
+pub async fn run(ctx: &Context, s: &ProducersSettings) -> Result<Severity> {
+    let topics = [s.topic.clone()];
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
+    let tp = (s.topic.clone(), s.partition);
     let mut findings = kafka_common::topic_errors(&cluster);
     let leader = cluster.leader(&tp).ok();
     let producers = match cluster

@@ -2,13 +2,13 @@
 //! broker and described through each id's coordinator.
 
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::TransactionsArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::TransactionDescription;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::kafka::TransactionsSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -29,24 +29,24 @@ struct Transaction {
     duration_seconds: Option<f64>,
 }
 
-pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
-    let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&[])).await?;
+pub async fn run(ctx: &Context, s: &TransactionsSettings) -> Result<Severity> {
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&[])).await?;
     let mut findings = Vec::new();
     // Ids from brokers that could not filter by duration (before Kafka 3.8): filtered
     // here on the start time DescribeTransactions gives.
     let mut unfiltered = std::collections::BTreeSet::new();
-    let ids: Vec<String> = match &args.transactional_id {
+    let ids: Vec<String> = match &s.transactional_id {
         Some(id) => vec![id.clone()],
         None => {
             let mut ids = Vec::new();
             for (broker, listing) in cluster
-                .list_transactions(&args.state, &[], args.min_duration)
+                .list_transactions(&s.state, &[], s.min_duration)
                 .await
             {
                 match listing {
                     Ok(list) => {
                         for l in list.transactions {
-                            if args.min_duration.is_some() && !list.duration_filtered {
+                            if s.min_duration.is_some() && !list.duration_filtered {
                                 unfiltered.insert(l.transactional_id.clone());
                             }
                             ids.push(l.transactional_id);
@@ -77,7 +77,7 @@ pub async fn run(ctx: &Context, args: &TransactionsArgs) -> Result<Severity> {
                     .then(|| now.saturating_sub(d.start_time_ms).max(0) as f64 / 1000.0);
                 // As the broker filters (TransactionStateManager): now minus the start
                 // time must exceed it, whatever the state.
-                if let (true, Some(min)) = (unfiltered.contains(&id), args.min_duration) {
+                if let (true, Some(min)) = (unfiltered.contains(&id), s.min_duration) {
                     let min_ms = min.as_millis().min(i64::MAX as u128) as i64;
                     if now.saturating_sub(d.start_time_ms) <= min_ms {
                         continue;

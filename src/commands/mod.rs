@@ -20,12 +20,12 @@ mod reconcile;
 mod resolve_kafka;
 mod resolve_pg;
 
-use crate::cli::{
-    AuditCommand, Cli, Command, ConfigCommand, KafkaCommand, OutputFormat, PgCommand,
-    ResolveCommand,
-};
-use crate::context::Context;
+pub use config_check::{ConfigCheckSettings, Plans as ConfigCheckPlans};
+pub use pg_common::Addressing;
+
+use crate::cli::{Cli, Command, OutputFormat};
 use crate::findings::Severity;
+use crate::settings::{CommandSettings, Resolved};
 use anyhow::Result;
 
 pub async fn run(cli: Cli) -> Result<Severity> {
@@ -42,34 +42,30 @@ pub async fn run(cli: Cli) -> Result<Severity> {
     if let Command::Explain(args) = &cli.command {
         return explain::run(&cli.global, args);
     }
-    let ctx = Context::new(&cli.global)?;
-    match cli.command {
-        Command::Pg(PgCommand::Prepared(args)) => pg_prepared::run(&ctx, &args).await,
-        Command::Pg(PgCommand::Slots(args)) => pg_slots::run(&ctx, &args).await,
-        Command::Pg(PgCommand::Horizon(args)) => pg_horizon::run(&ctx, &args).await,
-        Command::Pg(PgCommand::Outbox(args)) => pg_outbox::run(&ctx, &args).await,
-        Command::Kafka(KafkaCommand::Lso(args)) => kafka_lso::run(&ctx, &args).await,
-        Command::Kafka(KafkaCommand::Producers(args)) => kafka_producers::run(&ctx, &args).await,
-        Command::Kafka(KafkaCommand::Transactions(args)) => {
-            kafka_transactions::run(&ctx, &args).await
+    // Every setting of the run, resolved (and every resolution error raised) before any
+    // command connects to anything.
+    let Resolved { ctx, command } = crate::settings::resolve(cli)?;
+    use CommandSettings as S;
+    match command {
+        S::PgPrepared(s) => pg_prepared::run(&ctx, &s).await,
+        S::PgSlots(s) => pg_slots::run(&ctx, &s).await,
+        S::PgHorizon(s) => pg_horizon::run(&ctx, &s).await,
+        S::PgOutbox(s) => pg_outbox::run(&ctx, &s).await,
+        S::KafkaLso(s) => kafka_lso::run(&ctx, &s).await,
+        S::KafkaProducers(s) => kafka_producers::run(&ctx, &s).await,
+        S::KafkaTransactions(s) => kafka_transactions::run(&ctx, &s).await,
+        S::KafkaHanging(s) => kafka_hanging::run(&ctx, &s).await,
+        S::Reconcile(s) => reconcile::run(&ctx, &s).await,
+        S::ResolvePg(s) => resolve_pg::run(&ctx, &s).await,
+        S::ResolveKafka(s) => resolve_kafka::run(&ctx, &s).await,
+        S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
+        S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
+        S::AuditReseal { log, reason } => {
+            local(move || audit_cmd::reseal(&ctx, &log, &reason)).await
         }
-        Command::Kafka(KafkaCommand::Hanging(args)) => kafka_hanging::run(&ctx, &args).await,
-        Command::Reconcile(args) => reconcile::run(&ctx, &args).await,
-        Command::Resolve(ResolveCommand::Pg(args)) => resolve_pg::run(&ctx, &args).await,
-        Command::Resolve(ResolveCommand::Kafka(args)) => resolve_kafka::run(&ctx, &args).await,
-        Command::Audit(AuditCommand::List(args)) => {
-            local(move || audit_cmd::list(&ctx, &args)).await
-        }
-        Command::Audit(AuditCommand::Verify(args)) => {
-            local(move || audit_cmd::verify(&ctx, &args)).await
-        }
-        Command::Audit(AuditCommand::Reseal(args)) => {
-            local(move || audit_cmd::reseal(&ctx, &args)).await
-        }
-        Command::Config(ConfigCommand::Show(args)) if args.check => config_check::run(&ctx).await,
-        Command::Config(ConfigCommand::Show(_)) => local(move || config_show::run(&ctx)).await,
-        Command::Check(args) => check::run(&ctx, &args).await,
-        Command::Explain(_) => unreachable!("explain runs before the context is made"),
+        S::ConfigCheck(s) => config_check::run(&ctx, &s).await,
+        S::ConfigShow(s) => local(move || config_show::run(&ctx, &s)).await,
+        S::Check(s) => check::run(&ctx, &s).await,
     }
 }
 

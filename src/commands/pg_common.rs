@@ -3,7 +3,7 @@
 //! the SQL that drops a replication slot or ends a session.
 
 use crate::cli::PgTargetArgs;
-use crate::context::{Context, PgTarget};
+use crate::context::PgTarget;
 use crate::next::{sql_literal, Invocation, Next, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
 use crate::text::RawText;
@@ -21,7 +21,7 @@ impl Addressing {
     /// when it does (a password is never printed: the next command takes it from
     /// PGPASSWORD or the password file, as libpq does); then the -h, -p, -U, -d given.
     /// PG* variables need nothing: the next command runs with the same environment.
-    pub fn new(ctx: &Context, args: &PgTargetArgs, target: &PgTarget) -> Addressing {
+    pub fn new(invocation: &Invocation, args: &PgTargetArgs, target: &PgTarget) -> Addressing {
         let mut flags: Vec<(&'static str, String)> = Vec::new();
         let conninfo_in_d = args
             .dbname
@@ -69,7 +69,7 @@ impl Addressing {
         }
         flags.extend(psql.into_iter().filter_map(|(flag, v)| Some((flag, v?))));
         Addressing {
-            invocation: ctx.invocation.clone(),
+            invocation: invocation.clone(),
             flags,
         }
     }

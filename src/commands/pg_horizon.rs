@@ -1,7 +1,6 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
 use super::pg_common::{self, Addressing};
-use crate::cli::HorizonArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -10,6 +9,7 @@ use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::pg::HorizonSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -38,20 +38,21 @@ struct Thresholds {
     wraparound_critical_xids: u64,
 }
 
-pub async fn run(ctx: &Context, args: &HorizonArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, settings: &HorizonSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<HorizonReport>> {
-    let ((warning_age, critical_age), (warning_xids, critical_xids)) = ctx.horizon_thresholds(
-        (args.warning_age, args.critical_age),
-        (args.warning_xids, args.critical_xids),
-    )?;
-    let (wrap_warning, wrap_critical) =
-        ctx.wraparound_thresholds((args.wraparound_warning_xids, args.wraparound_critical_xids))?;
+pub(crate) async fn build(
+    ctx: &Context,
+    settings: &HorizonSettings,
+) -> Result<Report<HorizonReport>> {
+    let (warning_age, critical_age) = settings.age;
+    let (warning_xids, critical_xids) = settings.xids;
+    let (wrap_warning, wrap_critical) = settings.wraparound;
+    let target = &settings.target;
     let thresholds = Thresholds {
         warning_age_seconds: warning_age.as_secs(),
         critical_age_seconds: critical_age.as_secs(),
@@ -60,12 +61,10 @@ pub(crate) async fn build(ctx: &Context, args: &HorizonArgs) -> Result<Report<Ho
         wraparound_warning_xids: wrap_warning,
         wraparound_critical_xids: wrap_critical,
     };
-    let target = ctx.pg_target_for(&args.target)?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = horizon::collect(&session, ctx.timeout).await?;
-    let addressing = Addressing::new(ctx, &args.target, &target);
-    let findings = assess(&snapshot, &thresholds, &addressing);
+    let findings = assess(&snapshot, &thresholds, &settings.addressing);
     let culprit = snapshot.holders.first().map(culprit_line);
     let report = Report::new(
         "pg horizon",

@@ -1,9 +1,7 @@
 //! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
 
-use crate::cli::OutboxArgs;
 use crate::codes;
 use crate::context::Context;
-use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe;
 use crate::next::Next;
@@ -11,7 +9,7 @@ use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
-use crate::settings::defaults;
+use crate::settings::pg::OutboxSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -99,53 +97,36 @@ fn save(file: &Path, now: &Previous) -> Result<()> {
     })
 }
 
-pub async fn run(ctx: &Context, args: &OutboxArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, settings: &OutboxSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<OutboxReport>> {
-    let config = &ctx.config.config;
-    if config.outbox.is_empty() && config.inbox.is_empty() {
-        return Err(hinted(
-            "no outbox or inbox in the config",
-            "name them under outbox: and inbox: (see README.md)",
-        ));
-    }
-    let wanted = |name: &str| args.name.as_deref().is_none_or(|n| n == name);
-    if let Some(n) = &args.name {
-        if !config.outbox.contains_key(n) && !config.inbox.contains_key(n) {
-            return Err(hinted(
-                format!("no outbox or inbox named {n:?} in the config"),
-                "see outbox: and inbox: in the config",
-            ));
-        }
-    }
+pub(crate) async fn build(
+    ctx: &Context,
+    settings: &OutboxSettings,
+) -> Result<Report<OutboxReport>> {
     // Every state file is checked before anything is read or written: a planted one
     // stops the command with nothing done.
     let mut previous = std::collections::BTreeMap::new();
-    for name in config.outbox.keys().filter(|n| wanted(n)) {
-        if let Some(file) = state_file(name) {
+    for o in &settings.outboxes {
+        if let Some(file) = state_file(&o.name) {
             let loaded = load_previous(&file)?;
-            previous.insert(name.clone(), (file, loaded));
+            previous.insert(o.name.clone(), (file, loaded));
         }
     }
     let mut findings = Vec::new();
     let mut outboxes = Vec::new();
-    for (name, o) in config.outbox.iter().filter(|(n, _)| wanted(n)) {
+    for o in &settings.outboxes {
+        let name = &o.name;
         let first_of_outbox = findings.len();
-        let settle = o.settle.unwrap_or(defaults::OUTBOX_SETTLE.duration());
-        let (warning, critical) = (
-            o.warning_age
-                .unwrap_or(defaults::OUTBOX_WARNING_AGE.duration()),
-            o.critical_age
-                .unwrap_or(defaults::OUTBOX_CRITICAL_AGE.duration()),
-        );
+        let settle = o.settle.value;
+        let (warning, critical) = (o.warning_age.value, o.critical_age.value);
         let subject = format!("outbox {name} ({})", o.table);
         let read = async {
-            let target = ctx.pg_target(Some(&o.postgres))?;
+            let target = o.target.clone().map_err(anyhow::Error::msg)?;
             let session = session::connect(&target.params, ctx.timeout).await?;
             let state = outbox::outbox(
                 &session,
@@ -154,7 +135,7 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                 &o.created_at_column,
                 &o.published_at_column,
                 settle.as_secs_f64(),
-                args.show as i64,
+                settings.show as i64,
             )
             .await?;
             Ok::<_, anyhow::Error>((state, format!("{} {}", target.params.describe(), o.table)))
@@ -291,10 +272,11 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
         }
     }
     let mut inboxes = Vec::new();
-    for (name, i) in config.inbox.iter().filter(|(n, _)| wanted(n)) {
+    for i in &settings.inboxes {
+        let name = &i.name;
         let subject = format!("inbox {name} ({})", i.table);
         let read = async {
-            let target = ctx.pg_target(Some(&i.postgres))?;
+            let target = i.target.clone().map_err(anyhow::Error::msg)?;
             let session = session::connect(&target.params, ctx.timeout).await?;
             outbox::inbox(&session, &i.table, &i.created_at_column).await
         }
@@ -333,9 +315,8 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
     let target = Target {
         name: None,
         kind: "outbox".into(),
-        address: ctx
-            .config
-            .path
+        address: settings
+            .config_file
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_default(),

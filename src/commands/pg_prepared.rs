@@ -1,7 +1,6 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
 use super::pg_common::Addressing;
-use crate::cli::PreparedArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -9,6 +8,7 @@ use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::pg::PreparedSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -30,26 +30,28 @@ pub(crate) struct PreparedReport {
     snapshot: PreparedSnapshot,
 }
 
-pub async fn run(ctx: &Context, args: &PreparedArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, settings: &PreparedSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &PreparedArgs) -> Result<Report<PreparedReport>> {
-    let (warning, critical) = ctx.prepared_thresholds((args.warning_age, args.critical_age))?;
+pub(crate) async fn build(
+    ctx: &Context,
+    settings: &PreparedSettings,
+) -> Result<Report<PreparedReport>> {
+    let (warning, critical) = settings.age;
+    let target = &settings.target;
     let thresholds = Thresholds {
         warning_age_seconds: warning.as_secs(),
         critical_age_seconds: critical.as_secs(),
     };
-    let target = ctx.pg_target_for(&args.target)?;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     ctx.note(format!("connected: PostgreSQL {}", session.info.version));
-    let snapshot = prepared::collect(&session, &args.databases, ctx.timeout).await?;
-    let addressing = Addressing::new(ctx, &args.target, &target);
-    let findings = assess(&snapshot, warning, critical, &addressing);
+    let snapshot = prepared::collect(&session, &settings.databases, ctx.timeout).await?;
+    let findings = assess(&snapshot, warning, critical, &settings.addressing);
     let report = Report::new(
         "pg prepared",
         target.report_target(),

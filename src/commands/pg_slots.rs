@@ -1,7 +1,6 @@
 //! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
 
 use super::pg_common;
-use crate::cli::SlotsArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -9,6 +8,7 @@ use crate::pg::session;
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
+use crate::settings::pg::SlotsSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_size;
@@ -31,18 +31,17 @@ struct Thresholds {
     critical_xids: u64,
 }
 
-pub async fn run(ctx: &Context, args: &SlotsArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, settings: &SlotsSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &SlotsArgs) -> Result<Report<SlotsReport>> {
-    let (warning, critical) =
-        ctx.slot_thresholds((args.warning_retained, args.critical_retained))?;
-    let (warning_xids, critical_xids) = ctx.horizon_xid_thresholds((None, None))?;
-    let target = ctx.pg_target_for(&args.target)?;
+pub(crate) async fn build(ctx: &Context, settings: &SlotsSettings) -> Result<Report<SlotsReport>> {
+    let (warning, critical) = settings.retained;
+    let (warning_xids, critical_xids) = settings.xids;
+    let target = &settings.target;
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = slots::collect(&session).await?;

@@ -1,7 +1,6 @@
 //! `indoubt reconcile`: orders in the database that their events never announced, found
 //! as the difference of two sets — never as an ERROR line.
 
-use crate::cli::ReconcileArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
@@ -10,14 +9,13 @@ use crate::next::{Next, Word};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
-use crate::reconcile::ids::IdFrom;
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
-use crate::settings::defaults;
+use crate::settings::reconcile::ReconcileSettings;
 use crate::shown;
 use crate::term::Shown;
-use crate::units::{format_duration, parse_duration};
+use crate::units::format_duration;
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -130,119 +128,24 @@ struct Duplicate {
     count: u32,
 }
 
-/// A time: RFC 3339, or a duration back from now.
-fn parse_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-        return Ok(t.with_timezone(&Utc));
-    }
-    let back = parse_duration(text).map_err(|e| {
-        hinted(
-            format!("invalid time {text:?}: {e}"),
-            "an RFC 3339 time (2026-05-11T02:00:00Z) or a duration back from now (3h)",
-        )
-    })?;
-    Ok(crate::units::time_before(now, back))
-}
-
-/// The job in force: the one named; with none named, the config's only job (flags
-/// override its fields), unless the command line is a comparison of its own (--query and
-/// --topic). Several jobs and none named is refused with their names.
-fn job_in_force<'a>(
-    ctx: &'a Context,
-    args: &ReconcileArgs,
-) -> Result<Option<(String, &'a crate::config::ReconcileJobConfig)>> {
-    let jobs = &ctx.config.config.reconcile;
-    let names = || jobs.keys().cloned().collect::<Vec<_>>().join(", ");
-    match &args.job {
-        Some(name) => match jobs.get(name) {
-            Some(job) => Ok(Some((name.clone(), job))),
-            None => Err(hinted(
-                format!("no reconcile job named {name:?} in the config"),
-                if jobs.is_empty() {
-                    "jobs live under reconcile: in the config file, which names none".to_string()
-                } else {
-                    format!("the config's reconcile jobs are: {}", names())
-                },
-            )),
-        },
-        None if args.query.is_some() && args.topic.is_some() => Ok(None),
-        None if jobs.len() == 1 => {
-            let (name, job) = jobs.iter().next().context("config jobs vanished")?;
-            ctx.note(format!("reconcile job {name:?}, the config's only one"));
-            Ok(Some((name.clone(), job)))
-        }
-        None if jobs.len() > 1 => Err(hinted(
-            format!("which reconcile job? The config names several: {}", names()),
-            "name one: indoubt reconcile NAME (flags override its fields), or give --query and --topic for a comparison of its own",
-        )),
-        None => Ok(None),
-    }
-}
-
-pub async fn run(ctx: &Context, args: &ReconcileArgs) -> Result<Severity> {
-    let report = build(ctx, args).await?;
+pub async fn run(ctx: &Context, settings: &ReconcileSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<ReconcileReport>> {
-    let (job_name, job) = match job_in_force(ctx, args)? {
-        Some((name, job)) => (Some(name), Some(job)),
-        None => (None, None),
-    };
-    let pick = |flag: &Option<String>,
-                field: fn(&crate::config::ReconcileJobConfig) -> &Option<String>| {
-        flag.clone().or_else(|| job.and_then(|j| field(j).clone()))
-    };
-    let need = |value: Option<String>, what: &str| {
-        value.ok_or_else(|| {
-            let hint = match &ctx.config.path {
-                Some(_) => "give it as a flag or in a reconcile job of the config".to_string(),
-                None => format!(
-                    "give it as a flag, or in a reconcile job of a config file (none was found: {})",
-                    crate::config::where_looked()
-                ),
-            };
-            hinted(format!("reconcile needs {what}"), hint)
-        })
-    };
-    let query = need(pick(&args.query, |j| &j.query), "--query")?;
-    let topic_name = need(pick(&args.topic, |j| &j.topic), "--topic")?;
-    let id_from = IdFrom::parse(
-        &pick(&args.id_from, |j| &j.id_from)
-            .unwrap_or_else(|| defaults::RECONCILE_ID_FROM.text().into()),
-    )?;
-    let now = Utc::now();
-    let since = parse_time(
-        &pick(&args.since, |j| &j.since).unwrap_or_else(|| defaults::RECONCILE_SINCE.text().into()),
-        now,
-    )?;
-    let until = parse_time(
-        &pick(&args.until, |j| &j.until).unwrap_or_else(|| defaults::RECONCILE_UNTIL.text().into()),
-        now,
-    )?;
-    if since >= until {
-        return Err(hinted(
-            "the window is empty: --since must be before --until",
-            "e.g. --since 3h --until 0s",
-        ));
-    }
-    let settle = args
-        .settle
-        .or(job.and_then(|j| j.settle))
-        .unwrap_or(defaults::RECONCILE_SETTLE.duration());
-    let slack = args
-        .slack
-        .or(job.and_then(|j| j.slack))
-        .unwrap_or(defaults::RECONCILE_SLACK.duration());
-    let pg = ctx.pg_target(pick(&args.pg, |j| &j.postgres).as_deref())?;
-    let (_, kafka) = ctx.kafka_target(&args.kafka, job.and_then(|j| j.kafka.as_deref()))?;
-
-    let progress = Progress::new(ctx, !args.no_progress);
-    let query_timeout = args
-        .query_timeout
-        .unwrap_or(defaults::RECONCILE_QUERY_TIMEOUT.duration());
+pub(crate) async fn build(
+    ctx: &Context,
+    args: &ReconcileSettings,
+) -> Result<Report<ReconcileReport>> {
+    let (since, until, settle, slack) = (args.since, args.until, args.settle, args.slack);
+    let (pg, kafka, id_from) = (&args.pg, &args.kafka.target, &args.id_from);
+    let topic_name = &args.topic;
+    let query = &args.query;
+    let job_name = args.job.clone();
+    let progress = Progress::new(args.progress);
+    let query_timeout = args.query_timeout;
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
     let connect = async {
         let mut session = session::connect(&pg.params, ctx.timeout).await?;
@@ -250,7 +153,7 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
         Ok::<_, anyhow::Error>(session)
     };
     let open = async {
-        topic::open(&kafka, &topic_name, kafka_timeout)
+        topic::open(kafka, topic_name, kafka_timeout)
             .await
             .context("reading the topic side")
     };
@@ -296,21 +199,14 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     let on_note = |message: String| ctx.note(message);
     let topic_read = topic::read(
         &topic,
-        &id_from,
+        id_from,
         &window,
         kafka_timeout,
         &on_messages,
         &on_note,
     );
-    let db_read = db::read(
-        &session,
-        &query,
-        compared_from,
-        until,
-        settle_from,
-        &on_rows,
-    );
-    let past_read = topic::read_past_lso(&topic, &id_from);
+    let db_read = db::read(&session, query, compared_from, until, settle_from, &on_rows);
+    let past_read = topic::read_past_lso(&topic, id_from);
     let (db_side, topic_side, past) = tokio::join!(db_read, topic_read, past_read);
     let db_side = db_side.context("reading the database side")?;
     let topic_side = topic_side.context("reading the topic side")?;
@@ -405,19 +301,8 @@ const IDS_OUT_FILE: &str = "reconcile-ids.tsv";
 /// same window (its bounds as absolute times), with `--ids-out`. Only for a job run as the
 /// config has it: flags that override its fields are not repeated, so a next command
 /// would compare something else. None when this run wrote the file already.
-fn ids_out_next(ctx: &Context, args: &ReconcileArgs, d: &ReconcileReport) -> Option<Next> {
-    let k = &args.kafka;
-    let overridden = args.query.is_some()
-        || args.topic.is_some()
-        || args.id_from.is_some()
-        || args.pg.is_some()
-        || args.settle.is_some()
-        || args.slack.is_some()
-        || k.bootstrap.is_some()
-        || k.kafka.is_some()
-        || k.command_config.is_some()
-        || !k.properties.is_empty();
-    if overridden || args.ids_out.is_some() {
+fn ids_out_next(ctx: &Context, s: &ReconcileSettings, d: &ReconcileReport) -> Option<Next> {
+    if !s.job_as_configured || s.ids_out.is_some() {
         return None;
     }
     let job = d.job.as_deref()?;
@@ -704,8 +589,8 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(ctx: &Context, wanted: bool) -> Progress {
-        let bar = (wanted && std::io::stderr().is_terminal() && ctx.verbose < 2).then(|| {
+    fn new(wanted: bool) -> Progress {
+        let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
             let target = indicatif::ProgressDrawTarget::term_like_with_hz(
                 Box::new(Narrowed(console::Term::buffered_stderr())),
                 20,

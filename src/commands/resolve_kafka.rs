@@ -4,7 +4,6 @@
 
 use super::kafka_common::{self, format_ms};
 use crate::audit::record::Outcome;
-use crate::cli::ResolveKafkaArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -15,6 +14,7 @@ use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::kafka::{self, Marker, Open};
 use crate::resolve::flow::{self, EarlierIntent};
+use crate::settings::resolution::ResolveKafkaSettings;
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;
@@ -84,12 +84,12 @@ impl ResolveKafkaReport {
     }
 }
 
-pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
-    let topics = [args.topic.clone()];
-    let (target, cluster) = kafka_common::open(ctx, &args.target, Some(&topics)).await?;
-    let tp: TopicPartition = (args.topic.clone(), args.partition);
+pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
+    let topics = [s.topic.clone()];
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
+    let tp: TopicPartition = (s.topic.clone(), s.partition);
     let subject = format!("partition {}-{}", tp.0, tp.1);
-    let mut data = ResolveKafkaReport::new(&tp, args.confirm.dry_run);
+    let mut data = ResolveKafkaReport::new(&tp, s.confirm.dry_run);
     let errors = kafka_common::topic_errors(&cluster);
     if !errors.is_empty() {
         return finish(ctx, target, errors, data);
@@ -109,11 +109,11 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     };
     let open = producers.into_iter().find(|p| {
         p.current_txn_start_offset >= 0
-            && match (args.start_offset, args.producer_id) {
+            && match (s.start_offset, s.producer_id) {
                 (Some(offset), _) => p.current_txn_start_offset == offset,
                 (None, Some(pid)) => {
                     p.producer_id == pid
-                        && Some(p.producer_epoch) == args.producer_epoch.map(i32::from)
+                        && Some(p.producer_epoch) == s.producer_epoch.map(i32::from)
                 }
                 (None, None) => false,
             }
@@ -139,7 +139,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
     data.producer_id = Some(producer.producer_id);
     data.producer_epoch = Some(producer.producer_epoch);
     let (coordinator_epoch, why) =
-        kafka::coordinator_epoch(args.coordinator_epoch, producer.coordinator_epoch);
+        kafka::coordinator_epoch(s.coordinator_epoch, producer.coordinator_epoch);
     data.coordinator_epoch = Some(coordinator_epoch);
     data.coordinator_epoch_reported = Some(producer.coordinator_epoch);
     data.coordinator_epoch_reason = Some(why.clone());
@@ -158,7 +158,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             unreadable: &judgement.unreadable,
             reason: data.reason.as_deref(),
         },
-        args.force,
+        s.force,
     );
     if let Some((code, message)) = refused {
         let finding = Finding::new(Severity::Warning, code, subject, message);
@@ -191,7 +191,7 @@ pub async fn run(ctx: &Context, args: &ResolveKafkaArgs) -> Result<Severity> {
             summary,
         },
     )];
-    let done = flow::run(ctx, &args.confirm, &mut marker).await?;
+    let done = flow::run(ctx, &s.confirm, &mut marker).await?;
     let [marker] = marker;
     data.high_watermark_after = marker.after.map(|(hw, _)| hw);
     data.last_stable_offset_after = marker.after.map(|(_, lso)| lso);

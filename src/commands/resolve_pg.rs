@@ -3,7 +3,6 @@
 
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
-use crate::cli::ResolvePgArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
@@ -23,6 +22,7 @@ use crate::resolve::decision::{self, Choice, Decision, Proposal};
 use crate::resolve::flow::{self, EarlierIntent};
 use crate::resolve::siblings::{self, Siblings};
 use crate::resolve::sources;
+use crate::settings::resolution::ResolvePgSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -92,18 +92,13 @@ impl ResolveReport {
     }
 }
 
-pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
-    let requested = match (args.commit, args.rollback) {
-        (true, _) => Some(Decision::Commit),
-        (_, true) => Some(Decision::Rollback),
-        _ => None,
-    };
-    let target = ctx.pg_target_for(&args.target)?;
-    let addressing = Addressing::new(ctx, &args.target, &target);
+pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
+    let requested = s.requested;
+    let target = &s.target;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
-    let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
-    let mut data = ResolveReport::new(gid.clone(), args.confirm.dry_run, args.all_branches);
+    let gid = which_gid(&s.gid, &snapshot.prepared_transactions)?;
+    let mut data = ResolveReport::new(gid.clone(), s.confirm.dry_run, s.all_branches);
     let subject = text!["prepared transaction '", gid, "'"];
     let Some(xact) = snapshot
         .prepared_transactions
@@ -111,7 +106,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         .find(|x| x.gid == gid)
     else {
         // Gone here, but its siblings may not be.
-        data.siblings = siblings::search(ctx, &target, &session, &gid, None).await;
+        data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, None).await;
         let finding = Finding::new(
             Severity::Ok,
             codes::ALREADY_RESOLVED,
@@ -119,7 +114,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             "no prepared transaction has this GID: already resolved (or never prepared on this server)",
         )
         .evidence("source", "pg_prepared_xacts");
-        return finish(ctx, &target, &addressing, vec![finding], data);
+        return finish(ctx, target, &s.addressing, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
     data.owner = xact.owner.clone();
@@ -129,16 +124,24 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &gid, &data.decoded_gid).await;
-    data.siblings = siblings::search(ctx, &target, &session, &gid, Some(&xact.database)).await;
+    data.decision_sources = sources::ask_sources(ctx, &s.sources, &gid, &data.decoded_gid).await;
+    data.siblings = siblings::search(
+        ctx,
+        &s.sources,
+        target,
+        &session,
+        &gid,
+        Some(&xact.database),
+    )
+    .await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
     let choice = decision::choose(
         &proposal,
         &data.decision_sources,
         requested,
-        args.force,
-        args.confirm.yes,
+        s.force,
+        s.confirm.yes,
     );
     let (chosen, heuristic) = match choice {
         Choice::Act {
@@ -147,7 +150,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         } => (decision, heuristic),
         Choice::Refuse { code, message } => {
             let finding = Finding::new(Severity::Warning, code, subject, message);
-            return finish(ctx, &target, &addressing, vec![finding], data);
+            return finish(ctx, target, &s.addressing, vec![finding], data);
         }
     };
     data.decision = Some(chosen);
@@ -161,11 +164,11 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );
-        return finish(ctx, &target, &addressing, vec![finding], data);
+        return finish(ctx, target, &s.addressing, vec![finding], data);
     };
     data.statement = Some(apply::pg::statement(chosen, &gid));
-    if args.all_branches {
-        all_branches::plan(ctx, &mut data.siblings, chosen, args.force).await;
+    if s.all_branches {
+        all_branches::plan(ctx, &s.sources, &mut data.siblings, chosen, s.force).await;
     }
     let evidence = serde_json::json!({
         "database": xact.database,
@@ -178,7 +181,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         "decoded_gid": data.decoded_gid,
         "global_transaction": data.siblings.global_transaction,
         "siblings": data.siblings.siblings,
-        "all_branches": args.all_branches,
+        "all_branches": s.all_branches,
         "proposal": proposal.why,
     });
     let mut branches = vec![Branch::new(Prepared {
@@ -198,14 +201,14 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     })];
     // --all-branches: every sibling planned, under the same confirmation.
     branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));
-    let done = flow::run(ctx, &args.confirm, &mut branches).await?;
+    let done = flow::run(ctx, &s.confirm, &mut branches).await?;
     let mut outcomes = done.outcomes.into_iter();
     data.outcome = outcomes.next().flatten();
     all_branches::record(&mut data.siblings, outcomes, chosen);
     data.audit_log = done.audit_log;
     data.earlier_intents = done.earlier_intents;
     data.evidence_shown = done.evidence_shown;
-    finish(ctx, &target, &addressing, done.findings, data)
+    finish(ctx, target, &s.addressing, done.findings, data)
 }
 
 fn finish(

@@ -12,6 +12,7 @@ use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
 use crate::gid;
 use crate::report::evidence::Block;
+use crate::settings::resolution::Sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -24,11 +25,19 @@ use std::time::Duration;
 /// One that is not established to be of this global transaction, was read on a
 /// standby, or is in a database indoubt cannot connect to is left alone too. Each one
 /// left alone says why; each other one gets its statement.
-pub async fn plan(ctx: &Context, found: &mut Siblings, decision: Decision, force: bool) {
+pub async fn plan(
+    ctx: &Context,
+    configured: &Sources,
+    found: &mut Siblings,
+    decision: Decision,
+    force: bool,
+) {
     let answers = join_all(found.siblings.iter().map(|s| async move {
         match why_not(s) {
             Some(_) => None,
-            None => Some(sources::ask_sources(ctx, &s.gid, &gid::decode_raw(&s.gid)).await),
+            None => {
+                Some(sources::ask_sources(ctx, configured, &s.gid, &gid::decode_raw(&s.gid)).await)
+            }
         }
     }))
     .await;

@@ -9,13 +9,13 @@
 
 use crate::audit::log;
 use crate::audit::record::{Action, Operator, Outcome, Record, SourceAnswer, Status};
-use crate::cli::ConfirmArgs;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::{self, Block};
 use crate::report::Target;
 use crate::resolve::confirm::{self, Answer, Confirmed, Expected, Request};
+use crate::settings::resolution::Confirm as ConfirmArgs;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -156,7 +156,7 @@ pub async fn run<S: Subject>(
     if !done.findings.is_empty() {
         return Ok(done);
     }
-    let audit_path = ctx.audit_log(args.audit_log.as_deref());
+    let audit_path = args.audit_log.path();
     if let Ok(path) = &audit_path {
         // Unreadable here means unwritable below, which stops the resolution with the reason.
         for subject in subjects.iter() {
@@ -218,7 +218,7 @@ pub async fn run<S: Subject>(
             );
         }
         let recorded = log::record_intent(
-            &path,
+            path,
             Record::intent(Action {
                 target: subject.target(),
                 object: subject.object(),
@@ -259,7 +259,7 @@ pub async fn run<S: Subject>(
             detail: applied.detail.clone(),
             code: applied.server_code.clone(),
         };
-        log::record_outcome(&path, &intent, outcome.clone())?;
+        log::record_outcome(path, &intent, outcome.clone())?;
         let mut finding = Finding::new(
             applied.severity(),
             applied.code,

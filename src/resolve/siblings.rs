@@ -16,6 +16,7 @@ use crate::pg::siblings::{self, Branch, Origin, ServerBranches, ServerIdentity};
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::decision::Proposal;
+use crate::settings::resolution::Sources;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};
@@ -150,6 +151,7 @@ impl Siblings {
 /// other branches of the transaction `gid`, prepared in `database` (None: it is gone).
 pub async fn search(
     ctx: &Context,
+    configured: &Sources,
     here: &PgTarget,
     session: &Session,
     gid: &RawText,
@@ -160,7 +162,7 @@ pub async fn search(
         global_transaction: GlobalTransaction::of(gid, &decoded),
         ..Siblings::default()
     };
-    let participants = &ctx.config.config.resolve.participants;
+    let participants = &configured.participants;
     let identity = match siblings::identity(session).await {
         Ok(identity) => identity,
         Err(e) => {
@@ -188,7 +190,7 @@ pub async fn search(
     };
     let others = join_all(participants.iter().map(|name| async {
         let result = async {
-            let target = ctx.pg_target(Some(name))?;
+            let target = configured.target(name)?;
             let read = async {
                 let session = session::connect(&target.params, ctx.timeout).await?;
                 siblings::find(&session, &origin).await

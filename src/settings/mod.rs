@@ -1,21 +1,32 @@
 //! Settings in force, each with where it came from: flag > config > default (the
-//! registry of defaults is [`defaults`]). Resolved once from the config when a command
-//! starts; a command's own flag is laid over its setting with [`Setting::over`].
+//! registry of defaults is [`defaults`]). Flags, environment and config are resolved
+//! once, by [`resolve`], into one typed [`Resolved`] value before any command connects to
+//! anything; a command's run takes its part of it and reads neither flags nor config.
 
+pub mod command;
 pub mod defaults;
+pub mod kafka;
 pub mod man;
+pub mod pg;
+pub mod reconcile;
+pub mod resolution;
+pub mod targets;
 
 use crate::config;
+use crate::error::hinted;
+use crate::units::{format_duration, format_size};
 use defaults::Entry;
 use std::time::Duration;
+
+pub use command::{resolve, resolve_loaded, CommandSettings, Resolved};
 
 /// Where a value in force came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     /// A flag on the command line, e.g. `--warning-gap`.
     Flag(&'static str),
-    /// A key of the config file, e.g. `thresholds.lso.warning_gap`.
-    Config(&'static str),
+    /// A key of the config file, e.g. `thresholds.lso.warning_gap`, `outbox.orders.settle`.
+    Config(String),
     /// The registry's default.
     Default,
 }
@@ -39,13 +50,13 @@ pub struct Setting<T> {
     pub entry: &'static Entry,
 }
 
-impl<T: Copy> Setting<T> {
+impl<T: Clone> Setting<T> {
     /// The config's value where it has one, else the entry's default.
     fn from(entry: &'static Entry, configured: Option<T>, default: T) -> Setting<T> {
         match (configured, entry.config) {
             (Some(value), Some(key)) => Setting {
                 value,
-                source: Source::Config(key),
+                source: Source::Config(key.to_string()),
                 entry,
             },
             _ => Setting {
@@ -108,6 +119,22 @@ pub struct Thresholds {
     pub hanging_max_transaction_timeout: Setting<Duration>,
 }
 
+/// A command's warning and critical flags, None where not given.
+pub type Flags<T> = (Option<T>, Option<T>);
+
+/// Every threshold pair in force before any command's flag, each checked: warning, critical.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked {
+    pub prepared_age: (Duration, Duration),
+    pub slots_retained: (u64, u64),
+    pub horizon_age: (Duration, Duration),
+    pub horizon_xids: (u64, u64),
+    pub wraparound_xids: (u64, u64),
+    pub lso_age: (Duration, Duration),
+    pub lso_gap: (u64, u64),
+    pub hanging_max_transaction_timeout: Duration,
+}
+
 impl Thresholds {
     pub fn resolve(c: &config::Thresholds) -> Thresholds {
         use defaults::*;
@@ -131,6 +158,123 @@ impl Thresholds {
                 c.hanging.max_transaction_timeout,
             ),
         }
+    }
+
+    /// Prepared-transaction age: warning, critical.
+    pub fn prepared(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        noted(
+            "prepared age",
+            flags,
+            (&t.prepared_warning_age, &t.prepared_critical_age),
+            format_duration,
+            note,
+        )
+    }
+
+    /// WAL retained by an inactive slot, in bytes.
+    pub fn slots(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        noted(
+            "retained WAL",
+            flags,
+            (&t.slots_warning_retained, &t.slots_critical_retained),
+            format_size,
+            note,
+        )
+    }
+
+    /// How long one holder may hold the horizon.
+    pub fn horizon_age(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        noted(
+            "horizon age",
+            flags,
+            (&t.horizon_warning_age, &t.horizon_critical_age),
+            format_duration,
+            note,
+        )
+    }
+
+    /// How many xids a holder may hold the horizon back; slots use it too.
+    pub fn horizon_xids(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        noted(
+            "horizon xids",
+            flags,
+            (&t.horizon_warning_xids, &t.horizon_critical_xids),
+            |n| n.to_string(),
+            note,
+        )
+    }
+
+    /// age(datfrozenxid) / mxid_age(datminmxid) of a database.
+    pub fn wraparound(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        noted(
+            "wraparound xids",
+            flags,
+            (&t.wraparound_warning_xids, &t.wraparound_critical_xids),
+            |n| n.to_string(),
+            note,
+        )
+    }
+
+    /// LSO gap: age of the first unstable record.
+    pub fn lso_age(
+        &self,
+        flags: Flags<Duration>,
+        note: Note,
+    ) -> anyhow::Result<(Duration, Duration)> {
+        let t = self;
+        noted(
+            "LSO age",
+            flags,
+            (&t.lso_warning_age, &t.lso_critical_age),
+            format_duration,
+            note,
+        )
+    }
+
+    /// LSO gap: offsets behind.
+    pub fn lso_gap(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        noted(
+            "LSO gap",
+            flags,
+            (&t.lso_warning_gap, &t.lso_critical_gap),
+            |n| n.to_string(),
+            note,
+        )
+    }
+
+    /// How old an open transaction's last write must be before `kafka hanging` examines it.
+    pub fn hanging(&self, flag: Option<Duration>) -> Duration {
+        flag.unwrap_or(self.hanging_max_transaction_timeout.value)
+    }
+
+    /// Every pair of the config and the defaults, checked (no command's flag): what
+    /// `config show` reports, and refuses as the commands would.
+    pub fn checked(&self) -> anyhow::Result<Checked> {
+        let none = &|_: String| {};
+        Ok(Checked {
+            prepared_age: self.prepared((None, None), none)?,
+            slots_retained: self.slots((None, None), none)?,
+            horizon_age: self.horizon_age((None, None), none)?,
+            horizon_xids: self.horizon_xids((None, None), none)?,
+            wraparound_xids: self.wraparound((None, None), none)?,
+            lso_age: self.lso_age((None, None), none)?,
+            lso_gap: self.lso_gap((None, None), none)?,
+            hanging_max_transaction_timeout: self.hanging(None),
+        })
     }
 
     /// Each threshold as (entry, value as written, source), in the registry's order.
@@ -169,14 +313,133 @@ impl Thresholds {
     }
 }
 
-/// A value of an optional config field, or the entry's default, with its source: for
-/// the per-name sections (a reconcile job's `settle`, an outbox's `warning_age`), whose
-/// key names the section: `outbox.orders.settle`.
-pub fn in_section<T>(configured: Option<T>, default: T, key: String) -> (T, String) {
-    match configured {
-        Some(value) => (value, format!("config {key}")),
-        None => (default, "default".to_string()),
+impl<T: Clone> Setting<T> {
+    /// A field of a per-name section (a reconcile job's `settle`, an outbox's
+    /// `warning_age`, the i-th decision source's `in_doubt_after`): the config's value,
+    /// else the entry's default; its key names the section, `outbox.orders.settle`.
+    pub fn in_section(
+        entry: &'static Entry,
+        section: &str,
+        configured: Option<T>,
+        default: T,
+    ) -> Setting<T> {
+        match configured {
+            Some(value) => Setting {
+                value,
+                source: Source::Config(
+                    entry
+                        .config
+                        .unwrap_or_default()
+                        .replacen('*', section, 1)
+                        .replacen("[]", &format!("[{section}]"), 1),
+                ),
+                entry,
+            },
+            None => Setting {
+                value: default,
+                source: Source::Default,
+                entry,
+            },
+        }
     }
+}
+
+impl Setting<Duration> {
+    /// A duration field of a per-name section, defaulting to its entry's.
+    pub fn duration_in(
+        entry: &'static Entry,
+        section: &str,
+        configured: Option<Duration>,
+    ) -> Setting<Duration> {
+        Setting::in_section(entry, section, configured, entry.duration())
+    }
+
+    /// As written in the config and on the command line (`5m`).
+    pub fn text(&self) -> String {
+        defaults::Value::Duration(self.value).text()
+    }
+}
+
+/// A warning/critical pair in force: each its command's flag, else the setting (the
+/// config's value or the default); a warning above the critical is refused rather than
+/// silently swapped.
+pub fn pair<T: PartialOrd + Copy>(
+    what: &str,
+    flags: (Option<T>, Option<T>),
+    settings: (&Setting<T>, &Setting<T>),
+    show: impl Fn(T) -> String,
+) -> anyhow::Result<(T, T)> {
+    let (warning, critical) = in_force(flags, settings);
+    check_pair(what, (warning.value, critical.value), show)
+}
+
+/// The pair's settings with the command's flags laid over them (a flag is named as the
+/// command line spells it, `--warning-age`).
+fn in_force<T: Copy>(
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+) -> (Setting<T>, Setting<T>) {
+    let over = |flag: Option<T>, s: &Setting<T>| {
+        let name = s
+            .entry
+            .flag
+            .and_then(|f| f.rsplit(' ').next())
+            .unwrap_or("a flag");
+        s.over(flag, name)
+    };
+    (over(flags.0, settings.0), over(flags.1, settings.1))
+}
+
+/// Where -v notes what is in force.
+pub type Note<'a> = &'a dyn Fn(String);
+
+/// [`pair`], and what is in force said to `note` (-v).
+fn noted<T: PartialOrd + Copy>(
+    what: &str,
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+    show: fn(T) -> String,
+    note: Note,
+) -> anyhow::Result<(T, T)> {
+    let checked = pair(what, flags, settings, show)?;
+    note(said(what, flags, settings, show));
+    Ok(checked)
+}
+
+/// What -v says of a pair in force: each value and where it came from.
+fn said<T: Copy>(
+    what: &str,
+    flags: Flags<T>,
+    settings: (&Setting<T>, &Setting<T>),
+    show: impl Fn(T) -> String,
+) -> String {
+    let (warning, critical) = in_force(flags, settings);
+    format!(
+        "{what} thresholds: warning {} ({}), critical {} ({})",
+        show(warning.value),
+        warning.source.describe(),
+        show(critical.value),
+        critical.source.describe()
+    )
+}
+
+/// The pair, or the refusal of a warning above the critical.
+fn check_pair<T: PartialOrd + Copy>(
+    what: &str,
+    (warning, critical): (T, T),
+    show: impl Fn(T) -> String,
+) -> anyhow::Result<(T, T)> {
+    if warning > critical {
+        return Err(hinted(
+            format!(
+                "{what}: warning threshold {} is above the critical one {}",
+                show(warning),
+                show(critical)
+            ),
+            "the warning threshold must not exceed the critical one",
+        ));
+    }
+    Ok((warning, critical))
 }
 
 #[cfg(test)]
@@ -194,7 +457,7 @@ mod tests {
         assert_eq!(t.lso_warning_gap.value, 5_000);
         assert_eq!(
             t.lso_warning_gap.source,
-            Source::Config("thresholds.lso.warning_gap")
+            Source::Config("thresholds.lso.warning_gap".into())
         );
         assert_eq!(t.lso_critical_gap.value, 1_000_000);
         assert_eq!(t.lso_critical_gap.source, Source::Default);
@@ -211,5 +474,51 @@ mod tests {
             .any(|(e, v, s)| e.config == Some("thresholds.lso.warning_gap")
                 && v == "5k"
                 && s.describe() == "config thresholds.lso.warning_gap"));
+    }
+
+    #[test]
+    fn a_section_field_names_its_section_and_the_checked_pairs_refuse_a_swap() {
+        let d = Setting::duration_in(
+            &defaults::OUTBOX_SETTLE,
+            "orders",
+            Some(Duration::from_secs(60)),
+        );
+        assert_eq!(d.source.describe(), "config outbox.orders.settle");
+        assert_eq!(d.text(), "1m");
+        let d = Setting::duration_in(
+            &defaults::DECISION_SOURCE_IN_DOUBT_AFTER,
+            "2",
+            Some(Duration::from_secs(1)),
+        );
+        assert_eq!(
+            d.source.describe(),
+            "config resolve.decision_sources[2].in_doubt_after"
+        );
+        let d = Setting::duration_in(&defaults::RECONCILE_SLACK, "orders", None);
+        assert_eq!(
+            (d.value, d.source),
+            (defaults::RECONCILE_SLACK.duration(), Source::Default)
+        );
+
+        let c = config::parse(
+            "thresholds:\n  lso:\n    warning_gap: 5M\n",
+            std::path::Path::new("c.yaml"),
+        )
+        .unwrap();
+        let t = Thresholds::resolve(&c.thresholds);
+        let err = t.checked().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "LSO gap: warning threshold 5000000 is above the critical one 1000000"
+        );
+        // A flag over the config makes the pair consistent again.
+        assert_eq!(
+            t.lso_gap((None, Some(6_000_000)), &|_| {}).unwrap(),
+            (5_000_000, 6_000_000)
+        );
+        let ok = Thresholds::resolve(&config::Thresholds::default())
+            .checked()
+            .unwrap();
+        assert_eq!(ok.lso_gap, (100_000, 1_000_000));
     }
 }

@@ -5,11 +5,12 @@ pub mod atomikos;
 pub mod narayana;
 
 use crate::audit::record::{Answer, SourceAnswer};
-use crate::config::{DecisionKey, DecisionSource, DecisionSourceConfig};
+use crate::config::{DecisionKey, DecisionSource};
 use crate::context::Context;
 use crate::gid::DecodedGid;
 use crate::pg::session;
 use crate::resolve::decision::parse_answer;
+use crate::settings::resolution::{Source, Sources};
 use crate::text::RawText;
 use futures_util::future::{join_all, BoxFuture};
 
@@ -17,12 +18,16 @@ use futures_util::future::{join_all, BoxFuture};
 /// timeout, not one each), answers in the config's order.
 /// A GID that is not UTF-8 (a SQL_ASCII database) cannot be a query parameter: the
 /// sources keyed by it are not asked, which is not the same as their having no record.
-pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> Vec<SourceAnswer> {
+pub async fn ask_sources(
+    ctx: &Context,
+    resolve: &Sources,
+    gid: &RawText,
+    decoded: &DecodedGid,
+) -> Vec<SourceAnswer> {
     let gid = gid.as_str();
-    let resolve = &ctx.config.config.resolve;
     let mut asks: Vec<BoxFuture<'_, SourceAnswer>> = Vec::new();
     for config in &resolve.decision_sources {
-        asks.push(Box::pin(ask_one(ctx, config, gid, decoded)));
+        asks.push(Box::pin(ask_one(ctx, resolve, config, gid, decoded)));
     }
     if let (
         DecodedGid::Citus {
@@ -36,6 +41,7 @@ pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> 
     {
         asks.push(Box::pin(citus(
             ctx,
+            resolve,
             coordinator,
             gid,
             *initiator_group_id,
@@ -48,26 +54,28 @@ pub async fn ask_sources(ctx: &Context, gid: &RawText, decoded: &DecodedGid) -> 
 /// What one source says, with its name, weight and `in_doubt_after` attached.
 async fn ask_one(
     ctx: &Context,
-    config: &DecisionSourceConfig,
+    resolve: &Sources,
+    config: &Source,
     gid: Option<&str>,
     decoded: &DecodedGid,
 ) -> SourceAnswer {
-    let (answer, authoritative, detail) = match config.source() {
+    let (answer, authoritative, detail) = match &config.source {
         // Checked when the config loaded; kept as an answer rather than a panic.
-        Err(e) => (Answer::Unreachable, false, format!("{e:#}")),
-        Ok(source) => ask_source(ctx, &source, gid, decoded).await,
+        Err(e) => (Answer::Unreachable, false, e.clone()),
+        Ok(source) => ask_source(ctx, resolve, source, gid, decoded).await,
     };
     SourceAnswer {
         source: config.name.clone(),
         answer,
         authoritative,
         detail,
-        in_doubt_after_seconds: Some(config.in_doubt_after().as_secs_f64()),
+        in_doubt_after_seconds: Some(config.in_doubt_after.value.as_secs_f64()),
     }
 }
 
 async fn ask_source(
     ctx: &Context,
+    resolve: &Sources,
     source: &DecisionSource,
     gid: Option<&str>,
     decoded: &DecodedGid,
@@ -80,7 +88,7 @@ async fn ask_source(
             authoritative,
         } => match key_of(*key, gid, decoded) {
             Ok(key) => {
-                let (answer, detail) = sql(ctx, target, query, &key).await;
+                let (answer, detail) = sql(ctx, resolve, target, query, &key).await;
                 (answer, *authoritative, detail)
             }
             Err(why) if matches!(key, DecisionKey::Gid) => (Answer::Unreachable, false, why),
@@ -101,7 +109,7 @@ async fn ask_source(
             node,
         } => match narayana::uid_for(decoded, node.as_deref()) {
             Ok(uid) => {
-                let (answer, detail) = jdbc_store(ctx, target, table, &uid).await;
+                let (answer, detail) = jdbc_store(ctx, resolve, target, table, &uid).await;
                 weigh(answer, detail, node.is_some())
             }
             Err(why) => (Answer::NotApplicable, false, why),
@@ -146,9 +154,15 @@ fn key_of(key: DecisionKey, gid: Option<&str>, decoded: &DecodedGid) -> Result<S
 }
 
 /// Runs a source's query with the key as $1; its first row's first column is the answer.
-async fn sql(ctx: &Context, target: &str, query: &str, key: &str) -> (Answer, String) {
+async fn sql(
+    ctx: &Context,
+    resolve: &Sources,
+    target: &str,
+    query: &str,
+    key: &str,
+) -> (Answer, String) {
     let outcome = async {
-        let target = ctx.pg_target(Some(target))?;
+        let target = resolve.target(target)?;
         let session = session::connect(&target.params, ctx.timeout).await?;
         let rows = session.query(query, &[&key]).await?;
         anyhow::Ok(match rows.first() {
@@ -172,9 +186,15 @@ async fn sql(ctx: &Context, target: &str, query: &str, key: &str) -> (Answer, St
 
 /// Narayana's JDBC store: a committed, visible AtomicAction row for the Uid is the commit
 /// decision; no row is no record. Read with one SELECT, nothing locked.
-async fn jdbc_store(ctx: &Context, target: &str, table: &str, uid: &str) -> (Answer, String) {
+async fn jdbc_store(
+    ctx: &Context,
+    resolve: &Sources,
+    target: &str,
+    table: &str,
+    uid: &str,
+) -> (Answer, String) {
     let outcome = async {
-        let target = ctx.pg_target(Some(target))?;
+        let target = resolve.target(target)?;
         let session = session::connect(&target.params, ctx.timeout).await?;
         let rows = session
             .query(
@@ -197,12 +217,19 @@ async fn jdbc_store(ctx: &Context, target: &str, table: &str, uid: &str) -> (Ans
 /// means commit. No row means presumed abort only once the distributed transaction is no
 /// longer running on the coordinator (its row appears only at its commit), as Citus's own
 /// recover_prepared_transactions() checks.
-async fn citus(ctx: &Context, coordinator: &str, gid: &str, group: i64, txn: i64) -> SourceAnswer {
+async fn citus(
+    ctx: &Context,
+    resolve: &Sources,
+    coordinator: &str,
+    gid: &str,
+    group: i64,
+    txn: i64,
+) -> SourceAnswer {
     let query = "SELECT 'commit' FROM pg_dist_transaction WHERE gid = $1";
-    let (mut answer, mut detail) = sql(ctx, coordinator, query, gid).await;
+    let (mut answer, mut detail) = sql(ctx, resolve, coordinator, query, gid).await;
     if answer == Answer::NoRecord {
         let running = async {
-            let target = ctx.pg_target(Some(coordinator))?;
+            let target = resolve.target(coordinator)?;
             let session = session::connect(&target.params, ctx.timeout).await?;
             let group = i32::try_from(group).unwrap_or(i32::MAX);
             let rows = session

@@ -1,0 +1,402 @@
+//! The one typed settings value of a run ([`Resolved`]): the global part ([`Context`])
+//! and the command's own, fully resolved from flags, environment and config before any
+//! command connects to anything (ripgrep's low-level flags → high-level args). Every
+//! resolution error (a warning above the critical, an unknown target or job, a bad -X
+//! property, several targets and no choice) therefore comes first, with exit code 3.
+
+use super::kafka::{self, HangingSettings, LsoSettings, ProducersSettings, TransactionsSettings};
+use super::pg::SlotsSettings;
+use super::pg::{self, HorizonSettings, Inbox, Outbox, OutboxSettings, PreparedSettings};
+use super::reconcile::{self, Parameters, ReconcileSettings};
+use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
+use super::targets::{AuditLog, Targets};
+use super::{Checked, Setting, Thresholds};
+use crate::cli::{
+    AuditCommand, CheckArgs, CheckKind, Cli, Command, ConfigCommand, KafkaCommand, PgCommand,
+    ResolveCommand,
+};
+use crate::config::{self, Loaded};
+use crate::context::Context;
+use anyhow::{anyhow, Result};
+use clap::Parser;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything a run needs, resolved.
+pub struct Resolved {
+    pub ctx: Context,
+    pub command: CommandSettings,
+}
+
+/// Each command's fully resolved settings.
+pub enum CommandSettings {
+    PgPrepared(PreparedSettings),
+    PgSlots(SlotsSettings),
+    PgHorizon(HorizonSettings),
+    PgOutbox(OutboxSettings),
+    KafkaLso(LsoSettings),
+    KafkaProducers(ProducersSettings),
+    KafkaTransactions(TransactionsSettings),
+    KafkaHanging(HangingSettings),
+    Reconcile(Box<ReconcileSettings>),
+    ResolvePg(Box<ResolvePgSettings>),
+    ResolveKafka(Box<ResolveKafkaSettings>),
+    AuditList(AuditListSettings),
+    AuditVerify(AuditLog),
+    AuditReseal { log: AuditLog, reason: String },
+    ConfigShow(Box<ConfigShowSettings>),
+    ConfigCheck(Box<crate::commands::ConfigCheckSettings>),
+    Check(CheckSettings),
+}
+
+/// `audit list`.
+pub struct AuditListSettings {
+    pub log: AuditLog,
+    pub since: Option<Duration>,
+    pub object: Option<String>,
+}
+
+/// `config show`: the config as loaded (it is what the command shows) and every value
+/// in force derived from it, as the commands resolve them.
+pub struct ConfigShowSettings {
+    pub config: Loaded,
+    /// Every threshold with its source, before any command's flag.
+    pub thresholds: Thresholds,
+    /// The same, each pair checked.
+    pub checked: Checked,
+    pub timeout: Setting<Duration>,
+    /// Each reconcile job's fields (as `reconcile NAME` without flags would use them).
+    pub jobs: Vec<(String, Parameters)>,
+    pub outboxes: Vec<Outbox>,
+    pub inboxes: Vec<Inbox>,
+    /// Each decision source's `in_doubt_after`, in the config's order.
+    pub in_doubt_after: Vec<Setting<Duration>>,
+    pub audit: AuditLog,
+}
+
+/// `check`: each (check, target) pair the config and the selection enable, with that
+/// check's settings resolved as its command would resolve them.
+pub struct CheckSettings {
+    pub deadline: Duration,
+    pub quiet: bool,
+    pub prometheus_file: Option<PathBuf>,
+    /// The config file checked, as the report's target names it.
+    pub config_file: Option<PathBuf>,
+    pub plan: Vec<Planned>,
+}
+
+/// One check on one target; a check whose settings do not resolve is UNKNOWN with why.
+pub struct Planned {
+    pub check: &'static str,
+    pub target: String,
+    pub settings: Result<CommandSettings>,
+}
+
+/// The run's settings from its command line, the environment and the config; reads no
+/// server. (`explain` needs none: it is run before.)
+pub fn resolve(cli: Cli) -> Result<Resolved> {
+    let ctx = Context::new(&cli.global)?;
+    let config = config::load(cli.global.config.as_deref())?;
+    resolve_loaded(cli, ctx, config)
+}
+
+/// The same from a config already loaded (tests and fixtures give one of their own).
+pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved> {
+    let thresholds = Thresholds::resolve(&config.config.thresholds);
+    let command = {
+        let t = Targets {
+            config: &config,
+            ctx: &ctx,
+        };
+        match cli.command {
+            Command::Check(args) => Some(CommandSettings::Check(check(&t, &thresholds, args)?)),
+            Command::Config(ConfigCommand::Show(args)) if args.check => Some(
+                CommandSettings::ConfigCheck(Box::new(crate::commands::ConfigCheckSettings {
+                    plans: crate::commands::ConfigCheckPlans::of(&t),
+                    config_file: config.path.clone(),
+                })),
+            ),
+            Command::Config(ConfigCommand::Show(_)) => None,
+            other => Some(command(&t, &thresholds, other)?),
+        }
+    };
+    let command = match command {
+        Some(command) => command,
+        None => CommandSettings::ConfigShow(Box::new(config_show(&ctx, config, thresholds)?)),
+    };
+    Ok(Resolved { ctx, command })
+}
+
+/// A leaf command's settings (`check` resolves each of its checks with this too).
+fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<CommandSettings> {
+    use CommandSettings as S;
+    Ok(match command {
+        Command::Pg(PgCommand::Prepared(a)) => S::PgPrepared(pg::prepared(t, thresholds, a)?),
+        Command::Pg(PgCommand::Slots(a)) => S::PgSlots(pg::slots(t, thresholds, a)?),
+        Command::Pg(PgCommand::Horizon(a)) => S::PgHorizon(pg::horizon(t, thresholds, a)?),
+        Command::Pg(PgCommand::Outbox(a)) => S::PgOutbox(pg::outboxes(t, a)?),
+        Command::Kafka(KafkaCommand::Lso(a)) => S::KafkaLso(kafka::lso(t, thresholds, a)?),
+        Command::Kafka(KafkaCommand::Producers(a)) => S::KafkaProducers(kafka::producers(t, a)?),
+        Command::Kafka(KafkaCommand::Transactions(a)) => {
+            S::KafkaTransactions(kafka::transactions(t, a)?)
+        }
+        Command::Kafka(KafkaCommand::Hanging(a)) => {
+            S::KafkaHanging(kafka::hanging(t, thresholds, a)?)
+        }
+        Command::Reconcile(a) => S::Reconcile(Box::new(reconcile::reconcile(t, a)?)),
+        Command::Resolve(ResolveCommand::Pg(a)) => {
+            S::ResolvePg(Box::new(resolution::resolve_pg(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Kafka(a)) => {
+            S::ResolveKafka(Box::new(resolution::resolve_kafka(t, a)?))
+        }
+        Command::Audit(AuditCommand::List(a)) => S::AuditList(AuditListSettings {
+            log: t.audit_log(a.audit_log.as_deref()),
+            since: a.since,
+            object: a.object,
+        }),
+        Command::Audit(AuditCommand::Verify(a)) => {
+            S::AuditVerify(t.audit_log(a.audit_log.as_deref()))
+        }
+        Command::Audit(AuditCommand::Reseal(a)) => S::AuditReseal {
+            log: t.audit_log(a.audit_log.as_deref()),
+            reason: a.reason,
+        },
+        Command::Config(_) | Command::Check(_) | Command::Explain(_) => {
+            return Err(anyhow!("resolved elsewhere: {command:?}"))
+        }
+    })
+}
+
+fn config_show(
+    ctx: &Context,
+    config: Loaded,
+    thresholds: Thresholds,
+) -> Result<ConfigShowSettings> {
+    let checked = thresholds.checked()?;
+    let t = Targets {
+        config: &config,
+        ctx,
+    };
+    let c = &config.config;
+    let jobs = c
+        .reconcile
+        .iter()
+        .map(|(name, job)| {
+            (
+                name.clone(),
+                reconcile::parameters(Some(name), Some(job), None),
+            )
+        })
+        .collect();
+    let outboxes = c.outbox.iter().map(|(n, o)| pg::outbox(&t, n, o)).collect();
+    let inboxes = c.inbox.iter().map(|(n, i)| pg::inbox(&t, n, i)).collect();
+    let in_doubt_after = resolution::in_doubt_after(&c.resolve);
+    let audit = t.audit_log(None);
+    Ok(ConfigShowSettings {
+        timeout: Setting {
+            value: ctx.timeout,
+            source: ctx.timeout_from.clone(),
+            entry: &super::defaults::TIMEOUT,
+        },
+        thresholds,
+        checked,
+        jobs,
+        outboxes,
+        inboxes,
+        in_doubt_after,
+        audit,
+        config,
+    })
+}
+
+fn check(t: &Targets, thresholds: &Thresholds, args: CheckArgs) -> Result<CheckSettings> {
+    let enabled = |kind: CheckKind| {
+        if args.only.is_empty() {
+            !args.skip.contains(&kind)
+        } else {
+            args.only.contains(&kind)
+        }
+    };
+    let plan: Vec<Planned> = plan(t.config, &enabled)
+        .into_iter()
+        .map(|(check, target, argv)| Planned {
+            check,
+            target,
+            settings: planned(t, thresholds, &argv),
+        })
+        .collect();
+    if plan.is_empty() {
+        return Err(match &t.config.path {
+            // Nothing to blame in a config that is not there.
+            None => crate::error::hinted(
+                format!(
+                    "nothing to check: no config file was found ({})",
+                    config::where_looked()
+                ),
+                "check runs what a config file names (README, \"Config\"): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
+            ),
+            Some(path) => anyhow!(
+                "no check to run: {} names no postgres or kafka target, no reconcile job \
+                 or outbox with `check: true` (or --only/--skip left none)",
+                path.display()
+            ),
+        });
+    }
+    Ok(CheckSettings {
+        deadline: args.deadline,
+        quiet: args.quiet,
+        prometheus_file: args.prometheus_file,
+        config_file: t.config.path.clone(),
+        plan,
+    })
+}
+
+/// The settings of the command `argv` names, parsed from exactly the arguments a user
+/// typing it would give, so each check has that command's defaults and the config's
+/// thresholds.
+fn planned(t: &Targets, thresholds: &Thresholds, argv: &[String]) -> Result<CommandSettings> {
+    let cli =
+        Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
+            .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
+    command(t, thresholds, cli.command)
+}
+
+/// Every (check, target, argv) the config and the selection enable, in target then check
+/// order. Names go in as `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
+fn plan(
+    config: &Loaded,
+    enabled: &dyn Fn(CheckKind) -> bool,
+) -> Vec<(&'static str, String, Vec<String>)> {
+    let config = &config.config;
+    let mut plan = Vec::new();
+    let mut add = |check: &'static str, target: &String, argv: &[&str]| {
+        plan.push((
+            check,
+            target.clone(),
+            argv.iter().map(|s| s.to_string()).collect(),
+        ))
+    };
+    if enabled(CheckKind::Pg) {
+        for name in config.postgres.keys() {
+            let pg = format!("--pg={name}");
+            add("pg prepared", name, &["pg", "prepared", &pg]);
+            add("pg slots", name, &["pg", "slots", &pg]);
+            add("pg horizon", name, &["pg", "horizon", &pg]);
+        }
+    }
+    if enabled(CheckKind::Kafka) {
+        for (name, target) in &config.kafka {
+            let kafka = format!("--kafka={name}");
+            let mut lso = vec!["kafka", "lso", &kafka];
+            let mut hanging = vec!["kafka", "hanging", &kafka];
+            let topics = target
+                .check_topic_regex
+                .as_ref()
+                .map(|r| format!("--topic-regex={r}"));
+            if let Some(topics) = &topics {
+                lso.push(topics);
+                hanging.push(topics);
+            }
+            add("kafka lso", name, &lso);
+            add("kafka hanging", name, &hanging);
+        }
+    }
+    if enabled(CheckKind::Reconcile) {
+        for (name, _) in config.reconcile.iter().filter(|(_, job)| job.check) {
+            add(
+                "reconcile",
+                name,
+                &["reconcile", "--no-progress", "--", name],
+            );
+        }
+    }
+    if enabled(CheckKind::Outbox) {
+        for (name, _) in config.outbox.iter().filter(|(_, outbox)| outbox.check) {
+            add("outbox", name, &["pg", "outbox", "--", name]);
+        }
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolved(argv: &[&str], yaml: &str) -> Result<Resolved> {
+        let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))?;
+        let ctx = Context::new(&cli.global)?;
+        let path = std::path::Path::new("/etc/indoubt/test.yaml");
+        let config = Loaded {
+            path: Some(path.to_path_buf()),
+            config: config::parse(yaml, path)?,
+        };
+        resolve_loaded(cli, ctx, config)
+    }
+
+    #[test]
+    fn check_resolves_every_planned_check_up_front_and_keeps_each_refusal_as_its_own() {
+        let yaml = "postgres:\n  db1:\n    conninfo: postgres://u@db1.invalid:5432/shop\nkafka:\n  k1:\n    bootstrap_servers: k1.invalid:9092\nthresholds:\n  lso:\n    warning_gap: 5M\n";
+        let Ok(Resolved {
+            command: CommandSettings::Check(check),
+            ..
+        }) = resolved(&["check"], yaml)
+        else {
+            panic!("check did not resolve");
+        };
+        let plan: Vec<(&str, Result<&CommandSettings, String>)> = check
+            .plan
+            .iter()
+            .map(|p| (p.check, p.settings.as_ref().map_err(|e| format!("{e:#}"))))
+            .collect();
+        assert_eq!(plan.len(), 5);
+        match &plan[0] {
+            ("pg prepared", Ok(CommandSettings::PgPrepared(s))) => {
+                assert_eq!(s.target.name.as_deref(), Some("db1"));
+                assert_eq!(s.age, (Duration::from_secs(300), Duration::from_secs(1800)));
+            }
+            other => panic!("{:?}", other.0),
+        }
+        // The config's LSO gap pair is refused for kafka lso alone, with its message;
+        // kafka hanging on the same cluster still resolves.
+        match &plan[3] {
+            ("kafka lso", Err(e)) => assert_eq!(
+                e,
+                "LSO gap: warning threshold 5000000 is above the critical one 1000000"
+            ),
+            other => panic!("{:?}", other.0),
+        }
+        assert!(matches!(
+            plan[4],
+            ("kafka hanging", Ok(CommandSettings::KafkaHanging(_)))
+        ));
+    }
+
+    #[test]
+    fn a_command_resolves_its_targets_and_jobs_or_refuses_before_running() {
+        let yaml = "postgres:\n  a:\n    conninfo: postgres://u@a.invalid/a\n  b:\n    conninfo: postgres://u@b.invalid/b\nreconcile:\n  orders:\n    postgres: a\n    query: SELECT 1\n    topic: t\n    settle: 2m\n";
+        let err = resolved(&["pg", "slots"], yaml)
+            .err()
+            .map(|e| format!("{e:#}"));
+        assert_eq!(
+            err.as_deref(),
+            Some("the config names several postgres targets (a, b)")
+        );
+        let Ok(Resolved {
+            command: CommandSettings::Reconcile(job),
+            ..
+        }) = resolved(
+            &["reconcile", "-b", "k.invalid:9092", "--slack", "3m"],
+            yaml,
+        )
+        else {
+            panic!("the config's only job did not resolve");
+        };
+        assert_eq!(job.job.as_deref(), Some("orders"));
+        assert_eq!(job.pg.name.as_deref(), Some("a"));
+        assert_eq!(
+            (job.settle, job.slack),
+            (Duration::from_secs(120), Duration::from_secs(180))
+        );
+    }
+}
