@@ -514,10 +514,16 @@ fn siblings_are_found_and_grouped(kind: &'static str, store: &str) {
             format!("\nsibling in {} on this server\n", lab.dbs[other].name),
             format!("'{}'\n", gids[other]),
             "\nsiblings on down\n  UNKNOWN  not checked".to_string(),
-            "--all-branches applies it to every branch".to_string(),
         ] {
             assert!(text.stdout.contains(&needle), "{needle}:\n{}", text.stdout);
         }
+        // Prose, wrapped to the width between any two words.
+        let words = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("--all-branches applies it to every branch"),
+            "{}",
+            text.stdout
+        );
         // Each sibling's block: its title line and the indented lines under it.
         let sibling_blocks = text.stdout.split("\nsibling in ").skip(1).map(|b| {
             b.lines()
