@@ -107,7 +107,8 @@ fn overhead(frame: Frame, columns: usize) -> usize {
 /// text columns take the wrapping.
 fn fit(header: &[&str], rows: &[Vec<LaidCell>], frame: Frame, total: usize) -> Option<Vec<usize>> {
     let n = header.len();
-    let mut nat: Vec<usize> = header.iter().map(|h| width(h)).collect();
+    // A stacked header (`DATABASE\nOWNER`) is as wide as its widest line.
+    let mut nat: Vec<usize> = header.iter().map(|h| natural(h)).collect();
     let mut min: Vec<usize> = header.iter().map(|h| narrowest(h)).collect();
     for row in rows {
         for (i, cell) in row.iter().enumerate().take(n) {
