@@ -326,4 +326,4 @@ fn blocked_cell(sessions: &[BlockedSession]) -> Shown {
 }
 
 #[cfg(test)]
-mod golden;
+pub(crate) mod golden;

@@ -570,4 +570,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod golden;
+pub(crate) mod golden;

@@ -212,7 +212,11 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
         }
         Some(incidents) => {
             // Each incident's findings together, then its one next command; the list of
-            // those commands, numbered worst first; the tables last.
+            // those commands, numbered worst first; the tables last. A blank line first:
+            // the answer stands apart from the first incident's severity gutter.
+            if !incidents.is_empty() {
+                out.push_lit("\n");
+            }
             for incident in &incidents {
                 for &i in incident.findings {
                     if let Some(finding) = report.findings.get(i) {
