@@ -693,7 +693,11 @@ impl TableView for ConfigReport {
         ]);
         let mut settings = style.table(&["SETTING", "VALUE", "FROM"]);
         let widest = |text: fn(&SettingView) -> &str| {
-            self.settings.iter().map(|s| layout::width(text(s))).max().unwrap_or(0)
+            self.settings
+                .iter()
+                .map(|s| layout::width(text(s)))
+                .max()
+                .unwrap_or(0)
         };
         let overhead = match style.frame {
             layout::Frame::Boxed => 10,

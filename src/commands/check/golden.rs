@@ -7,7 +7,12 @@ use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
 
-fn outcome(check: &'static str, target: &str, found: &mut Vec<Finding>, error: Option<&str>) -> CheckOutcome {
+fn outcome(
+    check: &'static str,
+    target: &str,
+    found: &mut [Finding],
+    error: Option<&str>,
+) -> CheckOutcome {
     for f in found.iter_mut() {
         f.evidence.insert("check".into(), check.into());
         f.evidence.insert("target".into(), target.into());
@@ -37,14 +42,27 @@ fn report() -> Report<CheckReport> {
         "",
         "no answer: did not finish within the 30s deadline",
     )];
-    let mut outbox = vec![Finding::new(Severity::Ok, codes::OUTBOX_BACKLOG, "outbox orders-outbox", "no unpublished rows")];
+    let mut outbox = vec![Finding::new(
+        Severity::Ok,
+        codes::OUTBOX_BACKLOG,
+        "outbox orders-outbox",
+        "no unpublished rows",
+    )];
     let checks = vec![
         outcome("pg prepared", "prod-orders", &mut prepared, None),
         outcome("pg slots", "prod-orders", &mut slots, None),
-        outcome("kafka lso", "prod-events", &mut lso, Some("did not finish within the 30s deadline")),
+        outcome(
+            "kafka lso",
+            "prod-events",
+            &mut lso,
+            Some("did not finish within the 30s deadline"),
+        ),
         outcome("outbox", "orders-outbox", &mut outbox, None),
     ];
-    let findings: Vec<Finding> = [prepared, slots, lso, outbox].into_iter().flatten().collect();
+    let findings: Vec<Finding> = [prepared, slots, lso, outbox]
+        .into_iter()
+        .flatten()
+        .collect();
     let target = Target {
         name: None,
         kind: "config".into(),
@@ -80,12 +98,19 @@ fn check() {
     assert!(nexts.len() >= 4, "{nexts:?}");
     let narayana = golden::narayana_gid();
     let atomikos = golden::atomikos_gid();
-    let mut whole = vec![narayana.clone(), atomikos.clone(), "airbyte_analytics".into()];
+    let mut whole = vec![
+        narayana.clone(),
+        atomikos.clone(),
+        "airbyte_analytics".into(),
+    ];
     whole.extend(nexts.iter().cloned());
     let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
     may_overflow.push(&narayana);
     may_overflow.push(&atomikos);
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("check", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
     });

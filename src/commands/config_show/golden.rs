@@ -58,8 +58,15 @@ fn config_show() {
     let ctx = golden::context(CONFIG);
     let mut report = build(&ctx).unwrap_or_else(|e| panic!("{e:#}"));
     report.generated_at = fixed_now();
-    let text = table::render(&report, &golden::style(crate::report::layout::Frame::Plain, 80, false)).into_string();
-    assert!(!text.contains("hunter2"), "a password is never shown:\n{text}");
+    let text = table::render(
+        &report,
+        &golden::style(crate::report::layout::Frame::Plain, 80, false),
+    )
+    .into_string();
+    assert!(
+        !text.contains("hunter2"),
+        "a password is never shown:\n{text}"
+    );
     let whole: Vec<String> = [
         "monitor@db-orders-1.prod.example:5432/postgres",
         "kafka-2.prod.example:9093",
@@ -71,7 +78,10 @@ fn config_show() {
     ]
     .map(String::from)
     .to_vec();
-    let expect = Expect { whole, may_overflow: Vec::new() };
+    let expect = Expect {
+        whole,
+        may_overflow: Vec::new(),
+    };
     golden::pin("config_show", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
     });

@@ -7,7 +7,11 @@ use crate::report::golden::{self, Expect};
 
 /// The spans in backticks of a text: commands and SQL, kept whole by the layout.
 fn ticked(text: &str) -> Vec<String> {
-    text.split('`').skip(1).step_by(2).map(|s| format!("`{s}`")).collect()
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|s| format!("`{s}`"))
+        .collect()
 }
 
 #[test]
@@ -38,7 +42,10 @@ fn explain() {
             whole.extend(ticked(text));
         }
         let may_overflow = whole.iter().map(String::as_str).collect();
-        let expect = Expect { whole: whole.clone(), may_overflow };
+        let expect = Expect {
+            whole: whole.clone(),
+            may_overflow,
+        };
         for width in [80usize, 120] {
             let text = explained(doc, width);
             golden::snapshot(&format!("explain__{}_{width}", doc.name), &text);
@@ -56,7 +63,15 @@ fn explain() {
             whole.extend(ticked(part));
         }
         let may_overflow = whole.iter().map(String::as_str).collect();
-        golden::promises(doc.name, &text, &Expect { whole: whole.clone(), may_overflow }, 80);
+        golden::promises(
+            doc.name,
+            &text,
+            &Expect {
+                whole: whole.clone(),
+                may_overflow,
+            },
+            80,
+        );
     }
     assert!(!all_ticked.is_empty());
 }

@@ -89,9 +89,18 @@ pub(crate) fn snapshot() -> PreparedSnapshot {
         lock("RowExclusiveLock", Some("public.order_lines"), None),
         lock("ExclusiveLock", None, Some("771203")),
     ];
-    stuck.locks_by_mode = [("ExclusiveLock".to_string(), 1), ("RowExclusiveLock".to_string(), 2)].into();
+    stuck.locks_by_mode = [
+        ("ExclusiveLock".to_string(), 1),
+        ("RowExclusiveLock".to_string(), 2),
+    ]
+    .into();
     stuck.blocked_sessions = vec![
-        victim(48_211, "ShareLock", None, "UPDATE orders SET status = 'shipped' WHERE id = 4711"),
+        victim(
+            48_211,
+            "ShareLock",
+            None,
+            "UPDATE orders SET status = 'shipped' WHERE id = 4711",
+        ),
         victim(
             48_230,
             "AccessExclusiveLock",
@@ -107,7 +116,12 @@ pub(crate) fn snapshot() -> PreparedSnapshot {
     );
     dropped.age_xids = 88_120;
     dropped.xid = 802_114;
-    let young = xact("manual-fix-2026-12-01".into(), "orders".into(), Some("dba_anna"), 42);
+    let young = xact(
+        "manual-fix-2026-12-01".into(),
+        "orders".into(),
+        Some("dba_anna"),
+        42,
+    );
     PreparedSnapshot {
         server_time: fixed_now(),
         max_prepared_transactions: 100,
@@ -128,7 +142,9 @@ pub(crate) fn report(ctx: &Context) -> Report<PreparedReport> {
 
 fn report_of(ctx: &Context, snapshot: PreparedSnapshot) -> Report<PreparedReport> {
     let args = args();
-    let target = ctx.pg_target_for(&args.target).unwrap_or_else(|e| panic!("{e:#}"));
+    let target = ctx
+        .pg_target_for(&args.target)
+        .unwrap_or_else(|e| panic!("{e:#}"));
     let (warning, critical) = ctx
         .prepared_thresholds((None, None))
         .unwrap_or_else(|e| panic!("{e:#}"));
@@ -171,7 +187,10 @@ fn pg_prepared() {
     let atomikos = golden::atomikos_gid();
     may_overflow.push(&narayana);
     may_overflow.push(&atomikos);
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("pg_prepared", Layouts::WithWide, &expect, |style| {
         table::render(&report, style).into_string()
     });
@@ -182,7 +201,12 @@ fn pg_prepared() {
 fn pg_prepared_grid() {
     let ctx = golden::context(golden::CONFIG);
     let mut snapshot = snapshot();
-    let mut citus = xact("citus_0_2288011_77_3".into(), "orders".into(), Some("app_orders"), 45 * 60);
+    let mut citus = xact(
+        "citus_0_2288011_77_3".into(),
+        "orders".into(),
+        Some("app_orders"),
+        45 * 60,
+    );
     citus.locks = vec![lock("RowExclusiveLock", Some("public.orders"), None)];
     citus.locks_by_mode = [("RowExclusiveLock".to_string(), 1)].into();
     citus.blocked_sessions = snapshot.prepared_transactions[0].blocked_sessions.clone();
@@ -196,7 +220,10 @@ fn pg_prepared_grid() {
     ];
     whole.extend(nexts.iter().cloned());
     let may_overflow = nexts.iter().map(String::as_str).collect();
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("pg_prepared_grid", Layouts::WithWide, &expect, |style| {
         table::render(&report, style).into_string()
     });

@@ -85,7 +85,15 @@ fn report_of(ctx: &Context, snapshot: SlotsSnapshot) -> Report<SlotsReport> {
         kind: "postgres".into(),
         address: "monitor@db-orders-1.prod.example:5432/postgres".into(),
     };
-    let mut report = Report::new("pg slots", target, findings, SlotsReport { thresholds, snapshot });
+    let mut report = Report::new(
+        "pg slots",
+        target,
+        findings,
+        SlotsReport {
+            thresholds,
+            snapshot,
+        },
+    );
     report.generated_at = fixed_now();
     report
 }
@@ -96,15 +104,24 @@ fn pg_slots() {
     let report = report(&ctx);
     let nexts = golden::nexts(&report.findings);
     assert!(
-        nexts.iter().any(|n| n.contains(LONG)) && nexts.iter().any(|n| n.contains("airbyte_analytics")),
+        nexts.iter().any(|n| n.contains(LONG))
+            && nexts.iter().any(|n| n.contains("airbyte_analytics")),
         "{nexts:?}"
     );
-    let mut whole: Vec<String> = [LONG, "airbyte_analytics", "standby_eu_west_2", "standby_eu_west_1"]
-        .map(String::from)
-        .to_vec();
+    let mut whole: Vec<String> = [
+        LONG,
+        "airbyte_analytics",
+        "standby_eu_west_2",
+        "standby_eu_west_1",
+    ]
+    .map(String::from)
+    .to_vec();
     whole.extend(nexts.iter().cloned());
     let may_overflow = nexts.iter().map(String::as_str).collect();
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("pg_slots", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
     });
@@ -121,7 +138,10 @@ fn pg_slots_grid() {
     let mut whole: Vec<String> = vec!["debezium_orders".into(), "pid 3301".into()];
     whole.extend(nexts.iter().cloned());
     let may_overflow = nexts.iter().map(String::as_str).collect();
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("pg_slots_grid", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
     });

@@ -115,7 +115,10 @@ pub fn pin(name: &str, layouts: Layouts, expect: &Expect, render: impl Fn(&Style
 /// Pins one text under `name` (the colour snapshot, an expanded layout at a width).
 pub fn snapshot(name: &str, text: &str) {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/src/report/golden/snapshots"));
+    settings.set_snapshot_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/report/golden/snapshots"
+    ));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_snapshot!(name, text));
