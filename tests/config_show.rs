@@ -181,8 +181,11 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     let table = run(indoubt().args(["--config", &config.to_string_lossy(), "config", "show"]));
     // At 80 columns the source of a config key is `config` on the key's own row.
     assert!(
-        table.stdout.lines().any(|l| l.starts_with("thresholds.prepared.warning_age")
-            && l.trim_end().ends_with("config"))
+        table
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("thresholds.prepared.warning_age")
+                && l.trim_end().ends_with("config"))
             && !table.stdout.contains("hunter2"),
         "{}",
         table.stdout

@@ -42,18 +42,42 @@ fn holder(kind: &str, id: &str, pins: Pins, age_seconds: Option<f64>, age_xids: 
 
 pub(crate) fn snapshot() -> HorizonSnapshot {
     let gid = golden::narayana_gid();
-    let prepared = holder("prepared", &gid, Pins::OwnDatabase, Some(18_720.0), 1_204_331);
-    let mut idle = holder("idle_in_transaction", "48112", Pins::OwnDatabase, Some(5_400.0), 990_002);
+    let prepared = holder(
+        "prepared",
+        &gid,
+        Pins::OwnDatabase,
+        Some(18_720.0),
+        1_204_331,
+    );
+    let mut idle = holder(
+        "idle_in_transaction",
+        "48112",
+        Pins::OwnDatabase,
+        Some(5_400.0),
+        990_002,
+    );
     idle.state = Some("idle in transaction".into());
     idle.query_start = Some(ago(5_390));
     idle.query = Some("SELECT * FROM orders WHERE customer_id = $1 FOR UPDATE".into());
-    let mut slot = holder("slot_catalog_xmin", SLOT, Pins::CatalogsOfAllDatabases, None, 412_000_000);
+    let mut slot = holder(
+        "slot_catalog_xmin",
+        SLOT,
+        Pins::CatalogsOfAllDatabases,
+        None,
+        412_000_000,
+    );
     slot.database = Some("orders".into());
     slot.application = Some("logical".into());
     slot.user = None;
     slot.client = None;
     slot.backend_type = None;
-    let mut standby = holder("standby_feedback", "3301", Pins::AllDatabases, Some(600.0), 2_000);
+    let mut standby = holder(
+        "standby_feedback",
+        "3301",
+        Pins::AllDatabases,
+        Some(600.0),
+        2_000,
+    );
     standby.application = Some("standby_eu_west_1".into());
     standby.database = None;
     HorizonSnapshot {
@@ -102,7 +126,9 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
 
 pub(crate) fn report(ctx: &Context) -> Report<HorizonReport> {
     let args = args();
-    let target = ctx.pg_target_for(&args.target).unwrap_or_else(|e| panic!("{e:#}"));
+    let target = ctx
+        .pg_target_for(&args.target)
+        .unwrap_or_else(|e| panic!("{e:#}"));
     let ((warning_age, critical_age), (warning_xids, critical_xids)) = ctx
         .horizon_thresholds((None, None), (None, None))
         .unwrap_or_else(|e| panic!("{e:#}"));
@@ -142,11 +168,19 @@ fn pg_horizon() {
     let nexts = golden::nexts(&report.findings);
     assert!(nexts.len() >= 3, "{nexts:?}");
     let narayana = golden::narayana_gid();
-    let mut whole = vec![narayana.clone(), SLOT.into(), "48112".into(), "l\\xe4ger".into()];
+    let mut whole = vec![
+        narayana.clone(),
+        SLOT.into(),
+        "48112".into(),
+        "l\\xe4ger".into(),
+    ];
     whole.extend(nexts.iter().cloned());
     let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
     may_overflow.push(&narayana);
-    let expect = Expect { whole, may_overflow };
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
     golden::pin("pg_horizon", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
     });
