@@ -70,8 +70,8 @@ pub struct Expect<'a> {
 }
 
 /// A line's margin beside the value that overflows it: the widest label, gutter
-/// (`CRITICAL  `, `          next: `, `  3. `) or quotes around it.
-const MARGIN: usize = 18;
+/// (`CRITICAL  `, `          next: `, `TRANSACTIONAL ID │ `) or quotes around it.
+const MARGIN: usize = 20;
 
 /// The layouts one command is pinned in.
 #[derive(Clone, Copy)]
