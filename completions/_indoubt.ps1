@@ -547,6 +547,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Connect to every target (and the postgres and kafka references of reconcile jobs, outboxes, inboxes and resolve) and report what the role or principal lacks, as the server or broker says it: pg_monitor, CONNECT on databases, catalog reads, table SELECT, Kafka ACLs; each with the GRANT or kafka-acls.sh line that gives it. Unreachable is UNKNOWN, a missing privilege that blinds a command WARNING, one that stops a reconcile job or outbox check CRITICAL')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')

@@ -651,7 +651,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__config__subcmd__show)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            opts="-o -v -h --check --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -503,6 +503,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
             cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
             cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --check 'Connect to every target (and the postgres and kafka references of reconcile jobs, outboxes, inboxes and resolve) and report what the role or principal lacks, as the server or broker says it: pg_monitor, CONNECT on databases, catalog reads, table SELECT, Kafka ACLs; each with the GRANT or kafka-acls.sh line that gives it. Unreachable is UNKNOWN, a missing privilege that blinds a command WARNING, one that stops a reconcile job or outbox check CRITICAL'
             cand --no-color 'Never use colour: --color never'
             cand -v 'Print what is being done on stderr'
             cand --verbose 'Print what is being done on stderr'

@@ -494,6 +494,7 @@ always\t''
 never\t''"
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l check -d 'Connect to every target (and the postgres and kafka references of reconcile jobs, outboxes, inboxes and resolve) and report what the role or principal lacks, as the server or broker says it: pg_monitor, CONNECT on databases, catalog reads, table SELECT, Kafka ACLs; each with the GRANT or kafka-acls.sh line that gives it. Unreachable is UNKNOWN, a missing privilege that blinds a command WARNING, one that stops a reconcile job or outbox check CRITICAL'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -3,6 +3,7 @@
 
 use crate::codes;
 use crate::help;
+use crate::settings::man::roff;
 use clap_complete::Shell;
 use std::path::PathBuf;
 
@@ -92,14 +93,6 @@ fn page_name(path: &str) -> String {
 
 /// Text for roff: backslashes and hyphens escaped, no line starting with a control
 /// character.
-fn roff(text: &str) -> String {
-    let escaped = text.replace('\\', "\\\\").replace('-', "\\-");
-    match escaped.starts_with(['.', '\'']) {
-        true => format!("\\&{escaped}"),
-        false => escaped,
-    }
-}
-
 fn examples_section(path: &str) -> String {
     let examples = help::examples(path);
     if examples.is_empty() {

@@ -496,7 +496,19 @@ pub enum ConfigCommand {
     /// Show the config in force: its file, every target (never a secret) and the thresholds;
     /// a target that cannot be used is UNKNOWN
     #[command(after_long_help = EXIT_CODES_HELP)]
-    Show,
+    Show(ConfigShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigShowArgs {
+    /// Connect to every target (and the postgres and kafka references of reconcile jobs,
+    /// outboxes, inboxes and resolve) and report what the role or principal lacks, as the
+    /// server or broker says it: pg_monitor, CONNECT on databases, catalog reads, table
+    /// SELECT, Kafka ACLs; each with the GRANT or kafka-acls.sh line that gives it.
+    /// Unreachable is UNKNOWN, a missing privilege that blinds a command WARNING, one
+    /// that stops a reconcile job or outbox check CRITICAL
+    #[arg(long)]
+    pub check: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -549,6 +549,66 @@ codes! {
         fix: "Define the target under `postgres:` or `kafka:`, or correct the name; `indoubt config show` names the section.",
     }
 
+    TARGET_CHECKED = "target_checked" {
+        meaning: "`config show --check`: the target was reached and every check of it passed: the role or principal may read everything indoubt reads there.",
+        why: "An OK line per target; the table under it names each check.",
+        fix: "Nothing to do.",
+    }
+
+    TARGET_UNREACHABLE = "target_unreachable" {
+        meaning: "`config show --check`: indoubt could not connect to the target (refused, no answer within --timeout, wrong password, no such database, TLS); the finding carries the error and its hint.",
+        why: "Nothing about the target could be established: every command and check that uses it fails the same way. UNKNOWN; the other targets are still checked.",
+        fix: "Follow the hint of the finding, then `indoubt config show --check` again (or `indoubt pg prepared --pg TARGET` for the error alone).",
+    }
+
+    PG_ROLE_UNPRIVILEGED = "pg_role_unprivileged" {
+        meaning: "`config show --check`: the role is neither a superuser nor a member of pg_monitor or pg_read_all_stats.",
+        why: "PostgreSQL hides the query text, state, transaction start and client address of other roles' sessions from it: pg horizon shows idle-in-transaction holders as plain sessions without an age, and pg prepared shows the sessions a prepared transaction blocks without their query.",
+        fix: "Grant the monitoring role (the finding's next names it): `GRANT pg_monitor TO \"ROLE\";`",
+    }
+
+    PG_CATALOG_UNREADABLE = "pg_catalog_unreadable" {
+        meaning: "`config show --check`: a catalog view indoubt reads may not be selected, a function it calls may not be executed, or a setting it reads is hidden from the role (has_table_privilege, has_function_privilege, pg_settings); the finding names them and the commands each one blinds.",
+        why: "Those commands fail or leave out what they would have read; without pg_prepared_xacts pg prepared cannot work at all (CRITICAL).",
+        fix: "Run the GRANT of the finding's next, e.g. `GRANT EXECUTE ON FUNCTION pg_catalog.pg_ls_waldir() TO \"ROLE\";`",
+    }
+
+    PG_DATABASE_BLIND_SPOT = "pg_database_blind_spot" {
+        meaning: "`config show --check`: the role may not CONNECT to some databases of the cluster (has_database_privilege); the finding names them.",
+        why: "Prepared transactions are listed cluster-wide, but pg prepared names the relations they lock by connecting to their database, pg horizon reads each database's dead tuples there, and resolve pg runs COMMIT/ROLLBACK PREPARED in the transaction's own database: in those databases they are blind.",
+        fix: "Run the GRANT of the finding's next: `GRANT CONNECT ON DATABASE \"DB\" TO \"ROLE\";`",
+    }
+
+    PG_CANNOT_RESOLVE = "pg_cannot_resolve" {
+        meaning: "`config show --check`: the role is not a superuser, and prepared transactions another role prepared are on the server now (or some are in databases it may not CONNECT to).",
+        why: "PostgreSQL lets only the role that prepared a transaction, or a superuser, run COMMIT PREPARED or ROLLBACK PREPARED: resolve pg refuses those (not_owner) with this role.",
+        fix: "Resolve each as its owner (pg prepared shows it): `indoubt resolve pg 'GID' -U OWNER --dry-run`",
+    }
+
+    PG_TABLE_UNREADABLE = "pg_table_unreadable" {
+        meaning: "`config show --check`: a reconcile job's query, or an outbox's or inbox's table and columns, cannot be read by the role: the table or a column does not exist, or SELECT is not granted (the server's EXPLAIN, has_table_privilege and has_column_privilege say so).",
+        why: "That reconcile job or outbox check cannot run at all: CRITICAL.",
+        fix: "Run the GRANT of the finding's next, e.g. `GRANT SELECT ON TABLE \"public\".\"outbox\" TO \"ROLE\";` or correct the table and column names in the config (`indoubt config show`).",
+    }
+
+    KAFKA_ACL_MISSING = "kafka_acl_missing" {
+        meaning: "`config show --check`: the broker says the principal may not do an operation indoubt needs (the authorized operations of the cluster or a topic, or a refused DESCRIBE of a transactional id); the finding names the operation, the resource and what it costs.",
+        why: "Without READ on a topic, reconcile cannot read it and kafka lso cannot name the transaction behind a gap; without DESCRIBE on transactional ids the broker lists none of them, so kafka transactions is empty and kafka hanging takes a live transaction for a hanging one; without ALTER or CLUSTER_ACTION on the cluster resolve kafka cannot write an abort marker.",
+        fix: "Run the kafka-acls.sh line of the finding's next with an admin's credentials, e.g. `kafka-acls.sh --bootstrap-server HOST:PORT --add --allow-principal User:NAME --operation Read --topic TOPIC`",
+    }
+
+    KAFKA_ACCESS_UNKNOWN = "kafka_access_unknown" {
+        meaning: "`config show --check`: the broker did not say what the principal may do on a resource (its Metadata or DescribeCluster version carries no authorized operations, it reported none because DESCRIBE on the cluster is denied, or the request failed).",
+        why: "What indoubt could do there is not established: UNKNOWN, not OK.",
+        fix: "Allow DESCRIBE on the cluster so that the broker reports the rest: `kafka-acls.sh --bootstrap-server HOST:PORT --add --allow-principal User:NAME --operation Describe --cluster`",
+    }
+
+    KAFKA_API_MISSING = "kafka_api_missing" {
+        meaning: "`config show --check`: the broker does not offer an API some indoubt command sends (ApiVersions): DescribeProducers, ListTransactions, DescribeTransactions (Kafka 3.0+), WriteTxnMarkers or DescribeCluster (2.8+).",
+        why: "The commands that send it cannot work against this cluster; the finding names them.",
+        fix: "Upgrade the brokers; until then use Kafka's own tools: `kafka-transactions.sh --bootstrap-server HOST:PORT find-hanging --broker-id N`",
+    }
+
     CHECK_FAILED = "check_failed" {
         meaning: "`check`: one check gave no answer (an error, or the --deadline passed); the finding names the check and the target.",
         why: "What it would have looked at is not known: UNKNOWN, never silently OK.",

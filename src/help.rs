@@ -94,6 +94,7 @@ pub fn examples(path: &str) -> &'static [Example] {
         "config show" => &[
             ex!("The config in force", "indoubt config show"),
             ex!("Another config file, as YAML", "indoubt --config /etc/indoubt/config.yaml -o yaml config show"),
+            ex!("Connect to every target and say what its role or principal lacks", "indoubt config show --check --timeout 5s"),
         ],
         "check" => &[
             ex!("Everything the config enables, worst first", "indoubt check"),

@@ -56,6 +56,20 @@ impl Next {
         Next(line)
     }
 
+    /// Another tool's command line (`kafka-acls.sh …`), its values quoted for a POSIX shell.
+    pub fn tool(program: &'static str, words: &[Word]) -> Next {
+        let mut line = Text::from(program);
+        for word in words {
+            line.push_str(" ");
+            match word {
+                Word::Lit(lit) => line.push_str(lit),
+                Word::Value(value) => line.push_str(&quote(value)),
+                Word::Raw(raw) => line.push_str(&quote(&raw.to_text())),
+            }
+        }
+        Next(line)
+    }
+
     /// A SQL statement to run, as written (its literals quoted by the caller).
     pub fn sql(statement: Text) -> Next {
         Next(statement)
@@ -77,6 +91,12 @@ pub fn quote(value: &str) -> String {
         true => value.to_string(),
         false => format!("'{}'", value.replace('\'', "'\\''")),
     }
+}
+
+/// A SQL identifier: `"…"` with quotes doubled, always quoted (a role named `Ops` or
+/// `x"y` is then named exactly).
+pub fn sql_identifier(value: &str) -> String {
+    format!("\"{}\"", value.replace('"', "\"\""))
 }
 
 /// A SQL string literal: `'…'` with quotes doubled (standard_conforming_strings).

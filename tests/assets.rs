@@ -109,7 +109,7 @@ fn completions_and_man_pages_are_current() {
         for e in indoubt::help::examples(path) {
             let line = indoubt::help::lines(e.line)
                 .join("\n")
-                .replace('\\', "\\\\")
+                .replace('\\', "\\e")
                 .replace('-', "\\-");
             assert!(
                 text.contains(&format!(".nf\n{line}\n.fi")),

@@ -541,3 +541,87 @@ fn a_hanging_transaction_names_the_resolve_dry_run_that_works_as_printed() {
         .unwrap_or_else(|| panic!("{report}"));
     assert!(long["next"].is_null(), "{long}");
 }
+
+/// ListTransactions leaves out the transactional ids the principal may not DESCRIBE: to
+/// such a principal a live transaction's producer looks unclaimed. It is not judged
+/// (UNKNOWN, naming the ACL), never called hanging, which `resolve kafka` would abort.
+#[test]
+fn a_principal_that_may_not_describe_transactional_ids_never_calls_a_live_one_hanging() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "hidden-txn", 1);
+    let (_live, live_id) = long_transaction(&bootstrap, &topic, 0);
+    committed_writes(&bootstrap, &topic, 0, 2);
+    let (user, password) = scram_user("nodescribe");
+    let principal = format!("User:{user}");
+    // Everyone keeps what the lab's default gave them on transactional ids while these
+    // ACLs exist; this user alone may not DESCRIBE them.
+    let _everyone = Acl::add(&[
+        "--allow-principal",
+        "User:*",
+        "--operation",
+        "All",
+        "--transactional-id",
+        "*",
+    ]);
+    let _no_describe = Acl::add(&[
+        "--deny-principal",
+        &principal,
+        "--operation",
+        "Describe",
+        "--transactional-id",
+        "*",
+    ]);
+    let mut args = vec![
+        "hanging".to_string(),
+        "--topic".into(),
+        topic.clone(),
+        "--max-transaction-timeout".into(),
+        "0s".into(),
+    ];
+    args.extend(sasl_args_as(
+        &user,
+        "SCRAM-SHA-256",
+        &password,
+        &lab("INDOUBT_LAB_KAFKA_CA"),
+    ));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // The ACLs reach the authorizer through the metadata log: until the listing hides it.
+    let mut last = None;
+    wait_for(
+        "the broker to hide the transactional id from the user",
+        || {
+            let (report, out) = json::<HangingReport>(&args);
+            let hidden = !report
+                .transactions
+                .iter()
+                .any(|t| t.transactional_id.as_deref() == Some(live_id.as_str()));
+            last = Some((report, out));
+            hidden
+        },
+    );
+    let (report, out) = last.unwrap();
+    assert!(
+        report.transactions.iter().all(|t| t.verdict != "hanging"),
+        "a live transaction called hanging: {report:?}"
+    );
+    let unknown = report
+        .findings
+        .iter()
+        .find(|f| f.severity == "UNKNOWN")
+        .unwrap_or_else(|| {
+            panic!(
+                "not judged is UNKNOWN: {:?}\n{}",
+                report.findings, out.stderr
+            )
+        });
+    assert!(
+        unknown
+            .message
+            .contains("may not DESCRIBE transactional ids")
+            && unknown
+                .message
+                .contains("--operation Describe --transactional-id"),
+        "{unknown:?}"
+    );
+    assert_eq!(out.code, 3, "UNKNOWN: {}", out.stdout);
+}

@@ -71,6 +71,31 @@ fn skipped_rows_backlog_age_growth_and_inbox() {
         codes.contains(&("outbox_backlog", "WARNING")),
         "2h old: past the 1h warning, not the 3h critical: {codes:?}"
     );
+    // Each finding's next statement, run as printed, lists the rows it is about.
+    let next = |code: &str| {
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == code)
+            .and_then(|f| f["next"].as_str())
+            .unwrap_or_else(|| panic!("{code} has a next statement: {r}"))
+            .to_string()
+    };
+    let seqs = |sql: &str| -> Vec<i64> {
+        db.admin()
+            .query(sql, &[])
+            .unwrap()
+            .iter()
+            .map(|row| row.get("seq"))
+            .collect()
+    };
+    assert_eq!(seqs(&next("outbox_skipped_rows")), vec![7, 30]);
+    assert_eq!(
+        seqs(&next("outbox_backlog")),
+        vec![7, 30, 51, 52],
+        "the oldest unpublished first"
+    );
     assert_eq!(r["inboxes"][0]["state"]["rows"], 2);
     assert!(r["inboxes"][0]["state"]["oldest_seconds"].as_f64().unwrap() > 2.9 * 86_400.0);
     assert!(
@@ -83,6 +108,14 @@ fn skipped_rows_backlog_age_growth_and_inbox() {
     let (r, out) = outbox(&config, dir.path());
     assert_eq!(out.code, 0, "young backlog only: {}", out.stdout);
     assert_eq!(r["outboxes"][0]["state"]["skipped"], 0);
+    assert!(
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["next"].is_null()),
+        "nothing to act on, no next: {r}"
+    );
     assert_eq!(
         r["outboxes"][0]["growth_since_last_check"], 0,
         "4 unpublished before, 4 now"

@@ -1331,3 +1331,86 @@ fn rows_whose_events_lie_past_a_stuck_lso_are_not_judged_never_missing() {
     assert_eq!(r["not_judged_count"], 0);
     assert!(r["lso_bounds"].as_array().unwrap().is_empty());
 }
+
+/// A job's missing ids (either way) name the command that writes them all to a file, over
+/// the same window; run as printed, it writes exactly the ids this run reported.
+#[test]
+fn a_jobs_missing_ids_name_the_command_that_writes_them_and_it_works_as_printed() {
+    let shop = incident();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n  lab:\n    bootstrap_servers: {}\nreconcile:\n  orders:\n    postgres: {}\n    query: {QUERY}\n    kafka: lab\n    topic: {}\n    since: 3h\n    settle: 5m\n",
+            shop.bootstrap,
+            shop.db.url(),
+            shop.topic
+        ),
+    )
+    .unwrap();
+    let job = |extra: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&config)
+            .arg("reconcile")
+            .args(extra));
+        let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        (report, out)
+    };
+    let (r, out) = job(&[]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let next_of = |report: &Value, code: &str| {
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == code)
+            .map(|f| f["next"].clone())
+            .unwrap_or_else(|| panic!("no {code}: {report}"))
+    };
+    let next = next_of(&r, "missing_in_topic");
+    let next = next.as_str().expect("missing ids have a next command");
+    assert_eq!(next_of(&r, "missing_in_database"), next);
+    assert!(
+        next_of(&r, "duplicated_in_topic").is_null(),
+        "a duplicate is fixed by the consumer, not by a file of ids"
+    );
+    assert!(
+        next.contains(" reconcile --since ")
+            && next.ends_with(" --ids-out reconcile-ids.tsv -- orders"),
+        "{next}"
+    );
+
+    let work = tempfile::tempdir().unwrap();
+    let (again, code) = run_printed_in(next, work.path());
+    assert_eq!(code, Some(2), "{next}: {again:#}");
+    assert_eq!(again["since"], r["since"], "the same window: {next}");
+    assert_eq!(again["until"], r["until"], "the same window: {next}");
+    assert!(
+        again["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["next"].is_null()),
+        "the file is written: nothing more to run"
+    );
+    let written = std::fs::read_to_string(work.path().join("reconcile-ids.tsv")).unwrap();
+    let of = |class: &str| -> Vec<String> {
+        let mut ids: Vec<String> = written
+            .lines()
+            .filter_map(|l| l.strip_prefix(&format!("{class}\t")))
+            .map(str::to_string)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(of("missing"), ids(&r, "missing"), "{written}");
+    assert_eq!(of("extra"), ids(&r, "extra"), "{written}");
+
+    // A field overridden by a flag is not the job any more: no next that would compare
+    // something else.
+    let (r, out) = job(&["--settle", "1m"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(next_of(&r, "missing_in_topic").is_null(), "{r}");
+}

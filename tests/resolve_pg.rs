@@ -1840,3 +1840,63 @@ fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
     let (r, _) = s.resolve(&other, &["--rollback", "--dry-run"]);
     assert_eq!(r["earlier_intents"], serde_json::json!([]), "{r}");
 }
+
+/// A GID that starts with `-` (a negative XA format id is legal) is an operand after `--`
+/// in the printed `--all-branches` command, or the shell's next command would read it as
+/// a flag.
+#[test]
+fn the_all_branches_next_of_a_dash_first_gid_works_as_printed() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let s = Setup::new("dashgid");
+    let gtrid = b64.encode(unique("dash-global").as_bytes());
+    let here = format!("-7_{gtrid}_{}", b64.encode(b"branch-a"));
+    let there = format!("-7_{gtrid}_{}", b64.encode(b"branch-b"));
+    s.prepare(1, &here);
+    s.prepare(2, &there);
+    let out = run(indoubt().args([
+        "-o",
+        "json",
+        "resolve",
+        "pg",
+        "--pg",
+        &s.db.url(),
+        "--rollback",
+        "--dry-run",
+        "--audit-log",
+        &s.audit().to_string_lossy(),
+        "--",
+        &here,
+    ]));
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let next = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "other_branches_prepared")
+        .and_then(|f| f["next"].as_str())
+        .unwrap_or_else(|| panic!("the sibling's warning names a next command: {report:#}"))
+        .to_string();
+    assert!(next.contains(&format!(" -- {here}")), "{next}");
+    // The URL's password is not repeated; the shell gives it as libpq's variable.
+    let url = s.db.url();
+    let password = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('@'))
+        .and_then(|(user, _)| user.split_once(':'))
+        .map(|(_, password)| password.to_string())
+        .expect("the lab's URL holds a password");
+    assert!(!next.contains(&password), "{next}");
+    let (resolved, code) = run_printed(&format!("PGPASSWORD='{password}' {next}"));
+    assert_ne!(code, Some(3), "{next}: {resolved:#}");
+    assert_eq!(resolved["gid"], here.as_str(), "{next}");
+    assert_eq!(resolved["all_branches"], true, "{next}");
+    assert_eq!(resolved["dry_run"], true, "{next}");
+    assert!(s.still_prepared(&here) && s.still_prepared(&there));
+    for gid in [&here, &there] {
+        connect(&s.db.url())
+            .batch_execute(&format!("ROLLBACK PREPARED {}", literal(gid)))
+            .unwrap();
+    }
+}

@@ -3,6 +3,7 @@
 mod audit_cmd;
 mod check;
 mod check_output;
+mod config_check;
 mod config_show;
 mod explain;
 mod kafka_common;
@@ -65,7 +66,8 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         Command::Audit(AuditCommand::Reseal(args)) => {
             local(move || audit_cmd::reseal(&ctx, &args)).await
         }
-        Command::Config(ConfigCommand::Show) => local(move || config_show::run(&ctx)).await,
+        Command::Config(ConfigCommand::Show(args)) if args.check => config_check::run(&ctx).await,
+        Command::Config(ConfigCommand::Show(_)) => local(move || config_show::run(&ctx)).await,
         Command::Check(args) => check::run(&ctx, &args).await,
         Command::Explain(_) => unreachable!("explain runs before the context is made"),
     }

@@ -74,6 +74,14 @@ impl Addressing {
         }
     }
 
+    /// Another target of the config, by its name (`--pg NAME`), in the same invocation.
+    pub fn of_config_target(&self, name: &str) -> Addressing {
+        Addressing {
+            invocation: self.invocation.clone(),
+            flags: vec![("--pg", name.to_string())],
+        }
+    }
+
     /// `indoubt [--config F] WORDS… TARGET-FLAGS… [TAIL…]`.
     pub fn indoubt(&self, words: &[Word], tail: &[Word]) -> Next {
         let mut all: Vec<Word> = Vec::with_capacity(words.len() + 2 * self.flags.len());

@@ -6,6 +6,7 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe;
+use crate::next::Next;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
@@ -13,11 +14,15 @@ use crate::report::{self, Report, TableView, Target};
 use crate::settings::defaults;
 use crate::shown;
 use crate::term::Shown;
+use crate::text::Text;
 use crate::units::{format_duration, seconds};
 use anyhow::{Context as _, Result};
 use serde::Serialize;
 use std::io::Read as _;
 use std::path::Path;
+
+/// How many of the oldest unpublished rows a backlog's next statement lists.
+const OLDEST_SHOWN: usize = 10;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct OutboxReport {
@@ -210,7 +215,14 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                             ),
                         )
                         .evidence("skipped_ids", state.skipped_ids.clone())
-                        .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor"),
+                        .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor")
+                        .next(Next::sql(Text::from(outbox::skipped_rows_statement(
+                            &o.table,
+                            &o.id_column,
+                            &o.created_at_column,
+                            &o.published_at_column,
+                            settle.as_secs(),
+                        )))),
                     );
                 }
                 let age = state
@@ -234,26 +246,35 @@ pub(crate) async fn build(ctx: &Context, args: &OutboxArgs) -> Result<Report<Out
                         )
                     })
                     .unwrap_or_default();
-                findings.push(
-                    Finding::new(
-                        severity,
-                        codes::OUTBOX_BACKLOG,
-                        subject,
-                        format!(
-                            "{} unpublished of {} row(s){}{growth}",
-                            state.unpublished,
-                            state.rows,
-                            if state.unpublished > 0 {
-                                format!(", the oldest {} old", format_duration(age))
-                            } else {
-                                String::new()
-                            }
-                        ),
-                    )
-                    .evidence("source", o.table.clone())
-                    .evidence("warning_age_seconds", warning.as_secs())
-                    .evidence("critical_age_seconds", critical.as_secs()),
-                );
+                let backlog = Finding::new(
+                    severity,
+                    codes::OUTBOX_BACKLOG,
+                    subject,
+                    format!(
+                        "{} unpublished of {} row(s){}{growth}",
+                        state.unpublished,
+                        state.rows,
+                        if state.unpublished > 0 {
+                            format!(", the oldest {} old", format_duration(age))
+                        } else {
+                            String::new()
+                        }
+                    ),
+                )
+                .evidence("source", o.table.clone())
+                .evidence("warning_age_seconds", warning.as_secs())
+                .evidence("critical_age_seconds", critical.as_secs());
+                // The rows the relay is stuck behind, in the order it publishes them.
+                findings.push(match severity {
+                    Severity::Ok => backlog,
+                    _ => backlog.next(Next::sql(Text::from(outbox::oldest_unpublished_statement(
+                        &o.table,
+                        &o.id_column,
+                        &o.created_at_column,
+                        &o.published_at_column,
+                        OLDEST_SHOWN,
+                    )))),
+                });
                 entry.state = Some(state);
             }
             Err(e) => findings.push(Finding::new(

@@ -97,7 +97,7 @@ fn assess(
             "prepared ",
             format_duration(age),
             " ago by ",
-            owner_text(&xact.owner),
+            prepared::owner_text(&xact.owner),
             " at ",
             xact.prepared_at.format("%Y-%m-%d %H:%M:%S UTC"),
             "; xid age ",
@@ -214,7 +214,11 @@ impl TableView for PreparedReport {
             table.add_row(vec![
                 style.severity_cell(Severity::grade(age, warning, critical)),
                 Cell::new(&xact.gid),
-                Cell::new(shown!("{}\n{}", xact.database, owner_text(&xact.owner))),
+                Cell::new(shown!(
+                    "{}\n{}",
+                    xact.database,
+                    prepared::owner_text(&xact.owner)
+                )),
                 Cell::new(shown!(
                     "{}\n{} xids\nsince {}",
                     format_duration(age),
@@ -284,14 +288,6 @@ fn locks_cell(xact: &PreparedXact) -> Shown {
         shown!("{} ×{}: {}", short, count, Shown::join(objects, ", "))
     });
     Shown::join(lines, "\n")
-}
-
-/// The role that prepared it, or that it has been dropped since (the row says NULL).
-pub(crate) fn owner_text(owner: &Option<crate::text::RawText>) -> crate::text::Text {
-    match owner {
-        Some(owner) => owner.into(),
-        None => "(a role since dropped)".into(),
-    }
 }
 
 /// Server text that may be missing, `?` then.

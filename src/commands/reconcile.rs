@@ -6,6 +6,7 @@ use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::next::{Next, Word};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
@@ -378,7 +379,8 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
     } else {
         data.unparseable.clear();
     }
-    let findings = assess(&data);
+    let next = ids_out_next(ctx, args, &data);
+    let findings = assess(&data, next.as_ref());
     let target = Target {
         name: pg.name.clone(),
         kind: "reconcile".into(),
@@ -396,7 +398,51 @@ pub(crate) async fn build(ctx: &Context, args: &ReconcileArgs) -> Result<Report<
 /// --count-only).
 const FIRST_IDS: usize = 5;
 
-fn assess(d: &ReconcileReport) -> Vec<Finding> {
+/// The `--ids-out` file a next command writes, in the working directory.
+const IDS_OUT_FILE: &str = "reconcile-ids.tsv";
+
+/// The command that writes every id of this comparison to a file: the same job over the
+/// same window (its bounds as absolute times), with `--ids-out`. Only for a job run as the
+/// config has it: flags that override its fields are not repeated, so a next command
+/// would compare something else. None when this run wrote the file already.
+fn ids_out_next(ctx: &Context, args: &ReconcileArgs, d: &ReconcileReport) -> Option<Next> {
+    let k = &args.kafka;
+    let overridden = args.query.is_some()
+        || args.topic.is_some()
+        || args.id_from.is_some()
+        || args.pg.is_some()
+        || args.settle.is_some()
+        || args.slack.is_some()
+        || k.bootstrap.is_some()
+        || k.kafka.is_some()
+        || k.command_config.is_some()
+        || !k.properties.is_empty();
+    if overridden || args.ids_out.is_some() {
+        return None;
+    }
+    let job = d.job.as_deref()?;
+    // Nanoseconds kept: the window is the same to the instant.
+    let at = |t: &DateTime<Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
+    let (since, until) = (at(&d.since), at(&d.until));
+    Some(Next::indoubt(
+        &ctx.invocation,
+        &[
+            Word::Lit("reconcile"),
+            Word::Lit("--since"),
+            Word::Value(&since),
+            Word::Lit("--until"),
+            Word::Value(&until),
+            Word::Lit("--ids-out"),
+            Word::Lit(IDS_OUT_FILE),
+            Word::Lit("--"),
+            Word::Value(job),
+        ],
+    ))
+}
+
+/// The findings of one comparison; `ids_next` goes to those whose ids an operator acts
+/// on (missing either way: republish, or compensate).
+fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
     let window = format!(
         "[{}, {})",
         d.compared_from.format("%Y-%m-%d %H:%M:%S"),
@@ -422,7 +468,7 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
                 if n > FIRST_IDS { ", …" } else { "" }
             ),
         };
-        findings.push(evidence(Finding::new(
+        let mut missing = evidence(Finding::new(
             Severity::Critical,
             codes::MISSING_IN_TOPIC,
             format!("topic {}", d.topic),
@@ -432,7 +478,9 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
                 format_duration(Duration::from_secs(d.settle_seconds))
             ),
         ))
-        .advice("republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost"));
+        .advice("republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost");
+        missing.next = ids_next.cloned();
+        findings.push(missing);
     }
     if d.not_judged_count > 0 {
         findings.push(not_judged_finding(d));
@@ -455,12 +503,16 @@ fn assess(d: &ReconcileReport) -> Vec<Finding> {
         ),
     ] {
         if count > 0 {
-            findings.push(evidence(Finding::new(
+            let mut finding = evidence(Finding::new(
                 Severity::Warning,
                 code,
                 format!("topic {}", d.topic),
                 format!("{count} {message}"),
-            )));
+            ));
+            if code == codes::MISSING_IN_DATABASE {
+                finding.next = ids_next.cloned();
+            }
+            findings.push(finding);
         }
     }
     if findings.is_empty() {

@@ -1,6 +1,7 @@
 //! `indoubt resolve pg <gid>`: the transaction's evidence and what the decision sources
 //! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
+use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::cli::ResolvePgArgs;
 use crate::codes;
@@ -8,7 +9,7 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
-use crate::next::{Next, Word};
+use crate::next::Word;
 use crate::pg::{prepared, session};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
@@ -98,6 +99,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         _ => None,
     };
     let target = ctx.pg_target_for(&args.target)?;
+    let addressing = Addressing::new(ctx, &args.target, &target);
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
     let gid = which_gid(&args.gid, &snapshot.prepared_transactions)?;
@@ -117,7 +119,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             "no prepared transaction has this GID: already resolved (or never prepared on this server)",
         )
         .evidence("source", "pg_prepared_xacts");
-        return finish(ctx, &target, vec![finding], data);
+        return finish(ctx, &target, &addressing, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
     data.owner = xact.owner.clone();
@@ -145,7 +147,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
         } => (decision, heuristic),
         Choice::Refuse { code, message } => {
             let finding = Finding::new(Severity::Warning, code, subject, message);
-            return finish(ctx, &target, vec![finding], data);
+            return finish(ctx, &target, &addressing, vec![finding], data);
         }
     };
     data.decision = Some(chosen);
@@ -159,7 +161,7 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );
-        return finish(ctx, &target, vec![finding], data);
+        return finish(ctx, &target, &addressing, vec![finding], data);
     };
     data.statement = Some(apply::pg::statement(chosen, &gid));
     if args.all_branches {
@@ -203,48 +205,45 @@ pub async fn run(ctx: &Context, args: &ResolvePgArgs) -> Result<Severity> {
     data.audit_log = done.audit_log;
     data.earlier_intents = done.earlier_intents;
     data.evidence_shown = done.evidence_shown;
-    finish(ctx, &target, done.findings, data)
+    finish(ctx, &target, &addressing, done.findings, data)
 }
 
 fn finish(
     ctx: &Context,
     target: &crate::context::PgTarget,
+    addressing: &Addressing,
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
-    let report = report_of(ctx, target, findings, data);
+    let report = report_of(target, addressing, findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report: the flow's findings and those about the transaction's other branches.
 fn report_of(
-    ctx: &Context,
     target: &crate::context::PgTarget,
+    addressing: &Addressing,
     mut findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    // The dry run of --all-branches, on a target the config names (a connection
-    // string is not repeated: it may hold a password).
+    // The dry run of --all-branches: on this server addressed as this run addressed it
+    // (a password never repeated), or on a participants target by its config name.
     let next = |gid: &RawText, on: &str| {
-        let name = match on {
-            siblings::THIS_SERVER => target.name.as_deref()?,
-            participant => participant,
-        };
-        Some(Next::indoubt(
-            &ctx.invocation,
-            &[
-                Word::Lit("resolve"),
-                Word::Lit("pg"),
-                Word::Lit("--pg"),
-                Word::Value(name),
-                Word::Lit("--all-branches"),
-                Word::Lit("--dry-run"),
-                // After `--`: a GID starting with `-` is not read as a flag.
-                Word::Lit("--"),
-                Word::Raw(gid),
-            ],
-        ))
+        // After `--`: a GID starting with `-` is not read as a flag.
+        let tail = [
+            Word::Lit("--all-branches"),
+            Word::Lit("--dry-run"),
+            Word::Lit("--"),
+            Word::Raw(gid),
+        ];
+        let resolve = [Word::Lit("resolve"), Word::Lit("pg")];
+        Some(match on {
+            siblings::THIS_SERVER => addressing.indoubt(&resolve, &tail),
+            participant => addressing
+                .of_config_target(participant)
+                .indoubt(&resolve, &tail),
+        })
     };
     findings.extend(siblings::findings(
         &data.siblings,
@@ -266,7 +265,7 @@ fn evidence_blocks(data: &ResolveReport, database: &RawText, age_seconds: f64) -
     xact.whole("GID", shown!("'{}'", data.gid))
         .field(
             "owner",
-            Shown::from(&super::pg_prepared::owner_text(&data.owner)),
+            Shown::from(&crate::pg::prepared::owner_text(&data.owner)),
         )
         .field(
             "age",

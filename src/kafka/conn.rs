@@ -246,6 +246,11 @@ impl Connection {
         Ok(response.auth_bytes)
     }
 
+    /// The versions of an API the broker offers (ApiVersions); None when it lacks it.
+    pub fn offered(&self, key: ApiKey) -> Option<VersionRange> {
+        self.versions.get(&(key as i16)).copied()
+    }
+
     /// The highest version both we and the broker speak.
     pub fn version(&self, key: ApiKey, ours: VersionRange) -> Result<i16> {
         common_version(&self.address, key, self.versions.get(&(key as i16)), ours)

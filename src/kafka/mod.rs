@@ -1,6 +1,7 @@
 //! Kafka: cluster targets and their security, the wire connection, the admin requests, and
 //! read_committed fetching of record batches.
 
+pub mod access;
 pub mod cluster;
 pub mod conn;
 pub mod fetch;

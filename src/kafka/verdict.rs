@@ -17,6 +17,35 @@ pub enum Verdict {
     Long,
 }
 
+/// Whether the principal may DESCRIBE a transactional id no ACL names: ListTransactions
+/// leaves out the ids it may not, so an unlisted producer is hanging only if it may.
+enum Describe {
+    Allowed,
+    Denied,
+    Unknown(String),
+}
+
+/// DescribeTransactions of an id no producer uses: the broker checks DESCRIBE first, so
+/// TRANSACTIONAL_ID_NOT_FOUND means allowed.
+async fn may_describe_unnamed_ids(cluster: &Cluster) -> Describe {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let probe = format!("indoubt-describe-probe-{}-{nanos:x}", std::process::id());
+    let answers = cluster
+        .describe_transactions(std::slice::from_ref(&probe))
+        .await;
+    match answers.get(&probe) {
+        Some(Ok(_)) => Describe::Allowed,
+        Some(Err(e)) => match BrokerError::of(e).map(|b| &b.error) {
+            Some(ResponseError::TransactionalIdNotFound) => Describe::Allowed,
+            Some(ResponseError::TransactionalIdAuthorizationFailed) => Describe::Denied,
+            _ => Describe::Unknown(format!("{e:#}")),
+        },
+        None => Describe::Unknown("DescribeTransactions gave no answer for it".to_string()),
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Judged {
     pub tp: TopicPartition,
@@ -63,6 +92,14 @@ pub async fn judge(
     }
     let txn_ids: Vec<String> = ids.values().map(|(id, _)| id.clone()).collect();
     let descriptions = cluster.describe_transactions(&txn_ids).await;
+    // A producer no broker lists may only be hidden: asked only when one is unlisted.
+    let unlisted = candidates
+        .iter()
+        .any(|(_, p)| !ids.contains_key(&p.producer_id));
+    let describe = match unlisted && !listing_failed && too_old.is_empty() {
+        true => Some(may_describe_unnamed_ids(cluster).await),
+        false => None,
+    };
     for (tp, producer) in candidates {
         let listed = ids.get(&producer.producer_id);
         let (verdict, reason) = match listed {
@@ -84,7 +121,29 @@ pub async fn judge(
                 ));
                 continue;
             }
-            None => (Verdict::Hanging, "no coordinator lists a transactional id for this producer".to_string()),
+            None => match &describe {
+                Some(Describe::Allowed) => (
+                    Verdict::Hanging,
+                    "no coordinator lists a transactional id for this producer (and this principal may DESCRIBE transactional ids, so none is hidden from it, unless an ACL denies it one by name or prefix)".to_string(),
+                ),
+                Some(Describe::Denied) => {
+                    out.unreadable.push((
+                        format!("producer {} on {}-{}", producer.producer_id, tp.0, tp.1),
+                        "not judged: this principal may not DESCRIBE transactional ids (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), and the brokers list none it may not describe, so its coordinator's view is unknown and a live transaction would look hanging; allow it: kafka-acls.sh --add --allow-principal User:NAME --operation Describe --transactional-id '*'".to_string(),
+                    ));
+                    continue;
+                }
+                Some(Describe::Unknown(why)) => {
+                    out.unreadable.push((
+                        format!("producer {} on {}-{}", producer.producer_id, tp.0, tp.1),
+                        format!("not judged: no broker lists its transactional id, and whether this principal may DESCRIBE transactional ids (which the listing needs) could not be told: {why}"),
+                    ));
+                    continue;
+                }
+                // Not asked: only when a listing failed or a broker is too old, which
+                // the arms above report.
+                None => continue,
+            },
             Some((id, _)) => match descriptions.get(id) {
                 Some(Ok(d)) if d.producer_id != producer.producer_id => (
                     Verdict::Hanging,
@@ -112,6 +171,8 @@ pub async fn judge(
                     out.unreadable.push((format!("transactional id {id}"), format!("DescribeTransactions failed: {e:#}")));
                     continue;
                 }
+                // Not asked: only when a listing failed or a broker is too old, which
+                // the arms above report.
                 None => continue,
             },
         };

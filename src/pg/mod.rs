@@ -5,6 +5,7 @@ pub mod conninfo;
 pub mod horizon;
 pub mod outbox;
 pub mod prepared;
+pub mod privileges;
 pub mod session;
 pub mod siblings;
 pub mod slots;

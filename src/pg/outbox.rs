@@ -43,21 +43,18 @@ pub async fn outbox(
         quote_name(created_at),
         quote_name(published_at),
     );
+    let skipped_rows = skipped_predicate(&t, &id, &c, &p, "make_interval(secs => $1)");
     let summary = format!(
         "WITH cursor AS (SELECT max({id}) AS max_id FROM {t} WHERE {p} IS NOT NULL)
 SELECT count(*), count(*) FILTER (WHERE {p} IS NULL),
        min({c}) FILTER (WHERE {p} IS NULL),
        extract(epoch FROM statement_timestamp() - min({c}) FILTER (WHERE {p} IS NULL))::float8,
        (SELECT max_id::text FROM cursor),
-       count(*) FILTER (WHERE {p} IS NULL AND {id} < (SELECT max_id FROM cursor)
-                        AND {c} < statement_timestamp() - make_interval(secs => $1))
+       count(*) FILTER (WHERE {skipped_rows})
 FROM {t}"
     );
     let skipped = format!(
-        "SELECT {id}::text AS skipped_id FROM {t}
-WHERE {p} IS NULL AND {id} < (SELECT max({id}) FROM {t} WHERE {p} IS NOT NULL)
-  AND {c} < statement_timestamp() - make_interval(secs => $1)
-ORDER BY {id} LIMIT $2"
+        "SELECT {id}::text AS skipped_id FROM {t}\nWHERE {skipped_rows}\nORDER BY {id} LIMIT $2"
     );
     let summary_params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&settle_seconds];
     let skipped_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&settle_seconds, &show];
@@ -77,6 +74,52 @@ ORDER BY {id} LIMIT $2"
         skipped: row.try_get(5)?,
         skipped_ids: ids.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?,
     })
+}
+
+/// Which rows a relay polling by `id > last_seen` passed over: unpublished, below the
+/// highest published id, and older than the settle time (`settle`, an interval).
+fn skipped_predicate(t: &str, id: &str, c: &str, p: &str, settle: &str) -> String {
+    format!(
+        "{p} IS NULL AND {id} < (SELECT max({id}) FROM {t} WHERE {p} IS NOT NULL) AND {c} < statement_timestamp() - {settle}"
+    )
+}
+
+/// The rows [`outbox`] counts as skipped, as a statement an operator runs to see (and
+/// republish) them: the same predicate, the settle time written out.
+pub fn skipped_rows_statement(
+    table: &str,
+    id: &str,
+    created_at: &str,
+    published_at: &str,
+    settle_seconds: u64,
+) -> String {
+    let (t, id) = (quote_name(table), quote_name(id));
+    let predicate = skipped_predicate(
+        &t,
+        &id,
+        &quote_name(created_at),
+        &quote_name(published_at),
+        &format!("interval '{settle_seconds} seconds'"),
+    );
+    format!("SELECT * FROM {t} WHERE {predicate} ORDER BY {id};")
+}
+
+/// The oldest unpublished rows: what a stalled relay is stuck behind (a row it cannot
+/// publish) or has not reached.
+pub fn oldest_unpublished_statement(
+    table: &str,
+    id: &str,
+    created_at: &str,
+    published_at: &str,
+    limit: usize,
+) -> String {
+    let (t, id, c, p) = (
+        quote_name(table),
+        quote_name(id),
+        quote_name(created_at),
+        quote_name(published_at),
+    );
+    format!("SELECT * FROM {t} WHERE {p} IS NULL ORDER BY {c}, {id} LIMIT {limit};")
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -106,5 +149,17 @@ mod tests {
     fn names_are_quoted_per_part() {
         assert_eq!(super::quote_name("public.outbox"), "\"public\".\"outbox\"");
         assert_eq!(super::quote_name("we\"ird"), "\"we\"\"ird\"");
+    }
+
+    #[test]
+    fn the_statements_an_operator_runs_quote_every_name() {
+        assert_eq!(
+            super::skipped_rows_statement("app.out box", "id", "created_at", "sent\"at", 30),
+            "SELECT * FROM \"app\".\"out box\" WHERE \"sent\"\"at\" IS NULL AND \"id\" < (SELECT max(\"id\") FROM \"app\".\"out box\" WHERE \"sent\"\"at\" IS NOT NULL) AND \"created_at\" < statement_timestamp() - interval '30 seconds' ORDER BY \"id\";"
+        );
+        assert_eq!(
+            super::oldest_unpublished_statement("outbox", "id", "created_at", "published_at", 10),
+            "SELECT * FROM \"outbox\" WHERE \"published_at\" IS NULL ORDER BY \"created_at\", \"id\" LIMIT 10;"
+        );
     }
 }

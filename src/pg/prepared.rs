@@ -24,6 +24,50 @@ FROM pg_prepared_xacts p
 WHERE cardinality($1::text[]) = 0 OR p.database = ANY($1::text[])
 ORDER BY p.prepared, p.gid";
 
+/// One row of `pg_prepared_xacts`, as read: what every view of a prepared transaction
+/// starts from (`pg prepared`'s, a sibling branch's).
+#[derive(Debug, Clone)]
+pub struct PreparedRow {
+    pub gid: RawText,
+    pub xid: i64,
+    pub database: RawText,
+    /// None when the role that prepared it has been dropped since.
+    pub owner: Option<RawText>,
+    pub prepared_at: DateTime<Utc>,
+    /// Server clock minus `prepared`.
+    pub age_seconds: f64,
+    /// `age(transaction)`.
+    pub age_xids: i64,
+}
+
+/// The prepared transactions of the databases named (all of them when none is), oldest
+/// first.
+pub async fn rows(session: &Session, databases: &[String]) -> Result<Vec<PreparedRow>> {
+    let filter: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&databases];
+    let rows = session.query(PREPARED_SQL, &filter).await?;
+    rows.iter()
+        .map(|row| {
+            Ok(PreparedRow {
+                gid: row.try_get(0)?,
+                xid: row.try_get(1)?,
+                database: row.try_get(2)?,
+                owner: row.try_get(3)?,
+                prepared_at: row.try_get(4)?,
+                age_seconds: row.try_get(5)?,
+                age_xids: row.try_get(6)?,
+            })
+        })
+        .collect()
+}
+
+/// The role that prepared it, or that it has been dropped since (the row says NULL).
+pub fn owner_text(owner: &Option<RawText>) -> Text {
+    match owner {
+        Some(owner) => owner.into(),
+        None => "(a role since dropped)".into(),
+    }
+}
+
 const SERVER_SQL: &str = "\
 SELECT statement_timestamp(), current_setting('max_prepared_transactions')::int,
        (SELECT oid FROM pg_database WHERE datname = current_database())";
@@ -255,7 +299,7 @@ pub async fn collect(
     // Sent together on one connection (pipelined); each statement sees its own snapshot
     // of the lock table, so a transaction finishing in between may lack its locks.
     let (xacts, server, locks, blocked) = tokio::join!(
-        session.query(PREPARED_SQL, &filter),
+        rows(session, databases),
         session.query(SERVER_SQL, &[]),
         session.query(&locks_sql, &filter),
         session.query(&blocked_sql, &[]),
@@ -324,10 +368,7 @@ pub async fn collect(
     }
 
     // Victims of prepared transactions that --database left out are not this report's.
-    let kept: BTreeSet<RawText> = xacts
-        .iter()
-        .map(|r| r.try_get(0))
-        .collect::<Result<_, _>>()?;
+    let kept: BTreeSet<&RawText> = xacts.iter().map(|r| &r.gid).collect();
     blocked_by.retain(|gid, _| gid.as_ref().is_none_or(|g| kept.contains(g)));
 
     // Relation oids only mean something inside their own database (0 = shared catalogs).
@@ -353,8 +394,8 @@ pub async fn collect(
     let name_of = |db: u32, rel: Option<u32>| rel.and_then(|r| names.get(&(db, r)).cloned());
 
     let mut prepared = Vec::with_capacity(xacts.len());
-    for row in &xacts {
-        let gid: RawText = row.try_get(0)?;
+    for row in xacts {
+        let gid = row.gid;
         let locks: Vec<HeldLock> = held
             .remove(&gid)
             .unwrap_or_default()
@@ -377,12 +418,12 @@ pub async fn collect(
             global_transaction: GlobalTransaction::of(&gid, &decoded_gid),
             decoded_gid,
             gid,
-            xid: row.try_get(1)?,
-            database: row.try_get(2)?,
-            owner: row.try_get(3)?,
-            prepared_at: row.try_get(4)?,
-            age_seconds: row.try_get(5)?,
-            age_xids: row.try_get(6)?,
+            xid: row.xid,
+            database: row.database,
+            owner: row.owner,
+            prepared_at: row.prepared_at,
+            age_seconds: row.age_seconds,
+            age_xids: row.age_xids,
             locks_by_mode,
             locks,
             blocked_sessions,

@@ -662,6 +662,15 @@ impl Session {
     pub async fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
         self.bounded(self.client.query(sql, params)).await
     }
+
+    /// Runs one bounded, already prepared statement with bind parameters.
+    pub async fn query_prepared(
+        &self,
+        statement: &tokio_postgres::Statement,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>> {
+        self.bounded(self.client.query(statement, params)).await
+    }
 }
 
 /// The rows of `Session::query_stream`; the statement stays announced as running (and so

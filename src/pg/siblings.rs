@@ -6,6 +6,7 @@
 //! transactions (same system identifier, same GIDs): a branch is one branch per
 //! (system identifier, GID), whichever server of the cluster it was read on.
 
+use super::prepared::PreparedRow;
 use super::session::Session;
 use crate::gid;
 use crate::global_tx::{GlobalId, Recognised};
@@ -18,13 +19,6 @@ use serde::Serialize;
 const IDENTITY_SQL: &str = "\
 SELECT system_identifier::text, pg_postmaster_start_time(), pg_is_in_recovery()
 FROM pg_control_system()";
-
-const PREPARED_SQL: &str = "\
-SELECT p.gid, p.database::text, p.owner::text, p.prepared,
-       extract(epoch FROM statement_timestamp() - p.prepared)::float8,
-       p.transaction::text::bigint
-FROM pg_prepared_xacts p
-ORDER BY p.prepared, p.gid";
 
 /// Which server a session reached.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,35 +95,52 @@ pub async fn identity(session: &Session) -> Result<ServerIdentity> {
 /// can only be on another cluster: a GID is unique within one). Never the origin itself:
 /// the same GID in the same database of the same cluster.
 pub async fn find(session: &Session, origin: &Origin<'_>) -> Result<ServerBranches> {
+    let (server, rows) = tokio::join!(identity(session), super::prepared::rows(session, &[]));
+    let server = server?;
+    let branches = of(rows.context("reading pg_prepared_xacts")?, origin, &server);
+    Ok(ServerBranches { server, branches })
+}
+
+/// The same, on a server whose identity is known already (the origin's own).
+pub async fn find_on(
+    session: &Session,
+    origin: &Origin<'_>,
+    server: ServerIdentity,
+) -> Result<ServerBranches> {
+    let rows = super::prepared::rows(session, &[])
+        .await
+        .context("reading pg_prepared_xacts")?;
+    let branches = of(rows, origin, &server);
+    Ok(ServerBranches { server, branches })
+}
+
+/// The rows of one server that are branches of the origin's global transaction.
+fn of(rows: Vec<PreparedRow>, origin: &Origin<'_>, server: &ServerIdentity) -> Vec<Branch> {
     let wanted = GlobalId::of(origin.gid, &gid::decode_raw(origin.gid));
-    let (server, rows) = tokio::join!(identity(session), session.query(PREPARED_SQL, &[]));
-    let (server, rows) = (server?, rows.context("reading pg_prepared_xacts")?);
     let here = server.system_identifier == origin.cluster;
     let mut branches = Vec::new();
-    for row in &rows {
-        let gid: RawText = row.try_get(0)?;
-        let database: RawText = row.try_get(1)?;
+    for row in rows {
         let itself = here
-            && gid == *origin.gid
+            && row.gid == *origin.gid
             && origin
                 .database
-                .is_none_or(|origin_db| *origin_db == database);
+                .is_none_or(|origin_db| *origin_db == row.database);
         if itself {
             continue;
         }
-        let Some(recognised_by) = wanted.sibling(&GlobalId::of(&gid, &gid::decode_raw(&gid)))
-        else {
+        let id = GlobalId::of(&row.gid, &gid::decode_raw(&row.gid));
+        let Some(recognised_by) = wanted.sibling(&id) else {
             continue;
         };
         branches.push(Branch {
-            gid,
-            xid: row.try_get(5)?,
-            database,
-            owner: row.try_get(2)?,
-            prepared_at: row.try_get(3)?,
-            age_seconds: row.try_get(4)?,
+            gid: row.gid,
+            xid: row.xid,
+            database: row.database,
+            owner: row.owner,
+            prepared_at: row.prepared_at,
+            age_seconds: row.age_seconds,
             recognised_by,
         });
     }
-    Ok(ServerBranches { server, branches })
+    branches
 }

@@ -124,10 +124,7 @@ fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Vec<Block> {
     b.whole("GID", shown!("'{}'", s.gid))
         .field(
             "owner",
-            match &s.owner {
-                Some(o) => Shown::from(o),
-                None => Shown::lit("(a role since dropped)"),
-            },
+            Shown::from(&crate::pg::prepared::owner_text(&s.owner)),
         )
         .field(
             "prepared",

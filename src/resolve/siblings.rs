@@ -199,7 +199,10 @@ pub async fn search(
         .await;
         (name.clone(), result)
     }));
-    let (mine, others) = tokio::join!(siblings::find(session, &origin), others);
+    let (mine, others) = tokio::join!(
+        siblings::find_on(session, &origin, identity.clone()),
+        others
+    );
     let here = PgTarget {
         name: here.name.clone(),
         params: here.params.clone(),
@@ -345,7 +348,10 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
     for s in &found.siblings {
         let mut b = Block::new(shown!("sibling in {} on {}", s.database, s.found_on));
         b.whole("GID", shown!("'{}'", s.gid))
-            .field("owner", owner(&s.owner))
+            .field(
+                "owner",
+                Shown::from(&crate::pg::prepared::owner_text(&s.owner)),
+            )
             .field(
                 "prepared",
                 shown!("{} ago", format_duration(seconds(s.age_seconds))),
@@ -389,24 +395,25 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         let mut b = Block::untitled();
         b.alarm(
             "WARNING",
-            shown!(
-                "{} other {} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
-                untouched,
-                if untouched == 1 { "branch" } else { "branches" },
-                if all_branches { " and left alone" } else { "" },
-                if all_branches { "" } else { "; --all-branches applies it to every branch" }
-            ),
+            Shown::text(&mixed_outcome_risk(untouched, all_branches, all_branches)),
         );
         blocks.push(b);
     }
     blocks
 }
 
-/// The role that prepared it, or that it has been dropped since (the row says NULL).
-fn owner(owner: &Option<RawText>) -> Shown {
-    owner
-        .as_ref()
-        .map_or_else(|| Shown::lit("(a role since dropped)"), Shown::from)
+/// What `n` other branches still prepared risk: the prompt's warning and the finding's
+/// message say it in the same words.
+fn mixed_outcome_risk(n: usize, left_alone: bool, all_branches: bool) -> String {
+    let (branches, are) = match n {
+        1 => ("branch", "is"),
+        _ => ("branches", "are"),
+    };
+    format!(
+        "{n} other {branches} of this global transaction {are} still prepared{}: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision{}",
+        if left_alone { " and left alone" } else { "" },
+        if all_branches { "" } else { "; --all-branches applies it to every branch" }
+    )
 }
 
 /// How the resolution the siblings belong to went, for their findings.
@@ -467,18 +474,7 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
         .filter(|s| s.statement.is_none() || s.outcome.is_some() || how.acted)
         .collect();
     if !untouched.is_empty() {
-        let n = untouched.len();
-        let (branches, are) = if n == 1 {
-            ("branch", "is")
-        } else {
-            ("branches", "are")
-        };
-        let mut message = Text::from(format!(
-            "{n} other {branches} of this global transaction {are} still prepared: resolving only this one risks a mixed outcome (one branch committed, another rolled back) unless each gets the same decision"
-        ));
-        if !how.all_branches {
-            message.push_str("; --all-branches applies it to every branch");
-        }
+        let mut message = Text::from(mixed_outcome_risk(untouched.len(), false, how.all_branches));
         message.push_str(". Still prepared: ");
         for (i, s) in untouched.iter().enumerate() {
             if i > 0 {

@@ -181,8 +181,9 @@ resolve:
       authoritative: true
 ";
 
-/// Text for roff: backslashes and hyphens escaped, a leading dot or quote guarded.
-fn roff(text: &str) -> String {
+/// Text as roff reads it literally: a backslash as `\e`, a hyphen as `\-` (not a
+/// hyphenation point), a line that would start with a control character guarded by `\&`.
+pub(crate) fn roff(text: &str) -> String {
     let escaped = text.replace('\\', "\\e").replace('-', "\\-");
     match escaped.starts_with(['.', '\'']) {
         true => format!("\\&{escaped}"),

@@ -499,3 +499,41 @@ pub fn scram_user(prefix: &str) -> (String, String) {
     );
     (user, password)
 }
+
+/// An ACL for one test (kafka-acls.sh arguments after --add), removed when dropped (also
+/// when the test fails). Any ACL on a resource ends the lab's "allow when no ACL is
+/// found" for that resource, for every principal.
+pub struct Acl {
+    args: Vec<String>,
+}
+
+impl Acl {
+    pub fn add(args: &[&str]) -> Acl {
+        let acl = Acl {
+            args: args.iter().map(|s| s.to_string()).collect(),
+        };
+        let out = acl.run("--add");
+        assert!(
+            out.status.success(),
+            "kafka-acls --add {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        acl
+    }
+
+    fn run(&self, action: &str) -> std::process::Output {
+        std::process::Command::new(super::repo_root().join("tests/lab/kafka-acls"))
+            .args(["--bootstrap-server", &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP")])
+            .arg(action)
+            .args(&self.args)
+            .arg("--force")
+            .output()
+            .expect("kafka-acls")
+    }
+}
+
+impl Drop for Acl {
+    fn drop(&mut self) {
+        let _ = self.run("--remove");
+    }
+}

@@ -526,6 +526,11 @@ impl AttackedDir {
 /// developer's settings removed), with `-o json` added (before a `--`): its report and
 /// exit code.
 pub fn run_printed(line: &str) -> (serde_json::Value, Option<i32>) {
+    run_printed_in(line, std::path::Path::new("."))
+}
+
+/// The same, in the working directory `dir` (a command that writes a relative file).
+pub fn run_printed_in(line: &str, dir: &std::path::Path) -> (serde_json::Value, Option<i32>) {
     let bin = assert_cmd::cargo::cargo_bin("indoubt");
     let path = format!(
         "{}:{}",
@@ -540,7 +545,7 @@ pub fn run_printed(line: &str) -> (serde_json::Value, Option<i32>) {
     };
     cmd.args(["-c", &line]);
     isolate(&mut cmd);
-    let out = cmd.env("PATH", path).output().expect("sh");
+    let out = cmd.env("PATH", path).current_dir(dir).output().expect("sh");
     let stdout = String::from_utf8_lossy(&out.stdout);
     (
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{line}: {e}: {stdout}")),

@@ -533,3 +533,33 @@ pub struct IncidentObject {
     pub target: String,
     pub name: String,
 }
+
+report!(ConfigCheckReport {
+    config_file: Option<String>,
+    targets: Vec<CheckedTarget>,
+});
+
+/// One target of `config show --check`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckedTarget {
+    pub kind: String,
+    pub name: String,
+    #[serde(deserialize_with = "present")]
+    pub address: Option<String>,
+    pub used_by: Vec<String>,
+    pub status: String,
+    pub checks: Vec<TargetCheck>,
+}
+
+/// One check of a target: a row of its table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetCheck {
+    pub what: String,
+    pub status: String,
+    /// The finding code, for a check that did not pass.
+    pub code: Option<String>,
+    pub detail: String,
+    pub next: Option<String>,
+}

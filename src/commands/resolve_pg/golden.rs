@@ -12,14 +12,25 @@ use crate::resolve::flow::Subject as _;
 use crate::resolve::siblings::Searched;
 use clap::Parser as _;
 
+fn args() -> ResolvePgArgs {
+    match Cli::parse_from(["indoubt", "resolve", "pg", "x", "--pg", "prod-orders"]).command {
+        Command::Resolve(ResolveCommand::Pg(args)) => args,
+        _ => unreachable!("parsed as resolve pg"),
+    }
+}
+
 fn target(ctx: &Context) -> crate::context::PgTarget {
-    let args =
-        match Cli::parse_from(["indoubt", "resolve", "pg", "x", "--pg", "prod-orders"]).command {
-            Command::Resolve(ResolveCommand::Pg(args)) => args,
-            _ => unreachable!("parsed as resolve pg"),
-        };
-    ctx.pg_target_for(&args.target)
+    ctx.pg_target_for(&args().target)
         .unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+/// The report as `finish` makes it, addressed as `--pg prod-orders`.
+fn report_for(ctx: &Context, findings: Vec<Finding>, data: ResolveReport) -> Report<ResolveReport> {
+    let target = target(ctx);
+    let addressing = Addressing::new(ctx, &args().target, &target);
+    let mut report = report_of(&target, &addressing, findings, data);
+    report.generated_at = fixed_now();
+    report
 }
 
 fn data(dry_run: bool) -> ResolveReport {
@@ -107,8 +118,7 @@ fn resolve_pg() {
         b.name(),
         b.dry_run(),
     )];
-    let mut report = report_of(&ctx, &target(&ctx), findings, data);
-    report.generated_at = fixed_now();
+    let report = report_for(&ctx, findings, data);
     let whole = vec![
         quoted.clone(),
         statement.clone(),
@@ -144,8 +154,7 @@ fn resolve_pg() {
     });
     data.audit_log = Some("/var/lib/indoubt/audit.jsonl".into());
     data.evidence_shown = true;
-    let mut report = report_of(&ctx, &target(&ctx), vec![finding], data);
-    report.generated_at = fixed_now();
+    let report = report_for(&ctx, vec![finding], data);
     let whole = vec![
         quoted.clone(),
         statement.clone(),

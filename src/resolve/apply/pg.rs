@@ -108,10 +108,7 @@ impl Branch {
     }
 
     fn owner(&self) -> Text {
-        match &self.prepared.owner {
-            Some(owner) => owner.into(),
-            None => "(a role since dropped)".into(),
-        }
+        crate::pg::prepared::owner_text(&self.prepared.owner)
     }
 
     /// What became of it when it was found gone (at the re-read, or by the statement's

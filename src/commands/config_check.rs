@@ -1,0 +1,1185 @@
+//! `indoubt config show --check`: connects to every target the config names (and to the
+//! postgres and kafka references of its reconcile jobs, outboxes, inboxes and resolve
+//! section) and reports, per target, what the role or principal lacks for indoubt's
+//! commands, as the server or broker itself says it, with the GRANT or kafka-acls.sh
+//! line that gives it.
+
+use crate::codes::{self, Code};
+use crate::context::{Context, PgTarget};
+use crate::findings::{Finding, Severity};
+use crate::kafka::access::{
+    self, Access, Operation, Operations, TopicAccess, TransactionalIdProbe,
+};
+use crate::kafka::security::Security;
+use crate::kafka::target::KafkaTarget;
+use crate::next::{sql_identifier, Next, Word};
+use crate::pg::conninfo::looks_like_conninfo;
+use crate::pg::privileges::{self, RolePrivileges};
+use crate::pg::session::{self, Session};
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView, Target};
+use crate::term::Shown;
+use crate::text::Text;
+use anyhow::Result;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+struct CheckReport {
+    config_file: Option<String>,
+    /// Every target checked, in config order: postgres first, then kafka.
+    targets: Vec<TargetChecks>,
+}
+
+#[derive(Debug, Serialize)]
+struct TargetChecks {
+    /// `postgres` or `kafka`.
+    kind: &'static str,
+    name: String,
+    /// `user@host:port/db`, or the bootstrap servers; never a password.
+    address: Option<String>,
+    /// The sections of the config that use it besides the commands that take the target
+    /// itself: `reconcile job NAME`, `outbox NAME`, `resolve.participants`, …
+    used_by: Vec<String>,
+    /// The worst of its checks.
+    status: Severity,
+    checks: Vec<Check>,
+}
+
+/// One check of one target: a row of its table.
+#[derive(Debug, Clone, Serialize)]
+struct Check {
+    what: String,
+    status: Severity,
+    /// The finding code of a check that did not pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<Code>,
+    detail: Text,
+    /// The GRANT statement or kafka-acls.sh line that gives what is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<Next>,
+}
+
+impl Check {
+    fn ok(what: impl Into<String>, detail: impl Into<Text>) -> Check {
+        Check {
+            what: what.into(),
+            status: Severity::Ok,
+            code: None,
+            detail: detail.into(),
+            next: None,
+        }
+    }
+
+    fn failed(
+        what: impl Into<String>,
+        status: Severity,
+        code: Code,
+        detail: impl Into<Text>,
+    ) -> Check {
+        Check {
+            what: what.into(),
+            status,
+            code: Some(code),
+            detail: detail.into(),
+            next: None,
+        }
+    }
+
+    fn next(mut self, next: Option<Next>) -> Check {
+        self.next = next;
+        self
+    }
+}
+
+/// What a postgres target is used for beyond the commands that inspect it.
+enum PgUse {
+    Reconcile {
+        job: String,
+        query: String,
+    },
+    Table {
+        section: String,
+        table: String,
+        columns: Vec<String>,
+    },
+}
+
+struct PgPlan {
+    /// The config's name, or the section whose connection string it is.
+    name: String,
+    target: Result<PgTarget>,
+    used_by: Vec<String>,
+    uses: Vec<PgUse>,
+}
+
+struct KafkaPlan {
+    name: String,
+    target: Result<KafkaTarget>,
+    used_by: Vec<String>,
+    /// Reconcile jobs' topics: (topic, jobs).
+    topics: Vec<(String, Vec<String>)>,
+    check_topic_regex: Option<String>,
+}
+
+/// The targets to check, each once, with what the config uses each for.
+struct Plans {
+    pg: Vec<PgPlan>,
+    kafka: Vec<KafkaPlan>,
+    /// References that name no target (config show says so too).
+    unusable: Vec<Finding>,
+}
+
+impl Plans {
+    fn of(ctx: &Context) -> Plans {
+        let config = &ctx.config.config;
+        let mut plans = Plans {
+            pg: Vec::new(),
+            kafka: Vec::new(),
+            unusable: Vec::new(),
+        };
+        for name in config.postgres.keys() {
+            plans.pg.push(PgPlan {
+                name: name.clone(),
+                target: ctx.pg_target(Some(name)),
+                used_by: Vec::new(),
+                uses: Vec::new(),
+            });
+        }
+        for (name, configured) in &config.kafka {
+            plans.kafka.push(KafkaPlan {
+                name: name.clone(),
+                target: KafkaTarget::from_config(name, configured).and_then(|t| {
+                    Security::from_properties(&t.properties)?;
+                    Ok(t)
+                }),
+                used_by: Vec::new(),
+                topics: Vec::new(),
+                check_topic_regex: configured.check_topic_regex.clone(),
+            });
+        }
+        let only_pg = (config.postgres.len() == 1)
+            .then(|| config.postgres.keys().next().cloned())
+            .flatten();
+        let only_kafka = (config.kafka.len() == 1)
+            .then(|| config.kafka.keys().next().cloned())
+            .flatten();
+        for (job, j) in &config.reconcile {
+            let section = format!("reconcile job {job}");
+            if let (Some(pg), Some(query)) = (j.postgres.clone().or(only_pg.clone()), &j.query) {
+                if let Some(plan) = plans.pg_ref(ctx, &section, &pg) {
+                    plan.uses.push(PgUse::Reconcile {
+                        job: job.clone(),
+                        query: query.clone(),
+                    });
+                }
+            }
+            if let (Some(kafka), Some(topic)) = (j.kafka.clone().or(only_kafka.clone()), &j.topic) {
+                match plans.kafka.iter_mut().find(|k| k.name == kafka) {
+                    Some(plan) => {
+                        plan.used_by.push(section.clone());
+                        match plan.topics.iter_mut().find(|(t, _)| t == topic) {
+                            Some((_, jobs)) => jobs.push(job.clone()),
+                            None => plan.topics.push((topic.clone(), vec![job.clone()])),
+                        }
+                    }
+                    None => plans.unusable.push(unusable_reference(
+                        &section,
+                        format!("kafka {kafka:?} is not a kafka target of the config"),
+                    )),
+                }
+            }
+        }
+        for (name, o) in &config.outbox {
+            let section = format!("outbox {name}");
+            if let Some(plan) = plans.pg_ref(ctx, &section, &o.postgres) {
+                plan.uses.push(PgUse::Table {
+                    section,
+                    table: o.table.clone(),
+                    columns: vec![
+                        o.id_column.clone(),
+                        o.created_at_column.clone(),
+                        o.published_at_column.clone(),
+                    ],
+                });
+            }
+        }
+        for (name, i) in &config.inbox {
+            let section = format!("inbox {name}");
+            if let Some(plan) = plans.pg_ref(ctx, &section, &i.postgres) {
+                plan.uses.push(PgUse::Table {
+                    section,
+                    table: i.table.clone(),
+                    columns: vec![i.created_at_column.clone()],
+                });
+            }
+        }
+        let r = &config.resolve;
+        for p in &r.participants {
+            plans.pg_ref(ctx, "resolve.participants", p);
+        }
+        if let Some(c) = &r.citus_coordinator {
+            plans.pg_ref(ctx, "resolve.citus_coordinator", c);
+        }
+        for source in &r.decision_sources {
+            if let Some(t) = &source.target {
+                plans.pg_ref(ctx, &format!("decision source {}", source.name), t);
+            }
+        }
+        // Nothing configured: the server the pg commands would inspect without --pg.
+        if plans.pg.is_empty() && plans.kafka.is_empty() && plans.unusable.is_empty() {
+            plans.pg.push(PgPlan {
+                name: "(default)".into(),
+                target: ctx.pg_target(None),
+                used_by: vec![
+                    "the pg commands without --pg (PG* variables, libpq defaults)".into(),
+                ],
+                uses: Vec::new(),
+            });
+        }
+        plans
+    }
+
+    /// The plan a section's postgres reference (a target name or a connection string)
+    /// points at, made once per connection string.
+    fn pg_ref(&mut self, ctx: &Context, section: &str, value: &str) -> Option<&mut PgPlan> {
+        let at = if ctx.config.config.postgres.contains_key(value) {
+            self.pg.iter().position(|p| p.name == value)
+        } else if looks_like_conninfo(value) {
+            let name = format!("{section}'s connection string");
+            self.pg.push(PgPlan {
+                name,
+                target: ctx.pg_target(Some(value)),
+                used_by: Vec::new(),
+                uses: Vec::new(),
+            });
+            Some(self.pg.len() - 1)
+        } else {
+            None
+        };
+        match at {
+            Some(i) => {
+                let plan = &mut self.pg[i];
+                if !plan.used_by.iter().any(|u| u == section) {
+                    plan.used_by.push(section.to_string());
+                }
+                Some(plan)
+            }
+            None => {
+                self.unusable.push(unusable_reference(
+                    section,
+                    "its postgres reference is neither a postgres target of the config nor a connection string",
+                ));
+                None
+            }
+        }
+    }
+}
+
+fn unusable_reference(section: &str, why: impl Into<Text>) -> Finding {
+    Finding::new(
+        Severity::Unknown,
+        codes::CONFIG_REFERENCE_UNUSABLE,
+        section.to_string(),
+        why,
+    )
+}
+
+pub async fn run(ctx: &Context) -> Result<Severity> {
+    let plans = Plans::of(ctx);
+    let pg = futures_util::future::join_all(plans.pg.iter().map(|p| check_pg(ctx, p)));
+    let kafka = futures_util::future::join_all(plans.kafka.iter().map(|k| check_kafka(ctx, k)));
+    let (pg, kafka) = tokio::join!(pg, kafka);
+    let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).collect();
+    let mut findings = plans.unusable;
+    for t in &targets {
+        let subject = format!("{} target {}", t.kind, t.name);
+        let failed: Vec<&Check> = t
+            .checks
+            .iter()
+            .filter(|c| c.status != Severity::Ok)
+            .collect();
+        if failed.is_empty() {
+            findings.push(
+                Finding::new(
+                    Severity::Ok,
+                    codes::TARGET_CHECKED,
+                    subject.clone(),
+                    format!("every check passed ({} checks)", t.checks.len()),
+                )
+                .evidence("target", t.name.clone()),
+            );
+        }
+        for c in failed {
+            let mut finding = Finding::new(
+                c.status,
+                c.code.unwrap_or(codes::TARGET_UNREACHABLE),
+                subject.clone(),
+                crate::text![c.what.as_str(), ": ", c.detail],
+            )
+            .evidence("target", t.name.clone())
+            .evidence("check", c.what.clone());
+            if let Some(next) = &c.next {
+                finding = finding.next(next.clone());
+            }
+            findings.push(finding);
+        }
+    }
+    let config_file = ctx.config.path.as_ref().map(|p| p.display().to_string());
+    let report = Report::new(
+        "config show --check",
+        Target {
+            name: None,
+            kind: "config".into(),
+            address: config_file
+                .clone()
+                .unwrap_or_else(|| "(no config file)".to_string()),
+        },
+        findings,
+        CheckReport {
+            config_file,
+            targets,
+        },
+    );
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+fn finish(
+    kind: &'static str,
+    name: &str,
+    address: Option<String>,
+    used_by: &[String],
+    checks: Vec<Check>,
+) -> TargetChecks {
+    TargetChecks {
+        kind,
+        name: name.to_string(),
+        address,
+        used_by: used_by.to_vec(),
+        status: checks
+            .iter()
+            .map(|c| c.status)
+            .max()
+            .unwrap_or(Severity::Ok),
+        checks,
+    }
+}
+
+/// A connection that could not be made: UNKNOWN, with the error and its hint.
+fn unreachable(err: &anyhow::Error) -> Check {
+    let mut detail = format!("{err:#}");
+    if let Some(hint) = crate::error::hint_for(err) {
+        detail.push_str(&format!(" (hint: {hint})"));
+    }
+    Check::failed(
+        "connection",
+        Severity::Unknown,
+        codes::TARGET_UNREACHABLE,
+        detail,
+    )
+}
+
+async fn check_pg(ctx: &Context, plan: &PgPlan) -> TargetChecks {
+    let target = match &plan.target {
+        Ok(target) => target,
+        Err(e) => {
+            let check = Check::failed(
+                "connection settings",
+                Severity::Unknown,
+                codes::CONFIG_TARGET_UNUSABLE,
+                format!("cannot be used: {e:#}"),
+            );
+            return finish("postgres", &plan.name, None, &plan.used_by, vec![check]);
+        }
+    };
+    let address = Some(target.params.describe());
+    let checks = match session::connect(&target.params, ctx.timeout).await {
+        Err(e) => vec![unreachable(&e)],
+        Ok(session) => pg_checks(&session, plan).await,
+    };
+    finish("postgres", &plan.name, address, &plan.used_by, checks)
+}
+
+async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
+    let role = match privileges::role(session).await {
+        Ok(role) => role,
+        Err(e) => {
+            return vec![
+                Check::ok("connection", "connected"),
+                Check::failed(
+                    "privileges",
+                    Severity::Unknown,
+                    codes::PG_CATALOG_UNREADABLE,
+                    format!("the role's privileges could not be read: {e:#}"),
+                ),
+            ]
+        }
+    };
+    let quoted = sql_identifier(&role.role);
+    let mut checks = vec![Check::ok(
+        "connection",
+        format!(
+            "connected as {}; PostgreSQL {}",
+            role.role, role.server_version
+        ),
+    )];
+    checks.push(monitoring(&role, &quoted));
+    checks.push(catalog_views(&role, &quoted));
+    checks.push(functions(&role, &quoted));
+    checks.push(match role.hidden_settings.is_empty() {
+        true => Check::ok(
+            "settings",
+            format!("pg_settings shows every setting indoubt reads ({})", privileges::SETTINGS.join(", ")),
+        ),
+        false => Check::failed(
+            "settings",
+            Severity::Warning,
+            codes::PG_CATALOG_UNREADABLE,
+            format!(
+                "pg_settings hides {} from this role: the statements of pg slots and pg horizon that read them fail",
+                role.hidden_settings.join(", ")
+            ),
+        )
+        .next(Some(Next::sql(format!("GRANT pg_read_all_settings TO {quoted};").into()))),
+    });
+    checks.push(match privileges::databases(session).await {
+        Ok(databases) => {
+            let connectable: Vec<_> = databases.iter().filter(|d| d.allows_connections).collect();
+            let blind: Vec<_> = connectable.iter().filter(|d| !d.connect).collect();
+            if blind.is_empty() {
+                Check::ok(
+                    "databases",
+                    format!(
+                        "CONNECT on every database that accepts connections ({})",
+                        connectable.len()
+                    ),
+                )
+            } else {
+                let mut names = Text::new();
+                for (i, d) in blind.iter().enumerate() {
+                    if i > 0 {
+                        names.push_str(", ");
+                    }
+                    names.push_raw(&d.name);
+                }
+                let grant = blind
+                    .iter()
+                    .map(|d| sql_identifier(&d.name.to_text()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Check::failed(
+                    "databases",
+                    Severity::Warning,
+                    codes::PG_DATABASE_BLIND_SPOT,
+                    crate::text![
+                        format!("no CONNECT on {} of {} databases: ", blind.len(), connectable.len()),
+                        names,
+                        ". Blind spots: there pg prepared cannot name the relations a prepared transaction locks (it shows their oids), pg horizon cannot read dead tuples, and resolve pg cannot finish a prepared transaction"
+                    ],
+                )
+                .next(Some(Next::sql(
+                    format!("GRANT CONNECT ON DATABASE {grant} TO {quoted};").into(),
+                )))
+            }
+        }
+        Err(e) => Check::failed(
+            "databases",
+            Severity::Unknown,
+            codes::PG_CATALOG_UNREADABLE,
+            format!("{e:#}"),
+        ),
+    });
+    checks.push(resolve(session, &role).await);
+    for using in &plan.uses {
+        checks.push(match using {
+            PgUse::Reconcile { job, query } => reconcile_query(session, job, query, &quoted).await,
+            PgUse::Table {
+                section,
+                table,
+                columns,
+            } => table_check(session, section, table, columns, &quoted).await,
+        });
+    }
+    checks
+}
+
+fn monitoring(role: &RolePrivileges, quoted: &str) -> Check {
+    const WHAT: &str = "monitoring role";
+    if role.superuser {
+        return Check::ok(
+            WHAT,
+            "superuser: sees every session's query, state and client",
+        );
+    }
+    if role.is_member("pg_monitor") {
+        return Check::ok(
+            WHAT,
+            "member of pg_monitor (pg_read_all_stats and pg_read_all_settings with it)",
+        );
+    }
+    if role.is_member("pg_read_all_stats") {
+        return Check::ok(
+            WHAT,
+            "member of pg_read_all_stats (not of pg_monitor: its functions are checked below)",
+        );
+    }
+    Check::failed(
+        WHAT,
+        Severity::Warning,
+        codes::PG_ROLE_UNPRIVILEGED,
+        format!(
+            "{} is neither a superuser nor a member of pg_monitor or pg_read_all_stats: other roles' sessions show no query text, state, transaction start or client address (UNKNOWN in pg horizon, which then shows idle-in-transaction holders as plain sessions without an age; pg prepared shows blocked sessions without their query)",
+            role.role
+        ),
+    )
+    .next(Some(Next::sql(format!("GRANT pg_monitor TO {quoted};").into())))
+}
+
+/// The commands whose statements read a catalog view.
+fn view_users(view: &str) -> &'static str {
+    match view {
+        "pg_catalog.pg_prepared_xacts" => "pg prepared, pg horizon, resolve pg",
+        "pg_catalog.pg_locks" => "pg prepared (locks, blocked sessions)",
+        "pg_catalog.pg_stat_activity" => "pg horizon, pg prepared (blocked sessions)",
+        "pg_catalog.pg_replication_slots" => "pg slots, pg horizon",
+        "pg_catalog.pg_stat_replication" => "pg horizon (standby feedback)",
+        "pg_catalog.pg_database" => "pg prepared, pg horizon (wraparound)",
+        "pg_catalog.pg_settings" => "pg slots",
+        "pg_catalog.pg_roles" => "every command (session setup), resolve pg",
+        "pg_catalog.pg_stat_user_tables" => "pg horizon (dead tuples)",
+        _ => "indoubt",
+    }
+}
+
+fn catalog_views(role: &RolePrivileges, quoted: &str) -> Check {
+    const WHAT: &str = "catalog views";
+    if role.unreadable_views.is_empty() {
+        return Check::ok(
+            WHAT,
+            format!(
+                "SELECT on every view indoubt reads ({})",
+                privileges::CATALOG_VIEWS.len()
+            ),
+        );
+    }
+    // Without pg_prepared_xacts, pg prepared cannot do its job at all.
+    let severity = match role
+        .unreadable_views
+        .iter()
+        .any(|v| v == "pg_catalog.pg_prepared_xacts")
+    {
+        true => Severity::Critical,
+        false => Severity::Warning,
+    };
+    let each: Vec<String> = role
+        .unreadable_views
+        .iter()
+        .map(|v| format!("{v} (read by {})", view_users(v)))
+        .collect();
+    Check::failed(
+        WHAT,
+        severity,
+        codes::PG_CATALOG_UNREADABLE,
+        format!("no SELECT on {}: those statements fail", each.join(", ")),
+    )
+    .next(Some(Next::sql(
+        format!(
+            "GRANT SELECT ON {} TO {quoted};",
+            role.unreadable_views.join(", ")
+        )
+        .into(),
+    )))
+}
+
+/// The commands whose statements call a function.
+fn function_users(function: &str) -> &'static str {
+    match function {
+        "pg_catalog.pg_ls_waldir()" => "pg slots (the size of pg_wal)",
+        "pg_catalog.pg_control_system()" | "pg_catalog.pg_postmaster_start_time()" => {
+            "resolve pg (which cluster a participant is, for sibling branches)"
+        }
+        "pg_catalog.pg_is_in_recovery()" => "pg slots, pg horizon, resolve pg",
+        "pg_catalog.pg_current_wal_lsn()"
+        | "pg_catalog.pg_last_wal_receive_lsn()"
+        | "pg_catalog.pg_last_wal_replay_lsn()" => "pg slots (retained WAL)",
+        "pg_catalog.pg_blocking_pids(integer)" => "pg prepared (blocked sessions)",
+        "pg_catalog.pg_current_snapshot()" | "pg_catalog.pg_xact_status(xid8)" => {
+            "resolve pg (how a transaction that vanished ended)"
+        }
+        _ => "indoubt",
+    }
+}
+
+fn functions(role: &RolePrivileges, quoted: &str) -> Check {
+    const WHAT: &str = "functions";
+    if role.unexecutable_functions.is_empty() {
+        return Check::ok(
+            WHAT,
+            format!(
+                "EXECUTE on every function indoubt calls ({})",
+                privileges::FUNCTIONS.len()
+            ),
+        );
+    }
+    let each: Vec<String> = role
+        .unexecutable_functions
+        .iter()
+        .map(|f| format!("{f} (called by {})", function_users(f)))
+        .collect();
+    Check::failed(
+        WHAT,
+        Severity::Warning,
+        codes::PG_CATALOG_UNREADABLE,
+        format!("no EXECUTE on {}: those statements fail", each.join(", ")),
+    )
+    .next(Some(Next::sql(
+        format!(
+            "GRANT EXECUTE ON FUNCTION {} TO {quoted};",
+            role.unexecutable_functions.join(", ")
+        )
+        .into(),
+    )))
+}
+
+/// What resolve pg could finish as this role: it says so per transaction itself; here
+/// what can be said per role, and of the transactions prepared now.
+async fn resolve(session: &Session, role: &RolePrivileges) -> Check {
+    const WHAT: &str = "resolve pg";
+    if role.superuser {
+        return Check::ok(
+            WHAT,
+            "superuser: may COMMIT PREPARED or ROLLBACK PREPARED any prepared transaction",
+        );
+    }
+    let own_only = format!(
+        "{} is not a superuser: it may finish only the prepared transactions it prepared itself (PostgreSQL allows their owner or a superuser)",
+        role.role
+    );
+    match privileges::prepared_ownership(session).await {
+        Ok(p) if p.own == p.total && p.in_databases_without_connect.is_empty() => Check::ok(
+            WHAT,
+            format!("{own_only}; {} prepared now, all its own", p.total),
+        ),
+        Ok(p) => {
+            let mut detail = format!(
+                "{own_only}; {} of {} prepared now are another role's",
+                p.total - p.own,
+                p.total
+            );
+            if !p.in_databases_without_connect.is_empty() {
+                detail.push_str(&format!(
+                    ", and some are in databases it may not CONNECT to ({})",
+                    p.in_databases_without_connect.join(", ")
+                ));
+            }
+            Check::failed(WHAT, Severity::Warning, codes::PG_CANNOT_RESOLVE, detail)
+        }
+        Err(e) => Check::failed(
+            WHAT,
+            Severity::Unknown,
+            codes::PG_CATALOG_UNREADABLE,
+            format!("{own_only}; the prepared transactions could not be read: {e:#}"),
+        ),
+    }
+}
+
+async fn reconcile_query(session: &Session, job: &str, query: &str, quoted: &str) -> Check {
+    let what = format!("reconcile job {job}");
+    match privileges::query_runs(session, query).await {
+        Ok(Ok(())) => Check::ok(
+            what,
+            "its query may run: the server planned it (EXPLAIN checks SELECT on every table and column it reads)",
+        ),
+        Ok(Err(refused)) => {
+            // The server's message names the table when it is English (lc_messages).
+            let table = refused
+                .split_once("permission denied for table ")
+                .map(|(_, rest)| rest.split_whitespace().next().unwrap_or("").to_string())
+                .filter(|t| !t.is_empty());
+            Check::failed(
+                what,
+                Severity::Critical,
+                codes::PG_TABLE_UNREADABLE,
+                format!("its query cannot run as this role: {refused}"),
+            )
+            .next(table.map(|t| {
+                Next::sql(format!("GRANT SELECT ON TABLE {} TO {quoted};", sql_identifier(&t)).into())
+            }))
+        }
+        Err(e) => Check::failed(
+            what,
+            Severity::Unknown,
+            codes::PG_TABLE_UNREADABLE,
+            format!("{e:#}"),
+        ),
+    }
+}
+
+async fn table_check(
+    session: &Session,
+    section: &str,
+    table: &str,
+    columns: &[String],
+    quoted: &str,
+) -> Check {
+    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let quoted_table = crate::pg::outbox::quote_name(table);
+    match privileges::table(session, table, &cols).await {
+        Ok(a) if !a.exists => Check::failed(
+            section,
+            Severity::Critical,
+            codes::PG_TABLE_UNREADABLE,
+            format!("table {table} was not found (or its schema is not usable by the role): the {section} check cannot run"),
+        ),
+        Ok(a) if !a.missing_columns.is_empty() => Check::failed(
+            section,
+            Severity::Critical,
+            codes::PG_TABLE_UNREADABLE,
+            format!(
+                "table {table} has no column {}: the {section} check cannot run",
+                a.missing_columns.join(", ")
+            ),
+        ),
+        Ok(a) if !a.unreadable_columns.is_empty() => Check::failed(
+            section,
+            Severity::Critical,
+            codes::PG_TABLE_UNREADABLE,
+            format!(
+                "no SELECT on table {table} (columns {}): the {section} check cannot run",
+                a.unreadable_columns.join(", ")
+            ),
+        )
+        .next(Some(Next::sql(
+            format!("GRANT SELECT ON TABLE {quoted_table} TO {quoted};").into(),
+        ))),
+        Ok(a) => Check::ok(
+            section,
+            format!(
+                "SELECT on table {table}{} (columns {})",
+                if a.select { "" } else { " by column grants" },
+                columns.join(", ")
+            ),
+        ),
+        Err(e) => Check::failed(
+            section,
+            Severity::Unknown,
+            codes::PG_TABLE_UNREADABLE,
+            format!("{e:#}"),
+        ),
+    }
+}
+
+/// The principal the broker sees, as kafka-acls.sh names it: `User:NAME` for SASL
+/// PLAIN/SCRAM, `User:ANONYMOUS` for PLAINTEXT; None for a TLS client certificate (its
+/// principal depends on the broker's ssl.principal.mapping.rules).
+fn principal(security: &Security) -> Option<String> {
+    match (&security.sasl, &security.tls) {
+        (Some(sasl), _) => Some(format!("User:{}", sasl.username)),
+        (None, None) => Some("User:ANONYMOUS".to_string()),
+        (None, Some(_)) => None,
+    }
+}
+
+/// `kafka-acls.sh --bootstrap-server B --add --allow-principal P --operation OP… RESOURCE`.
+fn allow(
+    bootstrap: &str,
+    principal: &Option<String>,
+    ops: &[Operation],
+    resource: &[Word],
+) -> Option<Next> {
+    let principal = principal.as_deref()?;
+    let mut words = vec![
+        Word::Lit("--bootstrap-server"),
+        Word::Value(bootstrap),
+        Word::Lit("--add"),
+        Word::Lit("--allow-principal"),
+        Word::Value(principal),
+    ];
+    for op in ops {
+        words.push(Word::Lit("--operation"));
+        words.push(Word::Lit(op.name()));
+    }
+    for w in resource {
+        words.push(match w {
+            Word::Lit(l) => Word::Lit(l),
+            Word::Value(v) => Word::Value(v),
+            Word::Raw(r) => Word::Raw(r),
+        });
+    }
+    Some(Next::tool("kafka-acls.sh", &words))
+}
+
+fn names(ops: &[Operation]) -> String {
+    match ops.is_empty() {
+        true => "none".to_string(),
+        false => ops.iter().map(|o| o.name()).collect::<Vec<_>>().join(", "),
+    }
+}
+
+async fn check_kafka(ctx: &Context, plan: &KafkaPlan) -> TargetChecks {
+    let target = match &plan.target {
+        Ok(t) => t,
+        Err(e) => {
+            let check = Check::failed(
+                "connection settings",
+                Severity::Unknown,
+                codes::CONFIG_TARGET_UNUSABLE,
+                format!("cannot be used: {e:#}"),
+            );
+            return finish("kafka", &plan.name, None, &plan.used_by, vec![check]);
+        }
+    };
+    let address = Some(target.bootstrap.join(","));
+    let topics: Vec<String> = plan.topics.iter().map(|(t, _)| t.clone()).collect();
+    let probe_id = format!("indoubt-config-check-{}", std::process::id());
+    let checks = match access::read(target, &topics, &probe_id, ctx.timeout).await {
+        Err(e) => vec![unreachable(&e)],
+        Ok(access) => {
+            let security = Security::from_properties(&target.properties);
+            let principal = security.as_ref().ok().and_then(principal);
+            let protocol = security.as_ref().map(|s| s.protocol()).unwrap_or("?");
+            kafka_checks(
+                &access,
+                plan,
+                &principal,
+                protocol,
+                &probe_id,
+                &plan.check_topic_regex,
+            )
+        }
+    };
+    finish("kafka", &plan.name, address, &plan.used_by, checks)
+}
+
+fn kafka_checks(
+    access: &Access,
+    plan: &KafkaPlan,
+    principal: &Option<String>,
+    protocol: &str,
+    probe_id: &str,
+    regex: &Option<String>,
+) -> Vec<Check> {
+    let bootstrap = access.address.as_str();
+    let mut checks = vec![Check::ok(
+        "connection",
+        format!(
+            "connected to {bootstrap} over {protocol} as {}; {} broker(s){}",
+            principal
+                .as_deref()
+                .unwrap_or("the principal of the TLS client certificate"),
+            access.brokers,
+            access
+                .cluster_id
+                .as_deref()
+                .map(|c| format!(", cluster {c}"))
+                .unwrap_or_default()
+        ),
+    )];
+    checks.push(apis(access));
+    let cluster = match &access.cluster {
+        Ok(ops) => *ops,
+        Err(_) => Operations::NOT_REPORTED,
+    };
+    checks.push(match &access.cluster {
+        Err(e) => Check::failed(
+            "cluster",
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            format!("DescribeCluster failed, so the cluster operations are not known: {e}"),
+        ),
+        Ok(ops) if !ops.reported() => Check::failed(
+            "cluster",
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            "DescribeCluster carried no cluster authorized operations",
+        ),
+        Ok(ops) if ops.list().is_empty() => Check::failed(
+            "cluster",
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            "the broker reports no operation on the cluster, as it does when DESCRIBE on the cluster is denied: whether resolve kafka may write abort markers is not known",
+        )
+        .next(allow(bootstrap, principal, &[Operation::Describe], &[Word::Lit("--cluster")])),
+        Ok(ops) => Check::ok(
+            "cluster",
+            format!("the broker reports these cluster operations: {}", names(&ops.list())),
+        ),
+    });
+    if cluster.reported() && !cluster.list().is_empty() {
+        let may = cluster.allows(Operation::Alter) || cluster.allows(Operation::ClusterAction);
+        checks.push(match may {
+            true => Check::ok(
+                "resolve kafka",
+                "may write abort markers: WriteTxnMarkers needs ALTER or CLUSTER_ACTION on the cluster, and the broker reports one",
+            ),
+            false => Check::failed(
+                "resolve kafka",
+                Severity::Warning,
+                codes::KAFKA_ACL_MISSING,
+                "cannot abort a hanging transaction: WriteTxnMarkers needs ALTER or CLUSTER_ACTION on the cluster, and the broker reports neither",
+            )
+            .next(allow(bootstrap, principal, &[Operation::ClusterAction], &[Word::Lit("--cluster")])),
+        });
+    }
+    checks.push(match &access.transactional_id {
+        TransactionalIdProbe::Allowed { answer } => Check::ok(
+            "transactional ids",
+            format!(
+                "DESCRIBE allowed: a DescribeTransactions of {probe_id} (an id no producer uses) passed the broker's DESCRIBE check (it answered {answer}); the broker lists only transactional ids this principal may DESCRIBE, so one an ACL of its own denies stays unseen"
+            ),
+        ),
+        TransactionalIdProbe::Denied => Check::failed(
+            "transactional ids",
+            Severity::Warning,
+            codes::KAFKA_ACL_MISSING,
+            format!(
+                "DESCRIBE denied: a DescribeTransactions of {probe_id} was refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); the broker lists only transactional ids this principal may DESCRIBE, so kafka transactions lists none of those, and kafka hanging (and resolve kafka) take an open transaction whose id it cannot see for a hanging one"
+            ),
+        )
+        .next(allow(
+            bootstrap,
+            principal,
+            &[Operation::Describe],
+            &[Word::Lit("--transactional-id"), Word::Value("*")],
+        )),
+        TransactionalIdProbe::Unsupported(e) => Check::failed(
+            "transactional ids",
+            Severity::Warning,
+            codes::KAFKA_API_MISSING,
+            format!("{e}: kafka transactions and kafka hanging cannot name transactional ids on this cluster"),
+        ),
+        TransactionalIdProbe::Failed(e) => Check::failed(
+            "transactional ids",
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            format!("whether DESCRIBE on transactional ids is allowed is not known: {e}"),
+        ),
+    });
+    checks.push(listed_topics(access, principal, regex));
+    for (topic, jobs) in &plan.topics {
+        checks.push(reconcile_topic(access, principal, topic, jobs));
+    }
+    checks
+}
+
+fn apis(access: &Access) -> Check {
+    let offered: Vec<String> = access
+        .apis
+        .iter()
+        .map(|a| match (a.min, a.max) {
+            (Some(min), Some(max)) => format!("{} v{min}-{max}", a.api),
+            _ => format!("{} none", a.api),
+        })
+        .collect();
+    let needed = [
+        (
+            "DescribeProducers",
+            "kafka producers, kafka hanging, kafka lso (naming a gap's transaction)",
+        ),
+        ("ListTransactions", "kafka transactions, kafka hanging"),
+        ("DescribeTransactions", "kafka transactions, kafka hanging"),
+        ("WriteTxnMarkers", "resolve kafka"),
+    ];
+    let missing: Vec<String> = needed
+        .iter()
+        .filter(|(api, _)| access.apis.iter().any(|a| a.api == *api && a.max.is_none()))
+        .map(|(api, users)| format!("{api} (used by {users})"))
+        .collect();
+    match missing.is_empty() {
+        true => Check::ok(
+            "broker APIs",
+            format!("ApiVersions: {}", offered.join(", ")),
+        ),
+        false => Check::failed(
+            "broker APIs",
+            Severity::Warning,
+            codes::KAFKA_API_MISSING,
+            format!(
+                "the broker does not offer {}; it offers {}",
+                missing.join(", "),
+                offered.join(", ")
+            ),
+        ),
+    }
+}
+
+/// Every topic the broker lists (matching check_topic_regex, when the target has one, as
+/// `check` matches it: a search, anchored only by the expression's own ^ and $):
+/// those without READ are where kafka lso cannot name a gap's transaction.
+fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<String>) -> Check {
+    const WHAT: &str = "topics";
+    let matcher = regex.as_deref().and_then(|r| regex::Regex::new(r).ok());
+    let listed: Vec<(&String, &(Operations, bool))> = access
+        .listed
+        .iter()
+        .filter(|(name, _)| matcher.as_ref().is_none_or(|m| m.is_match(name)))
+        .collect();
+    let scope = match regex {
+        Some(r) => format!("{} listed matching check_topic_regex {r}", listed.len()),
+        None => format!("{} listed", listed.len()),
+    };
+    if !access.topic_operations_reported {
+        return Check::failed(
+            WHAT,
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            format!("{scope}; the broker's Metadata version carries no topic authorized operations (before v8)"),
+        );
+    }
+    let unreadable: Vec<&str> = listed
+        .iter()
+        .filter(|(_, (ops, _))| !ops.allows(Operation::Read))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let head = format!("the broker lists only topics this principal may DESCRIBE: {scope}");
+    match unreadable.is_empty() {
+        true => Check::ok(WHAT, format!("{head}; READ on all of them")),
+        false => {
+            let first = unreadable[0].to_string();
+            Check::failed(
+                WHAT,
+                Severity::Warning,
+                codes::KAFKA_ACL_MISSING,
+                format!(
+                    "{head}; no READ on {}: there kafka lso cannot name the transaction behind a gap, kafka producers and kafka hanging cannot read producers (DescribeProducers needs READ)",
+                    unreadable.join(", ")
+                ),
+            )
+            .next(allow(
+                &access.address,
+                principal,
+                &[Operation::Read],
+                &[Word::Lit("--topic"), Word::Value(&first)],
+            ))
+        }
+    }
+}
+
+fn reconcile_topic(
+    access: &Access,
+    principal: &Option<String>,
+    topic: &str,
+    jobs: &[String],
+) -> Check {
+    let what = format!("topic {topic}");
+    let by = format!("reconcile job {}", jobs.join(", "));
+    let grant = |ops: &[Operation]| {
+        allow(
+            &access.address,
+            principal,
+            ops,
+            &[Word::Lit("--topic"), Word::Value(topic)],
+        )
+    };
+    match access.topics.get(topic) {
+        None => Check::failed(
+            what,
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            "the broker's Metadata did not answer for it",
+        ),
+        Some(TopicAccess::Refused(e))
+            if e.error == kafka_protocol::error::ResponseError::TopicAuthorizationFailed =>
+        {
+            Check::failed(
+                what,
+                Severity::Critical,
+                codes::KAFKA_ACL_MISSING,
+                format!("{by} cannot read it: DESCRIBE denied ({})", e.name()),
+            )
+            .next(grant(&[
+                Operation::Describe,
+                Operation::Read,
+                Operation::DescribeConfigs,
+            ]))
+        }
+        Some(TopicAccess::Refused(e))
+            if e.error == kafka_protocol::error::ResponseError::UnknownTopicOrPartition =>
+        {
+            Check::failed(
+                what,
+                Severity::Critical,
+                codes::KAFKA_ACL_MISSING,
+                format!("{by} cannot read it: it does not exist ({})", e.name()),
+            )
+        }
+        Some(TopicAccess::Refused(e)) => Check::failed(
+            what,
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            format!("Metadata answered {} for it", e.name()),
+        ),
+        Some(TopicAccess::Described { operations, .. }) if !operations.reported() => Check::failed(
+            what,
+            Severity::Unknown,
+            codes::KAFKA_ACCESS_UNKNOWN,
+            "the broker's Metadata version carries no topic authorized operations (before v8)",
+        ),
+        Some(TopicAccess::Described { operations, .. }) => {
+            let ops = operations.list();
+            if !operations.allows(Operation::Read) {
+                Check::failed(
+                    what,
+                    Severity::Critical,
+                    codes::KAFKA_ACL_MISSING,
+                    format!(
+                        "{by} cannot read it: no READ (Fetch needs it; the broker reports {}); kafka lso cannot name the transaction behind a gap there",
+                        names(&ops)
+                    ),
+                )
+                .next(grant(&[Operation::Read]))
+            } else if !operations.allows(Operation::DescribeConfigs) {
+                Check::failed(
+                    what,
+                    Severity::Warning,
+                    codes::KAFKA_ACL_MISSING,
+                    format!(
+                        "{by} cannot read its cleanup.policy and retention (DescribeConfigs needs DESCRIBE_CONFIGS; the broker reports {})",
+                        names(&ops)
+                    ),
+                )
+                .next(grant(&[Operation::DescribeConfigs]))
+            } else {
+                Check::ok(
+                    what,
+                    format!("{by} may read it: the broker reports {}", names(&ops)),
+                )
+            }
+        }
+    }
+}
+
+impl TableView for CheckReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        self.targets
+            .iter()
+            .map(|t| {
+                let mut table = style.table(&["WHAT", "STATUS", "DETAIL"]);
+                for c in &t.checks {
+                    table.add_row(vec![
+                        Cell::new(&c.what),
+                        style.severity_cell(c.status),
+                        Cell::new(Shown::from(&c.detail)),
+                    ]);
+                }
+                let place = crate::shown!(
+                    "{} target {} ({})",
+                    t.kind,
+                    t.name,
+                    t.address.as_deref().unwrap_or("unusable")
+                );
+                let title = match t.used_by.is_empty() {
+                    true => crate::shown!("{}:", place),
+                    false => crate::shown!("{}, used by {}:", place, t.used_by.join(", ")),
+                };
+                let lines = crate::report::layout::wrap(title.as_str(), usize::from(style.width))
+                    .join("\n");
+                // Escaped text re-broken at its spaces: still escaped.
+                #[allow(clippy::disallowed_methods)]
+                let mut out = Shown::__from_format(format_args!("{lines}\n"));
+                out.push(&table.render());
+                out
+            })
+            .collect()
+    }
+}
