@@ -140,15 +140,20 @@ pub async fn run(ctx: &Context, args: &CheckSettings) -> Result<Severity> {
         report.findings.retain(|f| f.severity != Severity::Ok);
         report.data.checks.retain(|c| c.status != Severity::Ok);
     }
+    present(&mut report, ctx.output.is_table());
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The findings grouped into incidents; for a table, each subject says where it was found.
+fn present(report: &mut Report<CheckReport>, table: bool) {
     report.data.incidents = incidents(&report.findings);
-    if ctx.output.is_table() {
+    if table {
         // The table names where each finding was found (the incidents were grouped above).
         for f in &mut report.findings {
             f.subject = check_output::located_subject(f);
         }
     }
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
 }
 
 fn write(text: &str, status: Severity) -> Result<Severity> {
@@ -301,15 +306,16 @@ impl TableView for CheckReport {
         let mut t = style.table(&["TARGET", "CHECK", "STATUS", "TIME", "RESULT"]);
         for c in &self.checks {
             let result = match &c.error {
-                Some(e) => e.clone(),
-                None if c.findings.is_empty() => "nothing found".into(),
-                None => c
-                    .findings
-                    .iter()
-                    .rev()
-                    .map(|(s, n)| format!("{n} {}", s.label()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                Some(e) => Shown::text(e),
+                None if c.findings.is_empty() => Shown::lit("nothing found"),
+                // One count a line: a narrow column never parts a count from its label.
+                None => Shown::join(
+                    c.findings
+                        .iter()
+                        .rev()
+                        .map(|(s, n)| shown!("{} {}", n, s.label())),
+                    "\n",
+                ),
             };
             t.add_row(vec![
                 Cell::new(&c.target),
@@ -322,3 +328,6 @@ impl TableView for CheckReport {
         vec![t.render()]
     }
 }
+
+#[cfg(test)]
+mod golden;

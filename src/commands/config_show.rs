@@ -10,7 +10,7 @@ use crate::kafka::security::Security;
 use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{self, layout, Report, TableView, Target};
 use crate::settings::command::ConfigShowSettings;
 use crate::settings::pg::Outbox;
 use crate::settings::reconcile::Parameters;
@@ -180,6 +180,13 @@ impl From<&Checked> for ThresholdsView {
 }
 
 pub fn run(ctx: &Context, s: &ConfigShowSettings) -> Result<Severity> {
+    let report = build(s)?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, from the config and the settings alone (it connects to nothing).
+fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
     let config = &s.config.config;
     let env = |key: &str| std::env::var(key).ok();
     let mut findings = Vec::new();
@@ -314,8 +321,7 @@ pub fn run(ctx: &Context, s: &ConfigShowSettings) -> Result<Severity> {
             resolve,
         },
     );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(report)
 }
 
 /// A value in force as written, and where it came from.
@@ -501,6 +507,14 @@ fn unusable(kind: &str, name: &str, why: String) -> Finding {
     )
 }
 
+/// A source in short: `config` for a key of the config (the setting's own; JSON keeps it).
+fn from(source: &str) -> &str {
+    match source.starts_with("config ") {
+        true => "config",
+        false => source,
+    }
+}
+
 impl TableView for ConfigReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&["KIND", "NAME", "WHERE", "SETTINGS"]);
@@ -530,7 +544,11 @@ impl TableView for ConfigReport {
             table.add_row(vec![
                 Cell::new("kafka"),
                 Cell::new(&t.name),
-                Cell::new(t.bootstrap_servers.join(",")),
+                // One server a line: each whole, the list as narrow as its longest.
+                Cell::new(Shown::join(
+                    t.bootstrap_servers.iter().map(|s| Shown::text(s)),
+                    "\n",
+                )),
                 Cell::new(Shown::join(settings, "\n")),
             ]);
         }
@@ -640,13 +658,37 @@ impl TableView for ConfigReport {
             Cell::new(format!("({})", self.audit.path.source)),
         ]);
         let mut settings = style.table(&["SETTING", "VALUE", "FROM"]);
+        let widest = |text: fn(&SettingView) -> &str| {
+            self.settings
+                .iter()
+                .map(|s| layout::width(text(s)))
+                .max()
+                .unwrap_or(0)
+        };
+        let overhead = match style.frame {
+            layout::Frame::Boxed => 10,
+            layout::Frame::Plain => 4,
+        };
+        // The key of a config source is the row's own: left out when the whole would not
+        // fit, so the table stays a grid at 80 columns.
+        let short = widest(|s| s.key.as_deref().or(s.flag.as_deref()).unwrap_or_default())
+            + widest(|s| &s.value)
+            + widest(|s| &s.source)
+            + overhead
+            > usize::from(style.width);
         for s in &self.settings {
             settings.add_row(vec![
                 Cell::new(s.key.as_deref().or(s.flag.as_deref()).unwrap_or_default()),
                 Cell::new(&s.value),
-                Cell::new(&s.source),
+                Cell::new(match short {
+                    true => from(&s.source),
+                    false => &s.source,
+                }),
             ]);
         }
         vec![table.render(), settings.render()]
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -165,3 +165,6 @@ mod tests {
         assert!(find("prepared_xact").is_err());
     }
 }
+
+#[cfg(test)]
+mod golden;

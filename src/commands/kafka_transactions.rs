@@ -63,9 +63,24 @@ pub async fn run(ctx: &Context, s: &TransactionsSettings) -> Result<Severity> {
             ids
         }
     };
-    let now = now_ms();
+    let described = cluster.describe_transactions(&ids).await;
+    let report = report_of(target, findings, described, &unfiltered, s, now_ms());
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report from what the coordinators said, read at `now` (ms): the open
+/// transactions' durations, those past their timeout as findings.
+fn report_of(
+    target: crate::report::Target,
+    mut findings: Vec<Finding>,
+    described: std::collections::BTreeMap<String, Result<TransactionDescription>>,
+    unfiltered: &std::collections::BTreeSet<String>,
+    s: &TransactionsSettings,
+    now: i64,
+) -> Report<TransactionsReport> {
     let mut transactions = Vec::new();
-    for (id, described) in cluster.describe_transactions(&ids).await {
+    for (id, described) in described {
         match described {
             Ok(d) => {
                 // Only an open transaction has a running duration; a completed one keeps its old start time.
@@ -128,14 +143,12 @@ pub async fn run(ctx: &Context, s: &TransactionsSettings) -> Result<Severity> {
             .evidence("source", "ListTransactions, DescribeTransactions"),
         );
     }
-    let report = Report::new(
+    Report::new(
         "kafka transactions",
         target,
         findings,
         TransactionsReport { transactions },
-    );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    )
 }
 
 impl TableView for TransactionsReport {
@@ -172,7 +185,11 @@ impl TableView for TransactionsReport {
                     d.timeout_ms.max(0) as u64
                 ))),
                 Cell::new(started),
-                Cell::new(Shown::join(partitions, "\n")),
+                // An empty cell would read as "not known".
+                Cell::new(match d.partitions.is_empty() {
+                    true => Shown::lit("-"),
+                    false => Shown::join(partitions, "\n"),
+                }),
             ]);
         }
         table.optional(1);
@@ -180,3 +197,6 @@ impl TableView for TransactionsReport {
         vec![table.render()]
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -382,11 +382,20 @@ impl TableView for HorizonReport {
                     d.table,
                     d.n_dead_tup,
                     vacuumed
-                        .map(|t| format!(", vacuumed {}", t.format("%H:%M:%S")))
+                        // An age, not a time of day: a table vacuumed two days ago
+                        // must not read as vacuumed this morning.
+                        .map(|t| {
+                            let age = (s.server_time - t).num_seconds().max(0);
+                            format!(", vacuumed {} ago", format_duration(seconds(age as f64)))
+                        })
                         .unwrap_or_default()
                 )
             });
-            let dead = Shown::join(dead, "\n");
+            // An empty cell would read as "not known".
+            let dead = match db.dead_tuples.is_empty() {
+                true => Shown::lit("-"),
+                false => Shown::join(dead, "\n"),
+            };
             table.add_row(vec![
                 Cell::new(&db.database),
                 Cell::new(db.datfrozenxid_age),
@@ -413,3 +422,6 @@ impl TableView for HorizonReport {
             .collect()
     }
 }
+
+#[cfg(test)]
+pub(crate) mod golden;

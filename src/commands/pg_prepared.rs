@@ -270,6 +270,10 @@ fn global_cell(xact: &PreparedXact) -> Shown {
 
 /// One line per lock mode: how many, and on what.
 fn locks_cell(xact: &PreparedXact) -> Shown {
+    // An empty cell would read as "not known".
+    if xact.locks_by_mode.is_empty() {
+        return Shown::lit("-");
+    }
     let lines = xact.locks_by_mode.iter().map(|(mode, count)| {
         let objects = xact.locks.iter().filter(|l| &l.mode == mode).map(|l| {
             match (&l.relation, l.relation_oid) {
@@ -318,3 +322,6 @@ fn blocked_cell(sessions: &[BlockedSession]) -> Shown {
     });
     Shown::join(lines, "\n")
 }
+
+#[cfg(test)]
+pub(crate) mod golden;

@@ -284,7 +284,8 @@ impl TableView for SlotsReport {
                     None => Shown::text(&slot.slot_type),
                 };
                 let active = match slot.active_pid {
-                    Some(pid) if slot.active => format!("yes (pid {pid})"),
+                    // The pid on a line of its own: a narrow column keeps it whole.
+                    Some(pid) if slot.active => format!("yes\npid {pid}"),
                     _ => "no".to_string(),
                 };
                 let wal_status = match slot.safe_wal_size {
@@ -344,7 +345,11 @@ impl TableView for SlotsReport {
                     } else {
                         Shown::join(ages, "\n")
                     }),
-                    Cell::new(Shown::join(more, "\n")),
+                    // An empty cell would read as "not known".
+                    Cell::new(match more.is_empty() {
+                        true => Shown::lit("-"),
+                        false => Shown::join(more, "\n"),
+                    }),
                 ]);
             }
             table.keep_whole(0);
@@ -562,3 +567,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+pub(crate) mod golden;

@@ -12,7 +12,7 @@ use crate::next::Word;
 use crate::pg::{prepared, session};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView};
+use crate::report::{self, layout, Report, TableView};
 use crate::resolve::all_branches;
 use crate::resolve::apply::{
     self,
@@ -215,9 +215,21 @@ fn finish(
     ctx: &Context,
     target: &crate::context::PgTarget,
     addressing: &Addressing,
-    mut findings: Vec<Finding>,
+    findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
+    let report = report_of(target, addressing, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report: the flow's findings and those about the transaction's other branches.
+fn report_of(
+    target: &crate::context::PgTarget,
+    addressing: &Addressing,
+    mut findings: Vec<Finding>,
+    data: ResolveReport,
+) -> Report<ResolveReport> {
     // The dry run of --all-branches: on this server addressed as this run addressed it
     // (a password never repeated), or on a participants target by its config name.
     let next = |gid: &RawText, on: &str| {
@@ -245,9 +257,7 @@ fn finish(
             next: &next,
         },
     ));
-    let report = Report::new("resolve pg", target.report_target(), findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Report::new("resolve pg", target.report_target(), findings, data)
 }
 
 /// The evidence the operator confirms, as blocks: the transaction, its decoded GID, what
@@ -329,7 +339,22 @@ impl TableView for ResolveReport {
             lines.extend(flow::warnings(&self.earlier_intents));
         }
         if let Some(o) = &self.outcome {
-            lines.push(shown!("outcome: {} — {}", o.status.name(), o.detail));
+            // Wrapped to the width under its label, the statement it names kept whole.
+            let label = format!("outcome: {} — ", o.status.name());
+            let detail = Shown::text(&o.detail);
+            let keep = self
+                .statement
+                .as_deref()
+                .map(Shown::text)
+                .unwrap_or_default();
+            let room = usize::from(style.width)
+                .saturating_sub(layout::width(&label))
+                .max(20);
+            let indent = format!("\n{}", " ".repeat(layout::width(&label)));
+            let text = layout::wrap_keeping(detail.as_str(), keep.as_str(), room).join(&indent);
+            // Escaped text re-broken at its spaces, after a program label: still escaped.
+            #[allow(clippy::disallowed_methods)]
+            lines.push(Shown::__from_format(format_args!("{label}{text}")));
         }
         if let Some(path) = &self.audit_log {
             lines.push(shown!("recorded in {}", path));
@@ -378,3 +403,6 @@ fn which_gid(arg: &str, xacts: &[prepared::PreparedXact]) -> Result<RawText> {
         (false, _) => unescaped,
     })
 }
+
+#[cfg(test)]
+mod golden;

@@ -59,25 +59,45 @@ pub fn words(line: &str) -> Vec<&str> {
 /// The text wrapped to `room` columns between words; a word wider than `room` gets a
 /// line of its own, whole.
 pub fn wrap(text: &str, room: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    for hard in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0;
-        for word in words(hard) {
-            let w = width(word);
-            if used > 0 && used + 1 + w > room {
-                lines.push(std::mem::take(&mut line));
-                used = 0;
-            }
-            if used > 0 {
-                line.push(' ');
-                used += 1;
-            }
-            line.push_str(word);
-            used += w;
+    text.split('\n')
+        .map(|hard| fill(words(hard), room))
+        .collect::<Vec<_>>()
+        .concat()
+}
+
+/// As [`wrap`] for one line, with the first `keep` in it (a statement a server message
+/// quotes: `ROLLBACK PREPARED '…' done`) laid out as one word, never split.
+pub fn wrap_keeping(line: &str, keep: &str, room: usize) -> Vec<String> {
+    match line.find(keep).filter(|_| !keep.is_empty()) {
+        Some(at) => {
+            let (before, rest) = line.split_at(at);
+            let after = &rest[keep.len()..];
+            let all = words(before).into_iter().chain([keep]).chain(words(after));
+            fill(all.collect(), room)
         }
-        lines.push(line);
+        None => fill(words(line), room),
     }
+}
+
+/// Words filled into lines of `room` columns.
+fn fill(words: Vec<&str>, room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut used = 0;
+    for word in words {
+        let w = width(word);
+        if used > 0 && used + 1 + w > room {
+            lines.push(std::mem::take(&mut line));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(' ');
+            used += 1;
+        }
+        line.push_str(word);
+        used += w;
+    }
+    lines.push(line);
     lines
 }
 
@@ -107,7 +127,8 @@ fn overhead(frame: Frame, columns: usize) -> usize {
 /// text columns take the wrapping.
 fn fit(header: &[&str], rows: &[Vec<LaidCell>], frame: Frame, total: usize) -> Option<Vec<usize>> {
     let n = header.len();
-    let mut nat: Vec<usize> = header.iter().map(|h| width(h)).collect();
+    // A stacked header (`DATABASE\nOWNER`) is as wide as its widest line.
+    let mut nat: Vec<usize> = header.iter().map(|h| natural(h)).collect();
     let mut min: Vec<usize> = header.iter().map(|h| narrowest(h)).collect();
     for row in rows {
         for (i, cell) in row.iter().enumerate().take(n) {
@@ -314,6 +335,14 @@ mod tests {
             }
         }
         assert!(wrap(text, 20).contains(&"pg_drop_replication_slot('debezium_shop')".to_string()));
+    }
+
+    #[test]
+    fn a_quoted_statement_is_kept_whole() {
+        let sql = "ROLLBACK PREPARED 'g1'";
+        let lines = wrap_keeping("ROLLBACK PREPARED 'g1' done, as asked", sql, 12);
+        assert_eq!(lines, ["ROLLBACK PREPARED 'g1'", "done, as", "asked"]);
+        assert_eq!(wrap_keeping("a b", "", 1), ["a", "b"]);
     }
 
     #[test]

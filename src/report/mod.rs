@@ -4,6 +4,9 @@ pub mod evidence;
 pub mod layout;
 pub mod table;
 
+#[cfg(test)]
+pub mod golden;
+
 use crate::cli::OutputFormat;
 use crate::findings::{self, Finding, Severity};
 use crate::term::Shown;

@@ -212,7 +212,11 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
         }
         Some(incidents) => {
             // Each incident's findings together, then its one next command; the list of
-            // those commands, numbered worst first; the tables last.
+            // those commands, numbered worst first; the tables last. A blank line first:
+            // the answer stands apart from the first incident's severity gutter.
+            if !incidents.is_empty() {
+                out.push_lit("\n");
+            }
             for incident in &incidents {
                 for &i in incident.findings {
                     if let Some(finding) = report.findings.get(i) {
@@ -266,7 +270,13 @@ fn push_finding(out: &mut Shown, finding: &crate::findings::Finding, style: &Sty
     ));
     push_wrapped(out, &gutter, GUTTER, &subject, width);
     let message = cut(Shown::from(&finding.message));
-    push_wrapped(out, &indent, GUTTER, &message, width);
+    // The statement a resolution ran, quoted in its message: never split.
+    let statement = finding
+        .evidence
+        .get("statement")
+        .and_then(serde_json::Value::as_str)
+        .map_or_else(Shown::default, Shown::text);
+    push_wrapped_keeping(out, &indent, GUTTER, &message, &statement, width);
     if let Some(advice) = &finding.advice {
         let advice = cut(crate::shown!("→ {}", advice));
         push_wrapped(out, &indent, GUTTER, &advice, width);
@@ -304,10 +314,27 @@ fn push_next(out: &mut Shown, next: &crate::next::Next) {
 /// Appends `prefix` + `text`, wrapped between words to the layout width, continuation
 /// lines indented by the prefix's visible width.
 fn push_wrapped(out: &mut Shown, prefix: &Shown, prefix_width: usize, text: &Shown, width: usize) {
+    push_wrapped_keeping(out, prefix, prefix_width, text, &Shown::default(), width);
+}
+
+/// As [`push_wrapped`], with `keep` (a statement the text quotes) on one line, whole.
+fn push_wrapped_keeping(
+    out: &mut Shown,
+    prefix: &Shown,
+    prefix_width: usize,
+    text: &Shown,
+    keep: &Shown,
+    width: usize,
+) {
     out.push(prefix);
     let room = width.saturating_sub(prefix_width).max(20);
     let indent = format!("\n{}", " ".repeat(prefix_width));
-    let lines = layout::wrap(text.as_str(), room).join(&indent);
+    let lines = text
+        .as_str()
+        .split('\n')
+        .flat_map(|line| layout::wrap_keeping(line, keep.as_str(), room))
+        .collect::<Vec<_>>()
+        .join(&indent);
     // Escaped text re-broken at its spaces: still escaped.
     #[allow(clippy::disallowed_methods)]
     out.push(&Shown::__from_format(format_args!("{lines}")));

@@ -1,0 +1,180 @@
+//! Golden output of `pg horizon` (report::golden): the Narayana prepared transaction of
+//! the `pg prepared` fixture as the culprit, an idle-in-transaction session, the 63-char
+//! slot's catalog_xmin, standby feedback, and a database near wraparound.
+
+use super::*;
+use crate::pg::horizon::{DeadTuples, Settings};
+use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
+use crate::report::table;
+use crate::settings::pg::HorizonSettings;
+use crate::settings::CommandSettings;
+use crate::text::RawText;
+
+const SLOT: &str = "debezium_orders_eu_west_1_inventory_connector_prod_cdc_slot_042";
+
+fn settings() -> HorizonSettings {
+    match golden::settings(golden::CONFIG, &["pg", "horizon", "--pg", "prod-orders"]) {
+        CommandSettings::PgHorizon(s) => s,
+        _ => unreachable!("resolved as pg horizon"),
+    }
+}
+
+fn holder(kind: &str, id: &str, pins: Pins, age_seconds: Option<f64>, age_xids: i32) -> Holder {
+    Holder {
+        kind: kind.into(),
+        id: id.into(),
+        database: Some("orders".into()),
+        pins,
+        user: Some("app_orders".into()),
+        application: Some("orders-api".into()),
+        client: Some("10.0.1.23".into()),
+        state: None,
+        backend_type: Some("client backend".into()),
+        since: age_seconds.map(|s| ago(s as i64)),
+        query_start: None,
+        query: None,
+        xid: Some(771_203),
+        xmin: Some(771_203),
+        age_xids: Some(age_xids),
+        age_seconds,
+    }
+}
+
+pub(crate) fn snapshot() -> HorizonSnapshot {
+    let gid = golden::narayana_gid();
+    let prepared = holder(
+        "prepared",
+        &gid,
+        Pins::OwnDatabase,
+        Some(18_720.0),
+        1_204_331,
+    );
+    let mut idle = holder(
+        "idle_in_transaction",
+        "48112",
+        Pins::OwnDatabase,
+        Some(5_400.0),
+        990_002,
+    );
+    idle.state = Some("idle in transaction".into());
+    idle.query_start = Some(ago(5_390));
+    idle.query = Some("SELECT * FROM orders WHERE customer_id = $1 FOR UPDATE".into());
+    let mut slot = holder(
+        "slot_catalog_xmin",
+        SLOT,
+        Pins::CatalogsOfAllDatabases,
+        None,
+        412_000_000,
+    );
+    slot.database = Some("orders".into());
+    slot.application = Some("logical".into());
+    slot.user = None;
+    slot.client = None;
+    slot.backend_type = None;
+    let mut standby = holder(
+        "standby_feedback",
+        "3301",
+        Pins::AllDatabases,
+        Some(600.0),
+        2_000,
+    );
+    standby.application = Some("standby_eu_west_1".into());
+    standby.database = None;
+    HorizonSnapshot {
+        server_time: fixed_now(),
+        in_recovery: false,
+        settings: Settings {
+            autovacuum_freeze_max_age: 200_000_000,
+            autovacuum_multixact_freeze_max_age: 400_000_000,
+            vacuum_failsafe_age: Some(1_600_000_000),
+            vacuum_multixact_failsafe_age: Some(1_600_000_000),
+            stop_margin_xids: 3_000_000,
+        },
+        // Ranked by age in xids, as the server sorts them: the slot first.
+        holders: vec![slot, prepared, idle, standby],
+        databases: vec![
+            DatabaseAge {
+                database: "orders".into(),
+                datfrozenxid_age: 1_350_000_000,
+                datminmxid_age: 12_000_000,
+                xids_left: 797_483_647,
+                percent_of_autovacuum_freeze_max_age: 675.0,
+                failsafe_reached: Some(false),
+                dead_tuples: vec![DeadTuples {
+                    table: "public.order_lines".into(),
+                    n_dead_tup: 48_000_000,
+                    n_live_tup: 9_000_000,
+                    last_vacuum: None,
+                    last_autovacuum: Some(ago(86_400 * 2)),
+                }],
+            },
+            DatabaseAge {
+                database: RawText::from(b"l\xe4ger".to_vec()),
+                datfrozenxid_age: 150_000_000,
+                datminmxid_age: 1_000,
+                xids_left: 1_997_483_647,
+                percent_of_autovacuum_freeze_max_age: 75.0,
+                failsafe_reached: Some(false),
+                dead_tuples: Vec::new(),
+            },
+        ],
+        visibility_gaps: vec![
+            "database \"analytics\" not read: GRANT CONNECT ON DATABASE \"analytics\" TO the monitoring role".into(),
+        ],
+    }
+}
+
+pub(crate) fn report(_ctx: &Context) -> Report<HorizonReport> {
+    let s = settings();
+    let target = &s.target;
+    let ((warning_age, critical_age), (warning_xids, critical_xids)) = (s.age, s.xids);
+    let (wrap_warning, wrap_critical) = s.wraparound;
+    let thresholds = Thresholds {
+        warning_age_seconds: warning_age.as_secs(),
+        critical_age_seconds: critical_age.as_secs(),
+        warning_xids,
+        critical_xids,
+        wraparound_warning_xids: wrap_warning,
+        wraparound_critical_xids: wrap_critical,
+    };
+    let snapshot = snapshot();
+    let findings = assess(&snapshot, &thresholds, &s.addressing);
+    let culprit = snapshot.holders.first().map(culprit_line);
+    let mut report = Report::new(
+        "pg horizon",
+        target.report_target(),
+        findings,
+        HorizonReport {
+            culprit,
+            thresholds,
+            snapshot,
+        },
+    );
+    report.generated_at = fixed_now();
+    report
+}
+
+#[test]
+fn pg_horizon() {
+    let ctx = golden::context();
+    let report = report(&ctx);
+    let nexts = golden::nexts(&report.findings);
+    assert!(nexts.len() >= 3, "{nexts:?}");
+    let narayana = golden::narayana_gid();
+    let mut whole = vec![
+        narayana.clone(),
+        SLOT.into(),
+        "48112".into(),
+        "l\\xe4ger".into(),
+    ];
+    whole.extend(nexts.iter().cloned());
+    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    may_overflow.push(&narayana);
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
+    golden::pin("pg_horizon", Layouts::Both, &expect, |style| {
+        table::render(&report, style).into_string()
+    });
+}
