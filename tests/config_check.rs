@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::kafka::{create_topic, scram_user, Acl};
+use common::kafka::{create_topic, deny_describing_transactional_ids, scram_user, Acl};
 use common::schema::{CheckedTarget, ConfigCheckReport, TargetCheck};
 use common::*;
 
@@ -232,25 +232,7 @@ fn a_kafka_principal_is_told_which_acls_it_lacks_as_the_broker_says_them() {
         "--topic",
         &denied,
     ]);
-    // DESCRIBE on every transactional id denied to this user only: everyone is allowed
-    // everything on them explicitly, so that the other tests' principals keep what the
-    // default gave them while this ACL exists.
-    let _everyone = Acl::add(&[
-        "--allow-principal",
-        "User:*",
-        "--operation",
-        "All",
-        "--transactional-id",
-        "*",
-    ]);
-    let _no_describe = Acl::add(&[
-        "--deny-principal",
-        &principal,
-        "--operation",
-        "Describe",
-        "--transactional-id",
-        "*",
-    ]);
+    let _no_describe = deny_describing_transactional_ids(&principal);
     let yaml = format!(
         "kafka:
   sasl:

@@ -553,24 +553,7 @@ fn a_principal_that_may_not_describe_transactional_ids_never_calls_a_live_one_ha
     committed_writes(&bootstrap, &topic, 0, 2);
     let (user, password) = scram_user("nodescribe");
     let principal = format!("User:{user}");
-    // Everyone keeps what the lab's default gave them on transactional ids while these
-    // ACLs exist; this user alone may not DESCRIBE them.
-    let _everyone = Acl::add(&[
-        "--allow-principal",
-        "User:*",
-        "--operation",
-        "All",
-        "--transactional-id",
-        "*",
-    ]);
-    let _no_describe = Acl::add(&[
-        "--deny-principal",
-        &principal,
-        "--operation",
-        "Describe",
-        "--transactional-id",
-        "*",
-    ]);
+    let _no_describe = deny_describing_transactional_ids(&principal);
     let mut args = vec![
         "hanging".to_string(),
         "--topic".into(),

@@ -537,3 +537,27 @@ impl Drop for Acl {
         let _ = self.run("--remove");
     }
 }
+
+/// DESCRIBE on every transactional id denied to `principal` alone, until dropped: everyone
+/// is allowed everything on them explicitly meanwhile, so that other tests' principals
+/// keep what the lab's "allow when no ACL is found" gave them.
+pub fn deny_describing_transactional_ids(principal: &str) -> [Acl; 2] {
+    [
+        Acl::add(&[
+            "--allow-principal",
+            "User:*",
+            "--operation",
+            "All",
+            "--transactional-id",
+            "*",
+        ]),
+        Acl::add(&[
+            "--deny-principal",
+            principal,
+            "--operation",
+            "Describe",
+            "--transactional-id",
+            "*",
+        ]),
+    ]
+}
