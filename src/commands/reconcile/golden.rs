@@ -118,7 +118,10 @@ fn report() -> Report<ReconcileReport> {
     assert!(s.job_as_configured, "the job runs as the config has it");
     let data = data(s.show);
     let next = ids_out_next(&ctx, &s, &data);
-    assert!(next.is_some(), "a job run as configured has an --ids-out next");
+    assert!(
+        next.is_some(),
+        "a job run as configured has an --ids-out next"
+    );
     let findings = assess(&data, next.as_ref());
     let target = Target {
         name: Some("prod-orders".into()),
@@ -136,7 +139,11 @@ fn report() -> Report<ReconcileReport> {
 fn reconcile() {
     let report = report();
     let nexts = golden::nexts(&report.findings);
-    assert_eq!(nexts.len(), 2, "missing and extra ids name the --ids-out run");
+    assert_eq!(
+        nexts.len(),
+        2,
+        "missing and extra ids name the --ids-out run"
+    );
     let mut whole = vec![
         LONG_ID.to_string(),
         "ord-\\u{1b}[2J-0042".into(),
