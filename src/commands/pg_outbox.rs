@@ -9,7 +9,7 @@ use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
-use crate::settings::pg::OutboxSettings;
+use crate::settings::pg::{Outbox, OutboxSettings};
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -123,7 +123,6 @@ pub(crate) async fn build(
         let name = &o.name;
         let first_of_outbox = findings.len();
         let settle = o.settle.value;
-        let (warning, critical) = (o.warning_age.value, o.critical_age.value);
         let subject = format!("outbox {name} ({})", o.table);
         let read = async {
             let target = o.target.clone().map_err(anyhow::Error::msg)?;
@@ -150,11 +149,15 @@ pub(crate) async fn build(
         };
         match read {
             Ok((state, source)) => {
+                let mut growth = None;
                 if let Some((file, loaded)) = previous.remove(name) {
                     match loaded {
                         Ok(Some(prev)) if prev.source == source => {
-                            entry.growth_since_last_check =
-                                Some(state.unpublished - prev.unpublished);
+                            growth = Some(Growth {
+                                rows: state.unpublished - prev.unpublished,
+                                since: prev.at,
+                            });
+                            entry.growth_since_last_check = growth.map(|g| g.rows);
                             entry.last_check_at = Some(prev.at);
                         }
                         Ok(_) => {}
@@ -182,88 +185,10 @@ pub(crate) async fn build(
                         ));
                     }
                 }
-                if state.skipped > 0 {
-                    findings.push(
-                        Finding::new(
-                            Severity::Critical,
-                            codes::OUTBOX_SKIPPED_ROWS,
-                            subject.clone(),
-                            format!(
-                                "{} unpublished row(s) below the highest published id {} and older than {}: a relay polling by id > last_seen has skipped them for good",
-                                state.skipped,
-                                state.max_published_id.as_deref().unwrap_or("?"),
-                                format_duration(settle)
-                            ),
-                        )
-                        .evidence("skipped_ids", state.skipped_ids.clone())
-                        .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor")
-                        .next(Next::sql(Text::from(outbox::skipped_rows_statement(
-                            &o.table,
-                            &o.id_column,
-                            &o.created_at_column,
-                            &o.published_at_column,
-                            settle.as_secs(),
-                        )))),
-                    );
-                }
-                let age = state
-                    .oldest_unpublished_seconds
-                    .map(seconds)
-                    .unwrap_or_default();
-                let severity = if state.unpublished > 0 {
-                    Severity::grade(age, warning, critical)
-                } else {
-                    Severity::Ok
-                };
-                let growth = entry
-                    .growth_since_last_check
-                    .map(|g| {
-                        format!(
-                            ", {g:+} since the check at {}",
-                            entry
-                                .last_check_at
-                                .map(|t| t.format("%H:%M:%S UTC").to_string())
-                                .unwrap_or_default()
-                        )
-                    })
-                    .unwrap_or_default();
-                let backlog = Finding::new(
-                    severity,
-                    codes::OUTBOX_BACKLOG,
-                    subject,
-                    format!(
-                        "{} unpublished of {} row(s){}{growth}",
-                        state.unpublished,
-                        state.rows,
-                        if state.unpublished > 0 {
-                            format!(", the oldest {} old", format_duration(age))
-                        } else {
-                            String::new()
-                        }
-                    ),
-                )
-                .evidence("source", o.table.clone())
-                .evidence("warning_age_seconds", warning.as_secs())
-                .evidence("critical_age_seconds", critical.as_secs());
-                // The rows the relay is stuck behind, in the order it publishes them.
-                findings.push(match severity {
-                    Severity::Ok => backlog,
-                    _ => backlog.next(Next::sql(Text::from(outbox::oldest_unpublished_statement(
-                        &o.table,
-                        &o.id_column,
-                        &o.created_at_column,
-                        &o.published_at_column,
-                        OLDEST_SHOWN,
-                    )))),
-                });
+                findings.extend(outbox_findings(o, &state, growth));
                 entry.state = Some(state);
             }
-            Err(e) => findings.push(Finding::new(
-                Severity::Unknown,
-                codes::OUTBOX_UNREADABLE,
-                subject,
-                format!("{e:#}"),
-            )),
+            Err(e) => findings.push(unreadable(codes::OUTBOX_UNREADABLE, subject, &e)),
         }
         outboxes.push(entry);
         // Every finding of this outbox is about it: `check` shows them as one incident.
@@ -288,27 +213,10 @@ pub(crate) async fn build(
         };
         match read {
             Ok(state) => {
-                findings.push(Finding::new(
-                    Severity::Ok,
-                    codes::INBOX_SIZE,
-                    subject,
-                    format!(
-                        "{} row(s){}: without partitioning and retention an inbox grows forever",
-                        state.rows,
-                        state
-                            .oldest_seconds
-                            .map(|s| format!(", the oldest {} old", format_duration(seconds(s))))
-                            .unwrap_or_default()
-                    ),
-                ));
+                findings.push(inbox_finding(subject, &state));
                 entry.state = Some(state);
             }
-            Err(e) => findings.push(Finding::new(
-                Severity::Unknown,
-                codes::INBOX_UNREADABLE,
-                subject,
-                format!("{e:#}"),
-            )),
+            Err(e) => findings.push(unreadable(codes::INBOX_UNREADABLE, subject, &e)),
         }
         inboxes.push(entry);
     }
@@ -329,6 +237,120 @@ pub(crate) async fn build(
     );
     Ok(report)
 }
+
+/// Unpublished rows now minus at the previous check (its state file), and that check's time.
+#[derive(Clone, Copy)]
+struct Growth {
+    rows: i64,
+    since: chrono::DateTime<chrono::Utc>,
+}
+
+/// What one outbox's state comes to: its skipped rows (CRITICAL, with the statement that
+/// lists them) and its backlog graded by the age of its oldest unpublished row. Pure, so
+/// the golden fixture judges a state exactly as a run does.
+fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> Vec<Finding> {
+    let settle = o.settle.value;
+    let (warning, critical) = (o.warning_age.value, o.critical_age.value);
+    let subject = format!("outbox {} ({})", o.name, o.table);
+    let mut findings = Vec::new();
+    if state.skipped > 0 {
+        findings.push(
+            Finding::new(
+                Severity::Critical,
+                codes::OUTBOX_SKIPPED_ROWS,
+                subject.clone(),
+                format!(
+                    "{} unpublished row(s) below the highest published id {} and older than {}: a relay polling by id > last_seen has skipped them for good",
+                    state.skipped,
+                    state.max_published_id.as_deref().unwrap_or("?"),
+                    format_duration(settle)
+                ),
+            )
+            .evidence("skipped_ids", state.skipped_ids.clone())
+            .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor")
+            .next(Next::sql(Text::from(outbox::skipped_rows_statement(
+                &o.table,
+                &o.id_column,
+                &o.created_at_column,
+                &o.published_at_column,
+                settle.as_secs(),
+            )))),
+        );
+    }
+    let age = state
+        .oldest_unpublished_seconds
+        .map(seconds)
+        .unwrap_or_default();
+    let severity = if state.unpublished > 0 {
+        Severity::grade(age, warning, critical)
+    } else {
+        Severity::Ok
+    };
+    let growth = growth
+        .map(|g| {
+            format!(
+                ", {:+} since the check at {}",
+                g.rows,
+                g.since.format("%H:%M:%S UTC")
+            )
+        })
+        .unwrap_or_default();
+    let backlog = Finding::new(
+        severity,
+        codes::OUTBOX_BACKLOG,
+        subject,
+        format!(
+            "{} unpublished of {} row(s){}{growth}",
+            state.unpublished,
+            state.rows,
+            if state.unpublished > 0 {
+                format!(", the oldest {} old", format_duration(age))
+            } else {
+                String::new()
+            }
+        ),
+    )
+    .evidence("source", o.table.clone())
+    .evidence("warning_age_seconds", warning.as_secs())
+    .evidence("critical_age_seconds", critical.as_secs());
+    // The rows the relay is stuck behind, in the order it publishes them.
+    findings.push(match severity {
+        Severity::Ok => backlog,
+        _ => backlog.next(Next::sql(Text::from(outbox::oldest_unpublished_statement(
+            &o.table,
+            &o.id_column,
+            &o.created_at_column,
+            &o.published_at_column,
+            OLDEST_SHOWN,
+        )))),
+    });
+    findings
+}
+
+/// An inbox's size: OK, a reminder that it grows without retention.
+fn inbox_finding(subject: String, state: &InboxState) -> Finding {
+    Finding::new(
+        Severity::Ok,
+        codes::INBOX_SIZE,
+        subject,
+        format!(
+            "{} row(s){}: without partitioning and retention an inbox grows forever",
+            state.rows,
+            state
+                .oldest_seconds
+                .map(|s| format!(", the oldest {} old", format_duration(seconds(s))))
+                .unwrap_or_default()
+        ),
+    )
+}
+
+/// An outbox or inbox that could not be read: UNKNOWN, in the server's words.
+fn unreadable(code: codes::Code, subject: String, e: &anyhow::Error) -> Finding {
+    Finding::new(Severity::Unknown, code, subject, format!("{e:#}"))
+}
+
+#[cfg(test)]
+mod golden;
 
 impl TableView for OutboxReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {

@@ -765,6 +765,9 @@ impl TableView for ReconcileReport {
 }
 
 #[cfg(test)]
+mod golden;
+
+#[cfg(test)]
 mod tests {
     use super::ids_field;
 
