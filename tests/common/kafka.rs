@@ -540,24 +540,33 @@ impl Drop for Acl {
 
 /// DESCRIBE on every transactional id denied to `principal` alone, until dropped: everyone
 /// is allowed everything on them explicitly meanwhile, so that other tests' principals
-/// keep what the lab's "allow when no ACL is found" gave them.
-pub fn deny_describing_transactional_ids(principal: &str) -> [Acl; 2] {
-    [
-        Acl::add(&[
-            "--allow-principal",
-            "User:*",
-            "--operation",
-            "All",
-            "--transactional-id",
-            "*",
-        ]),
-        Acl::add(&[
-            "--deny-principal",
-            principal,
-            "--operation",
-            "Describe",
-            "--transactional-id",
-            "*",
-        ]),
-    ]
+/// keep what the lab's "allow when no ACL is found" gave them. The allow is added first
+/// and removed last: with the deny alone on the resource, every principal is denied.
+pub struct DescribeDenied {
+    // Fields drop in declaration order: the deny goes first.
+    _deny: Acl,
+    _allow_everyone: Acl,
+}
+
+pub fn deny_describing_transactional_ids(principal: &str) -> DescribeDenied {
+    let allow_everyone = Acl::add(&[
+        "--allow-principal",
+        "User:*",
+        "--operation",
+        "All",
+        "--transactional-id",
+        "*",
+    ]);
+    let deny = Acl::add(&[
+        "--deny-principal",
+        principal,
+        "--operation",
+        "Describe",
+        "--transactional-id",
+        "*",
+    ]);
+    DescribeDenied {
+        _deny: deny,
+        _allow_everyone: allow_everyone,
+    }
 }
