@@ -6,7 +6,7 @@
 use super::conn::{check, BrokerError, Connection, Unsupported};
 use super::security::Security;
 use super::target::KafkaTarget;
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
@@ -181,24 +181,8 @@ pub async fn read(
     timeout: Duration,
 ) -> Result<Access> {
     let security = Security::from_properties(&target.properties)?;
-    let mut failures = Vec::new();
-    let mut last = None;
-    for address in &target.bootstrap {
-        match Connection::open(address, &security, timeout).await {
-            Ok(conn) => return ask(conn, topics, probe_id).await,
-            Err(e) => {
-                failures.push(format!("{e:#}"));
-                last = Some(e);
-            }
-        }
-    }
-    match last {
-        Some(e) if failures.len() == 1 => Err(e.context("no bootstrap server answered")),
-        _ => Err(anyhow!(
-            "no bootstrap server answered: {}",
-            failures.join("; ")
-        )),
-    }
+    let conn = Connection::open_first(&target.bootstrap, &security, timeout).await?;
+    ask(conn, topics, probe_id).await
 }
 
 async fn ask(mut conn: Connection, topics: &[String], probe_id: &str) -> Result<Access> {

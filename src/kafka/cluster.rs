@@ -139,34 +139,15 @@ impl Cluster {
         timeout: Duration,
     ) -> Result<Cluster> {
         let security = Security::from_properties(&target.properties)?;
-        let mut failures = Vec::new();
-        let mut last = None;
-        for address in &target.bootstrap {
-            match Connection::open(address, &security, timeout).await {
-                Ok(mut conn) => {
-                    let response: MetadataResponse = conn
-                        .send(
-                            ApiKey::Metadata,
-                            &metadata_request(topics),
-                            METADATA_VERSIONS,
-                        )
-                        .await?;
-                    return Ok(Self::from_metadata(response, security, timeout));
-                }
-                Err(e) => {
-                    failures.push(format!("{e:#}"));
-                    last = Some(e);
-                }
-            }
-        }
-        // One bootstrap server: its error whole, typed (a hint may depend on it).
-        match last {
-            Some(e) if failures.len() == 1 => Err(e.context("no bootstrap server answered")),
-            _ => Err(anyhow!(
-                "no bootstrap server answered: {}",
-                failures.join("; ")
-            )),
-        }
+        let mut conn = Connection::open_first(&target.bootstrap, &security, timeout).await?;
+        let response: MetadataResponse = conn
+            .send(
+                ApiKey::Metadata,
+                &metadata_request(topics),
+                METADATA_VERSIONS,
+            )
+            .await?;
+        Ok(Self::from_metadata(response, security, timeout))
     }
 
     fn from_metadata(response: MetadataResponse, security: Security, timeout: Duration) -> Cluster {

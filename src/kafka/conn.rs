@@ -54,6 +54,33 @@ fn pkcs8_pem(pem: &[u8]) -> Result<&[u8]> {
 
 impl Connection {
     /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
+    /// The first of the bootstrap servers that answers, tried in order. With one server,
+    /// its error whole (typed: a hint may depend on it); with several, every one's.
+    pub async fn open_first(
+        bootstrap: &[String],
+        security: &Security,
+        timeout: Duration,
+    ) -> Result<Connection> {
+        let mut failures = Vec::new();
+        let mut last = None;
+        for address in bootstrap {
+            match Connection::open(address, security, timeout).await {
+                Ok(conn) => return Ok(conn),
+                Err(e) => {
+                    failures.push(format!("{e:#}"));
+                    last = Some(e);
+                }
+            }
+        }
+        match last {
+            Some(e) if failures.len() == 1 => Err(e.context("no bootstrap server answered")),
+            _ => Err(anyhow::anyhow!(
+                "no bootstrap server answered: {}",
+                failures.join("; ")
+            )),
+        }
+    }
+
     pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
         let deadline = tokio::time::Instant::now() + timeout;
         let attempt = async {
