@@ -563,16 +563,6 @@ fn view_users(view: &str) -> &'static str {
 }
 
 fn catalog_views(role: &RolePrivileges, quoted: &str) -> Check {
-    const WHAT: &str = "catalog views";
-    if role.unreadable_views.is_empty() {
-        return Check::ok(
-            WHAT,
-            format!(
-                "SELECT on every view indoubt reads ({})",
-                privileges::CATALOG_VIEWS.len()
-            ),
-        );
-    }
     // Without pg_prepared_xacts, pg prepared cannot do its job at all.
     let severity = match role
         .unreadable_views
@@ -582,24 +572,62 @@ fn catalog_views(role: &RolePrivileges, quoted: &str) -> Check {
         true => Severity::Critical,
         false => Severity::Warning,
     };
-    let each: Vec<String> = role
-        .unreadable_views
-        .iter()
-        .map(|v| format!("{v} (read by {})", view_users(v)))
-        .collect();
-    Check::failed(
-        WHAT,
-        severity,
-        codes::PG_CATALOG_UNREADABLE,
-        format!("no SELECT on {}: those statements fail", each.join(", ")),
-    )
-    .next(Some(Next::sql(
-        format!(
-            "GRANT SELECT ON {} TO {quoted};",
-            role.unreadable_views.join(", ")
+    Grants {
+        what: "catalog views",
+        privilege: "SELECT",
+        on: "",
+        all: format!(
+            "SELECT on every view indoubt reads ({})",
+            privileges::CATALOG_VIEWS.len()
+        ),
+        used: "read by",
+        users: view_users,
+    }
+    .check(&role.unreadable_views, severity, quoted)
+}
+
+/// A privilege the role lacks on some of the objects indoubt uses (views, functions):
+/// which commands each one breaks, and the one GRANT that gives them all.
+struct Grants {
+    what: &'static str,
+    privilege: &'static str,
+    /// The object kind as GRANT names it (`FUNCTION `), empty for a table or view.
+    on: &'static str,
+    /// The detail when none is missing.
+    all: String,
+    used: &'static str,
+    users: fn(&str) -> &'static str,
+}
+
+impl Grants {
+    fn check(self, missing: &[String], severity: Severity, quoted: &str) -> Check {
+        if missing.is_empty() {
+            return Check::ok(self.what, self.all);
+        }
+        let each: Vec<String> = missing
+            .iter()
+            .map(|m| format!("{m} ({} {})", self.used, (self.users)(m)))
+            .collect();
+        Check::failed(
+            self.what,
+            severity,
+            codes::PG_CATALOG_UNREADABLE,
+            format!(
+                "no {} on {}: those statements fail",
+                self.privilege,
+                each.join(", ")
+            ),
         )
-        .into(),
-    )))
+        .next(Some(Next::sql(
+            format!(
+                "GRANT {} ON {}{} TO {quoted};",
+                self.privilege,
+                self.on,
+                missing.join(", ")
+            )
+            .into(),
+        )))
+    }
 }
 
 /// The commands whose statements call a function.
@@ -622,34 +650,18 @@ fn function_users(function: &str) -> &'static str {
 }
 
 fn functions(role: &RolePrivileges, quoted: &str) -> Check {
-    const WHAT: &str = "functions";
-    if role.unexecutable_functions.is_empty() {
-        return Check::ok(
-            WHAT,
-            format!(
-                "EXECUTE on every function indoubt calls ({})",
-                privileges::FUNCTIONS.len()
-            ),
-        );
+    Grants {
+        what: "functions",
+        privilege: "EXECUTE",
+        on: "FUNCTION ",
+        all: format!(
+            "EXECUTE on every function indoubt calls ({})",
+            privileges::FUNCTIONS.len()
+        ),
+        used: "called by",
+        users: function_users,
     }
-    let each: Vec<String> = role
-        .unexecutable_functions
-        .iter()
-        .map(|f| format!("{f} (called by {})", function_users(f)))
-        .collect();
-    Check::failed(
-        WHAT,
-        Severity::Warning,
-        codes::PG_CATALOG_UNREADABLE,
-        format!("no EXECUTE on {}: those statements fail", each.join(", ")),
-    )
-    .next(Some(Next::sql(
-        format!(
-            "GRANT EXECUTE ON FUNCTION {} TO {quoted};",
-            role.unexecutable_functions.join(", ")
-        )
-        .into(),
-    )))
+    .check(&role.unexecutable_functions, Severity::Warning, quoted)
 }
 
 /// What resolve pg could finish as this role: it says so per transaction itself; here

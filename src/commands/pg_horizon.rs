@@ -49,10 +49,18 @@ pub(crate) async fn build(
     ctx: &Context,
     settings: &HorizonSettings,
 ) -> Result<Report<HorizonReport>> {
+    let target = &settings.target;
+    ctx.note(format!("connecting to {}", target.params.describe()));
+    let session = session::connect(&target.params, ctx.timeout).await?;
+    let snapshot = horizon::collect(&session, ctx.timeout).await?;
+    Ok(report_of(settings, snapshot))
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<HorizonReport> {
     let (warning_age, critical_age) = settings.age;
     let (warning_xids, critical_xids) = settings.xids;
     let (wrap_warning, wrap_critical) = settings.wraparound;
-    let target = &settings.target;
     let thresholds = Thresholds {
         warning_age_seconds: warning_age.as_secs(),
         critical_age_seconds: critical_age.as_secs(),
@@ -61,22 +69,18 @@ pub(crate) async fn build(
         wraparound_warning_xids: wrap_warning,
         wraparound_critical_xids: wrap_critical,
     };
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let session = session::connect(&target.params, ctx.timeout).await?;
-    let snapshot = horizon::collect(&session, ctx.timeout).await?;
     let findings = assess(&snapshot, &thresholds, &settings.addressing);
     let culprit = snapshot.holders.first().map(culprit_line);
-    let report = Report::new(
+    Report::new(
         "pg horizon",
-        target.report_target(),
+        settings.target.report_target(),
         findings,
         HorizonReport {
             culprit,
             thresholds,
             snapshot,
         },
-    );
-    Ok(report)
+    )
 }
 
 fn describe(holder: &Holder) -> Text {

@@ -41,27 +41,30 @@ pub(crate) async fn build(
     ctx: &Context,
     settings: &PreparedSettings,
 ) -> Result<Report<PreparedReport>> {
-    let (warning, critical) = settings.age;
     let target = &settings.target;
-    let thresholds = Thresholds {
-        warning_age_seconds: warning.as_secs(),
-        critical_age_seconds: critical.as_secs(),
-    };
     ctx.note(format!("connecting to {}", target.params.describe()));
     let session = session::connect(&target.params, ctx.timeout).await?;
     ctx.note(format!("connected: PostgreSQL {}", session.info.version));
     let snapshot = prepared::collect(&session, &settings.databases, ctx.timeout).await?;
+    Ok(report_of(settings, snapshot))
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<PreparedReport> {
+    let (warning, critical) = settings.age;
     let findings = assess(&snapshot, warning, critical, &settings.addressing);
-    let report = Report::new(
+    Report::new(
         "pg prepared",
-        target.report_target(),
+        settings.target.report_target(),
         findings,
         PreparedReport {
-            thresholds,
+            thresholds: Thresholds {
+                warning_age_seconds: warning.as_secs(),
+                critical_age_seconds: critical.as_secs(),
+            },
             snapshot,
         },
-    );
-    Ok(report)
+    )
 }
 
 fn assess(

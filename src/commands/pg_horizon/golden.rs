@@ -125,31 +125,7 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
 }
 
 pub(crate) fn report(_ctx: &Context) -> Report<HorizonReport> {
-    let s = settings();
-    let target = &s.target;
-    let ((warning_age, critical_age), (warning_xids, critical_xids)) = (s.age, s.xids);
-    let (wrap_warning, wrap_critical) = s.wraparound;
-    let thresholds = Thresholds {
-        warning_age_seconds: warning_age.as_secs(),
-        critical_age_seconds: critical_age.as_secs(),
-        warning_xids,
-        critical_xids,
-        wraparound_warning_xids: wrap_warning,
-        wraparound_critical_xids: wrap_critical,
-    };
-    let snapshot = snapshot();
-    let findings = assess(&snapshot, &thresholds, &s.addressing);
-    let culprit = snapshot.holders.first().map(culprit_line);
-    let mut report = Report::new(
-        "pg horizon",
-        target.report_target(),
-        findings,
-        HorizonReport {
-            culprit,
-            thresholds,
-            snapshot,
-        },
-    );
+    let mut report = report_of(&settings(), snapshot());
     report.generated_at = fixed_now();
     report
 }

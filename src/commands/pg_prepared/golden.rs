@@ -136,27 +136,11 @@ pub(crate) fn snapshot() -> PreparedSnapshot {
     }
 }
 
-pub(crate) fn report(ctx: &Context) -> Report<PreparedReport> {
-    report_of(ctx, snapshot())
+pub(crate) fn report(_ctx: &Context) -> Report<PreparedReport> {
+    fixed(report_of(&settings(), snapshot()))
 }
 
-fn report_of(_ctx: &Context, snapshot: PreparedSnapshot) -> Report<PreparedReport> {
-    let s = settings();
-    let (target, addressing) = (&s.target, &s.addressing);
-    let (warning, critical) = s.age;
-    let findings = assess(&snapshot, warning, critical, addressing);
-    let mut report = Report::new(
-        "pg prepared",
-        target.report_target(),
-        findings,
-        PreparedReport {
-            thresholds: Thresholds {
-                warning_age_seconds: warning.as_secs(),
-                critical_age_seconds: critical.as_secs(),
-            },
-            snapshot,
-        },
-    );
+fn fixed(mut report: Report<PreparedReport>) -> Report<PreparedReport> {
     report.generated_at = fixed_now();
     report
 }
@@ -194,7 +178,6 @@ fn pg_prepared() {
 /// GIDs that fit: the table is a grid, its victims' statements whole in their cells.
 #[test]
 fn pg_prepared_grid() {
-    let ctx = golden::context();
     let mut snapshot = snapshot();
     let mut citus = xact(
         "citus_0_2288011_77_3".into(),
@@ -207,7 +190,7 @@ fn pg_prepared_grid() {
     citus.blocked_sessions = snapshot.prepared_transactions[0].blocked_sessions.clone();
     let young = snapshot.prepared_transactions.remove(2);
     snapshot.prepared_transactions = vec![citus, young];
-    let report = report_of(&ctx, snapshot);
+    let report = fixed(report_of(&settings(), snapshot));
     let nexts = golden::nexts(&report.findings);
     let mut whole = vec![
         "citus_0_2288011_77_3".into(),
