@@ -5,14 +5,15 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::kafka::cluster::{ProducerState, TopicPartition};
-use crate::kafka::verdict::{self, Verdict};
+use crate::kafka::cluster::TopicPartition;
+use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::kafka::HangingSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
+use crate::verdict::{self, Verdict};
 use anyhow::Result;
 use serde::Serialize;
 

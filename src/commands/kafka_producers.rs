@@ -4,7 +4,7 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::ProducerState;
+use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::kafka::ProducersSettings;

@@ -7,8 +7,8 @@ use crate::audit::record::Outcome;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::{ProducerState, TopicPartition};
-use crate::kafka::verdict::{self, Verdict};
+use crate::kafka::cluster::TopicPartition;
+use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
@@ -17,6 +17,7 @@ use crate::resolve::flow::{self, EarlierIntent};
 use crate::settings::resolution::ResolveKafkaSettings;
 use crate::shown;
 use crate::term::Shown;
+use crate::verdict::{self, Verdict};
 use anyhow::Result;
 use serde::Serialize;
 

@@ -5,15 +5,16 @@
 
 use crate::audit::record::Status;
 use crate::codes;
-use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
+use crate::kafka::cluster::{Cluster, TopicPartition};
 use crate::kafka::conn::BrokerError;
-use crate::kafka::verdict::Verdict;
+use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Subject};
 use crate::term::Shown;
 use crate::text::Text;
+use crate::verdict::Verdict;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 
@@ -101,6 +102,30 @@ pub fn request(tp: &TopicPartition, producer: &ProducerState, coordinator_epoch:
     )
 }
 
+/// Whether the transaction read before the prompt is still the one open now: the same
+/// producer, epoch and first offset (with transaction.version 0 a producer keeps its epoch
+/// across transactions, so the first offset tells one transaction from the next).
+fn still_open(before: &ProducerState, now: &[ProducerState]) -> bool {
+    now.iter().any(|n| {
+        n.producer_id == before.producer_id
+            && n.producer_epoch == before.producer_epoch
+            && n.current_txn_start_offset == before.current_txn_start_offset
+    })
+}
+
+/// What the LSO did after the marker, from the LSO before and the (high watermark, LSO)
+/// after: moved on, or still held (by another open transaction); nothing when either
+/// read is missing.
+fn lso_moved(before: Option<i64>, after: Option<(i64, i64)>) -> String {
+    match (before, after) {
+        (Some(b), Some((hw, a))) if a > b => {
+            format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0))
+        }
+        (Some(b), Some(_)) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
+        _ => String::new(),
+    }
+}
+
 /// The open transaction as read with the evidence, and how it is to be aborted.
 pub struct Open {
     pub target: Target,
@@ -162,13 +187,7 @@ impl<'c> Marker<'c> {
     fn outcome(&self, sent: Result<()>) -> Applied {
         match sent {
             Ok(()) => {
-                let moved = match (self.open.last_stable_offset_before, self.after) {
-                    (Some(b), Some((hw, a))) if a > b => {
-                        format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0))
-                    }
-                    (Some(b), Some(_)) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
-                    _ => String::new(),
-                };
+                let moved = lso_moved(self.open.last_stable_offset_before, self.after);
                 Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
             }
             Err(e) => {
@@ -267,11 +286,7 @@ impl Subject for Marker<'_> {
             .remove(&tp);
         let applied = match now {
             Some(Ok(now)) => {
-                if now.iter().any(|n| {
-                    n.producer_id == p.producer_id
-                        && n.producer_epoch == p.producer_epoch
-                        && n.current_txn_start_offset == p.current_txn_start_offset
-                }) {
+                if still_open(p, &now) {
                     return None;
                 }
                 Applied::new(
@@ -315,6 +330,43 @@ impl Subject for Marker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lso_after_the_marker_moved_on_or_is_still_held() {
+        assert_eq!(
+            lso_moved(Some(100), Some((130, 120))),
+            "; LSO moved from 100 to 120 (gap now 10)"
+        );
+        assert_eq!(
+            lso_moved(Some(100), Some((130, 130))),
+            "; LSO moved from 100 to 130 (gap now 0)"
+        );
+        assert!(lso_moved(Some(100), Some((130, 100)))
+            .starts_with("; the LSO is still at 100: another open transaction holds it"));
+        assert_eq!(lso_moved(None, Some((130, 120))), "");
+        assert_eq!(lso_moved(Some(100), None), "");
+    }
+
+    #[test]
+    fn only_the_same_producer_epoch_and_first_offset_is_still_the_transaction_confirmed() {
+        let p = |id: i64, epoch: i32, start: i64| ProducerState {
+            producer_id: id,
+            producer_epoch: epoch,
+            coordinator_epoch: 0,
+            last_sequence: 0,
+            last_timestamp_ms: 0,
+            current_txn_start_offset: start,
+        };
+        let confirmed = p(7, 2, 40);
+        assert!(still_open(&confirmed, &[p(8, 0, 10), p(7, 2, 40)]));
+        assert!(
+            !still_open(&confirmed, &[p(7, 2, 55)]),
+            "its next transaction"
+        );
+        assert!(!still_open(&confirmed, &[p(7, 3, 40)]), "a new epoch");
+        assert!(!still_open(&confirmed, &[p(7, 2, -1)]), "ended");
+        assert!(!still_open(&confirmed, &[]));
+    }
 
     #[test]
     fn the_coordinator_epoch_sent_says_why() {
