@@ -1414,3 +1414,77 @@ fn a_jobs_missing_ids_name_the_command_that_writes_them_and_it_works_as_printed(
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(next_of(&r, "missing_in_topic").is_null(), "{r}");
 }
+
+/// A broker whose advertised.listeners names an address nothing listens on: the bootstrap
+/// broker answers, the metadata sends the client to the other one, and the refused
+/// connection reaches the operator with its hint (the cluster no longer flattens it to
+/// text), both as `kafka lso`'s advice for each partition it leads and under `reconcile`'s
+/// error.
+#[test]
+fn a_broker_advertised_where_nothing_listens_is_named_with_its_hint_by_kafka_lso_and_reconcile() {
+    let nowhere = free_port();
+    let cluster = KafkaCluster::start_advertising(2, &[(2, nowhere)]);
+    let bootstrap = cluster.bootstrap();
+    // Led by broker 2 alone: every request about it goes to the advertised address.
+    let topic = create_topic_with(
+        &bootstrap,
+        "orders.created",
+        2,
+        TopicReplication::Variable(&[&[2], &[2]]),
+        &[],
+    );
+    let address = format!("127.0.0.1:{nowhere}");
+
+    let lso = run(indoubt().args([
+        "-o", "json", "kafka", "lso", "-b", &bootstrap, "--topic", &topic,
+    ]));
+    assert_eq!(lso.code, 3, "{}\n{}", lso.stdout, lso.stderr);
+    let report: Value = serde_json::from_str(&lso.stdout).unwrap();
+    let unreadable: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "lso_unreadable")
+        .collect();
+    assert_eq!(unreadable.len(), 2, "{}", lso.stdout);
+    for finding in unreadable {
+        let message = finding["message"].as_str().unwrap();
+        assert!(
+            message.contains("ListOffsets: broker 2: ")
+                && message.contains(&format!("connection refused at {address}")),
+            "{message}"
+        );
+        let advice = finding["advice"].as_str().unwrap_or_default();
+        assert!(
+            advice.contains(&format!("broker 2 is at {address}"))
+                && advice.contains("advertised.listeners"),
+            "no hint in {finding}"
+        );
+    }
+
+    let db = TestDb::create("advertised");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 3) g",
+        )
+        .unwrap();
+    let (_, out) = reconcile(&db.url(), &bootstrap, &topic, &[]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("connection refused at {address}")),
+        "{}",
+        out.stderr
+    );
+    let hint = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("hint: "))
+        .unwrap_or_else(|| panic!("no hint:\n{}", out.stderr));
+    assert!(
+        hint.contains(&format!("broker 2 is at {address}"))
+            && hint.contains("advertised.listeners"),
+        "{hint}"
+    );
+}

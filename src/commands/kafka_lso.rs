@@ -89,7 +89,7 @@ pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoRe
         match offsets {
             Ok((hw, lso)) if hw > lso => gaps.push((tp, hw, lso)),
             Ok(_) => {}
-            Err(e) => findings.push(unreadable(&tp, &format!("{e:#}"))),
+            Err(e) => findings.push(unreadable(&tp, &e)),
         }
     }
     let partitions = explain(&cluster, gaps, &t, &mut findings).await;
@@ -138,14 +138,20 @@ pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoRe
     Ok(report)
 }
 
-fn unreadable(tp: &TopicPartition, why: &str) -> Finding {
-    Finding::new(
+/// The partition's offsets could not be read: why, and the hint the failure carries (a
+/// refused connection to the broker the metadata names, say) as the advice.
+fn unreadable(tp: &TopicPartition, e: &anyhow::Error) -> Finding {
+    let finding = Finding::new(
         Severity::Unknown,
         codes::LSO_UNREADABLE,
         format!("partition {}-{}", tp.0, tp.1),
-        format!("offsets not read: {why}"),
+        format!("offsets not read: {e:#}"),
     )
-    .evidence("source", "ListOffsets")
+    .evidence("source", "ListOffsets");
+    match crate::error::hint_for(e) {
+        Some(hint) => finding.advice(hint),
+        None => finding,
+    }
 }
 
 /// For each gap: the producer whose open transaction starts at the LSO, when that first
