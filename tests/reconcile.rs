@@ -1424,16 +1424,28 @@ fn a_jobs_missing_ids_name_the_command_that_writes_them_and_it_works_as_printed(
 fn a_broker_advertised_where_nothing_listens_is_named_with_its_hint_by_kafka_lso_and_reconcile() {
     let nowhere = free_port();
     let cluster = KafkaCluster::start_advertising(2, &[(2, nowhere)]);
-    let bootstrap = cluster.bootstrap();
-    // Led by broker 2 alone: every request about it goes to the advertised address.
-    let topic = create_topic_with(
-        &bootstrap,
-        "orders.created",
-        2,
-        TopicReplication::Variable(&[&[2], &[2]]),
-        &[],
+    // Broker 1 answers indoubt's metadata request; broker 2 is reached only where it says.
+    let bootstrap = cluster.bootstrap().split(',').next().unwrap().to_string();
+    // Led by broker 2 alone: every request about it goes to the advertised address. Made
+    // by Kafka's own tool, which asks another broker when the one it picked cannot be
+    // reached (librdkafka's admin client may keep asking broker 2).
+    let topic = unique("orders.created");
+    cluster.tool(
+        Some(1),
+        "org.apache.kafka.tools.TopicCommand",
+        &["--create", "--topic", &topic, "--replica-assignment", "2,2"],
     );
     let address = format!("127.0.0.1:{nowhere}");
+    // Broker 1 must know the new topic before it is asked.
+    let watcher = consumer(&bootstrap, "read_uncommitted");
+    wait_for("broker 1 to name broker 2 the topic's leader", || {
+        watcher.fetch_metadata(Some(&topic), WAIT).is_ok_and(|m| {
+            let t = &m.topics()[0];
+            t.error().is_none()
+                && t.partitions().len() == 2
+                && t.partitions().iter().all(|p| p.leader() == 2)
+        })
+    });
 
     let lso = run(indoubt().args([
         "-o", "json", "kafka", "lso", "-b", &bootstrap, "--topic", &topic,
