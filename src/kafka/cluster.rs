@@ -4,9 +4,8 @@
 //! The requests themselves live by job: offsets.rs, transactions.rs, fetch.rs; the
 //! by-leader fan-out they share in fanout.rs.
 
+use super::config::ClientConfig;
 use super::conn::{check, error_name, BrokerError, Connection};
-use super::security::Security;
-use super::target::KafkaTarget;
 use anyhow::{anyhow, bail, Context, Result};
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
@@ -48,7 +47,7 @@ pub type Shared = Arc<Mutex<Connection>>;
 type Slot = Arc<Mutex<Option<Shared>>>;
 
 pub struct Cluster {
-    security: Security,
+    config: ClientConfig,
     timeout: Duration,
     pub brokers: BTreeMap<i32, String>,
     pub topics: BTreeMap<String, TopicMeta>,
@@ -111,12 +110,11 @@ impl Cluster {
     /// Reads the cluster's metadata through the first bootstrap server that answers.
     /// `topics`: None for all topics.
     pub async fn connect(
-        target: &KafkaTarget,
+        config: &ClientConfig,
         topics: Option<&[String]>,
         timeout: Duration,
     ) -> Result<Cluster> {
-        let security = Security::from_properties(&target.properties)?;
-        let mut conn = Connection::open_first(&target.bootstrap, &security, timeout).await?;
+        let mut conn = Connection::open_first(config, timeout).await?;
         let response: MetadataResponse = conn
             .send(
                 ApiKey::Metadata,
@@ -124,10 +122,14 @@ impl Cluster {
                 METADATA_VERSIONS,
             )
             .await?;
-        Ok(Self::from_metadata(response, security, timeout))
+        Ok(Self::from_metadata(response, config.clone(), timeout))
     }
 
-    fn from_metadata(response: MetadataResponse, security: Security, timeout: Duration) -> Cluster {
+    fn from_metadata(
+        response: MetadataResponse,
+        config: ClientConfig,
+        timeout: Duration,
+    ) -> Cluster {
         let brokers = response
             .brokers
             .iter()
@@ -160,7 +162,7 @@ impl Cluster {
             topics.insert(name, TopicMeta { partitions });
         }
         Cluster {
-            security,
+            config,
             timeout,
             brokers,
             topics,
@@ -287,7 +289,7 @@ impl Cluster {
                 .ok_or_else(|| anyhow!("broker {id} is not in the cluster metadata"))?,
         };
         // The address is the cluster's word, not the operator's: said so, cause kept whole.
-        let conn = Connection::open(&address, &self.security, self.timeout)
+        let conn = Connection::open(&address, &self.config, self.timeout)
             .await
             .map_err(|cause| AdvertisedBroker {
                 id,
