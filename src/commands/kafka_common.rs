@@ -5,11 +5,13 @@ use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
+use crate::kafka::conn::BrokerError;
 use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::settings::kafka::Cluster as Settings;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
+use std::collections::BTreeMap;
 
 pub async fn open(
     ctx: &Context,
@@ -67,9 +69,8 @@ pub fn resolve_next(
 }
 
 /// Unknown topics and refused describes are UNKNOWN for that topic; the rest still reports.
-pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
-    cluster
-        .topic_errors
+pub fn topic_errors(topic_errors: &BTreeMap<String, BrokerError>) -> Vec<Finding> {
+    topic_errors
         .iter()
         .map(|(topic, error)| {
             let advice = if error.error == ResponseError::TopicAuthorizationFailed {
