@@ -15,6 +15,7 @@ use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
+use kafka_protocol::error::ResponseError;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -160,15 +161,20 @@ fn report_of(ctx: &Context, s: &HangingSettings, snapshot: HangingSnapshot) -> R
     }
     for (tp, producers) in &snapshot.producers {
         if let Err(e) = producers {
-            findings.push(
-                Finding::new(
-                    Severity::Unknown,
-                    codes::PRODUCERS_UNREADABLE,
-                    format!("partition {}-{}", tp.0, tp.1),
-                    format!("{e:#}"),
-                )
-                .advice("DescribeProducers needs READ on the topic"),
+            let finding = Finding::new(
+                Severity::Unknown,
+                codes::PRODUCERS_UNREADABLE,
+                format!("partition {}-{}", tp.0, tp.1),
+                format!("{e:#}"),
             );
+            // The ACL only when the broker said so: a partition without a leader is not
+            // a missing grant.
+            let denied = BrokerError::of(e)
+                .is_some_and(|b| b.error == ResponseError::TopicAuthorizationFailed);
+            findings.push(match denied {
+                true => finding.advice("DescribeProducers needs READ on the topic"),
+                false => finding,
+            });
         }
     }
     let judgement = snapshot.judgement;
@@ -199,9 +205,13 @@ fn report_of(ctx: &Context, s: &HangingSettings, snapshot: HangingSnapshot) -> R
             .evidence("source", "DescribeProducers")
             .evidence("producer_id", p.producer_id)
             .evidence("start_offset", p.current_txn_start_offset)
-            .advice(format!(
-                "if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {} --force --reason …` aborts it",
-                tp.0, tp.1, p.current_txn_start_offset
+            .advice("if its producer is gone for good, `indoubt resolve kafka` with --force (next) aborts it: a heuristic, recorded with its reason")
+            .next(kafka_common::resolve_next(
+                ctx,
+                &s.cluster,
+                &target,
+                (&tp.0, tp.1, p.current_txn_start_offset),
+                true,
             )),
         );
     }
@@ -267,6 +277,7 @@ fn report_of(ctx: &Context, s: &HangingSettings, snapshot: HangingSnapshot) -> R
                 &s.cluster,
                 &target,
                 (&t.topic, t.partition, t.start_offset),
+                false,
             )),
             Verdict::Long => finding,
         });

@@ -57,6 +57,13 @@ struct PartitionLso {
     verdict: Option<Verdict>,
     /// Why that verdict, or why none.
     verdict_reason: Option<String>,
+    /// No verdict because the brokers are too old to give one (before Kafka 3.0): only
+    /// then does `resolve kafka --force` act without one.
+    #[serde(skip)]
+    forcible: bool,
+    /// When the first unstable record was written could not be read (not: there is none).
+    #[serde(skip)]
+    age_unread: bool,
     severity: Severity,
 }
 
@@ -173,14 +180,34 @@ fn report_of(ctx: &Context, s: &LsoSettings, snapshot: LsoSnapshot) -> Report<Ls
     for p in &partitions {
         if p.severity > Severity::Ok {
             let finding = gap_finding(p, &t);
-            findings.push(match (p.verdict, p.open_txn_start_offset) {
-                (Some(Verdict::Hanging), Some(start)) => finding.next(kafka_common::resolve_next(
+            let (cluster, target) = (&s.cluster, &snapshot.target);
+            let tp = (p.topic.as_str(), p.partition);
+            let next = match (p.verdict, p.open_txn_start_offset) {
+                (Some(Verdict::Hanging), Some(start)) => Some(kafka_common::resolve_next(
                     ctx,
-                    &s.cluster,
-                    &snapshot.target,
-                    (&p.topic, p.partition, start),
+                    cluster,
+                    target,
+                    (tp.0, tp.1, start),
+                    false,
                 )),
-                _ => finding,
+                (None, Some(start)) if p.forcible => Some(kafka_common::resolve_next(
+                    ctx,
+                    cluster,
+                    target,
+                    (tp.0, tp.1, start),
+                    true,
+                )),
+                (None, Some(_)) => Some(kafka_common::partition_next(
+                    ctx, cluster, target, "hanging", tp,
+                )),
+                (Some(Verdict::Long), _) => None,
+                (_, None) => Some(kafka_common::partition_next(
+                    ctx, cluster, target, "producers", tp,
+                )),
+            };
+            findings.push(match next {
+                Some(next) => finding.next(next),
+                None => finding,
             });
         }
     }
@@ -272,6 +299,8 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
                 transactional_id: None,
                 verdict: None,
                 verdict_reason: None,
+                forcible: false,
+                age_unread: matches!(first_unstable(&tp), Some(Err(_))),
                 severity: Severity::Ok,
                 topic: tp.0,
                 partition: tp.1,
@@ -292,6 +321,7 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
         {
             // Kafka before 3.0: the gap is known and graded; only the id is not.
             row.verdict_reason = Some(why.clone());
+            row.forcible = true;
         } else if let Some((_, why)) = row.producer_id.and_then(|pid| {
             let subject = format!("producer {pid} on {}-{}", row.topic, row.partition);
             judgement.unreadable.iter().find(|(s, _)| *s == subject)
@@ -314,9 +344,12 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
     }
     for row in &mut rows {
         let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);
-        let by_age = row.stuck_seconds.map_or(Severity::Ok, |s| {
-            Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds)
-        });
+        // An age that could not be read is not an age under the thresholds.
+        let by_age = match (row.stuck_seconds, row.age_unread) {
+            (Some(s), _) => Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds),
+            (None, true) => Severity::Unknown,
+            (None, false) => Severity::Ok,
+        };
         row.severity = by_gap.max(by_age);
     }
     rows.sort_by(|a, b| b.severity.cmp(&a.severity).then(b.gap.cmp(&a.gap)));
@@ -396,15 +429,17 @@ fn gap_advice(p: &PartitionLso) -> String {
         (Some(Verdict::Long), _) => format!(
             "{stuck}: not hanging, {reason}: it ends when its producer ends it, or is aborted at its transaction.timeout.ms; see `indoubt kafka transactions`"
         ),
-        (None, Some(start)) => format!(
-            "{stuck}: whether the transaction hangs is not known ({}); if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {start} --force --reason …` aborts it",
+        // Only brokers too old to judge it let --force act; a judgement that failed
+        // (a broker not answering) makes resolve kafka refuse, forced or not.
+        (None, Some(start)) if p.forcible => format!(
+            "{stuck}: whether the transaction hangs cannot be told ({reason}); if its producer is gone for good, `indoubt resolve kafka` with --force (next) aborts it from offset {start}: a heuristic, recorded with its reason"
+        ),
+        (None, Some(_)) => format!(
+            "{stuck}: whether the transaction hangs is not known ({}), and `indoubt resolve kafka` refuses to abort it until it is; ask `indoubt kafka hanging` (next) again once every broker answers",
             if reason.is_empty() { "not judged" } else { reason },
-            p.topic,
-            p.partition
         ),
         _ => format!(
-            "{stuck}: the producer holding it was not named; see `indoubt kafka producers --topic {} --partition {}`",
-            p.topic, p.partition
+            "{stuck}: the producer holding it was not named; see the partition's producers with `indoubt kafka producers` (next)"
         ),
     }
 }

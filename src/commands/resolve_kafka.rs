@@ -289,7 +289,9 @@ fn evidence_blocks(data: &ResolveKafkaReport) -> Vec<Block> {
         b.field("verdict", shown!("{}", reason));
     }
     if let Some(request) = &data.request {
-        b.whole("will send", shown!("{}", request));
+        // A request described, not a command to copy: wrapped between words (the
+        // partition in it stays whole), where SQL is kept on one line.
+        b.field("will send", shown!("{}", request));
         if data.verdict != Some(Verdict::Hanging) {
             b.alarm(
                 "HEURISTIC",
@@ -335,7 +337,7 @@ impl TableView for ResolveKafkaReport {
         // Shown once: not again after the prompt showed it.
         if !self.evidence_shown {
             lines.push(evidence::render(&evidence_blocks(self), style));
-            lines.extend(flow::warnings(&self.earlier_intents));
+            lines.extend(flow::warnings(&self.earlier_intents, style));
         }
         if let (Some(hw), Some(lso)) = (self.high_watermark_after, self.last_stable_offset_after) {
             let mut after = Block::untitled();

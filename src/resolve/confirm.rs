@@ -191,8 +191,9 @@ pub fn steps(request: &Request<'_>) -> Vec<Step> {
     let given = |s: Option<&str>| s.is_some_and(|r| !r.trim().is_empty());
     let mut steps = vec![Step::Say(request.what.clone())];
     if request.heuristic && !given(request.reason) {
+        // Two short lines: readable on an 80-column terminal without wrapping.
         steps.push(Step::Say(Shown::lit(
-            "This is a HEURISTIC decision: it is recorded with the reason you give (Ctrl-D or Esc aborts).",
+            "This is a HEURISTIC decision: it is recorded with the reason you give.\nCtrl-D or Esc aborts.",
         )));
         steps.push(Step::AskReason(Shown::lit("Reason")));
         if !given(request.ticket) {

@@ -177,7 +177,7 @@ pub async fn run<S: Subject>(
             }
         }
     }
-    let warned = warnings(&done.earlier_intents);
+    let warned = warnings(&done.earlier_intents, &ctx.style);
     if args.dry_run {
         for subject in subjects.iter() {
             done.findings.push(dry_run_finding(subject.proposal()));
@@ -370,8 +370,8 @@ fn earlier(record: Record) -> EarlierIntent {
 }
 
 /// What the operator is told about earlier intents without an outcome, before going on
-/// (and what the report's table shows of them).
-pub fn warnings(intents: &[EarlierIntent]) -> Vec<Shown> {
+/// (and what the report's table shows of them), wrapped to the layout width.
+pub fn warnings(intents: &[EarlierIntent], style: &Style) -> Vec<Shown> {
     intents
         .iter()
         .map(|e| {
@@ -394,6 +394,7 @@ pub fn warnings(intents: &[EarlierIntent]) -> Vec<Shown> {
                 e.action_id
             )
         })
+        .map(|w| evidence::paragraph(&w, "WARNING: ".len(), style))
         .collect()
 }
 

@@ -165,3 +165,41 @@ fn kafka_hanging() {
         table::render(&report, style).into_string()
     });
 }
+
+/// A cluster mid-upgrade: a broker before Kafka 3.0 cannot list transactions, so an
+/// unlisted producer's transaction cannot be judged: a WARNING, and only a forced
+/// resolve acts on it (its next command says --force).
+#[test]
+fn kafka_hanging_old_brokers() {
+    let ctx = golden::context();
+    let mut snapshot = snapshot();
+    let unjudged = producer(3_100_002, 0, 77, 50 * 60);
+    snapshot.judgement.unreadable.clear();
+    snapshot.judgement.judged.truncate(1);
+    snapshot.judgement.unjudgeable = vec![(
+        tp("invoices.eu-west-1.v2", 0),
+        unjudged,
+        "cannot tell whether it hangs: broker(s) 3 have no ListTransactions (Kafka before 3.0), so its transactional id and its coordinator's view are unknown".into(),
+    )];
+    snapshot.producers.remove(&tp(ENRICHED, 4));
+    let mut report = report_of(&ctx, &settings(), snapshot);
+    report.generated_at = fixed_now();
+    let nexts = golden::nexts(&report.findings);
+    assert_eq!(nexts.len(), 2, "{nexts:?}");
+    assert!(
+        nexts[0].ends_with(" --topic invoices.eu-west-1.v2 --partition 0 --start-offset 77 --force --dry-run"),
+        "{nexts:?}"
+    );
+    let partition = format!("{ENRICHED}-11");
+    let mut whole = vec![partition.clone(), "invoices.eu-west-1.v2-0".into()];
+    whole.extend(nexts.iter().cloned());
+    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    may_overflow.extend([partition.as_str(), CONNECT_ID]);
+    let expect = Expect {
+        whole,
+        may_overflow,
+    };
+    golden::pin("kafka_hanging_old_brokers", Layouts::Both, &expect, |style| {
+        table::render(&report, style).into_string()
+    });
+}

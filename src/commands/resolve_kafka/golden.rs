@@ -129,13 +129,15 @@ fn resolve_kafka_dry_run() {
     assert!(!abort.plan().heuristic, "judged hanging: not a heuristic");
     let report = fixed(report_of(target(), vec![flow::dry_run_finding(&abort)], *data));
     let partition = format!("{ENRICHED}-11");
+    // The request names it, a colon after it.
+    let in_request = format!("{partition}:");
     let expect = Expect {
         whole: vec![
             partition.clone(),
             CONNECT_ID.into(),
             "WriteTxnMarkers(abort)".into(),
         ],
-        may_overflow: vec![&partition, CONNECT_ID],
+        may_overflow: vec![&partition, &in_request, CONNECT_ID],
     };
     golden::pin("resolve_kafka_dry_run", Layouts::Both, &expect, |style| {
         table::render(&report, style).into_string()
@@ -172,8 +174,8 @@ fn resolve_kafka_prompt() {
         heuristic: true,
         action: abort.plan().action.clone(),
     };
-    let warnings = flow::warnings(&[earlier]);
     let render = |style: &Style| {
+        let warnings = flow::warnings(std::slice::from_ref(&earlier), style);
         let request = flow::request(&[&abort], &s.confirm, &warnings, style);
         let steps = confirm::steps(&request);
         assert!(

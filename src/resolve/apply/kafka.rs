@@ -181,7 +181,8 @@ impl Proposal for Abort {
 
     fn dry_run(&self) -> Text {
         format!(
-            "dry run: would send `{}` (coordinator epoch {})",
+            // Not in backticks: a description of the request, wrapped between words.
+            "dry run: would send {} (coordinator epoch {})",
             self.plan.action, self.open.coordinator_epoch_reason
         )
         .into()
