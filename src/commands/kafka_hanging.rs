@@ -133,7 +133,11 @@ fn candidates(
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
-fn report_of(ctx: &Context, s: &HangingSettings, snapshot: HangingSnapshot) -> Report<HangingReport> {
+fn report_of(
+    ctx: &Context,
+    s: &HangingSettings,
+    snapshot: HangingSnapshot,
+) -> Report<HangingReport> {
     let max_transaction_timeout = s.max_transaction_timeout;
     let now = snapshot.read_at_ms;
     let target = snapshot.target;

@@ -202,7 +202,11 @@ fn report_of(ctx: &Context, s: &LsoSettings, snapshot: LsoSnapshot) -> Report<Ls
                 )),
                 (Some(Verdict::Long), _) => None,
                 (_, None) => Some(kafka_common::partition_next(
-                    ctx, cluster, target, "producers", tp,
+                    ctx,
+                    cluster,
+                    target,
+                    "producers",
+                    tp,
                 )),
             };
             findings.push(match next {
@@ -284,7 +288,10 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
         .into_iter()
         .map(|(tp, hw, lso)| {
             let holder = holder(&snapshot.producers, &tp, lso);
-            let first = first_unstable(&tp).and_then(|r| r.as_ref().ok()).copied().flatten();
+            let first = first_unstable(&tp)
+                .and_then(|r| r.as_ref().ok())
+                .copied()
+                .flatten();
             PartitionLso {
                 high_watermark: hw,
                 last_stable_offset: lso,
@@ -293,9 +300,8 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
                 producer_id: holder.map(|h| h.producer_id),
                 producer_epoch: holder.map(|h| h.producer_epoch),
                 first_unstable_at_ms: first,
-                stuck_seconds: first.map(|f| {
-                    snapshot.read_at_ms.saturating_sub(f).max(0) as f64 / 1000.0
-                }),
+                stuck_seconds: first
+                    .map(|f| snapshot.read_at_ms.saturating_sub(f).max(0) as f64 / 1000.0),
                 transactional_id: None,
                 verdict: None,
                 verdict_reason: None,
@@ -346,7 +352,9 @@ fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) ->
         let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);
         // An age that could not be read is not an age under the thresholds.
         let by_age = match (row.stuck_seconds, row.age_unread) {
-            (Some(s), _) => Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds),
+            (Some(s), _) => {
+                Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds)
+            }
             (None, true) => Severity::Unknown,
             (None, false) => Severity::Ok,
         };

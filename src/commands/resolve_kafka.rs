@@ -126,7 +126,10 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     finish(ctx, target, done.findings, *data)
 }
 
-async fn gather(ctx: &Context, s: &ResolveKafkaSettings) -> Result<(Cluster, ResolveKafkaSnapshot)> {
+async fn gather(
+    ctx: &Context,
+    s: &ResolveKafkaSettings,
+) -> Result<(Cluster, ResolveKafkaSnapshot)> {
     let topics = [s.topic.clone()];
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
     let mut snapshot = ResolveKafkaSnapshot {
@@ -158,7 +161,10 @@ async fn gather(ctx: &Context, s: &ResolveKafkaSettings) -> Result<(Cluster, Res
 }
 
 /// The open transaction the command names: by its start offset, or by producer id and epoch.
-fn matching<'a>(producers: &'a [ProducerState], s: &ResolveKafkaSettings) -> Option<&'a ProducerState> {
+fn matching<'a>(
+    producers: &'a [ProducerState],
+    s: &ResolveKafkaSettings,
+) -> Option<&'a ProducerState> {
     producers.iter().find(|p| {
         p.current_txn_start_offset >= 0
             && match (s.start_offset, s.producer_id) {

@@ -187,7 +187,9 @@ fn kafka_hanging_old_brokers() {
     let nexts = golden::nexts(&report.findings);
     assert_eq!(nexts.len(), 2, "{nexts:?}");
     assert!(
-        nexts[0].ends_with(" --topic invoices.eu-west-1.v2 --partition 0 --start-offset 77 --force --dry-run"),
+        nexts[0].ends_with(
+            " --topic invoices.eu-west-1.v2 --partition 0 --start-offset 77 --force --dry-run"
+        ),
         "{nexts:?}"
     );
     let partition = format!("{ENRICHED}-11");
@@ -199,7 +201,10 @@ fn kafka_hanging_old_brokers() {
         whole,
         may_overflow,
     };
-    golden::pin("kafka_hanging_old_brokers", Layouts::Both, &expect, |style| {
-        table::render(&report, style).into_string()
-    });
+    golden::pin(
+        "kafka_hanging_old_brokers",
+        Layouts::Both,
+        &expect,
+        |style| table::render(&report, style).into_string(),
+    );
 }

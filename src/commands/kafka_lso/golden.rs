@@ -9,7 +9,8 @@ use crate::kafka::verdict::Judged;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::table;
 
-pub(crate) const ENRICHED: &str = "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
+pub(crate) const ENRICHED: &str =
+    "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
 pub(crate) const CONNECT_ID: &str =
     "connect-cluster-prod-eu-west-1-orders-sink-postgres-connector-task-7-txn-0000042";
 /// A transactional id is any string: this one would clear the screen and colour it red.
@@ -68,7 +69,12 @@ fn snapshot() -> LsoSnapshot {
     let watermarks = [
         (hanging.clone(), Ok((89_324, 88_120))),
         (tp(ENRICHED, 0), Ok((1_000, 1_000))),
-        (leaderless.clone(), Err(anyhow::anyhow!("partition {ENRICHED}-4 has no leader (LEADER_NOT_AVAILABLE)"))),
+        (
+            leaderless.clone(),
+            Err(anyhow::anyhow!(
+                "partition {ENRICHED}-4 has no leader (LEADER_NOT_AVAILABLE)"
+            )),
+        ),
         (long.clone(), Ok((5_412, 5_400))),
         (unjudged.clone(), Ok((90, 77))),
         (unread.clone(), Ok((20_000, 19_000))),
@@ -76,7 +82,10 @@ fn snapshot() -> LsoSnapshot {
     .into_iter()
     .collect();
     let producers = [
-        (hanging.clone(), Ok(vec![hanging_holder.clone(), producer(1_004_300, 2, -1, 5)])),
+        (
+            hanging.clone(),
+            Ok(vec![hanging_holder.clone(), producer(1_004_300, 2, -1, 5)]),
+        ),
         (long.clone(), Ok(vec![long_holder.clone()])),
         (unjudged.clone(), Ok(vec![unjudged_holder.clone()])),
         (
@@ -92,7 +101,12 @@ fn snapshot() -> LsoSnapshot {
         (hanging.clone(), Ok(Some(ms_ago(3 * 3600 + 120)))),
         (long.clone(), Ok(Some(ms_ago(25 * 60)))),
         (unjudged.clone(), Ok(Some(ms_ago(50 * 60)))),
-        (unread.clone(), Err(anyhow::anyhow!("Fetch of audit-trail-5 from broker 2: TOPIC_AUTHORIZATION_FAILED (29)"))),
+        (
+            unread.clone(),
+            Err(anyhow::anyhow!(
+                "Fetch of audit-trail-5 from broker 2: TOPIC_AUTHORIZATION_FAILED (29)"
+            )),
+        ),
     ]
     .into_iter()
     .collect();
@@ -154,7 +168,13 @@ fn kafka_lso() {
     let nexts = golden::nexts(&report.findings);
     // The hanging one: its resolve. Not judged: `kafka hanging` again (resolve refuses
     // it, forced or not). No holder named: its producers. The long one ends by itself.
-    let tail = |i: usize| nexts[i].split(" prod-events ").nth(1).unwrap_or_default().to_string();
+    let tail = |i: usize| {
+        nexts[i]
+            .split(" prod-events ")
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    };
     assert_eq!(
         (0..nexts.len()).map(tail).collect::<Vec<_>>(),
         vec![
@@ -164,9 +184,17 @@ fn kafka_lso() {
         ],
         "{nexts:?}"
     );
-    assert!(nexts[1].contains(" kafka hanging --kafka prod-events ") && nexts[2].contains(" kafka producers --kafka prod-events "), "{nexts:?}");
+    assert!(
+        nexts[1].contains(" kafka hanging --kafka prod-events ")
+            && nexts[2].contains(" kafka producers --kafka prod-events "),
+        "{nexts:?}"
+    );
     // Its age could not be read: not OK under the thresholds, UNKNOWN.
-    let unread = report.data.partitions.iter().find(|p| p.topic == "audit-trail");
+    let unread = report
+        .data
+        .partitions
+        .iter()
+        .find(|p| p.topic == "audit-trail");
     assert_eq!(unread.map(|p| p.severity), Some(Severity::Unknown));
     let partition = format!("{ENRICHED}-11");
     let mut whole = vec![
@@ -210,7 +238,10 @@ fn kafka_lso_clean() {
     let mut report = report_of(&ctx, &settings(), snapshot);
     report.generated_at = fixed_now();
     assert_eq!(report.status, Severity::Ok);
-    golden::pin("kafka_lso_clean", Layouts::Both, &Expect::default(), |style| {
-        table::render(&report, style).into_string()
-    });
+    golden::pin(
+        "kafka_lso_clean",
+        Layouts::Both,
+        &Expect::default(),
+        |style| table::render(&report, style).into_string(),
+    );
 }

@@ -127,7 +127,11 @@ fn resolve_kafka_dry_run() {
         panic!("a hanging transaction is proposed for an abort");
     };
     assert!(!abort.plan().heuristic, "judged hanging: not a heuristic");
-    let report = fixed(report_of(target(), vec![flow::dry_run_finding(&abort)], *data));
+    let report = fixed(report_of(
+        target(),
+        vec![flow::dry_run_finding(&abort)],
+        *data,
+    ));
     let partition = format!("{ENRICHED}-11");
     // The request names it, a colon after it.
     let in_request = format!("{partition}:");
@@ -265,7 +269,10 @@ fn resolve_kafka_not_judged() {
         whole: vec![partition.clone()],
         may_overflow: vec![&partition],
     };
-    golden::pin("resolve_kafka_not_judged", Layouts::Both, &expect, |style| {
-        table::render(&report, style).into_string()
-    });
+    golden::pin(
+        "resolve_kafka_not_judged",
+        Layouts::Both,
+        &expect,
+        |style| table::render(&report, style).into_string(),
+    );
 }

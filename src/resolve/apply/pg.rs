@@ -253,7 +253,6 @@ impl Proposal for Branch {
             .evidence("source", "pg_prepared_xacts, decision sources")
             .evidence("statement", self.plan.action.clone())
     }
-
 }
 
 impl Subject for Branch {
