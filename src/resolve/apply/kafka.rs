@@ -11,7 +11,7 @@ use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
-use crate::resolve::flow::{Applied, Plan, Subject};
+use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
 use crate::term::Shown;
 use crate::text::Text;
 use crate::verdict::Verdict;
@@ -142,19 +142,17 @@ pub struct Open {
     pub summary: Vec<Block>,
 }
 
-/// A hanging transaction handed to the flow.
-pub struct Marker<'c> {
-    cluster: &'c Cluster,
+/// The abort proposed for one open transaction: what is shown, confirmed and recorded of
+/// it, all known before anything is sent (a dry run ends here).
+pub struct Abort {
     pub open: Open,
     plan: Plan,
     /// `T-P@N`, what may be typed instead of the token.
     id: String,
-    /// The high watermark and LSO read after the action (or after finding it changed).
-    pub after: Option<(i64, i64)>,
 }
 
-impl<'c> Marker<'c> {
-    pub fn new(cluster: &'c Cluster, open: Open) -> Marker<'c> {
+impl Abort {
+    pub fn new(open: Open) -> Abort {
         let plan = Plan {
             decision: "abort",
             heuristic: open.heuristic,
@@ -164,64 +162,11 @@ impl<'c> Marker<'c> {
             "{}-{}@{}",
             open.tp.0, open.tp.1, open.producer.current_txn_start_offset
         );
-        Marker {
-            cluster,
-            open,
-            plan,
-            id,
-            after: None,
-        }
-    }
-
-    /// The partition's high watermark and LSO now, read as a pair (the LSO first: never
-    /// an LSO above the high watermark).
-    async fn read_after(&mut self) {
-        self.after = self
-            .cluster
-            .watermarks(std::slice::from_ref(&self.open.tp))
-            .await
-            .remove(&self.open.tp)
-            .and_then(Result::ok);
-    }
-
-    fn outcome(&self, sent: Result<()>) -> Applied {
-        match sent {
-            Ok(()) => {
-                let moved = lso_moved(self.open.last_stable_offset_before, self.after);
-                Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
-            }
-            Err(e) => {
-                let message = format!("{e:#}");
-                // Refusals that leave nothing written. Any other outcome (a timeout, a lost
-                // connection, an error a write may follow): the marker may have been written.
-                let refused = BrokerError::of(&e)
-                    .filter(|b| {
-                        matches!(
-                            b.error,
-                            ResponseError::ClusterAuthorizationFailed
-                                | ResponseError::InvalidProducerEpoch
-                                | ResponseError::TransactionCoordinatorFenced
-                                | ResponseError::NotLeaderOrFollower
-                        )
-                    })
-                    .map(BrokerError::symbol);
-                match refused {
-                    Some(code) if code == "CLUSTER_AUTHORIZATION_FAILED" => {
-                        Applied::new(Status::Error, codes::FAILED, message)
-                            .server_code(Some(code))
-                            .advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource")
-                    }
-                    Some(code) => {
-                        Applied::new(Status::Error, codes::FAILED, message).server_code(Some(code))
-                    }
-                    None => Applied::new(Status::Unknown, codes::FAILED, message),
-                }
-            }
-        }
+        Abort { open, plan, id }
     }
 }
 
-impl Subject for Marker<'_> {
+impl Proposal for Abort {
     fn name(&self) -> Text {
         format!("partition {}-{}", self.open.tp.0, self.open.tp.1).into()
     }
@@ -261,10 +206,85 @@ impl Subject for Marker<'_> {
 
     fn dry_run(&self) -> Text {
         format!(
-            "dry run: would send `{}` (coordinator epoch {})",
+            // Not in backticks: a description of the request, wrapped between words.
+            "dry run: would send {} (coordinator epoch {})",
             self.plan.action, self.open.coordinator_epoch_reason
         )
         .into()
+    }
+}
+
+/// A proposed abort handed to the flow, with the cluster to send it to.
+pub struct Marker<'c> {
+    cluster: &'c Cluster,
+    abort: Abort,
+    /// The high watermark and LSO read after the action (or after finding it changed).
+    pub after: Option<(i64, i64)>,
+}
+
+impl<'c> Marker<'c> {
+    pub fn new(cluster: &'c Cluster, abort: Abort) -> Marker<'c> {
+        Marker {
+            cluster,
+            abort,
+            after: None,
+        }
+    }
+
+    /// The partition's high watermark and LSO now, read as a pair (the LSO first: never
+    /// an LSO above the high watermark).
+    async fn read_after(&mut self) {
+        let tp = &self.abort.open.tp;
+        self.after = self
+            .cluster
+            .watermarks(std::slice::from_ref(tp))
+            .await
+            .remove(tp)
+            .and_then(Result::ok);
+    }
+
+    fn outcome(&self, sent: Result<()>) -> Applied {
+        match sent {
+            Ok(()) => {
+                let moved = lso_moved(self.abort.open.last_stable_offset_before, self.after);
+                Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
+            }
+            Err(e) => {
+                let message = format!("{e:#}");
+                // Refusals that leave nothing written. Any other outcome (a timeout, a lost
+                // connection, an error a write may follow): the marker may have been written.
+                let refused = BrokerError::of(&e)
+                    .filter(|b| {
+                        matches!(
+                            b.error,
+                            ResponseError::ClusterAuthorizationFailed
+                                | ResponseError::InvalidProducerEpoch
+                                | ResponseError::TransactionCoordinatorFenced
+                                | ResponseError::NotLeaderOrFollower
+                        )
+                    })
+                    .map(BrokerError::symbol);
+                match refused {
+                    Some(code) if code == "CLUSTER_AUTHORIZATION_FAILED" => {
+                        Applied::new(Status::Error, codes::FAILED, message)
+                            .server_code(Some(code))
+                            .advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource")
+                    }
+                    Some(code) => {
+                        Applied::new(Status::Error, codes::FAILED, message).server_code(Some(code))
+                    }
+                    None => Applied::new(Status::Unknown, codes::FAILED, message),
+                }
+            }
+        }
+    }
+}
+
+impl Subject for Marker<'_> {
+    type Proposal = Abort;
+
+    fn proposal(&self) -> &Abort {
+        &self.abort
     }
 
     async fn preflight(&mut self) -> Result<Option<crate::findings::Finding>> {
@@ -277,8 +297,8 @@ impl Subject for Marker<'_> {
     /// transaction (with transaction.version 0 a producer keeps its epoch across
     /// transactions, and the marker would end whichever one is open now).
     async fn still_valid(&mut self) -> Option<Applied> {
-        let tp = self.open.tp.clone();
-        let p = &self.open.producer;
+        let tp = self.abort.open.tp.clone();
+        let p = &self.abort.open.producer;
         let now = self
             .cluster
             .describe_producers(std::slice::from_ref(&tp))
@@ -311,7 +331,7 @@ impl Subject for Marker<'_> {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let open = &self.open;
+        let open = &self.abort.open;
         #[allow(clippy::disallowed_methods)] // the one place a marker is written
         let sent = self
             .cluster
