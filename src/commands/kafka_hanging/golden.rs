@@ -5,9 +5,9 @@
 
 use super::*;
 use crate::kafka::cluster::PartitionMeta;
-use crate::verdict::Judged;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::table;
+use crate::verdict::Judged;
 
 const ENRICHED: &str = "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
 const CONNECT_ID: &str =

@@ -5,9 +5,9 @@
 //! whose transactional id carries control characters.
 
 use super::*;
-use crate::verdict::Judged;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::table;
+use crate::verdict::Judged;
 
 pub(crate) const ENRICHED: &str =
     "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";

@@ -6,11 +6,11 @@
 
 use super::*;
 use crate::audit::record::Operator;
-use crate::verdict::Judged;
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::resolve::confirm;
 use crate::resolve::flow::{EarlierIntent, Proposal as _};
+use crate::verdict::Judged;
 
 const ENRICHED: &str = "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
 const CONNECT_ID: &str =
