@@ -25,5 +25,6 @@ pub mod resolve;
 pub mod settings;
 pub mod term;
 pub mod text;
+pub mod tls;
 pub mod units;
 pub mod usage;

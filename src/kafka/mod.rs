@@ -10,6 +10,7 @@ pub mod properties;
 pub mod providers;
 pub mod records;
 pub mod scram;
+pub mod secure;
 pub mod security;
 pub mod target;
 pub mod verdict;
