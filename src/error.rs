@@ -52,8 +52,31 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
                 refused.address
             ));
         }
+        if let Some(hint) = e.downcast_ref::<crate::tls::TlsError>().and_then(tls_hint) {
+            return Some(hint);
+        }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
+}
+
+/// What to run or set for TLS material indoubt could not use.
+fn tls_hint(e: &crate::tls::TlsError) -> Option<String> {
+    use crate::tls::TlsError as E;
+    let conversion = e.conversion();
+    match e {
+        E::JavaKeystore { .. } => conversion.map(|c| format!(
+            "convert it to PKCS#12: {c}; then give the .p12 file (Kafka: ssl.keystore.location or ssl.truststore.location, with its password)"
+        )),
+        E::NotPem { .. } => conversion.map(|c| format!("convert it to PEM: {c}")),
+        E::KeyNeedsPassword { property, .. } => Some(format!(
+            "give its password with {property} (keep it out of the command line: a properties file, or ${{env:NAME}} / ${{file:PATH:KEY}}), or decrypt it into a file only you can read: (umask 077; openssl pkey -in encrypted-key.pem -out client-key.pem)"
+        )),
+        E::KeyPassword { property, .. } | E::StorePassword { property, .. } => {
+            Some(format!("check {property}: the password the key or store was written with"))
+        }
+        E::KeyMismatch { .. } => Some("give the key the certificate was issued for (openssl x509 -noout -pubkey -in CERT and openssl pkey -pubout -in KEY print the same key when they belong together)".to_string()),
+        _ => None,
+    }
 }
 
 /// The ways to name a PostgreSQL server, for a hint.

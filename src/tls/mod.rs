@@ -66,7 +66,7 @@ impl Material {
 
     fn bytes(&self) -> Result<Vec<u8>, TlsError> {
         match &self.source {
-            Source::Inline(text) => Ok(text.clone().into_bytes()),
+            Source::Inline(text) => Ok(normalize_pem(text).into_bytes()),
             Source::File(path) => std::fs::read(path).map_err(|source| TlsError::Read {
                 origin: self.origin(),
                 source,
@@ -420,6 +420,44 @@ fn native_certificate(cert: &X509) -> Result<native_tls::Certificate, TlsError> 
     native_tls::Certificate::from_der(&der).map_err(TlsError::Setup)
 }
 
+/// Inline PEM as written in a properties file: Java reads a block on one line, or with
+/// its line breaks lost (whitespace anywhere), as OpenSSL does not; each block is written
+/// again in PEM's own form. A block with headers (legacy encryption) is kept as given.
+pub fn normalize_pem(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("-----BEGIN ") {
+        let after = &rest[at + 11..];
+        let Some(label_end) = after.find("-----") else {
+            break;
+        };
+        let label = &after[..label_end];
+        let body_start = &after[label_end + 5..];
+        let end_marker = format!("-----END {label}-----");
+        let Some(body_end) = body_start.find(&end_marker) else {
+            break;
+        };
+        let body = &body_start[..body_end];
+        out.push_str(&format!("-----BEGIN {label}-----\n"));
+        if body.contains(':') {
+            out.push_str(body.trim_matches(|c: char| c == ' ' || c == '\t'));
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            let base64: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            for line in base64.as_bytes().chunks(64) {
+                out.push_str(&String::from_utf8_lossy(line));
+                out.push('\n');
+            }
+        }
+        out.push_str(&end_marker);
+        out.push('\n');
+        rest = &body_start[body_end + end_marker.len()..];
+    }
+    out
+}
+
 /// A CA file may hold several certificates; native-tls takes them one at a time. Text
 /// between them (comments, "Bag Attributes") is skipped, as OpenSSL skips it.
 pub fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
@@ -449,6 +487,15 @@ mod tests {
         let certs = split_pem_certificates(pem);
         assert_eq!(certs.len(), 2);
         assert!(String::from_utf8_lossy(&certs[1]).contains("BBB"));
+    }
+
+    #[test]
+    fn inline_pem_on_one_line_is_made_pem_again() {
+        let one_line = "-----BEGIN CERTIFICATE----- AAAA BBBB -----END CERTIFICATE----- -----BEGIN PRIVATE KEY-----CCCC-----END PRIVATE KEY-----";
+        assert_eq!(
+            normalize_pem(one_line),
+            "-----BEGIN CERTIFICATE-----\nAAAABBBB\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nCCCC\n-----END PRIVATE KEY-----\n"
+        );
     }
 
     #[test]

@@ -41,6 +41,13 @@ pub fn sniff(bytes: &[u8]) -> Format {
 pub fn pem_certificates(material: &Material) -> Result<Vec<X509>, TlsError> {
     let bytes = material.bytes()?;
     let format = sniff(&bytes);
+    if matches!(format, Format::Jks | Format::Jceks) {
+        return Err(TlsError::JavaKeystore {
+            origin: material.origin(),
+            path: material.path().map(Into::into),
+            found: format,
+        });
+    }
     if format != Format::Pem {
         return Err(TlsError::NotPem {
             origin: material.origin(),
