@@ -70,7 +70,16 @@ impl Pki {
         let csr = self.p(&format!("{out}.csr"));
         sh(
             "openssl",
-            &["req", "-new", "-key", &self.p(key), "-subj", &format!("/CN={cn}"), "-out", &csr],
+            &[
+                "req",
+                "-new",
+                "-key",
+                &self.p(key),
+                "-subj",
+                &format!("/CN={cn}"),
+                "-out",
+                &csr,
+            ],
         );
         // A serial of its own: -CAcreateserial would write next to the lab's CA, a file
         // every test shares.
@@ -78,14 +87,36 @@ impl Pki {
         sh(
             "openssl",
             &[
-                "x509", "-req", "-in", &csr, "-CA", ca, "-CAkey", ca_key, "-set_serial",
-                &serial, "-days", days, "-out", &self.p(out),
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                ca,
+                "-CAkey",
+                ca_key,
+                "-set_serial",
+                &serial,
+                "-days",
+                days,
+                "-out",
+                &self.p(out),
             ],
         );
     }
 
     fn pkcs1(&self) -> String {
-        sh("openssl", &["pkey", "-in", &self.p("client.key"), "-traditional", "-out", &self.p("pkcs1.key")]);
+        sh(
+            "openssl",
+            &[
+                "pkey",
+                "-in",
+                &self.p("client.key"),
+                "-traditional",
+                "-out",
+                &self.p("pkcs1.key"),
+            ],
+        );
         let key = std::fs::read_to_string(self.path("pkcs1.key")).unwrap();
         assert!(key.contains("BEGIN RSA PRIVATE KEY"), "{key}");
         self.p("pkcs1.key")
@@ -95,8 +126,16 @@ impl Pki {
         sh(
             "openssl",
             &[
-                "pkcs8", "-topk8", "-in", &self.p("client.key"), "-v2", "aes-256-cbc", "-passout",
-                &format!("pass:{PASSWORD}"), "-out", &self.p("encrypted.key"),
+                "pkcs8",
+                "-topk8",
+                "-in",
+                &self.p("client.key"),
+                "-v2",
+                "aes-256-cbc",
+                "-passout",
+                &format!("pass:{PASSWORD}"),
+                "-out",
+                &self.p("encrypted.key"),
             ],
         );
         let key = std::fs::read_to_string(self.path("encrypted.key")).unwrap();
@@ -106,10 +145,30 @@ impl Pki {
 
     /// An EC key (SEC1, `BEGIN EC PRIVATE KEY`) and its certificate from the lab CA.
     fn ec(&self) -> (String, String) {
-        sh("openssl", &["ecparam", "-name", "prime256v1", "-genkey", "-out", &self.p("ec.key")]);
+        sh(
+            "openssl",
+            &[
+                "ecparam",
+                "-name",
+                "prime256v1",
+                "-genkey",
+                "-out",
+                &self.p("ec.key"),
+            ],
+        );
         let key = std::fs::read_to_string(self.path("ec.key")).unwrap();
-        assert!(key.contains("BEGIN EC PARAMETERS") && key.contains("BEGIN EC PRIVATE KEY"), "{key}");
-        self.sign("ec.key", "indoubt-ec-client", &lab("INDOUBT_LAB_KAFKA_CA"), &lab("INDOUBT_LAB_KAFKA_CA_KEY"), "30", "ec.crt");
+        assert!(
+            key.contains("BEGIN EC PARAMETERS") && key.contains("BEGIN EC PRIVATE KEY"),
+            "{key}"
+        );
+        self.sign(
+            "ec.key",
+            "indoubt-ec-client",
+            &lab("INDOUBT_LAB_KAFKA_CA"),
+            &lab("INDOUBT_LAB_KAFKA_CA_KEY"),
+            "30",
+            "ec.crt",
+        );
         (self.p("ec.crt"), self.p("ec.key"))
     }
 
@@ -118,8 +177,18 @@ impl Pki {
         sh(
             "openssl",
             &[
-                "pkcs12", "-export", "-in", &self.p("client.crt"), "-inkey", &self.p("client.key"),
-                "-name", "client", "-passout", &format!("pass:{PASSWORD}"), "-out", &self.p("client.p12"),
+                "pkcs12",
+                "-export",
+                "-in",
+                &self.p("client.crt"),
+                "-inkey",
+                &self.p("client.key"),
+                "-name",
+                "client",
+                "-passout",
+                &format!("pass:{PASSWORD}"),
+                "-out",
+                &self.p("client.p12"),
             ],
         );
         self.p("client.p12")
@@ -130,8 +199,18 @@ impl Pki {
         sh(
             "keytool",
             &[
-                "-importcert", "-noprompt", "-alias", "lab-ca", "-file", &self.p("ca.crt"),
-                "-keystore", &self.p("truststore.p12"), "-storetype", "PKCS12", "-storepass", PASSWORD,
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "lab-ca",
+                "-file",
+                &self.p("ca.crt"),
+                "-keystore",
+                &self.p("truststore.p12"),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASSWORD,
             ],
         );
         self.p("truststore.p12")
@@ -142,9 +221,20 @@ impl Pki {
         sh(
             "keytool",
             &[
-                "-importkeystore", "-noprompt", "-srckeystore", &p12, "-srcstoretype", "PKCS12",
-                "-srcstorepass", PASSWORD, "-destkeystore", &self.p("client.jks"), "-deststoretype",
-                "JKS", "-deststorepass", PASSWORD,
+                "-importkeystore",
+                "-noprompt",
+                "-srckeystore",
+                &p12,
+                "-srcstoretype",
+                "PKCS12",
+                "-srcstorepass",
+                PASSWORD,
+                "-destkeystore",
+                &self.p("client.jks"),
+                "-deststoretype",
+                "JKS",
+                "-deststorepass",
+                PASSWORD,
             ],
         );
         self.p("client.jks")
@@ -154,8 +244,18 @@ impl Pki {
         sh(
             "keytool",
             &[
-                "-importcert", "-noprompt", "-alias", "lab-ca", "-file", &self.p("ca.crt"),
-                "-keystore", &self.p("truststore.jks"), "-storetype", "JKS", "-storepass", PASSWORD,
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "lab-ca",
+                "-file",
+                &self.p("ca.crt"),
+                "-keystore",
+                &self.p("truststore.jks"),
+                "-storetype",
+                "JKS",
+                "-storepass",
+                PASSWORD,
             ],
         );
         self.p("truststore.jks")
@@ -183,13 +283,25 @@ fn mtls() -> String {
 /// `kafka lso` of `topic` at the MTLS listener with `args`.
 fn lso(topic: &str, args: &[String]) -> Outcome {
     run(indoubt()
-        .args(["kafka", "lso", "-b", &mtls(), "--topic", topic, "-X", "security.protocol=SSL"])
+        .args([
+            "kafka",
+            "lso",
+            "-b",
+            &mtls(),
+            "--topic",
+            topic,
+            "-X",
+            "security.protocol=SSL",
+        ])
         .args(args))
 }
 
 /// Java properties-file text of a PEM file: its line breaks as `\n` escapes.
 fn escaped(path: &str) -> String {
-    std::fs::read_to_string(path).unwrap().trim_end().replace('\n', "\\n")
+    std::fs::read_to_string(path)
+        .unwrap()
+        .trim_end()
+        .replace('\n', "\\n")
 }
 
 #[test]
@@ -210,19 +322,41 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
     )
     .unwrap();
     let forms: Vec<(&str, Vec<String>)> = vec![
-        ("PEM PKCS#8", x(&[ca.clone(), cert.clone(), ("ssl.key.location", pki.p("client.key"))])),
-        ("PEM PKCS#1", x(&[ca.clone(), cert.clone(), ("ssl.key.location", pki.pkcs1())])),
+        (
+            "PEM PKCS#8",
+            x(&[
+                ca.clone(),
+                cert.clone(),
+                ("ssl.key.location", pki.p("client.key")),
+            ]),
+        ),
+        (
+            "PEM PKCS#1",
+            x(&[ca.clone(), cert.clone(), ("ssl.key.location", pki.pkcs1())]),
+        ),
         (
             "encrypted PKCS#8",
             vec![
                 "--command-config".into(),
                 pki.properties(
                     "encrypted.properties",
-                    &[ca.clone(), cert.clone(), ("ssl.key.location", pki.encrypted_pkcs8()), ("ssl.key.password", PASSWORD.into())],
+                    &[
+                        ca.clone(),
+                        cert.clone(),
+                        ("ssl.key.location", pki.encrypted_pkcs8()),
+                        ("ssl.key.password", PASSWORD.into()),
+                    ],
                 ),
             ],
         ),
-        ("EC (SEC1)", x(&[ca.clone(), ("ssl.certificate.location", ec_cert), ("ssl.key.location", ec_key)])),
+        (
+            "EC (SEC1)",
+            x(&[
+                ca.clone(),
+                ("ssl.certificate.location", ec_cert),
+                ("ssl.key.location", ec_key),
+            ]),
+        ),
         (
             "PKCS#12 keystore and keytool truststore (Java names)",
             vec![
@@ -246,7 +380,11 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
                 "--command-config".into(),
                 pki.properties(
                     "librdkafka.properties",
-                    &[ca.clone(), ("ssl.keystore.location", keystore.clone()), ("ssl.keystore.password", PASSWORD.into())],
+                    &[
+                        ca.clone(),
+                        ("ssl.keystore.location", keystore.clone()),
+                        ("ssl.keystore.password", PASSWORD.into()),
+                    ],
                 ),
             ],
         ),
@@ -259,7 +397,10 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
                     &[
                         ca.clone(),
                         ("ssl.keystore.type", "PEM".into()),
-                        ("ssl.keystore.location", pem_keystore.to_string_lossy().into_owned()),
+                        (
+                            "ssl.keystore.location",
+                            pem_keystore.to_string_lossy().into_owned(),
+                        ),
                         ("ssl.key.password", PASSWORD.into()),
                     ],
                 ),
@@ -287,10 +428,19 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
                     "inline-java.properties",
                     &[
                         ("ssl.truststore.type", "PEM".into()),
-                        ("ssl.truststore.certificates", escaped(&pki.p("ca.crt")).replace("\\n", " ")),
+                        (
+                            "ssl.truststore.certificates",
+                            escaped(&pki.p("ca.crt")).replace("\\n", " "),
+                        ),
                         ("ssl.keystore.type", "PEM".into()),
-                        ("ssl.keystore.certificate.chain", escaped(&pki.p("client.crt")).replace("\\n", " ")),
-                        ("ssl.keystore.key", escaped(&pki.encrypted_pkcs8()).replace("\\n", " ")),
+                        (
+                            "ssl.keystore.certificate.chain",
+                            escaped(&pki.p("client.crt")).replace("\\n", " "),
+                        ),
+                        (
+                            "ssl.keystore.key",
+                            escaped(&pki.encrypted_pkcs8()).replace("\\n", " "),
+                        ),
                         ("ssl.key.password", PASSWORD.into()),
                     ],
                 ),
@@ -303,15 +453,20 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
         let out = lso(&topic, args);
         assert_eq!(out.code, 0, "{form}: {}{}", out.stdout, out.stderr);
         for said in [&out.stdout, &out.stderr] {
-            assert!(!said.contains(PASSWORD) && !said.contains(key_line), "{form}: {said}");
+            assert!(
+                !said.contains(PASSWORD) && !said.contains(key_line),
+                "{form}: {said}"
+            );
         }
     }
     // Without a client certificate the same listener refuses, and says what it wants.
     let out = lso(&topic, &x(&[ca]));
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert!(
-        out.stderr.contains(&format!("the broker at {} requires a client certificate", mtls()))
-            && out.stderr.contains("ssl.certificate.location")
+        out.stderr.contains(&format!(
+            "the broker at {} requires a client certificate",
+            mtls()
+        )) && out.stderr.contains("ssl.certificate.location")
             && out.stderr.contains("ssl.keystore.location"),
         "{}",
         out.stderr
@@ -322,15 +477,26 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
     std::fs::write(
         &config,
         format!(
-            "kafka:\n  mtls:\n    bootstrap_servers: {}\n    properties:\n      security.protocol: SSL\n      ssl.keystore.type: PEM\n      ssl.keystore.key: \"{one_line_key}\"\n      ssl.key.password: {PASSWORD}\n      ssl.key.pem: \"{one_line_key}\"\n      ssl.keystore.password: {PASSWORD}\n      ssl.truststore.password: {PASSWORD}\n",
+            "kafka:\n  mtls:\n    bootstrap_servers: {}\n    properties:\n      security.protocol: SSL\n      ssl.keystore.type: PEM\n      ssl.keystore.key: \"{one_line_key}\"\n      ssl.key.password: {PASSWORD}\n      ssl.keystore.password: {PASSWORD}\n      ssl.truststore.password: {PASSWORD}\n",
             mtls()
         ),
     )
     .unwrap();
-    let out = run(indoubt().arg("--config").arg(&config).args(["-o", "json", "config", "show"]));
-    assert!(out.stdout.contains("<redacted>"), "{}{}", out.stdout, out.stderr);
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "config", "show"]));
+    assert!(
+        out.stdout.contains("<redacted>"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
     for said in [&out.stdout, &out.stderr] {
-        assert!(!said.contains(PASSWORD) && !said.contains("ENCRYPTED PRIVATE KEY"), "{said}");
+        assert!(
+            !said.contains(PASSWORD) && !said.contains("ENCRYPTED PRIVATE KEY"),
+            "{said}"
+        );
     }
 }
 
@@ -361,13 +527,24 @@ fn lso_hanging_reconcile_and_resolve_work_over_mutual_tls() {
     let (pid, _, _) = hanging_transaction(&plain, &topic, 0);
 
     let out = run(indoubt()
-        .args(["-o", "json", "kafka", "hanging", "--topic", &topic, "--max-transaction-timeout", "0s"])
+        .args([
+            "-o",
+            "json",
+            "kafka",
+            "hanging",
+            "--topic",
+            &topic,
+            "--max-transaction-timeout",
+            "0s",
+        ])
         .args(&stores));
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(report["transactions"][0]["producer_id"], pid, "{report}");
 
-    let out = run(indoubt().args(["-o", "json", "kafka", "lso", "--topic", &topic]).args(&stores));
+    let out = run(indoubt()
+        .args(["-o", "json", "kafka", "lso", "--topic", &topic])
+        .args(&stores));
     assert!(out.code < 3, "{}{}", out.stdout, out.stderr);
     let report: Value = serde_json::from_str(&out.stdout).unwrap();
     assert!(report.to_string().contains(&topic), "{report}");
@@ -376,12 +553,22 @@ fn lso_hanging_reconcile_and_resolve_work_over_mutual_tls() {
     let out = run(indoubt()
         .args(["-o", "json", "resolve", "kafka", "--audit-log"])
         .arg(dir.path().join("audit.jsonl"))
-        .args(["--topic", &topic, "--partition", "0", "--start-offset", "2", "--dry-run"])
+        .args([
+            "--topic",
+            &topic,
+            "--partition",
+            "0",
+            "--start-offset",
+            "2",
+            "--dry-run",
+        ])
         .args(&stores));
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let dry: Value = serde_json::from_str(&out.stdout).unwrap();
     assert!(
-        dry["request"].as_str().is_some_and(|r| r.contains(&format!("producer {pid}"))),
+        dry["request"]
+            .as_str()
+            .is_some_and(|r| r.contains(&format!("producer {pid}"))),
         "{dry}"
     );
 
@@ -394,23 +581,37 @@ fn lso_hanging_reconcile_and_resolve_work_over_mutual_tls() {
         )
         .unwrap();
     let events = create_topic(&plain, "mtls-orders", 1);
-    let producer: BaseProducer = ClientConfig::new().set("bootstrap.servers", &plain).create().unwrap();
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", &plain)
+        .create()
+        .unwrap();
     for id in 1..=5 {
         let id = id.to_string();
         producer
-            .send(BaseRecord::to(&events).key(&id).payload(&format!(r#"{{"id":{id}}}"#)))
+            .send(
+                BaseRecord::to(&events)
+                    .key(&id)
+                    .payload(&format!(r#"{{"id":{id}}}"#)),
+            )
             .map_err(|(e, _)| e)
             .unwrap();
     }
     producer.flush(WAIT).unwrap();
     let out = run(indoubt()
         .args(["-o", "json", "reconcile", "--pg", &db.url()])
-        .args(["--query", "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2"])
+        .args([
+            "--query",
+            "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2",
+        ])
         .args(["--topic", &events])
         .args(&stores));
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let r: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!((&r["topic_messages"], &r["matched"]), (&Value::from(5), &Value::from(5)), "{r}");
+    assert_eq!(
+        (&r["topic_messages"], &r["matched"]),
+        (&Value::from(5), &Value::from(5)),
+        "{r}"
+    );
     for said in [&out.stdout, &out.stderr] {
         assert!(!said.contains(PASSWORD));
     }
@@ -420,12 +621,21 @@ fn refused(args: &[String], what: &[&str]) {
     let out = run(indoubt().args(["kafka", "lso"]).args(args));
     assert_eq!(out.code, 3, "{args:?}: {}{}", out.stdout, out.stderr);
     for said in what {
-        assert!(out.stderr.contains(said), "{said:?} not in:\n{}", out.stderr);
+        assert!(
+            out.stderr.contains(said),
+            "{said:?} not in:\n{}",
+            out.stderr
+        );
     }
 }
 
 fn ssl_at(address: &str, pairs: &[(&str, String)]) -> Vec<String> {
-    let mut args = vec!["-b".to_string(), address.to_string(), "-X".into(), "security.protocol=SSL".into()];
+    let mut args = vec![
+        "-b".to_string(),
+        address.to_string(),
+        "-X".into(),
+        "security.protocol=SSL".into(),
+    ];
     args.extend(x(pairs));
     args
 }
@@ -439,19 +649,59 @@ fn a_refused_handshake_names_its_cause_and_the_property_that_fixes_it() {
     // The listener wants a client certificate.
     refused(
         &ssl_at(&mtls, &[ca.clone()]),
-        &[&format!("the broker at {mtls} requires a client certificate"), "ssl.certificate.location", "ssl.keystore.location"],
+        &[
+            &format!("the broker at {mtls} requires a client certificate"),
+            "ssl.certificate.location",
+            "ssl.keystore.location",
+        ],
     );
     // A client certificate of a CA the broker does not trust.
-    pki.sign("client.key", "stranger", &lab("INDOUBT_LAB_KAFKA_OTHER_CA"), &lab("INDOUBT_LAB_KAFKA_OTHER_CA_KEY"), "30", "stranger.crt");
+    pki.sign(
+        "client.key",
+        "stranger",
+        &lab("INDOUBT_LAB_KAFKA_OTHER_CA"),
+        &lab("INDOUBT_LAB_KAFKA_OTHER_CA_KEY"),
+        "30",
+        "stranger.crt",
+    );
     refused(
-        &ssl_at(&mtls, &[ca.clone(), ("ssl.certificate.location", pki.p("stranger.crt")), key.clone()]),
-        &["refused indoubt's client certificate (CN=stranger, issued by CN=stranger CA)", "TLS alert", "must trust its issuer"],
+        &ssl_at(
+            &mtls,
+            &[
+                ca.clone(),
+                ("ssl.certificate.location", pki.p("stranger.crt")),
+                key.clone(),
+            ],
+        ),
+        &[
+            "refused indoubt's client certificate (CN=stranger, issued by CN=stranger CA)",
+            "TLS alert",
+            "must trust its issuer",
+        ],
     );
     // An expired client certificate.
-    pki.sign("client.key", "expired", &lab("INDOUBT_LAB_KAFKA_CA"), &lab("INDOUBT_LAB_KAFKA_CA_KEY"), "-1", "expired.crt");
+    pki.sign(
+        "client.key",
+        "expired",
+        &lab("INDOUBT_LAB_KAFKA_CA"),
+        &lab("INDOUBT_LAB_KAFKA_CA_KEY"),
+        "-1",
+        "expired.crt",
+    );
     refused(
-        &ssl_at(&mtls, &[ca.clone(), ("ssl.certificate.location", pki.p("expired.crt")), key.clone()]),
-        &["refused indoubt's client certificate (CN=expired", "that certificate expired on", "ssl.certificate.location"],
+        &ssl_at(
+            &mtls,
+            &[
+                ca.clone(),
+                ("ssl.certificate.location", pki.p("expired.crt")),
+                key.clone(),
+            ],
+        ),
+        &[
+            "refused indoubt's client certificate (CN=expired",
+            "that certificate expired on",
+            "ssl.certificate.location",
+        ],
     );
     // The broker's CA is not the one trusted.
     let other = lab("INDOUBT_LAB_KAFKA_OTHER_CA");
@@ -464,29 +714,67 @@ fn a_refused_handshake_names_its_cause_and_the_property_that_fixes_it() {
     let port = mtls.rsplit_once(':').unwrap().1;
     refused(
         &ssl_at(&format!("127.1:{port}"), &[ca.clone()]),
-        &["is for DNS:localhost, IP:127.0.0.1, not 127.1", "ssl.endpoint.identification.algorithm"],
+        &[
+            "is for DNS:localhost, IP:127.0.0.1, not 127.1",
+            "ssl.endpoint.identification.algorithm",
+        ],
     );
     // A CA file that is not PEM: DER, and a JKS truststore.
-    sh("openssl", &["x509", "-in", &pki.p("ca.crt"), "-outform", "DER", "-out", &pki.p("ca.der")]);
+    sh(
+        "openssl",
+        &[
+            "x509",
+            "-in",
+            &pki.p("ca.crt"),
+            "-outform",
+            "DER",
+            "-out",
+            &pki.p("ca.der"),
+        ],
+    );
     refused(
         &ssl_at(&mtls, &[("ssl.ca.location", pki.p("ca.der"))]),
-        &[&format!("ssl.ca.location {} is a DER (binary) certificate, not a PEM file", pki.p("ca.der")), "openssl x509 -inform DER"],
+        &[
+            &format!(
+                "ssl.ca.location {} is a DER (binary) certificate, not a PEM file",
+                pki.p("ca.der")
+            ),
+            "openssl x509 -inform DER",
+        ],
     );
     let jks = pki.jks_truststore();
     refused(
         &ssl_at(&mtls, &[("ssl.ca.location", jks.clone())]),
-        &[&format!("ssl.ca.location {jks} is a JKS keystore"), &format!("keytool -importkeystore -srckeystore {jks} -destkeystore {} -deststoretype PKCS12", pki.p("truststore.p12"))],
+        &[
+            &format!("ssl.ca.location {jks} is a JKS keystore"),
+            &format!(
+                "keytool -importkeystore -srckeystore {jks} -destkeystore {} -deststoretype PKCS12",
+                pki.p("truststore.p12")
+            ),
+        ],
     );
     // PLAINTEXT at the TLS listener (the broker answers with a TLS alert record), and SSL
     // at the plaintext one.
     refused(
         &["-b".to_string(), mtls.clone()],
-        &[&format!("{mtls} looks like a TLS server, not a Kafka broker"), "security.protocol=SSL"],
+        &[
+            &format!("{mtls} looks like a TLS server, not a Kafka broker"),
+            "security.protocol=SSL",
+        ],
     );
     let plain = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     refused(
-        &ssl_at(&plain, &[ca.clone(), ("ssl.certificate.location", pki.p("client.crt")), key]),
-        &[&format!("{plain} looks like a plaintext Kafka listener, not a TLS one")],
+        &ssl_at(
+            &plain,
+            &[
+                ca.clone(),
+                ("ssl.certificate.location", pki.p("client.crt")),
+                key,
+            ],
+        ),
+        &[&format!(
+            "{plain} looks like a plaintext Kafka listener, not a TLS one"
+        )],
     );
 }
 
@@ -500,29 +788,54 @@ fn store_and_key_mistakes_are_named_with_their_property() {
     let wrong = "not-the-key-password";
     let config = pki.properties(
         "wrong.properties",
-        &[("security.protocol", "SSL".into()), ca.clone(), cert.clone(), ("ssl.key.location", encrypted.clone()), ("ssl.key.password", wrong.into())],
+        &[
+            ("security.protocol", "SSL".into()),
+            ca.clone(),
+            cert.clone(),
+            ("ssl.key.location", encrypted.clone()),
+            ("ssl.key.password", wrong.into()),
+        ],
     );
     let out = run(indoubt().args(["kafka", "lso", "-b", &mtls, "--command-config", &config]));
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert!(
-        out.stderr.contains(&format!("ssl.key.location {encrypted}: ssl.key.password does not decrypt the key")),
+        out.stderr.contains(&format!(
+            "ssl.key.location {encrypted}: ssl.key.password does not decrypt the key"
+        )),
         "{}",
         out.stderr
     );
     assert!(!out.stderr.contains(wrong) && !out.stdout.contains(wrong));
     refused(
-        &ssl_at(&mtls, &[ca.clone(), cert.clone(), ("ssl.key.location", encrypted.clone())]),
+        &ssl_at(
+            &mtls,
+            &[
+                ca.clone(),
+                cert.clone(),
+                ("ssl.key.location", encrypted.clone()),
+            ],
+        ),
         &["holds an encrypted key and ssl.key.password is not set"],
     );
     // A wrong store password, and a keystore given no password.
     let keystore = pki.keystore();
     let config = pki.properties(
         "wrong-store.properties",
-        &[("security.protocol", "SSL".into()), ca.clone(), ("ssl.keystore.location", keystore.clone()), ("ssl.keystore.password", wrong.into())],
+        &[
+            ("security.protocol", "SSL".into()),
+            ca.clone(),
+            ("ssl.keystore.location", keystore.clone()),
+            ("ssl.keystore.password", wrong.into()),
+        ],
     );
     let out = run(indoubt().args(["kafka", "lso", "-b", &mtls, "--command-config", &config]));
     assert_eq!(out.code, 3, "{}", out.stderr);
-    assert!(out.stderr.contains("ssl.keystore.password does not open the store"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("ssl.keystore.password does not open the store"),
+        "{}",
+        out.stderr
+    );
     assert!(!out.stderr.contains(wrong));
     refused(
         &ssl_at(&mtls, &[ca.clone(), ("ssl.keystore.location", keystore)]),
@@ -541,7 +854,14 @@ fn store_and_key_mistakes_are_named_with_their_property() {
     }
     // A truststore given as the keystore holds no key.
     refused(
-        &ssl_at(&mtls, &[ca, ("ssl.keystore.location", pki.truststore()), ("ssl.keystore.password", PASSWORD.into())]),
+        &ssl_at(
+            &mtls,
+            &[
+                ca,
+                ("ssl.keystore.location", pki.truststore()),
+                ("ssl.keystore.password", PASSWORD.into()),
+            ],
+        ),
         &["holds no private key"],
     );
 }

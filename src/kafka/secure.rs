@@ -2,7 +2,7 @@
 //! `Tls`, with the client property names that fix each cause of a refused handshake.
 
 use super::security::{Tls, TlsVersion};
-use crate::tls::{self, Material, Names, Password, Trust};
+use crate::tls::{self, Names};
 use anyhow::Result;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -25,18 +25,8 @@ pub fn config(tls: &Tls) -> tls::Config {
         })
     };
     tls::Config {
-        trust: match &tls.ca_location {
-            None => Trust::System,
-            Some(path) => Trust::Pem(Material::file("ssl.ca.location", path)),
-        },
-        identity: match (&tls.certificate_location, &tls.key_location) {
-            (Some(cert), Some(key)) => Some(tls::ClientIdentity::Pem {
-                certificate: Material::file("ssl.certificate.location", cert),
-                key: Material::file("ssl.key.location", key),
-                password: Password::none("ssl.key.password"),
-            }),
-            _ => None,
-        },
+        trust: tls.trust.clone(),
+        identity: tls.identity.clone(),
         verify_certificate: tls.verify_certificate,
         verify_hostname: tls.verify_hostname,
         min_version: version(tls.min_version),

@@ -7,7 +7,6 @@ pub mod command;
 pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;
-pub mod kafka_tls;
 pub mod man;
 pub mod pg;
 pub mod reconcile;

@@ -12,9 +12,31 @@ use anyhow::Result;
 /// A property's value (provider references resolved; empty is none).
 pub type Get<'a> = &'a dyn Fn(&str) -> Result<Option<String>>;
 
-/// The CAs to trust and the client identity the properties name.
+/// The CAs to trust and the client identity the properties name; a file named that does
+/// not exist is refused before any connection.
 pub fn material(get: Get) -> Result<(Trust, Option<ClientIdentity>)> {
-    Ok((trust(get)?, identity(get)?))
+    let trust = trust(get)?;
+    let identity = identity(get)?;
+    let mut files = Vec::new();
+    match &trust {
+        Trust::System => {}
+        Trust::Pem(m) | Trust::Pkcs12 { store: m, .. } => files.push(m),
+    }
+    match &identity {
+        None => {}
+        Some(ClientIdentity::Pem {
+            certificate, key, ..
+        }) => files.extend([certificate, key]),
+        Some(ClientIdentity::Pkcs12 { store, .. }) => files.push(store),
+    }
+    for material in files {
+        if let Some(path) = material.path() {
+            if !path.exists() {
+                anyhow::bail!("{} {} does not exist", material.property, path.display());
+            }
+        }
+    }
+    Ok((trust, identity))
 }
 
 /// One of several properties giving the same thing, or none; two are refused.
@@ -52,10 +74,16 @@ fn trust(get: Get) -> Result<Trust> {
     let kind = store_type(get, "ssl.truststore.type")?;
     let mut given = Vec::new();
     if let Some(path) = get("ssl.ca.location")? {
-        given.push(("ssl.ca.location".to_string(), Trust::Pem(Material::file("ssl.ca.location", path))));
+        given.push((
+            "ssl.ca.location".to_string(),
+            Trust::Pem(Material::file("ssl.ca.location", path)),
+        ));
     }
     if let Some(pem) = get("ssl.ca.pem")? {
-        given.push(("ssl.ca.pem".to_string(), Trust::Pem(Material::inline("ssl.ca.pem", pem))));
+        given.push((
+            "ssl.ca.pem".to_string(),
+            Trust::Pem(Material::inline("ssl.ca.pem", pem)),
+        ));
     }
     if let Some(path) = get("ssl.truststore.location")? {
         let store = Material::file("ssl.truststore.location", path);
@@ -92,22 +120,31 @@ fn identity(get: Get) -> Result<Option<ClientIdentity>> {
     let kind = store_type(get, "ssl.keystore.type")?;
     let key_password = || password(get, "ssl.key.password");
     let file = |p: &str| -> Result<Option<Material>> { Ok(get(p)?.map(|v| Material::file(p, v))) };
-    let inline = |p: &str| -> Result<Option<Material>> { Ok(get(p)?.map(|v| Material::inline(p, v))) };
+    let inline =
+        |p: &str| -> Result<Option<Material>> { Ok(get(p)?.map(|v| Material::inline(p, v))) };
     let certificate = one_of(
         "the client certificate",
-        [file("ssl.certificate.location")?, inline("ssl.certificate.pem")?, inline("ssl.keystore.certificate.chain")?]
-            .into_iter()
-            .flatten()
-            .map(|m| (m.property.clone(), m))
-            .collect(),
+        [
+            file("ssl.certificate.location")?,
+            inline("ssl.certificate.pem")?,
+            inline("ssl.keystore.certificate.chain")?,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|m| (m.property.clone(), m))
+        .collect(),
     )?;
     let key = one_of(
         "the client key",
-        [file("ssl.key.location")?, inline("ssl.key.pem")?, inline("ssl.keystore.key")?]
-            .into_iter()
-            .flatten()
-            .map(|m| (m.property.clone(), m))
-            .collect(),
+        [
+            file("ssl.key.location")?,
+            inline("ssl.key.pem")?,
+            inline("ssl.keystore.key")?,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|m| (m.property.clone(), m))
+        .collect(),
     )?;
     let store = get("ssl.keystore.location")?;
     match (store, certificate, key) {
@@ -149,6 +186,7 @@ fn identity(get: Get) -> Result<Option<ClientIdentity>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures in private temporary directories
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
@@ -157,6 +195,20 @@ mod tests {
         let map: BTreeMap<String, String> = pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        // Every path names a file that exists (in a private temporary directory).
+        let map: BTreeMap<String, String> = map
+            .into_iter()
+            .map(|(k, v)| {
+                if v.starts_with('/') {
+                    let path = dir.path().join(v.trim_start_matches('/'));
+                    std::fs::write(&path, "").unwrap();
+                    (k, path.to_string_lossy().into_owned())
+                } else {
+                    (k, v)
+                }
+            })
             .collect();
         material(&|k| Ok(map.get(k).cloned()))
     }
@@ -181,12 +233,24 @@ mod tests {
         ])
         .unwrap();
         assert!(matches!(trust, Trust::Pem(_)));
-        let Some(ClientIdentity::Pem { certificate, key, password }) = identity else {
+        let Some(ClientIdentity::Pem {
+            certificate,
+            key,
+            password,
+        }) = identity
+        else {
             panic!("a PEM keystore");
         };
-        assert_eq!((certificate.property.as_str(), key.property.as_str()), ("ssl.keystore.location", "ssl.keystore.location"));
+        assert_eq!(
+            (certificate.property.as_str(), key.property.as_str()),
+            ("ssl.keystore.location", "ssl.keystore.location")
+        );
         assert_eq!(password.property, "ssl.key.password");
-        let (_, identity) = with(&[("ssl.certificate.location", "/c.pem"), ("ssl.key.pem", "-----BEGIN PRIVATE KEY-----")]).unwrap();
+        let (_, identity) = with(&[
+            ("ssl.certificate.location", "/c.pem"),
+            ("ssl.key.pem", "-----BEGIN PRIVATE KEY-----"),
+        ])
+        .unwrap();
         assert!(matches!(identity, Some(ClientIdentity::Pem { .. })));
     }
 
@@ -195,10 +259,17 @@ mod tests {
         for pairs in [
             &[("ssl.ca.location", "/a"), ("ssl.truststore.location", "/b")][..],
             &[("ssl.ca.location", "/a"), ("ssl.ca.pem", "x")][..],
-            &[("ssl.keystore.location", "/k"), ("ssl.certificate.location", "/c"), ("ssl.key.location", "/k")][..],
+            &[
+                ("ssl.keystore.location", "/k"),
+                ("ssl.certificate.location", "/c"),
+                ("ssl.key.location", "/k"),
+            ][..],
             &[("ssl.certificate.location", "/c")][..],
             &[("ssl.keystore.key", "k")][..],
-            &[("ssl.keystore.type", "BCFKS"), ("ssl.keystore.location", "/k")][..],
+            &[
+                ("ssl.keystore.type", "BCFKS"),
+                ("ssl.keystore.location", "/k"),
+            ][..],
         ] {
             assert!(with(pairs).is_err(), "{pairs:?}");
         }
