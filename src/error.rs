@@ -58,6 +58,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
                 refused.address
             ));
         }
+        if let Some(hint) = e.downcast_ref::<crate::tls::TlsError>().and_then(tls_hint) {
+            return Some(hint);
+        }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
 }
@@ -69,6 +72,26 @@ fn advertised_refused_hint(broker: &crate::kafka::cluster::AdvertisedBroker) -> 
         "the cluster's metadata says broker {} is at {}, and nothing accepted a connection there: is that broker running, and does its advertised.listeners name an address this machine can reach (for the listener -b connects to)?",
         broker.id, broker.address
     )
+}
+
+/// What to run or set for TLS material indoubt could not use.
+fn tls_hint(e: &crate::tls::TlsError) -> Option<String> {
+    use crate::tls::TlsError as E;
+    let conversion = e.conversion();
+    match e {
+        E::JavaKeystore { .. } => conversion.map(|c| format!(
+            "convert it to PKCS#12: {c}; then give the .p12 file (Kafka: ssl.keystore.location or ssl.truststore.location, with its password)"
+        )),
+        E::NotPem { .. } => conversion.map(|c| format!("convert it to PEM: {c}")),
+        E::KeyNeedsPassword { property, .. } => Some(format!(
+            "give its password with {property} (keep it out of the command line: a properties file, or ${{env:NAME}} / ${{file:PATH:KEY}}), or decrypt it into a file only you can read: (umask 077; openssl pkey -in encrypted-key.pem -out client-key.pem)"
+        )),
+        E::KeyPassword { property, .. } | E::StorePassword { property, .. } => {
+            Some(format!("check {property}: the password the key or store was written with"))
+        }
+        E::KeyMismatch { .. } => Some("give the key the certificate was issued for (openssl x509 -noout -pubkey -in CERT and openssl pkey -pubout -in KEY print the same key when they belong together)".to_string()),
+        _ => None,
+    }
 }
 
 /// The ways to name a PostgreSQL server, for a hint.
@@ -141,21 +164,18 @@ fn postgres_connect_hint(e: &ConnectError) -> String {
 /// The hint of a typed failure of the Kafka client, in the client properties' names (the
 /// client itself knows none).
 fn kafka_hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
-    use crate::kafka::conn::{AuthenticationFailed, NoAnswer, NotPkcs8, Waiting};
+    use crate::kafka::conn::{AuthenticationFailed, NoAnswer, Waiting};
     if let Some(no_answer) = e.downcast_ref::<NoAnswer>() {
         return Some(match no_answer.waiting {
             Waiting::Connect => "check the address and listener (PLAINTEXT vs SSL/SASL: -X security.protocol=…); a busy broker may need a longer --timeout (or socket.connection.setup.timeout.ms, when set, bounds each connection's setup)".to_string(),
             Waiting::Request(_) => "a busy broker may need a longer --timeout (or request.timeout.ms / socket.timeout.ms, when set, bounds each request)".to_string(),
         });
     }
-    if let Some(failed) = e.downcast_ref::<AuthenticationFailed>() {
-        return Some(format!(
+    e.downcast_ref::<AuthenticationFailed>().map(|failed| {
+        format!(
             "check sasl.username and sasl.password (or sasl.jaas.config), and that the broker has this user for sasl.mechanism {}",
             failed.mechanism.name()
-        ));
-    }
-    e.downcast_ref::<NotPkcs8>().map(|_| {
-        "convert it into a file only you can read: (umask 077; openssl pkey -in key.pem -out client-key.pem)".to_string()
+        )
     })
 }
 

@@ -25,6 +25,7 @@ pub mod resolve;
 pub mod settings;
 pub mod term;
 pub mod text;
+pub mod tls;
 pub mod units;
 pub mod usage;
 pub mod verdict;

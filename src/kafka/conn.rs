@@ -3,7 +3,7 @@
 
 use super::config::ClientConfig;
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, TlsVersion};
+use super::security::Mechanism;
 use crate::peer::{self, Expected, Peer, WrongServer};
 use anyhow::{bail, Context, Result};
 use bytes::{Bytes, BytesMut};
@@ -39,38 +39,6 @@ pub struct Connection {
     /// Set when an exchange failed half-way: the stream may be out of step.
     pub broken: bool,
 }
-
-/// The PKCS#8 key of a PEM file, from its `BEGIN PRIVATE KEY` line on: native-tls wants
-/// it first, while `openssl pkcs12 -nocerts` writes "Bag Attributes" before it (OpenSSL,
-/// and so librdkafka, skip such text).
-fn pkcs8_pem<'a>(pem: &'a [u8], path: &std::path::Path) -> Result<&'a [u8]> {
-    const BEGIN: &[u8] = b"-----BEGIN PRIVATE KEY-----";
-    if let Some(at) = pem.windows(BEGIN.len()).position(|w| w == BEGIN) {
-        return Ok(&pem[at..]);
-    }
-    Err(NotPkcs8 {
-        path: path.to_path_buf(),
-    }
-    .into())
-}
-
-/// The client key file holds no unencrypted PKCS#8 key: typed for its hint.
-#[derive(Debug, Clone)]
-pub struct NotPkcs8 {
-    pub path: std::path::PathBuf,
-}
-
-impl std::fmt::Display for NotPkcs8 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the client key {} holds no PKCS#8 key (BEGIN PRIVATE KEY)",
-            self.path.display()
-        )
-    }
-}
-
-impl std::error::Error for NotPkcs8 {}
 
 /// What was under way when a broker did not answer in time.
 #[derive(Debug, Clone)]
@@ -173,55 +141,11 @@ impl Connection {
             let stream: Box<dyn Stream> = match &security.tls {
                 None => Box::new(tcp),
                 Some(tls) => {
-                    let host = address.rsplit_once(':').map(|(h, _)| h).unwrap_or(address);
-                    let host = host.trim_start_matches('[').trim_end_matches(']');
-                    let mut builder = native_tls::TlsConnector::builder();
-                    if let Some(ca) = &tls.ca_location {
-                        let pem = std::fs::read(ca)
-                            .with_context(|| format!("reading ssl.ca.location {}", ca.display()))?;
-                        builder.disable_built_in_roots(true);
-                        // A CA file may hold a bundle; native-tls takes one certificate at a time.
-                        for cert in crate::pg::session::split_pem_certificates(&pem) {
-                            builder.add_root_certificate(
-                                native_tls::Certificate::from_pem(&cert)
-                                    .context("parsing the CA certificate")?,
-                            );
-                        }
-                    }
-                    if let (Some(cert), Some(key)) = (&tls.certificate_location, &tls.key_location)
-                    {
-                        let cert = std::fs::read(cert)
-                            .with_context(|| format!("reading {}", cert.display()))?;
-                        let key_path = key.as_path();
-                        let key = std::fs::read(key)
-                            .with_context(|| format!("reading {}", key.display()))?;
-                        builder.identity(
-                            native_tls::Identity::from_pkcs8(&cert, pkcs8_pem(&key, key_path)?)
-                                .context("loading the client certificate")?,
-                        );
-                    }
-                    let version = |v: Option<TlsVersion>| {
-                        v.map(|v| match v {
-                            TlsVersion::V1_2 => native_tls::Protocol::Tlsv12,
-                            TlsVersion::V1_3 => native_tls::Protocol::Tlsv13,
-                        })
-                    };
-                    if tls.min_version.is_some() {
-                        builder.min_protocol_version(version(tls.min_version));
-                    }
-                    builder.max_protocol_version(version(tls.max_version));
-                    builder.danger_accept_invalid_certs(!tls.verify_certificate);
-                    builder.danger_accept_invalid_hostnames(!tls.verify_hostname);
-                    let connector = tokio_native_tls::TlsConnector::from(
-                        builder.build().context("building TLS")?,
-                    );
-                    match connector.connect(host, tcp).await {
+                    let budget = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    match super::secure::handshake(address, tls, tcp, budget).await {
                         Ok(stream) => Box::new(stream),
-                        Err(e) => {
-                            return Err(plain_listener(address, deadline)
-                                .await
-                                .unwrap_or_else(|| anyhow::Error::new(e).context("TLS handshake")))
-                        }
+                        Err(e) if crate::tls::Refusal::of(&e).is_some() => return Err(e),
+                        Err(e) => return Err(plain_listener(address, deadline).await.unwrap_or(e)),
                     }
                 }
             };
@@ -262,6 +186,10 @@ impl Connection {
                 Ok(response) => response,
                 // Not a broker at all: its age is beside the point.
                 Err(e) if WrongServer::of(&e).is_some() => return Err(e),
+                // The TLS server's alert, met by this first request (TLS 1.3): the cause.
+                Err(e) if crate::tls::Refusal::of(&e).is_some() => {
+                    return Err(crate::tls::Refusal::of(&e).cloned().map_or(e, Into::into))
+                }
                 Err(e) => {
                     return Err(e.context("ApiVersions v3 (the broker may be older than Kafka 2.4)"))
                 }
@@ -643,17 +571,6 @@ fn error_symbol(error: &ResponseError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_pkcs8_key_is_found_after_bag_attributes_and_other_keys_are_refused() {
-        let key = b"Bag Attributes\n    localKeyID: 01\n-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n";
-        let path = std::path::Path::new("k.pem");
-        assert!(pkcs8_pem(key, path)
-            .unwrap()
-            .starts_with(b"-----BEGIN PRIVATE KEY-----"));
-        let err = pkcs8_pem(b"-----BEGIN RSA PRIVATE KEY-----\nMII\n", path).unwrap_err();
-        assert!(err.downcast_ref::<NotPkcs8>().is_some());
-    }
 
     #[test]
     fn versions_are_negotiated_or_refused_by_name() {

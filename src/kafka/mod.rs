@@ -13,5 +13,6 @@ pub mod fetch;
 pub mod offsets;
 pub mod records;
 pub mod scram;
+pub mod secure;
 pub mod security;
 pub mod transactions;

@@ -2,8 +2,8 @@
 //! files, the SASL mechanism and its credentials. The application parses client
 //! properties into it (src/settings/kafka_client); this layer reads no property names.
 
+pub use crate::tls::{ClientIdentity, Material, Password, Trust};
 use std::fmt;
-use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mechanism {
@@ -47,14 +47,14 @@ pub enum TlsVersion {
     V1_3,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Tls {
-    /// PEM file of the CA(s) to trust; None: the system store.
-    pub ca_location: Option<PathBuf>,
+    /// The CAs to trust: a PEM file or inline PEM, a PKCS#12 truststore, or the system's.
+    pub trust: Trust,
     pub verify_certificate: bool,
     pub verify_hostname: bool,
-    pub certificate_location: Option<PathBuf>,
-    pub key_location: Option<PathBuf>,
+    /// The client certificate and key (PEM files, inline PEM, a PKCS#12 keystore).
+    pub identity: Option<ClientIdentity>,
     /// From ssl.enabled.protocols; None: the TLS library's range (TLS 1.2 or newer).
     pub min_version: Option<TlsVersion>,
     pub max_version: Option<TlsVersion>,

@@ -3,9 +3,9 @@
 use super::cancel::{Canceller, Running};
 use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode};
 use crate::error::hinted;
+use crate::tls;
 use anyhow::{anyhow, Context, Result};
 use futures_util::Stream;
-use native_tls::{Certificate, Identity, TlsConnector};
 use postgres_native_tls::MakeTlsConnector;
 use std::pin::Pin;
 use std::task::Poll;
@@ -451,7 +451,6 @@ fn cached_tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsCon
 /// is given (then require behaves as verify-ca); verify-ca checks the chain; verify-full
 /// also the host name.
 fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector> {
-    let mut builder = TlsConnector::builder();
     let default_root = std::env::var_os("HOME")
         .map(|h| {
             std::path::PathBuf::from(h)
@@ -465,61 +464,37 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
         SslMode::Require => root.is_some(),
         SslMode::Disable | SslMode::Prefer => false,
     };
-    if verify_chain {
-        match &root {
-            Some(path) if path.as_os_str() == "system" => {}
-            Some(path) => {
-                let pem = std::fs::read(path)
-                    .with_context(|| format!("reading sslrootcert {}", path.display()))?;
-                builder.disable_built_in_roots(true);
-                for cert in split_pem_certificates(&pem) {
-                    builder.add_root_certificate(
-                        Certificate::from_pem(&cert)
-                            .with_context(|| format!("parsing sslrootcert {}", path.display()))?,
-                    );
-                }
-            }
-            None => {
-                return Err(hinted(
-                    format!("sslmode {mode:?} needs a root certificate"),
-                    "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt",
-                ))
-            }
+    let trust = match &root {
+        Some(path) if verify_chain && path.as_os_str() != "system" => {
+            tls::Trust::Pem(tls::Material::file("sslrootcert", path))
         }
-    } else {
-        builder.danger_accept_invalid_certs(true);
-    }
-    builder.danger_accept_invalid_hostnames(mode != SslMode::VerifyFull);
-    if let (Some(cert), Some(key)) = (&params.sslcert, &params.sslkey) {
-        let cert_pem =
-            std::fs::read(cert).with_context(|| format!("reading sslcert {}", cert.display()))?;
-        let key_pem =
-            std::fs::read(key).with_context(|| format!("reading sslkey {}", key.display()))?;
-        builder.identity(
-            Identity::from_pkcs8(&cert_pem, &key_pem).context("loading client certificate")?,
-        );
-    }
-    Ok(MakeTlsConnector::new(
-        builder.build().context("building TLS connector")?,
-    ))
-}
-
-/// A CA file may hold several certificates; native-tls takes them one at a time.
-pub fn split_pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
-    let text = String::from_utf8_lossy(pem);
-    let mut certs = Vec::new();
-    let mut current = String::new();
-    for line in text.lines() {
-        if line.starts_with("-----BEGIN CERTIFICATE-----") {
-            current.clear();
+        Some(_) => tls::Trust::System,
+        None if verify_chain => {
+            return Err(hinted(
+                format!("sslmode {mode:?} needs a root certificate"),
+                "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt",
+            ))
         }
-        current.push_str(line);
-        current.push('\n');
-        if line.starts_with("-----END CERTIFICATE-----") {
-            certs.push(current.clone().into_bytes());
-        }
-    }
-    certs
+        None => tls::Trust::System,
+    };
+    let identity = match (&params.sslcert, &params.sslkey) {
+        (Some(cert), Some(key)) => Some(tls::ClientIdentity::Pem {
+            certificate: tls::Material::file("sslcert", cert),
+            key: tls::Material::file("sslkey", key),
+            password: tls::Password::none("sslpassword"),
+        }),
+        _ => None,
+    };
+    let config = tls::Config {
+        trust,
+        identity,
+        verify_certificate: verify_chain,
+        verify_hostname: mode == SslMode::VerifyFull,
+        min_version: None,
+        max_version: None,
+    };
+    let (connector, _) = config.connector().context("building TLS connector")?;
+    Ok(MakeTlsConnector::new(connector))
 }
 
 /// Our catalog queries are written for PostgreSQL 13 and newer; older servers are refused
@@ -705,13 +680,5 @@ mod tests {
         );
         assert!(supported(130000, "13.0").is_ok());
         assert!(supported(180001, "18.1").is_ok());
-    }
-
-    #[test]
-    fn splits_ca_bundles() {
-        let pem = b"-----BEGIN CERTIFICATE-----\nAAA\n-----END CERTIFICATE-----\njunk\n-----BEGIN CERTIFICATE-----\nBBB\n-----END CERTIFICATE-----\n";
-        let certs = split_pem_certificates(pem);
-        assert_eq!(certs.len(), 2);
-        assert!(String::from_utf8_lossy(&certs[1]).contains("BBB"));
     }
 }

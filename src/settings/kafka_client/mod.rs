@@ -7,6 +7,7 @@ pub mod properties;
 pub mod providers;
 pub mod security;
 pub mod target;
+pub mod tls;
 
 pub use target::KafkaTarget;
 

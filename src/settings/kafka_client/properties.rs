@@ -81,17 +81,8 @@ const BOOTSTRAP: &str =
     "-b or the config's bootstrap_servers name the cluster (as --bootstrap-server does for kafka tools)";
 const SERDE: &str =
     "a serializer setting (Confluent Schema Registry): indoubt reads ids as bytes, JSON or text";
-const STORE_PASSWORD: &str =
-    "read only with its store (ssl.keystore.location, ssl.truststore.location), which indoubt refuses until it reads JKS and PKCS#12";
-const INLINE_PEM: &str = "inline PEM is not read yet: write it to a file (0600 for a key) and give ssl.ca.location, ssl.certificate.location or ssl.key.location";
 const CIPHERS: &str = "indoubt cannot restrict cipher suites, curves or signature algorithms yet (it uses the platform TLS library's defaults, TLS 1.2 or newer): remove the property to accept them";
 const ENGINE: &str = "OpenSSL engines, providers and certificate stores are not supported: give the CA, certificate and key as PEM files (ssl.ca.location, ssl.certificate.location, ssl.key.location)";
-
-/// A JKS or PKCS#12 keystore, and how to turn it into the PEM files indoubt reads.
-pub const KEYSTORE_CONVERSION: &str = "indoubt does not read JKS or PKCS#12 keystores yet; convert it to PEM: keytool -importkeystore -srckeystore client.jks -destkeystore client.p12 -deststoretype PKCS12 (a PKCS#12 store skips this step); openssl pkcs12 -in client.p12 -nokeys -out client-cert.pem; (umask 077; openssl pkcs12 -in client.p12 -nocerts -nodes -out client-key.pem); then give -X ssl.certificate.location=client-cert.pem -X ssl.key.location=client-key.pem instead of ssl.keystore.*";
-
-/// The same for a truststore.
-pub const TRUSTSTORE_CONVERSION: &str = "indoubt does not read JKS or PKCS#12 truststores yet; convert it to PEM: keytool -importkeystore -srckeystore truststore.jks -destkeystore truststore.p12 -deststoretype PKCS12 (a PKCS#12 store skips this step); openssl pkcs12 -in truststore.p12 -nokeys -out ca.pem; then give -X ssl.ca.location=ca.pem (or ssl.truststore.type=PEM with ssl.truststore.location=ca.pem) instead of ssl.truststore.*";
 
 /// Sorted by name; a unit test keeps it so and keeps names unique.
 pub const TABLE: &[Property] = &[
@@ -298,10 +289,10 @@ pub const TABLE: &[Property] = &[
     used("socket.timeout.ms", "librdkafka's request bound: bounds each request, when shorter than --timeout (request.timeout.ms wins when both are set)"),
     ignored("specific.avro.reader", SERDE),
     refused("ssl.ca.certificate.stores", ENGINE),
-    used("ssl.ca.location", "the PEM file of the CAs to trust (else the system store)"),
-    refused("ssl.ca.pem", INLINE_PEM),
-    used("ssl.certificate.location", "the client certificate (PEM), with ssl.key.location"),
-    refused("ssl.certificate.pem", INLINE_PEM),
+    used("ssl.ca.location", "the PEM file of the CAs to trust (else the system store); a DER file or a Java store is named as such"),
+    used("ssl.ca.pem", "the CAs to trust as inline PEM (instead of ssl.ca.location)"),
+    used("ssl.certificate.location", "the client certificate (PEM, its chain after it), with ssl.key.location or ssl.key.pem"),
+    used("ssl.certificate.pem", "the client certificate as inline PEM (instead of ssl.certificate.location)"),
     refused("ssl.cipher.suites", CIPHERS),
     refused("ssl.crl.location", "indoubt does not check certificate revocation lists yet: remove ssl.crl.location to connect without that check"),
     refused("ssl.curves.list", CIPHERS),
@@ -310,25 +301,25 @@ pub const TABLE: &[Property] = &[
     refused("ssl.engine.factory.class", "a Java SSLEngine factory cannot run in indoubt: give PEM files (ssl.ca.location, ssl.certificate.location, ssl.key.location)"),
     refused("ssl.engine.id", ENGINE),
     refused("ssl.engine.location", ENGINE),
-    used("ssl.key.location", "the client certificate's key: unencrypted PKCS#8 PEM (an encrypted key is refused)"),
-    used("ssl.key.password", "has no effect on an unencrypted key; an encrypted ssl.key.location key is refused (decrypt it first)").secret(),
-    refused("ssl.key.pem", INLINE_PEM).secret(),
+    used("ssl.key.location", "the client certificate's key: PEM PKCS#8, PKCS#1 (RSA) or SEC1 (EC); encrypted with ssl.key.password"),
+    used("ssl.key.password", "the password of an encrypted client key (ssl.key.location, ssl.key.pem, a PEM keystore, ssl.keystore.key)").secret(),
+    used("ssl.key.pem", "the client key as inline PEM (instead of ssl.key.location)").secret(),
     ignored("ssl.keymanager.algorithm", JAVA),
-    refused("ssl.keystore.certificate.chain", INLINE_PEM),
-    refused("ssl.keystore.key", INLINE_PEM).secret(),
-    refused("ssl.keystore.location", KEYSTORE_CONVERSION),
-    ignored("ssl.keystore.password", STORE_PASSWORD).secret(),
-    ignored("ssl.keystore.type", "read only with ssl.keystore.location, which indoubt refuses until it reads JKS and PKCS#12"),
+    used("ssl.keystore.certificate.chain", "Java's inline PEM client certificate chain (ssl.keystore.type=PEM)"),
+    used("ssl.keystore.key", "Java's inline PEM client key (ssl.keystore.type=PEM), encrypted with ssl.key.password").secret(),
+    used("ssl.keystore.location", "the client keystore: PKCS#12 (librdkafka; Java's PKCS12 and JKS types), or with ssl.keystore.type=PEM the key and its certificate in one file; a JKS file is refused with its keytool conversion"),
+    used("ssl.keystore.password", "the password of the PKCS#12 ssl.keystore.location").secret(),
+    used("ssl.keystore.type", "PKCS12, JKS (read as PKCS#12, as Java does) or PEM"),
     ignored("ssl.protocol", "Java's SSLContext protocol: ssl.enabled.protocols sets the versions (TLS 1.2 or newer)"),
     ignored("ssl.provider", JAVA),
     refused("ssl.providers", ENGINE),
     ignored("ssl.secure.random.implementation", JAVA),
     refused("ssl.sigalgs.list", CIPHERS),
     ignored("ssl.trustmanager.algorithm", JAVA),
-    refused("ssl.truststore.certificates", INLINE_PEM),
-    used("ssl.truststore.location", "with ssl.truststore.type=PEM, the CA file; a JKS or PKCS#12 truststore is refused with the conversion to PEM"),
-    ignored("ssl.truststore.password", STORE_PASSWORD).secret(),
-    used("ssl.truststore.type", "PEM makes ssl.truststore.location a CA file; JKS (Java's default) and PKCS12 are refused with the conversion"),
+    used("ssl.truststore.certificates", "Java's inline PEM CAs to trust (ssl.truststore.type=PEM)"),
+    used("ssl.truststore.location", "the truststore: PKCS#12 (as keytool writes it, trusted certificates only), or with ssl.truststore.type=PEM a CA file; a JKS file is refused with its keytool conversion"),
+    used("ssl.truststore.password", "the password of the PKCS#12 ssl.truststore.location").secret(),
+    used("ssl.truststore.type", "PKCS12, JKS (read as PKCS#12, as Java does) or PEM (ssl.truststore.location is then a CA file)"),
     ignored("statistics.interval.ms", CLIENT),
     ignored("sticky.partitioning.linger.ms", PRODUCER),
     ignored("topic.blacklist", CLIENT),
@@ -535,16 +526,10 @@ mod tests {
 
     #[test]
     fn refused_properties_are_refused_only_with_a_value() {
-        let err = check("ssl.keystore.location", "/etc/kafka/client.jks").unwrap_err();
+        let err = check("ssl.crl.location", "/etc/kafka/crl.pem").unwrap_err();
         let hint = hint_of(&err).unwrap();
-        assert!(
-            hint.contains("keytool -importkeystore")
-                && hint.contains("-deststoretype PKCS12")
-                && hint.contains("openssl pkcs12")
-                && hint.contains("-nokeys"),
-            "{hint}"
-        );
-        assert!(check("ssl.keystore.location", "").is_ok());
+        assert!(hint.contains("revocation"), "{hint}");
+        assert!(check("ssl.crl.location", "").is_ok());
     }
 
     #[test]

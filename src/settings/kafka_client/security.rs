@@ -4,13 +4,13 @@
 //! rather than read loosely.
 
 use super::jaas;
-use super::properties;
 use super::Values;
 use crate::error::hinted;
+#[cfg(test)]
+use crate::kafka::security::{ClientIdentity, Trust};
 use crate::kafka::security::{Mechanism, Sasl, Security, Tls, TlsVersion};
 use anyhow::{bail, Result};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// From the client properties, `${env:…}` references read from the process environment.
 pub fn from_properties(props: &BTreeMap<String, String>) -> Result<Security> {
@@ -94,28 +94,8 @@ pub(super) fn security(values: &Values) -> Result<Security> {
 
 fn tls_settings(values: &Values) -> Result<Tls> {
     let get = |k: &str| values.get(k);
-    // librdkafka: ssl.ca.location; Java: ssl.truststore.location, a PEM file only with
-    // ssl.truststore.type=PEM (its default type is JKS).
-    let truststore = match get("ssl.truststore.location")? {
-        None => None,
-        Some(location) => {
-            let message = match get("ssl.truststore.type")? {
-                Some(kind) if kind.eq_ignore_ascii_case("PEM") => None,
-                Some(kind) => Some(format!("ssl.truststore.type {kind:?}: indoubt cannot read that truststore yet")),
-                None => Some("ssl.truststore.location without ssl.truststore.type=PEM is a JKS truststore (Java's default type), which indoubt cannot read yet".to_string()),
-            };
-            if let Some(message) = message {
-                return Err(hinted(message, properties::TRUSTSTORE_CONVERSION));
-            }
-            Some(PathBuf::from(location))
-        }
-    };
-    let ca_location = get("ssl.ca.location")?.map(PathBuf::from).or(truststore);
-    if let Some(ca) = &ca_location {
-        if !ca.exists() {
-            bail!("ssl.ca.location {} does not exist", ca.display());
-        }
-    }
+    // The CAs and the client identity, from whichever names and forms are given.
+    let (trust, identity) = super::tls::material(&get)?;
     // Java switches the host check off with an empty value, librdkafka with "none"; a
     // value either refuses (a typo must not turn the check off).
     let algorithm = values.raw("ssl.endpoint.identification.algorithm")?;
@@ -146,41 +126,18 @@ fn tls_settings(values: &Values) -> Result<Tls> {
             ));
         }
     };
-    let key_location = get("ssl.key.location")?.map(PathBuf::from);
-    if let Some(key) = &key_location {
-        refuse_encrypted_key(key)?;
-    }
     let (min_version, max_version) = match get("ssl.enabled.protocols")? {
         None => (None, None),
         Some(list) => enabled_versions(&list)?,
     };
     Ok(Tls {
-        ca_location,
+        trust,
         verify_certificate,
         verify_hostname,
-        certificate_location: get("ssl.certificate.location")?.map(PathBuf::from),
-        key_location,
+        identity,
         min_version,
         max_version,
     })
-}
-
-/// native-tls reads unencrypted PKCS#8 keys only: an encrypted one is refused before any
-/// connection, with the way to decrypt it, rather than failing in the handshake.
-fn refuse_encrypted_key(path: &std::path::Path) -> Result<()> {
-    let Ok(pem) = std::fs::read(path) else {
-        return Ok(()); // the connection names the unreadable file
-    };
-    let text = String::from_utf8_lossy(&pem);
-    if text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
-        || text.contains("Proc-Type: 4,ENCRYPTED")
-    {
-        return Err(hinted(
-            format!("ssl.key.location {} holds an encrypted key, which indoubt cannot read yet", path.display()),
-            "decrypt it into a file only you can read: (umask 077; openssl pkey -in encrypted-key.pem -out client-key.pem), then give -X ssl.key.location=client-key.pem without ssl.key.password",
-        ));
-    }
-    Ok(())
 }
 
 /// Java's ssl.enabled.protocols (`TLSv1.2,TLSv1.3`): the lowest and highest of the versions
@@ -304,61 +261,53 @@ mod tests {
     }
 
     #[test]
-    fn stores_indoubt_cannot_read_are_refused_with_the_conversion() {
-        let err = tls(&[("ssl.truststore.location", "/etc/kafka/truststore.jks")]).unwrap_err();
-        let hint = crate::error::hint_of(&err).unwrap();
-        assert!(
-            hint.contains("keytool -importkeystore")
-                && hint.contains("-deststoretype PKCS12")
-                && hint.contains("openssl pkcs12")
-                && hint.contains("ssl.ca.location"),
-            "{hint}"
-        );
-        assert!(tls(&[
-            ("ssl.truststore.location", "/x.p12"),
-            ("ssl.truststore.type", "PKCS12")
-        ])
-        .is_err());
-        let err = tls(&[("ssl.keystore.location", "/etc/kafka/client.p12")]).unwrap_err();
-        assert!(crate::error::hint_of(&err)
-            .unwrap()
-            .contains("ssl.certificate.location"));
+    fn stores_and_keys_are_taken_in_the_form_their_names_and_types_say() {
         let dir = tempfile::tempdir().unwrap();
-        let ca = dir.path().join("ca.pem");
-        std::fs::write(&ca, "").unwrap();
+        let file = |name: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "").unwrap();
+            path.to_string_lossy().into_owned()
+        };
+        let (p12, ca, key) = (file("t.p12"), file("ca.pem"), file("key.pem"));
         let t = tls(&[
-            ("ssl.truststore.location", &ca.to_string_lossy()),
+            ("ssl.truststore.location", &p12),
+            ("ssl.truststore.password", "hunter2"),
+            ("ssl.keystore.location", &p12),
+            ("ssl.keystore.password", "hunter2"),
+        ])
+        .unwrap();
+        assert!(matches!(t.trust, Trust::Pkcs12 { .. }), "{t:?}");
+        assert!(
+            matches!(t.identity, Some(ClientIdentity::Pkcs12 { .. })),
+            "{t:?}"
+        );
+        assert!(!format!("{t:?}").contains("hunter2"));
+        let t = tls(&[
+            ("ssl.truststore.location", &ca),
             ("ssl.truststore.type", "PEM"),
         ])
         .unwrap();
-        assert_eq!(
-            t.ca_location.as_deref(),
-            Some(ca.as_path()),
-            "a PEM truststore is a CA file"
-        );
-    }
-
-    #[test]
-    fn an_encrypted_key_is_refused_before_connecting() {
-        let dir = tempfile::tempdir().unwrap();
-        let key = dir.path().join("key.pem");
-        std::fs::write(
-            &key,
-            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n",
-        )
-        .unwrap();
-        let err = tls(&[
-            ("ssl.key.location", &key.to_string_lossy()),
+        let Trust::Pem(material) = &t.trust else {
+            panic!("a PEM truststore is a CA file: {t:?}");
+        };
+        assert_eq!(material.path(), Some(std::path::Path::new(&ca)));
+        // An encrypted key is read with ssl.key.password now: no refusal before connecting.
+        let t = tls(&[
+            ("ssl.certificate.location", &ca),
+            ("ssl.key.location", &key),
             ("ssl.key.password", "hunter2"),
         ])
-        .unwrap_err();
+        .unwrap();
+        let Some(ClientIdentity::Pem { password, .. }) = &t.identity else {
+            panic!("{t:?}");
+        };
+        assert_eq!(password.value.as_deref(), Some("hunter2"));
+        let err = tls(&[("ssl.keystore.location", "/nowhere/client.p12")]).unwrap_err();
         assert!(
-            crate::error::hint_of(&err)
-                .unwrap()
-                .contains("openssl pkey"),
+            err.to_string()
+                .contains("ssl.keystore.location /nowhere/client.p12 does not exist"),
             "{err}"
         );
-        assert!(!format!("{err:#}").contains("hunter2"));
     }
 
     #[test]
