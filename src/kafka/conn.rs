@@ -2,7 +2,8 @@
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, Security, TlsVersion};
+use super::oauthbearer::{self, Refusal};
+use super::security::{Mechanism, Sasl, Security, TlsVersion};
 use crate::error::hinted;
 use crate::peer::{self, Expected, Peer, WrongServer};
 use anyhow::{bail, Context, Result};
@@ -36,7 +37,22 @@ pub struct Connection {
     versions: HashMap<i16, VersionRange>,
     /// Set when an exchange failed half-way: the stream may be out of step.
     pub broken: bool,
+    /// How it authenticated, to authenticate again when the session ends.
+    sasl: Option<Sasl>,
+    /// The broker's bound on the SASL session (KIP-368 session_lifetime_ms: its
+    /// connections.max.reauth.ms, or what is left of an OAUTHBEARER token's life).
+    session: Option<Session>,
 }
+
+#[derive(Debug, Clone, Copy)]
+struct Session {
+    started: std::time::Instant,
+    lifetime: Duration,
+}
+
+/// The share of a session after which the connection authenticates again (the Java
+/// client picks a moment between 85% and 95%).
+const REAUTHENTICATE_AT: f64 = 0.85;
 
 /// The PKCS#8 key of a PEM file, from its `BEGIN PRIVATE KEY` line on: native-tls wants
 /// it first, while `openssl pkcs12 -nocerts` writes "Bag Attributes" before it (OpenSSL,
@@ -156,11 +172,12 @@ impl Connection {
                 timeout,
                 versions: HashMap::new(),
                 broken: false,
+                sasl: security.sasl.clone(),
+                session: None,
             };
             conn.negotiate().await?;
             if let Some(sasl) = &security.sasl {
-                conn.authenticate(sasl.mechanism, &sasl.username, &sasl.password)
-                    .await?;
+                conn.authenticate(sasl).await?;
             }
             Ok::<_, anyhow::Error>(conn)
         };
@@ -207,12 +224,10 @@ impl Connection {
         Ok(())
     }
 
-    async fn authenticate(
-        &mut self,
-        mechanism: Mechanism,
-        username: &str,
-        password: &str,
-    ) -> Result<()> {
+    async fn authenticate(&mut self, sasl: &Sasl) -> Result<()> {
+        let (mechanism, username, password) =
+            (sasl.mechanism, sasl.username.as_str(), sasl.password.as_str());
+        self.session = None;
         let handshake: SaslHandshakeResponse = self
             .exchange(
                 ApiKey::SaslHandshake,
@@ -248,28 +263,129 @@ impl Connection {
                 let server_final = self.sasl_step(Bytes::from(client_final), version).await?;
                 scram.verify(&server_final)?;
             }
+            Mechanism::OAuthBearer => {
+                let Some(bearer) = &sasl.oauthbearer else {
+                    bail!("OAUTHBEARER without a token source");
+                };
+                let token = bearer.token(self.timeout).await?;
+                let first = oauthbearer::client_first(&token.value, &bearer.extensions);
+                let response = self.sasl_exchange(Bytes::from(first), version).await?;
+                if response.error_code != 0 {
+                    return Err(hinted(
+                        format!("SASL authentication failed: {}", message_of(&response)),
+                        "check the OAUTHBEARER token source (sasl.oauthbearer.*) and the broker's listener",
+                    ));
+                }
+                if !response.auth_bytes.is_empty() {
+                    return Err(self.oauthbearer_refusal(&response.auth_bytes, version).await);
+                }
+                self.started_session(&response);
+            }
         }
         Ok(())
     }
 
+    /// The broker answered the token with its error JSON: the separator it waits for,
+    /// then its failure, both in the error.
+    async fn oauthbearer_refusal(&mut self, answer: &[u8], version: i16) -> anyhow::Error {
+        let after = self
+            .sasl_exchange(Bytes::from(oauthbearer::error_acknowledgement()), version)
+            .await;
+        let broker_message = match &after {
+            Ok(response) if response.error_code != 0 => Some(message_of(response)),
+            _ => None,
+        };
+        match Refusal::from_server_message(answer) {
+            Some(mut refusal) => {
+                refusal.broker_message = broker_message.filter(|m| !m.is_empty());
+                let hint = refusal.what_to_check();
+                hinted(refusal.to_string(), hint)
+            }
+            None => anyhow::anyhow!(
+                "the broker answered the OAUTHBEARER token with {} bytes that are not RFC 7628's error JSON",
+                answer.len()
+            ),
+        }
+    }
+
+    async fn sasl_exchange(&mut self, token: Bytes, version: i16) -> Result<SaslAuthenticateResponse> {
+        self.exchange(
+            ApiKey::SaslAuthenticate,
+            &SaslAuthenticateRequest::default().with_auth_bytes(token),
+            version,
+        )
+        .await
+    }
+
+    /// Notes the session lifetime a successful SaslAuthenticate gave (0: none).
+    fn started_session(&mut self, response: &SaslAuthenticateResponse) {
+        self.session = u64::try_from(response.session_lifetime_ms)
+            .ok()
+            .filter(|ms| *ms > 0)
+            .map(|ms| Session {
+                started: std::time::Instant::now(),
+                lifetime: Duration::from_millis(ms),
+            });
+    }
+
+    /// Whether the connection can take another request: not out of step, and its SASL
+    /// session (if the broker bounds it) not over. A pool replaces it otherwise.
+    pub fn reusable(&self) -> bool {
+        !self.broken
+            && self
+                .session
+                .is_none_or(|s| s.started.elapsed() < s.lifetime)
+    }
+
+    /// KIP-368: once most of the session has passed, authenticate again on the same
+    /// connection (a new token if the old one is due); a session already over cannot
+    /// be renewed (the broker closes such a connection at its next request).
+    async fn renew_session(&mut self) -> Result<()> {
+        let Some(session) = self.session else {
+            return Ok(());
+        };
+        let elapsed = session.started.elapsed();
+        if elapsed >= session.lifetime {
+            self.broken = true;
+            bail!(
+                "the SASL session with {} ended after {:?} (the broker's connections.max.reauth.ms or the token's life); a new connection is needed",
+                self.address,
+                session.lifetime
+            );
+        }
+        if elapsed < session.lifetime.mul_f64(REAUTHENTICATE_AT) {
+            return Ok(());
+        }
+        let Some(sasl) = self.sasl.clone() else {
+            return Ok(());
+        };
+        let outcome = tokio::time::timeout(self.timeout, self.authenticate(&sasl)).await;
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                self.broken = true;
+                Err(e.context(format!("re-authenticating with {} (KIP-368)", self.address)))
+            }
+            Err(_) => {
+                self.broken = true;
+                bail!(
+                    "re-authenticating with {} (KIP-368): no answer within {:?}",
+                    self.address,
+                    self.timeout
+                )
+            }
+        }
+    }
+
     async fn sasl_step(&mut self, token: Bytes, version: i16) -> Result<Bytes> {
-        let response: SaslAuthenticateResponse = self
-            .exchange(
-                ApiKey::SaslAuthenticate,
-                &SaslAuthenticateRequest::default().with_auth_bytes(token),
-                version,
-            )
-            .await?;
+        let response = self.sasl_exchange(token, version).await?;
         if response.error_code != 0 {
-            let message = response
-                .error_message
-                .map(|m| m.to_string())
-                .unwrap_or_default();
             return Err(hinted(
-                format!("SASL authentication failed: {message}"),
+                format!("SASL authentication failed: {}", message_of(&response)),
                 "check sasl.username, sasl.password and sasl.mechanism",
             ));
         }
+        self.started_session(&response);
         Ok(response.auth_bytes)
     }
 
@@ -301,6 +417,7 @@ impl Connection {
                 self.address
             );
         }
+        self.renew_session().await?;
         let outcome =
             tokio::time::timeout(self.timeout, self.exchange(key, request, version)).await;
         // A half-finished exchange leaves the stream out of step: never reuse it.
@@ -381,6 +498,15 @@ impl Connection {
         Resp::decode(&mut body, version)
             .with_context(|| format!("decoding the {key:?} v{version} response"))
     }
+}
+
+/// The broker's error message of a failed SaslAuthenticate, control characters dropped.
+fn message_of(response: &SaslAuthenticateResponse) -> String {
+    response
+        .error_message
+        .as_ref()
+        .map(|m| m.chars().filter(|c| !c.is_control()).take(500).collect())
+        .unwrap_or_default()
 }
 
 /// Nothing accepted a TCP connection at the address: typed for its hint.
