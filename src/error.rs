@@ -52,6 +52,12 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
                 refused.address
             ));
         }
+        if let Some(refusal) = e.downcast_ref::<crate::kafka::oauthbearer::Refusal>() {
+            return Some(refusal.what_to_check().to_string());
+        }
+        if let Some(refusal) = e.downcast_ref::<crate::kafka::token::EndpointRefusal>() {
+            return Some(refusal.what_to_check().to_string());
+        }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
 }

@@ -277,7 +277,12 @@ impl Connection {
                     ));
                 }
                 if !response.auth_bytes.is_empty() {
-                    return Err(self.oauthbearer_refusal(&response.auth_bytes, version).await);
+                    let mut error = self.oauthbearer_refusal(&response.auth_bytes, version).await;
+                    if let Some(refusal) = error.downcast_mut::<Refusal>() {
+                        refusal.token_claims =
+                            super::token::describe_claims(&token.value, std::time::SystemTime::now());
+                    }
+                    return Err(error);
                 }
                 self.started_session(&response);
             }
@@ -297,9 +302,11 @@ impl Connection {
         };
         match Refusal::from_server_message(answer) {
             Some(mut refusal) => {
-                refusal.broker_message = broker_message.filter(|m| !m.is_empty());
-                let hint = refusal.what_to_check();
-                hinted(refusal.to_string(), hint)
+                // Kafka's failure message repeats the JSON: only other words are news.
+                let json = String::from_utf8_lossy(answer);
+                refusal.broker_message = broker_message
+                    .filter(|m| !m.is_empty() && m.trim() != json.trim());
+                refusal.into()
             }
             None => anyhow::anyhow!(
                 "the broker answered the OAUTHBEARER token with {} bytes that are not RFC 7628's error JSON",

@@ -60,6 +60,9 @@ pub struct Refusal {
     pub scope: Option<String>,
     pub openid_configuration: Option<String>,
     pub broker_message: Option<String>,
+    /// What the token presented says of itself (unverified claims), for the operator to
+    /// compare with what the listener expects.
+    pub token_claims: Option<String>,
 }
 
 impl Refusal {
@@ -73,6 +76,7 @@ impl Refusal {
             scope: text("scope"),
             openid_configuration: text("openid-configuration"),
             broker_message: None,
+            token_claims: None,
         })
     }
 
@@ -98,6 +102,9 @@ impl fmt::Display for Refusal {
         }
         if let Some(message) = &self.broker_message {
             write!(f, " ({message})")?;
+        }
+        if let Some(claims) = &self.token_claims {
+            write!(f, "; the token says: {claims}")?;
         }
         Ok(())
     }

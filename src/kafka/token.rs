@@ -66,6 +66,36 @@ pub fn jwt_claims(token: &str) -> Option<serde_json::Map<String, serde_json::Val
     }
 }
 
+/// A JWT's audience, issuer, subject and expiry, as its (unverified) claims say; None
+/// when it is no JWT. Never the token itself.
+pub fn describe_claims(token: &str, now: SystemTime) -> Option<String> {
+    let claims = jwt_claims(token)?;
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.chars().filter(|c| !c.is_control()).take(200).collect(),
+        other => other.to_string().chars().take(200).collect::<String>(),
+    };
+    let mut parts = Vec::new();
+    for name in ["aud", "iss", "sub", "scope"] {
+        if let Some(v) = claims.get(name) {
+            parts.push(format!("{name} {}", text(v)));
+        }
+    }
+    if let (Some(exp), Ok(now)) = (
+        claims.get("exp").and_then(|v| v.as_f64()),
+        now.duration_since(UNIX_EPOCH),
+    ) {
+        let left = exp - now.as_secs_f64();
+        parts.push(if left >= 0.0 {
+            format!("expires in {}s", left.floor())
+        } else {
+            format!("expired {}s ago", (-left).ceil())
+        });
+    } else {
+        parts.push("no exp claim".to_string());
+    }
+    Some(parts.join(", "))
+}
+
 pub type TokenFuture<'a> = Pin<Box<dyn Future<Output = Result<Token>> + Send + 'a>>;
 
 /// Something that produces a token on demand. The application implements it for the

@@ -7,6 +7,7 @@ pub mod command;
 pub mod defaults;
 pub mod kafka;
 pub mod man;
+pub mod oauthbearer;
 pub mod pg;
 pub mod reconcile;
 pub mod resolution;
