@@ -1,8 +1,8 @@
 //! One connection to one Kafka broker: TCP, TLS and SASL as configured, version
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
-use super::scram::{self, Hash, Scram};
 use super::oauthbearer::{self, Refusal};
+use super::scram::{self, Hash, Scram};
 use super::security::{Mechanism, Sasl, Security, TlsVersion};
 use crate::error::hinted;
 use crate::peer::{self, Expected, Peer, WrongServer};
@@ -225,8 +225,11 @@ impl Connection {
     }
 
     async fn authenticate(&mut self, sasl: &Sasl) -> Result<()> {
-        let (mechanism, username, password) =
-            (sasl.mechanism, sasl.username.as_str(), sasl.password.as_str());
+        let (mechanism, username, password) = (
+            sasl.mechanism,
+            sasl.username.as_str(),
+            sasl.password.as_str(),
+        );
         self.session = None;
         let handshake: SaslHandshakeResponse = self
             .exchange(
@@ -277,10 +280,14 @@ impl Connection {
                     ));
                 }
                 if !response.auth_bytes.is_empty() {
-                    let mut error = self.oauthbearer_refusal(&response.auth_bytes, version).await;
+                    let mut error = self
+                        .oauthbearer_refusal(&response.auth_bytes, version)
+                        .await;
                     if let Some(refusal) = error.downcast_mut::<Refusal>() {
-                        refusal.token_claims =
-                            super::token::describe_claims(&token.value, std::time::SystemTime::now());
+                        refusal.token_claims = super::token::describe_claims(
+                            &token.value,
+                            std::time::SystemTime::now(),
+                        );
                     }
                     return Err(error);
                 }
@@ -315,7 +322,11 @@ impl Connection {
         }
     }
 
-    async fn sasl_exchange(&mut self, token: Bytes, version: i16) -> Result<SaslAuthenticateResponse> {
+    async fn sasl_exchange(
+        &mut self,
+        token: Bytes,
+        version: i16,
+    ) -> Result<SaslAuthenticateResponse> {
         self.exchange(
             ApiKey::SaslAuthenticate,
             &SaslAuthenticateRequest::default().with_auth_bytes(token),

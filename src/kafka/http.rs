@@ -113,7 +113,8 @@ async fn exchange(
                 builder.add_root_certificate(certificate);
             }
         }
-        let connector = tokio_native_tls::TlsConnector::from(builder.build().context("building TLS")?);
+        let connector =
+            tokio_native_tls::TlsConnector::from(builder.build().context("building TLS")?);
         Box::new(
             connector
                 .connect(bare, tcp)
@@ -123,10 +124,11 @@ async fn exchange(
     } else {
         Box::new(tcp)
     };
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake::<_, Full<Bytes>>(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .context("starting HTTP")?;
+    let (mut sender, connection) = hyper::client::conn::http1::handshake::<_, Full<Bytes>>(
+        hyper_util::rt::TokioIo::new(stream),
+    )
+    .await
+    .context("starting HTTP")?;
     // The connection is driven beside the request and ends with it.
     let driver = tokio::spawn(async move {
         let _ = connection.await;
@@ -135,9 +137,15 @@ async fn exchange(
     let authority = uri.authority().map(|a| a.as_str()).unwrap_or(host);
     let mut request = http::Request::post(path)
         .header(http::header::HOST, authority)
-        .header(http::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(
+            http::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
         .header(http::header::ACCEPT, "application/json")
-        .header(http::header::USER_AGENT, concat!("indoubt/", env!("CARGO_PKG_VERSION")));
+        .header(
+            http::header::USER_AGENT,
+            concat!("indoubt/", env!("CARGO_PKG_VERSION")),
+        );
     for (name, value) in headers {
         request = request.header(*name, value.as_str());
     }
@@ -145,7 +153,10 @@ async fn exchange(
         .body(Full::new(Bytes::from(form)))
         .context("building the HTTP request")?;
     let outcome = async {
-        let response = sender.send_request(request).await.context("sending the request")?;
+        let response = sender
+            .send_request(request)
+            .await
+            .context("sending the request")?;
         let status = response.status().as_u16();
         let body = Limited::new(response.into_body(), MAX_BODY)
             .collect()
@@ -165,7 +176,9 @@ pub fn form_encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for b in value.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(b as char)
+            }
             b' ' => out.push('+'),
             _ => out.push_str(&format!("%{b:02X}")),
         }

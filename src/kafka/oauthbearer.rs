@@ -93,7 +93,11 @@ impl Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the broker refused the OAUTHBEARER token: status {}", self.status)?;
+        write!(
+            f,
+            "the broker refused the OAUTHBEARER token: status {}",
+            self.status
+        )?;
         if let Some(scope) = &self.scope {
             write!(f, ", scope {scope:?}")?;
         }
@@ -135,7 +139,8 @@ mod tests {
                     ("identityPoolId".into(), "pool-2".into())
                 ]
             ),
-            b"n,,\x01auth=Bearer t\x01logicalCluster=lkc-1\x01identityPoolId=pool-2\x01\x01".to_vec()
+            b"n,,\x01auth=Bearer t\x01logicalCluster=lkc-1\x01identityPoolId=pool-2\x01\x01"
+                .to_vec()
         );
     }
 
@@ -168,7 +173,10 @@ mod tests {
         assert_eq!(refusal.scope.as_deref(), Some("kafka admin"));
         assert!(refusal.what_to_check().contains("sasl.oauthbearer.scope"));
         let text = refusal.to_string();
-        assert!(text.contains("insufficient_scope") && text.contains("kafka admin"), "{text}");
+        assert!(
+            text.contains("insufficient_scope") && text.contains("kafka admin"),
+            "{text}"
+        );
         let plain = Refusal::from_server_message(br#"{"status":"invalid_token"}"#).unwrap();
         assert!(plain.what_to_check().contains("expected.audience"));
         assert_eq!(Refusal::from_server_message(b"not json"), None);

@@ -144,8 +144,11 @@ impl Security {
                 }
             };
             if mechanism == Mechanism::OAuthBearer {
-                let modules = get("sasl.jaas.config")?.map(|l| jaas::parse(&l)).transpose()?;
-                let bearer = crate::settings::oauthbearer::from_properties(&get, modules.as_deref())?;
+                let modules = get("sasl.jaas.config")?
+                    .map(|l| jaas::parse(&l))
+                    .transpose()?;
+                let bearer =
+                    crate::settings::oauthbearer::from_properties(&get, modules.as_deref())?;
                 return Ok(Security {
                     tls,
                     sasl: Some(Sasl {

@@ -201,7 +201,11 @@ impl EndpointRefusal {
 
 impl fmt::Display for EndpointRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the token endpoint {} answered HTTP {}", self.url, self.status)?;
+        write!(
+            f,
+            "the token endpoint {} answered HTTP {}",
+            self.url, self.status
+        )?;
         if let Some(error) = &self.error {
             write!(f, ": {error}")?;
         }
@@ -246,7 +250,12 @@ impl ClientCredentials {
             json.as_ref()
                 .and_then(|j| j.get(key))
                 .and_then(|v| v.as_str())
-                .map(|s| s.chars().filter(|c| !c.is_control()).take(300).collect::<String>())
+                .map(|s| {
+                    s.chars()
+                        .filter(|c| !c.is_control())
+                        .take(300)
+                        .collect::<String>()
+                })
         };
         if !(200..300).contains(&response.status) {
             return Err(EndpointRefusal {
@@ -302,7 +311,12 @@ struct Cached {
 
 impl fmt::Debug for OAuthBearer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "OAuthBearer({}, {} extensions)", self.describe, self.extensions.len())
+        write!(
+            f,
+            "OAuthBearer({}, {} extensions)",
+            self.describe,
+            self.extensions.len()
+        )
     }
 }
 
@@ -314,7 +328,9 @@ impl OAuthBearer {
     ) -> Result<OAuthBearer> {
         for (key, value) in &extensions {
             if !oauthbearer::valid_extension_key(key) {
-                bail!("the SASL extension name {key:?} is not letters only (or is the reserved auth)");
+                bail!(
+                    "the SASL extension name {key:?} is not letters only (or is the reserved auth)"
+                );
             }
             if !oauthbearer::valid_extension_value(value) {
                 bail!("the SASL extension {key} holds characters RFC 7628 does not allow");
@@ -421,7 +437,10 @@ mod tests {
         assert_eq!(bearer.token(t).await.unwrap().value, "token1");
         tokio::time::advance(Duration::from_secs(11)).await;
         let err = bearer.token(t).await.unwrap_err();
-        assert!(format!("{err:#}").contains("identity provider is down"), "{err:#}");
+        assert!(
+            format!("{err:#}").contains("identity provider is down"),
+            "{err:#}"
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@
 use crate::error::hinted;
 use crate::kafka::http::HttpTrust;
 use crate::kafka::jaas::LoginModule;
-use crate::kafka::token::{ClientCredentials, OAuthBearer, Token, TokenFuture, TokenSource, Unsecured};
+use crate::kafka::token::{
+    ClientCredentials, OAuthBearer, Token, TokenFuture, TokenSource, Unsecured,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read;
 use std::path::PathBuf;
@@ -32,7 +34,10 @@ pub fn from_properties(
     let module = match jaas {
         None => None,
         Some(modules) => {
-            let Some(module) = modules.iter().find(|m| m.class.ends_with("OAuthBearerLoginModule")) else {
+            let Some(module) = modules
+                .iter()
+                .find(|m| m.class.ends_with("OAuthBearerLoginModule"))
+            else {
                 return Err(hinted(
                     "sasl.mechanism OAUTHBEARER with a sasl.jaas.config that has no OAuthBearerLoginModule",
                     "use org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required …; (or leave sasl.jaas.config out with librdkafka's names)",
@@ -48,7 +53,7 @@ pub fn from_properties(
                 return Ok(Some(v));
             }
         }
-        Ok(jaas_key.and_then(|k| jaas(k)).filter(|v| !v.is_empty()))
+        Ok(jaas_key.and_then(&jaas).filter(|v| !v.is_empty()))
     };
 
     let method = get("sasl.oauthbearer.method")?.map(|m| m.to_ascii_lowercase());
@@ -174,13 +179,17 @@ fn http_trust(
     }
     if let Some(ca) = &ca_location {
         if !ca.exists() {
-            bail!("the token endpoint's CA file {} does not exist", ca.display());
+            bail!(
+                "the token endpoint's CA file {} does not exist",
+                ca.display()
+            );
         }
     }
     Ok(HttpTrust {
         ca_location,
         ca_pem: get("https.ca.pem")?,
-        allow_http: strict_bool(get, "sasl.oauthbearer.token.endpoint.allow.http")?.unwrap_or(false),
+        allow_http: strict_bool(get, "sasl.oauthbearer.token.endpoint.allow.http")?
+            .unwrap_or(false),
     })
 }
 
@@ -194,9 +203,11 @@ fn extensions(
     let mut out = Vec::new();
     if let Some(list) = get("sasl.oauthbearer.extensions")? {
         for pair in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| anyhow!("sasl.oauthbearer.extensions: an entry without '=' (give key=value,key=value)"))?;
+            let (k, v) = pair.split_once('=').ok_or_else(|| {
+                anyhow!(
+                    "sasl.oauthbearer.extensions: an entry without '=' (give key=value,key=value)"
+                )
+            })?;
             out.push((k.trim().to_string(), v.trim().to_string()));
         }
     }
@@ -279,12 +290,19 @@ fn unsecured(
                 // Java: the first character is the delimiter of the rest.
                 let mut chars = value.chars();
                 let items: Vec<serde_json::Value> = match chars.next() {
-                    Some(d) => chars.as_str().split(d).filter(|s| !s.is_empty()).map(|s| s.into()).collect(),
+                    Some(d) => chars
+                        .as_str()
+                        .split(d)
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.into())
+                        .collect(),
                     None => Vec::new(),
                 };
                 u.claims.push((name.to_string(), items.into()));
             } else if let Some(name) = key.strip_prefix("unsecuredLoginNumberClaim_") {
-                let n: f64 = value.parse().map_err(|_| anyhow!("{key} {value:?} is not a number"))?;
+                let n: f64 = value
+                    .parse()
+                    .map_err(|_| anyhow!("{key} {value:?} is not a number"))?;
                 u.claims.push((name.to_string(), serde_json::json!(n)));
             } else if key == "unsecuredLoginPrincipalClaimName" {
                 u.principal_claim = value.to_string();
@@ -302,7 +320,10 @@ fn unsecured(
         if let Some(at) = u.claims.iter().position(|(n, _)| *n == u.scope_claim) {
             let (_, value) = u.claims.remove(at);
             u.scope = match value {
-                serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str().map(String::from)).collect(),
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(String::from))
+                    .collect(),
                 serde_json::Value::String(s) => vec![s],
                 _ => Vec::new(),
             };
@@ -340,14 +361,20 @@ impl TokenSource for TokenFile {
     fn fetch(&self, _timeout: Duration) -> TokenFuture<'_> {
         Box::pin(async move {
             let Some(file) = crate::fsafe::open_read(&self.path, "OAUTHBEARER token file")? else {
-                bail!("the OAUTHBEARER token file {} does not exist", self.path.display());
+                bail!(
+                    "the OAUTHBEARER token file {} does not exist",
+                    self.path.display()
+                );
             };
             let mut text = String::new();
             file.take(MAX_TOKEN + 1)
                 .read_to_string(&mut text)
                 .with_context(|| format!("reading the token file {}", self.path.display()))?;
             if text.len() as u64 > MAX_TOKEN {
-                bail!("the token file {} is larger than a token", self.path.display());
+                bail!(
+                    "the token file {} is larger than a token",
+                    self.path.display()
+                );
             }
             token_of(&text).with_context(|| format!("the token file {}", self.path.display()))
         })
@@ -391,8 +418,9 @@ impl TokenSource for TokenCommand {
             if output.stdout.len() as u64 > MAX_TOKEN {
                 bail!("sasl.oauthbearer.token.command printed more than a token");
             }
-            let text = String::from_utf8(output.stdout)
-                .map_err(|_| anyhow!("sasl.oauthbearer.token.command printed something that is not text"))?;
+            let text = String::from_utf8(output.stdout).map_err(|_| {
+                anyhow!("sasl.oauthbearer.token.command printed something that is not text")
+            })?;
             token_of(&text).context("the output of sasl.oauthbearer.token.command")
         })
     }
@@ -424,8 +452,10 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn source(pairs: &[(&str, &str)]) -> Result<Arc<OAuthBearer>> {
-        let props: BTreeMap<String, String> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let props: BTreeMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let modules = match props.get("sasl.jaas.config") {
             Some(line) => Some(crate::kafka::jaas::parse(line)?),
             None => None,
@@ -436,9 +466,18 @@ mod tests {
 
     #[tokio::test]
     async fn librdkafkas_and_javas_unsecured_tokens() {
-        let b = source(&[("sasl.oauthbearer.config", "principal=alice scope=kafka,admin lifeSeconds=60 extension_traceId=abc")]).unwrap();
-        assert_eq!(b.extensions, vec![("traceId".to_string(), "abc".to_string())]);
-        let claims = crate::kafka::token::jwt_claims(&b.token(Duration::from_secs(1)).await.unwrap().value).unwrap();
+        let b = source(&[(
+            "sasl.oauthbearer.config",
+            "principal=alice scope=kafka,admin lifeSeconds=60 extension_traceId=abc",
+        )])
+        .unwrap();
+        assert_eq!(
+            b.extensions,
+            vec![("traceId".to_string(), "abc".to_string())]
+        );
+        let claims =
+            crate::kafka::token::jwt_claims(&b.token(Duration::from_secs(1)).await.unwrap().value)
+                .unwrap();
         assert_eq!(claims["sub"], "alice");
         assert_eq!(claims["scope"], serde_json::json!(["kafka", "admin"]));
         let b = source(&[(
@@ -446,7 +485,9 @@ mod tests {
             r#"org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="bob" unsecuredLoginListClaim_scope=",a,b" unsecuredLoginExtension_x="y";"#,
         )])
         .unwrap();
-        let claims = crate::kafka::token::jwt_claims(&b.token(Duration::from_secs(1)).await.unwrap().value).unwrap();
+        let claims =
+            crate::kafka::token::jwt_claims(&b.token(Duration::from_secs(1)).await.unwrap().value)
+                .unwrap();
         assert_eq!(claims["sub"], "bob");
         assert_eq!(claims["scope"], serde_json::json!(["a", "b"]));
         assert_eq!(b.extensions, vec![("x".to_string(), "y".to_string())]);
@@ -456,30 +497,53 @@ mod tests {
     fn oidc_by_either_clients_names_needs_the_client() {
         let b = source(&[
             ("sasl.oauthbearer.method", "oidc"),
-            ("sasl.oauthbearer.token.endpoint.url", "https://idp.example.com/token"),
+            (
+                "sasl.oauthbearer.token.endpoint.url",
+                "https://idp.example.com/token",
+            ),
             ("sasl.oauthbearer.client.id", "svc"),
             ("sasl.oauthbearer.client.secret", "hunter2"),
-            ("sasl.oauthbearer.extensions", "logicalCluster=lkc-1,identityPoolId=pool-2"),
+            (
+                "sasl.oauthbearer.extensions",
+                "logicalCluster=lkc-1,identityPoolId=pool-2",
+            ),
         ])
         .unwrap();
         assert_eq!(b.extensions.len(), 2);
         assert!(!format!("{b:?}").contains("hunter2"));
         let java = source(&[
             ("sasl.login.callback.handler.class", LOGIN_HANDLERS[0]),
-            ("sasl.oauthbearer.token.endpoint.url", "https://idp.example.com/token"),
-            ("sasl.jaas.config", r#"org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="svc" clientSecret="hunter2" scope="kafka";"#),
+            (
+                "sasl.oauthbearer.token.endpoint.url",
+                "https://idp.example.com/token",
+            ),
+            (
+                "sasl.jaas.config",
+                r#"org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="svc" clientSecret="hunter2" scope="kafka";"#,
+            ),
         ]);
         assert!(java.is_ok(), "{java:?}");
         let err = source(&[
             ("sasl.oauthbearer.method", "oidc"),
-            ("sasl.oauthbearer.token.endpoint.url", "https://idp.example.com/token"),
+            (
+                "sasl.oauthbearer.token.endpoint.url",
+                "https://idp.example.com/token",
+            ),
         ])
         .unwrap_err();
-        assert!(crate::error::hint_of(&err).unwrap().contains("client.secret"), "{err}");
+        assert!(
+            crate::error::hint_of(&err)
+                .unwrap()
+                .contains("client.secret"),
+            "{err}"
+        );
         assert!(source(&[("sasl.oauthbearer.method", "oidc")]).is_err());
         assert!(source(&[("sasl.login.callback.handler.class", "com.example.Other")]).is_err());
         let err = source(&[
-            ("sasl.oauthbearer.token.endpoint.url", "http://idp.example.com/token"),
+            (
+                "sasl.oauthbearer.token.endpoint.url",
+                "http://idp.example.com/token",
+            ),
             ("sasl.oauthbearer.client.id", "svc"),
             ("sasl.oauthbearer.client.secret", "s"),
         ])
@@ -491,7 +555,10 @@ mod tests {
     fn no_source_is_refused_with_the_ways_to_give_one() {
         let err = source(&[]).unwrap_err();
         let hint = crate::error::hint_of(&err).unwrap();
-        assert!(hint.contains("sasl.oauthbearer.config") && hint.contains("token.command"), "{hint}");
+        assert!(
+            hint.contains("sasl.oauthbearer.config") && hint.contains("token.command"),
+            "{hint}"
+        );
         assert!(source(&[("sasl.oauthbearer.config", "principal=a bogus=1")]).is_err());
         assert!(source(&[("sasl.oauthbearer.config", "principal=a extension_auth=x")]).is_err());
         assert!(source(&[
@@ -507,17 +574,30 @@ mod tests {
         let t = token_of("abc.def.ghi\n").unwrap();
         assert_eq!((t.value.as_str(), t.lifetime), ("abc.def.ghi", None));
         let t = token_of(r#"{"access_token":"xyz","expires_in":900}"#).unwrap();
-        assert_eq!((t.value.as_str(), t.lifetime), ("xyz", Some(Duration::from_secs(900))));
+        assert_eq!(
+            (t.value.as_str(), t.lifetime),
+            ("xyz", Some(Duration::from_secs(900)))
+        );
         assert!(token_of("two\nlines").is_err());
     }
 
     #[tokio::test]
     async fn a_failing_command_does_not_show_its_stderr() {
-        let b = source(&[("sasl.oauthbearer.token.command", "echo 'secret=hunter2' >&2; exit 3")]).unwrap();
+        let b = source(&[(
+            "sasl.oauthbearer.token.command",
+            "echo 'secret=hunter2' >&2; exit 3",
+        )])
+        .unwrap();
         let err = b.token(Duration::from_secs(10)).await.unwrap_err();
         let text = format!("{err:#}");
-        assert!(!text.contains("hunter2") && text.contains("not shown"), "{text}");
+        assert!(
+            !text.contains("hunter2") && text.contains("not shown"),
+            "{text}"
+        );
         let b = source(&[("sasl.oauthbearer.token.command", "printf 'tok.en.x'")]).unwrap();
-        assert_eq!(b.token(Duration::from_secs(10)).await.unwrap().value, "tok.en.x");
+        assert_eq!(
+            b.token(Duration::from_secs(10)).await.unwrap().value,
+            "tok.en.x"
+        );
     }
 }
