@@ -401,7 +401,8 @@ fn a_long_run_outlives_its_tokens() {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    let security = indoubt::kafka::security::Security::from_properties(&props).unwrap();
+    let mut config = indoubt::kafka::config::ClientConfig::plaintext(vec![]);
+    config.security = indoubt::settings::kafka_client::security::from_properties(&props).unwrap();
     let address = lab("INDOUBT_LAB_KAFKA_OAUTH_JWKS_BOOTSTRAP");
     let timeout = Duration::from_secs(10);
     tokio::runtime::Builder::new_current_thread()
@@ -409,9 +410,7 @@ fn a_long_run_outlives_its_tokens() {
         .build()
         .unwrap()
         .block_on(async {
-            let mut long = Connection::open(&address, &security, timeout)
-                .await
-                .unwrap();
+            let mut long = Connection::open(&address, &config, timeout).await.unwrap();
             let start = std::time::Instant::now();
             let mut round = 0;
             while start.elapsed() < Duration::from_secs(50) {
@@ -430,7 +429,7 @@ fn a_long_run_outlives_its_tokens() {
                     )
                 });
                 if round % 5 == 0 {
-                    let mut fresh = Connection::open(&address, &security, timeout)
+                    let mut fresh = Connection::open(&address, &config, timeout)
                         .await
                         .unwrap_or_else(|e| {
                             panic!("a new connection at {:?}: {e:#}", start.elapsed())

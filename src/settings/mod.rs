@@ -6,8 +6,8 @@
 pub mod command;
 pub mod defaults;
 pub mod kafka;
+pub mod kafka_client;
 pub mod man;
-pub mod oauthbearer;
 pub mod pg;
 pub mod reconcile;
 pub mod resolution;

@@ -4,9 +4,9 @@
 //! and a token command (indoubt's own `sasl.oauthbearer.token.command`; neither client has
 //! one), run bounded, its stderr never shown.
 
+use super::jaas::LoginModule;
 use crate::error::hinted;
 use crate::kafka::http::HttpTrust;
-use crate::kafka::jaas::LoginModule;
 use crate::kafka::token::{
     ClientCredentials, OAuthBearer, Token, TokenFuture, TokenSource, Unsecured,
 };
@@ -170,7 +170,7 @@ fn http_trust(
                 _ => {
                     return Err(hinted(
                         "the OAuthBearerLoginModule's ssl.truststore.location is not a PEM file (ssl.truststore.type=PEM)",
-                        crate::kafka::properties::TRUSTSTORE_CONVERSION,
+                        super::properties::TRUSTSTORE_CONVERSION,
                     ))
                 }
             }
@@ -457,7 +457,7 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         let modules = match props.get("sasl.jaas.config") {
-            Some(line) => Some(crate::kafka::jaas::parse(line)?),
+            Some(line) => Some(crate::settings::kafka_client::jaas::parse(line)?),
             None => None,
         };
         let get = |k: &str| Ok(props.get(k).cloned().filter(|v| !v.is_empty()));
