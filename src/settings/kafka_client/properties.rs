@@ -278,7 +278,7 @@ pub const TABLE: &[Property] = &[
     used("sasl.oauthbearer.scope", "the scope asked of the token endpoint (Java: scope= in the JAAS line)"),
     ignored("sasl.oauthbearer.scope.claim.name", OAUTH),
     ignored("sasl.oauthbearer.sub.claim.name", OAUTH),
-    used("sasl.oauthbearer.token.command", "indoubt's own (neither client has one): a command (run with sh -c) printing a token or a token endpoint's JSON, for signers that hand out OAUTHBEARER tokens; its stderr is never shown"),
+    used("sasl.oauthbearer.token.command", "indoubt's own (neither client has one): a command (run with sh -c) printing a token or a token endpoint's JSON, for signers that hand out OAUTHBEARER tokens; its stderr is never shown; masked like a secret, as a command line may carry one").secret(),
     used("sasl.oauthbearer.token.endpoint.allow.http", "indoubt's own: true allows plain http to a token endpoint that is not loopback (the secret then crosses the network in clear)"),
     used("sasl.oauthbearer.token.endpoint.url", "the identity provider's token URL (https; http only to loopback), or file:///path of a token file read again as the token nears its end"),
     used("sasl.password", "the SASL password (over sasl.jaas.config's)").secret(),
