@@ -11,7 +11,7 @@ use crate::kafka::verdict::Verdict;
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
-use crate::resolve::flow::{Applied, Plan, Subject};
+use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
 use crate::term::Shown;
 use crate::text::Text;
 use anyhow::Result;
@@ -117,19 +117,17 @@ pub struct Open {
     pub summary: Vec<Block>,
 }
 
-/// A hanging transaction handed to the flow.
-pub struct Marker<'c> {
-    cluster: &'c Cluster,
+/// The abort proposed for one open transaction: what is shown, confirmed and recorded of
+/// it, all known before anything is sent (a dry run ends here).
+pub struct Abort {
     pub open: Open,
     plan: Plan,
     /// `T-P@N`, what may be typed instead of the token.
     id: String,
-    /// The high watermark and LSO read after the action (or after finding it changed).
-    pub after: Option<(i64, i64)>,
 }
 
-impl<'c> Marker<'c> {
-    pub fn new(cluster: &'c Cluster, open: Open) -> Marker<'c> {
+impl Abort {
+    pub fn new(open: Open) -> Abort {
         let plan = Plan {
             decision: "abort",
             heuristic: open.heuristic,
@@ -139,11 +137,71 @@ impl<'c> Marker<'c> {
             "{}-{}@{}",
             open.tp.0, open.tp.1, open.producer.current_txn_start_offset
         );
+        Abort { open, plan, id }
+    }
+}
+
+impl Proposal for Abort {
+    fn name(&self) -> Text {
+        format!("partition {}-{}", self.open.tp.0, self.open.tp.1).into()
+    }
+
+    fn target(&self) -> Target {
+        self.open.target.clone()
+    }
+
+    fn object(&self) -> String {
+        format!(
+            "{} producer {} from offset {}",
+            self.name().plain(),
+            self.open.producer.producer_id,
+            self.open.producer.current_txn_start_offset
+        )
+    }
+
+    fn id(&self) -> Expected<'_> {
+        Expected {
+            shown: Shown::text(&self.id),
+            exact: self.id.as_bytes(),
+            called: None,
+        }
+    }
+
+    fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    fn evidence(&self) -> serde_json::Value {
+        self.open.evidence.clone()
+    }
+
+    fn summary(&self) -> Vec<Block> {
+        self.open.summary.clone()
+    }
+
+    fn dry_run(&self) -> Text {
+        format!(
+            // Not in backticks: a description of the request, wrapped between words.
+            "dry run: would send {} (coordinator epoch {})",
+            self.plan.action, self.open.coordinator_epoch_reason
+        )
+        .into()
+    }
+}
+
+/// A proposed abort handed to the flow, with the cluster to send it to.
+pub struct Marker<'c> {
+    cluster: &'c Cluster,
+    abort: Abort,
+    /// The high watermark and LSO read after the action (or after finding it changed).
+    pub after: Option<(i64, i64)>,
+}
+
+impl<'c> Marker<'c> {
+    pub fn new(cluster: &'c Cluster, abort: Abort) -> Marker<'c> {
         Marker {
             cluster,
-            open,
-            plan,
-            id,
+            abort,
             after: None,
         }
     }
@@ -151,18 +209,19 @@ impl<'c> Marker<'c> {
     /// The partition's high watermark and LSO now, read as a pair (the LSO first: never
     /// an LSO above the high watermark).
     async fn read_after(&mut self) {
+        let tp = &self.abort.open.tp;
         self.after = self
             .cluster
-            .watermarks(std::slice::from_ref(&self.open.tp))
+            .watermarks(std::slice::from_ref(tp))
             .await
-            .remove(&self.open.tp)
+            .remove(tp)
             .and_then(Result::ok);
     }
 
     fn outcome(&self, sent: Result<()>) -> Applied {
         match sent {
             Ok(()) => {
-                let moved = match (self.open.last_stable_offset_before, self.after) {
+                let moved = match (self.abort.open.last_stable_offset_before, self.after) {
                     (Some(b), Some((hw, a))) if a > b => {
                         format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0))
                     }
@@ -203,49 +262,10 @@ impl<'c> Marker<'c> {
 }
 
 impl Subject for Marker<'_> {
-    fn name(&self) -> Text {
-        format!("partition {}-{}", self.open.tp.0, self.open.tp.1).into()
-    }
+    type Proposal = Abort;
 
-    fn target(&self) -> Target {
-        self.open.target.clone()
-    }
-
-    fn object(&self) -> String {
-        format!(
-            "{} producer {} from offset {}",
-            self.name().plain(),
-            self.open.producer.producer_id,
-            self.open.producer.current_txn_start_offset
-        )
-    }
-
-    fn id(&self) -> Expected<'_> {
-        Expected {
-            shown: Shown::text(&self.id),
-            exact: self.id.as_bytes(),
-            called: None,
-        }
-    }
-
-    fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
-    fn evidence(&self) -> serde_json::Value {
-        self.open.evidence.clone()
-    }
-
-    fn summary(&self) -> Vec<Block> {
-        self.open.summary.clone()
-    }
-
-    fn dry_run(&self) -> Text {
-        format!(
-            "dry run: would send `{}` (coordinator epoch {})",
-            self.plan.action, self.open.coordinator_epoch_reason
-        )
-        .into()
+    fn proposal(&self) -> &Abort {
+        &self.abort
     }
 
     async fn preflight(&mut self) -> Result<Option<crate::findings::Finding>> {
@@ -258,8 +278,8 @@ impl Subject for Marker<'_> {
     /// transaction (with transaction.version 0 a producer keeps its epoch across
     /// transactions, and the marker would end whichever one is open now).
     async fn still_valid(&mut self) -> Option<Applied> {
-        let tp = self.open.tp.clone();
-        let p = &self.open.producer;
+        let tp = self.abort.open.tp.clone();
+        let p = &self.abort.open.producer;
         let now = self
             .cluster
             .describe_producers(std::slice::from_ref(&tp))
@@ -296,7 +316,7 @@ impl Subject for Marker<'_> {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let open = &self.open;
+        let open = &self.abort.open;
         #[allow(clippy::disallowed_methods)] // the one place a marker is written
         let sent = self
             .cluster
