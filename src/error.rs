@@ -61,6 +61,12 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         if let Some(hint) = e.downcast_ref::<crate::tls::TlsError>().and_then(tls_hint) {
             return Some(hint);
         }
+        if let Some(refusal) = e.downcast_ref::<crate::kafka::oauthbearer::Refusal>() {
+            return Some(refusal.what_to_check().to_string());
+        }
+        if let Some(refusal) = e.downcast_ref::<crate::kafka::token::EndpointRefusal>() {
+            return Some(refusal.what_to_check().to_string());
+        }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
 }
@@ -171,12 +177,16 @@ fn kafka_hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
             Waiting::Request(_) => "a busy broker may need a longer --timeout (or request.timeout.ms / socket.timeout.ms, when set, bounds each request)".to_string(),
         });
     }
-    e.downcast_ref::<AuthenticationFailed>().map(|failed| {
-        format!(
+    if let Some(failed) = e.downcast_ref::<AuthenticationFailed>() {
+        if failed.mechanism == crate::kafka::security::Mechanism::OAuthBearer {
+            return Some("check the OAUTHBEARER token source (sasl.oauthbearer.*) and that the broker's listener accepts OAUTHBEARER".to_string());
+        }
+        return Some(format!(
             "check sasl.username and sasl.password (or sasl.jaas.config), and that the broker has this user for sasl.mechanism {}",
             failed.mechanism.name()
-        )
-    })
+        ));
+    }
+    None
 }
 
 fn wrong_server_hint(w: &WrongServer) -> String {

@@ -274,7 +274,7 @@ impl Cluster {
         let mut slot = slot.lock().await;
         if let Some(conn) = slot.as_ref() {
             // A connection a failed exchange left out of step is replaced, not reused.
-            if !conn.lock().await.broken {
+            if conn.lock().await.reusable() {
                 return Ok(conn.clone());
             }
         }

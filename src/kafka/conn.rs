@@ -2,8 +2,9 @@
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
 use super::config::ClientConfig;
+use super::oauthbearer::{self, Refusal};
 use super::scram::{self, Hash, Scram};
-use super::security::Mechanism;
+use super::security::{Mechanism, Sasl};
 use crate::peer::{self, Expected, Peer, WrongServer};
 use anyhow::{bail, Context, Result};
 use bytes::{Bytes, BytesMut};
@@ -38,7 +39,22 @@ pub struct Connection {
     versions: HashMap<i16, VersionRange>,
     /// Set when an exchange failed half-way: the stream may be out of step.
     pub broken: bool,
+    /// How it authenticated, to authenticate again when the session ends.
+    sasl: Option<Sasl>,
+    /// The broker's bound on the SASL session (KIP-368 session_lifetime_ms: its
+    /// connections.max.reauth.ms, or what is left of an OAUTHBEARER token's life).
+    session: Option<Session>,
 }
+
+#[derive(Debug, Clone, Copy)]
+struct Session {
+    started: std::time::Instant,
+    lifetime: Duration,
+}
+
+/// The share of a session after which the connection authenticates again (the Java
+/// client picks a moment between 85% and 95%).
+const REAUTHENTICATE_AT: f64 = 0.85;
 
 /// What was under way when a broker did not answer in time.
 #[derive(Debug, Clone)]
@@ -157,11 +173,12 @@ impl Connection {
                 client_id: StrBytes::from_string(config.client_id.clone()),
                 versions: HashMap::new(),
                 broken: false,
+                sasl: security.sasl.clone(),
+                session: None,
             };
             conn.negotiate().await?;
             if let Some(sasl) = &security.sasl {
-                conn.authenticate(sasl.mechanism, &sasl.username, &sasl.password)
-                    .await?;
+                conn.authenticate(sasl).await?;
             }
             Ok::<_, anyhow::Error>(conn)
         };
@@ -211,12 +228,13 @@ impl Connection {
         Ok(())
     }
 
-    async fn authenticate(
-        &mut self,
-        mechanism: Mechanism,
-        username: &str,
-        password: &str,
-    ) -> Result<()> {
+    async fn authenticate(&mut self, sasl: &Sasl) -> Result<()> {
+        let (mechanism, username, password) = (
+            sasl.mechanism,
+            sasl.username.as_str(),
+            sasl.password.as_str(),
+        );
+        self.session = None;
         let handshake: SaslHandshakeResponse = self
             .exchange(
                 ApiKey::SaslHandshake,
@@ -256,8 +274,134 @@ impl Connection {
                     .await?;
                 scram.verify(&server_final)?;
             }
+            Mechanism::OAuthBearer => {
+                let Some(bearer) = &sasl.oauthbearer else {
+                    bail!("OAUTHBEARER without a token source");
+                };
+                let token = bearer.token(self.timeout).await?;
+                let first = oauthbearer::client_first(&token.value, &bearer.extensions);
+                let response = self.sasl_exchange(Bytes::from(first), version).await?;
+                if response.error_code != 0 {
+                    return Err(AuthenticationFailed {
+                        mechanism,
+                        message: message_of(&response),
+                    }
+                    .into());
+                }
+                if !response.auth_bytes.is_empty() {
+                    let mut error = self
+                        .oauthbearer_refusal(&response.auth_bytes, version)
+                        .await;
+                    if let Some(refusal) = error.downcast_mut::<Refusal>() {
+                        refusal.token_claims = super::token::describe_claims(
+                            &token.value,
+                            std::time::SystemTime::now(),
+                        );
+                    }
+                    return Err(error);
+                }
+                self.started_session(&response);
+            }
         }
         Ok(())
+    }
+
+    /// The broker answered the token with its error JSON: the separator it waits for,
+    /// then its failure, both in the error.
+    async fn oauthbearer_refusal(&mut self, answer: &[u8], version: i16) -> anyhow::Error {
+        let after = self
+            .sasl_exchange(Bytes::from(oauthbearer::error_acknowledgement()), version)
+            .await;
+        let broker_message = match &after {
+            Ok(response) if response.error_code != 0 => Some(message_of(response)),
+            _ => None,
+        };
+        match Refusal::from_server_message(answer) {
+            Some(mut refusal) => {
+                // Kafka's failure message repeats the JSON: only other words are news.
+                let json = String::from_utf8_lossy(answer);
+                refusal.broker_message = broker_message
+                    .filter(|m| !m.is_empty() && m.trim() != json.trim());
+                refusal.into()
+            }
+            None => anyhow::anyhow!(
+                "the broker answered the OAUTHBEARER token with {} bytes that are not RFC 7628's error JSON",
+                answer.len()
+            ),
+        }
+    }
+
+    async fn sasl_exchange(
+        &mut self,
+        token: Bytes,
+        version: i16,
+    ) -> Result<SaslAuthenticateResponse> {
+        self.exchange(
+            ApiKey::SaslAuthenticate,
+            &SaslAuthenticateRequest::default().with_auth_bytes(token),
+            version,
+        )
+        .await
+    }
+
+    /// Notes the session lifetime a successful SaslAuthenticate gave (0: none).
+    fn started_session(&mut self, response: &SaslAuthenticateResponse) {
+        self.session = u64::try_from(response.session_lifetime_ms)
+            .ok()
+            .filter(|ms| *ms > 0)
+            .map(|ms| Session {
+                started: std::time::Instant::now(),
+                lifetime: Duration::from_millis(ms),
+            });
+    }
+
+    /// Whether the connection can take another request: not out of step, and its SASL
+    /// session (if the broker bounds it) not over. A pool replaces it otherwise.
+    pub fn reusable(&self) -> bool {
+        !self.broken
+            && self
+                .session
+                .is_none_or(|s| s.started.elapsed() < s.lifetime)
+    }
+
+    /// KIP-368: once most of the session has passed, authenticate again on the same
+    /// connection (a new token if the old one is due); a session already over cannot
+    /// be renewed (the broker closes such a connection at its next request).
+    async fn renew_session(&mut self) -> Result<()> {
+        let Some(session) = self.session else {
+            return Ok(());
+        };
+        let elapsed = session.started.elapsed();
+        if elapsed >= session.lifetime {
+            self.broken = true;
+            bail!(
+                "the SASL session with {} ended after {:?} (the broker's connections.max.reauth.ms or the token's life); a new connection is needed",
+                self.address,
+                session.lifetime
+            );
+        }
+        if elapsed < session.lifetime.mul_f64(REAUTHENTICATE_AT) {
+            return Ok(());
+        }
+        let Some(sasl) = self.sasl.clone() else {
+            return Ok(());
+        };
+        let outcome = tokio::time::timeout(self.timeout, self.authenticate(&sasl)).await;
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                self.broken = true;
+                Err(e.context(format!("re-authenticating with {} (KIP-368)", self.address)))
+            }
+            Err(_) => {
+                self.broken = true;
+                bail!(
+                    "re-authenticating with {} (KIP-368): no answer within {:?}",
+                    self.address,
+                    self.timeout
+                )
+            }
+        }
     }
 
     async fn sasl_step(
@@ -266,20 +410,15 @@ impl Connection {
         token: Bytes,
         version: i16,
     ) -> Result<Bytes> {
-        let response: SaslAuthenticateResponse = self
-            .exchange(
-                ApiKey::SaslAuthenticate,
-                &SaslAuthenticateRequest::default().with_auth_bytes(token),
-                version,
-            )
-            .await?;
+        let response = self.sasl_exchange(token, version).await?;
         if response.error_code != 0 {
-            let message = response
-                .error_message
-                .map(|m| m.to_string())
-                .unwrap_or_default();
-            return Err(AuthenticationFailed { mechanism, message }.into());
+            return Err(AuthenticationFailed {
+                mechanism,
+                message: message_of(&response),
+            }
+            .into());
         }
+        self.started_session(&response);
         Ok(response.auth_bytes)
     }
 
@@ -311,6 +450,7 @@ impl Connection {
                 self.address
             );
         }
+        self.renew_session().await?;
         let outcome =
             tokio::time::timeout(self.timeout, self.exchange(key, request, version)).await;
         // A half-finished exchange leaves the stream out of step: never reuse it.
@@ -392,6 +532,15 @@ impl Connection {
         Resp::decode(&mut body, version)
             .with_context(|| format!("decoding the {key:?} v{version} response"))
     }
+}
+
+/// The broker's error message of a failed SaslAuthenticate, control characters dropped.
+fn message_of(response: &SaslAuthenticateResponse) -> String {
+    response
+        .error_message
+        .as_ref()
+        .map(|m| m.chars().filter(|c| !c.is_control()).take(500).collect())
+        .unwrap_or_default()
 }
 
 /// Nothing accepted a TCP connection at the address: typed for its hint.

@@ -10,6 +10,8 @@ pub enum Mechanism {
     Plain,
     ScramSha256,
     ScramSha512,
+    /// RFC 7628 / KIP-255: a bearer token from `Sasl::oauthbearer`'s source.
+    OAuthBearer,
 }
 
 impl Mechanism {
@@ -18,6 +20,7 @@ impl Mechanism {
             Mechanism::Plain => "PLAIN",
             Mechanism::ScramSha256 => "SCRAM-SHA-256",
             Mechanism::ScramSha512 => "SCRAM-SHA-512",
+            Mechanism::OAuthBearer => "OAUTHBEARER",
         }
     }
 }
@@ -27,16 +30,22 @@ pub struct Sasl {
     pub mechanism: Mechanism,
     pub username: String,
     pub password: String,
+    /// OAUTHBEARER's token source and cache, shared by every connection (username and
+    /// password are then empty).
+    pub oauthbearer: Option<std::sync::Arc<super::token::OAuthBearer>>,
 }
 
 impl fmt::Debug for Sasl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Sasl({}, {}, <redacted>)",
-            self.mechanism.name(),
-            self.username
-        )
+        match &self.oauthbearer {
+            Some(bearer) => write!(f, "Sasl({}, {bearer:?})", self.mechanism.name()),
+            None => write!(
+                f,
+                "Sasl({}, {}, <redacted>)",
+                self.mechanism.name(),
+                self.username
+            ),
+        }
     }
 }
 

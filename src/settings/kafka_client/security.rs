@@ -53,13 +53,29 @@ pub(super) fn security(values: &Values) -> Result<Security> {
             "PLAIN" => Mechanism::Plain,
             "SCRAM-SHA-256" => Mechanism::ScramSha256,
             "SCRAM-SHA-512" => Mechanism::ScramSha512,
+            "OAUTHBEARER" => Mechanism::OAuthBearer,
             other => {
                 return Err(hinted(
                     format!("unsupported sasl.mechanism {other:?}"),
-                    "indoubt speaks PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512",
+                    "indoubt speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER",
                 ))
             }
         };
+        if mechanism == Mechanism::OAuthBearer {
+            let modules = get("sasl.jaas.config")?
+                .map(|l| jaas::parse(&l))
+                .transpose()?;
+            let bearer = super::oauthbearer::from_properties(&get, modules.as_deref())?;
+            return Ok(Security {
+                tls,
+                sasl: Some(Sasl {
+                    mechanism,
+                    username: String::new(),
+                    password: String::new(),
+                    oauthbearer: Some(bearer),
+                }),
+            });
+        }
         let (jaas_user, jaas_password) = match get("sasl.jaas.config")? {
             Some(line) => {
                 let modules = jaas::parse(&line)?;
@@ -78,6 +94,7 @@ pub(super) fn security(values: &Values) -> Result<Security> {
                 mechanism,
                 username,
                 password,
+                oauthbearer: None,
             }),
             _ => {
                 return Err(hinted(
