@@ -2,7 +2,7 @@
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, Security, TlsVersion};
+use super::security::{Mechanism, Sasl, Security, TlsVersion};
 use crate::error::hinted;
 use crate::peer::{self, Expected, Peer, WrongServer};
 use anyhow::{bail, Context, Result};
@@ -159,8 +159,7 @@ impl Connection {
             };
             conn.negotiate().await?;
             if let Some(sasl) = &security.sasl {
-                conn.authenticate(sasl.mechanism, &sasl.username, &sasl.password)
-                    .await?;
+                conn.authenticate(sasl).await?;
             }
             Ok::<_, anyhow::Error>(conn)
         };
@@ -207,12 +206,8 @@ impl Connection {
         Ok(())
     }
 
-    async fn authenticate(
-        &mut self,
-        mechanism: Mechanism,
-        username: &str,
-        password: &str,
-    ) -> Result<()> {
+    async fn authenticate(&mut self, sasl: &Sasl) -> Result<()> {
+        let (mechanism, username, password) = (sasl.mechanism, &sasl.username, &sasl.password);
         let handshake: SaslHandshakeResponse = self
             .exchange(
                 ApiKey::SaslHandshake,
@@ -233,7 +228,7 @@ impl Connection {
         match mechanism {
             Mechanism::Plain => {
                 let token = format!("\0{username}\0{password}");
-                self.sasl_step(Bytes::from(token.into_bytes()), version)
+                self.sasl_step(Bytes::from(token.into_bytes()), version, "PLAIN")
                     .await?;
             }
             Mechanism::ScramSha256 | Mechanism::ScramSha512 => {
@@ -243,16 +238,31 @@ impl Connection {
                     Hash::Sha512
                 };
                 let mut scram = Scram::new(hash, username, password, scram::nonce()?);
-                let server_first = self.sasl_step(Bytes::from(scram.first()), version).await?;
+                let name = mechanism.name();
+                let server_first = self
+                    .sasl_step(Bytes::from(scram.first()), version, name)
+                    .await?;
                 let client_final = scram.respond(&server_first)?;
-                let server_final = self.sasl_step(Bytes::from(client_final), version).await?;
+                let server_final = self
+                    .sasl_step(Bytes::from(client_final), version, name)
+                    .await?;
                 scram.verify(&server_final)?;
             }
+            Mechanism::Gssapi => match &sasl.kerberos {
+                Some(kerberos) => self.authenticate_gssapi(kerberos, version).await?,
+                None => bail!("SASL GSSAPI without Kerberos settings"),
+            },
         }
         Ok(())
     }
 
-    async fn sasl_step(&mut self, token: Bytes, version: i16) -> Result<Bytes> {
+    /// One SaslAuthenticate round trip of `mechanism`'s exchange.
+    pub(super) async fn sasl_step(
+        &mut self,
+        token: Bytes,
+        version: i16,
+        mechanism: &str,
+    ) -> Result<Bytes> {
         let response: SaslAuthenticateResponse = self
             .exchange(
                 ApiKey::SaslAuthenticate,
@@ -265,9 +275,14 @@ impl Connection {
                 .error_message
                 .map(|m| m.to_string())
                 .unwrap_or_default();
+            let hint = if mechanism == "GSSAPI" {
+                "the broker refused the Kerberos principal: check its principal mapping (sasl.kerberos.principal.to.local.rules) and its log"
+            } else {
+                "check sasl.username, sasl.password and sasl.mechanism"
+            };
             return Err(hinted(
                 format!("SASL authentication failed: {message}"),
-                "check sasl.username, sasl.password and sasl.mechanism",
+                hint,
             ));
         }
         Ok(response.auth_bytes)

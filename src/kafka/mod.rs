@@ -5,6 +5,8 @@ pub mod access;
 pub mod cluster;
 pub mod conn;
 pub mod fetch;
+pub mod gss;
+pub mod gssapi;
 pub mod jaas;
 pub mod properties;
 pub mod providers;
