@@ -52,6 +52,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
                 refused.address
             ));
         }
+        if let Some(kerberos) = e.downcast_ref::<crate::kafka::gssapi::KerberosError>() {
+            return crate::settings::kerberos::hint(kerberos);
+        }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
 }

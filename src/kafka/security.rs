@@ -16,6 +16,7 @@ pub enum Mechanism {
     Plain,
     ScramSha256,
     ScramSha512,
+    Gssapi,
 }
 
 impl Mechanism {
@@ -24,6 +25,7 @@ impl Mechanism {
             Mechanism::Plain => "PLAIN",
             Mechanism::ScramSha256 => "SCRAM-SHA-256",
             Mechanism::ScramSha512 => "SCRAM-SHA-512",
+            Mechanism::Gssapi => "GSSAPI",
         }
     }
 }
@@ -33,6 +35,8 @@ pub struct Sasl {
     pub mechanism: Mechanism,
     pub username: String,
     pub password: String,
+    /// GSSAPI's service name and credentials (None for the password mechanisms).
+    pub kerberos: Option<super::gssapi::Kerberos>,
 }
 
 impl fmt::Debug for Sasl {
@@ -126,37 +130,43 @@ impl Security {
                 "PLAIN" => Mechanism::Plain,
                 "SCRAM-SHA-256" => Mechanism::ScramSha256,
                 "SCRAM-SHA-512" => Mechanism::ScramSha512,
+                "GSSAPI" => Mechanism::Gssapi,
                 other => {
                     return Err(hinted(
                         format!("unsupported sasl.mechanism {other:?}"),
-                        "indoubt speaks PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512",
+                        "indoubt speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and GSSAPI",
                     ))
                 }
             };
-            let (jaas_user, jaas_password) = match get("sasl.jaas.config")? {
-                Some(line) => {
-                    let modules = jaas::parse(&line)?;
-                    let first = &modules[0];
-                    (
-                        first.option("username").map(str::to_string),
-                        first.option("password").map(str::to_string),
-                    )
-                }
-                None => (None, None),
-            };
-            let username = get("sasl.username")?.or(jaas_user);
-            let password = get("sasl.password")?.or(jaas_password);
-            match (username, password) {
-                (Some(username), Some(password)) => Some(Sasl {
+            let modules = get("sasl.jaas.config")?
+                .map(|line| jaas::parse(&line))
+                .transpose()?;
+            let first = modules.as_ref().map(|m| &m[0]);
+            if mechanism == Mechanism::Gssapi {
+                Some(Sasl {
                     mechanism,
-                    username,
-                    password,
-                }),
-                _ => {
-                    return Err(hinted(
-                        format!("{protocol} needs a user name and a password"),
-                        "set sasl.username and sasl.password (-X, the config's properties, or sasl.jaas.config in a --command-config file); keep the password out of the command line with a properties file or ${env:NAME} / ${file:PATH:KEY} (config.providers)",
-                    ))
+                    username: String::new(),
+                    password: String::new(),
+                    kerberos: Some(crate::settings::kerberos::from_properties(&get, first)?),
+                })
+            } else {
+                let username = get("sasl.username")?
+                    .or_else(|| first.and_then(|m| m.option("username")).map(str::to_string));
+                let password = get("sasl.password")?
+                    .or_else(|| first.and_then(|m| m.option("password")).map(str::to_string));
+                match (username, password) {
+                    (Some(username), Some(password)) => Some(Sasl {
+                        mechanism,
+                        username,
+                        password,
+                        kerberos: None,
+                    }),
+                    _ => {
+                        return Err(hinted(
+                            format!("{protocol} needs a user name and a password"),
+                            "set sasl.username and sasl.password (-X, the config's properties, or sasl.jaas.config in a --command-config file); keep the password out of the command line with a properties file or ${env:NAME} / ${file:PATH:KEY} (config.providers)",
+                        ))
+                    }
                 }
             }
         } else {
