@@ -46,14 +46,14 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         if let Some(failure) = e.downcast_ref::<ConnectError>() {
             return Some(postgres_connect_hint(failure));
         }
+        if let Some(hint) = kafka_hint(e) {
+            return Some(hint);
+        }
         if let Some(refused) = e.downcast_ref::<crate::kafka::conn::Refused>() {
             return Some(format!(
                 "is the broker running on {}? Nothing accepted a connection there: check the host and port of -b (or of the config's bootstrap servers)",
                 refused.address
             ));
-        }
-        if let Some(kerberos) = e.downcast_ref::<crate::kafka::gssapi::KerberosError>() {
-            return crate::settings::kerberos::hint(kerberos);
         }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
@@ -124,6 +124,33 @@ fn postgres_connect_hint(e: &ConnectError) -> String {
             )
         }
     }
+}
+
+/// The hint of a typed failure of the Kafka client, in the client properties' names (the
+/// client itself knows none).
+fn kafka_hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
+    use crate::kafka::conn::{AuthenticationFailed, NoAnswer, NotPkcs8, Waiting};
+    if let Some(no_answer) = e.downcast_ref::<NoAnswer>() {
+        return Some(match no_answer.waiting {
+            Waiting::Connect => "check the address and listener (PLAINTEXT vs SSL/SASL: -X security.protocol=…); a busy broker may need a longer --timeout (or socket.connection.setup.timeout.ms, when set, bounds each connection's setup)".to_string(),
+            Waiting::Request(_) => "a busy broker may need a longer --timeout (or request.timeout.ms / socket.timeout.ms, when set, bounds each request)".to_string(),
+        });
+    }
+    if let Some(kerberos) = e.downcast_ref::<crate::kafka::gssapi::KerberosError>() {
+        return crate::settings::kafka_client::kerberos::hint(kerberos);
+    }
+    if let Some(failed) = e.downcast_ref::<AuthenticationFailed>() {
+        if failed.mechanism == crate::kafka::security::Mechanism::Gssapi {
+            return Some("the broker refused the Kerberos principal after authenticating it: check its principal mapping (sasl.kerberos.principal.to.local.rules) and its log".to_string());
+        }
+        return Some(format!(
+            "check sasl.username and sasl.password (or sasl.jaas.config), and that the broker has this user for sasl.mechanism {}",
+            failed.mechanism.name()
+        ));
+    }
+    e.downcast_ref::<NotPkcs8>().map(|_| {
+        "convert it into a file only you can read: (umask 077; openssl pkey -in key.pem -out client-key.pem)".to_string()
+    })
 }
 
 fn wrong_server_hint(w: &WrongServer) -> String {

@@ -318,7 +318,11 @@ fn every_command_works_over_sasl_ssl_with_each_mechanism() {
     )));
     assert_eq!(wrong.code, 3);
     assert!(
-        wrong.stderr.contains("SASL authentication failed"),
+        wrong.stderr.contains("SASL authentication failed")
+            && wrong
+                .stderr
+                .contains("hint: check sasl.username and sasl.password")
+            && wrong.stderr.contains("sasl.mechanism SCRAM-SHA-512"),
         "{}",
         wrong.stderr
     );
@@ -457,7 +461,7 @@ fn a_refused_topic_names_the_operation_and_resource() {
 #[test]
 fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
     use indoubt::kafka::cluster::Cluster;
-    use indoubt::kafka::target::KafkaTarget;
+    use indoubt::kafka::config::ClientConfig as Client;
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     let topic = create_topic(&bootstrap, "reach", 1);
     let (producer, id) = long_transaction(&bootstrap, &topic, 0);
@@ -467,10 +471,7 @@ fn a_broker_out_of_reach_is_passed_over_when_finding_coordinators() {
         .build()
         .unwrap()
         .block_on(async {
-            let target = KafkaTarget {
-                bootstrap: vec![bootstrap.clone()],
-                properties: Default::default(),
-            };
+            let target = Client::plaintext(vec![bootstrap.clone()]);
             let mut cluster = Cluster::connect(&target, Some(std::slice::from_ref(&topic)), WAIT)
                 .await
                 .unwrap();

@@ -100,7 +100,11 @@ fn credential_forms(dir: &Path) -> Vec<(&'static str, Vec<String>, PathBuf)> {
             ),
             dir.join("untouched-1"),
         ),
-        ("Java Krb5LoginModule keytab", java_args(dir), dir.join("untouched-2")),
+        (
+            "Java Krb5LoginModule keytab",
+            java_args(dir),
+            dir.join("untouched-2"),
+        ),
         ("kinit ticket cache", gssapi(), kinit_cache),
     ]
 }
@@ -192,7 +196,10 @@ fn reconcile_reads_the_topic_over_gssapi() {
             (&Value::from(11), &Value::from(11)),
             "{form}: {r}"
         );
-        assert!(r.to_string().contains("\"7\""), "{form}: order 7 is missing: {r}");
+        assert!(
+            r.to_string().contains("\"7\""),
+            "{form}: order 7 is missing: {r}"
+        );
     }
 }
 
@@ -266,8 +273,12 @@ fn a_principal_the_kdc_does_not_know_a_missing_ticket_and_a_wrong_host_are_refus
         .args(gssapi()));
     assert_eq!(no_ticket.code, 3, "{}", no_ticket.stderr);
     assert!(
-        no_ticket.stderr.contains("No Kerberos credentials available")
-            && no_ticket.stderr.contains("hint: no valid ticket: run kinit"),
+        no_ticket
+            .stderr
+            .contains("No Kerberos credentials available")
+            && no_ticket
+                .stderr
+                .contains("hint: no valid ticket: run kinit"),
         "{}",
         no_ticket.stderr
     );
@@ -292,9 +303,9 @@ fn a_principal_the_kdc_does_not_know_a_missing_ticket_and_a_wrong_host_are_refus
         wrong_host
             .stderr
             .contains("Server kafka/127.0.0.1@INDOUBT.LAB not found in Kerberos database")
-            && wrong_host
-                .stderr
-                .contains("hint: the KDC has no principal kafka/127.0.0.1: sasl.kerberos.service.name"),
+            && wrong_host.stderr.contains(
+                "hint: the KDC has no principal kafka/127.0.0.1: sasl.kerberos.service.name"
+            ),
         "{}",
         wrong_host.stderr
     );
@@ -305,7 +316,9 @@ fn a_principal_the_kdc_does_not_know_a_missing_ticket_and_a_wrong_host_are_refus
         .args(["-X", "sasl.kerberos.kinit.cmd=kinit -k"]));
     assert_eq!(kinit_cmd.code, 3, "{}", kinit_cmd.stderr);
     assert!(
-        kinit_cmd.stderr.contains("indoubt runs no command to get tickets"),
+        kinit_cmd
+            .stderr
+            .contains("indoubt runs no command to get tickets"),
         "{}",
         kinit_cmd.stderr
     );
@@ -327,7 +340,10 @@ fn the_binary_links_no_kerberos_library() {
 
 /// The real file of the library the dynamic loader would find.
 fn gssapi_library() -> PathBuf {
-    let out = Command::new("ldconfig").arg("-p").output().expect("ldconfig -p");
+    let out = Command::new("ldconfig")
+        .arg("-p")
+        .output()
+        .expect("ldconfig -p");
     let listing = String::from_utf8_lossy(&out.stdout);
     let path = listing
         .lines()
@@ -358,14 +374,22 @@ fn without_the_kerberos_library_plain_still_works_and_gssapi_says_what_to_instal
             .arg(assert_cmd::cargo::cargo_bin("indoubt"))
             .args(args)
             .env("KRB5_CONFIG", lab("INDOUBT_LAB_KRB5_CONFIG"))
-            .env("KRB5CCNAME", format!("FILE:{}", dir.path().join("none").display()));
+            .env(
+                "KRB5CCNAME",
+                format!("FILE:{}", dir.path().join("none").display()),
+            );
         run(&mut assert_cmd::Command::from_std(cmd))
     };
     let password = lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD");
     let mut plain = vec!["kafka".to_string(), "lso".into()];
     plain.extend(sasl_args("PLAIN", &password, &lab("INDOUBT_LAB_KAFKA_CA")));
     let out = hidden(&plain);
-    assert!(out.code < 3, "PLAIN needs no Kerberos: {}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.code < 3,
+        "PLAIN needs no Kerberos: {}\n{}",
+        out.stdout,
+        out.stderr
+    );
 
     let mut kerberos = vec!["kafka".to_string(), "lso".into()];
     kerberos.extend(keytab_args(

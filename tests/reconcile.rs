@@ -948,8 +948,8 @@ fn a_leader_that_crashes_mid_run_hands_its_partitions_to_the_new_leader() {
 #[test]
 fn a_leader_that_stops_answering_is_given_up_and_its_partition_read_elsewhere() {
     use indoubt::kafka::cluster::Cluster;
+    use indoubt::kafka::config::ClientConfig as Client;
     use indoubt::kafka::fetch::{read_committed, Range};
-    use indoubt::kafka::target::KafkaTarget;
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     let topic = create_topic(&bootstrap, "silent-leader", 1);
     let producer: BaseProducer = ClientConfig::new()
@@ -968,10 +968,7 @@ fn a_leader_that_stops_answering_is_given_up_and_its_partition_read_elsewhere() 
         .build()
         .unwrap()
         .block_on(async {
-            let target = KafkaTarget {
-                bootstrap: vec![bootstrap.clone()],
-                properties: Default::default(),
-            };
+            let target = Client::plaintext(vec![bootstrap.clone()]);
             let request_timeout = std::time::Duration::from_secs(2);
             let mut cluster =
                 Cluster::connect(&target, Some(std::slice::from_ref(&topic)), request_timeout)

@@ -925,7 +925,7 @@ fn java_stores_are_refused_with_a_conversion_that_works() {
 /// (2.12, linked into the tests) document is in indoubt's table, so their files load.
 #[test]
 fn every_property_of_the_java_client_and_librdkafka_is_known() {
-    use indoubt::kafka::properties::lookup;
+    use indoubt::settings::kafka_client::properties::lookup;
     let libs = lab("INDOUBT_LAB_KAFKA_LIBS");
     let id = regex::Regex::new(r#"<h4><a id="([^"]+)"></a>"#).unwrap();
     let mut java = Vec::new();

@@ -4,8 +4,8 @@
 //! parser, a `-X` value by the Kafka property table — never by a pattern over the line.
 
 use crate::cli::Cli;
-use crate::kafka::target::redact_property_arg;
 use crate::pg::conninfo;
+use crate::settings::kafka_client::target::redact_property_arg;
 use clap::CommandFactory;
 use std::ffi::OsString;
 

@@ -10,14 +10,15 @@ use crate::findings::{Finding, Severity};
 use crate::kafka::access::{
     self, Access, Operation, Operations, TopicAccess, TransactionalIdProbe,
 };
+use crate::kafka::config::ClientConfig;
 use crate::kafka::security::Security;
-use crate::kafka::target::KafkaTarget;
 use crate::next::{sql_identifier, Next, Word};
 use crate::pg::conninfo::looks_like_conninfo;
 use crate::pg::privileges::{self, RolePrivileges};
 use crate::pg::session::{self, Session};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
+use crate::settings::kafka_client::{client_config, KafkaTarget};
 use crate::settings::targets::Targets;
 use crate::term::Shown;
 use crate::text::Text;
@@ -115,7 +116,7 @@ struct PgPlan {
 
 struct KafkaPlan {
     name: String,
-    target: Result<KafkaTarget>,
+    target: Result<ClientConfig>,
     used_by: Vec<String>,
     /// Reconcile jobs' topics: (topic, jobs).
     topics: Vec<(String, Vec<String>)>,
@@ -150,10 +151,7 @@ impl Plans {
         for (name, configured) in &config.kafka {
             plans.kafka.push(KafkaPlan {
                 name: name.clone(),
-                target: KafkaTarget::from_config(name, configured).and_then(|t| {
-                    Security::from_properties(&t.properties)?;
-                    Ok(t)
-                }),
+                target: KafkaTarget::from_config(name, configured).and_then(|t| client_config(&t)),
                 used_by: Vec::new(),
                 topics: Vec::new(),
                 check_topic_regex: configured.check_topic_regex.clone(),
@@ -858,9 +856,8 @@ async fn check_kafka(ctx: &Context, plan: &KafkaPlan) -> TargetChecks {
     let checks = match access::read(target, &topics, &probe_id, ctx.timeout).await {
         Err(e) => vec![unreachable(&e)],
         Ok(access) => {
-            let security = Security::from_properties(&target.properties);
-            let principal = security.as_ref().ok().and_then(principal);
-            let protocol = security.as_ref().map(|s| s.protocol()).unwrap_or("?");
+            let principal = principal(&target.security);
+            let protocol = target.security.protocol();
             kafka_checks(
                 &access,
                 plan,

@@ -6,12 +6,11 @@ use crate::codes;
 use crate::config::{Config, DecisionKey, DecisionSource, ReconcileJobConfig, SourceKind};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::security::Security;
-use crate::kafka::target::KafkaTarget;
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, layout, Report, TableView, Target};
 use crate::settings::command::ConfigShowSettings;
+use crate::settings::kafka_client::{client_config, KafkaTarget};
 use crate::settings::pg::Outbox;
 use crate::settings::reconcile::Parameters;
 use crate::settings::{defaults, Checked, Setting};
@@ -214,7 +213,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
         // Usable means its properties make a connection: names known, values valid,
         // config provider references readable.
         let usable = KafkaTarget::from_config(name, configured).and_then(|target| {
-            Security::from_properties(&target.properties)?;
+            client_config(&target)?;
             Ok(target)
         });
         match usable {

@@ -16,10 +16,14 @@ pub async fn open(
     settings: &Settings,
     topics: Option<&[String]>,
 ) -> Result<(Target, Cluster)> {
-    let (name, target) = (settings.name.clone(), &settings.target);
-    let address = format!("{} ({})", target.bootstrap.join(","), settings.protocol);
+    let (name, client) = (settings.name.clone(), &settings.client);
+    let address = format!(
+        "{} ({})",
+        client.bootstrap.join(","),
+        client.security.protocol()
+    );
     ctx.note(format!("connecting to Kafka at {address}"));
-    let cluster = Cluster::connect(target, topics, ctx.timeout).await?;
+    let cluster = Cluster::connect(client, topics, ctx.timeout).await?;
     ctx.note(format!(
         "metadata: {} broker(s), {} topic(s)",
         cluster.brokers.len(),

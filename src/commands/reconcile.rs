@@ -140,7 +140,7 @@ pub(crate) async fn build(
     args: &ReconcileSettings,
 ) -> Result<Report<ReconcileReport>> {
     let (since, until, settle, slack) = (args.since, args.until, args.settle, args.slack);
-    let (pg, kafka, id_from) = (&args.pg, &args.kafka.target, &args.id_from);
+    let (pg, kafka, id_from) = (&args.pg, &args.kafka.client, &args.id_from);
     let topic_name = &args.topic;
     let query = &args.query;
     let job_name = args.job.clone();

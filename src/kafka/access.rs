@@ -3,9 +3,8 @@
 //! (DescribeCluster) and of topics (Metadata), and whether it may DESCRIBE a
 //! transactional id (a DescribeTransactions of an id no producer uses).
 
+use super::config::ClientConfig;
 use super::conn::{check, BrokerError, Connection, Unsupported};
-use super::security::Security;
-use super::target::KafkaTarget;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
@@ -175,13 +174,12 @@ const APIS: &[ApiKey] = &[
 /// Asks the first bootstrap server that answers, about `topics` and every topic it
 /// lists. `probe_id`: a transactional id no producer uses.
 pub async fn read(
-    target: &KafkaTarget,
+    config: &ClientConfig,
     topics: &[String],
     probe_id: &str,
     timeout: Duration,
 ) -> Result<Access> {
-    let security = Security::from_properties(&target.properties)?;
-    let conn = Connection::open_first(&target.bootstrap, &security, timeout).await?;
+    let conn = Connection::open_first(config, timeout).await?;
     ask(conn, topics, probe_id).await
 }
 

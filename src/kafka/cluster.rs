@@ -2,11 +2,10 @@
 //! opened connection per broker (fetching uses them too), and the admin requests, each
 //! grouped per broker and sent to all brokers concurrently.
 
+use super::config::ClientConfig;
 use super::conn::{check, error_name, BrokerError, Connection};
 use super::fetch;
 use super::records;
-use super::security::Security;
-use super::target::KafkaTarget;
 use anyhow::{anyhow, bail, Context, Result};
 use futures_util::future::join_all;
 use kafka_protocol::error::ResponseError;
@@ -103,7 +102,7 @@ pub struct TransactionDescription {
 }
 
 pub struct Cluster {
-    security: Security,
+    config: ClientConfig,
     timeout: Duration,
     pub brokers: BTreeMap<i32, String>,
     pub topics: BTreeMap<String, TopicMeta>,
@@ -134,12 +133,11 @@ impl Cluster {
     /// Reads the cluster's metadata through the first bootstrap server that answers.
     /// `topics`: None for all topics.
     pub async fn connect(
-        target: &KafkaTarget,
+        config: &ClientConfig,
         topics: Option<&[String]>,
         timeout: Duration,
     ) -> Result<Cluster> {
-        let security = Security::from_properties(&target.properties)?;
-        let mut conn = Connection::open_first(&target.bootstrap, &security, timeout).await?;
+        let mut conn = Connection::open_first(config, timeout).await?;
         let response: MetadataResponse = conn
             .send(
                 ApiKey::Metadata,
@@ -147,10 +145,14 @@ impl Cluster {
                 METADATA_VERSIONS,
             )
             .await?;
-        Ok(Self::from_metadata(response, security, timeout))
+        Ok(Self::from_metadata(response, config.clone(), timeout))
     }
 
-    fn from_metadata(response: MetadataResponse, security: Security, timeout: Duration) -> Cluster {
+    fn from_metadata(
+        response: MetadataResponse,
+        config: ClientConfig,
+        timeout: Duration,
+    ) -> Cluster {
         let brokers = response
             .brokers
             .iter()
@@ -183,7 +185,7 @@ impl Cluster {
             topics.insert(name, TopicMeta { partitions });
         }
         Cluster {
-            security,
+            config,
             timeout,
             brokers,
             topics,
@@ -321,7 +323,7 @@ impl Cluster {
                 .ok_or_else(|| anyhow!("broker {id} is not in the cluster metadata"))?,
         };
         let conn = Arc::new(Mutex::new(
-            Connection::open(&address, &self.security, self.timeout).await?,
+            Connection::open(&address, &self.config, self.timeout).await?,
         ));
         *slot = Some(conn.clone());
         Ok(conn)

@@ -1,9 +1,9 @@
 //! One connection to one Kafka broker: TCP, TLS and SASL as configured, version
 //! negotiation with ApiVersions, and framed, bounded request/response exchanges.
 
+use super::config::ClientConfig;
 use super::scram::{self, Hash, Scram};
-use super::security::{Mechanism, Sasl, Security, TlsVersion};
-use crate::error::hinted;
+use super::security::{Mechanism, Sasl, TlsVersion};
 use crate::peer::{self, Expected, Peer, WrongServer};
 use anyhow::{bail, Context, Result};
 use bytes::{Bytes, BytesMut};
@@ -31,7 +31,9 @@ pub struct Connection {
     stream: Box<dyn Stream>,
     pub address: String,
     correlation: i32,
+    /// The bound of each request (the command's, or request.timeout.ms when shorter).
     timeout: Duration,
+    client_id: StrBytes,
     /// The broker's supported versions per API key.
     versions: HashMap<i16, VersionRange>,
     /// Set when an exchange failed half-way: the stream may be out of step.
@@ -41,30 +43,95 @@ pub struct Connection {
 /// The PKCS#8 key of a PEM file, from its `BEGIN PRIVATE KEY` line on: native-tls wants
 /// it first, while `openssl pkcs12 -nocerts` writes "Bag Attributes" before it (OpenSSL,
 /// and so librdkafka, skip such text).
-fn pkcs8_pem(pem: &[u8]) -> Result<&[u8]> {
+fn pkcs8_pem<'a>(pem: &'a [u8], path: &std::path::Path) -> Result<&'a [u8]> {
     const BEGIN: &[u8] = b"-----BEGIN PRIVATE KEY-----";
     if let Some(at) = pem.windows(BEGIN.len()).position(|w| w == BEGIN) {
         return Ok(&pem[at..]);
     }
-    Err(hinted(
-        "ssl.key.location holds no PKCS#8 key (BEGIN PRIVATE KEY)",
-        "convert it into a file only you can read: (umask 077; openssl pkey -in key.pem -out client-key.pem)",
-    ))
+    Err(NotPkcs8 {
+        path: path.to_path_buf(),
+    }
+    .into())
 }
+
+/// The client key file holds no unencrypted PKCS#8 key: typed for its hint.
+#[derive(Debug, Clone)]
+pub struct NotPkcs8 {
+    pub path: std::path::PathBuf,
+}
+
+impl std::fmt::Display for NotPkcs8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the client key {} holds no PKCS#8 key (BEGIN PRIVATE KEY)",
+            self.path.display()
+        )
+    }
+}
+
+impl std::error::Error for NotPkcs8 {}
+
+/// What was under way when a broker did not answer in time.
+#[derive(Debug, Clone)]
+pub enum Waiting {
+    /// The connection's setup: TCP, TLS, ApiVersions, SASL.
+    Connect,
+    Request(ApiKey),
+}
+
+/// A broker did not answer within the bound: typed for its hint (the bound may be the
+/// command's --timeout or a client property's, shorter one).
+#[derive(Debug, Clone)]
+pub struct NoAnswer {
+    pub address: String,
+    pub waiting: Waiting,
+    pub after: Duration,
+}
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.waiting {
+            Waiting::Connect => write!(
+                f,
+                "connecting to Kafka broker {}: no answer within {:?}",
+                self.address, self.after
+            ),
+            Waiting::Request(key) => write!(
+                f,
+                "Kafka broker {} did not answer {key:?} within {:?}",
+                self.address, self.after
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NoAnswer {}
+
+/// The broker refused the SASL credentials (SaslAuthenticate's error), in its words.
+#[derive(Debug, Clone)]
+pub struct AuthenticationFailed {
+    pub mechanism: Mechanism,
+    pub message: String,
+}
+
+impl std::fmt::Display for AuthenticationFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SASL authentication failed: {}", self.message)
+    }
+}
+
+impl std::error::Error for AuthenticationFailed {}
 
 impl Connection {
     /// Connects, negotiates versions and authenticates; every step bounded by `timeout`.
     /// The first of the bootstrap servers that answers, tried in order. With one server,
     /// its error whole (typed: a hint may depend on it); with several, every one's.
-    pub async fn open_first(
-        bootstrap: &[String],
-        security: &Security,
-        timeout: Duration,
-    ) -> Result<Connection> {
+    pub async fn open_first(config: &ClientConfig, timeout: Duration) -> Result<Connection> {
         let mut failures = Vec::new();
         let mut last = None;
-        for address in bootstrap {
-            match Connection::open(address, security, timeout).await {
+        for address in &config.bootstrap {
+            match Connection::open(address, config, timeout).await {
                 Ok(conn) => return Ok(conn),
                 Err(e) => {
                     failures.push(format!("{e:#}"));
@@ -81,8 +148,16 @@ impl Connection {
         }
     }
 
-    pub async fn open(address: &str, security: &Security, timeout: Duration) -> Result<Connection> {
-        let deadline = tokio::time::Instant::now() + timeout;
+    /// One broker: its setup bounded by `timeout` (or socket.connection.setup.timeout.ms
+    /// when shorter), each later request by `timeout` (or request.timeout.ms).
+    pub async fn open(
+        address: &str,
+        config: &ClientConfig,
+        timeout: Duration,
+    ) -> Result<Connection> {
+        let security = &config.security;
+        let setup = config.connect_bound(timeout);
+        let deadline = tokio::time::Instant::now() + setup;
         let attempt = async {
             let tcp = match TcpStream::connect(address).await {
                 Ok(tcp) => tcp,
@@ -117,10 +192,11 @@ impl Connection {
                     {
                         let cert = std::fs::read(cert)
                             .with_context(|| format!("reading {}", cert.display()))?;
+                        let key_path = key.as_path();
                         let key = std::fs::read(key)
                             .with_context(|| format!("reading {}", key.display()))?;
                         builder.identity(
-                            native_tls::Identity::from_pkcs8(&cert, pkcs8_pem(&key)?)
+                            native_tls::Identity::from_pkcs8(&cert, pkcs8_pem(&key, key_path)?)
                                 .context("loading the client certificate")?,
                         );
                     }
@@ -153,7 +229,8 @@ impl Connection {
                 stream,
                 address: address.to_string(),
                 correlation: 0,
-                timeout,
+                timeout: config.request_bound(timeout),
+                client_id: StrBytes::from_string(config.client_id.clone()),
                 versions: HashMap::new(),
                 broken: false,
             };
@@ -163,15 +240,14 @@ impl Connection {
             }
             Ok::<_, anyhow::Error>(conn)
         };
-        match tokio::time::timeout(timeout, attempt).await {
+        match tokio::time::timeout(setup, attempt).await {
             Ok(result) => result.with_context(|| format!("connecting to Kafka broker {address}")),
-            Err(_) => Err(hinted(
-                format!(
-                    "connecting to Kafka broker {address}: no answer within {}",
-                    crate::units::format_duration(timeout)
-                ),
-                "check the address and listener (PLAINTEXT vs SSL/SASL: -X security.protocol=…); a busy broker may need a longer --timeout",
-            )),
+            Err(_) => Err(NoAnswer {
+                address: address.to_string(),
+                waiting: Waiting::Connect,
+                after: setup,
+            }
+            .into()),
         }
     }
 
@@ -228,7 +304,7 @@ impl Connection {
         match mechanism {
             Mechanism::Plain => {
                 let token = format!("\0{username}\0{password}");
-                self.sasl_step(Bytes::from(token.into_bytes()), version, "PLAIN")
+                self.sasl_step(mechanism, Bytes::from(token.into_bytes()), version)
                     .await?;
             }
             Mechanism::ScramSha256 | Mechanism::ScramSha512 => {
@@ -238,13 +314,12 @@ impl Connection {
                     Hash::Sha512
                 };
                 let mut scram = Scram::new(hash, username, password, scram::nonce()?);
-                let name = mechanism.name();
                 let server_first = self
-                    .sasl_step(Bytes::from(scram.first()), version, name)
+                    .sasl_step(mechanism, Bytes::from(scram.first()), version)
                     .await?;
                 let client_final = scram.respond(&server_first)?;
                 let server_final = self
-                    .sasl_step(Bytes::from(client_final), version, name)
+                    .sasl_step(mechanism, Bytes::from(client_final), version)
                     .await?;
                 scram.verify(&server_final)?;
             }
@@ -259,9 +334,9 @@ impl Connection {
     /// One SaslAuthenticate round trip of `mechanism`'s exchange.
     pub(super) async fn sasl_step(
         &mut self,
+        mechanism: Mechanism,
         token: Bytes,
         version: i16,
-        mechanism: &str,
     ) -> Result<Bytes> {
         let response: SaslAuthenticateResponse = self
             .exchange(
@@ -275,15 +350,7 @@ impl Connection {
                 .error_message
                 .map(|m| m.to_string())
                 .unwrap_or_default();
-            let hint = if mechanism == "GSSAPI" {
-                "the broker refused the Kerberos principal: check its principal mapping (sasl.kerberos.principal.to.local.rules) and its log"
-            } else {
-                "check sasl.username, sasl.password and sasl.mechanism"
-            };
-            return Err(hinted(
-                format!("SASL authentication failed: {message}"),
-                hint,
-            ));
+            return Err(AuthenticationFailed { mechanism, message }.into());
         }
         Ok(response.auth_bytes)
     }
@@ -322,11 +389,12 @@ impl Connection {
         self.broken = !matches!(outcome, Ok(Ok(_)));
         match outcome {
             Ok(result) => result,
-            Err(_) => bail!(
-                "Kafka broker {} did not answer {key:?} within {}",
-                self.address,
-                crate::units::format_duration(self.timeout)
-            ),
+            Err(_) => Err(NoAnswer {
+                address: self.address.clone(),
+                waiting: Waiting::Request(key),
+                after: self.timeout,
+            }
+            .into()),
         }
     }
 
@@ -345,7 +413,7 @@ impl Connection {
             .with_request_api_key(key as i16)
             .with_request_api_version(version)
             .with_correlation_id(self.correlation)
-            .with_client_id(Some(StrBytes::from_static_str("indoubt")));
+            .with_client_id(Some(self.client_id.clone()));
         let mut frame = BytesMut::with_capacity(256);
         frame.extend_from_slice(&[0, 0, 0, 0]);
         header.encode(&mut frame, Req::header_version(version))?;
@@ -579,13 +647,12 @@ mod tests {
     #[test]
     fn a_pkcs8_key_is_found_after_bag_attributes_and_other_keys_are_refused() {
         let key = b"Bag Attributes\n    localKeyID: 01\n-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n";
-        assert!(pkcs8_pem(key)
+        let path = std::path::Path::new("k.pem");
+        assert!(pkcs8_pem(key, path)
             .unwrap()
             .starts_with(b"-----BEGIN PRIVATE KEY-----"));
-        let err = pkcs8_pem(b"-----BEGIN RSA PRIVATE KEY-----\nMII\n").unwrap_err();
-        assert!(crate::error::hint_of(&err)
-            .unwrap()
-            .contains("openssl pkey"));
+        let err = pkcs8_pem(b"-----BEGIN RSA PRIVATE KEY-----\nMII\n", path).unwrap_err();
+        assert!(err.downcast_ref::<NotPkcs8>().is_some());
     }
 
     #[test]

@@ -203,9 +203,8 @@ async fn place_again(
             .max_by_key(|h| !h.why.is_empty())
         {
             bail!(
-                "no progress on {topic}-{} for {}: {}",
+                "no progress on {topic}-{} for {idle_timeout:?}: {}",
                 stuck.range.partition,
-                crate::units::format_duration(idle_timeout),
                 stuck.why
             );
         }
@@ -357,9 +356,8 @@ async fn read_from_leader(
         if last_progress.elapsed() > idle_timeout {
             let stuck: Vec<String> = open.keys().map(|p| format!("{topic}-{p}")).collect();
             return Err(anyhow!(
-                "no progress on {} for {}: each stopped before the end offset it had when the run began",
-                stuck.join(", "),
-                crate::units::format_duration(idle_timeout)
+                "no progress on {} for {idle_timeout:?}: each stopped before the end offset it had when the run began",
+                stuck.join(", ")
             ));
         }
     }

@@ -4,6 +4,7 @@
 
 use super::conn::Connection;
 use super::gss::{self, Context, Failure, Missing};
+use super::security::Mechanism;
 use anyhow::Result;
 use bytes::Bytes;
 use std::fmt;
@@ -286,7 +287,7 @@ impl Connection {
                 .map_err(fail)?;
             context = back;
             let answer = self
-                .sasl_step(Bytes::from(step.token), version, "GSSAPI")
+                .sasl_step(Mechanism::Gssapi, Bytes::from(step.token), version)
                 .await?;
             if step.complete {
                 if step.flags & gss::C_MUTUAL_FLAG == 0 {
@@ -306,7 +307,7 @@ impl Connection {
             message,
         })?;
         let wrapped = context.wrap(&reply).map_err(fail)?;
-        self.sasl_step(Bytes::from(wrapped), version, "GSSAPI")
+        self.sasl_step(Mechanism::Gssapi, Bytes::from(wrapped), version)
             .await?;
         Ok(())
     }

@@ -6,9 +6,9 @@
 use super::ids::{IdFrom, IdList};
 use crate::error::hinted;
 use crate::kafka::cluster::Cluster;
+use crate::kafka::config::ClientConfig;
 use crate::kafka::fetch::{self, Range, Work, READ_COMMITTED};
 use crate::kafka::records::Record;
-use crate::kafka::target::KafkaTarget;
 use anyhow::{anyhow, Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -112,8 +112,8 @@ impl Topic {
 
 /// Connects, captures the end offsets, and learns what each partition still holds: its
 /// log start and first kept message, and the topic's retention and cleanup policy.
-pub async fn open(target: &KafkaTarget, topic: &str, timeout: Duration) -> Result<Topic> {
-    let cluster = Cluster::connect(target, Some(&[topic.to_string()]), timeout).await?;
+pub async fn open(client: &ClientConfig, topic: &str, timeout: Duration) -> Result<Topic> {
+    let cluster = Cluster::connect(client, Some(&[topic.to_string()]), timeout).await?;
     if let Some(error) = cluster.topic_errors.get(topic) {
         return Err(anyhow!("topic {topic} cannot be read: {}", error.name()));
     }

@@ -5,7 +5,8 @@ use super::targets::Targets;
 use super::{Note, Thresholds};
 use crate::cli::{HangingArgs, KafkaTargetArgs, LsoArgs, ProducersArgs, TransactionsArgs};
 use crate::error::hinted;
-use crate::kafka::target::KafkaTarget;
+use crate::kafka::config::ClientConfig;
+use crate::settings::kafka_client::KafkaTarget;
 use anyhow::Result;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -15,9 +16,10 @@ use std::time::Duration;
 /// secrets).
 pub struct Cluster {
     pub name: Option<String>,
+    /// The properties as given (shown masked).
     pub target: KafkaTarget,
-    /// `security.protocol` in force (PLAINTEXT, SSL, SASL_SSL, …), as status lines name it.
-    pub protocol: &'static str,
+    /// What the client connects with, read once from the properties.
+    pub client: ClientConfig,
     /// `-b` as given.
     pub bootstrap: Option<String>,
     /// `--command-config` as given.
@@ -61,11 +63,11 @@ pub struct HangingSettings {
 
 /// The cluster `args` name (`default`: a reconcile job's target name).
 pub fn cluster(t: &Targets, args: &KafkaTargetArgs, default: Option<&str>) -> Result<Cluster> {
-    let (name, target, protocol) = t.kafka_target(args, default)?;
+    let (name, target, client) = t.kafka_target(args, default)?;
     Ok(Cluster {
         name,
         target,
-        protocol,
+        client,
         bootstrap: args.bootstrap.clone(),
         command_config: args.command_config.clone(),
     })

@@ -6,7 +6,7 @@
 pub mod command;
 pub mod defaults;
 pub mod kafka;
-pub mod kerberos;
+pub mod kafka_client;
 pub mod man;
 pub mod pg;
 pub mod reconcile;

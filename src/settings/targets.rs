@@ -6,13 +6,13 @@ use crate::cli::{KafkaTargetArgs, PgTargetArgs};
 use crate::config::{self, Loaded};
 use crate::context::Context;
 use crate::error::hinted;
-use crate::kafka::properties;
-use crate::kafka::security::Security;
-use crate::kafka::target::{
-    parse_bootstrap, parse_property_arg, read_properties_file, KafkaTarget,
-};
+use crate::kafka::config::ClientConfig;
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin};
 use crate::report::Target;
+use crate::settings::kafka_client::properties;
+use crate::settings::kafka_client::target::{
+    parse_bootstrap, parse_property_arg, read_properties_file, KafkaTarget,
+};
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
@@ -65,12 +65,12 @@ pub struct Targets<'a> {
 impl Targets<'_> {
     /// The Kafka cluster: `-b` (with `--command-config` and `-X`), or a config target
     /// (`--kafka NAME`, else `default` — a reconcile job's — else the only one), with `-X`
-    /// over its properties; with the security protocol they make.
+    /// over its properties; with the client configuration they make.
     pub fn kafka_target(
         &self,
         args: &KafkaTargetArgs,
         default: Option<&str>,
-    ) -> Result<(Option<String>, KafkaTarget, &'static str)> {
+    ) -> Result<(Option<String>, KafkaTarget, ClientConfig)> {
         let targets = &self.config.config.kafka;
         let named = args.kafka.as_deref().or(default);
         let (name, mut target) = match (&args.bootstrap, named) {
@@ -115,8 +115,8 @@ impl Targets<'_> {
             self.ctx
                 .note(format!("{name} is ignored: {}", property.what));
         }
-        let protocol = Security::from_properties(&target.properties)?.protocol();
-        Ok((name, target, protocol))
+        let client = super::kafka_client::client_config(&target)?;
+        Ok((name, target, client))
     }
 
     /// A `--pg` value (or a config's postgres reference) that is neither a target name of

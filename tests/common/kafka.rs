@@ -3,8 +3,8 @@
 
 use super::{lab, unique};
 use bytes::BytesMut;
+use indoubt::kafka::config::ClientConfig as IndoubtClient;
 use indoubt::kafka::conn::Connection;
-use indoubt::kafka::security::Security;
 use kafka_protocol::messages::{
     produce_request, ApiKey, InitProducerIdRequest, InitProducerIdResponse, ProduceRequest,
     ProduceResponse, TopicName, TransactionalId,
@@ -204,9 +204,13 @@ pub fn long_transaction(bootstrap: &str, topic: &str, partition: i32) -> (BasePr
 pub fn hanging_transaction(bootstrap: &str, topic: &str, partition: i32) -> (i64, i16, String) {
     let id = unique("hanging-txn");
     runtime().block_on(async {
-        let mut conn = Connection::open(bootstrap, &Security::default(), WAIT)
-            .await
-            .expect("connect");
+        let mut conn = Connection::open(
+            bootstrap,
+            &IndoubtClient::plaintext(vec![bootstrap.to_string()]),
+            WAIT,
+        )
+        .await
+        .expect("connect");
         let init = InitProducerIdRequest::default()
             .with_transactional_id(Some(TransactionalId(StrBytes::from_string(id.clone()))))
             .with_transaction_timeout_ms(60_000);

@@ -2,10 +2,10 @@
 //! Java client's (`sasl.jaas.config` with Krb5LoginModule), into the typed settings the
 //! Kafka client takes.
 
+use super::jaas::LoginModule;
 use crate::error::hinted;
 use crate::kafka::gss::LIBRARY;
 use crate::kafka::gssapi::{Credentials, Kerberos, KerberosError, Problem};
-use crate::kafka::jaas::LoginModule;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -158,8 +158,8 @@ pub fn hint(error: &KerberosError) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::jaas;
     use super::*;
-    use crate::kafka::jaas;
     use std::collections::BTreeMap;
 
     fn parse(props: &[(&str, &str)], jaas_line: Option<&str>) -> Result<Kerberos> {
