@@ -3,6 +3,7 @@
 //! properties and Java's Krb5LoginModule) and with a ticket cache kinit made; a principal
 //! the KDC does not know, a missing ticket and a wrong service host refused clearly; and
 //! a machine without the Kerberos library, where PLAIN still works.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
