@@ -428,7 +428,7 @@ mod tests {
         assert!(from_properties(&props(&[("security.protocol", "SASL_SSL")])).is_err());
         assert!(from_properties(&props(&[
             ("security.protocol", "SASL_SSL"),
-            ("sasl.mechanism", "GSSAPI"),
+            ("sasl.mechanism", "NTLM"),
             ("sasl.username", "u"),
             ("sasl.password", "p")
         ]))
