@@ -50,6 +50,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
             return Some(hint);
         }
         if let Some(refused) = e.downcast_ref::<crate::kafka::conn::Refused>() {
+            if let Some(broker) = crate::kafka::cluster::AdvertisedBroker::of(err) {
+                return Some(advertised_refused_hint(broker));
+            }
             return Some(format!(
                 "is the broker running on {}? Nothing accepted a connection there: check the host and port of -b (or of the config's bootstrap servers)",
                 refused.address
@@ -57,6 +60,15 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         }
         e.downcast_ref::<WrongServer>().map(wrong_server_hint)
     })
+}
+
+/// A broker the cluster's metadata named refused the connection: the bootstrap server
+/// answered, so `-b` is right; the address is the broker's own word for itself.
+fn advertised_refused_hint(broker: &crate::kafka::cluster::AdvertisedBroker) -> String {
+    format!(
+        "the cluster's metadata says broker {} is at {}, and nothing accepted a connection there: is that broker running, and does its advertised.listeners name an address this machine can reach (for the listener -b connects to)?",
+        broker.id, broker.address
+    )
 }
 
 /// The ways to name a PostgreSQL server, for a hint.

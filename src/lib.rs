@@ -27,3 +27,4 @@ pub mod term;
 pub mod text;
 pub mod units;
 pub mod usage;
+pub mod verdict;

@@ -1411,3 +1411,89 @@ fn a_jobs_missing_ids_name_the_command_that_writes_them_and_it_works_as_printed(
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(next_of(&r, "missing_in_topic").is_null(), "{r}");
 }
+
+/// A broker whose advertised.listeners names an address nothing listens on: the bootstrap
+/// broker answers, the metadata sends the client to the other one, and the refused
+/// connection reaches the operator with its hint (the cluster no longer flattens it to
+/// text), both as `kafka lso`'s advice for each partition it leads and under `reconcile`'s
+/// error.
+#[test]
+fn a_broker_advertised_where_nothing_listens_is_named_with_its_hint_by_kafka_lso_and_reconcile() {
+    let nowhere = free_port();
+    let cluster = KafkaCluster::start_advertising(2, &[(2, nowhere)]);
+    // Broker 1 answers indoubt's metadata request; broker 2 is reached only where it says.
+    let bootstrap = cluster.bootstrap().split(',').next().unwrap().to_string();
+    // Led by broker 2 alone: every request about it goes to the advertised address. Made
+    // by Kafka's own tool, which asks another broker when the one it picked cannot be
+    // reached (librdkafka's admin client may keep asking broker 2).
+    let topic = unique("orders.created");
+    cluster.tool(
+        Some(1),
+        "org.apache.kafka.tools.TopicCommand",
+        &["--create", "--topic", &topic, "--replica-assignment", "2,2"],
+    );
+    let address = format!("127.0.0.1:{nowhere}");
+    // Broker 1 must know the new topic before it is asked.
+    let watcher = consumer(&bootstrap, "read_uncommitted");
+    wait_for("broker 1 to name broker 2 the topic's leader", || {
+        watcher.fetch_metadata(Some(&topic), WAIT).is_ok_and(|m| {
+            let t = &m.topics()[0];
+            t.error().is_none()
+                && t.partitions().len() == 2
+                && t.partitions().iter().all(|p| p.leader() == 2)
+        })
+    });
+
+    let lso = run(indoubt().args([
+        "-o", "json", "kafka", "lso", "-b", &bootstrap, "--topic", &topic,
+    ]));
+    assert_eq!(lso.code, 3, "{}\n{}", lso.stdout, lso.stderr);
+    let report: Value = serde_json::from_str(&lso.stdout).unwrap();
+    let unreadable: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "lso_unreadable")
+        .collect();
+    assert_eq!(unreadable.len(), 2, "{}", lso.stdout);
+    for finding in unreadable {
+        let message = finding["message"].as_str().unwrap();
+        assert!(
+            message.contains("ListOffsets: broker 2: ")
+                && message.contains(&format!("connection refused at {address}")),
+            "{message}"
+        );
+        let advice = finding["advice"].as_str().unwrap_or_default();
+        assert!(
+            advice.contains(&format!("broker 2 is at {address}"))
+                && advice.contains("advertised.listeners"),
+            "no hint in {finding}"
+        );
+    }
+
+    let db = TestDb::create("advertised");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 3) g",
+        )
+        .unwrap();
+    let (_, out) = reconcile(&db.url(), &bootstrap, &topic, &[]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("connection refused at {address}")),
+        "{}",
+        out.stderr
+    );
+    let hint = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("hint: "))
+        .unwrap_or_else(|| panic!("no hint:\n{}", out.stderr));
+    assert!(
+        hint.contains(&format!("broker 2 is at {address}"))
+            && hint.contains("advertised.listeners"),
+        "{hint}"
+    );
+}

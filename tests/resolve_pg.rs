@@ -1808,6 +1808,8 @@ fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
         ])
         .arg("--audit-log")
         .arg(s.audit()));
+    // The warning is wrapped to the width: read as words.
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     for part in [
         "WARNING: an earlier resolve of prepared transaction",
         "has no outcome in the audit log",
@@ -1815,13 +1817,18 @@ fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
         &open_id,
         "That process may have died before its action",
     ] {
-        assert!(table.stdout.contains(part), "{part:?}: {}", table.stdout);
+        assert!(
+            flat(&table.stdout).contains(part),
+            "{part:?}: {}",
+            table.stdout
+        );
     }
 
     let (r, out) = s.resolve(&gid, &["--rollback", "--yes", "--reason", "second try"]);
     assert_eq!((out.code, code(&r)), (0, "resolved"), "{}", out.stderr);
     assert!(
-        out.stderr.contains("WARNING: an earlier resolve of") && out.stderr.contains(&open_id),
+        flat(&out.stderr).contains("WARNING: an earlier resolve of")
+            && out.stderr.contains(&open_id),
         "warned before going on: {}",
         out.stderr
     );

@@ -1,10 +1,11 @@
 //! `indoubt audit list`, `indoubt audit verify` and `indoubt audit reseal`.
 
-use crate::audit::log;
+use crate::audit::log::{self, Verification};
 use crate::audit::record::{Kind, Record};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
+use crate::next::{Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
 use crate::settings::command::AuditListSettings;
@@ -12,7 +13,9 @@ use crate::settings::targets::AuditLog;
 use crate::shown;
 use crate::term::Shown;
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::path::PathBuf;
 
 #[derive(Debug, Serialize)]
 struct AuditReport {
@@ -28,12 +31,41 @@ fn target(path: &std::path::Path) -> Target {
     }
 }
 
+/// The log as read and checked: the I/O half of `audit list` and `audit verify`, which
+/// [`list_report`] and [`verify_report`] report.
+pub(crate) struct AuditSnapshot {
+    pub path: PathBuf,
+    pub verification: Verification,
+    /// When it was read: `--since` counts back from it.
+    pub read_at: DateTime<Utc>,
+}
+
+fn read(audit_log: &AuditLog) -> Result<AuditSnapshot> {
+    let path = audit_log.path()?;
+    Ok(AuditSnapshot {
+        path: path.to_path_buf(),
+        verification: log::read_and_verify(path)?,
+        read_at: Utc::now(),
+    })
+}
+
 pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
-    let path = args.log.path()?;
-    let verification = log::read_and_verify(path)?;
+    let report = list_report(ctx, args, read(&args.log)?);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The records asked for, and whether the chain holds: pure, so the golden tests build
+/// it as a run does.
+fn list_report(
+    ctx: &Context,
+    args: &AuditListSettings,
+    snapshot: AuditSnapshot,
+) -> Report<AuditReport> {
+    let (path, verification) = (snapshot.path.as_path(), snapshot.verification);
     let since = args
         .since
-        .map(|d| crate::units::time_before(chrono::Utc::now(), d));
+        .map(|d| crate::units::time_before(snapshot.read_at, d));
     let records: Vec<Record> = verification
         .records
         .into_iter()
@@ -55,17 +87,21 @@ pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
         )
     }];
     if !verification.breaks.is_empty() {
-        findings.push(Finding::new(
+        let finding = Finding::new(
             Severity::Critical,
             codes::AUDIT_CHAIN_BROKEN,
             "audit log",
             format!(
-                "the chain is broken ({} place(s)): run `indoubt audit verify`",
+                "the chain is broken ({} place(s)): `indoubt audit verify` (next) says where",
                 verification.breaks.len()
             ),
-        ));
+        );
+        findings.push(match verify_next(ctx, &args.log, path) {
+            Some(next) => finding.next(next),
+            None => finding,
+        });
     }
-    let report = Report::new(
+    Report::new(
         "audit list",
         target(path),
         findings,
@@ -73,9 +109,17 @@ pub fn list(ctx: &Context, args: &AuditListSettings) -> Result<Severity> {
             audit_log: path.display().to_string(),
             records,
         },
-    );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    )
+}
+
+/// `indoubt audit verify`, of the log this run read (`--audit-log` repeated when it was
+/// given; none for a path that is not UTF-8, which a shell word could not carry).
+fn verify_next(ctx: &Context, log: &AuditLog, path: &std::path::Path) -> Option<Next> {
+    let mut words = vec![Word::Lit("audit"), Word::Lit("verify")];
+    if matches!(log.source, crate::settings::Source::Flag(_)) {
+        words.extend([Word::Lit("--audit-log"), Word::Value(path.to_str()?)]);
+    }
+    Some(Next::indoubt(&ctx.invocation, &words))
 }
 
 /// No log at the path (and no head that says one was there): nothing resolved yet, OK.
@@ -92,8 +136,15 @@ fn no_records_yet(path: &std::path::Path) -> Finding {
 }
 
 pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
-    let path = audit_log.path()?;
-    let v = log::read_and_verify(path)?;
+    let report = verify_report(read(audit_log)?);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// Every break of the chain, a head behind, intents without an outcome and reseals:
+/// pure, so the golden tests build it as a run does.
+fn verify_report(snapshot: AuditSnapshot) -> Report<AuditReport> {
+    let (path, v) = (snapshot.path.as_path(), snapshot.verification);
     let mut findings = Vec::new();
     for b in &v.breaks {
         let mut finding = Finding::new(
@@ -173,7 +224,7 @@ pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
             .evidence("action_id", r.action_id.clone()),
         );
     }
-    let report = Report::new(
+    Report::new(
         "audit verify",
         target(path),
         findings,
@@ -181,9 +232,7 @@ pub fn verify(ctx: &Context, audit_log: &AuditLog) -> Result<Severity> {
             audit_log: path.display().to_string(),
             records: v.records,
         },
-    );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    )
 }
 
 pub fn reseal(ctx: &Context, audit_log: &AuditLog, reason: &str) -> Result<Severity> {
@@ -258,15 +307,20 @@ impl TableView for AuditReport {
                     if r.heuristic { " (heuristic)" } else { "" }
                 )),
                 Cell::new(r.outcome.as_ref().map_or("-", |o| o.status.name())),
-                Cell::new(
-                    [r.reason.clone(), r.ticket.clone()]
+                // An empty cell would read as "not known": none was given.
+                Cell::new(match (&r.reason, &r.ticket) {
+                    (None, None) => "-".to_string(),
+                    _ => [r.reason.clone(), r.ticket.clone()]
                         .into_iter()
                         .flatten()
                         .collect::<Vec<_>>()
                         .join(" / "),
-                ),
+                }),
             ]);
         }
         vec![table.render()]
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -5,11 +5,13 @@ use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::Cluster;
+use crate::kafka::conn::BrokerError;
 use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::settings::kafka::Cluster as Settings;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
+use std::collections::BTreeMap;
 
 pub async fn open(
     ctx: &Context,
@@ -40,16 +42,58 @@ pub async fn open(
 }
 
 /// `indoubt resolve kafka … --dry-run` for the open transaction of `topic`-`partition`
-/// from `start_offset`, addressed as this run addressed the cluster (its config name, or
-/// its -b and --command-config; -X settings are not repeated: they may hold secrets).
+/// from `start_offset` (with `--force` where only that acts: brokers too old to judge
+/// it), addressed as this run addressed the cluster.
 pub fn resolve_next(
     ctx: &Context,
     cluster: &Settings,
     target: &Target,
     (topic, partition, start_offset): (&str, i32, i64),
+    forced: bool,
 ) -> Next {
     let (partition, start_offset) = (partition.to_string(), start_offset.to_string());
     let mut words = vec![Word::Lit("resolve"), Word::Lit("kafka")];
+    words.extend(addressing(cluster, target));
+    words.extend([
+        Word::Lit("--topic"),
+        Word::Value(topic),
+        Word::Lit("--partition"),
+        Word::Value(&partition),
+        Word::Lit("--start-offset"),
+        Word::Value(&start_offset),
+    ]);
+    if forced {
+        words.push(Word::Lit("--force"));
+    }
+    words.push(Word::Lit("--dry-run"));
+    Next::indoubt(&ctx.invocation, &words)
+}
+
+/// `indoubt kafka COMMAND --topic T --partition P` (hanging, producers: read only),
+/// addressed as this run addressed the cluster.
+pub fn partition_next(
+    ctx: &Context,
+    cluster: &Settings,
+    target: &Target,
+    command: &'static str,
+    (topic, partition): (&str, i32),
+) -> Next {
+    let partition = partition.to_string();
+    let mut words = vec![Word::Lit("kafka"), Word::Lit(command)];
+    words.extend(addressing(cluster, target));
+    words.extend([
+        Word::Lit("--topic"),
+        Word::Value(topic),
+        Word::Lit("--partition"),
+        Word::Value(&partition),
+    ]);
+    Next::indoubt(&ctx.invocation, &words)
+}
+
+/// The cluster as this run addressed it: its config name, or its -b and
+/// --command-config (-X settings are not repeated: they may hold secrets).
+fn addressing<'a>(cluster: &'a Settings, target: &'a Target) -> Vec<Word<'a>> {
+    let mut words = Vec::new();
     match (&target.name, &cluster.bootstrap) {
         (Some(name), _) => words.extend([Word::Lit("--kafka"), Word::Value(name)]),
         (None, Some(bootstrap)) => words.extend([Word::Lit("-b"), Word::Value(bootstrap)]),
@@ -58,22 +102,12 @@ pub fn resolve_next(
     if let Some(file) = cluster.command_config.as_deref().and_then(|p| p.to_str()) {
         words.extend([Word::Lit("--command-config"), Word::Value(file)]);
     }
-    words.extend([
-        Word::Lit("--topic"),
-        Word::Value(topic),
-        Word::Lit("--partition"),
-        Word::Value(&partition),
-        Word::Lit("--start-offset"),
-        Word::Value(&start_offset),
-        Word::Lit("--dry-run"),
-    ]);
-    Next::indoubt(&ctx.invocation, &words)
+    words
 }
 
 /// Unknown topics and refused describes are UNKNOWN for that topic; the rest still reports.
-pub fn topic_errors(cluster: &Cluster) -> Vec<Finding> {
-    cluster
-        .topic_errors
+pub fn topic_errors(topic_errors: &BTreeMap<String, BrokerError>) -> Vec<Finding> {
+    topic_errors
         .iter()
         .map(|(topic, error)| {
             let advice = if error.error == ResponseError::TopicAuthorizationFailed {

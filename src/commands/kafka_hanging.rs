@@ -5,16 +5,20 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::kafka::cluster::{ProducerState, TopicPartition};
-use crate::kafka::verdict::{self, Verdict};
+use crate::kafka::cluster::{TopicMeta, TopicPartition};
+use crate::kafka::conn::BrokerError;
+use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{self, Report, TableView, Target};
 use crate::settings::kafka::HangingSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
+use crate::verdict::{self, Judgement, Verdict};
 use anyhow::Result;
+use kafka_protocol::error::ResponseError;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct HangingReport {
@@ -50,26 +54,50 @@ pub async fn run(ctx: &Context, s: &HangingSettings) -> Result<Severity> {
 
 /// The report, for `run` to print and for `check` to gather.
 pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<HangingReport>> {
-    let max_transaction_timeout = s.max_transaction_timeout;
-    let pattern = &s.pattern;
+    let snapshot = gather(ctx, s).await?;
+    Ok(report_of(ctx, s, snapshot))
+}
+
+/// What the cluster said, read by `gather` as kafka-transactions.sh's find-hanging reads
+/// it: the I/O half, which [`report_of`] judges.
+pub(crate) struct HangingSnapshot {
+    pub target: Target,
+    /// Topics the metadata named with an error (unknown topic, no access).
+    pub topic_errors: BTreeMap<String, BrokerError>,
+    pub brokers: BTreeMap<i32, String>,
+    pub topics: BTreeMap<String, TopicMeta>,
+    /// DescribeProducers of the partitions searched.
+    pub producers: BTreeMap<TopicPartition, Result<Vec<ProducerState>>>,
+    /// The judgement of the open transactions older than the maximum timeout.
+    pub judgement: Judgement,
+    /// When the producers were asked (ms): an open transaction's age is counted to it.
+    pub read_at_ms: i64,
+}
+
+async fn gather(ctx: &Context, s: &HangingSettings) -> Result<HangingSnapshot> {
     let named = s.topic.as_ref().map(|t| vec![t.clone()]);
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, named.as_deref()).await?;
-    let mut findings = kafka_common::topic_errors(&cluster);
-    if let Some(b) = s.broker_id {
-        if !cluster.brokers.contains_key(&b) {
-            findings.push(Finding::new(
-                Severity::Unknown,
-                codes::BROKER_UNKNOWN,
-                format!("broker {b}"),
-                "not in the cluster metadata",
-            ));
-        }
-    }
-    // 1. The partitions to search (as the tool: a topic, one partition, or a broker's replicas).
-    let tps: Vec<TopicPartition> = cluster
-        .topics
+    let tps = searched(&cluster.topics, s);
+    let read_at_ms = now_ms();
+    let producers = cluster.describe_producers(&tps).await;
+    // 3. Which transactional id, and 4. does its coordinator still own this partition?
+    let judgement = verdict::judge(&cluster, candidates(&producers, s, read_at_ms)).await;
+    Ok(HangingSnapshot {
+        target,
+        topic_errors: cluster.topic_errors.clone(),
+        brokers: cluster.brokers.clone(),
+        topics: cluster.topics.clone(),
+        producers,
+        judgement,
+        read_at_ms,
+    })
+}
+
+/// 1. The partitions to search (as the tool: a topic, one partition, or a broker's replicas).
+fn searched(topics: &BTreeMap<String, TopicMeta>, s: &HangingSettings) -> Vec<TopicPartition> {
+    topics
         .iter()
-        .filter(|(name, _)| pattern.as_ref().is_none_or(|p| p.is_match(name)))
+        .filter(|(name, _)| s.pattern.as_ref().is_none_or(|p| p.is_match(name)))
         .flat_map(|(name, topic)| {
             topic
                 .partitions
@@ -81,9 +109,53 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
                 && s.broker_id.is_none_or(|b| meta.replicas.contains(&b))
         })
         .map(|(name, p, _)| (name.clone(), p))
-        .collect();
+        .collect()
+}
+
+/// 2. Open transactions whose last write is older than the maximum transaction timeout.
+fn candidates(
+    producers: &BTreeMap<TopicPartition, Result<Vec<ProducerState>>>,
+    s: &HangingSettings,
+    now: i64,
+) -> Vec<(TopicPartition, ProducerState)> {
+    let max_ms = s.max_transaction_timeout.as_millis().min(i64::MAX as u128) as i64;
+    producers
+        .iter()
+        .filter_map(|(tp, ps)| Some((tp, ps.as_ref().ok()?)))
+        .flat_map(|(tp, ps)| {
+            ps.iter()
+                .filter(|p| {
+                    p.current_txn_start_offset >= 0
+                        && now.saturating_sub(p.last_timestamp_ms) > max_ms
+                })
+                .map(|p| (tp.clone(), p.clone()))
+        })
+        .collect()
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(
+    ctx: &Context,
+    s: &HangingSettings,
+    snapshot: HangingSnapshot,
+) -> Report<HangingReport> {
+    let max_transaction_timeout = s.max_transaction_timeout;
+    let now = snapshot.read_at_ms;
+    let target = snapshot.target;
+    let mut findings = kafka_common::topic_errors(&snapshot.topic_errors);
+    if let Some(b) = s.broker_id {
+        if !snapshot.brokers.contains_key(&b) {
+            findings.push(Finding::new(
+                Severity::Unknown,
+                codes::BROKER_UNKNOWN,
+                format!("broker {b}"),
+                "not in the cluster metadata",
+            ));
+        }
+    }
+    let tps = searched(&snapshot.topics, s);
     if let (Some(topic), Some(p)) = (&s.topic, s.partition) {
-        if cluster.topics.contains_key(topic) && tps.is_empty() {
+        if snapshot.topics.contains_key(topic) && tps.is_empty() {
             findings.push(Finding::new(
                 Severity::Unknown,
                 codes::PARTITION_UNKNOWN,
@@ -92,33 +164,25 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
             ));
         }
     }
-    // 2. Open transactions whose last write is older than the maximum transaction timeout.
-    let max_ms = max_transaction_timeout.as_millis().min(i64::MAX as u128) as i64;
-    let now = now_ms();
-    let mut candidates: Vec<(TopicPartition, ProducerState)> = Vec::new();
-    for (tp, producers) in cluster.describe_producers(&tps).await {
-        match producers {
-            Ok(ps) => candidates.extend(
-                ps.into_iter()
-                    .filter(|p| {
-                        p.current_txn_start_offset >= 0
-                            && now.saturating_sub(p.last_timestamp_ms) > max_ms
-                    })
-                    .map(|p| (tp.clone(), p)),
-            ),
-            Err(e) => findings.push(
-                Finding::new(
-                    Severity::Unknown,
-                    codes::PRODUCERS_UNREADABLE,
-                    format!("partition {}-{}", tp.0, tp.1),
-                    format!("{e:#}"),
-                )
-                .advice("DescribeProducers needs READ on the topic"),
-            ),
+    for (tp, producers) in &snapshot.producers {
+        if let Err(e) = producers {
+            let finding = Finding::new(
+                Severity::Unknown,
+                codes::PRODUCERS_UNREADABLE,
+                format!("partition {}-{}", tp.0, tp.1),
+                format!("{e:#}"),
+            );
+            // The ACL only when the broker said so: a partition without a leader is not
+            // a missing grant.
+            let denied = BrokerError::of(e)
+                .is_some_and(|b| b.error == ResponseError::TopicAuthorizationFailed);
+            findings.push(match denied {
+                true => finding.advice("DescribeProducers needs READ on the topic"),
+                false => finding,
+            });
         }
     }
-    // 3. Which transactional id, and 4. does its coordinator still own this partition?
-    let judgement = verdict::judge(&cluster, candidates).await;
+    let judgement = snapshot.judgement;
     for (subject, message) in judgement.unreadable {
         findings.push(Finding::new(
             Severity::Unknown,
@@ -146,9 +210,13 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
             .evidence("source", "DescribeProducers")
             .evidence("producer_id", p.producer_id)
             .evidence("start_offset", p.current_txn_start_offset)
-            .advice(format!(
-                "if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {} --force --reason …` aborts it",
-                tp.0, tp.1, p.current_txn_start_offset
+            .advice("if its producer is gone for good, `indoubt resolve kafka` with --force (next) aborts it: a heuristic, recorded with its reason")
+            .next(kafka_common::resolve_next(
+                ctx,
+                &s.cluster,
+                &target,
+                (&tp.0, tp.1, p.current_txn_start_offset),
+                true,
             )),
         );
     }
@@ -214,6 +282,7 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
                 &s.cluster,
                 &target,
                 (&t.topic, t.partition, t.start_offset),
+                false,
             )),
             Verdict::Long => finding,
         });
@@ -233,7 +302,7 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
             .evidence("source", "DescribeProducers"),
         );
     }
-    let report = Report::new(
+    Report::new(
         "kafka hanging",
         target,
         findings,
@@ -242,8 +311,7 @@ pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<H
             partitions_searched: tps.len(),
             transactions,
         },
-    );
-    Ok(report)
+    )
 }
 
 impl TableView for HangingReport {
@@ -289,3 +357,6 @@ impl TableView for HangingReport {
         ]
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -4,17 +4,20 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
-use crate::kafka::verdict::{self, Verdict};
+use crate::kafka::cluster::TopicPartition;
+use crate::kafka::conn::BrokerError;
+use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{self, Report, TableView, Target};
 use crate::settings::kafka::LsoSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
+use crate::verdict::{self, Judgement, Verdict};
 use anyhow::Result;
 use futures_util::future::join_all;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
@@ -55,6 +58,13 @@ struct PartitionLso {
     verdict: Option<Verdict>,
     /// Why that verdict, or why none.
     verdict_reason: Option<String>,
+    /// No verdict because the brokers are too old to give one (before Kafka 3.0): only
+    /// then does `resolve kafka --force` act without one.
+    #[serde(skip)]
+    forcible: bool,
+    /// When the first unstable record was written could not be read (not: there is none).
+    #[serde(skip)]
+    age_unread: bool,
     severity: Severity,
 }
 
@@ -66,6 +76,94 @@ pub async fn run(ctx: &Context, s: &LsoSettings) -> Result<Severity> {
 
 /// The report, for `run` to print and for `check` to gather.
 pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoReport>> {
+    let snapshot = gather(ctx, s).await?;
+    Ok(report_of(ctx, s, snapshot))
+}
+
+/// What the cluster said about the partitions `kafka lso` reads: the I/O half, which
+/// [`report_of`] judges.
+pub(crate) struct LsoSnapshot {
+    pub target: Target,
+    /// Topics the metadata named with an error (unknown topic, no access).
+    pub topic_errors: BTreeMap<String, BrokerError>,
+    /// The partitions read: the named topics' or the pattern's.
+    pub partitions: Vec<TopicPartition>,
+    /// (high watermark, LSO) of each partition read.
+    pub watermarks: BTreeMap<TopicPartition, Result<(i64, i64)>>,
+    /// DescribeProducers of the partitions with a gap.
+    pub producers: BTreeMap<TopicPartition, Result<Vec<ProducerState>>>,
+    /// When the record at each gap's LSO was written (Fetch; None: no such record).
+    pub first_unstable_at_ms: BTreeMap<TopicPartition, Result<Option<i64>>>,
+    /// `kafka hanging`'s judgement of the producers holding an LSO.
+    pub judgement: Judgement,
+    /// When it was read (ms): how long each gap is stuck is counted to it.
+    pub read_at_ms: i64,
+}
+
+async fn gather(ctx: &Context, s: &LsoSettings) -> Result<LsoSnapshot> {
+    let pattern = &s.pattern;
+    let named = (!s.topics.is_empty()).then_some(s.topics.as_slice());
+    let (target, cluster) = kafka_common::open(ctx, &s.cluster, named).await?;
+    let partitions: Vec<TopicPartition> = cluster
+        .topics
+        .iter()
+        .filter(|(name, _)| pattern.as_ref().is_none_or(|p| p.is_match(name)))
+        .flat_map(|(name, topic)| topic.partitions.keys().map(move |p| (name.clone(), *p)))
+        .collect();
+    let watermarks = cluster.watermarks(&partitions).await;
+    let gaps = gaps(&watermarks);
+    let tps: Vec<TopicPartition> = gaps.iter().map(|(tp, _, _)| tp.clone()).collect();
+    let producers = cluster.describe_producers(&tps).await;
+    let timestamps = join_all(
+        gaps.iter()
+            .map(|(tp, _, lso)| cluster.record_timestamp(tp, *lso)),
+    )
+    .await;
+    let holders: Vec<(TopicPartition, ProducerState)> = gaps
+        .iter()
+        .filter_map(|(tp, _, lso)| Some((tp.clone(), holder(&producers, tp, *lso)?.clone())))
+        .collect();
+    // The same judgement as `kafka hanging`, so the advice says whether it ends by itself.
+    let judgement = verdict::judge(&cluster, holders).await;
+    Ok(LsoSnapshot {
+        target,
+        topic_errors: cluster.topic_errors.clone(),
+        partitions,
+        watermarks,
+        producers,
+        first_unstable_at_ms: tps.into_iter().zip(timestamps).collect(),
+        judgement,
+        read_at_ms: now_ms(),
+    })
+}
+
+/// The partitions whose LSO is behind the high watermark: (partition, high watermark, LSO).
+fn gaps(
+    watermarks: &BTreeMap<TopicPartition, Result<(i64, i64)>>,
+) -> Vec<(TopicPartition, i64, i64)> {
+    watermarks
+        .iter()
+        .filter_map(|(tp, w)| match w {
+            Ok((hw, lso)) if hw > lso => Some((tp.clone(), *hw, *lso)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Only the producer whose open transaction starts at the LSO pins it.
+fn holder<'a>(
+    producers: &'a BTreeMap<TopicPartition, Result<Vec<ProducerState>>>,
+    tp: &TopicPartition,
+    lso: i64,
+) -> Option<&'a ProducerState> {
+    producers
+        .get(tp)
+        .and_then(|r| r.as_ref().ok())
+        .and_then(|ps| ps.iter().find(|p| p.current_txn_start_offset == lso))
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(ctx: &Context, s: &LsoSettings, snapshot: LsoSnapshot) -> Report<LsoReport> {
     let ((warning_age, critical_age), (warning_gap, critical_gap)) = (s.age, s.gap);
     let t = Thresholds {
         warning_age_seconds: warning_age.as_secs(),
@@ -73,36 +171,48 @@ pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoRe
         warning_gap,
         critical_gap,
     };
-    let pattern = &s.pattern;
-    let named = (!s.topics.is_empty()).then_some(s.topics.as_slice());
-    let (target, cluster) = kafka_common::open(ctx, &s.cluster, named).await?;
-    let tps: Vec<TopicPartition> = cluster
-        .topics
-        .iter()
-        .filter(|(name, _)| pattern.as_ref().is_none_or(|p| p.is_match(name)))
-        .flat_map(|(name, topic)| topic.partitions.keys().map(move |p| (name.clone(), *p)))
-        .collect();
-    let mut findings = kafka_common::topic_errors(&cluster);
-    let mut gaps = Vec::new();
-    for (tp, offsets) in cluster.watermarks(&tps).await {
-        match offsets {
-            Ok((hw, lso)) if hw > lso => gaps.push((tp, hw, lso)),
-            Ok(_) => {}
-            Err(e) => findings.push(unreadable(&tp, &format!("{e:#}"))),
+    let mut findings = kafka_common::topic_errors(&snapshot.topic_errors);
+    for (tp, offsets) in &snapshot.watermarks {
+        if let Err(e) = offsets {
+            findings.push(unreadable(tp, e));
         }
     }
-    let partitions = explain(&cluster, gaps, &t, &mut findings).await;
+    let partitions = explain(&snapshot, &t, &mut findings);
     for p in &partitions {
         if p.severity > Severity::Ok {
             let finding = gap_finding(p, &t);
-            findings.push(match (p.verdict, p.open_txn_start_offset) {
-                (Some(Verdict::Hanging), Some(start)) => finding.next(kafka_common::resolve_next(
+            let (cluster, target) = (&s.cluster, &snapshot.target);
+            let tp = (p.topic.as_str(), p.partition);
+            let next = match (p.verdict, p.open_txn_start_offset) {
+                (Some(Verdict::Hanging), Some(start)) => Some(kafka_common::resolve_next(
                     ctx,
-                    &s.cluster,
-                    &target,
-                    (&p.topic, p.partition, start),
+                    cluster,
+                    target,
+                    (tp.0, tp.1, start),
+                    false,
                 )),
-                _ => finding,
+                (None, Some(start)) if p.forcible => Some(kafka_common::resolve_next(
+                    ctx,
+                    cluster,
+                    target,
+                    (tp.0, tp.1, start),
+                    true,
+                )),
+                (None, Some(_)) => Some(kafka_common::partition_next(
+                    ctx, cluster, target, "hanging", tp,
+                )),
+                (Some(Verdict::Long), _) => None,
+                (_, None) => Some(kafka_common::partition_next(
+                    ctx,
+                    cluster,
+                    target,
+                    "producers",
+                    tp,
+                )),
+            };
+            findings.push(match next {
+                Some(next) => finding.next(next),
+                None => finding,
             });
         }
     }
@@ -114,7 +224,7 @@ pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoRe
                 "last stable offsets",
                 format!(
                     "{} partition(s), none with an LSO gap over a threshold",
-                    tps.len()
+                    snapshot.partitions.len()
                 ),
             )
             .evidence(
@@ -124,51 +234,46 @@ pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoRe
             .evidence("gaps", partitions.len()),
         );
     }
-    let report = Report::new(
+    Report::new(
         "kafka lso",
-        target,
+        snapshot.target,
         findings,
         LsoReport {
             thresholds: t,
-            partitions_checked: tps.len(),
+            partitions_checked: snapshot.partitions.len(),
             partitions,
         },
-    );
-    Ok(report)
+    )
 }
 
-fn unreadable(tp: &TopicPartition, why: &str) -> Finding {
-    Finding::new(
+/// The partition's offsets could not be read: why, and the hint the failure carries (a
+/// refused connection to the broker the metadata names, say) as the advice.
+fn unreadable(tp: &TopicPartition, e: &anyhow::Error) -> Finding {
+    let finding = Finding::new(
         Severity::Unknown,
         codes::LSO_UNREADABLE,
         format!("partition {}-{}", tp.0, tp.1),
-        format!("offsets not read: {why}"),
+        format!("offsets not read: {e:#}"),
     )
-    .evidence("source", "ListOffsets")
+    .evidence("source", "ListOffsets");
+    match crate::error::hint_for(e) {
+        Some(hint) => finding.advice(hint),
+        None => finding,
+    }
 }
 
 /// For each gap: the producer whose open transaction starts at the LSO, when that first
 /// unstable record was written, and its transactional id where the coordinators know it.
-async fn explain(
-    cluster: &Cluster,
-    gaps: Vec<(TopicPartition, i64, i64)>,
-    t: &Thresholds,
-    unseen: &mut Vec<Finding>,
-) -> Vec<PartitionLso> {
-    let tps: Vec<TopicPartition> = gaps.iter().map(|(tp, _, _)| tp.clone()).collect();
-    let producers = cluster.describe_producers(&tps).await;
-    let timestamps = join_all(
-        gaps.iter()
-            .map(|(tp, _, lso)| cluster.record_timestamp(tp, *lso)),
-    )
-    .await;
+fn explain(snapshot: &LsoSnapshot, t: &Thresholds, unseen: &mut Vec<Finding>) -> Vec<PartitionLso> {
+    let gaps = gaps(&snapshot.watermarks);
+    let first_unstable = |tp: &TopicPartition| snapshot.first_unstable_at_ms.get(tp);
     // The gap itself is known; what is not (holder, age) is said, not silently left out.
-    for ((tp, _, _), ts) in gaps.iter().zip(&timestamps) {
+    for (tp, _, _) in &gaps {
         let mut missing = Vec::new();
-        if let Some(Err(e)) = producers.get(tp) {
+        if let Some(Err(e)) = snapshot.producers.get(tp) {
             missing.push(format!("its open transaction (DescribeProducers: {e:#})"));
         }
-        if let Err(e) = ts {
+        if let Some(Err(e)) = first_unstable(tp) {
             missing.push(format!("when it began (Fetch: {e:#})"));
         }
         if !missing.is_empty() {
@@ -186,44 +291,36 @@ async fn explain(
             );
         }
     }
-    let mut holders: Vec<(TopicPartition, ProducerState)> = Vec::new();
     let mut rows: Vec<PartitionLso> = gaps
         .into_iter()
-        .zip(timestamps)
-        .map(|((tp, hw, lso), ts)| {
-            let holder = producers
-                .get(&tp)
+        .map(|(tp, hw, lso)| {
+            let holder = holder(&snapshot.producers, &tp, lso);
+            let first = first_unstable(&tp)
                 .and_then(|r| r.as_ref().ok())
-                // Only the producer whose open transaction starts at the LSO pins it.
-                .and_then(|ps| {
-                    ps.iter()
-                        .find(|p| p.current_txn_start_offset == lso)
-                        .cloned()
-                });
-            if let Some(h) = &holder {
-                holders.push((tp.clone(), h.clone()));
-            }
-            let first = ts.ok().flatten();
+                .copied()
+                .flatten();
             PartitionLso {
-                topic: tp.0,
-                partition: tp.1,
                 high_watermark: hw,
                 last_stable_offset: lso,
                 gap: hw - lso,
-                open_txn_start_offset: holder.as_ref().map(|h| h.current_txn_start_offset),
-                producer_id: holder.as_ref().map(|h| h.producer_id),
-                producer_epoch: holder.as_ref().map(|h| h.producer_epoch),
+                open_txn_start_offset: holder.map(|h| h.current_txn_start_offset),
+                producer_id: holder.map(|h| h.producer_id),
+                producer_epoch: holder.map(|h| h.producer_epoch),
                 first_unstable_at_ms: first,
-                stuck_seconds: first.map(|f| now_ms().saturating_sub(f).max(0) as f64 / 1000.0),
+                stuck_seconds: first
+                    .map(|f| snapshot.read_at_ms.saturating_sub(f).max(0) as f64 / 1000.0),
                 transactional_id: None,
                 verdict: None,
                 verdict_reason: None,
+                forcible: false,
+                age_unread: matches!(first_unstable(&tp), Some(Err(_))),
                 severity: Severity::Ok,
+                topic: tp.0,
+                partition: tp.1,
             }
         })
         .collect();
-    // The same judgement as `kafka hanging`, so the advice says whether it ends by itself.
-    let judgement = verdict::judge(cluster, holders).await;
+    let judgement = &snapshot.judgement;
     for row in &mut rows {
         let tp = (row.topic.clone(), row.partition);
         if let Some(j) = judgement.judged.iter().find(|j| j.tp == tp) {
@@ -237,6 +334,7 @@ async fn explain(
         {
             // Kafka before 3.0: the gap is known and graded; only the id is not.
             row.verdict_reason = Some(why.clone());
+            row.forcible = true;
         } else if let Some((_, why)) = row.producer_id.and_then(|pid| {
             let subject = format!("producer {pid} on {}-{}", row.topic, row.partition);
             judgement.unreadable.iter().find(|(s, _)| *s == subject)
@@ -259,9 +357,14 @@ async fn explain(
     }
     for row in &mut rows {
         let by_gap = Severity::grade(row.gap.max(0) as u64, t.warning_gap, t.critical_gap);
-        let by_age = row.stuck_seconds.map_or(Severity::Ok, |s| {
-            Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds)
-        });
+        // An age that could not be read is not an age under the thresholds.
+        let by_age = match (row.stuck_seconds, row.age_unread) {
+            (Some(s), _) => {
+                Severity::grade(s as u64, t.warning_age_seconds, t.critical_age_seconds)
+            }
+            (None, true) => Severity::Unknown,
+            (None, false) => Severity::Ok,
+        };
         row.severity = by_gap.max(by_age);
     }
     rows.sort_by(|a, b| b.severity.cmp(&a.severity).then(b.gap.cmp(&a.gap)));
@@ -341,15 +444,17 @@ fn gap_advice(p: &PartitionLso) -> String {
         (Some(Verdict::Long), _) => format!(
             "{stuck}: not hanging, {reason}: it ends when its producer ends it, or is aborted at its transaction.timeout.ms; see `indoubt kafka transactions`"
         ),
-        (None, Some(start)) => format!(
-            "{stuck}: whether the transaction hangs is not known ({}); if its producer is gone for good, `indoubt resolve kafka --topic {} --partition {} --start-offset {start} --force --reason …` aborts it",
+        // Only brokers too old to judge it let --force act; a judgement that failed
+        // (a broker not answering) makes resolve kafka refuse, forced or not.
+        (None, Some(start)) if p.forcible => format!(
+            "{stuck}: whether the transaction hangs cannot be told ({reason}); if its producer is gone for good, `indoubt resolve kafka` with --force (next) aborts it from offset {start}: a heuristic, recorded with its reason"
+        ),
+        (None, Some(_)) => format!(
+            "{stuck}: whether the transaction hangs is not known ({}), and `indoubt resolve kafka` refuses to abort it until it is; ask `indoubt kafka hanging` (next) again once every broker answers",
             if reason.is_empty() { "not judged" } else { reason },
-            p.topic,
-            p.partition
         ),
         _ => format!(
-            "{stuck}: the producer holding it was not named; see `indoubt kafka producers --topic {} --partition {}`",
-            p.topic, p.partition
+            "{stuck}: the producer holding it was not named; see the partition's producers with `indoubt kafka producers` (next)"
         ),
     }
 }
@@ -409,3 +514,6 @@ impl TableView for LsoReport {
         ]
     }
 }
+
+#[cfg(test)]
+mod golden;

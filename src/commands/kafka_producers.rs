@@ -4,15 +4,17 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::ProducerState;
+use crate::kafka::conn::BrokerError;
+use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{self, Report, TableView, Target};
 use crate::settings::kafka::ProducersSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
@@ -21,19 +23,50 @@ struct ProducersReport {
     partition: i32,
     leader: Option<i32>,
     producers: Vec<ProducerState>,
+    /// When the producers were read (ms): the table's "ago" counts to it.
+    #[serde(skip)]
+    read_at_ms: i64,
+}
+
+/// What the cluster said about the partition: the I/O half, which [`report_of`] reports.
+pub(crate) struct ProducersSnapshot {
+    pub target: Target,
+    /// Topics the metadata named with an error (unknown topic, no access).
+    pub topic_errors: BTreeMap<String, BrokerError>,
+    /// The partition's leader, when the metadata names one.
+    pub leader: Option<i32>,
+    /// DescribeProducers of the partition (None: no answer for it).
+    pub producers: Option<Result<Vec<ProducerState>>>,
+    pub read_at_ms: i64,
 }
 
 pub async fn run(ctx: &Context, s: &ProducersSettings) -> Result<Severity> {
     let topics = [s.topic.clone()];
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
     let tp = (s.topic.clone(), s.partition);
-    let mut findings = kafka_common::topic_errors(&cluster);
     let leader = cluster.leader(&tp).ok();
-    let producers = match cluster
+    let producers = cluster
         .describe_producers(std::slice::from_ref(&tp))
         .await
-        .remove(&tp)
-    {
+        .remove(&tp);
+    let snapshot = ProducersSnapshot {
+        target,
+        topic_errors: cluster.topic_errors.clone(),
+        leader,
+        producers,
+        read_at_ms: now_ms(),
+    };
+    let report = report_of(s, snapshot);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(s: &ProducersSettings, snapshot: ProducersSnapshot) -> Report<ProducersReport> {
+    let tp = (s.topic.clone(), s.partition);
+    let leader = snapshot.leader;
+    let mut findings = kafka_common::topic_errors(&snapshot.topic_errors);
+    let producers = match snapshot.producers {
         Some(Ok(producers)) => {
             let open = producers
                 .iter()
@@ -65,19 +98,18 @@ pub async fn run(ctx: &Context, s: &ProducersSettings) -> Result<Severity> {
         }
         None => Vec::new(),
     };
-    let report = Report::new(
+    Report::new(
         "kafka producers",
-        target,
+        snapshot.target,
         findings,
         ProducersReport {
             topic: tp.0,
             partition: tp.1,
             leader,
             producers,
+            read_at_ms: snapshot.read_at_ms,
         },
-    );
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    )
 }
 
 impl TableView for ProducersReport {
@@ -85,7 +117,7 @@ impl TableView for ProducersReport {
         if self.producers.is_empty() {
             return Vec::new();
         }
-        let now = now_ms();
+        let now = self.read_at_ms;
         let mut table = style.table(&[
             "PRODUCER ID",
             "EPOCH",
@@ -127,3 +159,6 @@ impl TableView for ProducersReport {
         ]
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -5,7 +5,7 @@ use super::kafka_common::{self, format_ms, now_ms};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::TransactionDescription;
+use crate::kafka::transactions::TransactionDescription;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::kafka::TransactionsSettings;

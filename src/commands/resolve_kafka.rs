@@ -7,18 +7,21 @@ use crate::audit::record::Outcome;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::cluster::{ProducerState, TopicPartition};
-use crate::kafka::verdict::{self, Verdict};
+use crate::kafka::cluster::{Cluster, TopicPartition};
+use crate::kafka::conn::BrokerError;
+use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
-use crate::resolve::apply::kafka::{self, Marker, Open};
+use crate::resolve::apply::kafka::{self, Abort, Marker, Open};
 use crate::resolve::flow::{self, EarlierIntent};
 use crate::settings::resolution::ResolveKafkaSettings;
 use crate::shown;
 use crate::term::Shown;
+use crate::verdict::{self, Judgement, Verdict};
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
 struct ResolveKafkaReport {
@@ -84,30 +87,86 @@ impl ResolveKafkaReport {
     }
 }
 
+/// What the cluster said about the partition and the open transaction asked about: the
+/// I/O half, which [`proposal_of`] turns into a proposal or a refusal.
+pub(crate) struct ResolveKafkaSnapshot {
+    pub target: Target,
+    /// Topics the metadata named with an error (nothing else is read then).
+    pub topic_errors: BTreeMap<String, BrokerError>,
+    /// (high watermark, LSO) before anything is done; None when not read.
+    pub watermarks: Option<(i64, i64)>,
+    /// The partition's producers (DescribeProducers).
+    pub producers: Vec<ProducerState>,
+    /// `kafka hanging`'s judgement of the open transaction asked about (empty when none
+    /// matches).
+    pub judgement: Judgement,
+}
+
+/// What comes of the evidence: a report with nothing to do, or an abort to propose.
+enum Proposed {
+    Finished(Vec<Finding>, ResolveKafkaReport),
+    Abort(Box<ResolveKafkaReport>, Abort),
+}
+
 pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
+    let (cluster, snapshot) = gather(ctx, s).await?;
+    let target = snapshot.target.clone();
+    let (mut data, abort) = match proposal_of(s, snapshot) {
+        Proposed::Finished(findings, data) => return finish(ctx, target, findings, data),
+        Proposed::Abort(data, abort) => (data, abort),
+    };
+    let mut marker = [Marker::new(&cluster, abort)];
+    let done = flow::run(ctx, &s.confirm, &mut marker).await?;
+    let [marker] = marker;
+    data.high_watermark_after = marker.after.map(|(hw, _)| hw);
+    data.last_stable_offset_after = marker.after.map(|(_, lso)| lso);
+    data.outcome = done.outcomes.into_iter().next().flatten();
+    data.audit_log = done.audit_log;
+    data.earlier_intents = done.earlier_intents;
+    data.evidence_shown = done.evidence_shown;
+    finish(ctx, target, done.findings, *data)
+}
+
+async fn gather(
+    ctx: &Context,
+    s: &ResolveKafkaSettings,
+) -> Result<(Cluster, ResolveKafkaSnapshot)> {
     let topics = [s.topic.clone()];
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
-    let tp: TopicPartition = (s.topic.clone(), s.partition);
-    let subject = format!("partition {}-{}", tp.0, tp.1);
-    let mut data = ResolveKafkaReport::new(&tp, s.confirm.dry_run);
-    let errors = kafka_common::topic_errors(&cluster);
-    if !errors.is_empty() {
-        return finish(ctx, target, errors, data);
+    let mut snapshot = ResolveKafkaSnapshot {
+        target,
+        topic_errors: cluster.topic_errors.clone(),
+        watermarks: None,
+        producers: Vec::new(),
+        judgement: Judgement::default(),
+    };
+    if !snapshot.topic_errors.is_empty() {
+        return Ok((cluster, snapshot));
     }
+    let tp: TopicPartition = (s.topic.clone(), s.partition);
     let slice = std::slice::from_ref(&tp);
-    let before = cluster
+    snapshot.watermarks = cluster
         .watermarks(slice)
         .await
         .remove(&tp)
         .and_then(Result::ok);
-    data.high_watermark = before.map(|(hw, _)| hw);
-    data.last_stable_offset_before = before.map(|(_, lso)| lso);
-    let producers: Vec<ProducerState> = match cluster.describe_producers(slice).await.remove(&tp) {
+    snapshot.producers = match cluster.describe_producers(slice).await.remove(&tp) {
         Some(Ok(p)) => p,
         Some(Err(e)) => return Err(e),
         None => Vec::new(),
     };
-    let open = producers.into_iter().find(|p| {
+    if let Some(producer) = matching(&snapshot.producers, s) {
+        snapshot.judgement = verdict::judge(&cluster, vec![(tp, producer.clone())]).await;
+    }
+    Ok((cluster, snapshot))
+}
+
+/// The open transaction the command names: by its start offset, or by producer id and epoch.
+fn matching<'a>(
+    producers: &'a [ProducerState],
+    s: &ResolveKafkaSettings,
+) -> Option<&'a ProducerState> {
+    producers.iter().find(|p| {
         p.current_txn_start_offset >= 0
             && match (s.start_offset, s.producer_id) {
                 (Some(offset), _) => p.current_txn_start_offset == offset,
@@ -117,8 +176,22 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
                 }
                 (None, None) => false,
             }
-    });
-    let Some(producer) = open else {
+    })
+}
+
+/// The evidence, the verdict and the refusal or the abort to propose, from what was read:
+/// pure, so the golden tests build it as a run does.
+fn proposal_of(s: &ResolveKafkaSettings, snapshot: ResolveKafkaSnapshot) -> Proposed {
+    let tp: TopicPartition = (s.topic.clone(), s.partition);
+    let subject = format!("partition {}-{}", tp.0, tp.1);
+    let mut data = ResolveKafkaReport::new(&tp, s.confirm.dry_run);
+    let errors = kafka_common::topic_errors(&snapshot.topic_errors);
+    if !errors.is_empty() {
+        return Proposed::Finished(errors, data);
+    }
+    data.high_watermark = snapshot.watermarks.map(|(hw, _)| hw);
+    data.last_stable_offset_before = snapshot.watermarks.map(|(_, lso)| lso);
+    let Some(producer) = matching(&snapshot.producers, s).cloned() else {
         let finding = Finding::new(
             Severity::Ok,
             codes::ALREADY_RESOLVED,
@@ -126,9 +199,9 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
             "no open transaction matches on this partition: already ended (or never there)",
         )
         .evidence("source", "DescribeProducers");
-        return finish(ctx, target, vec![finding], data);
+        return Proposed::Finished(vec![finding], data);
     };
-    let judgement = verdict::judge(&cluster, vec![(tp.clone(), producer.clone())]).await;
+    let judgement = snapshot.judgement;
     let judged = judgement.judged.into_iter().next();
     // Brokers before Kafka 3.0 cannot say whether it hangs: only --force acts then.
     let unjudgeable = judgement
@@ -162,7 +235,7 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     );
     if let Some((code, message)) = refused {
         let finding = Finding::new(Severity::Warning, code, subject, message);
-        return finish(ctx, target, vec![finding], data);
+        return Proposed::Finished(vec![finding], data);
     }
     let request = kafka::request(&tp, &producer, coordinator_epoch);
     data.request = Some(request.clone());
@@ -177,29 +250,18 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     // Forced over an owning coordinator, or with no verdict at all.
     let heuristic = data.verdict != Some(Verdict::Hanging);
     let summary = evidence_blocks(&data);
-    let mut marker = [Marker::new(
-        &cluster,
-        Open {
-            target: target.clone(),
-            tp,
-            producer,
-            coordinator_epoch,
-            coordinator_epoch_reason: why,
-            heuristic,
-            last_stable_offset_before: data.last_stable_offset_before,
-            evidence,
-            summary,
-        },
-    )];
-    let done = flow::run(ctx, &s.confirm, &mut marker).await?;
-    let [marker] = marker;
-    data.high_watermark_after = marker.after.map(|(hw, _)| hw);
-    data.last_stable_offset_after = marker.after.map(|(_, lso)| lso);
-    data.outcome = done.outcomes.into_iter().next().flatten();
-    data.audit_log = done.audit_log;
-    data.earlier_intents = done.earlier_intents;
-    data.evidence_shown = done.evidence_shown;
-    finish(ctx, target, done.findings, data)
+    let abort = Abort::new(Open {
+        target: snapshot.target,
+        tp,
+        producer,
+        coordinator_epoch,
+        coordinator_epoch_reason: why,
+        heuristic,
+        last_stable_offset_before: data.last_stable_offset_before,
+        evidence,
+        summary,
+    });
+    Proposed::Abort(Box::new(data), abort)
 }
 
 /// What the operator confirms, and what the report shows unless the prompt did: the open
@@ -234,7 +296,9 @@ fn evidence_blocks(data: &ResolveKafkaReport) -> Vec<Block> {
         b.field("verdict", shown!("{}", reason));
     }
     if let Some(request) = &data.request {
-        b.whole("will send", shown!("{}", request));
+        // A request described, not a command to copy: wrapped between words (the
+        // partition in it stays whole), where SQL is kept on one line.
+        b.field("will send", shown!("{}", request));
         if data.verdict != Some(Verdict::Hanging) {
             b.alarm(
                 "HEURISTIC",
@@ -254,9 +318,17 @@ fn finish(
     findings: Vec<Finding>,
     data: ResolveKafkaReport,
 ) -> Result<Severity> {
-    let report = Report::new("resolve kafka", target, findings, data);
+    let report = report_of(target, findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
+}
+
+fn report_of(
+    target: Target,
+    findings: Vec<Finding>,
+    data: ResolveKafkaReport,
+) -> Report<ResolveKafkaReport> {
+    Report::new("resolve kafka", target, findings, data)
 }
 
 /// A value that may be unknown, `?` then; escaped like any value.
@@ -272,7 +344,7 @@ impl TableView for ResolveKafkaReport {
         // Shown once: not again after the prompt showed it.
         if !self.evidence_shown {
             lines.push(evidence::render(&evidence_blocks(self), style));
-            lines.extend(flow::warnings(&self.earlier_intents));
+            lines.extend(flow::warnings(&self.earlier_intents, style));
         }
         if let (Some(hw), Some(lso)) = (self.high_watermark_after, self.last_stable_offset_after) {
             let mut after = Block::untitled();
@@ -359,3 +431,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod golden;

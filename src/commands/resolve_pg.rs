@@ -336,7 +336,7 @@ impl TableView for ResolveReport {
             if !blocks.is_empty() {
                 lines.push(evidence::render(&blocks, style));
             }
-            lines.extend(flow::warnings(&self.earlier_intents));
+            lines.extend(flow::warnings(&self.earlier_intents, style));
         }
         if let Some(o) = &self.outcome {
             // Wrapped to the width under its label, the statement it names kept whole.

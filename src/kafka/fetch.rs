@@ -1,18 +1,19 @@
 //! Reading offset ranges of a topic as a read_committed consumer would, with raw Fetch
 //! requests to each partition's leader: aborted transactions and control batches are
 //! dropped here (Kafka's own consumer algorithm), and every other batch is handed on whole
-//! so that its records can be parsed on other threads.
+//! so that its records can be parsed on other threads. Also the single-partition reads
+//! with read_uncommitted: a record's timestamp, and what lies past a last stable offset.
 
-use super::cluster::{Cluster, FETCH_VERSIONS};
+use super::cluster::{Cluster, TopicPartition};
 use super::conn::{check, BrokerError};
-use super::records::{batches, Batch};
+use super::records::{self, batches, Batch};
 use anyhow::{anyhow, bail, Context, Result};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     fetch_request, fetch_response, ApiKey, BrokerId, FetchRequest, FetchResponse, TopicName,
 };
-use kafka_protocol::protocol::StrBytes;
+use kafka_protocol::protocol::{StrBytes, VersionRange};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::Sender;
@@ -22,6 +23,10 @@ const MAX_BYTES: i32 = 16 << 20;
 const PARTITION_MAX_BYTES: i32 = 4 << 20;
 /// How long the broker may wait for data before answering an empty fetch.
 const MAX_WAIT_MS: i32 = 500;
+/// Fetch v13+ names topics by id only; we name them. v4 brought read_committed.
+pub const FETCH_VERSIONS: VersionRange = VersionRange { min: 4, max: 12 };
+/// What one Fetch past a last stable offset may bring back per partition.
+const UNCOMMITTED_PARTITION_BYTES: i32 = 4 << 20;
 /// Fetch and ListOffsets isolation levels.
 pub const READ_UNCOMMITTED: i8 = 0;
 pub const READ_COMMITTED: i8 = 1;
@@ -41,6 +46,119 @@ pub struct Work {
     /// Records before this offset were read already (or lie before the range).
     pub from: i64,
     pub end: i64,
+}
+
+impl Cluster {
+    /// The timestamp of the first record at or after `offset` (read_uncommitted Fetch):
+    /// from a batch's header when the batch starts there (no codec needed), else from its
+    /// records, since records before `offset` in the same batch may be long gone
+    /// (DeleteRecords) and older. Batches the cleaner emptied are passed over. None when
+    /// the log holds no such record.
+    pub async fn record_timestamp(&self, tp: &TopicPartition, offset: i64) -> Result<Option<i64>> {
+        let leader = self.leader(tp)?;
+        let mut at = offset;
+        loop {
+            let request = request(
+                &tp.0,
+                std::iter::once((tp.1, at)),
+                READ_UNCOMMITTED,
+                0,
+                // At least the batch holding the offset comes whole whatever the limit (KIP-74).
+                1,
+            );
+            let response: FetchResponse = self
+                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+                .await?;
+            check(response.error_code, "Fetch")?;
+            let partition = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partitions.iter())
+                .find(|p| p.partition_index == tp.1)
+                .context("Fetch: no data for the partition")?;
+            check(partition.error_code, "Fetch")?;
+            let Some(records) = &partition.records else {
+                return Ok(None);
+            };
+            let batches = batches(records)?;
+            let Some(last) = batches.last().map(|b| b.last_offset) else {
+                return Ok(None); // the end of the log
+            };
+            for batch in batches.iter().filter(|b| b.last_offset >= at) {
+                if batch.base_offset >= at && batch.record_count() > 0 {
+                    return Ok(Some(batch.first_timestamp()));
+                }
+                let mut found = None;
+                batch.for_each_record(|r| {
+                    if found.is_none() && r.offset >= at {
+                        found = Some(r.timestamp);
+                    }
+                    Ok(())
+                })?;
+                if found.is_some() {
+                    return Ok(found);
+                }
+            }
+            // Only batches the cleaner emptied: ask again after them.
+            at = last + 1;
+        }
+    }
+
+    /// Every data record of `tp` from `from` up to `end` (exclusive), read with
+    /// read_uncommitted from its leader a few MiB at a time, CRC checked: what lies past
+    /// a last stable offset, which read_committed cannot see. Control batches (markers)
+    /// are skipped.
+    pub async fn read_uncommitted(
+        &self,
+        tp: &TopicPartition,
+        from: i64,
+        end: i64,
+        mut each: impl FnMut(&records::Record) -> Result<()>,
+    ) -> Result<()> {
+        let leader = self.leader(tp)?;
+        let mut at = from;
+        while at < end {
+            let request = request(
+                &tp.0,
+                std::iter::once((tp.1, at)),
+                READ_UNCOMMITTED,
+                0,
+                UNCOMMITTED_PARTITION_BYTES,
+            );
+            let response: FetchResponse = self
+                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+                .await?;
+            check(response.error_code, "Fetch")?;
+            let partition = response
+                .responses
+                .iter()
+                .flat_map(|t| t.partitions.iter())
+                .find(|p| p.partition_index == tp.1)
+                .context("Fetch: no data for the partition")?;
+            check(partition.error_code, "Fetch")?;
+            let batches = match &partition.records {
+                Some(records) => batches(records)?,
+                None => Vec::new(),
+            };
+            let Some(last) = batches.last().map(|b| b.last_offset) else {
+                bail!("Fetch at offset {at} returned nothing, below the high watermark {end}");
+            };
+            for batch in batches.iter().filter(|b| b.last_offset >= at) {
+                batch.verify_crc()?;
+                if batch.is_control() {
+                    continue;
+                }
+                batch.for_each_record(|r| {
+                    if r.offset >= at && r.offset < end {
+                        each(r)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            at = last + 1;
+        }
+        Ok(())
+    }
 }
 
 /// Partition errors after which another broker may lead the partition: whoever leads it
@@ -300,7 +418,7 @@ async fn read_from_leader(
                 continue;
             };
             let found = batches(records).with_context(|| format!("reading {topic}-{id}"))?;
-            let mut filter = AbortFilter::new(partition);
+            let mut filter = AbortFilter::of(partition);
             let mut at = next;
             for batch in found {
                 if batch.last_offset < at {
@@ -442,14 +560,21 @@ struct AbortFilter {
 }
 
 impl AbortFilter {
-    fn new(partition: &fetch_response::PartitionData) -> AbortFilter {
-        AbortFilter {
-            pending: partition
+    /// For the aborted transactions a partition's Fetch response lists.
+    fn of(partition: &fetch_response::PartitionData) -> AbortFilter {
+        AbortFilter::new(
+            partition
                 .aborted_transactions
                 .iter()
                 .flatten()
-                .map(|a| (a.first_offset, a.producer_id.0))
-                .collect(),
+                .map(|a| (a.first_offset, a.producer_id.0)),
+        )
+    }
+
+    /// For aborted transactions given as (first offset, producer id).
+    fn new(aborted: impl IntoIterator<Item = (i64, i64)>) -> AbortFilter {
+        AbortFilter {
+            pending: aborted.into_iter().collect(),
             aborting: HashSet::new(),
         }
     }
@@ -470,5 +595,111 @@ impl AbortFilter {
             }
         }
         Ok(!batch.is_control())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use kafka_protocol::records::{
+        Compression, Record, RecordBatchEncoder, RecordEncodeOptions, TimestampType,
+    };
+
+    /// What a batch holds: data records, or one COMMIT or ABORT marker.
+    enum Kind {
+        Data(i64),
+        Commit,
+        Abort,
+    }
+
+    /// One batch from `base` of `producer` (-1: no producer), encoded by kafka-protocol.
+    fn batch(base: i64, producer: i64, transactional: bool, kind: Kind) -> Vec<u8> {
+        let record = |offset: i64, key: Vec<u8>, value: Vec<u8>, control: bool| Record {
+            transactional,
+            control,
+            delete_horizon: false,
+            partition_leader_epoch: -1,
+            producer_id: producer,
+            producer_epoch: if producer < 0 { -1 } else { 0 },
+            timestamp_type: TimestampType::Creation,
+            offset,
+            // offset − sequence constant: the encoder keeps the records in one batch.
+            sequence: (offset - base) as i32,
+            timestamp: 1_000 + offset,
+            key: Some(Bytes::from(key)),
+            value: Some(Bytes::from(value)),
+            headers: Default::default(),
+        };
+        let records: Vec<Record> = match kind {
+            Kind::Data(count) => (0..count)
+                .map(|i| record(base + i, b"k".to_vec(), b"v".to_vec(), false))
+                .collect(),
+            // A control record's key: version 0, then type 0 (ABORT) or 1 (COMMIT); its
+            // value: version 0 and the coordinator epoch.
+            Kind::Commit => vec![record(base, vec![0, 0, 0, 1], vec![0; 6], true)],
+            Kind::Abort => vec![record(base, vec![0, 0, 0, 0], vec![0; 6], true)],
+        };
+        let mut buf = bytes::BytesMut::new();
+        RecordBatchEncoder::encode(
+            &mut buf,
+            &records,
+            &RecordEncodeOptions {
+                version: 2,
+                compression: Compression::None,
+            },
+        )
+        .unwrap();
+        buf.to_vec()
+    }
+
+    /// The base offsets of the batches the filter keeps, read in order as a fetch does.
+    fn kept(aborted: &[(i64, i64)], log: Vec<Vec<u8>>) -> Vec<i64> {
+        let found = batches(&Bytes::from(log.concat())).unwrap();
+        let mut filter = AbortFilter::new(aborted.iter().copied());
+        found
+            .into_iter()
+            .filter(|b| filter.keeps(b).unwrap())
+            .map(|b| b.base_offset)
+            .collect()
+    }
+
+    #[test]
+    fn an_aborted_transaction_is_dropped_up_to_its_marker_and_markers_are_never_records() {
+        let log = vec![
+            batch(0, 7, true, Kind::Data(2)), // producer 7's transaction, aborted
+            batch(2, 8, true, Kind::Data(1)), // producer 8's, committed, interleaved
+            batch(3, 7, true, Kind::Data(1)),
+            batch(4, 7, true, Kind::Abort),
+            batch(5, 8, true, Kind::Commit),
+            batch(6, -1, false, Kind::Data(3)), // not transactional
+            batch(9, 7, true, Kind::Data(1)),   // producer 7's next transaction, committed
+            batch(10, 7, true, Kind::Commit),
+        ];
+        assert_eq!(kept(&[(0, 7)], log), [2, 6, 9]);
+    }
+
+    #[test]
+    fn a_transaction_aborted_after_the_range_read_drops_nothing_before_it() {
+        // Producer 7 commits offsets 0-2; the response also lists its transaction aborted
+        // from offset 20, past every batch read: nothing here is that transaction's.
+        let log = vec![
+            batch(0, 7, true, Kind::Data(2)),
+            batch(2, 7, true, Kind::Commit),
+            batch(3, 7, true, Kind::Data(1)), // its next transaction, still open here
+        ];
+        assert_eq!(kept(&[(20, 7)], log), [0, 3]);
+    }
+
+    #[test]
+    fn an_aborted_transaction_of_another_producer_drops_only_that_producers_batches() {
+        let log = vec![
+            batch(0, 7, true, Kind::Data(1)),
+            batch(1, 9, true, Kind::Data(1)),
+            batch(2, 9, true, Kind::Abort),
+            batch(3, 7, true, Kind::Commit),
+        ];
+        // The abort of 9 begins at 1: 7's batch before it and the markers are untouched.
+        assert_eq!(kept(&[(1, 9)], log), [0]);
     }
 }

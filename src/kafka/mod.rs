@@ -1,15 +1,19 @@
 //! Kafka, as a client library that knows nothing of the application: the typed client
-//! configuration and its security, the wire connection, the admin requests, and
-//! read_committed fetching of record batches.
+//! configuration and its security, the wire connection, the cluster's metadata and broker
+//! pool, the admin requests by job (offsets, producers and transactions, each fanned out
+//! by leader), and read_committed fetching of record batches. What the answers mean for
+//! an operator (a hanging transaction) is the application's: crate::verdict.
 
 pub mod access;
 pub mod cluster;
 pub mod config;
 pub mod conn;
+mod fanout;
 pub mod fetch;
 pub mod gss;
 pub mod gssapi;
+pub mod offsets;
 pub mod records;
 pub mod scram;
 pub mod security;
-pub mod verdict;
+pub mod transactions;

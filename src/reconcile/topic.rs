@@ -132,7 +132,7 @@ pub async fn open(client: &ClientConfig, topic: &str, timeout: Duration) -> Resu
             "topic {topic} does not exist or may not be described"
         ));
     }
-    let (offsets, starts, config) = tokio::join!(
+    let (mut offsets, starts, config) = tokio::join!(
         cluster.watermarks(&tps),
         log_starts(&cluster, &tps),
         cluster.topic_config(
@@ -146,9 +146,11 @@ pub async fn open(client: &ClientConfig, topic: &str, timeout: Duration) -> Resu
     let mut emptied = Vec::new();
     let mut pinned = Vec::new();
     for tp in &tps {
-        let (high, stable) = *offsets[tp]
-            .as_ref()
-            .map_err(|e| anyhow!("reading the end of {topic}-{}: {e:#}", tp.1))?;
+        // The failure kept whole: a hint on it (a broker that cannot be reached) is shown.
+        let (high, stable) = offsets
+            .remove(tp)
+            .unwrap_or_else(|| Err(anyhow!("ListOffsets: no offsets returned")))
+            .with_context(|| format!("reading the end of {topic}-{}", tp.1))?;
         ends.insert(tp.1, stable);
         if stable < high {
             pinned.push((tp.clone(), stable, high));
@@ -291,7 +293,7 @@ async fn log_starts(cluster: &Cluster, tps: &[(String, i32)]) -> Result<BTreeMap
         .map(|(tp, start)| {
             start
                 .map(|s| (tp.1, s))
-                .map_err(|e| anyhow!("reading the log start of {}-{}: {e:#}", tp.0, tp.1))
+                .with_context(|| format!("reading the log start of {}-{}", tp.0, tp.1))
         })
         .collect()
 }
@@ -310,17 +312,20 @@ pub async fn read(
     let start_ms = (window.since_ms - window.slack.as_millis() as i64).max(0);
     // The log starts after the window's starts: a start found at a log start that then
     // stays put was not cut (asked at once, a move in between would go unseen).
-    let starts = cluster.list_offsets(tps, READ_COMMITTED, start_ms).await;
+    let mut starts = cluster.list_offsets(tps, READ_COMMITTED, start_ms).await;
     let log_starts_now = log_starts(cluster, tps).await?;
     let mut ranges = Vec::new();
     for tp in tps {
         let end = topic.ends[&tp.1];
-        let start = *starts[tp].as_ref().map_err(|e| {
-            anyhow!(
-                "finding the offset for the window's start in {name}-{}: {e:#}",
-                tp.1
-            )
-        })?;
+        let start = starts
+            .remove(tp)
+            .unwrap_or_else(|| Err(anyhow!("ListOffsets: no offset returned")))
+            .with_context(|| {
+                format!(
+                    "finding the offset for the window's start in {name}-{}",
+                    tp.1
+                )
+            })?;
         let (then, now) = (topic.log_starts[&tp.1], log_starts_now[&tp.1]);
         // -1: no message at or after the time, so nothing to read here (nor to lose).
         let cut = start >= 0 && now > then && start <= now;

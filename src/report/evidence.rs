@@ -119,6 +119,19 @@ pub fn render(blocks: &[Block], style: &Style) -> Shown {
     Shown::__from_format(format_args!("{}", lines.join("\n")))
 }
 
+/// A paragraph at the margin (a warning before a confirmation), wrapped between words to
+/// the layout width, its later lines indented `hang` columns under its first word.
+pub fn paragraph(text: &Shown, hang: usize, style: &Style) -> Shown {
+    let room = usize::from(style.width).saturating_sub(hang).max(20);
+    let lines = layout::wrap(text.as_str(), room);
+    // Escaped text re-broken at its spaces: still escaped.
+    #[allow(clippy::disallowed_methods)]
+    Shown::__from_format(format_args!(
+        "{}",
+        lines.join(&format!("\n{}", " ".repeat(hang)))
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

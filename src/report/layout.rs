@@ -29,8 +29,50 @@ pub fn width(text: &str) -> usize {
 }
 
 /// The words of one line: split at spaces, except that a span in backticks (a command,
-/// a SQL statement) is one word.
+/// a SQL statement) is one word, and so is a timestamp (`2026-12-01 19:31:26 UTC`: its
+/// date, time and zone read as one value).
 pub fn words(line: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for word in split_words(line) {
+        match out.last_mut() {
+            Some(last) if continues_timestamp(last, word) => {
+                // Both are slices of `line`: the joined word runs from one's start to the
+                // other's end, the spaces between kept.
+                let start = last.as_ptr() as usize - line.as_ptr() as usize;
+                let end = word.as_ptr() as usize - line.as_ptr() as usize + word.len();
+                *last = &line[start..end];
+            }
+            _ => out.push(word),
+        }
+    }
+    out
+}
+
+/// Whether `next` is the time after a date ending `last`, or the zone after a time.
+fn continues_timestamp(last: &str, next: &str) -> bool {
+    let digits = |s: &str, shape: &str| {
+        s.len() >= shape.len()
+            && s.bytes().zip(shape.bytes()).all(|(c, f)| {
+                if f == b'9' {
+                    c.is_ascii_digit()
+                } else {
+                    c == f
+                }
+            })
+    };
+    fn tail(s: &str, n: usize) -> &str {
+        s.get(s.len().saturating_sub(n)..).unwrap_or("")
+    }
+    let ends_with_date = digits(tail(last, 10), "9999-99-99");
+    let ends_with_time = digits(tail(last, 8), "99:99:99")
+        || last.rsplit_once('.').is_some_and(|(time, frac)| {
+            digits(tail(time, 8), "99:99:99") && frac.bytes().all(|c| c.is_ascii_digit())
+        });
+    (ends_with_date && digits(next, "99:99:99")) || (ends_with_time && next.starts_with("UTC"))
+}
+
+/// Split at spaces outside backticks.
+fn split_words(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = None;
     let mut in_ticks = false;
@@ -317,6 +359,40 @@ mod tests {
             ["run", "`indoubt pg slots`", "now", "twice"]
         );
         assert_eq!(words(""), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_timestamp_is_one_word() {
+        assert_eq!(
+            words("stuck since 2026-12-01 19:31:26 UTC (1m 47s); held"),
+            [
+                "stuck",
+                "since",
+                "2026-12-01 19:31:26 UTC",
+                "(1m",
+                "47s);",
+                "held"
+            ]
+        );
+        assert_eq!(
+            words("at (2026-12-01 19:31:26.5 UTC), then 12:00:00 UTC 2026-12-01 x"),
+            [
+                "at",
+                "(2026-12-01 19:31:26.5 UTC),",
+                "then",
+                "12:00:00 UTC",
+                "2026-12-01",
+                "x"
+            ]
+        );
+        let lines = wrap(
+            "LSO 0 is 13 offsets behind, stuck since 2026-12-01 19:31:26 UTC (1m)",
+            50,
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("2026-12-01 19:31:26 UTC")),
+            "{lines:?}"
+        );
     }
 
     #[test]

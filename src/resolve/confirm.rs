@@ -62,11 +62,36 @@ pub struct Request<'a> {
     /// The decision, as the prompt names it (commit, rollback, abort).
     pub decision: &'static str,
     /// Each object acted on, by its identity: the token is derived from these and the decision.
-    pub objects: &'a [Vec<u8>],
+    pub objects: Vec<Vec<u8>>,
     /// The one object's id, also accepted instead of the token (None for several objects).
     pub id: Option<Expected<'a>>,
     /// The evidence, shown before anything is asked.
-    pub what: &'a Shown,
+    pub what: Shown,
+}
+
+/// One thing the terminal shows or asks, in order, before the action is confirmed.
+#[derive(Debug)]
+pub enum Step {
+    /// A paragraph shown (on stderr).
+    Say(Shown),
+    /// The reason a heuristic decision is recorded with (required).
+    AskReason(Shown),
+    /// A ticket or incident id (optional).
+    AskTicket(Shown),
+    /// The last question: the token (or the id) typed confirms.
+    Confirm { prompt: Shown, token: String },
+}
+
+impl Step {
+    /// As it appears on the terminal: a paragraph, or a question the answer is typed after.
+    pub fn printed(&self) -> String {
+        match self {
+            Step::Say(text) => format!("{text}\n"),
+            Step::AskReason(q) | Step::AskTicket(q) | Step::Confirm { prompt: q, .. } => {
+                prompt::printed(q)
+            }
+        }
+    }
 }
 
 /// Characters of the token: Crockford's base32 in lower case (no i, l, o or u to misread).
@@ -123,26 +148,61 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
                 .into(),
         ));
     }
-    crate::term::status(request.what);
     let mut reason = given(request.reason);
     let mut ticket = given(request.ticket);
-    if request.heuristic && reason.is_none() {
-        crate::term::status(&Shown::lit(
-            "This is a HEURISTIC decision: it is recorded with the reason you give (Ctrl-D or Esc aborts).",
-        ));
-        match ask(&Shown::lit("Reason")).await? {
-            Ok(Some(text)) => reason = Some(text),
-            Ok(None) => return Ok(Answer::No("a heuristic decision needs a reason".into())),
-            Err(why) => return Ok(Answer::No(why)),
-        }
-        if ticket.is_none() {
-            match ask(&Shown::lit("Ticket or incident id (Enter for none)")).await? {
+    for step in steps(request) {
+        match step {
+            Step::Say(text) => crate::term::status(&text),
+            Step::AskReason(question) => match ask(&question).await? {
+                Ok(Some(text)) => reason = Some(text),
+                Ok(None) => return Ok(Answer::No("a heuristic decision needs a reason".into())),
+                Err(why) => return Ok(Answer::No(why)),
+            },
+            Step::AskTicket(question) => match ask(&question).await? {
                 Ok(typed) => ticket = typed,
                 Err(why) => return Ok(Answer::No(why)),
+            },
+            Step::Confirm { prompt, token } => {
+                return Ok(match prompt::read_line(&prompt).await? {
+                    Typed::Line(typed)
+                        if is_token(&typed, &token)
+                            || request.id.as_ref().is_some_and(|id| id.matches(&typed)) =>
+                    {
+                        Answer::Yes(Confirmation {
+                            confirmed: Confirmed { _private: () },
+                            reason,
+                            ticket,
+                        })
+                    }
+                    Typed::Line(_) => Answer::No("the typed text did not match".into()),
+                    Typed::EndOfInput => Answer::No("aborted with Ctrl-D".into()),
+                    Typed::Escape => Answer::No("aborted with Esc".into()),
+                })
             }
         }
     }
-    let token = token(request.decision, request.objects);
+    Ok(Answer::No("nothing was asked to confirm".into()))
+}
+
+/// What the terminal shows and asks, in order: the evidence; for a heuristic decision
+/// without `--reason`, why a reason is needed, the reason and a ticket (unless
+/// `--ticket` gave one); last the token. Pure, so the golden tests pin the prompt.
+pub fn steps(request: &Request<'_>) -> Vec<Step> {
+    let given = |s: Option<&str>| s.is_some_and(|r| !r.trim().is_empty());
+    let mut steps = vec![Step::Say(request.what.clone())];
+    if request.heuristic && !given(request.reason) {
+        // Two short lines: readable on an 80-column terminal without wrapping.
+        steps.push(Step::Say(Shown::lit(
+            "This is a HEURISTIC decision: it is recorded with the reason you give.\nCtrl-D or Esc aborts.",
+        )));
+        steps.push(Step::AskReason(Shown::lit("Reason")));
+        if !given(request.ticket) {
+            steps.push(Step::AskTicket(Shown::lit(
+                "Ticket or incident id (Enter for none)",
+            )));
+        }
+    }
+    let token = token(request.decision, &request.objects);
     let decision = capitalized(request.decision);
     let prompt = match &request.id {
         Some(Expected {
@@ -166,21 +226,8 @@ pub async fn confirm(request: &Request<'_>) -> Result<Answer> {
             token
         ),
     };
-    Ok(match prompt::read_line(&prompt).await? {
-        Typed::Line(typed)
-            if is_token(&typed, &token)
-                || request.id.as_ref().is_some_and(|id| id.matches(&typed)) =>
-        {
-            Answer::Yes(Confirmation {
-                confirmed: Confirmed { _private: () },
-                reason,
-                ticket,
-            })
-        }
-        Typed::Line(_) => Answer::No("the typed text did not match".into()),
-        Typed::EndOfInput => Answer::No("aborted with Ctrl-D".into()),
-        Typed::Escape => Answer::No("aborted with Esc".into()),
-    })
+    steps.push(Step::Confirm { prompt, token });
+    steps
 }
 
 /// The token as typed: surrounding blanks and letter case do not matter.

@@ -13,6 +13,7 @@ use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::{self, Block};
+use crate::report::table::Style;
 use crate::report::Target;
 use crate::resolve::confirm::{self, Answer, Confirmed, Expected, Request};
 use crate::settings::resolution::Confirm as ConfirmArgs;
@@ -78,9 +79,9 @@ impl Applied {
     }
 }
 
-/// One object a resolution acts on, with the evidence gathered for it.
-#[allow(async_fn_in_trait)] // awaited on indoubt's one runtime thread, never sent
-pub trait Subject {
+/// What a resolution shows, confirms and records of one object: known before anything
+/// is sent, so a dry run, the confirmation and the golden tests read the same.
+pub trait Proposal {
     /// The object, as findings name it.
     fn name(&self) -> Text;
     /// Where it is (no secrets), for the audit record.
@@ -103,6 +104,13 @@ pub trait Subject {
     fn annotate(&self, finding: Finding) -> Finding {
         finding
     }
+}
+
+/// One object a resolution acts on: its proposal, and the server it is acted on at.
+#[allow(async_fn_in_trait)] // awaited on indoubt's one runtime thread, never sent
+pub trait Subject {
+    type Proposal: Proposal;
+    fn proposal(&self) -> &Self::Proposal;
     /// Refusals known before anything is recorded (the role may not do it): a finding,
     /// and nothing is confirmed, recorded or done. An error: the server could not be asked.
     async fn preflight(&mut self) -> Result<Option<Finding>>;
@@ -160,20 +168,19 @@ pub async fn run<S: Subject>(
     if let Ok(path) = &audit_path {
         // Unreadable here means unwritable below, which stops the resolution with the reason.
         for subject in subjects.iter() {
-            if let Ok(open) = log::open_intents_for(path, &subject.object(), &subject.target()) {
+            if let Ok(open) = log::open_intents_for(
+                path,
+                &subject.proposal().object(),
+                &subject.proposal().target(),
+            ) {
                 done.earlier_intents.extend(open.into_iter().map(earlier));
             }
         }
     }
-    let warned = warnings(&done.earlier_intents);
+    let warned = warnings(&done.earlier_intents, &ctx.style);
     if args.dry_run {
         for subject in subjects.iter() {
-            done.findings.push(Finding::new(
-                Severity::Ok,
-                codes::DRY_RUN,
-                subject.name(),
-                subject.dry_run(),
-            ));
+            done.findings.push(dry_run_finding(subject.proposal()));
         }
         return Ok(done);
     }
@@ -186,7 +193,7 @@ pub async fn run<S: Subject>(
                 done.findings.push(Finding::new(
                     Severity::Warning,
                     codes::NOT_CONFIRMED,
-                    subject.name(),
+                    subject.proposal().name(),
                     format!("nothing done: {why}"),
                 ));
             }
@@ -206,8 +213,10 @@ pub async fn run<S: Subject>(
     // From the first intent on, a signal waits for the outcome to be recorded.
     let _shield = crate::interrupt::shield();
     for (i, subject) in subjects.iter_mut().enumerate() {
-        let plan = subject.plan().clone();
-        let mut evidence = subject.evidence();
+        let proposal = subject.proposal();
+        let plan = proposal.plan().clone();
+        let name = proposal.name();
+        let mut evidence = proposal.evidence();
         if let (Some(map), false) = (evidence.as_object_mut(), done.earlier_intents.is_empty()) {
             map.insert(
                 "earlier_intents_without_outcome".into(),
@@ -220,11 +229,11 @@ pub async fn run<S: Subject>(
         let recorded = log::record_intent(
             path,
             Record::intent(Action {
-                target: subject.target(),
-                object: subject.object(),
+                target: proposal.target(),
+                object: proposal.object(),
                 action: plan.action.clone(),
                 evidence,
-                decision_sources: subject.decision_sources(),
+                decision_sources: proposal.decision_sources(),
                 decision: plan.decision.to_string(),
                 heuristic: plan.heuristic,
                 reason: confirmation.reason.clone(),
@@ -239,7 +248,7 @@ pub async fn run<S: Subject>(
                 done.findings.push(Finding::new(
                     Severity::Unknown,
                     codes::NOT_RECORDED,
-                    subject.name(),
+                    name,
                     format!("nothing done: {e:#}"),
                 ));
                 break;
@@ -263,7 +272,7 @@ pub async fn run<S: Subject>(
         let mut finding = Finding::new(
             applied.severity(),
             applied.code,
-            subject.name(),
+            name,
             format!(
                 "{}{}",
                 applied.detail,
@@ -275,6 +284,7 @@ pub async fn run<S: Subject>(
             ),
         );
         finding = subject
+            .proposal()
             .annotate(finding)
             .evidence("action_id", intent.action_id.clone());
         if let Some(advice) = applied.advice {
@@ -286,46 +296,65 @@ pub async fn run<S: Subject>(
     Ok(done)
 }
 
-/// One confirmation for all the subjects: their evidence, the warnings, the reason a
-/// heuristic needs, and a token derived from every object and its decision.
+/// What a dry run reports of one object: what it would do.
+pub fn dry_run_finding(proposal: &impl Proposal) -> Finding {
+    Finding::new(
+        Severity::Ok,
+        codes::DRY_RUN,
+        proposal.name(),
+        proposal.dry_run(),
+    )
+}
+
 async fn confirm<S: Subject>(
     ctx: &Context,
     args: &ConfirmArgs,
     subjects: &[S],
     warnings: &[Shown],
 ) -> Result<Answer> {
-    let blocks: Vec<Block> = subjects.iter().flat_map(Subject::summary).collect();
-    let mut what = vec![evidence::render(&blocks, &ctx.style)];
+    let proposals: Vec<&S::Proposal> = subjects.iter().map(Subject::proposal).collect();
+    confirm::confirm(&request(&proposals, args, warnings, &ctx.style)).await
+}
+
+/// One confirmation for all the proposals: their evidence, the warnings, the reason a
+/// heuristic needs, and a token derived from every object and its decision. Pure, so the
+/// golden tests show the prompt a run shows.
+pub fn request<'a, P: Proposal>(
+    proposals: &[&'a P],
+    args: &'a ConfirmArgs,
+    warnings: &[Shown],
+    style: &Style,
+) -> Request<'a> {
+    let blocks: Vec<Block> = proposals.iter().flat_map(|p| p.summary()).collect();
+    let mut what = vec![evidence::render(&blocks, style)];
     what.extend(warnings.iter().cloned());
-    let what = Shown::join(what, "\n");
-    let objects: Vec<Vec<u8>> = subjects
+    let objects: Vec<Vec<u8>> = proposals
         .iter()
-        .map(|s| {
-            let mut identity = s.plan().decision.as_bytes().to_vec();
+        .map(|p| {
+            let mut identity = p.plan().decision.as_bytes().to_vec();
             identity.push(0);
-            identity.extend_from_slice(s.id().exact);
+            identity.extend_from_slice(p.id().exact);
             identity
         })
         .collect();
-    let first = subjects.first().map(|s| s.plan().decision);
+    let first = proposals.first().map(|p| p.plan().decision);
     let decision = match first {
-        Some(d) if subjects.iter().all(|s| s.plan().decision == d) => d,
+        Some(d) if proposals.iter().all(|p| p.plan().decision == d) => d,
         _ => "resolve",
     };
-    let request = Request {
+    Request {
         yes: args.yes,
         reason: args.reason.as_deref(),
         ticket: args.ticket.as_deref(),
-        heuristic: subjects.iter().any(|s| s.plan().heuristic),
+        heuristic: proposals.iter().any(|p| p.plan().heuristic),
         decision,
-        objects: &objects,
-        id: match subjects {
+        objects,
+        id: match proposals {
             [one] => Some(one.id()),
             _ => None,
         },
-        what: &what,
-    };
-    confirm::confirm(&request).await
+        what: Shown::join(what, "\n"),
+    }
 }
 
 fn earlier(record: Record) -> EarlierIntent {
@@ -341,8 +370,8 @@ fn earlier(record: Record) -> EarlierIntent {
 }
 
 /// What the operator is told about earlier intents without an outcome, before going on
-/// (and what the report's table shows of them).
-pub fn warnings(intents: &[EarlierIntent]) -> Vec<Shown> {
+/// (and what the report's table shows of them), wrapped to the layout width.
+pub fn warnings(intents: &[EarlierIntent], style: &Style) -> Vec<Shown> {
     intents
         .iter()
         .map(|e| {
@@ -365,6 +394,7 @@ pub fn warnings(intents: &[EarlierIntent]) -> Vec<Shown> {
                 e.action_id
             )
         })
+        .map(|w| evidence::paragraph(&w, "WARNING: ".len(), style))
         .collect()
 }
 

@@ -88,8 +88,13 @@ pub async fn read_line(prompt: &crate::term::Shown) -> Result<Typed> {
 
 fn show(prompt: &crate::term::Shown) {
     let mut err = std::io::stderr();
-    let _ = write!(err, "{prompt}: ");
+    let _ = write!(err, "{}", printed(prompt));
     let _ = err.flush();
+}
+
+/// The prompt as shown, the cursor after it.
+pub fn printed(prompt: &crate::term::Shown) -> String {
+    format!("{prompt}: ")
 }
 
 /// Reads until Enter, Esc or Ctrl-D. In canonical mode a read returns one line, ended by

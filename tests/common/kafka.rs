@@ -368,6 +368,12 @@ pub struct KafkaCluster {
 
 impl KafkaCluster {
     pub fn start(brokers: usize) -> KafkaCluster {
+        Self::start_advertising(brokers, &[])
+    }
+
+    /// As `start`, with each (node, port) of `advertised` telling clients (and the other
+    /// brokers) it is at that port of 127.0.0.1: a wrong advertised.listeners.
+    pub fn start_advertising(brokers: usize, advertised: &[(usize, u16)]) -> KafkaCluster {
         let dir = tempfile::Builder::new()
             .prefix("indoubt-kafka-")
             .tempdir()
@@ -379,7 +385,11 @@ impl KafkaCluster {
         let port_args: Vec<String> = ports.iter().map(u16::to_string).collect();
         args.extend(port_args.iter().map(String::as_str));
         let cluster = KafkaCluster { dir, ports };
-        super::run_lab_script("kafka-cluster", &args);
+        let env: Vec<(String, String)> = advertised
+            .iter()
+            .map(|(node, port)| (format!("KAFKA_CLUSTER_ADVERTISE_{node}"), port.to_string()))
+            .collect();
+        super::run_lab_script_with("kafka-cluster", &args, &env);
         cluster
     }
 

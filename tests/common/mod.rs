@@ -309,9 +309,15 @@ impl Drop for PrivateCluster {
 }
 
 pub fn run_lab_script(script: &str, args: &[&str]) {
+    run_lab_script_with(script, args, &[]);
+}
+
+/// As `run_lab_script`, with more environment variables for the script.
+pub fn run_lab_script_with(script: &str, args: &[&str], env: &[(String, String)]) {
     let out = std::process::Command::new(repo_root().join("tests/lab").join(script))
         .args(args)
         .env("INDOUBT_LAB_PG_BIN", lab("INDOUBT_LAB_PG_BIN"))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("run lab script");
     assert!(

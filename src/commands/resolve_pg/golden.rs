@@ -7,7 +7,7 @@ use crate::audit::record::{Answer, Status};
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
-use crate::resolve::flow::Subject as _;
+use crate::resolve::flow::Proposal as _;
 use crate::resolve::siblings::Searched;
 
 fn settings() -> ResolvePgSettings {

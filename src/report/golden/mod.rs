@@ -88,8 +88,9 @@ pub struct Expect<'a> {
 }
 
 /// A line's margin beside the value that overflows it: the widest label, gutter
-/// (`CRITICAL  `, `          next: `, `TRANSACTIONAL ID │ `) or quotes around it.
-const MARGIN: usize = 20;
+/// (`CRITICAL  `, `          next: `, `TRANSACTIONAL ID │ `, an evidence block's
+/// `  coordinator epoch  `) or quotes around it.
+const MARGIN: usize = 21;
 
 /// The layouts one command is pinned in.
 #[derive(Clone, Copy)]

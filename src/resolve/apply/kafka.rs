@@ -5,15 +5,16 @@
 
 use crate::audit::record::Status;
 use crate::codes;
-use crate::kafka::cluster::{Cluster, ProducerState, TopicPartition};
+use crate::kafka::cluster::{Cluster, TopicPartition};
 use crate::kafka::conn::BrokerError;
-use crate::kafka::verdict::Verdict;
+use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
-use crate::resolve::flow::{Applied, Plan, Subject};
+use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
 use crate::term::Shown;
 use crate::text::Text;
+use crate::verdict::Verdict;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 
@@ -101,6 +102,30 @@ pub fn request(tp: &TopicPartition, producer: &ProducerState, coordinator_epoch:
     )
 }
 
+/// Whether the transaction read before the prompt is still the one open now: the same
+/// producer, epoch and first offset (with transaction.version 0 a producer keeps its epoch
+/// across transactions, so the first offset tells one transaction from the next).
+fn still_open(before: &ProducerState, now: &[ProducerState]) -> bool {
+    now.iter().any(|n| {
+        n.producer_id == before.producer_id
+            && n.producer_epoch == before.producer_epoch
+            && n.current_txn_start_offset == before.current_txn_start_offset
+    })
+}
+
+/// What the LSO did after the marker, from the LSO before and the (high watermark, LSO)
+/// after: moved on, or still held (by another open transaction); nothing when either
+/// read is missing.
+fn lso_moved(before: Option<i64>, after: Option<(i64, i64)>) -> String {
+    match (before, after) {
+        (Some(b), Some((hw, a))) if a > b => {
+            format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0))
+        }
+        (Some(b), Some(_)) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
+        _ => String::new(),
+    }
+}
+
 /// The open transaction as read with the evidence, and how it is to be aborted.
 pub struct Open {
     pub target: Target,
@@ -117,19 +142,17 @@ pub struct Open {
     pub summary: Vec<Block>,
 }
 
-/// A hanging transaction handed to the flow.
-pub struct Marker<'c> {
-    cluster: &'c Cluster,
+/// The abort proposed for one open transaction: what is shown, confirmed and recorded of
+/// it, all known before anything is sent (a dry run ends here).
+pub struct Abort {
     pub open: Open,
     plan: Plan,
     /// `T-P@N`, what may be typed instead of the token.
     id: String,
-    /// The high watermark and LSO read after the action (or after finding it changed).
-    pub after: Option<(i64, i64)>,
 }
 
-impl<'c> Marker<'c> {
-    pub fn new(cluster: &'c Cluster, open: Open) -> Marker<'c> {
+impl Abort {
+    pub fn new(open: Open) -> Abort {
         let plan = Plan {
             decision: "abort",
             heuristic: open.heuristic,
@@ -139,70 +162,11 @@ impl<'c> Marker<'c> {
             "{}-{}@{}",
             open.tp.0, open.tp.1, open.producer.current_txn_start_offset
         );
-        Marker {
-            cluster,
-            open,
-            plan,
-            id,
-            after: None,
-        }
-    }
-
-    /// The partition's high watermark and LSO now, read as a pair (the LSO first: never
-    /// an LSO above the high watermark).
-    async fn read_after(&mut self) {
-        self.after = self
-            .cluster
-            .watermarks(std::slice::from_ref(&self.open.tp))
-            .await
-            .remove(&self.open.tp)
-            .and_then(Result::ok);
-    }
-
-    fn outcome(&self, sent: Result<()>) -> Applied {
-        match sent {
-            Ok(()) => {
-                let moved = match (self.open.last_stable_offset_before, self.after) {
-                    (Some(b), Some((hw, a))) if a > b => {
-                        format!("; LSO moved from {b} to {a} (gap now {})", (hw - a).max(0))
-                    }
-                    (Some(b), Some(_)) => format!("; the LSO is still at {b}: another open transaction holds it (see `indoubt kafka lso`)"),
-                    _ => String::new(),
-                };
-                Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
-            }
-            Err(e) => {
-                let message = format!("{e:#}");
-                // Refusals that leave nothing written. Any other outcome (a timeout, a lost
-                // connection, an error a write may follow): the marker may have been written.
-                let refused = BrokerError::of(&e)
-                    .filter(|b| {
-                        matches!(
-                            b.error,
-                            ResponseError::ClusterAuthorizationFailed
-                                | ResponseError::InvalidProducerEpoch
-                                | ResponseError::TransactionCoordinatorFenced
-                                | ResponseError::NotLeaderOrFollower
-                        )
-                    })
-                    .map(BrokerError::symbol);
-                match refused {
-                    Some(code) if code == "CLUSTER_AUTHORIZATION_FAILED" => {
-                        Applied::new(Status::Error, codes::FAILED, message)
-                            .server_code(Some(code))
-                            .advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource")
-                    }
-                    Some(code) => {
-                        Applied::new(Status::Error, codes::FAILED, message).server_code(Some(code))
-                    }
-                    None => Applied::new(Status::Unknown, codes::FAILED, message),
-                }
-            }
-        }
+        Abort { open, plan, id }
     }
 }
 
-impl Subject for Marker<'_> {
+impl Proposal for Abort {
     fn name(&self) -> Text {
         format!("partition {}-{}", self.open.tp.0, self.open.tp.1).into()
     }
@@ -242,10 +206,85 @@ impl Subject for Marker<'_> {
 
     fn dry_run(&self) -> Text {
         format!(
-            "dry run: would send `{}` (coordinator epoch {})",
+            // Not in backticks: a description of the request, wrapped between words.
+            "dry run: would send {} (coordinator epoch {})",
             self.plan.action, self.open.coordinator_epoch_reason
         )
         .into()
+    }
+}
+
+/// A proposed abort handed to the flow, with the cluster to send it to.
+pub struct Marker<'c> {
+    cluster: &'c Cluster,
+    abort: Abort,
+    /// The high watermark and LSO read after the action (or after finding it changed).
+    pub after: Option<(i64, i64)>,
+}
+
+impl<'c> Marker<'c> {
+    pub fn new(cluster: &'c Cluster, abort: Abort) -> Marker<'c> {
+        Marker {
+            cluster,
+            abort,
+            after: None,
+        }
+    }
+
+    /// The partition's high watermark and LSO now, read as a pair (the LSO first: never
+    /// an LSO above the high watermark).
+    async fn read_after(&mut self) {
+        let tp = &self.abort.open.tp;
+        self.after = self
+            .cluster
+            .watermarks(std::slice::from_ref(tp))
+            .await
+            .remove(tp)
+            .and_then(Result::ok);
+    }
+
+    fn outcome(&self, sent: Result<()>) -> Applied {
+        match sent {
+            Ok(()) => {
+                let moved = lso_moved(self.abort.open.last_stable_offset_before, self.after);
+                Applied::new(Status::Ok, codes::RESOLVED, format!("aborted{moved}"))
+            }
+            Err(e) => {
+                let message = format!("{e:#}");
+                // Refusals that leave nothing written. Any other outcome (a timeout, a lost
+                // connection, an error a write may follow): the marker may have been written.
+                let refused = BrokerError::of(&e)
+                    .filter(|b| {
+                        matches!(
+                            b.error,
+                            ResponseError::ClusterAuthorizationFailed
+                                | ResponseError::InvalidProducerEpoch
+                                | ResponseError::TransactionCoordinatorFenced
+                                | ResponseError::NotLeaderOrFollower
+                        )
+                    })
+                    .map(BrokerError::symbol);
+                match refused {
+                    Some(code) if code == "CLUSTER_AUTHORIZATION_FAILED" => {
+                        Applied::new(Status::Error, codes::FAILED, message)
+                            .server_code(Some(code))
+                            .advice("WriteTxnMarkers needs ClusterAction on the CLUSTER resource")
+                    }
+                    Some(code) => {
+                        Applied::new(Status::Error, codes::FAILED, message).server_code(Some(code))
+                    }
+                    None => Applied::new(Status::Unknown, codes::FAILED, message),
+                }
+            }
+        }
+    }
+}
+
+impl Subject for Marker<'_> {
+    type Proposal = Abort;
+
+    fn proposal(&self) -> &Abort {
+        &self.abort
     }
 
     async fn preflight(&mut self) -> Result<Option<crate::findings::Finding>> {
@@ -258,8 +297,8 @@ impl Subject for Marker<'_> {
     /// transaction (with transaction.version 0 a producer keeps its epoch across
     /// transactions, and the marker would end whichever one is open now).
     async fn still_valid(&mut self) -> Option<Applied> {
-        let tp = self.open.tp.clone();
-        let p = &self.open.producer;
+        let tp = self.abort.open.tp.clone();
+        let p = &self.abort.open.producer;
         let now = self
             .cluster
             .describe_producers(std::slice::from_ref(&tp))
@@ -267,11 +306,7 @@ impl Subject for Marker<'_> {
             .remove(&tp);
         let applied = match now {
             Some(Ok(now)) => {
-                if now.iter().any(|n| {
-                    n.producer_id == p.producer_id
-                        && n.producer_epoch == p.producer_epoch
-                        && n.current_txn_start_offset == p.current_txn_start_offset
-                }) {
+                if still_open(p, &now) {
                     return None;
                 }
                 Applied::new(
@@ -296,7 +331,7 @@ impl Subject for Marker<'_> {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let open = &self.open;
+        let open = &self.abort.open;
         #[allow(clippy::disallowed_methods)] // the one place a marker is written
         let sent = self
             .cluster
@@ -315,6 +350,43 @@ impl Subject for Marker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lso_after_the_marker_moved_on_or_is_still_held() {
+        assert_eq!(
+            lso_moved(Some(100), Some((130, 120))),
+            "; LSO moved from 100 to 120 (gap now 10)"
+        );
+        assert_eq!(
+            lso_moved(Some(100), Some((130, 130))),
+            "; LSO moved from 100 to 130 (gap now 0)"
+        );
+        assert!(lso_moved(Some(100), Some((130, 100)))
+            .starts_with("; the LSO is still at 100: another open transaction holds it"));
+        assert_eq!(lso_moved(None, Some((130, 120))), "");
+        assert_eq!(lso_moved(Some(100), None), "");
+    }
+
+    #[test]
+    fn only_the_same_producer_epoch_and_first_offset_is_still_the_transaction_confirmed() {
+        let p = |id: i64, epoch: i32, start: i64| ProducerState {
+            producer_id: id,
+            producer_epoch: epoch,
+            coordinator_epoch: 0,
+            last_sequence: 0,
+            last_timestamp_ms: 0,
+            current_txn_start_offset: start,
+        };
+        let confirmed = p(7, 2, 40);
+        assert!(still_open(&confirmed, &[p(8, 0, 10), p(7, 2, 40)]));
+        assert!(
+            !still_open(&confirmed, &[p(7, 2, 55)]),
+            "its next transaction"
+        );
+        assert!(!still_open(&confirmed, &[p(7, 3, 40)]), "a new epoch");
+        assert!(!still_open(&confirmed, &[p(7, 2, -1)]), "ended");
+        assert!(!still_open(&confirmed, &[]));
+    }
 
     #[test]
     fn the_coordinator_epoch_sent_says_why() {

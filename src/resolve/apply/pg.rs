@@ -12,7 +12,7 @@ use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::decision::Decision;
-use crate::resolve::flow::{Applied, Plan, Subject};
+use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
 use crate::term::Shown;
 use crate::text;
 use crate::text::{RawText, Text};
@@ -191,7 +191,7 @@ fn race(
     applied
 }
 
-impl Subject for Branch {
+impl Proposal for Branch {
     fn name(&self) -> Text {
         let mut name = text![
             "prepared transaction '",
@@ -252,6 +252,14 @@ impl Subject for Branch {
         finding
             .evidence("source", "pg_prepared_xacts, decision sources")
             .evidence("statement", self.plan.action.clone())
+    }
+}
+
+impl Subject for Branch {
+    type Proposal = Branch;
+
+    fn proposal(&self) -> &Branch {
+        self
     }
 
     /// PostgreSQL lets only the role that prepared a transaction, or a superuser, finish

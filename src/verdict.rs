@@ -1,9 +1,11 @@
 //! Whether an open transaction on a partition is hanging (its coordinator will never end
 //! it) or merely long (the coordinator owns it and will abort it at its timeout) — the
-//! last two steps of kafka-transactions.sh's find-hanging.
+//! last two steps of kafka-transactions.sh's find-hanging. Application logic on top of
+//! the Kafka client: what its answers mean for an operator.
 
-use super::cluster::{Cluster, ProducerState, TopicPartition};
-use super::conn::{BrokerError, Unsupported};
+use crate::kafka::cluster::{Cluster, TopicPartition};
+use crate::kafka::conn::{BrokerError, Unsupported};
+use crate::kafka::transactions::ProducerState;
 use crate::units::format_duration;
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::ApiKey;
