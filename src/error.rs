@@ -177,9 +177,15 @@ fn kafka_hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
             Waiting::Request(_) => "a busy broker may need a longer --timeout (or request.timeout.ms / socket.timeout.ms, when set, bounds each request)".to_string(),
         });
     }
+    if let Some(kerberos) = e.downcast_ref::<crate::kafka::gssapi::KerberosError>() {
+        return crate::settings::kafka_client::kerberos::hint(kerberos);
+    }
     if let Some(failed) = e.downcast_ref::<AuthenticationFailed>() {
         if failed.mechanism == crate::kafka::security::Mechanism::OAuthBearer {
             return Some("check the OAUTHBEARER token source (sasl.oauthbearer.*) and that the broker's listener accepts OAUTHBEARER".to_string());
+        }
+        if failed.mechanism == crate::kafka::security::Mechanism::Gssapi {
+            return Some("the broker refused the Kerberos principal after authenticating it: check its principal mapping (sasl.kerberos.principal.to.local.rules) and its log".to_string());
         }
         return Some(format!(
             "check sasl.username and sasl.password (or sasl.jaas.config), and that the broker has this user for sasl.mechanism {}",

@@ -302,6 +302,10 @@ impl Connection {
                 }
                 self.started_session(&response);
             }
+            Mechanism::Gssapi => match &sasl.kerberos {
+                Some(kerberos) => self.authenticate_gssapi(kerberos, version).await?,
+                None => bail!("SASL GSSAPI without Kerberos settings"),
+            },
         }
         Ok(())
     }
@@ -404,7 +408,8 @@ impl Connection {
         }
     }
 
-    async fn sasl_step(
+    /// One SaslAuthenticate round trip of `mechanism`'s exchange.
+    pub(super) async fn sasl_step(
         &mut self,
         mechanism: Mechanism,
         token: Bytes,

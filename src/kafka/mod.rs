@@ -10,6 +10,8 @@ pub mod config;
 pub mod conn;
 mod fanout;
 pub mod fetch;
+pub mod gss;
+pub mod gssapi;
 pub mod http;
 pub mod oauthbearer;
 pub mod offsets;

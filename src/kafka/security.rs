@@ -12,6 +12,7 @@ pub enum Mechanism {
     ScramSha512,
     /// RFC 7628 / KIP-255: a bearer token from `Sasl::oauthbearer`'s source.
     OAuthBearer,
+    Gssapi,
 }
 
 impl Mechanism {
@@ -21,6 +22,7 @@ impl Mechanism {
             Mechanism::ScramSha256 => "SCRAM-SHA-256",
             Mechanism::ScramSha512 => "SCRAM-SHA-512",
             Mechanism::OAuthBearer => "OAUTHBEARER",
+            Mechanism::Gssapi => "GSSAPI",
         }
     }
 }
@@ -33,6 +35,8 @@ pub struct Sasl {
     /// OAUTHBEARER's token source and cache, shared by every connection (username and
     /// password are then empty).
     pub oauthbearer: Option<std::sync::Arc<super::token::OAuthBearer>>,
+    /// GSSAPI's service name and credentials (None for the password mechanisms).
+    pub kerberos: Option<super::gssapi::Kerberos>,
 }
 
 impl fmt::Debug for Sasl {

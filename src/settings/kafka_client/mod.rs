@@ -3,6 +3,7 @@
 //! typed [`ClientConfig`]: every name known, secrets masked wherever they are shown.
 
 pub mod jaas;
+pub mod kerberos;
 pub mod oauthbearer;
 pub mod properties;
 pub mod providers;

@@ -77,8 +77,10 @@ const OAUTH: &str =
     "a check of OAUTHBEARER tokens the broker makes (the Java client repeats some on the token it got): indoubt presents the token and leaves validation to the broker";
 const OAUTH_ASSERTION: &str =
     "the jwt-bearer grant (KIP-1139's assertions) is not supported: use client credentials (sasl.oauthbearer.method=oidc) or a signer's sasl.oauthbearer.token.command";
-const KERBEROS: &str =
-    "GSSAPI only, which indoubt does not speak yet (that sasl.mechanism is refused)";
+const KERBEROS_RENEWAL: &str =
+    "Java/librdkafka ticket renewal: the Kerberos library gets fresh tickets from the keytab itself when they expire; a ticket cache is renewed by whoever ran kinit";
+const KINIT: &str =
+    "indoubt runs no command to get tickets: it reads sasl.kerberos.keytab itself, into a private in-memory cache, or uses the ticket cache kinit filled (KRB5CCNAME); remove sasl.kerberos.kinit.cmd and set sasl.kerberos.keytab and sasl.kerberos.principal, or run kinit first";
 const BOOTSTRAP: &str =
     "-b or the config's bootstrap_servers name the cluster (as --bootstrap-server does for kafka tools)";
 const SERDE: &str =
@@ -215,13 +217,13 @@ pub const TABLE: &[Property] = &[
     ignored("retry.backoff.ms", NETWORK),
     ignored("sasl.client.callback.handler.class", JAVA_LOGIN),
     used("sasl.jaas.config", "username= and password= of a PlainLoginModule or ScramLoginModule line (sasl.username and sasl.password win)").secret(),
-    ignored("sasl.kerberos.keytab", KERBEROS),
-    ignored("sasl.kerberos.kinit.cmd", KERBEROS),
-    ignored("sasl.kerberos.min.time.before.relogin", KERBEROS),
-    ignored("sasl.kerberos.principal", KERBEROS),
-    ignored("sasl.kerberos.service.name", KERBEROS),
-    ignored("sasl.kerberos.ticket.renew.jitter", KERBEROS),
-    ignored("sasl.kerberos.ticket.renew.window.factor", KERBEROS),
+    used("sasl.kerberos.keytab", "GSSAPI: the client's keytab (its tickets go to a private in-memory cache); without it, the ticket cache"),
+    refused("sasl.kerberos.kinit.cmd", KINIT),
+    ignored("sasl.kerberos.min.time.before.relogin", KERBEROS_RENEWAL),
+    used("sasl.kerberos.principal", "GSSAPI: the client principal (required with a keytab)"),
+    used("sasl.kerberos.service.name", "GSSAPI: the first part of the brokers' principal SERVICE/HOST (default kafka)"),
+    ignored("sasl.kerberos.ticket.renew.jitter", KERBEROS_RENEWAL),
+    ignored("sasl.kerberos.ticket.renew.window.factor", KERBEROS_RENEWAL),
     used("sasl.login.callback.handler.class", "Kafka's OAuthBearerLoginCallbackHandler: OIDC client credentials at sasl.oauthbearer.token.endpoint.url; another class is refused"),
     ignored("sasl.login.class", JAVA_LOGIN),
     ignored("sasl.login.connect.timeout.ms", JAVA_LOGIN),
@@ -232,7 +234,7 @@ pub const TABLE: &[Property] = &[
     ignored("sasl.login.refresh.window.jitter", JAVA_LOGIN),
     ignored("sasl.login.retry.backoff.max.ms", JAVA_LOGIN),
     ignored("sasl.login.retry.backoff.ms", JAVA_LOGIN),
-    used("sasl.mechanism", "PLAIN (the default), SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER; any other is refused"),
+    used("sasl.mechanism", "PLAIN (the default), SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI; any other is refused"),
     used("sasl.mechanisms", "librdkafka's name for sasl.mechanism"),
     refused("sasl.oauthbearer.assertion.algorithm", OAUTH_ASSERTION),
     refused("sasl.oauthbearer.assertion.claim.aud", OAUTH_ASSERTION),

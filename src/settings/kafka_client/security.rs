@@ -54,17 +54,19 @@ pub(super) fn security(values: &Values) -> Result<Security> {
             "SCRAM-SHA-256" => Mechanism::ScramSha256,
             "SCRAM-SHA-512" => Mechanism::ScramSha512,
             "OAUTHBEARER" => Mechanism::OAuthBearer,
+            "GSSAPI" => Mechanism::Gssapi,
             other => {
                 return Err(hinted(
                     format!("unsupported sasl.mechanism {other:?}"),
-                    "indoubt speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER",
+                    "indoubt speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER and GSSAPI",
                 ))
             }
         };
+        let modules = get("sasl.jaas.config")?
+            .map(|line| jaas::parse(&line))
+            .transpose()?;
+        let first = modules.as_ref().map(|m| &m[0]);
         if mechanism == Mechanism::OAuthBearer {
-            let modules = get("sasl.jaas.config")?
-                .map(|l| jaas::parse(&l))
-                .transpose()?;
             let bearer = super::oauthbearer::from_properties(&get, modules.as_deref())?;
             return Ok(Security {
                 tls,
@@ -73,28 +75,33 @@ pub(super) fn security(values: &Values) -> Result<Security> {
                     username: String::new(),
                     password: String::new(),
                     oauthbearer: Some(bearer),
+                    kerberos: None,
                 }),
             });
         }
-        let (jaas_user, jaas_password) = match get("sasl.jaas.config")? {
-            Some(line) => {
-                let modules = jaas::parse(&line)?;
-                let first = &modules[0];
-                (
-                    first.option("username").map(str::to_string),
-                    first.option("password").map(str::to_string),
-                )
-            }
-            None => (None, None),
-        };
-        let username = get("sasl.username")?.or(jaas_user);
-        let password = get("sasl.password")?.or(jaas_password);
+        if mechanism == Mechanism::Gssapi {
+            return Ok(Security {
+                tls,
+                sasl: Some(Sasl {
+                    mechanism,
+                    username: String::new(),
+                    password: String::new(),
+                    oauthbearer: None,
+                    kerberos: Some(super::kerberos::from_properties(&get, first)?),
+                }),
+            });
+        }
+        let username = get("sasl.username")?
+            .or_else(|| first.and_then(|m| m.option("username")).map(str::to_string));
+        let password = get("sasl.password")?
+            .or_else(|| first.and_then(|m| m.option("password")).map(str::to_string));
         match (username, password) {
             (Some(username), Some(password)) => Some(Sasl {
                 mechanism,
                 username,
                 password,
                 oauthbearer: None,
+                kerberos: None,
             }),
             _ => {
                 return Err(hinted(
@@ -386,7 +393,7 @@ mod tests {
         assert!(from_properties(&props(&[("security.protocol", "SASL_SSL")])).is_err());
         assert!(from_properties(&props(&[
             ("security.protocol", "SASL_SSL"),
-            ("sasl.mechanism", "GSSAPI"),
+            ("sasl.mechanism", "NTLM"),
             ("sasl.username", "u"),
             ("sasl.password", "p")
         ]))
