@@ -3,6 +3,7 @@
 //! PKCS#12 key- and truststores made by openssl and keytool, inline PEM), the commands
 //! over it, and each refused handshake named by its cause and the property that fixes it.
 //! The keys and stores are made here, at test time, in a private temporary directory.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
 
@@ -474,10 +475,11 @@ fn every_key_and_store_form_is_accepted_by_the_mutual_tls_listener() {
     // And the properties are shown with every secret masked.
     let config = pki.path("indoubt.yaml");
     let one_line_key = escaped(&pki.encrypted_pkcs8()).replace("\\n", " ");
+    let one_line_chain = escaped(&pki.p("client.crt")).replace("\\n", " ");
     std::fs::write(
         &config,
         format!(
-            "kafka:\n  mtls:\n    bootstrap_servers: {}\n    properties:\n      security.protocol: SSL\n      ssl.keystore.type: PEM\n      ssl.keystore.key: \"{one_line_key}\"\n      ssl.key.password: {PASSWORD}\n      ssl.keystore.password: {PASSWORD}\n      ssl.truststore.password: {PASSWORD}\n",
+            "kafka:\n  mtls:\n    bootstrap_servers: {}\n    properties:\n      security.protocol: SSL\n      ssl.keystore.type: PEM\n      ssl.keystore.key: \"{one_line_key}\"\n      ssl.keystore.certificate.chain: \"{one_line_chain}\"\n      ssl.key.password: {PASSWORD}\n      ssl.keystore.password: {PASSWORD}\n      ssl.truststore.password: {PASSWORD}\n",
             mtls()
         ),
     )
@@ -648,7 +650,7 @@ fn a_refused_handshake_names_its_cause_and_the_property_that_fixes_it() {
     let mtls = mtls();
     // The listener wants a client certificate.
     refused(
-        &ssl_at(&mtls, &[ca.clone()]),
+        &ssl_at(&mtls, std::slice::from_ref(&ca)),
         &[
             &format!("the broker at {mtls} requires a client certificate"),
             "ssl.certificate.location",
@@ -713,7 +715,7 @@ fn a_refused_handshake_names_its_cause_and_the_property_that_fixes_it() {
     // form), a name the broker's certificate (localhost, 127.0.0.1) does not hold.
     let port = mtls.rsplit_once(':').unwrap().1;
     refused(
-        &ssl_at(&format!("127.1:{port}"), &[ca.clone()]),
+        &ssl_at(&format!("127.1:{port}"), std::slice::from_ref(&ca)),
         &[
             "is for DNS:localhost, IP:127.0.0.1, not 127.1",
             "ssl.endpoint.identification.algorithm",

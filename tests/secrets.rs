@@ -505,8 +505,8 @@ fn a_typo_in_the_identification_algorithm_never_turns_the_host_check_off() {
     let checked = with("https");
     assert_eq!(checked.code, 3, "{}", checked.stderr);
     assert!(
-        checked.stderr.contains("hostname mismatch"),
-        "{}",
+        checked.stderr.contains("not 127.1"),
+        "the refusal names the host the certificate does not hold: {}",
         checked.stderr
     );
     let unchecked = with("none");
@@ -831,7 +831,7 @@ fn run_advised_commands(hint: &str, dir: &Path) {
         );
         ran += 1;
     }
-    assert!(ran >= 2, "the hint gives the commands: {hint}");
+    assert!(ran >= 1, "the hint gives the commands: {hint}");
 }
 
 fn hint_of(stderr: &str) -> String {
@@ -880,10 +880,13 @@ fn java_stores_are_refused_with_a_conversion_that_works() {
     ]);
     assert_eq!(refused.code, 3, "{}", refused.stderr);
     assert!(
-        refused.stderr.contains("JKS truststore"),
+        refused.stderr.contains(&format!(
+            "ssl.truststore.location {truststore} is a JKS keystore"
+        )),
         "{}",
         refused.stderr
     );
+    assert_not_contacted(&listener);
     let keystore = dir.path().join("client.jks").to_string_lossy().to_string();
     let refused_keystore = lso(&[
         "-b",
@@ -900,21 +903,25 @@ fn java_stores_are_refused_with_a_conversion_that_works() {
     assert_eq!(refused_keystore.code, 3, "{}", refused_keystore.stderr);
     assert_not_contacted(&listener);
 
-    // The advised conversion gives files indoubt reads: the CA verifies the lab broker,
-    // the certificate and key load as a client identity.
+    // The advised conversion gives stores indoubt reads: the truststore verifies the lab
+    // broker, the keystore loads as a client identity.
     run_advised_commands(&hint_of(&refused.stderr), dir.path());
     run_advised_commands(&hint_of(&refused_keystore.stderr), dir.path());
-    let pem = |name: &str| dir.path().join(name).to_string_lossy().to_string();
-    let mut args = sasl_args(
-        "PLAIN",
-        &lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD"),
-        &pem("ca.pem"),
-    );
+    let store = |name: &str| dir.path().join(name).to_string_lossy().to_string();
+    let mut args = sasl_args("PLAIN", &lab("INDOUBT_LAB_KAFKA_SASL_PASSWORD"), &ca);
+    // The PKCS#12 truststore in place of sasl_args' PEM CA.
+    let at = args
+        .iter()
+        .position(|a| a.starts_with("ssl.ca.location="))
+        .unwrap();
+    args[at] = format!("ssl.truststore.location={}", store("truststore.p12"));
     args.extend([
         "-X".to_string(),
-        format!("ssl.certificate.location={}", pem("client-cert.pem")),
+        "ssl.truststore.password=changeit".to_string(),
         "-X".to_string(),
-        format!("ssl.key.location={}", pem("client-key.pem")),
+        format!("ssl.keystore.location={}", store("client.p12")),
+        "-X".to_string(),
+        "ssl.keystore.password=changeit".to_string(),
     ]);
     let out = run(indoubt().args(["kafka", "transactions"]).args(&args));
     assert_eq!(out.code, 0, "{}", out.stderr);

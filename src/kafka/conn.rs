@@ -112,6 +112,11 @@ impl Connection {
     /// The first of the bootstrap servers that answers, tried in order. With one server,
     /// its error whole (typed: a hint may depend on it); with several, every one's.
     pub async fn open_first(config: &ClientConfig, timeout: Duration) -> Result<Connection> {
+        // The TLS material (CAs, keys, stores) is read and checked before any server is
+        // contacted: an unreadable key is the operator's file, not a broker's silence.
+        if let Some(tls) = &config.security.tls {
+            super::secure::check(tls)?;
+        }
         let mut failures = Vec::new();
         let mut last = None;
         for address in &config.bootstrap {

@@ -2,11 +2,11 @@
 //! server: the transport of OAUTHBEARER's token endpoint (OIDC client credentials).
 //! Plain HTTP is allowed only to a loopback address, or when the caller was told to.
 
+use crate::tls::{self, Trust};
 use anyhow::{anyhow, bail, Context, Result};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use std::net::IpAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
@@ -16,15 +16,23 @@ const MAX_BODY: usize = 1 << 20;
 
 /// How the server of an https URL is verified, and whether http is allowed elsewhere
 /// than on loopback.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct HttpTrust {
-    /// PEM file of the CA(s) to trust; None: the system store.
-    pub ca_location: Option<PathBuf>,
-    /// Inline PEM of the CA(s) to trust (librdkafka's https.ca.pem).
-    pub ca_pem: Option<String>,
+    /// The CAs to trust (src/tls's forms: a PEM file or inline PEM, a PKCS#12 store, or
+    /// the system's store).
+    pub trust: Trust,
     /// Plain http to a host that is not loopback (the token and the client secret then
     /// cross the network in clear): only when asked for by name.
     pub allow_http: bool,
+}
+
+impl Default for HttpTrust {
+    fn default() -> Self {
+        HttpTrust {
+            trust: Trust::System,
+            allow_http: false,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -93,28 +101,17 @@ async fn exchange(
         .with_context(|| format!("connecting to {host}:{port}"))?;
     let _ = tcp.set_nodelay(true);
     let stream: Box<dyn Stream> = if tls {
-        let mut builder = native_tls::TlsConnector::builder();
-        let pem = match (&trust.ca_pem, &trust.ca_location) {
-            (Some(pem), _) => Some(pem.clone().into_bytes()),
-            (None, Some(path)) => Some(
-                std::fs::read(path)
-                    .with_context(|| format!("reading the CA file {}", path.display()))?,
-            ),
-            (None, None) => None,
+        // The token endpoint is verified as fully as a broker: chain and host name.
+        let config = tls::Config {
+            trust: trust.trust.clone(),
+            identity: None,
+            verify_certificate: true,
+            verify_hostname: true,
+            min_version: None,
+            max_version: None,
         };
-        if let Some(pem) = pem {
-            builder.disable_built_in_roots(true);
-            let certificates = native_tls::Certificate::stack_from_pem(&pem)
-                .context("parsing the token endpoint's CA (PEM)")?;
-            if certificates.is_empty() {
-                bail!("the token endpoint's CA file holds no PEM certificate");
-            }
-            for certificate in certificates {
-                builder.add_root_certificate(certificate);
-            }
-        }
-        let connector =
-            tokio_native_tls::TlsConnector::from(builder.build().context("building TLS")?);
+        let (connector, _) = config.connector()?;
+        let connector = tokio_native_tls::TlsConnector::from(connector);
         Box::new(
             connector
                 .connect(bare, tcp)

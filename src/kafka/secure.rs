@@ -34,6 +34,12 @@ pub fn config(tls: &Tls) -> tls::Config {
     }
 }
 
+/// Reads every file and store `settings` name, as a handshake would, without connecting.
+pub fn check(settings: &Tls) -> Result<()> {
+    tls::Client::new(&config(settings))?;
+    Ok(())
+}
+
 /// The TLS handshake with the broker at `address` over `tcp`.
 pub async fn handshake(
     address: &str,

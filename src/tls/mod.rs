@@ -345,7 +345,7 @@ impl<S> Stream<S> {
             certificates: self.presented.certificates.clone(),
             key: None,
         };
-        debug_assert!(self.presented.key == !self.presented.certificates.is_empty());
+        debug_assert!(self.presented.key != self.presented.certificates.is_empty());
         let diagnosis = failure::of_alert(alert, &loaded);
         std::io::Error::new(
             std::io::ErrorKind::ConnectionAborted,

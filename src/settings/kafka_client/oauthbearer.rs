@@ -10,6 +10,7 @@ use crate::kafka::http::HttpTrust;
 use crate::kafka::token::{
     ClientCredentials, OAuthBearer, Token, TokenFuture, TokenSource, Unsecured,
 };
+use crate::tls::{Material, Password, Trust};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Read;
 use std::path::PathBuf;
@@ -155,39 +156,55 @@ fn strict_bool(get: &dyn Fn(&str) -> Result<Option<String>>, name: &str) -> Resu
     }
 }
 
-/// How the token endpoint's server is verified: librdkafka's https.ca.location and
-/// https.ca.pem, or the JAAS line's ssl.truststore.location with ssl.truststore.type=PEM
-/// (Java reads the login's TLS settings there).
+/// How the token endpoint's server is verified: librdkafka's https.ca.location or
+/// https.ca.pem, or the JAAS line's ssl.truststore.location (a PEM file with
+/// ssl.truststore.type=PEM, else a PKCS#12 store with ssl.truststore.password: Java reads
+/// the login's TLS settings there); else the system's store.
 fn http_trust(
     get: &dyn Fn(&str) -> Result<Option<String>>,
     jaas: &dyn Fn(&str) -> Option<String>,
 ) -> Result<HttpTrust> {
-    let mut ca_location = get("https.ca.location")?.map(PathBuf::from);
-    if ca_location.is_none() {
-        if let Some(location) = jaas("ssl.truststore.location") {
-            match jaas("ssl.truststore.type") {
-                Some(kind) if kind.eq_ignore_ascii_case("PEM") => {}
-                _ => {
-                    return Err(hinted(
-                        "the OAuthBearerLoginModule's ssl.truststore.location is not a PEM file (ssl.truststore.type=PEM)",
-                        super::properties::TRUSTSTORE_CONVERSION,
-                    ))
-                }
-            }
-            ca_location = Some(PathBuf::from(location));
-        }
+    let mut given = Vec::new();
+    if let Some(path) = get("https.ca.location")? {
+        given.push(Trust::Pem(Material::file("https.ca.location", path)));
     }
-    if let Some(ca) = &ca_location {
-        if !ca.exists() {
+    if let Some(pem) = get("https.ca.pem")? {
+        given.push(Trust::Pem(Material::inline("https.ca.pem", pem)));
+    }
+    if let Some(location) = jaas("ssl.truststore.location") {
+        const PROPERTY: &str = "sasl.jaas.config's ssl.truststore.location";
+        let store = Material::file(PROPERTY, location);
+        given.push(match jaas("ssl.truststore.type") {
+            Some(kind) if kind.eq_ignore_ascii_case("PEM") => Trust::Pem(store),
+            _ => Trust::Pkcs12 {
+                store,
+                password: match jaas("ssl.truststore.password") {
+                    Some(value) => {
+                        Password::new("sasl.jaas.config's ssl.truststore.password", value)
+                    }
+                    None => Password::none("sasl.jaas.config's ssl.truststore.password"),
+                },
+            },
+        });
+    }
+    if given.len() > 1 {
+        return Err(hinted(
+            "the token endpoint's CAs are given twice (https.ca.location, https.ca.pem, the JAAS line's ssl.truststore.location)",
+            "keep one of them",
+        ));
+    }
+    let trust = given.pop().unwrap_or(Trust::System);
+    if let Trust::Pem(m) | Trust::Pkcs12 { store: m, .. } = &trust {
+        if let Some(path) = m.path().filter(|p| !p.exists()) {
             bail!(
-                "the token endpoint's CA file {} does not exist",
-                ca.display()
+                "the token endpoint's CA file {} ({}) does not exist",
+                path.display(),
+                m.property
             );
         }
     }
     Ok(HttpTrust {
-        ca_location,
-        ca_pem: get("https.ca.pem")?,
+        trust,
         allow_http: strict_bool(get, "sasl.oauthbearer.token.endpoint.allow.http")?
             .unwrap_or(false),
     })

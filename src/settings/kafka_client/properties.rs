@@ -469,6 +469,41 @@ mod tests {
     use super::*;
     use crate::error::hint_of;
 
+    /// The README's table of client properties is the user's reference: every property
+    /// indoubt reads is in it, and every name it gives is one indoubt knows.
+    #[test]
+    fn the_readme_table_names_every_property_indoubt_reads() {
+        let readme = include_str!("../../../README.md");
+        let table = readme
+            .split("#### Kafka client properties")
+            .nth(1)
+            .and_then(|rest| rest.split("\nProperties are strict").next())
+            .expect("README.md has the Kafka client properties table");
+        for property in TABLE.iter().filter(|p| matches!(p.role, Role::Used)) {
+            assert!(
+                table.contains(&format!("`{}`", property.name))
+                    || table.contains(&format!("`{}=", property.name))
+                    || table.contains(&format!("`{} ", property.name)),
+                "README's Kafka client properties table lacks {}",
+                property.name
+            );
+        }
+        for quoted in table.split('`').skip(1).step_by(2) {
+            let name = quoted.split(['=', ' ']).next().unwrap_or_default();
+            let looks_like_a_property = name.contains('.')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
+                && !name.ends_with('.');
+            if looks_like_a_property {
+                assert!(
+                    TABLE.iter().any(|p| p.name == name),
+                    "README's Kafka client properties table names {name}, which indoubt does not know"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_table_is_sorted_and_names_are_unique() {
         for pair in TABLE.windows(2) {

@@ -44,24 +44,23 @@ pub(super) fn security(values: &Values) -> Result<Security> {
         None
     };
     let sasl = if sasl {
-        let mechanism = match get("sasl.mechanism")?
-            .or(get("sasl.mechanisms")?)
-            .unwrap_or_else(|| "PLAIN".into())
-            .to_ascii_uppercase()
-            .as_str()
-        {
-            "PLAIN" => Mechanism::Plain,
-            "SCRAM-SHA-256" => Mechanism::ScramSha256,
-            "SCRAM-SHA-512" => Mechanism::ScramSha512,
-            "OAUTHBEARER" => Mechanism::OAuthBearer,
-            "GSSAPI" => Mechanism::Gssapi,
-            other => {
-                return Err(hinted(
+        let mechanism =
+            match get("sasl.mechanism")?
+                .or(get("sasl.mechanisms")?)
+                .unwrap_or_else(|| "PLAIN".into())
+                .to_ascii_uppercase()
+                .as_str()
+            {
+                "PLAIN" => Mechanism::Plain,
+                "SCRAM-SHA-256" => Mechanism::ScramSha256,
+                "SCRAM-SHA-512" => Mechanism::ScramSha512,
+                "OAUTHBEARER" => Mechanism::OAuthBearer,
+                "GSSAPI" => Mechanism::Gssapi,
+                other => return Err(hinted(
                     format!("unsupported sasl.mechanism {other:?}"),
                     "indoubt speaks PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER and GSSAPI",
-                ))
-            }
-        };
+                )),
+            };
         let modules = get("sasl.jaas.config")?
             .map(|line| jaas::parse(&line))
             .transpose()?;
