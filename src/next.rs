@@ -24,10 +24,16 @@ pub enum Word<'a> {
     Raw(&'a RawText),
 }
 
-/// The next command of a finding: JSON gets it as a string, the table as its own line.
+/// The next command of a finding: JSON gets it as one string, the table on lines of its
+/// own, broken between words where it must (a shell command with ` \` continuations).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct Next(Text);
+pub struct Next {
+    text: Text,
+    /// A POSIX shell command line (else a SQL statement): how a break is written.
+    #[serde(skip)]
+    shell: bool,
+}
 
 impl Next {
     /// `indoubt [--config FILE] WORDS…`.
@@ -53,7 +59,10 @@ impl Next {
                 },
             }
         }
-        Next(line)
+        Next {
+            text: line,
+            shell: true,
+        }
     }
 
     /// Another tool's command line (`kafka-acls.sh …`), its values quoted for a POSIX shell.
@@ -67,16 +76,28 @@ impl Next {
                 Word::Raw(raw) => line.push_str(&quote(&raw.to_text())),
             }
         }
-        Next(line)
+        Next {
+            text: line,
+            shell: true,
+        }
     }
 
     /// A SQL statement to run, as written (its literals quoted by the caller).
     pub fn sql(statement: Text) -> Next {
-        Next(statement)
+        Next {
+            text: statement,
+            shell: false,
+        }
     }
 
     pub fn text(&self) -> &Text {
-        &self.0
+        &self.text
+    }
+
+    /// A shell command line (broken lines end in ` \`), else a SQL statement (broken
+    /// lines need nothing: SQL reads a newline as a space).
+    pub fn is_shell(&self) -> bool {
+        self.shell
     }
 }
 

@@ -729,7 +729,17 @@ fn a_prepared_transaction_holding_the_horizon_is_one_incident() {
     // then the numbered list of next commands, then the checks.
     let table = run(indoubt().args(["--config", &config, "check", "--only", "pg"]));
     assert_eq!(table.code, 2);
-    let lines: Vec<&str> = table.stdout.lines().collect();
+    // Off a terminal the layout is 80 columns: a next command longer than that (the
+    // config's temporary path makes it so) is broken between its words, never overflowing.
+    for line in table.stdout.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "wider than 80 columns: {line}\n{}",
+            table.stdout
+        );
+    }
+    let typed = common::as_typed(&table.stdout);
+    let lines: Vec<&str> = typed.lines().collect();
     assert!(lines[0].starts_with("CRITICAL: "), "{}", table.stdout);
     let at = |prefix: &str| {
         lines

@@ -947,10 +947,9 @@ fn colour_and_width_follow_the_terminal() {
         coloured.contains("\u{1b}["),
         "colour on a terminal:\n{coloured}"
     );
-    // A next command is never wrapped (it is copied as one line): it may overflow.
+    // A next command too is broken between its words (with ` \` continuations) to fit.
     let widest = coloured
         .lines()
-        .filter(|l| !l.trim_start().starts_with("next: "))
         .map(|l| common::tty::plain(l).chars().count())
         .max()
         .unwrap_or(0);

@@ -121,6 +121,90 @@ pub fn wrap_keeping(line: &str, keep: &str, room: usize) -> Vec<String> {
     }
 }
 
+/// A command line or SQL statement broken between its words to fit `room` columns (the
+/// lines after the first `indent` columns narrower), never inside a quoted word: a GID or
+/// a literal stays whole, and a word wider than the room gets a line of its own. A shell
+/// command's broken lines end in ` \`, so pasted whole it is still one command.
+pub fn break_command(text: &str, room: usize, indent: usize, shell: bool) -> Vec<String> {
+    let tail = if shell { 2 } else { 0 };
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let widest = room.saturating_sub(indent + tail);
+    for word in units(command_words(text, shell), shell, widest) {
+        let room_here = if lines.is_empty() {
+            room
+        } else {
+            room.saturating_sub(indent)
+        };
+        if !line.is_empty() && width(&line) + 1 + width(&word) + tail > room_here {
+            if shell {
+                line.push_str(" \\");
+            }
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    lines.push(line);
+    lines
+}
+
+/// The units a line breaks between: words, and in a shell command a flag with its value
+/// (`--ids-out FILE`, `-- JOB`) when the two fit on a line of `widest` columns, so a value
+/// is not read apart from the flag that names it.
+fn units<'a>(words: Vec<&'a str>, shell: bool, widest: usize) -> Vec<std::borrow::Cow<'a, str>> {
+    let mut units = Vec::new();
+    let mut words = words.into_iter().peekable();
+    while let Some(word) = words.next() {
+        let takes_value = shell && word.starts_with("--");
+        match words.peek() {
+            Some(value)
+                if takes_value
+                    && !value.starts_with('-')
+                    && width(word) + 1 + width(value) <= widest =>
+            {
+                units.push(std::borrow::Cow::Owned(format!("{word} {value}")));
+                words.next();
+            }
+            _ => units.push(std::borrow::Cow::Borrowed(word)),
+        }
+    }
+    units
+}
+
+/// The words of a command line or statement: split at spaces outside '…' and "…" (and,
+/// in a shell, not after a backslash).
+pub fn command_words(text: &str, shell: bool) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (None, '\\') if shell => escaped = true,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(open), c) if c == open => quote = None,
+            (None, ' ') => {
+                if at > start {
+                    words.push(&text[start..at]);
+                }
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    if text.len() > start {
+        words.push(&text[start..]);
+    }
+    words
+}
+
 /// Words filled into lines of `room` columns.
 fn fill(words: Vec<&str>, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
@@ -339,6 +423,55 @@ fn expanded(header: &[&str], rows: &[Vec<LaidCell>], frame: Frame, total: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_command_breaks_between_words_and_still_pastes_as_one() {
+        let command = "indoubt --config tests/lab/indoubt.yaml resolve pg 131077_orders_4711 --pg lab --dry-run";
+        let lines = break_command(command, 60, 4, true);
+        assert_eq!(
+            lines,
+            [
+                "indoubt --config tests/lab/indoubt.yaml resolve pg \\",
+                "131077_orders_4711 --pg lab --dry-run",
+            ]
+        );
+        assert!(lines.iter().all(|l| width(l) <= 60));
+        // What a shell reads: the continuations joined, the same words.
+        assert_eq!(lines.join("\n").replace(" \\\n", " "), command);
+        // Fits: untouched.
+        assert_eq!(break_command(command, 200, 4, true), [command]);
+    }
+
+    #[test]
+    fn a_quoted_word_is_never_broken_inside() {
+        let lines = break_command(
+            "indoubt resolve pg 'a gid with spaces' --dry-run",
+            20,
+            0,
+            true,
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("'a gid with spaces'")),
+            "{lines:?}"
+        );
+        let lines = break_command(r"indoubt x 'it'\''s here' y", 12, 0, true);
+        assert!(
+            lines.iter().any(|l| l.starts_with(r"'it'\''s here'")),
+            "{lines:?}"
+        );
+        let sql = r#"SELECT * FROM "my outbox" WHERE note = 'a b c' AND created_at < now() - interval '300 seconds'"#;
+        let lines = break_command(sql, 30, 0, false);
+        assert!(lines.iter().all(|l| !l.ends_with('\\')), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains(r#""my outbox""#)),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("'300 seconds'")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.join(" "), sql);
+    }
 
     fn cell(text: &str) -> LaidCell<'_> {
         LaidCell {

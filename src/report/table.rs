@@ -205,7 +205,7 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
             for finding in findings {
                 push_finding(&mut out, finding, style);
                 if let Some(next) = &finding.next {
-                    push_next(&mut out, next);
+                    push_next(&mut out, next, width);
                 }
                 out.push_lit("\n");
             }
@@ -224,7 +224,7 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
                     }
                 }
                 if let Some(next) = incident.next {
-                    push_next(&mut out, next);
+                    push_next(&mut out, next, width);
                 }
                 out.push_lit("\n");
             }
@@ -232,8 +232,7 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
             if !nexts.is_empty() {
                 out.push_lit("next:\n");
                 for (n, next) in nexts.iter().enumerate() {
-                    // Never wrapped, as a command is copied as one line.
-                    out.push(&crate::shown!("{:>3}. {}\n", n + 1, next.text()));
+                    push_command(&mut out, &crate::shown!("{:>3}. ", n + 1), 5, next, width);
                 }
                 out.push_lit("\n");
             }
@@ -306,9 +305,32 @@ fn worst_subject(findings: &[crate::findings::Finding]) -> Option<Shown> {
     })
 }
 
-/// A next command under its finding: never wrapped, it is copied as one line.
-fn push_next(out: &mut Shown, next: &crate::next::Next) {
-    out.push(&crate::shown!("{}next: {}\n", GUTTER_SPACES, next.text()));
+/// A next command under its finding.
+fn push_next(out: &mut Shown, next: &crate::next::Next, width: usize) {
+    let prefix = crate::shown!("{}next: ", GUTTER_SPACES);
+    push_command(out, &prefix, GUTTER + 6, next, width);
+}
+
+/// Appends `prefix` + a command or statement broken between its words to the layout
+/// width (a shell command's broken lines end in ` \`), the lines after the first
+/// indented a little further than the prefix.
+fn push_command(
+    out: &mut Shown,
+    prefix: &Shown,
+    prefix_width: usize,
+    next: &crate::next::Next,
+    width: usize,
+) {
+    const FURTHER: usize = 2;
+    out.push(prefix);
+    let room = width.saturating_sub(prefix_width).max(20);
+    let indent = format!("\n{}", " ".repeat(prefix_width + FURTHER));
+    let text = Shown::from(next.text());
+    let lines = layout::break_command(text.as_str(), room, FURTHER, next.is_shell()).join(&indent);
+    // Escaped text re-broken at its unquoted spaces: still escaped.
+    #[allow(clippy::disallowed_methods)]
+    out.push(&Shown::__from_format(format_args!("{lines}")));
+    out.push_lit("\n");
 }
 
 /// Appends `prefix` + `text`, wrapped between words to the layout width, continuation

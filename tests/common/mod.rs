@@ -558,3 +558,20 @@ pub fn run_printed_in(line: &str, dir: &std::path::Path) -> (serde_json::Value, 
         out.status.code(),
     )
 }
+
+/// Table output as a shell reads it: a next command broken over lines with ` \`
+/// continuations is one line again.
+pub fn as_typed(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let mut line = line.to_string();
+        while let Some(head) = line.strip_suffix(" \\") {
+            let rest = lines.next().unwrap_or_default().trim_start();
+            line = format!("{head} {rest}");
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

@@ -211,8 +211,11 @@ fn audit_list_tampered() {
     );
     let (gid, tp) = (golden::narayana_gid(), format!("{ENRICHED}-11"));
     let mut expect = expect_records(&gid, &tp);
-    expect.whole.extend(nexts.iter().cloned());
-    expect.may_overflow.extend(nexts.iter().map(String::as_str));
+    let next_words = golden::words(&nexts);
+    expect.whole.extend(next_words.iter().cloned());
+    expect
+        .may_overflow
+        .extend(next_words.iter().map(String::as_str));
     pin("audit_list_tampered", report, &expect);
 }
 

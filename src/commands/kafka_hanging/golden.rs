@@ -154,8 +154,9 @@ fn kafka_hanging() {
         "payments-3".into(),
         "invoices-exporter-0".into(),
     ];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.extend([partition.as_str(), leaderless.as_str(), CONNECT_ID]);
     let expect = Expect {
         whole,
@@ -194,8 +195,9 @@ fn kafka_hanging_old_brokers() {
     );
     let partition = format!("{ENRICHED}-11");
     let mut whole = vec![partition.clone(), "invoices.eu-west-1.v2-0".into()];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.extend([partition.as_str(), CONNECT_ID]);
     let expect = Expect {
         whole,

@@ -207,8 +207,9 @@ fn kafka_lso() {
         "audit-trail-5".into(),
         "payroll.salaries".into(),
     ];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.extend([partition.as_str(), CONNECT_ID]);
     let leaderless = format!("{ENRICHED}-4");
     may_overflow.push(&leaderless);

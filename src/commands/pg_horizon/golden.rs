@@ -143,8 +143,9 @@ fn pg_horizon() {
         "48112".into(),
         "l\\xe4ger".into(),
     ];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.push(&narayana);
     let expect = Expect {
         whole,

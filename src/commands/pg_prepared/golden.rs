@@ -161,8 +161,9 @@ fn pg_prepared() {
         "48230".into(),
         "51002".into(),
     ];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     let atomikos = golden::atomikos_gid();
     may_overflow.push(&narayana);
     may_overflow.push(&atomikos);
@@ -196,8 +197,9 @@ fn pg_prepared_grid() {
         "citus_0_2288011_77_3".into(),
         "manual-fix-2026-12-01".into(),
     ];
-    whole.extend(nexts.iter().cloned());
-    let may_overflow = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let may_overflow = next_words.iter().map(String::as_str).collect();
     let expect = Expect {
         whole,
         may_overflow,

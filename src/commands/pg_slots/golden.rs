@@ -120,8 +120,9 @@ fn pg_slots() {
     ]
     .map(String::from)
     .to_vec();
-    whole.extend(nexts.iter().cloned());
-    let may_overflow = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let may_overflow = next_words.iter().map(String::as_str).collect();
     let expect = Expect {
         whole,
         may_overflow,
@@ -140,8 +141,9 @@ fn pg_slots_grid() {
     let report = report_of(&ctx, snapshot);
     let nexts = golden::nexts(&report.findings);
     let mut whole: Vec<String> = vec!["debezium_orders".into(), "pid 3301".into()];
-    whole.extend(nexts.iter().cloned());
-    let may_overflow = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let may_overflow = next_words.iter().map(String::as_str).collect();
     let expect = Expect {
         whole,
         may_overflow,

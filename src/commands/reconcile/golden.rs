@@ -150,8 +150,9 @@ fn reconcile() {
         format!("{TOPIC}-5"),
         format!("kafka lso --topic {TOPIC}"),
     ];
-    whole.extend(nexts.iter().cloned());
-    let mut may_overflow: Vec<&str> = nexts.iter().map(String::as_str).collect();
+    let next_words = golden::words(&nexts);
+    whole.extend(next_words.iter().cloned());
+    let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.push(LONG_ID);
     let expect = Expect {
         whole,

@@ -167,7 +167,7 @@ pub fn promises(case: &str, text: &str, expect: &Expect, limit: usize) {
     }
 }
 
-/// Strings that must each be on one line and may overflow it: next commands.
+/// The next commands of the findings, as displayed (escaped, quoted as typed).
 pub fn nexts(findings: &[crate::findings::Finding]) -> Vec<String> {
     findings
         .iter()
@@ -176,6 +176,20 @@ pub fn nexts(findings: &[crate::findings::Finding]) -> Vec<String> {
         .collect()
 }
 
+/// Strings that must each be on one line and may overflow it: the words of next
+/// commands (a command breaks between its words; a GID or a quoted literal never does).
+pub fn words(nexts: &[String]) -> Vec<String> {
+    nexts
+        .iter()
+        .flat_map(|n| {
+            let shell = n.starts_with("indoubt ") || n.starts_with("kafka-");
+            crate::report::layout::command_words(n, shell)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
 /// The config of every fixture: the targets the next commands name.
 pub const CONFIG: &str = "\
 postgres:
