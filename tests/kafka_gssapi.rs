@@ -9,8 +9,6 @@ mod common;
 
 use common::kafka::*;
 use common::*;
-use rdkafka::config::ClientConfig;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -160,34 +158,29 @@ fn lso_and_hanging_over_gssapi_with_a_keytab_and_with_a_ticket_cache() {
 
 #[test]
 fn reconcile_reads_the_topic_over_gssapi() {
-    let db = TestDb::create("gssapi_shop");
-    db.admin()
-        .batch_execute(
-            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
-             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 12) g",
-        )
-        .unwrap();
+    let db = orders_db("gssapi_shop", 12);
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     let topic = create_topic(&bootstrap, "gssapi_orders", 2);
-    let producer: BaseProducer = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
     // Order 7's event was lost.
-    for id in (1..=12).filter(|id| *id != 7) {
-        let key = id.to_string();
-        producer
-            .send(BaseRecord::to(&topic).key(&key).payload("{}"))
-            .map_err(|(e, _)| e)
-            .unwrap();
-    }
-    producer.flush(std::time::Duration::from_secs(30)).unwrap();
+    let events = (1..=12).filter(|id| *id != 7);
+    publish(
+        &bootstrap,
+        &topic,
+        events.map(|id| (id.to_string(), "{}".to_string())),
+    );
     let dir = tempfile::tempdir().unwrap();
     for (form, args, cache) in credential_forms(dir.path()) {
         let (r, out) = json(
             indoubt_krb5(&cache)
-                .args(["-o", "json", "reconcile", "--pg", &db.url(), "--query"])
-                .arg("SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2")
+                .args([
+                    "-o",
+                    "json",
+                    "reconcile",
+                    "--pg",
+                    &db.url(),
+                    "--query",
+                    ORDERS_QUERY,
+                ])
                 .args(&args)
                 .args(["--topic", &topic]),
         );

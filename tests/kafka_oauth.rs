@@ -17,7 +17,6 @@ use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
-const QUERY: &str = "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2";
 const JAAS: &str = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required";
 const LOGIN_HANDLER: &str =
     "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
@@ -205,13 +204,7 @@ fn every_command_works_over_both_oauthbearer_listeners() {
 
 #[test]
 fn reconcile_reads_the_topic_over_both_oauthbearer_listeners() {
-    let db = TestDb::create("oauth_shop");
-    db.admin()
-        .batch_execute(
-            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
-             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 12) g",
-        )
-        .unwrap();
+    let db = orders_db("oauth_shop", 12);
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     let topic = create_topic(&bootstrap, "oauth.orders", 2);
     let producer: BaseProducer = ClientConfig::new()
@@ -238,7 +231,7 @@ fn reconcile_reads_the_topic_over_both_oauthbearer_listeners() {
             "--pg",
             &db.url(),
             "--query",
-            QUERY,
+            ORDERS_QUERY,
             "--topic",
             &topic,
             "--id-from",

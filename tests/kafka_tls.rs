@@ -9,8 +9,6 @@ mod common;
 
 use common::kafka::*;
 use common::*;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
-use rdkafka::ClientConfig;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -197,6 +195,11 @@ impl Pki {
 
     /// A Java truststore as keytool writes it: PKCS#12, one trusted-certificate entry.
     fn truststore(&self) -> String {
+        self.ca_store("PKCS12", "truststore.p12")
+    }
+
+    /// The lab CA as the one trusted-certificate entry of a keytool store of `kind`.
+    fn ca_store(&self, kind: &str, name: &str) -> String {
         sh(
             "keytool",
             &[
@@ -207,14 +210,14 @@ impl Pki {
                 "-file",
                 &self.p("ca.crt"),
                 "-keystore",
-                &self.p("truststore.p12"),
+                &self.p(name),
                 "-storetype",
-                "PKCS12",
+                kind,
                 "-storepass",
                 PASSWORD,
             ],
         );
-        self.p("truststore.p12")
+        self.p(name)
     }
 
     fn jks_keystore(&self) -> String {
@@ -242,24 +245,7 @@ impl Pki {
     }
 
     fn jks_truststore(&self) -> String {
-        sh(
-            "keytool",
-            &[
-                "-importcert",
-                "-noprompt",
-                "-alias",
-                "lab-ca",
-                "-file",
-                &self.p("ca.crt"),
-                "-keystore",
-                &self.p("truststore.jks"),
-                "-storetype",
-                "JKS",
-                "-storepass",
-                PASSWORD,
-            ],
-        );
-        self.p("truststore.jks")
+        self.ca_store("JKS", "truststore.jks")
     }
 
     /// A properties file (`--command-config`) of `lines`.
@@ -575,37 +561,13 @@ fn lso_hanging_reconcile_and_resolve_work_over_mutual_tls() {
     );
 
     // reconcile: five orders, their five events, read over mutual TLS.
-    let db = TestDb::create("mtls_shop");
-    db.admin()
-        .batch_execute(
-            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
-             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, 5) g",
-        )
-        .unwrap();
+    let db = orders_db("mtls_shop", 5);
     let events = create_topic(&plain, "mtls-orders", 1);
-    let producer: BaseProducer = ClientConfig::new()
-        .set("bootstrap.servers", &plain)
-        .create()
-        .unwrap();
-    for id in 1..=5 {
-        let id = id.to_string();
-        producer
-            .send(
-                BaseRecord::to(&events)
-                    .key(&id)
-                    .payload(&format!(r#"{{"id":{id}}}"#)),
-            )
-            .map_err(|(e, _)| e)
-            .unwrap();
-    }
-    producer.flush(WAIT).unwrap();
+    let ids = (1..=5).map(|id| (id.to_string(), format!(r#"{{"id":{id}}}"#)));
+    publish(&plain, &events, ids);
     let out = run(indoubt()
         .args(["-o", "json", "reconcile", "--pg", &db.url()])
-        .args([
-            "--query",
-            "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2",
-        ])
-        .args(["--topic", &events])
+        .args(["--query", ORDERS_QUERY, "--topic", &events])
         .args(&stores));
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let r: Value = serde_json::from_str(&out.stdout).unwrap();

@@ -143,6 +143,21 @@ pub fn transactional_producer(bootstrap: &str, id: &str) -> BaseProducer {
     producer
 }
 
+/// Writes keyed events (no transaction) and waits until the broker has them all.
+pub fn publish(bootstrap: &str, topic: &str, events: impl IntoIterator<Item = (String, String)>) {
+    let producer: BaseProducer = rdkafka::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .create()
+        .expect("producer");
+    for (key, payload) in events {
+        producer
+            .send(BaseRecord::to(topic).key(&key).payload(&payload))
+            .map_err(|(e, _)| e)
+            .expect("send");
+    }
+    producer.flush(WAIT).expect("flush");
+}
+
 pub fn send(producer: &BaseProducer, topic: &str, partition: i32, payload: &str) {
     producer
         .send(

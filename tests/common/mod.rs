@@ -111,6 +111,23 @@ impl TestDb {
     }
 }
 
+/// The query `reconcile` tests read their orders with.
+pub const ORDERS_QUERY: &str =
+    "SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2";
+
+/// A database of its own holding orders 1..=`count`, made two hours ago (inside
+/// `reconcile`'s default window and past its settle time).
+pub fn orders_db(prefix: &str, count: u32) -> TestDb {
+    let db = TestDb::create(prefix);
+    db.admin()
+        .batch_execute(&format!(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, {count}) g"
+        ))
+        .unwrap();
+    db
+}
+
 pub fn replace_db(url: &str, db: &str) -> String {
     let (base, query) = url.split_once('?').unwrap_or((url, ""));
     let base = base.rsplit_once('/').map(|(b, _)| b).unwrap_or(base);

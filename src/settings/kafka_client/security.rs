@@ -65,28 +65,27 @@ pub(super) fn security(values: &Values) -> Result<Security> {
             .map(|line| jaas::parse(&line))
             .transpose()?;
         let first = modules.as_ref().map(|m| &m[0]);
-        if mechanism == Mechanism::OAuthBearer {
-            let bearer = super::oauthbearer::from_properties(&get, modules.as_deref())?;
+        // The token mechanisms carry their own credentials, not a user and password.
+        let token = match mechanism {
+            Mechanism::OAuthBearer => Some((
+                Some(super::oauthbearer::from_properties(
+                    &get,
+                    modules.as_deref(),
+                )?),
+                None,
+            )),
+            Mechanism::Gssapi => Some((None, Some(super::kerberos::from_properties(&get, first)?))),
+            _ => None,
+        };
+        if let Some((oauthbearer, kerberos)) = token {
             return Ok(Security {
                 tls,
                 sasl: Some(Sasl {
                     mechanism,
                     username: String::new(),
                     password: String::new(),
-                    oauthbearer: Some(bearer),
-                    kerberos: None,
-                }),
-            });
-        }
-        if mechanism == Mechanism::Gssapi {
-            return Ok(Security {
-                tls,
-                sasl: Some(Sasl {
-                    mechanism,
-                    username: String::new(),
-                    password: String::new(),
-                    oauthbearer: None,
-                    kerberos: Some(super::kerberos::from_properties(&get, first)?),
+                    oauthbearer,
+                    kerberos,
                 }),
             });
         }
