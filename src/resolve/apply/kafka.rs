@@ -205,12 +205,9 @@ impl Proposal for Abort {
     }
 
     fn dry_run(&self) -> Text {
-        format!(
-            // Not in backticks: a description of the request, wrapped between words.
-            "dry run: would send {} (coordinator epoch {})",
-            self.plan.action, self.open.coordinator_epoch_reason
-        )
-        .into()
+        // Not in backticks: a description of the request, wrapped between words. The
+        // coordinator epoch's reason is the summary's own field (and JSON's), not repeated.
+        format!("dry run: would send {}", self.plan.action).into()
     }
 }
 
