@@ -816,6 +816,23 @@ fn store_and_key_mistakes_are_named_with_their_property() {
             ],
         );
     }
+    // A key that is not the certificate's is refused before any broker is contacted:
+    // the listener here never sees a connection.
+    let (_, ec_key) = pki.ec();
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    silent.set_nonblocking(true).unwrap();
+    let address = silent.local_addr().unwrap().to_string();
+    refused(
+        &ssl_at(&address, &[ca.clone(), cert.clone(), ("ssl.key.location", ec_key.clone())]),
+        &[&format!(
+            "the key of ssl.key.location {ec_key} does not belong to the certificate of ssl.certificate.location {}",
+            pki.p("client.crt")
+        )],
+    );
+    assert!(
+        matches!(silent.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "indoubt connected before reading its key"
+    );
     // A truststore given as the keystore holds no key.
     refused(
         &ssl_at(
