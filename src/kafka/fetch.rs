@@ -49,6 +49,39 @@ pub struct Work {
 }
 
 impl Cluster {
+    /// One read_uncommitted Fetch of `tp` at `at` from its leader, up to `max_bytes`: the
+    /// batches it returned (none at the end of the log).
+    async fn fetch_uncommitted(
+        &self,
+        leader: i32,
+        tp: &TopicPartition,
+        at: i64,
+        max_bytes: i32,
+    ) -> Result<Vec<Batch>> {
+        let request = request(
+            &tp.0,
+            std::iter::once((tp.1, at)),
+            READ_UNCOMMITTED,
+            0,
+            max_bytes,
+        );
+        let response: FetchResponse = self
+            .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+            .await?;
+        check(response.error_code, "Fetch")?;
+        let partition = response
+            .responses
+            .iter()
+            .flat_map(|t| t.partitions.iter())
+            .find(|p| p.partition_index == tp.1)
+            .context("Fetch: no data for the partition")?;
+        check(partition.error_code, "Fetch")?;
+        match &partition.records {
+            Some(records) => batches(records),
+            None => Ok(Vec::new()),
+        }
+    }
+
     /// The timestamp of the first record at or after `offset` (read_uncommitted Fetch):
     /// from a batch's header when the batch starts there (no codec needed), else from its
     /// records, since records before `offset` in the same batch may be long gone
@@ -58,29 +91,8 @@ impl Cluster {
         let leader = self.leader(tp)?;
         let mut at = offset;
         loop {
-            let request = request(
-                &tp.0,
-                std::iter::once((tp.1, at)),
-                READ_UNCOMMITTED,
-                0,
-                // At least the batch holding the offset comes whole whatever the limit (KIP-74).
-                1,
-            );
-            let response: FetchResponse = self
-                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
-                .await?;
-            check(response.error_code, "Fetch")?;
-            let partition = response
-                .responses
-                .iter()
-                .flat_map(|t| t.partitions.iter())
-                .find(|p| p.partition_index == tp.1)
-                .context("Fetch: no data for the partition")?;
-            check(partition.error_code, "Fetch")?;
-            let Some(records) = &partition.records else {
-                return Ok(None);
-            };
-            let batches = batches(records)?;
+            // At least the batch holding the offset comes whole whatever the limit (KIP-74).
+            let batches = self.fetch_uncommitted(leader, tp, at, 1).await?;
             let Some(last) = batches.last().map(|b| b.last_offset) else {
                 return Ok(None); // the end of the log
             };
@@ -118,28 +130,9 @@ impl Cluster {
         let leader = self.leader(tp)?;
         let mut at = from;
         while at < end {
-            let request = request(
-                &tp.0,
-                std::iter::once((tp.1, at)),
-                READ_UNCOMMITTED,
-                0,
-                UNCOMMITTED_PARTITION_BYTES,
-            );
-            let response: FetchResponse = self
-                .send_to(leader, ApiKey::Fetch, &request, FETCH_VERSIONS)
+            let batches = self
+                .fetch_uncommitted(leader, tp, at, UNCOMMITTED_PARTITION_BYTES)
                 .await?;
-            check(response.error_code, "Fetch")?;
-            let partition = response
-                .responses
-                .iter()
-                .flat_map(|t| t.partitions.iter())
-                .find(|p| p.partition_index == tp.1)
-                .context("Fetch: no data for the partition")?;
-            check(partition.error_code, "Fetch")?;
-            let batches = match &partition.records {
-                Some(records) => batches(records)?,
-                None => Vec::new(),
-            };
             let Some(last) = batches.last().map(|b| b.last_offset) else {
                 bail!("Fetch at offset {at} returned nothing, below the high watermark {end}");
             };
