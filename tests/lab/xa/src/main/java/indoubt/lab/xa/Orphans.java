@@ -19,6 +19,7 @@ import javax.sql.XADataSource;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
+import org.mariadb.jdbc.MariaDbDataSource;
 import org.postgresql.xa.PGXADataSource;
 
 /**
@@ -26,14 +27,23 @@ import org.postgresql.xa.PGXADataSource;
  *
  * <pre>
  *   Orphans orphan  tm=narayana|atomikos halt=prepare|commit|none [slow_prepare_ms=N]
- *                   db=JDBC_URL db=JDBC_URL table=NAME dir=DIR node=NAME
+ *                   db=JDBC_URL db=JDBC_URL table=NAME [id=N] [marker=TEXT] dir=DIR node=NAME
  *                   [store=file|jdbc store_url=JDBC_URL store_user=U store_password=P]
  *   Orphans recover (the same tm, dir, node, store, db arguments)
  * </pre>
  *
- * One global transaction inserts a row into {@code table} of every {@code db}, then a
- * third, dummy resource is enlisted last. {@code halt=prepare} halts the JVM in the
- * dummy's prepare: every database branch is prepared and no decision is logged.
+ * Each {@code db} is a PostgreSQL database
+ * ({@code jdbc:postgresql://HOST:PORT/DB?user=U&password=P}, through pgjdbc's
+ * PGXADataSource) or a MariaDB/MySQL one
+ * ({@code jdbc:mariadb://HOST:PORT/DB?user=U&password=P}, through MariaDB Connector/J's
+ * MariaDbDataSource, without TLS unless the URL gives an sslMode); one transaction may
+ * span both kinds.
+ *
+ * One global transaction inserts a row into {@code table} of every {@code db}: the one
+ * value {@code 'marker'} (a table of one text column), or with {@code id=N} the two values
+ * {@code (N, 'marker')} (an id column, then a text one). Then a last, dummy resource is
+ * enlisted. {@code halt=prepare} halts the JVM in the dummy's prepare: every database
+ * branch is prepared and no decision is logged.
  * {@code halt=commit} halts in the first database branch's commit: the decision
  * (COMMITTING) is logged and every branch is still prepared. {@code halt=none} commits;
  * with {@code slow_prepare_ms} the dummy's prepare takes that long first, so the branches
@@ -75,9 +85,11 @@ public final class Orphans {
 
     private static void orphan(Settings s, TransactionManagers.Driver tm) throws Exception {
         tm.begin();
+        // Plain SQL both engines read alike (no identifier quoting; the names are checked).
+        String values = s.id == null ? "('" + s.marker + "')" : "(" + s.id + ", '" + s.marker + "')";
         for (int i = 0; i < s.databases.size(); i++) {
             try (Connection c = tm.enlisted(i); Statement st = c.createStatement()) {
-                st.executeUpdate("INSERT INTO " + s.table + " VALUES ('" + s.marker + "')");
+                st.executeUpdate("INSERT INTO " + s.table + " VALUES " + values);
             }
         }
         tm.enlist(new Dummy(s));
@@ -86,10 +98,26 @@ public final class Orphans {
         System.exit(0);
     }
 
-    static XADataSource dataSource(String url, Settings s) {
-        PGXADataSource ds = new PGXADataSource();
-        ds.setUrl(url);
-        return new Halting(ds, s);
+    /** The XA data source of a {@code db=} URL: pgjdbc's or MariaDB Connector/J's. */
+    static XADataSource dataSource(String url, Settings s) throws SQLException {
+        if (url.startsWith("jdbc:postgresql:")) {
+            PGXADataSource ds = new PGXADataSource();
+            ds.setUrl(url);
+            return new Halting(ds, s);
+        }
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            String u = url;
+            // Connector/J reads jdbc:mysql: URLs only with permitMysqlScheme.
+            if (u.startsWith("jdbc:mysql:")) {
+                u += (u.contains("?") ? "&" : "?") + "permitMysqlScheme=true";
+            }
+            // Connector/J 4 asks for TLS unless told otherwise; the lab's server has none.
+            if (!u.contains("sslMode=")) {
+                u += (u.contains("?") ? "&" : "?") + "sslMode=disable";
+            }
+            return new Halting(new MariaDbDataSource(u), s);
+        }
+        throw new IllegalArgumentException("db= must be a jdbc:postgresql: or jdbc:mariadb: URL: " + url);
     }
 
     static void say(String line) {
@@ -109,6 +137,7 @@ public final class Orphans {
         final long slowPrepareMillis;
         final List<String> databases;
         final String table;
+        final String id;
         final String marker;
         final String dir;
         final String node;
@@ -123,6 +152,7 @@ public final class Orphans {
             slowPrepareMillis = Long.parseLong(one(o, "slow_prepare_ms", "0"));
             databases = o.getOrDefault("db", List.of());
             table = one(o, "table", "orphans");
+            id = o.containsKey("id") ? one(o, "id", null) : null;
             marker = one(o, "marker", "m");
             dir = one(o, "dir", null);
             node = one(o, "node", "indoubt-lab");
@@ -135,6 +165,9 @@ public final class Orphans {
             }
             if (!table.matches("[A-Za-z_][A-Za-z0-9_]*") || !marker.matches("[A-Za-z0-9_-]*")) {
                 throw new IllegalArgumentException("table and marker must be plain names");
+            }
+            if (id != null && !id.matches("-?[0-9]{1,18}")) {
+                throw new IllegalArgumentException("id must be an integer");
             }
         }
 
@@ -196,13 +229,13 @@ public final class Orphans {
         }
     }
 
-    /** PGXADataSource whose resources print their XIDs and can halt in the first commit. */
+    /** An XA data source whose resources print their XIDs and can halt in the first commit. */
     static final class Halting implements XADataSource {
         private static volatile boolean firstCommitSeen;
-        private final PGXADataSource inner;
+        private final XADataSource inner;
         private final Settings s;
 
-        Halting(PGXADataSource inner, Settings s) {
+        Halting(XADataSource inner, Settings s) {
             this.inner = inner;
             this.s = s;
         }
