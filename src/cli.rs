@@ -19,6 +19,7 @@ Environment:
   INDOUBT_CONFIG   config file (default ~/.config/indoubt/config.yaml)
   PGHOST PGPORT PGUSER PGDATABASE PGPASSWORD PGSSLMODE PGSSLROOTCERT PGPASSFILE
                    PostgreSQL connection defaults, as in libpq
+  MYSQL_PWD        MySQL/MariaDB password when no option file gives one
   NO_COLOR         disable colour";
 
 /// Find and resolve stuck distributed transactions.
@@ -97,6 +98,9 @@ pub enum Command {
     /// Inspect Kafka: LSO gaps, producers, transactions, hanging transactions
     #[command(subcommand)]
     Kafka(KafkaCommand),
+    /// Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back
+    #[command(subcommand)]
+    Mysql(MysqlCommand),
     /// Compare the ids in a database window with the ids in a topic (dual-write gaps)
     #[command(after_long_help = EXIT_CODES_HELP)]
     Reconcile(ReconcileArgs),
@@ -135,6 +139,8 @@ pub enum CheckKind {
     Pg,
     /// kafka lso and kafka hanging on every kafka target
     Kafka,
+    /// mysql xa (prepared XA branches and the history list) on every mysql target
+    Mysql,
     /// reconcile jobs with `check: true`
     Reconcile,
     /// outbox entries with `check: true`
@@ -202,6 +208,10 @@ pub enum ResolveCommand {
     /// decision where one is found, else as an explicit, recorded heuristic decision
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP, disable_help_flag = true)]
     Pg(ResolvePgArgs),
+    /// XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the
+    /// coordinator's decision where one is found, else as an explicit, recorded heuristic
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Mysql(ResolveMysqlArgs),
     /// Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader),
     /// then check that the LSO moved
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
@@ -305,6 +315,91 @@ pub struct ResolvePgArgs {
 
     #[command(flatten)]
     pub confirm: ConfirmArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveMysqlArgs {
+    /// The branch's XID as `mysql xa` or XA RECOVER FORMAT='SQL' shows it:
+    /// X'GTRID-HEX',X'BQUAL-HEX',FORMATID (or 'gtrid','bqual',formatID)
+    pub xid: String,
+
+    #[command(flatten)]
+    pub target: MysqlTargetArgs,
+
+    /// Commit it
+    #[arg(long, conflicts_with = "rollback")]
+    pub commit: bool,
+
+    /// Roll it back
+    #[arg(long)]
+    pub rollback: bool,
+
+    /// Act against the decision the sources recorded (a heuristic that breaks atomicity)
+    #[arg(long)]
+    pub force: bool,
+
+    /// Apply the same decision to every other branch of its global transaction still
+    /// prepared (the resolve.participants targets, PostgreSQL and MySQL), with one
+    /// confirmation; each branch is checked against its own decision sources and
+    /// audited on its own
+    #[arg(long)]
+    pub all_branches: bool,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+/// Which MySQL or MariaDB server to look at, the mysql client's way.
+#[derive(Debug, Args)]
+pub struct MysqlTargetArgs {
+    /// A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password
+    /// in an option file or MYSQL_PWD) [default: the config's only mysql target]
+    #[arg(long, value_name = "TARGET")]
+    pub mysql: Option<String>,
+
+    /// An option file whose [client] group gives the password, as the client's
+    /// --defaults-file [default: the target's option_file, else ~/.my.cnf]
+    #[arg(long, value_name = "FILE")]
+    pub defaults_file: Option<PathBuf>,
+
+    /// TLS, as the mysql client's --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA,
+    /// VERIFY_IDENTITY [default: the target's, else PREFERRED]
+    #[arg(long, value_name = "MODE")]
+    pub ssl_mode: Option<String>,
+
+    /// The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server's against
+    #[arg(long, value_name = "FILE")]
+    pub ssl_ca: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MysqlCommand {
+    /// List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID;
+    /// and the history list that purge has not removed, with the oldest transaction
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Xa(MysqlXaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MysqlXaArgs {
+    #[command(flatten)]
+    pub target: MysqlTargetArgs,
+
+    /// Age at which a prepared branch is a WARNING [config: thresholds.prepared.warning_age; default 5m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub warning_age: Option<Duration>,
+
+    /// Age at which a prepared branch is CRITICAL [config: thresholds.prepared.critical_age; default 30m]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub critical_age: Option<Duration>,
+
+    /// History list length that is a WARNING [config: thresholds.purge.warning_history_length; default 100k]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub warning_history_length: Option<u64>,
+
+    /// History list length that is CRITICAL [config: thresholds.purge.critical_history_length; default 1M]
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub critical_history_length: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -105,6 +105,42 @@ codes! {
         fix: "Run `indoubt pg prepared` again to see the prepared transaction now holding the lock, then `indoubt resolve pg 'GID' --dry-run`.",
     }
 
+    XA_BRANCHES = "xa_branches" {
+        meaning: "`mysql xa` summary: XA RECOVER lists no prepared XA branch on this MySQL or MariaDB server.",
+        why: "An OK line that says what was looked at (XA RECOVER).",
+        fix: "Nothing to do.",
+    }
+
+    XA_BRANCH_AGE = "xa_branch_age" {
+        meaning: "A prepared XA branch (XA PREPARE) of MySQL or MariaDB has waited longer than the warning or critical age (the `pg prepared` thresholds) for its XA COMMIT or XA ROLLBACK. It survives its client's disconnect and a server restart; its transaction manager crashed, lost its log, or forgot it. The age says where it comes from: exact, at least (when InnoDB cannot tell which of several transactions is this branch's, or the server restarted since), or unknown.",
+        why: "Until it is finished it keeps its row locks (sessions that touch those rows wait, then fail with lock wait timeouts), and InnoDB's purge cannot remove the undo of changes made after it began, so the history list grows and reads slow down.",
+        fix: "Find the coordinator's decision and apply it: `indoubt resolve mysql \"X'…',X'…',FORMATID\" --dry-run` shows the evidence and the decision sources' answers; run it again without --dry-run to XA COMMIT or XA ROLLBACK (confirmed and audited). By hand: `XA COMMIT X'…',X'…',FORMATID` (only with the coordinator's decision: guessing breaks atomicity).",
+    }
+
+    XA_BRANCH_AGE_UNKNOWN = "xa_branch_age_unknown" {
+        meaning: "A prepared XA branch is listed by XA RECOVER, but its age cannot be established: information_schema.innodb_trx could not be read (it needs PROCESS), or the transactions no session holds cannot be matched to the branches.",
+        why: "A branch of unknown age may be minutes or months old: its locks and the purge it holds back are as real either way.",
+        fix: "Grant PROCESS to the user indoubt connects as, and turn performance_schema's transaction instrument on (performance-schema-instrument='transaction=ON', performance-schema-consumer-events-transactions-current=ON) so branches still held by a session are told apart; then `indoubt resolve mysql XID --dry-run` for its decision.",
+    }
+
+    XA_UNREADABLE = "xa_unreadable" {
+        meaning: "Part of what `mysql xa` reads could not be read (information_schema.innodb_trx, the lock waits, performance_schema, the history list); XA RECOVER itself was read. The finding says which and what is left unknown.",
+        why: "What was not read is not known: branch ages, the sessions they block or the purge lag may be missing.",
+        fix: "Connect as a user with PROCESS: `GRANT PROCESS ON *.* TO 'monitor'@'%'` (and, on MySQL 8, `GRANT SELECT ON performance_schema.* TO 'monitor'@'%'`), or raise --timeout if it timed out.",
+    }
+
+    BLOCKED_BY_XA = "blocked_by_xa" {
+        meaning: "Sessions wait for row locks held by an InnoDB transaction no session holds (a prepared XA branch), which could not be matched to one branch of those XA RECOVER lists.",
+        why: "They wait until the branch is finished or their innodb_lock_wait_timeout ends them, again and again.",
+        fix: "Resolve the prepared branches with `indoubt resolve mysql XID --dry-run` (each with its coordinator's decision).",
+    }
+
+    PURGE_LAG = "purge_lag" {
+        meaning: "InnoDB's history list length (undo of committed changes that purge has not removed) of a MySQL or MariaDB server, against the thresholds, with the oldest transaction still open: purge cannot remove undo that transaction may still need to read.",
+        why: "A long history list slows every read that walks old row versions and grows the undo tablespaces; a prepared XA branch or a forgotten open transaction keeps it growing until it ends.",
+        fix: "End the oldest transaction: a prepared XA branch with `indoubt resolve mysql XID --dry-run`, a session with KILL <id> after checking what it does; then purge catches up by itself.",
+    }
+
     SLOTS = "slots" {
         meaning: "`pg slots` summary: the replication slots read, none over a threshold.",
         why: "An OK line that says what was looked at (pg_replication_slots).",

@@ -18,6 +18,9 @@ pub struct Config {
     /// Named Kafka clusters.
     #[serde(default)]
     pub kafka: BTreeMap<String, KafkaTargetConfig>,
+    /// Named MySQL and MariaDB servers.
+    #[serde(default)]
+    pub mysql: BTreeMap<String, MysqlTargetConfig>,
     #[serde(default)]
     pub thresholds: Thresholds,
     #[serde(default)]
@@ -346,6 +349,24 @@ pub struct PgTargetConfig {
     pub conninfo: String,
 }
 
+/// A MySQL or MariaDB server, named the mysql client's way.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MysqlTargetConfig {
+    /// `mysql://USER@HOST:PORT/DB` (keep the password out: `option_file` or MYSQL_PWD).
+    pub url: String,
+    /// An option file whose `[client]` group gives the password (and what the URL leaves
+    /// out), like the client's --defaults-file; else `~/.my.cnf` when there is one.
+    #[serde(default)]
+    pub option_file: Option<PathBuf>,
+    /// As the mysql client's --ssl-mode: DISABLED, PREFERRED (default), REQUIRED, VERIFY_CA, VERIFY_IDENTITY.
+    #[serde(default)]
+    pub ssl_mode: Option<String>,
+    /// The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server's against.
+    #[serde(default)]
+    pub ssl_ca: Option<PathBuf>,
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
@@ -361,6 +382,18 @@ pub struct Thresholds {
     pub lso: LsoThresholds,
     #[serde(default)]
     pub hanging: HangingThresholds,
+    #[serde(default)]
+    pub purge: PurgeThresholds,
+}
+
+/// InnoDB's history list: undo purge has not removed yet (`mysql xa`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PurgeThresholds {
+    #[serde(default, with = "serde_count")]
+    pub warning_history_length: Option<u64>,
+    #[serde(default, with = "serde_count")]
+    pub critical_history_length: Option<u64>,
 }
 
 /// When an open transaction is old enough for `kafka hanging` to examine it.

@@ -171,6 +171,13 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
     if gtrid.is_empty() || gtrid.len() > 64 || bqual.len() > 64 {
         return Err(not_pgjdbc());
     }
+    Ok(decode_xid(format_id, gtrid, bqual))
+}
+
+/// An XID's parts, whichever wire form carried them (pgjdbc's GID text, MySQL's XA
+/// RECOVER): the one decoder of Narayana's and Atomikos' ids.
+pub fn decode_xid(format_id: i32, gtrid: Vec<u8>, bqual: Vec<u8>) -> XaGid {
+    let manager = transaction_manager(format_id);
     let narayana = NARAYANA_FORMAT_IDS
         .contains(&format_id)
         .then(|| decode_narayana(&gtrid, &bqual))
@@ -179,7 +186,7 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         .then(|| decode_atomikos(&gtrid, &bqual, Utc::now()))
         .flatten()
         .map(Box::new);
-    Ok(XaGid {
+    XaGid {
         format_id,
         transaction_manager: manager,
         gtrid_hex: hex(&gtrid),
@@ -190,7 +197,18 @@ fn decode_xa(gid: &str) -> Result<XaGid, Option<String>> {
         atomikos,
         gtrid: RawText::from(gtrid),
         bqual: RawText::from(bqual),
-    })
+    }
+}
+
+/// The GID pgjdbc would give PostgreSQL for this XID: how a branch prepared elsewhere
+/// (MySQL) is named when PostgreSQL's are searched for its siblings.
+pub fn pgjdbc_gid(format_id: i32, gtrid: &[u8], bqual: &[u8]) -> RawText {
+    let b64 = base64::engine::general_purpose::STANDARD;
+    RawText::from(format!(
+        "{format_id}_{}_{}",
+        b64.encode(gtrid),
+        b64.encode(bqual)
+    ))
 }
 
 fn transaction_manager(format_id: i32) -> Option<&'static str> {

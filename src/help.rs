@@ -74,6 +74,16 @@ pub fn examples(path: &str) -> &'static [Example] {
             ex!("Apply the proposed decision, at the prompt, as its owner", "indoubt resolve pg '131077_orders_4711' -h db1 -U app --ticket INC-1234"),
             ex!("A runbook: an explicit decision, no prompt", "indoubt resolve pg '131077_orders_4711' --rollback --yes --reason 'coordinator log: rolled back'"),
         ],
+        "mysql xa" => &[
+            ex!("The config's only mysql target", "indoubt mysql xa"),
+            ex!("A server by URL, the password from an option file, TLS required", "indoubt mysql xa --mysql mysql://monitor@db1:3306/ --defaults-file ~/.my.cnf --ssl-mode REQUIRED"),
+            ex!("A config target, as JSON for a script", "indoubt -o json mysql xa --mysql prod"),
+        ],
+        "resolve mysql" => &[
+            ex!("The evidence and the coordinator's decision; changes nothing", "indoubt resolve mysql 0x6f72646572732d34373131,0x01,131077 --mysql prod --dry-run"),
+            ex!("Every branch of its global transaction (PostgreSQL too), by the logged decision", "indoubt resolve mysql 0x6f72646572732d34373131,0x01,131077 --all-branches --commit --ticket INC-1234"),
+            ex!("A runbook: an explicit decision, no prompt", "indoubt resolve mysql \"X'6f72646572732d34373131',X'01',131077\" --rollback --yes --reason 'coordinator log: rolled back'"),
+        ],
         "resolve kafka" => &[
             ex!("The marker it would send; changes nothing", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --dry-run"),
             ex!("Abort it, at the prompt", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --ticket INC-1234"),

@@ -16,6 +16,7 @@ pub mod global_tx;
 pub mod help;
 pub mod interrupt;
 pub mod kafka;
+pub mod mysql;
 pub mod next;
 pub mod peer;
 pub mod pg;

@@ -1,7 +1,9 @@
 //! `indoubt check`: every check the config enables, on every configured target, concurrently, under one deadline.
 
 use super::check_output;
-use super::{kafka_hanging, kafka_lso, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile};
+use super::{
+    kafka_hanging, kafka_lso, mysql_xa, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile,
+};
 use crate::cli::OutputFormat;
 use crate::codes;
 use crate::context::Context;
@@ -250,6 +252,7 @@ async fn gather(ctx: &Context, settings: &Result<CommandSettings>) -> Result<Gat
         CommandSettings::PgOutbox(s) => gathered(pg_outbox::build(ctx, s).await?),
         CommandSettings::KafkaLso(s) => gathered(kafka_lso::build(ctx, s).await?),
         CommandSettings::KafkaHanging(s) => gathered(kafka_hanging::build(ctx, s).await?),
+        CommandSettings::MysqlXa(s) => gathered(mysql_xa::build(ctx, s).await?),
         CommandSettings::Reconcile(s) => gathered(reconcile::build(ctx, s).await?),
         _ => Err(anyhow!("check plans no such command")),
     }

@@ -8,14 +8,15 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// Evidence keys that become Prometheus labels of a finding: they name the object. Two
-/// open transactions on one partition differ by producer.
-const LABEL_KEYS: [&str; 6] = [
+/// open transactions on one partition differ by producer, two XA branches by XID.
+const LABEL_KEYS: [&str; 7] = [
     "database",
     "slot",
     "topic",
     "partition",
     "gid",
     "producer_id",
+    "xid",
 ];
 
 /// A string the evidence holds under `key`, or "".

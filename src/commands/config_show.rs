@@ -26,6 +26,7 @@ struct ConfigReport {
     config_file: Option<String>,
     postgres_targets: Vec<PgTargetView>,
     kafka_targets: Vec<KafkaTargetView>,
+    mysql_targets: Vec<MysqlTargetView>,
     thresholds: ThresholdsView,
     /// Every threshold and the timeout: its value as written, and where it came from.
     settings: Vec<SettingView>,
@@ -124,6 +125,16 @@ struct PgTargetView {
     /// `user@host:port/db` once PG* variables filled the gaps; None when it does not parse.
     address: Option<String>,
     sslmode: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct MysqlTargetView {
+    name: String,
+    /// `mysql://user@host:port/db`, never the password.
+    address: String,
+    ssl_mode: String,
+    /// Where the password comes from (an option file, MYSQL_PWD), never itself; null: none.
+    password_from: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -226,6 +237,24 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             Err(e) => findings.push(unusable("kafka", name, format!("{e:#}"))),
         }
     }
+    let mut mysql_targets = Vec::new();
+    for (name, t) in &config.mysql {
+        let given = crate::mysql::params::Given {
+            url: &t.url,
+            option_file: t.option_file.as_deref(),
+            ssl_mode: t.ssl_mode.as_deref(),
+            ssl_ca: t.ssl_ca.as_deref(),
+        };
+        match crate::mysql::params::resolve(&given, &env) {
+            Ok(p) => mysql_targets.push(MysqlTargetView {
+                name: name.clone(),
+                address: p.describe(),
+                ssl_mode: p.ssl_mode.as_str().to_string(),
+                password_from: p.password_from,
+            }),
+            Err(e) => findings.push(unusable("mysql", name, format!("{e:#}"))),
+        }
+    }
     let config_file = s.config.path.as_ref().map(|p| p.display().to_string());
     let mut settings: Vec<SettingView> = s
         .thresholds
@@ -289,9 +318,10 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
     if findings.is_empty() {
         let message = match &config_file {
             Some(_) => format!(
-                "{} postgres and {} kafka target(s) usable",
+                "{} postgres, {} kafka and {} mysql target(s) usable",
                 postgres_targets.len(),
-                kafka_targets.len()
+                kafka_targets.len(),
+                mysql_targets.len()
             ),
             None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
         };
@@ -311,6 +341,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             config_file,
             postgres_targets,
             kafka_targets,
+            mysql_targets,
             thresholds: ThresholdsView::from(&s.checked),
             settings,
             reconcile_jobs,
@@ -549,6 +580,18 @@ impl TableView for ConfigReport {
                     "\n",
                 )),
                 Cell::new(Shown::join(settings, "\n")),
+            ]);
+        }
+        for t in &self.mysql_targets {
+            table.add_row(vec![
+                Cell::new("mysql"),
+                Cell::new(&t.name),
+                Cell::new(&t.address),
+                Cell::new(shown!(
+                    "ssl-mode {}\npassword: {}",
+                    t.ssl_mode,
+                    t.password_from.as_deref().unwrap_or("none")
+                )),
             ]);
         }
         for j in &self.reconcile_jobs {

@@ -11,6 +11,7 @@ mod kafka_hanging;
 mod kafka_lso;
 mod kafka_producers;
 mod kafka_transactions;
+mod mysql_xa;
 mod pg_common;
 mod pg_horizon;
 mod pg_outbox;
@@ -18,9 +19,11 @@ mod pg_prepared;
 mod pg_slots;
 mod reconcile;
 mod resolve_kafka;
+mod resolve_mysql;
 mod resolve_pg;
 
 pub use config_check::{ConfigCheckSettings, Plans as ConfigCheckPlans};
+pub use mysql_xa::decoded as mysql_decoded;
 pub use pg_common::Addressing;
 
 use crate::cli::{Cli, Command, OutputFormat};
@@ -55,9 +58,11 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::KafkaProducers(s) => kafka_producers::run(&ctx, &s).await,
         S::KafkaTransactions(s) => kafka_transactions::run(&ctx, &s).await,
         S::KafkaHanging(s) => kafka_hanging::run(&ctx, &s).await,
+        S::MysqlXa(s) => mysql_xa::run(&ctx, &s).await,
         S::Reconcile(s) => reconcile::run(&ctx, &s).await,
         S::ResolvePg(s) => resolve_pg::run(&ctx, &s).await,
         S::ResolveKafka(s) => resolve_kafka::run(&ctx, &s).await,
+        S::ResolveMysql(s) => resolve_mysql::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

@@ -74,11 +74,27 @@ impl Addressing {
         }
     }
 
+    /// A server addressed by these flags (another engine's target flags: `--mysql NAME`).
+    pub fn with_flags(invocation: &Invocation, flags: Vec<(&'static str, String)>) -> Addressing {
+        Addressing {
+            invocation: invocation.clone(),
+            flags,
+        }
+    }
+
     /// Another target of the config, by its name (`--pg NAME`), in the same invocation.
     pub fn of_config_target(&self, name: &str) -> Addressing {
         Addressing {
             invocation: self.invocation.clone(),
             flags: vec![("--pg", name.to_string())],
+        }
+    }
+
+    /// A MySQL target of the config, by its name (`--mysql NAME`), in the same invocation.
+    pub fn of_mysql_target(&self, name: &str) -> Addressing {
+        Addressing {
+            invocation: self.invocation.clone(),
+            flags: vec![("--mysql", name.to_string())],
         }
     }
 

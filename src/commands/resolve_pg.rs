@@ -8,19 +8,19 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
-use crate::next::Word;
 use crate::pg::{prepared, session};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, layout, Report, TableView};
 use crate::resolve::all_branches;
+use crate::resolve::apply::AnyBranch;
 use crate::resolve::apply::{
     self,
     pg::{Branch, Prepared},
 };
 use crate::resolve::decision::{self, Choice, Decision, Proposal};
 use crate::resolve::flow::{self, EarlierIntent};
-use crate::resolve::siblings::{self, Siblings};
+use crate::resolve::siblings::{self, Siblings, Via};
 use crate::resolve::sources;
 use crate::settings::resolution::ResolvePgSettings;
 use crate::shown;
@@ -184,7 +184,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         "all_branches": s.all_branches,
         "proposal": proposal.why,
     });
-    let mut branches = vec![Branch::new(Prepared {
+    let mut branches = vec![AnyBranch::Pg(Branch::new(Prepared {
         target: target.report_target(),
         params: target.params.with_dbname(xact_database),
         timeout: ctx.timeout,
@@ -198,7 +198,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         decision_sources: data.decision_sources.clone(),
         summary: evidence_blocks(&data, &xact.database, xact.age_seconds),
         place: None,
-    })];
+    }))];
     // --all-branches: every sibling planned, under the same confirmation.
     branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));
     let done = flow::run(ctx, &s.confirm, &mut branches).await?;
@@ -232,26 +232,14 @@ fn report_of(
 ) -> Report<ResolveReport> {
     // The dry run of --all-branches: on this server addressed as this run addressed it
     // (a password never repeated), or on a participants target by its config name.
-    let next = |gid: &RawText, on: &str| {
-        // After `--`: a GID starting with `-` is not read as a flag.
-        let tail = [
-            Word::Lit("--all-branches"),
-            Word::Lit("--dry-run"),
-            Word::Lit("--"),
-            Word::Raw(gid),
-        ];
-        let resolve = [Word::Lit("resolve"), Word::Lit("pg")];
-        Some(match on {
-            siblings::THIS_SERVER => addressing.indoubt(&resolve, &tail),
-            participant => addressing
-                .of_config_target(participant)
-                .indoubt(&resolve, &tail),
-        })
-    };
+    let next = |via: &Via<'_>| siblings::next_through(addressing, via);
     findings.extend(siblings::findings(
         &data.siblings,
         &siblings::Resolution {
-            gid: data.database.is_some().then_some(&data.gid),
+            named: data
+                .database
+                .is_some()
+                .then_some(Via::Pg(&data.gid, siblings::THIS_SERVER)),
             all_branches: data.all_branches,
             acted: data.outcome.is_some(),
             next: &next,

@@ -5,8 +5,9 @@
 //! database on its own server, and outcome, whatever happened to the others.
 
 use super::apply::pg::{self, Branch, Prepared};
+use super::apply::{mysql, AnyBranch};
 use super::decision::{self, Choice, Decision};
-use super::siblings::{BranchState, Sibling, Siblings, THIS_SERVER};
+use super::siblings::{BranchState, MysqlSibling, Sibling, Siblings, THIS_SERVER};
 use super::sources;
 use crate::audit::record::{Outcome, Status};
 use crate::context::Context;
@@ -58,6 +59,39 @@ pub async fn plan(
         s.decision_sources = answers;
         s.proposal = Some(proposal);
     }
+    let answers = join_all(found.mysql_siblings.iter().map(|s| async move {
+        let xid_text = crate::text::RawText::from(s.xid.sql());
+        sources::ask_sources(
+            ctx,
+            configured,
+            &xid_text,
+            &crate::commands::mysql_decoded(&s.xid),
+        )
+        .await
+    }))
+    .await;
+    for (s, answers) in found.mysql_siblings.iter_mut().zip(answers) {
+        if s.state != BranchState::Prepared {
+            s.left_alone = Some(format!("it is {}", s.state.name()));
+            continue;
+        }
+        if let Some(id) = s.attached_session {
+            s.left_alone = Some(format!(
+                "session {id} still holds it (its transaction manager may be finishing it)"
+            ));
+            continue;
+        }
+        let proposal = decision::propose(&answers, s.age_seconds());
+        match decision::choose(&proposal, &answers, Some(decision), force, true) {
+            Choice::Act { heuristic, .. } => {
+                s.statement = Some(mysql::statement(decision, &s.xid));
+                s.heuristic = Some(heuristic);
+            }
+            Choice::Refuse { message, .. } => s.left_alone = Some(message),
+        }
+        s.decision_sources = answers;
+        s.proposal = Some(proposal);
+    }
 }
 
 /// Why a sibling cannot be resolved from here at all, if so.
@@ -77,13 +111,78 @@ fn why_not(s: &Sibling) -> Option<String> {
     None
 }
 
-/// The siblings planned (in order), as the flow's subjects.
-pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<Branch> {
+/// The siblings planned (in order: PostgreSQL's, then MySQL's), as the flow's subjects.
+pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<AnyBranch> {
     let global = found.global_transaction.as_ref().map(|g| g.key.clone());
+    let mut out: Vec<AnyBranch> = pg_branches(found, timeout, decision, &global)
+        .into_iter()
+        .map(AnyBranch::Pg)
+        .collect();
+    for s in found.mysql_siblings.iter().filter(|s| mysql_to_run(s)) {
+        let heuristic = s.heuristic.unwrap_or(true);
+        out.push(AnyBranch::Mysql(mysql::Branch::new(mysql::Prepared {
+            target: s.target.clone(),
+            params: s.params.clone(),
+            timeout,
+            xid: s.xid.clone(),
+            decision,
+            heuristic,
+            evidence: serde_json::json!({
+                "xid": s.xid,
+                "age": s.age,
+                "decoded_xid": crate::commands::mysql_decoded(&s.xid),
+                "global_transaction": global,
+                "found_on": s.found_on,
+                "all_branches": true,
+                "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
+            }),
+            decision_sources: s.decision_sources.clone(),
+            summary: mysql_summary(s, decision, heuristic),
+            place: Some(s.found_on.clone()),
+        })));
+    }
+    out
+}
+
+fn mysql_to_run(s: &MysqlSibling) -> bool {
+    s.statement.is_some() && s.left_alone.is_none()
+}
+
+/// A MySQL sibling as the operator confirms it.
+fn mysql_summary(s: &MysqlSibling, decision: Decision, heuristic: bool) -> Vec<Block> {
+    let mut b = Block::new(shown!(
+        "and, with --all-branches, sibling XA branch on {}",
+        s.found_on
+    ));
+    b.whole("XID", Shown::text(&s.xid.sql()))
+        .field("age", Shown::text(&super::siblings::mysql_age(&s.age)));
+    for a in &s.decision_sources {
+        b.field(
+            "source",
+            shown!("{}: {} ({})", a.source, a.answer.name(), a.detail),
+        );
+    }
+    b.whole(
+        "will run",
+        shown!("{} on {}", mysql::statement(decision, &s.xid), s.address),
+    );
+    if heuristic {
+        b.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
+    }
+    vec![b]
+}
+
+fn pg_branches(
+    found: &Siblings,
+    timeout: Duration,
+    decision: Decision,
+    global: &Option<String>,
+) -> Vec<Branch> {
     planned(found)
         .filter_map(|s| {
             let database = s.database.as_str()?;
             let heuristic = s.heuristic.unwrap_or(true);
+            let global = global.clone();
             Some(Branch::new(Prepared {
                 target: s.target.clone(),
                 params: s.params.with_dbname(database),
@@ -169,16 +268,38 @@ pub fn record(
         .filter(|(_, s)| to_run(s))
         .map(|(i, _)| i)
         .collect();
-    for (i, outcome) in indices.into_iter().zip(outcomes) {
-        let Some(outcome) = outcome else { continue };
-        let s = &mut found.siblings[i];
-        s.state = match (outcome.status, decision) {
-            (Status::Ok | Status::AlreadyResolved, Decision::Commit) => BranchState::Committed,
-            (Status::Ok | Status::AlreadyResolved, Decision::Rollback) => BranchState::RolledBack,
-            (Status::LostRace, _) => BranchState::Gone,
-            (Status::Unknown, _) => BranchState::Unknown,
-            (Status::Busy | Status::Refused | Status::Error, _) => BranchState::Prepared,
+    let mysql_indices: Vec<usize> = found
+        .mysql_siblings
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| mysql_to_run(s))
+        .map(|(i, _)| i)
+        .collect();
+    let mut outcomes = outcomes;
+    for i in indices {
+        let Some(Some(outcome)) = outcomes.next() else {
+            continue;
         };
+        let s = &mut found.siblings[i];
+        s.state = state_after(&outcome, decision);
         s.outcome = Some(outcome);
+    }
+    for i in mysql_indices {
+        let Some(Some(outcome)) = outcomes.next() else {
+            continue;
+        };
+        let s = &mut found.mysql_siblings[i];
+        s.state = state_after(&outcome, decision);
+        s.outcome = Some(outcome);
+    }
+}
+
+fn state_after(outcome: &Outcome, decision: Decision) -> BranchState {
+    match (outcome.status, decision) {
+        (Status::Ok | Status::AlreadyResolved, Decision::Commit) => BranchState::Committed,
+        (Status::Ok | Status::AlreadyResolved, Decision::Rollback) => BranchState::RolledBack,
+        (Status::LostRace, _) => BranchState::Gone,
+        (Status::Unknown, _) => BranchState::Unknown,
+        (Status::Busy | Status::Refused | Status::Error, _) => BranchState::Prepared,
     }
 }

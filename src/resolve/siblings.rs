@@ -1,14 +1,16 @@
 //! The other branches of the global transaction being resolved: searched on this server
-//! (all its databases) and on every `resolve.participants` target, each branch listed
-//! once however many targets reach its cluster, and every target that could not be read
-//! said to be unchecked, never left out.
+//! (all its databases) and on every `resolve.participants` target, PostgreSQL and MySQL
+//! alike, each branch listed once however many targets reach its cluster or server, and
+//! every target that could not be read said to be unchecked, never left out.
 
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
 use crate::context::{Context, PgTarget};
 use crate::findings::{Finding, Severity};
 use crate::gid;
-use crate::global_tx::{GlobalTransaction, Recognised};
+use crate::global_tx::{GlobalId, GlobalTransaction, Recognised};
+use crate::mysql::params::MysqlParams;
+use crate::mysql::xa::{self as mysql_xa, Age, Xid};
 use crate::next::Next;
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, Session};
@@ -17,6 +19,7 @@ use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::decision::Proposal;
 use crate::settings::resolution::Sources;
+use crate::settings::targets::MysqlTarget;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};
@@ -113,6 +116,49 @@ impl Sibling {
     }
 }
 
+/// Another branch, prepared on a MySQL or MariaDB server.
+#[derive(Debug, Clone, Serialize)]
+pub struct MysqlSibling {
+    /// `this server`, or the `resolve.participants` target it was found on.
+    pub found_on: String,
+    pub address: String,
+    pub xid: Xid,
+    pub age: Age,
+    /// A session that still holds it, when performance_schema shows one.
+    pub attached_session: Option<u64>,
+    /// Other targets that reach the same server and so list this same branch.
+    pub also_found_on: Vec<String>,
+    pub state: BranchState,
+    pub decision_sources: Vec<SourceAnswer>,
+    pub statement: Option<String>,
+    pub proposal: Option<Proposal>,
+    pub heuristic: Option<bool>,
+    pub left_alone: Option<String>,
+    pub outcome: Option<Outcome>,
+    #[serde(skip)]
+    pub target: Target,
+    #[serde(skip)]
+    pub params: MysqlParams,
+    #[serde(skip)]
+    server: mysql_xa::Identity,
+}
+
+impl MysqlSibling {
+    /// Where it is, for a line of text: `XA branch X'…',X'…',N on lab_mysql`.
+    pub fn place(&self) -> Text {
+        crate::text!["XA branch ", self.xid.sql(), " on ", self.found_on.as_str()]
+    }
+
+    /// Its age for the proposal rules: the lower bound when that is all that is known, 0
+    /// when nothing is (so "no record" never reads as presumed abort for it).
+    pub fn age_seconds(&self) -> f64 {
+        match self.age.basis {
+            mysql_xa::AgeBasis::Unknown => 0.0,
+            _ => self.age.seconds.unwrap_or(0.0),
+        }
+    }
+}
+
 /// One target searched for siblings.
 #[derive(Debug, Clone, Serialize)]
 pub struct Searched {
@@ -134,17 +180,55 @@ pub struct Siblings {
     pub global_transaction: Option<GlobalTransaction>,
     /// Every other branch found, once each.
     pub siblings: Vec<Sibling>,
+    /// Every other branch found on a MySQL or MariaDB server, once each.
+    pub mysql_siblings: Vec<MysqlSibling>,
     /// Every target searched, checked or not.
     pub sibling_search: Vec<Searched>,
 }
 
+/// What the findings and the prompt need of a sibling on either engine.
+struct Other<'a> {
+    place: Text,
+    state: BranchState,
+    planned: bool,
+    left_alone: Option<&'a str>,
+    acted: bool,
+}
+
 impl Siblings {
-    /// Branches still prepared (as far as is known).
-    pub fn still_prepared(&self) -> impl Iterator<Item = &Sibling> {
-        self.siblings
-            .iter()
-            .filter(|s| s.state == BranchState::Prepared)
+    /// Every sibling, PostgreSQL's then MySQL's, as the findings see them.
+    fn others(&self) -> Vec<Other<'_>> {
+        let pg = self.siblings.iter().map(|s| Other {
+            place: s.place(),
+            state: s.state,
+            planned: s.statement.is_some(),
+            left_alone: s.left_alone.as_deref(),
+            acted: s.outcome.is_some(),
+        });
+        let mysql = self.mysql_siblings.iter().map(|s| Other {
+            place: s.place(),
+            state: s.state,
+            planned: s.statement.is_some(),
+            left_alone: s.left_alone.as_deref(),
+            acted: s.outcome.is_some(),
+        });
+        pg.chain(mysql).collect()
     }
+}
+
+/// The XA identity a MySQL branch must share (None for a GID of no XA form).
+fn wanted_xa(gid: &RawText) -> Option<GlobalId> {
+    match GlobalId::of(gid, &gid::decode_raw(gid)) {
+        id @ GlobalId::Xa { .. } => Some(id),
+        _ => None,
+    }
+}
+
+fn xa_id(xid: &Xid) -> Option<GlobalId> {
+    Some(GlobalId::Xa {
+        format_id: i32::try_from(xid.format_id).ok()?,
+        gtrid: xid.gtrid.clone(),
+    })
 }
 
 /// Searches this server (through `session`) and every participants target for the
@@ -188,22 +272,10 @@ pub async fn search(
         database,
         cluster: &identity.system_identifier,
     };
-    let others = join_all(participants.iter().map(|name| async {
-        let result = async {
-            let target = configured.target(name)?;
-            let read = async {
-                let session = session::connect(&target.params, ctx.timeout).await?;
-                siblings::find(&session, &origin).await
-            }
-            .await;
-            anyhow::Ok((target, read))
-        }
-        .await;
-        (name.clone(), result)
-    }));
-    let (mine, others) = tokio::join!(
+    let (mine, others, mysql) = tokio::join!(
         siblings::find_on(session, &origin, identity.clone()),
-        others
+        pg_participants(ctx, configured, &origin),
+        mysql_participants(ctx, configured)
     );
     let here = PgTarget {
         name: here.name.clone(),
@@ -211,6 +283,207 @@ pub async fn search(
     };
     let mut reads = vec![(THIS_SERVER.to_string(), Ok((here, mine)))];
     reads.extend(others);
+    merge_pg_reads(&mut found, reads);
+    let wanted = wanted_xa(gid);
+    merge_mysql_reads(&mut found, mysql, wanted.as_ref(), None);
+    if let Some(global) = found.global_transaction.as_mut() {
+        global.branches =
+            usize::from(database.is_some()) + found.siblings.len() + found.mysql_siblings.len();
+    }
+    found
+}
+
+type PgRead = (
+    String,
+    anyhow::Result<(PgTarget, anyhow::Result<ServerBranches>)>,
+);
+type MysqlRead = (
+    String,
+    anyhow::Result<(MysqlTarget, anyhow::Result<mysql_xa::Snapshot>)>,
+);
+
+/// Every PostgreSQL participant's branches of the origin's global transaction, at once.
+async fn pg_participants(ctx: &Context, configured: &Sources, origin: &Origin<'_>) -> Vec<PgRead> {
+    let names = configured
+        .participants
+        .iter()
+        .filter(|name| configured.mysql_target(name).is_none());
+    join_all(names.map(|name| async {
+        let result = async {
+            let target = configured.target(name)?;
+            let read = async {
+                let session = session::connect(&target.params, ctx.timeout).await?;
+                siblings::find(&session, origin).await
+            }
+            .await;
+            anyhow::Ok((target, read))
+        }
+        .await;
+        (name.clone(), result)
+    }))
+    .await
+}
+
+/// Every MySQL participant's prepared branches, at once.
+async fn mysql_participants(ctx: &Context, configured: &Sources) -> Vec<MysqlRead> {
+    let names = configured
+        .participants
+        .iter()
+        .filter_map(|name| Some((name, configured.mysql_target(name)?)));
+    join_all(names.map(|(name, target)| async move {
+        let result = async {
+            let target = target?;
+            let read = async {
+                let mut session = crate::mysql::session::connect(
+                    &target.params,
+                    ctx.timeout,
+                    crate::mysql::session::Mode::ReadOnly,
+                )
+                .await?;
+                let snapshot = mysql_xa::collect(&mut session).await;
+                session.close().await;
+                snapshot
+            }
+            .await;
+            anyhow::Ok((target, read))
+        }
+        .await;
+        (name.clone(), result)
+    }))
+    .await
+}
+
+/// The siblings of an XA branch prepared on a MySQL or MariaDB server (`here`, read as
+/// `snapshot`): its other branches there, and on every participant.
+pub async fn search_from_mysql(
+    ctx: &Context,
+    configured: &Sources,
+    here: &MysqlTarget,
+    snapshot: &mysql_xa::Snapshot,
+    xid: &Xid,
+) -> Siblings {
+    let as_gid = gid::pgjdbc_gid(xid.format_id as i32, &xid.gtrid, &xid.bqual);
+    let decoded = gid::decode_raw(&as_gid);
+    let mut found = Siblings {
+        global_transaction: xa_id(xid).and_then(|_| GlobalTransaction::of(&as_gid, &decoded)),
+        ..Siblings::default()
+    };
+    // No PostgreSQL cluster is the origin's: none of their branches is it.
+    let origin = Origin {
+        gid: &as_gid,
+        database: None,
+        cluster: "",
+    };
+    let (others, mysql) = tokio::join!(
+        pg_participants(ctx, configured, &origin),
+        mysql_participants(ctx, configured)
+    );
+    merge_pg_reads(&mut found, others);
+    let mut reads: Vec<MysqlRead> = vec![(
+        THIS_SERVER.to_string(),
+        Ok((here.clone(), Ok(snapshot.clone()))),
+    )];
+    reads.extend(mysql);
+    let wanted = xa_id(xid);
+    merge_mysql_reads(
+        &mut found,
+        reads,
+        wanted.as_ref(),
+        Some((&snapshot.server, xid)),
+    );
+    if let Some(global) = found.global_transaction.as_mut() {
+        let here = usize::from(snapshot.branches.iter().any(|b| b.xid == *xid));
+        global.branches = here + found.siblings.len() + found.mysql_siblings.len();
+    }
+    found
+}
+
+/// Adds what each MySQL server holds of the global transaction `wanted`: every branch
+/// with its format id and gtrid, once per server, never the origin itself.
+fn merge_mysql_reads(
+    found: &mut Siblings,
+    reads: Vec<MysqlRead>,
+    wanted: Option<&GlobalId>,
+    origin: Option<(&mysql_xa::Identity, &Xid)>,
+) {
+    for (name, result) in reads {
+        let (target, snapshot) = match result {
+            Err(e) => {
+                found
+                    .sibling_search
+                    .push(unchecked(&name, None, format!("{e:#}")));
+                continue;
+            }
+            Ok((target, Err(e))) => {
+                found.sibling_search.push(unchecked(
+                    &name,
+                    Some(target.params.describe()),
+                    format!("{e:#}"),
+                ));
+                continue;
+            }
+            Ok((target, Ok(snapshot))) => (target, snapshot),
+        };
+        let same_as = found
+            .mysql_siblings
+            .iter()
+            .find(|s| s.server.same_server(&snapshot.server))
+            .map(|s| s.found_on.clone());
+        let mut new = 0;
+        for b in &snapshot.branches {
+            let itself = origin
+                .is_some_and(|(server, xid)| server.same_server(&snapshot.server) && *xid == b.xid);
+            if itself || wanted.is_none() || xa_id(&b.xid).as_ref() != wanted {
+                continue;
+            }
+            if let Some(seen) = found
+                .mysql_siblings
+                .iter_mut()
+                .find(|s| s.server.same_server(&snapshot.server) && s.xid == b.xid)
+            {
+                seen.also_found_on.push(name.clone());
+                continue;
+            }
+            new += 1;
+            found.mysql_siblings.push(MysqlSibling {
+                found_on: name.clone(),
+                address: target.params.describe(),
+                xid: b.xid.clone(),
+                age: b.age.clone(),
+                attached_session: b.attached_session,
+                also_found_on: Vec::new(),
+                state: BranchState::Prepared,
+                decision_sources: Vec::new(),
+                statement: None,
+                proposal: None,
+                heuristic: None,
+                left_alone: None,
+                outcome: None,
+                target: target.report_target(),
+                params: target.params.clone(),
+                server: snapshot.server.clone(),
+            });
+        }
+        let detail = match (same_as, new) {
+            (Some(other), _) => format!(
+                "the same server as {other} ({}): its branches already listed",
+                snapshot.server.host_port
+            ),
+            (None, 0) => "no other branch of it".to_string(),
+            (None, n) => format!("{n} branch(es) of it"),
+        };
+        found.sibling_search.push(Searched {
+            target: name,
+            address: Some(target.params.describe()),
+            checked: true,
+            detail,
+            server: None,
+        });
+    }
+}
+
+/// Adds each PostgreSQL target's reading to the search.
+fn merge_pg_reads(found: &mut Siblings, reads: Vec<PgRead>) {
     for (name, result) in reads {
         match result {
             Err(e) => found
@@ -222,7 +495,7 @@ pub async fn search(
                 format!("{e:#}"),
             )),
             Ok((target, Ok(read))) => {
-                let detail = merge(&mut found, &name, &target, &read);
+                let detail = merge(found, &name, &target, &read);
                 found.sibling_search.push(Searched {
                     target: name,
                     address: Some(target.params.describe()),
@@ -233,10 +506,6 @@ pub async fn search(
             }
         }
     }
-    if let Some(global) = found.global_transaction.as_mut() {
-        global.branches = usize::from(database.is_some()) + found.siblings.len();
-    }
-    found
 }
 
 fn unchecked(target: &str, address: Option<String>, why: String) -> Searched {
@@ -384,14 +653,37 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         }
         blocks.push(b);
     }
+    for s in &found.mysql_siblings {
+        let mut b = Block::new(shown!("sibling XA branch on {}", s.found_on));
+        b.whole("XID", Shown::text(&s.xid.sql()))
+            .field("age", Shown::text(&mysql_age(&s.age)))
+            .field("state", Shown::lit(s.state.name()));
+        if let Some(id) = s.attached_session {
+            b.field("held by", shown!("session {}", id));
+        }
+        if !s.also_found_on.is_empty() {
+            b.field("also on", Shown::text(&s.also_found_on.join(", ")));
+        }
+        if let Some(why) = &s.left_alone {
+            b.field("left alone", shown!("{}", why));
+        } else if s.outcome.is_none() && s.statement.is_some() {
+            b.field("plan", Shown::lit("resolved with it (--all-branches)"));
+        }
+        if let Some(o) = &s.outcome {
+            b.field("outcome", shown!("{} — {}", o.status.name(), o.detail));
+        }
+        blocks.push(b);
+    }
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
         let mut b = Block::new(shown!("siblings on {}", t.target));
         b.field("UNKNOWN", shown!("{}", t.detail));
         blocks.push(b);
     }
     let untouched = found
-        .still_prepared()
-        .filter(|s| s.statement.is_none() || s.left_alone.is_some() || s.outcome.is_some())
+        .others()
+        .iter()
+        .filter(|s| s.state == BranchState::Prepared)
+        .filter(|s| !s.planned || s.left_alone.is_some() || s.acted)
         .count();
     if untouched > 0 {
         let mut b = Block::untitled();
@@ -402,6 +694,17 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     blocks
+}
+
+/// A MySQL branch's age in words, saying how it is known.
+pub fn mysql_age(age: &Age) -> String {
+    match (&age.basis, age.seconds) {
+        (mysql_xa::AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
+        (mysql_xa::AgeBasis::AtLeast, Some(s)) => {
+            format!("at least {}", format_duration(seconds(s)))
+        }
+        _ => "unknown".to_string(),
+    }
 }
 
 /// What `n` other branches still prepared risk: the prompt's warning and the finding's
@@ -418,17 +721,67 @@ fn mixed_outcome_risk(n: usize, left_alone: bool, all_branches: bool) -> String 
     )
 }
 
+/// A branch through which every branch can be resolved together, and where it is.
+pub enum Via<'a> {
+    Pg(&'a RawText, &'a str),
+    Mysql(&'a Xid, &'a str),
+}
+
+impl Via<'_> {
+    /// `resolve pg 'GID' on TARGET`, `resolve mysql X'…',X'…',N on TARGET`.
+    fn command(&self) -> Text {
+        match self {
+            Via::Pg(gid, on) => crate::text!["resolve pg '", *gid, "' on ", *on],
+            Via::Mysql(xid, on) => crate::text!["resolve mysql ", xid.sql(), " on ", *on],
+        }
+    }
+}
+
+/// `indoubt resolve pg|mysql … --all-branches --dry-run` through a branch: on the server
+/// of this run addressed as it was (`this server`), else on a participant by its name.
+pub fn next_through(addressing: &crate::commands::Addressing, via: &Via<'_>) -> Option<Next> {
+    use crate::next::Word;
+    match via {
+        Via::Pg(gid, on) => {
+            // After `--`: a GID starting with `-` is not read as a flag.
+            let tail = [
+                Word::Lit("--all-branches"),
+                Word::Lit("--dry-run"),
+                Word::Lit("--"),
+                Word::Raw(gid),
+            ];
+            let resolve = [Word::Lit("resolve"), Word::Lit("pg")];
+            Some(match *on {
+                THIS_SERVER => addressing.indoubt(&resolve, &tail),
+                participant => addressing
+                    .of_config_target(participant)
+                    .indoubt(&resolve, &tail),
+            })
+        }
+        Via::Mysql(xid, on) => {
+            let arg = xid.arg();
+            let resolve = [Word::Lit("resolve"), Word::Lit("mysql"), Word::Value(&arg)];
+            let tail = [Word::Lit("--all-branches"), Word::Lit("--dry-run")];
+            Some(match *on {
+                THIS_SERVER => addressing.indoubt(&resolve, &tail),
+                participant => addressing
+                    .of_mysql_target(participant)
+                    .indoubt(&resolve, &tail),
+            })
+        }
+    }
+}
+
 /// How the resolution the siblings belong to went, for their findings.
 pub struct Resolution<'a> {
-    /// The GID named; None when it was not prepared (any more).
-    pub gid: Option<&'a RawText>,
+    /// The branch named, while it is prepared; None when it was not (any more).
+    pub named: Option<Via<'a>>,
     pub all_branches: bool,
     /// The flow acted (the named branch has an outcome): a sibling handed to it that
     /// has none was not attempted.
     pub acted: bool,
-    /// The next command for a GID prepared on a target (`this server` or a
-    /// participants target), when one can be written.
-    pub next: &'a dyn Fn(&RawText, &str) -> Option<Next>,
+    /// The next command through a branch, when one can be written.
+    pub next: &'a dyn Fn(&Via<'_>) -> Option<Next>,
 }
 
 /// The findings the siblings add to a resolution (the flow reports each branch it acted
@@ -469,11 +822,22 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
             ));
         }
     }
+    for s in &found.mysql_siblings {
+        if let Some(why) = &s.left_alone {
+            out.push(Finding::new(
+                Severity::Warning,
+                codes::BRANCH_LEFT_ALONE,
+                s.place(),
+                format!("not resolved: {why}"),
+            ));
+        }
+    }
     // Still prepared, and not handed to the flow, or handed and not done.
-    let untouched: Vec<&Sibling> = found
-        .still_prepared()
-        .filter(|s| s.left_alone.is_none())
-        .filter(|s| s.statement.is_none() || s.outcome.is_some() || how.acted)
+    let others = found.others();
+    let untouched: Vec<&Other> = others
+        .iter()
+        .filter(|s| s.state == BranchState::Prepared && s.left_alone.is_none())
+        .filter(|s| !s.planned || s.acted || how.acted)
         .collect();
     if !untouched.is_empty() {
         let mut message = Text::from(mixed_outcome_risk(untouched.len(), false, how.all_branches));
@@ -482,16 +846,27 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
             if i > 0 {
                 message.push_str(", ");
             }
-            message.push_text(&s.place());
+            message.push_text(&s.place);
         }
         // Through the branch named, or, when it is gone, one still prepared.
-        let (via, on) = match how.gid {
-            Some(gid) => (gid, THIS_SERVER),
-            None => (&untouched[0].gid, untouched[0].found_on.as_str()),
+        let prepared_pg = found
+            .siblings
+            .iter()
+            .find(|s| s.state == BranchState::Prepared && s.left_alone.is_none());
+        let prepared_mysql = found
+            .mysql_siblings
+            .iter()
+            .find(|s| s.state == BranchState::Prepared && s.left_alone.is_none());
+        let via = match (&how.named, prepared_pg, prepared_mysql) {
+            (Some(Via::Pg(gid, on)), _, _) => Via::Pg(gid, on),
+            (Some(Via::Mysql(xid, on)), _, _) => Via::Mysql(xid, on),
+            (None, Some(s), _) => Via::Pg(&s.gid, s.found_on.as_str()),
+            (None, None, Some(s)) => Via::Mysql(&s.xid, s.found_on.as_str()),
+            (None, None, None) => return out,
         };
         let subject = match &found.global_transaction {
             Some(g) => crate::text!["global transaction ", g.key.as_str()],
-            None => crate::text!["global transaction of '", via, "'"],
+            None => crate::text!["global transaction of ", via.command()],
         };
         let mut finding = Finding::new(
             Severity::Warning,
@@ -505,13 +880,11 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
             found.global_transaction.as_ref().map(|g| g.key.clone()),
         )
         .advice(crate::text![
-            "resolve every branch with the same decision: resolve pg '",
-            via,
-            "' on ",
-            on,
+            "resolve every branch with the same decision: ",
+            via.command(),
             " with --all-branches and --commit or --rollback"
         ]);
-        if let Some(next) = (how.next)(via, on) {
+        if let Some(next) = (how.next)(&via) {
             finding = finding.next(next);
         }
         out.push(finding);

@@ -12,8 +12,8 @@ use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
 use super::targets::{AuditLog, Targets};
 use super::{Checked, Setting, Thresholds};
 use crate::cli::{
-    AuditCommand, CheckArgs, CheckKind, Cli, Command, ConfigCommand, KafkaCommand, PgCommand,
-    ResolveCommand,
+    AuditCommand, CheckArgs, CheckKind, Cli, Command, ConfigCommand, KafkaCommand, MysqlCommand,
+    PgCommand, ResolveCommand,
 };
 use crate::config::{self, Loaded};
 use crate::context::Context;
@@ -38,9 +38,11 @@ pub enum CommandSettings {
     KafkaProducers(ProducersSettings),
     KafkaTransactions(TransactionsSettings),
     KafkaHanging(HangingSettings),
+    MysqlXa(super::mysql::MysqlXaSettings),
     Reconcile(Box<ReconcileSettings>),
     ResolvePg(Box<ResolvePgSettings>),
     ResolveKafka(Box<ResolveKafkaSettings>),
+    ResolveMysql(Box<resolution::ResolveMysqlSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal { log: AuditLog, reason: String },
@@ -143,9 +145,13 @@ fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<Com
         Command::Kafka(KafkaCommand::Hanging(a)) => {
             S::KafkaHanging(kafka::hanging(t, thresholds, a)?)
         }
+        Command::Mysql(MysqlCommand::Xa(a)) => S::MysqlXa(super::mysql::xa(t, thresholds, a)?),
         Command::Reconcile(a) => S::Reconcile(Box::new(reconcile::reconcile(t, a)?)),
         Command::Resolve(ResolveCommand::Pg(a)) => {
             S::ResolvePg(Box::new(resolution::resolve_pg(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Mysql(a)) => {
+            S::ResolveMysql(Box::new(resolution::resolve_mysql(t, a)?))
         }
         Command::Resolve(ResolveCommand::Kafka(a)) => {
             S::ResolveKafka(Box::new(resolution::resolve_kafka(t, a)?))
@@ -238,7 +244,7 @@ fn check(t: &Targets, thresholds: &Thresholds, args: CheckArgs) -> Result<CheckS
             ),
             Some(path) => anyhow!(
                 "no check to run: {} names no postgres or kafka target, no reconcile job \
-                 or outbox with `check: true` (or --only/--skip left none)",
+                 or outbox with `check: true`, no mysql target (or --only/--skip left none)",
                 path.display()
             ),
         });
@@ -300,6 +306,12 @@ fn plan(
             }
             add("kafka lso", name, &lso);
             add("kafka hanging", name, &hanging);
+        }
+    }
+    if enabled(CheckKind::Mysql) {
+        for name in config.mysql.keys() {
+            let mysql = format!("--mysql={name}");
+            add("mysql xa", name, &["mysql", "xa", &mysql]);
         }
     }
     if enabled(CheckKind::Reconcile) {

@@ -411,6 +411,21 @@ pub const DECISION_SOURCE_IN_DOUBT_AFTER: Entry = entry(
     "\"no record\" means presumed abort only for a transaction prepared longer ago than this",
 );
 
+/// Percona's and the MySQL manual's rule of thumb: a history list in the hundreds of
+/// thousands slows reads that walk old versions; millions is an incident.
+pub const PURGE_WARNING_HISTORY_LENGTH: Entry = entry(
+    Some("thresholds.purge.warning_history_length"),
+    Some("mysql xa --warning-history-length"),
+    Value::Count(100_000),
+    "InnoDB history list length (undo purge has not removed) that is a WARNING",
+);
+pub const PURGE_CRITICAL_HISTORY_LENGTH: Entry = entry(
+    Some("thresholds.purge.critical_history_length"),
+    Some("mysql xa --critical-history-length"),
+    Value::Count(1_000_000),
+    "InnoDB history list length that is CRITICAL",
+);
+
 /// Every entry, in the order `config show` and indoubt-config(5) list them.
 pub const ALL: &[Entry] = &[
     TIMEOUT,
@@ -430,6 +445,8 @@ pub const ALL: &[Entry] = &[
     LSO_WARNING_GAP,
     LSO_CRITICAL_GAP,
     HANGING_MAX_TRANSACTION_TIMEOUT,
+    PURGE_WARNING_HISTORY_LENGTH,
+    PURGE_CRITICAL_HISTORY_LENGTH,
     RECONCILE_ID_FROM,
     RECONCILE_SINCE,
     RECONCILE_UNTIL,

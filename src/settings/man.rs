@@ -51,6 +51,16 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         ],
     ),
     (
+        "mysql.NAME",
+        "Named MySQL and MariaDB servers, for --mysql NAME and resolve.participants.",
+        &[
+            plain("url", Kind::Text, "mysql://USER@HOST:PORT/DB (keep the password in the option file or MYSQL_PWD, not here)"),
+            plain("option_file", Kind::Text, "an option file whose [client] group gives the password, like the client's --defaults-file; else ~/.my.cnf"),
+            plain("ssl_mode", Kind::Text, "as the mysql client's --ssl-mode: DISABLED, PREFERRED (default), REQUIRED, VERIFY_CA, VERIFY_IDENTITY"),
+            plain("ssl_ca", Kind::Text, "the CA certificate VERIFY_CA and VERIFY_IDENTITY check the server's against"),
+        ],
+    ),
+    (
         "thresholds",
         "When a finding is a WARNING or CRITICAL. A command's flag wins over these.",
         &[
@@ -69,6 +79,8 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
             reg("lso.warning_gap", &defaults::LSO_WARNING_GAP),
             reg("lso.critical_gap", &defaults::LSO_CRITICAL_GAP),
             reg("hanging.max_transaction_timeout", &defaults::HANGING_MAX_TRANSACTION_TIMEOUT),
+            reg("purge.warning_history_length", &defaults::PURGE_WARNING_HISTORY_LENGTH),
+            reg("purge.critical_history_length", &defaults::PURGE_CRITICAL_HISTORY_LENGTH),
         ],
     ),
     (
@@ -152,6 +164,12 @@ kafka:
     bootstrap_servers: k1.example.com:9093,k2.example.com:9093
     properties_file: /etc/kafka/client.properties
     check_topic_regex: '^(payments|orders)\\.'
+mysql:
+  orders:
+    url: mysql://monitor@mysql1.example.com:3306/
+    option_file: /etc/indoubt/my.cnf
+    ssl_mode: VERIFY_IDENTITY
+    ssl_ca: /etc/ssl/certs/db-ca.pem
 thresholds:
   prepared:
     warning_age: 5m
@@ -271,6 +289,7 @@ mod tests {
         for (section, yaml) in [
             ("postgres.NAME", "postgres:\n  a:\n    nope: 1\n"),
             ("kafka.NAME", "kafka:\n  a:\n    nope: 1\n"),
+            ("mysql.NAME", "mysql:\n  a:\n    nope: 1\n"),
             ("reconcile.NAME", "reconcile:\n  a:\n    nope: 1\n"),
             ("outbox.NAME", "outbox:\n  a:\n    nope: 1\n"),
             ("inbox.NAME", "inbox:\n  a:\n    nope: 1\n"),

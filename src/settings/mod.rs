@@ -8,6 +8,7 @@ pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;
 pub mod man;
+pub mod mysql;
 pub mod pg;
 pub mod reconcile;
 pub mod resolution;
@@ -118,6 +119,8 @@ pub struct Thresholds {
     pub lso_warning_gap: Setting<u64>,
     pub lso_critical_gap: Setting<u64>,
     pub hanging_max_transaction_timeout: Setting<Duration>,
+    pub purge_warning_history_length: Setting<u64>,
+    pub purge_critical_history_length: Setting<u64>,
 }
 
 /// A command's warning and critical flags, None where not given.
@@ -134,6 +137,7 @@ pub struct Checked {
     pub lso_age: (Duration, Duration),
     pub lso_gap: (u64, u64),
     pub hanging_max_transaction_timeout: Duration,
+    pub purge_history_length: (u64, u64),
 }
 
 impl Thresholds {
@@ -157,6 +161,14 @@ impl Thresholds {
             hanging_max_transaction_timeout: duration(
                 &HANGING_MAX_TRANSACTION_TIMEOUT,
                 c.hanging.max_transaction_timeout,
+            ),
+            purge_warning_history_length: number(
+                &PURGE_WARNING_HISTORY_LENGTH,
+                c.purge.warning_history_length,
+            ),
+            purge_critical_history_length: number(
+                &PURGE_CRITICAL_HISTORY_LENGTH,
+                c.purge.critical_history_length,
             ),
         }
     }
@@ -257,6 +269,21 @@ impl Thresholds {
         )
     }
 
+    /// InnoDB's history list length.
+    pub fn purge(&self, flags: Flags<u64>, note: Note) -> anyhow::Result<(u64, u64)> {
+        let t = self;
+        noted(
+            "history list length",
+            flags,
+            (
+                &t.purge_warning_history_length,
+                &t.purge_critical_history_length,
+            ),
+            |n| n.to_string(),
+            note,
+        )
+    }
+
     /// How old an open transaction's last write must be before `kafka hanging` examines it.
     pub fn hanging(&self, flag: Option<Duration>) -> Duration {
         flag.unwrap_or(self.hanging_max_transaction_timeout.value)
@@ -275,6 +302,7 @@ impl Thresholds {
             lso_age: self.lso_age((None, None), none)?,
             lso_gap: self.lso_gap((None, None), none)?,
             hanging_max_transaction_timeout: self.hanging(None),
+            purge_history_length: self.purge((None, None), none)?,
         })
     }
 
@@ -310,6 +338,8 @@ impl Thresholds {
             n(&self.lso_warning_gap),
             n(&self.lso_critical_gap),
             d(&self.hanging_max_transaction_timeout),
+            n(&self.purge_warning_history_length),
+            n(&self.purge_critical_history_length),
         ]
     }
 }
@@ -469,7 +499,7 @@ mod tests {
         );
         assert_eq!(t.lso_warning_gap.over(None, "--warning-gap").value, 5_000);
         let rows = t.rows();
-        assert_eq!(rows.len(), 15);
+        assert_eq!(rows.len(), 17);
         assert!(rows
             .iter()
             .any(|(e, v, s)| e.config == Some("thresholds.lso.warning_gap")

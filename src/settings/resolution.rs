@@ -3,9 +3,9 @@
 //! source, participant and coordinator of the config with its server resolved up front.
 
 use super::kafka::{self, Cluster};
-use super::targets::{AuditLog, PgTarget, Referenced, Targets};
+use super::targets::{AuditLog, MysqlTarget, PgTarget, Referenced, Targets};
 use super::{defaults, Setting};
-use crate::cli::{ConfirmArgs, ResolveKafkaArgs, ResolvePgArgs};
+use crate::cli::{ConfirmArgs, ResolveKafkaArgs, ResolveMysqlArgs, ResolvePgArgs};
 use crate::commands::Addressing;
 use crate::config::{DecisionSource, ResolveConfig};
 use crate::resolve::decision::Decision;
@@ -38,9 +38,18 @@ pub struct Sources {
     /// Every postgres reference above (a source's target, the coordinator, each
     /// participant), resolved: a name or connection string → its server, or why not.
     targets: BTreeMap<String, Referenced>,
+    /// The participants that name a target of the config's `mysql:` section.
+    mysql_targets: BTreeMap<String, std::result::Result<MysqlTarget, String>>,
 }
 
 impl Sources {
+    /// A participant's MySQL server, when it names one of the `mysql:` section.
+    pub fn mysql_target(&self, participant: &str) -> Option<Result<MysqlTarget>> {
+        self.mysql_targets
+            .get(participant)
+            .map(|t| t.clone().map_err(|why| anyhow!("{why}")))
+    }
+
     /// The server a reference of the section names, resolved before any connection.
     pub fn target(&self, reference: &str) -> Result<PgTarget> {
         match self.targets.get(reference) {
@@ -125,7 +134,13 @@ pub fn sources(t: &Targets) -> Sources {
             _ => None,
         })
         .chain(r.citus_coordinator.clone())
-        .chain(r.participants.iter().cloned());
+        .chain(r.participants.iter().filter(|p| !is_mysql(t, p)).cloned());
+    let mysql_targets = r
+        .participants
+        .iter()
+        .filter(|p| is_mysql(t, p))
+        .map(|p| (p.clone(), t.mysql_referenced(p)))
+        .collect();
     let targets = references
         .map(|reference| {
             let resolved = t.referenced(&reference);
@@ -137,7 +152,51 @@ pub fn sources(t: &Targets) -> Sources {
         citus_coordinator: r.citus_coordinator.clone(),
         participants: r.participants.clone(),
         targets,
+        mysql_targets,
     }
+}
+
+/// A participant is a MySQL server when the `mysql:` section names it and the
+/// `postgres:` section does not (a name in both is PostgreSQL's, as before).
+fn is_mysql(t: &Targets, participant: &str) -> bool {
+    let c = &t.config.config;
+    c.mysql.contains_key(participant) && !c.postgres.contains_key(participant)
+}
+
+/// `resolve mysql`.
+pub struct ResolveMysqlSettings {
+    pub xid: crate::mysql::xa::Xid,
+    pub target: MysqlTarget,
+    pub addressing: Addressing,
+    pub requested: Option<Decision>,
+    pub force: bool,
+    pub all_branches: bool,
+    pub confirm: Confirm,
+    pub sources: Sources,
+}
+
+pub fn resolve_mysql(t: &Targets, args: ResolveMysqlArgs) -> Result<ResolveMysqlSettings> {
+    let xid = crate::mysql::xa::Xid::parse(&args.xid).map_err(|why| {
+        crate::error::hinted(
+            format!("not an XID: {why}"),
+            "copy it from `indoubt mysql xa` (the XID column), e.g. \"X'6f7264657273',X'01',131077\"",
+        )
+    })?;
+    let target = t.mysql_for(&args.target)?;
+    Ok(ResolveMysqlSettings {
+        addressing: super::mysql::addressing(t, &args.target, &target),
+        xid,
+        target,
+        requested: match (args.commit, args.rollback) {
+            (true, _) => Some(Decision::Commit),
+            (_, true) => Some(Decision::Rollback),
+            _ => None,
+        },
+        force: args.force,
+        all_branches: args.all_branches,
+        confirm: confirm(t, args.confirm),
+        sources: sources(t),
+    })
 }
 
 pub fn resolve_pg(t: &Targets, args: ResolvePgArgs) -> Result<ResolvePgSettings> {

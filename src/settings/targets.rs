@@ -7,6 +7,7 @@ use crate::config::{self, Loaded};
 use crate::context::Context;
 use crate::error::hinted;
 use crate::kafka::config::ClientConfig;
+use crate::mysql::params::{self as mysql_params, MysqlParams};
 use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin};
 use crate::report::Target;
 use crate::settings::kafka_client::properties;
@@ -28,6 +29,23 @@ impl PgTarget {
         Target {
             name: self.name.clone(),
             kind: "postgres".into(),
+            address: self.params.describe(),
+        }
+    }
+}
+
+/// A MySQL or MariaDB server, with the name the config gave it.
+#[derive(Debug, Clone)]
+pub struct MysqlTarget {
+    pub name: Option<String>,
+    pub params: MysqlParams,
+}
+
+impl MysqlTarget {
+    pub fn report_target(&self) -> Target {
+        Target {
+            name: self.name.clone(),
+            kind: "mysql".into(),
             address: self.params.describe(),
         }
     }
@@ -148,6 +166,89 @@ impl Targets<'_> {
             format!("postgres target {shown} is neither a target name of the config nor a connection string indoubt accepts; {known}"),
             "give a target name, a URL postgres://USER@HOST:PORT/DB?sslmode=verify-full (or postgresql://), or conninfo 'host=HOST port=PORT user=USER dbname=DB'; keep the password out of the command line: ~/.pgpass, PGPASSFILE or PGPASSWORD",
         )
+    }
+
+    /// `--mysql` as a config target name or a mysql:// URL (the flags over its
+    /// settings); without it, the config's only mysql target.
+    pub fn mysql_for(&self, args: &crate::cli::MysqlTargetArgs) -> Result<MysqlTarget> {
+        let targets = &self.config.config.mysql;
+        let (name, url, option_file, ssl_mode, ssl_ca) = match args.mysql.as_deref() {
+            Some(url) if mysql_params::looks_like_url(url) => (None, url, None, None, None),
+            Some(name) => match targets.get(name) {
+                Some(t) => (
+                    Some(name.to_string()),
+                    t.url.as_str(),
+                    t.option_file.as_deref(),
+                    t.ssl_mode.as_deref(),
+                    t.ssl_ca.as_deref(),
+                ),
+                None => {
+                    let shown = match is_plain_name(name) {
+                        true => format!("{name:?}"),
+                        false => "(not shown: it may hold a password)".to_string(),
+                    };
+                    let names: Vec<&str> = targets.keys().map(String::as_str).collect();
+                    return Err(hinted(
+                        format!(
+                            "mysql target {shown} is neither a target name of the config nor a mysql:// URL{}",
+                            match names.is_empty() {
+                                true => String::new(),
+                                false => format!("; the config's mysql targets are: {}", names.join(", ")),
+                            }
+                        ),
+                        "give a target name or mysql://USER@HOST:PORT/DB; keep the password in an option file (--defaults-file, ~/.my.cnf) or MYSQL_PWD",
+                    ));
+                }
+            },
+            None if targets.len() == 1 => {
+                let (name, t) = targets.iter().next().context("config targets vanished")?;
+                (
+                    Some(name.clone()),
+                    t.url.as_str(),
+                    t.option_file.as_deref(),
+                    t.ssl_mode.as_deref(),
+                    t.ssl_ca.as_deref(),
+                )
+            }
+            None if targets.is_empty() => {
+                return Err(hinted(
+                    "which MySQL or MariaDB server?",
+                    "name it with --mysql mysql://USER@HOST:PORT/DB or --mysql NAME from the config's mysql: section",
+                ))
+            }
+            None => {
+                return Err(hinted(
+                    format!(
+                        "the config names several mysql targets ({})",
+                        targets.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                    "choose one with --mysql NAME",
+                ))
+            }
+        };
+        let given = mysql_params::Given {
+            url,
+            option_file: args.defaults_file.as_deref().or(option_file),
+            ssl_mode: args.ssl_mode.as_deref().or(ssl_mode),
+            ssl_ca: args.ssl_ca.as_deref().or(ssl_ca),
+        };
+        let env = |key: &str| std::env::var(key).ok();
+        let params = mysql_params::resolve(&given, &env).with_context(|| match &name {
+            Some(name) => format!("mysql target {name:?}"),
+            None => "the mysql connection settings".to_string(),
+        })?;
+        Ok(MysqlTarget { name, params })
+    }
+
+    /// A config target name of the `mysql:` section, resolved now; its error kept as text.
+    pub fn mysql_referenced(&self, name: &str) -> std::result::Result<MysqlTarget, String> {
+        self.mysql_for(&crate::cli::MysqlTargetArgs {
+            mysql: Some(name.to_string()),
+            defaults_file: None,
+            ssl_mode: None,
+            ssl_ca: None,
+        })
+        .map_err(|e| format!("{e:#}"))
     }
 
     /// The audit log: the flag, else the config, else the XDG state directory.

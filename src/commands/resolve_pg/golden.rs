@@ -59,6 +59,7 @@ fn data(dry_run: bool) -> ResolveReport {
     data.siblings = Siblings {
         global_transaction: crate::global_tx::GlobalTransaction::of(&gid, &data.decoded_gid),
         siblings: Vec::new(),
+        mysql_siblings: Vec::new(),
         sibling_search: vec![Searched {
             target: "prod-payments".into(),
             address: Some("monitor@db-payments-1.prod.example:5433/payments".into()),

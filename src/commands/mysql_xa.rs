@@ -1,0 +1,400 @@
+//! `indoubt mysql xa`: every prepared XA branch of a MySQL or MariaDB server, graded by
+//! age (as far as it is known), with its locks, the sessions behind it and its decoded
+//! XID; and the history list that purge has not removed, with the oldest transaction.
+
+use super::pg_common::Addressing;
+use crate::codes;
+use crate::context::Context;
+use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::gid::{self, DecodedGid};
+use crate::global_tx::GlobalTransaction;
+use crate::mysql::session::{self, Mode};
+use crate::mysql::xa::{self, AgeBasis, Branch, Snapshot, Waiter, Xid};
+use crate::next::Word;
+use crate::report::table::{Cell, Style};
+use crate::report::{self, Report, TableView};
+use crate::settings::mysql::MysqlXaSettings;
+use crate::shown;
+use crate::term::Shown;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use serde::Serialize;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Thresholds {
+    pub warning_age_seconds: u64,
+    pub critical_age_seconds: u64,
+    pub warning_history_length: u64,
+    pub critical_history_length: u64,
+}
+
+/// A branch as reported: what was read, its decoded XID and its global transaction.
+#[derive(Debug, Serialize)]
+pub struct ReportedBranch {
+    #[serde(flatten)]
+    pub branch: Branch,
+    pub decoded_xid: DecodedGid,
+    pub global_transaction: Option<GlobalTransaction>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct XaReport {
+    thresholds: Thresholds,
+    server: xa::Identity,
+    server_time: chrono::DateTime<chrono::Utc>,
+    uptime_seconds: Option<i64>,
+    branches: Vec<ReportedBranch>,
+    purge: xa::Purge,
+    unattributed_waiters: Vec<Waiter>,
+    unreadable: Vec<String>,
+}
+
+/// The decoded form of a MySQL XID (the decoder PostgreSQL GIDs go through).
+pub fn decoded(xid: &Xid) -> DecodedGid {
+    match i32::try_from(xid.format_id) {
+        Ok(format_id) => DecodedGid::Xa(gid::decode_xid(
+            format_id,
+            xid.gtrid.clone(),
+            xid.bqual.clone(),
+        )),
+        Err(_) => DecodedGid::Opaque {
+            note: Some(format!("format id {} is out of XA's range", xid.format_id)),
+        },
+    }
+}
+
+/// Its global transaction (shared by its branches on every engine).
+pub fn global(xid: &Xid, decoded: &DecodedGid) -> Option<GlobalTransaction> {
+    let as_gid = gid::pgjdbc_gid(xid.format_id as i32, &xid.gtrid, &xid.bqual);
+    GlobalTransaction::of(&as_gid, decoded)
+}
+
+pub async fn run(ctx: &Context, settings: &MysqlXaSettings) -> Result<Severity> {
+    let report = build(ctx, settings).await?;
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report, for `run` to print and for `check` to gather.
+pub(crate) async fn build(ctx: &Context, settings: &MysqlXaSettings) -> Result<Report<XaReport>> {
+    let target = &settings.target;
+    ctx.note(format!("connecting to {}", target.params.describe()));
+    let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
+    ctx.note(format!(
+        "connected: {} {}",
+        session.flavor.name(),
+        session.version
+    ));
+    let snapshot = xa::collect(&mut session).await;
+    session.close().await;
+    Ok(report_of(settings, snapshot?))
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport> {
+    let (warning, critical) = settings.age;
+    let (warning_history, critical_history) = settings.history;
+    let mut branches: Vec<ReportedBranch> = snapshot
+        .branches
+        .into_iter()
+        .map(|branch| {
+            let decoded_xid = decoded(&branch.xid);
+            let global_transaction = global(&branch.xid, &decoded_xid);
+            ReportedBranch {
+                branch,
+                decoded_xid,
+                global_transaction,
+            }
+        })
+        .collect();
+    // How many branches of each global transaction this server lists.
+    let keys: Vec<Option<String>> = branches
+        .iter()
+        .map(|b| b.global_transaction.as_ref().map(|g| g.key.clone()))
+        .collect();
+    for b in branches.iter_mut() {
+        if let Some(g) = b.global_transaction.as_mut() {
+            g.branches = keys.iter().filter(|k| k.as_deref() == Some(&g.key)).count();
+        }
+    }
+    let data = XaReport {
+        thresholds: Thresholds {
+            warning_age_seconds: warning.as_secs(),
+            critical_age_seconds: critical.as_secs(),
+            warning_history_length: warning_history,
+            critical_history_length: critical_history,
+        },
+        server: snapshot.server,
+        server_time: snapshot.server_time,
+        uptime_seconds: snapshot.uptime_seconds,
+        branches,
+        purge: snapshot.purge,
+        unattributed_waiters: snapshot.unattributed_waiters,
+        unreadable: snapshot.unreadable,
+    };
+    let findings = assess(&data, settings, &settings.addressing);
+    Report::new("mysql xa", settings.target.report_target(), findings, data)
+}
+
+/// `indoubt resolve mysql XID … --dry-run` for a branch of this server.
+pub fn resolve_next(addressing: &Addressing, xid: &Xid) -> crate::next::Next {
+    let arg = xid.arg();
+    addressing.indoubt(
+        &[Word::Lit("resolve"), Word::Lit("mysql"), Word::Value(&arg)],
+        &[Word::Lit("--dry-run")],
+    )
+}
+
+/// `X'…',X'…',N` as a subject names it.
+pub fn subject(xid: &Xid) -> crate::text::Text {
+    crate::text!["XA branch ", xid.sql()]
+}
+
+/// How old a branch is, in words: `5m`, `at least 5m`, `unknown`.
+pub fn age_text(branch: &Branch) -> String {
+    match (&branch.age.basis, branch.age.seconds) {
+        (AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
+        (AgeBasis::AtLeast, Some(s)) => format!("at least {}", format_duration(seconds(s))),
+        _ => "unknown".to_string(),
+    }
+}
+
+fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) -> Vec<Finding> {
+    let (warning, critical) = settings.age;
+    let mut findings = Vec::new();
+    let source = "XA RECOVER, information_schema.innodb_trx, performance_schema";
+    if data.branches.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                codes::XA_BRANCHES,
+                "prepared XA branches",
+                "none",
+            )
+            .evidence("source", "XA RECOVER")
+            .evidence("server_time", data.server_time.to_rfc3339()),
+        );
+    }
+    for rb in &data.branches {
+        let b = &rb.branch;
+        let known = !matches!(b.age.basis, AgeBasis::Unknown) && b.age.seconds.is_some();
+        let (severity, code) = match b.age.seconds.filter(|_| known) {
+            Some(s) => (
+                Severity::grade(seconds(s), warning, critical),
+                codes::XA_BRANCH_AGE,
+            ),
+            None => (Severity::Unknown, codes::XA_BRANCH_AGE_UNKNOWN),
+        };
+        let mut message = match known {
+            true => format!("prepared, {} old", age_text(b)),
+            false => format!("prepared; its age is UNKNOWN: {}", b.age.source),
+        };
+        match b.attached_session {
+            Some(id) => message.push_str(&format!("; still held by session {id}")),
+            None => message.push_str("; no session holds it"),
+        }
+        if let Some(rows) = b.rows_modified {
+            message.push_str(&format!("; {rows} row(s) changed, locked until it ends"));
+        }
+        if !b.blocked_sessions.is_empty() {
+            let ids: Vec<String> = b
+                .blocked_sessions
+                .iter()
+                .map(|w| w.session.to_string())
+                .collect();
+            message.push_str(&format!("; blocks session(s) {}", ids.join(", ")));
+        }
+        message.push_str(&match severity {
+            Severity::Critical => format!("; critical from {}", format_duration(critical)),
+            Severity::Warning => format!("; warning from {}", format_duration(warning)),
+            _ => String::new(),
+        });
+        findings.push(
+            Finding::new(severity, code, subject(&b.xid), message)
+                .evidence("source", source)
+                .evidence("xid", b.xid.sql())
+                .evidence(
+                    "age_basis",
+                    serde_json::to_value(&b.age.basis).unwrap_or_default(),
+                )
+                .evidence("age_seconds", b.age.seconds)
+                .evidence("age_source", b.age.source.clone())
+                .evidence("attached_session", b.attached_session)
+                .evidence("trx_id", b.trx_id.clone())
+                .evidence("rows_locked", b.rows_locked)
+                .evidence("rows_modified", b.rows_modified)
+                .evidence(
+                    "blocked_sessions",
+                    b.blocked_sessions
+                        .iter()
+                        .map(|w| w.session)
+                        .collect::<Vec<_>>(),
+                )
+                .evidence("server_time", data.server_time.to_rfc3339())
+                .advice(rb.decoded_xid.advice())
+                .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
+                .related(
+                    b.blocked_sessions
+                        .iter()
+                        .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
+                )
+                .next(resolve_next(addressing, &b.xid)),
+        );
+    }
+    for what in &data.unreadable {
+        findings.push(Finding::new(
+            Severity::Unknown,
+            codes::XA_UNREADABLE,
+            "prepared XA branches",
+            what.clone(),
+        ));
+    }
+    if !data.unattributed_waiters.is_empty() {
+        let ids: Vec<String> = data
+            .unattributed_waiters
+            .iter()
+            .map(|w| w.session.to_string())
+            .collect();
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                codes::BLOCKED_BY_XA,
+                "sessions blocked by a prepared XA branch",
+                format!(
+                    "session(s) {} wait for row locks of an InnoDB transaction no session holds, which could not be matched to one of the {} branches XA RECOVER lists",
+                    ids.join(", "),
+                    data.branches.len()
+                ),
+            )
+            .evidence("source", "information_schema.innodb_trx, lock waits")
+            .evidence("sessions", data.unattributed_waiters.iter().map(|w| w.session).collect::<Vec<_>>()),
+        );
+    }
+    if let Some(length) = data.purge.history_list_length {
+        let (w, c) = settings.history;
+        let severity = Severity::grade(length.max(0) as u64, w, c);
+        let mut message = format!("history list length {length}");
+        match &data.purge.oldest {
+            Some(o) => message.push_str(&format!(
+                "; the oldest open transaction is {} ({}, {}{}){}",
+                o.trx_id,
+                o.age_seconds
+                    .map(|s| format!("{} old", format_duration(seconds(s))))
+                    .unwrap_or_else(|| "age unknown".into()),
+                match o.session {
+                    Some(s) => format!("session {s}"),
+                    None => "no session holds it".into(),
+                },
+                match &o.xid {
+                    Some(x) => format!(", XA branch {}", x.sql()),
+                    None => String::new(),
+                },
+                ": purge cannot remove undo it may still need"
+            )),
+            None if data.unreadable.is_empty() => message.push_str("; no transaction is open"),
+            None => {}
+        }
+        message.push_str(&match severity {
+            Severity::Critical => format!("; critical from {c}"),
+            Severity::Warning => format!("; warning from {w}"),
+            _ => String::new(),
+        });
+        let mut finding = Finding::new(severity, codes::PURGE_LAG, "InnoDB purge", message)
+            .evidence("source", data.purge.source)
+            .evidence("history_list_length", length)
+            .evidence(
+                "oldest_transaction",
+                serde_json::to_value(&data.purge.oldest).unwrap_or_default(),
+            );
+        if let Some(xid) = data.purge.oldest.as_ref().and_then(|o| o.xid.as_ref()) {
+            finding = finding.next(resolve_next(addressing, xid));
+        }
+        findings.push(finding);
+    }
+    findings
+}
+
+impl TableView for XaReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        if self.branches.is_empty() {
+            return Vec::new();
+        }
+        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
+        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
+        let mut table = style.table(&[
+            "STATUS",
+            "XID",
+            "AGE",
+            "SESSION",
+            "LOCKS",
+            "BLOCKS",
+            "GLOBAL TX",
+            "DECODED XID",
+        ]);
+        for rb in &self.branches {
+            let b = &rb.branch;
+            let severity = match (&b.age.basis, b.age.seconds) {
+                (AgeBasis::Unknown, _) | (_, None) => Severity::Unknown,
+                (_, Some(s)) => Severity::grade(seconds(s), warning, critical),
+            };
+            let since = b
+                .age
+                .since
+                .map(|t| shown!("\nsince {}", t.format("%Y-%m-%d %H:%M:%S")))
+                .unwrap_or_default();
+            table.add_row(vec![
+                style.severity_cell(severity),
+                Cell::new(Shown::text(&b.xid.sql())),
+                Cell::new(shown!("{}{}", age_text(b), since)),
+                Cell::new(match b.attached_session {
+                    Some(id) => shown!("{}", id),
+                    None => Shown::lit("none"),
+                }),
+                // Rows it changed: InnoDB counts no lock of a transaction it recovered
+                // at a restart until someone touches the row, yet each stays locked.
+                Cell::new(match b.rows_modified {
+                    Some(n) => shown!("{} rows changed", n),
+                    None => Shown::lit("?"),
+                }),
+                Cell::new(blocked_cell(&b.blocked_sessions)),
+                Cell::new(match &rb.global_transaction {
+                    Some(g) => shown!("{}\n{}", g.key, g.manager_and_node()),
+                    None => Shown::lit("-"),
+                }),
+                Cell::new(rb.decoded_xid.summary()),
+            ]);
+        }
+        table.keep_whole(1);
+        table.optional(6);
+        table.optional(7);
+        vec![table.render()]
+    }
+}
+
+fn blocked_cell(waiters: &[Waiter]) -> Shown {
+    if waiters.is_empty() {
+        return Shown::lit("-");
+    }
+    Shown::join(
+        waiters.iter().map(|w| {
+            let query = match &w.query {
+                Some(q) => Shown::text(q).truncated(60, |_| "…".to_string()),
+                None => Shown::lit("(no statement)"),
+            };
+            shown!(
+                "session {} waits{} on {}: {}",
+                w.session,
+                w.waiting_seconds
+                    .map(|s| shown!(" {}", format_duration(seconds(s))))
+                    .unwrap_or_default(),
+                w.table
+                    .as_deref()
+                    .map(Shown::text)
+                    .unwrap_or_else(|| Shown::lit("a row")),
+                query
+            )
+        }),
+        "\n",
+    )
+}

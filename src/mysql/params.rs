@@ -1,0 +1,445 @@
+//! MySQL and MariaDB connection settings the mysql client's way: a `mysql://` URL, the
+//! `[client]` group of an option file (`~/.my.cnf`), MYSQL_PWD, and `--ssl-mode`.
+
+use anyhow::{bail, Context, Result};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A password that never prints itself.
+#[derive(Clone)]
+pub struct Password(String);
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(<redacted>)")
+    }
+}
+
+impl Password {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The mysql client's `--ssl-mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SslMode {
+    Disabled,
+    /// TLS when the server offers it, its certificate not checked (the client's default).
+    Preferred,
+    /// TLS or nothing, its certificate not checked.
+    Required,
+    /// TLS, the certificate signed by `ssl-ca`.
+    VerifyCa,
+    /// TLS, the certificate signed by `ssl-ca` and naming the host.
+    VerifyIdentity,
+}
+
+impl SslMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SslMode::Disabled => "DISABLED",
+            SslMode::Preferred => "PREFERRED",
+            SslMode::Required => "REQUIRED",
+            SslMode::VerifyCa => "VERIFY_CA",
+            SslMode::VerifyIdentity => "VERIFY_IDENTITY",
+        }
+    }
+
+    /// Case-insensitive, as the client reads it.
+    pub fn parse(text: &str) -> Result<SslMode> {
+        Ok(match text.to_ascii_uppercase().as_str() {
+            "DISABLED" => SslMode::Disabled,
+            "PREFERRED" => SslMode::Preferred,
+            "REQUIRED" => SslMode::Required,
+            "VERIFY_CA" => SslMode::VerifyCa,
+            "VERIFY_IDENTITY" => SslMode::VerifyIdentity,
+            _ => bail!(
+                "invalid ssl-mode {:?}: use DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY (as the mysql client's --ssl-mode)",
+                crate::text::escape(text)
+            ),
+        })
+    }
+}
+
+/// Where a server is and how to log in to it, resolved.
+#[derive(Debug, Clone)]
+pub struct MysqlParams {
+    pub host: String,
+    pub port: u16,
+    pub user: String,
+    pub password: Option<Password>,
+    /// Where the password came from (`the option file F`, `MYSQL_PWD`, `the URL`), never itself.
+    pub password_from: Option<String>,
+    pub database: Option<String>,
+    pub ssl_mode: SslMode,
+    pub ssl_ca: Option<PathBuf>,
+}
+
+impl MysqlParams {
+    /// `mysql://user@host:port/db`: never the password.
+    pub fn describe(&self) -> String {
+        let host = match self.host.contains(':') {
+            true => format!("[{}]", self.host),
+            false => self.host.clone(),
+        };
+        format!(
+            "mysql://{}@{}:{}/{}",
+            self.user,
+            host,
+            self.port,
+            self.database.as_deref().unwrap_or("")
+        )
+    }
+}
+
+/// What names a server: a URL, and optionally an option file and a TLS mode over it.
+#[derive(Debug, Clone, Default)]
+pub struct Given<'a> {
+    pub url: &'a str,
+    /// An option file to read `[client]` from; else `~/.my.cnf` when there is one.
+    pub option_file: Option<&'a Path>,
+    pub ssl_mode: Option<&'a str>,
+    pub ssl_ca: Option<&'a Path>,
+}
+
+/// The default port of both servers.
+pub const DEFAULT_PORT: u16 = 3306;
+
+/// Whether a value is a `mysql://` URL rather than a target name.
+pub fn looks_like_url(text: &str) -> bool {
+    text.starts_with("mysql://") || text.starts_with("mariadb://")
+}
+
+/// Resolves the settings: the URL's, then the option file's `[client]` group for what the
+/// URL leaves out, then MYSQL_PWD for a password neither gives; the user defaults to the
+/// login name, as the mysql client's does.
+pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<MysqlParams> {
+    let url = url::Url::parse(given.url).map_err(|e| {
+        anyhow::anyhow!("not a mysql:// URL ({e}): write mysql://USER@HOST:PORT/DB")
+    })?;
+    if !matches!(url.scheme(), "mysql" | "mariadb") {
+        bail!("not a mysql:// URL: write mysql://USER@HOST:PORT/DB");
+    }
+    let host = match url.host() {
+        Some(url::Host::Ipv6(ip)) => ip.to_string(),
+        Some(host) => host.to_string(),
+        None => bail!("the mysql:// URL names no host: write mysql://USER@HOST:PORT/DB"),
+    };
+    let decode = |text: &str| -> Result<String> {
+        percent_decode(text).context("a %-escape in the URL that is not UTF-8")
+    };
+    let database = url
+        .path()
+        .strip_prefix('/')
+        .filter(|d| !d.is_empty())
+        .map(decode)
+        .transpose()?;
+    if database.as_deref().is_some_and(|d| d.contains('/')) {
+        bail!("the mysql:// URL's path is one database name: mysql://USER@HOST:PORT/DB");
+    }
+    let mut ssl_mode = None;
+    let mut ssl_ca = None;
+    for (key, value) in url.query_pairs() {
+        match key.as_ref() {
+            "ssl-mode" | "ssl_mode" | "sslmode" => ssl_mode = Some(SslMode::parse(&value)?),
+            "ssl-ca" | "ssl_ca" => ssl_ca = Some(PathBuf::from(value.as_ref())),
+            other => bail!(
+                "unknown parameter {:?} in the mysql:// URL: it takes ssl-mode and ssl-ca",
+                crate::text::escape(other)
+            ),
+        }
+    }
+    let home = env("HOME").map(PathBuf::from);
+    let file = match given.option_file {
+        Some(path) => Some(
+            read_option_file(path)?
+                .with_context(|| format!("the option file {} does not exist", path.display()))?,
+        ),
+        None => match home.as_ref().map(|h| h.join(".my.cnf")) {
+            Some(path) => read_option_file(&path)?,
+            None => None,
+        },
+    };
+    let from_file = |key: &str| file.as_ref().and_then(|f| f.get(key));
+    let user = match url.username() {
+        "" => from_file("user")
+            .or_else(|| env("USER"))
+            .or_else(crate::pg::conninfo::os_user_name)
+            .context("no user: name one in the URL (mysql://USER@HOST/) or the option file")?,
+        user => decode(user)?,
+    };
+    let (password, password_from) = match (url.password(), from_file("password"), env("MYSQL_PWD"))
+    {
+        (Some(p), _, _) => (Some(decode(p)?), Some("the URL".to_string())),
+        (None, Some(p), _) => (
+            Some(p),
+            file.as_ref()
+                .map(|f| format!("the option file {}", f.path.display())),
+        ),
+        (None, None, Some(p)) => (Some(p), Some("MYSQL_PWD".to_string())),
+        (None, None, None) => (None, None),
+    };
+    if let Some(mode) = given.ssl_mode {
+        ssl_mode = Some(SslMode::parse(mode)?);
+    }
+    let ssl_mode = match (ssl_mode, from_file("ssl-mode")) {
+        (Some(mode), _) => mode,
+        (None, Some(mode)) => SslMode::parse(&mode)?,
+        (None, None) => SslMode::Preferred,
+    };
+    let ssl_ca = given
+        .ssl_ca
+        .map(Path::to_path_buf)
+        .or(ssl_ca)
+        .or_else(|| from_file("ssl-ca").map(PathBuf::from));
+    if matches!(ssl_mode, SslMode::VerifyCa | SslMode::VerifyIdentity) && ssl_ca.is_none() {
+        bail!(
+            "ssl-mode {} needs ssl-ca, the CA certificate to check the server's with",
+            ssl_mode.as_str()
+        );
+    }
+    Ok(MysqlParams {
+        host,
+        port: url.port().unwrap_or(DEFAULT_PORT),
+        user,
+        password: password.map(Password),
+        password_from,
+        database,
+        ssl_mode,
+        ssl_ca,
+    })
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 3 <= bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// An option file's `[client]` group, as the mysql client reads it.
+#[derive(Debug)]
+pub struct OptionFile {
+    pub path: PathBuf,
+    values: Vec<(String, String)>,
+}
+
+impl OptionFile {
+    /// The last value of `key` (`_` and `-` are the same in option names).
+    pub fn get(&self, key: &str) -> Option<String> {
+        let key = key.replace('_', "-");
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+/// Reads an option file, None when there is none. One that others may write is refused,
+/// as the mysql client ignores it ("World-writable config file … is ignored"): what
+/// another user could plant must not choose the server a password is sent to.
+pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if meta.mode() & 0o002 != 0 {
+        return Err(crate::error::hinted(
+            format!(
+                "the option file {} is writable by every user, so it is not read (the mysql client ignores it too)",
+                path.display()
+            ),
+            format!("chmod 600 {}", path.display()),
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the option file {}", path.display()))?;
+    Ok(Some(OptionFile {
+        path: path.to_path_buf(),
+        values: parse_client_group(&text),
+    }))
+}
+
+/// The `key=value` lines of the `[client]` groups: `#` and `;` start comments (outside
+/// quotes), values may be quoted, and `\n \t \r \b \s \\` are escapes, as in MySQL's
+/// option files. `!include` lines are not followed.
+fn parse_client_group(text: &str) -> Vec<(String, String)> {
+    let mut values = Vec::new();
+    let mut in_client = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty()
+            || line.starts_with('#')
+            || line.starts_with(';')
+            || line.starts_with('!')
+        {
+            continue;
+        }
+        if let Some(group) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            in_client = group.trim().eq_ignore_ascii_case("client");
+            continue;
+        }
+        if !in_client {
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k.trim(), option_value(v.trim())),
+            None => (line, String::new()),
+        };
+        values.push((key.replace('_', "-").to_ascii_lowercase(), value));
+    }
+    values
+}
+
+fn option_value(raw: &str) -> String {
+    let quote = raw.chars().next().filter(|c| *c == '"' || *c == '\'');
+    let mut out = String::new();
+    let mut chars = raw.chars().skip(usize::from(quote.is_some())).peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if Some(c) == quote => break,
+            '#' if quote.is_none() => break,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('b') => out.push('\u{8}'),
+                Some('s') => out.push(' '),
+                Some('\\') => out.push('\\'),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            },
+            c => out.push(c),
+        }
+    }
+    match quote {
+        Some(_) => out,
+        None => out.trim_end().to_string(),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // fixtures
+mod tests {
+    use super::*;
+
+    fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn a_url_gives_host_port_user_database_and_tls_mode() {
+        let p = resolve(
+            &Given {
+                url: "mysql://app%40ops@db1.example:3307/shop?ssl-mode=required",
+                ..Given::default()
+            },
+            &env_of(&[]),
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                p.host.as_str(),
+                p.port,
+                p.user.as_str(),
+                p.database.as_deref()
+            ),
+            ("db1.example", 3307, "app@ops", Some("shop"))
+        );
+        assert_eq!(p.ssl_mode, SslMode::Required);
+        assert!(p.password.is_none());
+        assert_eq!(p.describe(), "mysql://app@ops@db1.example:3307/shop");
+    }
+
+    #[test]
+    fn the_password_comes_from_the_option_file_then_mysql_pwd_and_never_prints() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("my.cnf");
+        std::fs::write(
+            &file,
+            "[mysql]\npassword=not-this\n[client]\nuser = ops\npassword = \"s3cr#t \\\\x\" # comment\n",
+        )
+        .unwrap();
+        let p = resolve(
+            &Given {
+                url: "mysql://db1",
+                option_file: Some(&file),
+                ..Given::default()
+            },
+            &env_of(&[("MYSQL_PWD", "from-env")]),
+        )
+        .unwrap();
+        assert_eq!(p.user, "ops");
+        assert_eq!(p.password.as_ref().unwrap().expose(), "s3cr#t \\x");
+        assert!(!format!("{p:?}").contains("s3cr"));
+        assert_eq!(p.port, DEFAULT_PORT);
+        let p = resolve(
+            &Given {
+                url: "mysql://u@db1",
+                ..Given::default()
+            },
+            &env_of(&[("MYSQL_PWD", "from-env")]),
+        )
+        .unwrap();
+        assert_eq!(p.password.unwrap().expose(), "from-env");
+        assert_eq!(p.password_from.as_deref(), Some("MYSQL_PWD"));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_what_is_accepted() {
+        let err = |url: &str| {
+            format!(
+                "{:#}",
+                resolve(
+                    &Given {
+                        url,
+                        ..Given::default()
+                    },
+                    &env_of(&[])
+                )
+                .unwrap_err()
+            )
+        };
+        assert!(err("mysql://u@db1/shop?ssl-mode=sometimes").contains("use DISABLED, PREFERRED"));
+        assert!(err("mysql://u@db1/shop?sslca=x").contains("it takes ssl-mode and ssl-ca"));
+        assert!(err("postgres://u@db1/shop").contains("not a mysql:// URL"));
+        assert!(err("mysql://u@db1/shop?ssl-mode=VERIFY_CA").contains("needs ssl-ca"));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("my.cnf");
+        std::fs::write(&file, "[client]\npassword=x\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let e = resolve(
+            &Given {
+                url: "mysql://u@db1",
+                option_file: Some(&file),
+                ..Given::default()
+            },
+            &env_of(&[]),
+        )
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("writable by every user"), "{e:#}");
+    }
+}

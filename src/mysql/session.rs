@@ -1,0 +1,269 @@
+//! One bounded session to a MySQL or MariaDB server: TLS as `--ssl-mode` says, read-only
+//! for inspection, every statement under the timeout, and the server's flavour and version.
+
+use super::params::{MysqlParams, SslMode};
+use anyhow::{anyhow, Context, Result};
+use mysql_async::prelude::Queryable;
+use mysql_async::{Conn, OptsBuilder, Row, SslOpts, Value};
+use std::time::Duration;
+
+/// Which server it is: the SQL they offer differs (XA RECOVER CONVERT XID, data_locks,
+/// the history list's counter, the statement timeout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flavor {
+    Mysql,
+    Mariadb,
+}
+
+impl Flavor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavor::Mysql => "MySQL",
+            Flavor::Mariadb => "MariaDB",
+        }
+    }
+}
+
+/// What a session may do: inspection never writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    ReadOnly,
+    /// A resolution's session: XA COMMIT and XA ROLLBACK are writes.
+    Resolve,
+}
+
+pub struct Session {
+    conn: Conn,
+    pub flavor: Flavor,
+    /// `version()`, e.g. `10.11.19-MariaDB-0+deb12u1-log`.
+    pub version: String,
+    pub timeout: Duration,
+    /// Whether the session is over TLS.
+    pub tls: bool,
+    address: String,
+}
+
+/// A server error: its number (1397 is XAER_NOTA) and SQLSTATE, for a caller to act on.
+#[derive(Debug, Clone)]
+pub struct ServerError {
+    pub code: u16,
+    pub state: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ServerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ERROR {} ({}): {}", self.code, self.state, self.message)
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// The server's error in a chain, if that is what failed.
+pub fn server_error(e: &anyhow::Error) -> Option<&ServerError> {
+    e.chain().find_map(|c| c.downcast_ref::<ServerError>())
+}
+
+fn converted(e: mysql_async::Error) -> anyhow::Error {
+    match e {
+        mysql_async::Error::Server(s) => anyhow::Error::new(ServerError {
+            code: s.code,
+            state: s.state,
+            message: s.message,
+        }),
+        other => anyhow::Error::new(other),
+    }
+}
+
+/// Connects, bounded by `timeout`, and sets the session up: UTC, statement and lock
+/// timeouts, and for inspection a read-only session.
+pub async fn connect(params: &MysqlParams, timeout: Duration, mode: Mode) -> Result<Session> {
+    let address = params.describe();
+    let attempt = |tls: bool| async move {
+        let conn = tokio::time::timeout(timeout, Conn::new(opts(params, tls)?))
+            .await
+            .map_err(|_| {
+                anyhow!(
+                    "connecting timed out after {}",
+                    crate::units::format_duration(timeout)
+                )
+            })?
+            .map_err(converted)?;
+        anyhow::Ok(conn)
+    };
+    let (conn, tls) = match params.ssl_mode {
+        SslMode::Disabled => (attempt(false).await, false),
+        SslMode::Preferred => match attempt(true).await {
+            // The server offers no TLS: PREFERRED goes on without, as the client does.
+            Err(e) if no_tls_offered(&e) => (attempt(false).await, false),
+            other => (other, true),
+        },
+        _ => (attempt(true).await, true),
+    };
+    let conn = conn.with_context(|| match params.ssl_mode {
+        SslMode::Disabled | SslMode::Preferred => format!("connecting to {address}"),
+        mode => format!("connecting to {address} (ssl-mode {})", mode.as_str()),
+    })?;
+    let mut session = Session {
+        conn,
+        flavor: Flavor::Mysql,
+        version: String::new(),
+        timeout,
+        tls,
+        address,
+    };
+    let version = session
+        .one_text("SELECT version()")
+        .await?
+        .unwrap_or_default();
+    session.flavor = match version.contains("MariaDB") {
+        true => Flavor::Mariadb,
+        false => Flavor::Mysql,
+    };
+    session.version = version;
+    let secs = timeout.as_secs().max(1);
+    let mut setup = vec![
+        "SET time_zone = '+00:00'".to_string(),
+        format!("SET SESSION lock_wait_timeout = {secs}"),
+        format!("SET SESSION innodb_lock_wait_timeout = {secs}"),
+    ];
+    setup.push(match session.flavor {
+        Flavor::Mariadb => format!("SET SESSION max_statement_time = {}", timeout.as_secs_f64()),
+        Flavor::Mysql => format!("SET SESSION max_execution_time = {}", timeout.as_millis()),
+    });
+    if mode == Mode::ReadOnly {
+        setup.push("SET SESSION TRANSACTION READ ONLY".to_string());
+    }
+    for statement in setup {
+        session
+            .run(&statement)
+            .await
+            .with_context(|| format!("setting the session up ({statement})"))?;
+    }
+    Ok(session)
+}
+
+fn no_tls_offered(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<mysql_async::Error>(),
+            Some(mysql_async::Error::Driver(
+                mysql_async::DriverError::NoClientSslFlagFromServer
+            ))
+        )
+    })
+}
+
+fn opts(params: &MysqlParams, tls: bool) -> Result<OptsBuilder> {
+    let mut opts = OptsBuilder::default()
+        .ip_or_hostname(params.host.clone())
+        .tcp_port(params.port)
+        .user(Some(params.user.clone()))
+        .pass(params.password.as_ref().map(|p| p.expose().to_string()))
+        .db_name(params.database.clone())
+        // The address given, never a socket the server names instead.
+        .prefer_socket(false)
+        .stmt_cache_size(0);
+    if tls {
+        let mut ssl = SslOpts::default();
+        if let Some(ca) = &params.ssl_ca {
+            if !ca.exists() {
+                return Err(anyhow!("ssl-ca {} does not exist", ca.display()));
+            }
+            ssl = ssl.with_root_certs(vec![ca.clone().into()]);
+        }
+        ssl = match params.ssl_mode {
+            SslMode::VerifyIdentity => ssl,
+            SslMode::VerifyCa => ssl.with_danger_skip_domain_validation(true),
+            _ => ssl.with_danger_accept_invalid_certs(true),
+        };
+        opts = opts.ssl_opts(Some(ssl));
+    }
+    Ok(opts)
+}
+
+impl Session {
+    /// The server this session reached, for errors: `mysql://user@host:port/db`.
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    /// Every row of a statement, bounded by the timeout.
+    pub async fn rows(&mut self, sql: &str) -> Result<Vec<Row>> {
+        let timeout = self.timeout;
+        tokio::time::timeout(timeout, self.conn.query::<Row, _>(sql))
+            .await
+            .map_err(|_| {
+                anyhow!(
+                    "the statement timed out after {}",
+                    crate::units::format_duration(timeout)
+                )
+            })?
+            .map_err(converted)
+    }
+
+    /// A statement that writes (XA COMMIT, XA ROLLBACK), bounded by the timeout: only
+    /// resolve::apply calls it (clippy.toml).
+    pub async fn write(&mut self, sql: &str) -> Result<()> {
+        self.run(sql).await
+    }
+
+    /// A statement whose result is not read (the session's SET statements).
+    async fn run(&mut self, sql: &str) -> Result<()> {
+        let timeout = self.timeout;
+        tokio::time::timeout(timeout, self.conn.query_drop(sql))
+            .await
+            .map_err(|_| {
+                anyhow!(
+                    "the statement timed out after {}",
+                    crate::units::format_duration(timeout)
+                )
+            })?
+            .map_err(converted)
+    }
+
+    /// The first column of the first row, as text.
+    pub async fn one_text(&mut self, sql: &str) -> Result<Option<String>> {
+        let rows = self.rows(sql).await?;
+        Ok(rows.first().and_then(|r| text(r, 0)))
+    }
+
+    /// Closes the session politely; a failure to is of no consequence.
+    pub async fn close(self) {
+        let _ = tokio::time::timeout(self.timeout, self.conn.disconnect()).await;
+    }
+}
+
+/// A column's bytes (the text protocol sends every value as bytes); None for NULL.
+pub fn bytes(row: &Row, i: usize) -> Option<Vec<u8>> {
+    match row.as_ref(i)? {
+        Value::Bytes(b) => Some(b.clone()),
+        Value::NULL => None,
+        Value::Int(n) => Some(n.to_string().into_bytes()),
+        Value::UInt(n) => Some(n.to_string().into_bytes()),
+        Value::Float(f) => Some(f.to_string().into_bytes()),
+        Value::Double(f) => Some(f.to_string().into_bytes()),
+        other => Some(other.as_sql(true).into_bytes()),
+    }
+}
+
+/// A column as UTF-8 text (lossy: for numbers, names and states).
+pub fn text(row: &Row, i: usize) -> Option<String> {
+    bytes(row, i).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// A column as a number, None for NULL or what is not one.
+pub fn int(row: &Row, i: usize) -> Option<i64> {
+    text(row, i)?.trim().parse().ok()
+}
+
+pub fn float(row: &Row, i: usize) -> Option<f64> {
+    text(row, i)?.trim().parse().ok()
+}
+
+/// The server error's number when a read failed for want of a privilege (1227
+/// ER_SPECIFIC_ACCESS_DENIED, 1142 ER_TABLEACCESS_DENIED, 1044/1045 access denied).
+pub fn denied(e: &anyhow::Error) -> bool {
+    server_error(e).is_some_and(|s| matches!(s.code, 1227 | 1142 | 1143 | 1044 | 1045))
+}

@@ -1,0 +1,785 @@
+//! Prepared XA branches of a MySQL or MariaDB server: `XA RECOVER` read in each server's
+//! binary-safe form, each branch's age, locks and the sessions waiting on it where the
+//! server lets them be attributed, and the history list purge has not caught up with.
+//!
+//! Neither server names the XID of an InnoDB transaction: `information_schema.innodb_trx`
+//! has no XID column. A branch whose session is still connected is attributed through
+//! performance_schema.events_transactions_current (its XID and thread); a branch whose
+//! session is gone (`trx_mysql_thread_id = 0`) is attributed only when it is the one such
+//! transaction; with several, each is at least as old as the youngest of them, and no
+//! more is claimed. After a restart InnoDB dates a recovered transaction from the restart.
+
+use super::session::{self, Flavor, Session};
+use anyhow::{bail, Context, Result};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// An XA transaction id: format id, global transaction id, branch qualifier (each at most 64 bytes).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Xid {
+    pub format_id: i64,
+    pub gtrid: Vec<u8>,
+    pub bqual: Vec<u8>,
+}
+
+impl Serialize for Xid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.sql())
+    }
+}
+
+impl Xid {
+    /// The XID as XA statements take it, every part in hex: `X'…',X'…',formatID`. The one
+    /// form a statement is written with: no server text is ever concatenated into SQL.
+    pub fn sql(&self) -> String {
+        format!(
+            "X'{}',X'{}',{}",
+            crate::gid::hex(&self.gtrid),
+            crate::gid::hex(&self.bqual),
+            self.format_id
+        )
+    }
+
+    /// The XID as a command-line argument: `0x…,0x…,formatID`, hex only, so no shell
+    /// quoting is needed (`resolve mysql` reads it as XA statements would).
+    pub fn arg(&self) -> String {
+        format!(
+            "0x{},0x{},{}",
+            crate::gid::hex(&self.gtrid),
+            crate::gid::hex(&self.bqual),
+            self.format_id
+        )
+    }
+
+    /// Reads an XID as `XA RECOVER FORMAT='SQL'` prints it and as indoubt shows it:
+    /// `X'hex'` or `'text'` parts (`''` is a quote), a `0x…` hex part, then an optional
+    /// bqual and format id, as XA statements default them ('' and 1).
+    pub fn parse(text: &str) -> Result<Xid, String> {
+        let mut rest = text.trim();
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        let mut format_id = None;
+        loop {
+            if parts.len() == 2 {
+                let n = rest.trim();
+                format_id = Some(n.parse::<i64>().map_err(|_| {
+                    format!("the format id {:?} is not a number", crate::text::escape(n))
+                })?);
+                break;
+            }
+            let (part, after) = xid_part(rest)?;
+            parts.push(part);
+            let after = after.trim_start();
+            if after.is_empty() {
+                break;
+            }
+            rest = after
+                .strip_prefix(',')
+                .ok_or_else(|| "XID parts are separated by commas".to_string())?
+                .trim_start();
+        }
+        let mut parts = parts.into_iter();
+        let gtrid = parts.next().unwrap_or_default();
+        let bqual = parts.next().unwrap_or_default();
+        if gtrid.is_empty() || gtrid.len() > 64 || bqual.len() > 64 {
+            return Err("an XID's gtrid is 1 to 64 bytes and its bqual at most 64".into());
+        }
+        Ok(Xid {
+            format_id: format_id.unwrap_or(1),
+            gtrid,
+            bqual,
+        })
+    }
+}
+
+fn xid_part(text: &str) -> Result<(Vec<u8>, &str), String> {
+    let hex_digits = |s: &str| -> Result<Vec<u8>, String> {
+        if !s.len().is_multiple_of(2) {
+            return Err("a hex XID part has an even number of digits".into());
+        }
+        (0..s.len())
+            .step_by(2)
+            .map(|i| {
+                u8::from_str_radix(&s[i..i + 2], 16)
+                    .map_err(|_| "not a hex digit in an XID part".to_string())
+            })
+            .collect()
+    };
+    if let Some(body) = text.strip_prefix("X'").or_else(|| text.strip_prefix("x'")) {
+        let end = body.find('\'').ok_or("an X'…' part has no closing quote")?;
+        return Ok((hex_digits(&body[..end])?, &body[end + 1..]));
+    }
+    if let Some(body) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        let end = body
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(body.len());
+        return Ok((hex_digits(&body[..end])?, &body[end..]));
+    }
+    if let Some(body) = text.strip_prefix('\'') {
+        let mut out = Vec::new();
+        let mut chars = body.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '\'' {
+                if matches!(chars.peek(), Some((_, '\''))) {
+                    chars.next();
+                    out.push(b'\'');
+                    continue;
+                }
+                return Ok((out, &body[i + 1..]));
+            }
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+        return Err("a quoted XID part has no closing quote".into());
+    }
+    Err("write an XID as XA RECOVER FORMAT='SQL' shows it: X'hex',X'hex',formatID or 'gtrid','bqual',formatID".into())
+}
+
+/// How a branch's age is known.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgeBasis {
+    /// Its own InnoDB transaction's start (attributed one to one).
+    Exact,
+    /// A lower bound: it is at least this old (several unattributable transactions, or
+    /// one recovered at a restart).
+    AtLeast,
+    /// Not known; the reason says why.
+    Unknown,
+}
+
+/// A branch's age and where it comes from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Age {
+    pub basis: AgeBasis,
+    /// Seconds, exact or a lower bound; null when unknown.
+    pub seconds: Option<f64>,
+    /// When its InnoDB transaction started (exact), or the latest it can have (at least).
+    pub since: Option<DateTime<Utc>>,
+    /// The tables the value was read from and how it was attributed, or why it is unknown.
+    pub source: String,
+}
+
+/// A session waiting for a lock a branch holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Waiter {
+    /// The waiting session's processlist id (KILL takes it).
+    pub session: u64,
+    pub trx_id: String,
+    pub waiting_seconds: Option<f64>,
+    /// What it runs (a statement mentioning a password is hidden).
+    pub query: Option<String>,
+    /// The table of the lock, when the server says.
+    pub table: Option<String>,
+}
+
+/// One prepared XA branch.
+#[derive(Debug, Clone, Serialize)]
+pub struct Branch {
+    pub xid: Xid,
+    pub format_id: i64,
+    pub gtrid_length: usize,
+    pub bqual_length: usize,
+    /// The processlist id of a session it is still attached to; null when no session
+    /// holds it (its client disconnected after XA PREPARE, or the server restarted) or
+    /// when that cannot be seen (performance_schema off).
+    pub attached_session: Option<u64>,
+    pub age: Age,
+    /// Its InnoDB transaction, when attributed.
+    pub trx_id: Option<String>,
+    pub rows_locked: Option<i64>,
+    pub lock_structs: Option<i64>,
+    pub rows_modified: Option<i64>,
+    /// Sessions waiting on its locks (attributed branches only).
+    pub blocked_sessions: Vec<Waiter>,
+}
+
+/// The history list: undo that purge has not removed yet, and the oldest open transaction.
+#[derive(Debug, Clone, Serialize)]
+pub struct Purge {
+    /// Null when it could not be read (the reason is in the snapshot's unreadable list).
+    pub history_list_length: Option<i64>,
+    /// Where it was read.
+    pub source: &'static str,
+    /// The oldest transaction open in InnoDB: purge cannot remove undo it may still need.
+    pub oldest: Option<OldestTransaction>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OldestTransaction {
+    pub trx_id: String,
+    pub started_at: Option<DateTime<Utc>>,
+    pub age_seconds: Option<f64>,
+    /// Its session; null for one no session holds (a prepared XA branch, a recovered one).
+    pub session: Option<u64>,
+    pub state: String,
+    /// The XA branch it is, when attributed.
+    pub xid: Option<Xid>,
+}
+
+/// Which server a session reached, to tell a server reached through two targets.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Identity {
+    pub flavor: Flavor,
+    pub version: String,
+    /// `@@hostname:@@port` and `@@server_id` (MariaDB has no server_uuid).
+    pub host_port: String,
+    pub server_id: String,
+    /// MySQL's `@@server_uuid`; null on MariaDB.
+    pub server_uuid: Option<String>,
+    pub started_at: Option<DateTime<Utc>>,
+}
+
+impl Identity {
+    pub fn same_server(&self, other: &Identity) -> bool {
+        match (&self.server_uuid, &other.server_uuid) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.host_port == other.host_port && self.server_id == other.server_id,
+        }
+    }
+}
+
+/// What was read of one server.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    pub server: Identity,
+    pub server_time: DateTime<Utc>,
+    /// Seconds since the server started.
+    pub uptime_seconds: Option<i64>,
+    pub branches: Vec<Branch>,
+    pub purge: Purge,
+    /// Sessions waiting for locks of a transaction no session holds that could not be
+    /// matched to one branch.
+    pub unattributed_waiters: Vec<Waiter>,
+    /// What could not be read, and what that leaves unknown.
+    pub unreadable: Vec<String>,
+}
+
+pub async fn identity(s: &mut Session) -> Result<Identity> {
+    let sql = match s.flavor {
+        Flavor::Mysql => "SELECT @@hostname, @@port, @@server_id, @@server_uuid, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime')",
+        Flavor::Mariadb => "SELECT @@hostname, @@port, @@server_id, NULL, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME')",
+    };
+    let rows = s.rows(sql).await.context("reading the server's identity")?;
+    let row = rows.first().context("the server's identity: no row")?;
+    Ok(Identity {
+        flavor: s.flavor,
+        version: s.version.clone(),
+        host_port: format!(
+            "{}:{}",
+            session::text(row, 0).unwrap_or_default(),
+            session::text(row, 1).unwrap_or_default()
+        ),
+        server_id: session::text(row, 2).unwrap_or_default(),
+        server_uuid: session::text(row, 3),
+        started_at: session::float(row, 4).and_then(|t| DateTime::from_timestamp(t as i64, 0)),
+    })
+}
+
+/// `XA RECOVER`: every prepared branch, its bytes exact. MySQL's plain form passes the
+/// XID through the result character set, so its CONVERT XID hex form is read; MariaDB
+/// has no CONVERT XID and sends the bytes as they are.
+pub async fn recover(s: &mut Session) -> Result<Vec<Xid>> {
+    let sql = match s.flavor {
+        Flavor::Mysql => "XA RECOVER CONVERT XID",
+        Flavor::Mariadb => "XA RECOVER",
+    };
+    let rows = s
+        .rows(sql)
+        .await
+        .with_context(|| format!("reading {sql}"))?;
+    rows.iter()
+        .map(|row| {
+            let format_id = session::int(row, 0).context("XA RECOVER: no formatID")?;
+            let gtrid_length = session::int(row, 1).context("XA RECOVER: no gtrid_length")? as usize;
+            let bqual_length = session::int(row, 2).context("XA RECOVER: no bqual_length")? as usize;
+            let data = session::bytes(row, 3).unwrap_or_default();
+            let data = match s.flavor {
+                Flavor::Mysql => hex_data(&data)?,
+                Flavor::Mariadb => data,
+            };
+            if data.len() != gtrid_length + bqual_length {
+                bail!(
+                    "XA RECOVER: {} bytes of data for a gtrid of {gtrid_length} and a bqual of {bqual_length}",
+                    data.len()
+                );
+            }
+            let (gtrid, bqual) = data.split_at(gtrid_length);
+            Ok(Xid {
+                format_id,
+                gtrid: gtrid.to_vec(),
+                bqual: bqual.to_vec(),
+            })
+        })
+        .collect()
+}
+
+/// CONVERT XID's `0x…` data.
+fn hex_data(data: &[u8]) -> Result<Vec<u8>> {
+    let text = std::str::from_utf8(data).context("XA RECOVER CONVERT XID: data is not text")?;
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .context("XA RECOVER CONVERT XID: data is not 0x…")?;
+    match Xid::parse(&format!("X'{digits}'")) {
+        Ok(x) => Ok(x.gtrid),
+        Err(_) if digits.is_empty() => Ok(Vec::new()),
+        Err(e) => bail!("XA RECOVER CONVERT XID: {e}"),
+    }
+}
+
+/// One row of innodb_trx.
+#[derive(Debug, Clone)]
+struct Trx {
+    id: String,
+    state: String,
+    started: Option<f64>,
+    age: Option<f64>,
+    thread: u64,
+    query: Option<String>,
+    wait_started_age: Option<f64>,
+    rows_locked: Option<i64>,
+    lock_structs: Option<i64>,
+    rows_modified: Option<i64>,
+}
+
+const TRX_SQL: &str = "\
+SELECT trx_id, trx_state, UNIX_TIMESTAMP(trx_started), UNIX_TIMESTAMP() - UNIX_TIMESTAMP(trx_started),
+       trx_mysql_thread_id, trx_query, UNIX_TIMESTAMP() - UNIX_TIMESTAMP(trx_wait_started),
+       trx_rows_locked, trx_lock_structs, trx_rows_modified
+FROM information_schema.innodb_trx";
+
+async fn transactions(s: &mut Session) -> Result<Vec<Trx>> {
+    let rows = s.rows(TRX_SQL).await?;
+    Ok(rows
+        .iter()
+        .map(|r| Trx {
+            id: session::text(r, 0).unwrap_or_default(),
+            state: session::text(r, 1).unwrap_or_default(),
+            started: session::float(r, 2),
+            age: session::float(r, 3),
+            thread: session::int(r, 4).unwrap_or(0).max(0) as u64,
+            query: crate::mysql::redact_query(session::text(r, 5)),
+            wait_started_age: session::float(r, 6),
+            rows_locked: session::int(r, 7),
+            lock_structs: session::int(r, 8),
+            rows_modified: session::int(r, 9),
+        })
+        .collect())
+}
+
+/// The XID and thread of every session in XA state PREPARED, from performance_schema.
+async fn attached(s: &mut Session) -> Result<Vec<(i64, Vec<u8>, Vec<u8>, u64)>> {
+    let rows = s
+        .rows(
+            "SELECT t.XID_FORMAT_ID, t.XID_GTRID, t.XID_BQUAL, th.PROCESSLIST_ID \
+             FROM performance_schema.events_transactions_current t \
+             JOIN performance_schema.threads th ON th.THREAD_ID = t.THREAD_ID \
+             WHERE t.XA_STATE = 'PREPARED' AND th.PROCESSLIST_ID IS NOT NULL",
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                session::int(r, 0)?,
+                session::bytes(r, 1).unwrap_or_default(),
+                session::bytes(r, 2).unwrap_or_default(),
+                session::int(r, 3)?.max(0) as u64,
+            ))
+        })
+        .collect())
+}
+
+/// Whether performance_schema's form of an XID part names these bytes: the bytes
+/// themselves, or `0x` and their hex (MariaDB 10.11 adds a NUL after that form).
+fn names(shown: &[u8], bytes: &[u8]) -> bool {
+    let shown: &[u8] = match shown.iter().rposition(|b| *b != 0) {
+        Some(end) => &shown[..=end],
+        None => &[],
+    };
+    shown == bytes || shown.eq_ignore_ascii_case(format!("0x{}", crate::gid::hex(bytes)).as_bytes())
+}
+
+/// Which transaction blocks which: (waiting trx, blocking trx).
+async fn lock_waits(s: &mut Session) -> Result<Vec<(String, String, Option<String>)>> {
+    let sql = match s.flavor {
+        Flavor::Mariadb => "SELECT w.requesting_trx_id, w.blocking_trx_id, l.lock_table \
+             FROM information_schema.INNODB_LOCK_WAITS w \
+             LEFT JOIN information_schema.INNODB_LOCKS l ON l.lock_id = w.requested_lock_id",
+        Flavor::Mysql => "SELECT w.REQUESTING_ENGINE_TRANSACTION_ID, w.BLOCKING_ENGINE_TRANSACTION_ID, \
+             CONCAT(l.OBJECT_SCHEMA, '.', l.OBJECT_NAME) \
+             FROM performance_schema.data_lock_waits w \
+             LEFT JOIN performance_schema.data_locks l ON l.ENGINE_LOCK_ID = w.REQUESTING_ENGINE_LOCK_ID",
+    };
+    let rows = s.rows(sql).await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            (
+                session::text(r, 0).unwrap_or_default(),
+                session::text(r, 1).unwrap_or_default(),
+                session::text(r, 2),
+            )
+        })
+        .collect())
+}
+
+async fn history_list_length(s: &mut Session) -> Result<(Option<i64>, &'static str)> {
+    Ok(match s.flavor {
+        Flavor::Mariadb => (
+            s.one_text("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'")
+                .await?
+                .and_then(|v| v.trim().parse().ok()),
+            "information_schema.GLOBAL_STATUS Innodb_history_list_length",
+        ),
+        Flavor::Mysql => (
+            s.one_text("SELECT `COUNT` FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")
+                .await?
+                .and_then(|v| v.trim().parse().ok()),
+            "information_schema.INNODB_METRICS trx_rseg_history_len",
+        ),
+    })
+}
+
+/// How long after a restart InnoDB may still be dating the transactions it recovered.
+const RECOVERY_WINDOW_SECONDS: f64 = 10.0;
+
+/// Everything about the server's prepared branches and its purge, each part read on its
+/// own: one that cannot be read (a privilege, performance_schema off) is named in
+/// `unreadable` and leaves only what it would have told unknown.
+pub async fn collect(s: &mut Session) -> Result<Snapshot> {
+    let server = identity(s).await?;
+    let now_text = s.one_text("SELECT UNIX_TIMESTAMP(NOW(6))").await?;
+    let now = now_text.and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0);
+    let server_time = DateTime::from_timestamp_micros((now * 1e6) as i64).unwrap_or_else(Utc::now);
+    let uptime = server
+        .started_at
+        .map(|start| (server_time - start).num_seconds());
+    let xids = recover(s).await?;
+    let mut unreadable = Vec::new();
+    let trxs = match transactions(s).await {
+        Ok(t) => Some(t),
+        Err(e) => {
+            unreadable.push(format!(
+                "information_schema.innodb_trx could not be read ({e:#}; it needs the PROCESS privilege): ages, locks, blocked sessions and the oldest transaction are UNKNOWN"
+            ));
+            None
+        }
+    };
+    let attached = match attached(s).await {
+        Ok(a) => Some(a),
+        Err(e) => {
+            unreadable.push(format!(
+                "performance_schema.events_transactions_current could not be read ({e:#}): which branches a live session still holds cannot be told"
+            ));
+            None
+        }
+    };
+    let perf_on = match &attached {
+        Some(_) => perf_transactions_on(s).await,
+        None => false,
+    };
+    if attached.is_some() && !perf_on && !xids.is_empty() {
+        unreadable.push("performance_schema's transaction instrument or events_transactions_current consumer is off: which branches a live session still holds cannot be told (performance-schema-instrument='transaction=ON', performance-schema-consumer-events-transactions-current=ON)".into());
+    }
+    let waits = match (&trxs, lock_waits(s).await) {
+        (None, _) => None,
+        (Some(_), Ok(w)) => Some(w),
+        (Some(_), Err(e)) => {
+            unreadable.push(format!(
+                "the lock waits could not be read ({e:#}): blocked sessions are UNKNOWN"
+            ));
+            None
+        }
+    };
+    let history = match history_list_length(s).await {
+        Ok(h) => h,
+        Err(e) => {
+            unreadable.push(format!("the history list length could not be read ({e:#})"));
+            (None, "")
+        }
+    };
+    let server_start = server.started_at.map(|t| t.timestamp() as f64);
+    let mut branches: Vec<Branch> = xids
+        .into_iter()
+        .map(|xid| Branch {
+            format_id: xid.format_id,
+            gtrid_length: xid.gtrid.len(),
+            bqual_length: xid.bqual.len(),
+            xid,
+            attached_session: None,
+            age: Age {
+                basis: AgeBasis::Unknown,
+                seconds: None,
+                since: None,
+                source: String::new(),
+            },
+            trx_id: None,
+            rows_locked: None,
+            lock_structs: None,
+            rows_modified: None,
+            blocked_sessions: Vec::new(),
+        })
+        .collect();
+    // Attached branches: the session's own InnoDB transaction.
+    if let (Some(attached), true) = (&attached, perf_on) {
+        for b in branches.iter_mut() {
+            let matching: Vec<u64> = attached
+                .iter()
+                .filter(|(f, g, q, _)| {
+                    *f == b.xid.format_id && names(g, &b.xid.gtrid) && names(q, &b.xid.bqual)
+                })
+                .map(|(_, _, _, id)| *id)
+                .collect();
+            if let [id] = matching[..] {
+                b.attached_session = Some(id);
+            }
+        }
+    }
+    let Some(trxs) = trxs else {
+        for b in branches.iter_mut() {
+            b.age.source = "information_schema.innodb_trx could not be read".into();
+        }
+        return Ok(Snapshot {
+            server,
+            server_time,
+            uptime_seconds: uptime,
+            branches,
+            purge: Purge {
+                history_list_length: history.0,
+                source: history.1,
+                oldest: None,
+            },
+            unattributed_waiters: Vec::new(),
+            unreadable,
+        });
+    };
+    let exact = |b: &mut Branch, t: &Trx, how: &str| {
+        let recovered = matches!((t.started, server_start), (Some(st), Some(up)) if st <= up + RECOVERY_WINDOW_SECONDS);
+        b.trx_id = Some(t.id.clone());
+        b.rows_locked = t.rows_locked;
+        b.lock_structs = t.lock_structs;
+        b.rows_modified = t.rows_modified;
+        b.age.seconds = t.age;
+        b.age.since = t
+            .started
+            .and_then(|s| DateTime::from_timestamp(s as i64, 0));
+        if recovered {
+            b.age.basis = AgeBasis::AtLeast;
+            b.age.source = format!("information_schema.innodb_trx ({how}): it started no later than the server's restart, and InnoDB dates the transactions it recovers from the restart, so it is at least this old");
+        } else {
+            b.age.basis = AgeBasis::Exact;
+            b.age.source = format!("information_schema.innodb_trx ({how})");
+        }
+    };
+    for b in branches.iter_mut() {
+        if let Some(id) = b.attached_session {
+            if let Some(t) = trxs.iter().find(|t| t.thread == id) {
+                exact(b, t, &format!("the transaction of session {id}, which performance_schema shows in XA state PREPARED with this XID"));
+            }
+        }
+    }
+    // Branches no session holds, against transactions no session holds.
+    let detached_trx: Vec<&Trx> = trxs
+        .iter()
+        .filter(|t| t.thread == 0 && !t.state.eq_ignore_ascii_case("ROLLING BACK"))
+        .collect();
+    let unattributed: Vec<usize> = branches
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.trx_id.is_none() && (b.attached_session.is_none()))
+        .map(|(i, _)| i)
+        .collect();
+    // Without performance_schema a branch may be attached and look like none.
+    let all_detached_known = perf_on || unattributed.len() == detached_trx.len();
+    match (unattributed.len(), detached_trx.len()) {
+        (0, _) => {}
+        (1, 1) if all_detached_known => exact(
+            &mut branches[unattributed[0]],
+            detached_trx[0],
+            "the only transaction no session holds",
+        ),
+        (n, m) if n == m && all_detached_known => {
+            let youngest = detached_trx
+                .iter()
+                .filter_map(|t| Some((t.age?, t.started)))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            for &i in &unattributed {
+                let b = &mut branches[i];
+                b.age.basis = AgeBasis::AtLeast;
+                b.age.seconds = youngest.map(|y| y.0);
+                b.age.since = youngest
+                    .and_then(|y| y.1)
+                    .and_then(|s| DateTime::from_timestamp(s as i64, 0));
+                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them");
+            }
+        }
+        (n, m) => {
+            for &i in &unattributed {
+                branches[i].age.source = format!(
+                    "{n} branch(es) no session is known to hold, {m} InnoDB transaction(s) no session holds{}: which is which cannot be told",
+                    if perf_on { "" } else { " (performance_schema does not show which branches live sessions hold)" }
+                );
+            }
+        }
+    }
+    // Waiters: on an attributed branch's transaction, or on one no session holds.
+    let mut unattributed_waiters = Vec::new();
+    for (waiting, blocking, table) in waits.unwrap_or_default() {
+        let Some(w) = trxs.iter().find(|t| t.id == waiting) else {
+            continue;
+        };
+        let waiter = Waiter {
+            session: w.thread,
+            trx_id: w.id.clone(),
+            waiting_seconds: w.wait_started_age,
+            query: w.query.clone(),
+            table,
+        };
+        if let Some(b) = branches
+            .iter_mut()
+            .find(|b| b.trx_id.as_deref() == Some(&blocking))
+        {
+            b.blocked_sessions.push(waiter);
+        } else if detached_trx.iter().any(|t| t.id == blocking) && !branches.is_empty() {
+            unattributed_waiters.push(waiter);
+        }
+    }
+    let oldest = trxs
+        .iter()
+        .filter(|t| t.started.is_some())
+        .min_by(|a, b| {
+            a.started
+                .unwrap_or(f64::MAX)
+                .total_cmp(&b.started.unwrap_or(f64::MAX))
+        })
+        .map(|t| OldestTransaction {
+            trx_id: t.id.clone(),
+            started_at: t
+                .started
+                .and_then(|s| DateTime::from_timestamp(s as i64, 0)),
+            age_seconds: t.age,
+            session: (t.thread != 0).then_some(t.thread),
+            state: t.state.clone(),
+            xid: branches
+                .iter()
+                .find(|b| b.trx_id.as_deref() == Some(&t.id))
+                .map(|b| b.xid.clone()),
+        });
+    Ok(Snapshot {
+        server,
+        server_time,
+        uptime_seconds: uptime,
+        branches,
+        purge: Purge {
+            history_list_length: history.0,
+            source: history.1,
+            oldest,
+        },
+        unattributed_waiters,
+        unreadable,
+    })
+}
+
+/// Whether performance_schema records transactions: the instrument and the consumer on.
+async fn perf_transactions_on(s: &mut Session) -> bool {
+    let sql = "SELECT (SELECT ENABLED FROM performance_schema.setup_instruments WHERE NAME = 'transaction'), \
+               (SELECT ENABLED FROM performance_schema.setup_consumers WHERE NAME = 'events_transactions_current'), \
+               @@performance_schema";
+    match s.rows(sql).await {
+        Ok(rows) => rows.first().is_some_and(|r| {
+            session::text(r, 0).as_deref() == Some("YES")
+                && session::text(r, 1).as_deref() == Some("YES")
+                && session::int(r, 2) == Some(1)
+        }),
+        Err(_) => false,
+    }
+}
+
+/// Whether `xid` is prepared on the server now.
+pub async fn is_prepared(s: &mut Session, xid: &Xid) -> Result<bool> {
+    Ok(recover(s).await?.iter().any(|x| x == xid))
+}
+
+/// Whether a live session holds `xid` (performance_schema; None when it cannot tell).
+pub async fn held_by_session(s: &mut Session, xid: &Xid) -> Option<u64> {
+    if !perf_transactions_on(s).await {
+        return None;
+    }
+    attached(s)
+        .await
+        .ok()?
+        .into_iter()
+        .find(|(f, g, q, _)| *f == xid.format_id && names(g, &xid.gtrid) && names(q, &xid.bqual))
+        .map(|(_, _, _, id)| id)
+}
+
+/// `XA COMMIT xid` or `XA ROLLBACK xid`, with the XID in hex.
+pub fn statement(commit: bool, xid: &Xid) -> String {
+    format!(
+        "XA {} {}",
+        if commit { "COMMIT" } else { "ROLLBACK" },
+        xid.sql()
+    )
+}
+
+/// XAER_NOTA: the server knows no prepared branch with that XID (none, or — MariaDB —
+/// one another session still holds).
+pub const XAER_NOTA: u16 = 1397;
+/// XAER_RMFAIL: the command cannot run in this state (another XA transaction open).
+pub const XAER_RMFAIL: u16 = 1399;
+/// XAER_RMERR and the heuristic outcomes.
+pub const XA_RBROLLBACK: u16 = 1402;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xids_read_back_from_every_form_they_are_shown_in() {
+        let x = Xid::parse("X'6774726964',X'62',131077").unwrap();
+        assert_eq!(
+            (x.format_id, &x.gtrid[..], &x.bqual[..]),
+            (131077, &b"gtrid"[..], &b"b"[..])
+        );
+        assert_eq!(Xid::parse("'gtrid','b',131077").unwrap(), x);
+        assert_eq!(Xid::parse(&x.sql()).unwrap(), x);
+        assert_eq!(x.arg(), "0x6774726964,0x62,131077");
+        assert_eq!(Xid::parse(&x.arg()).unwrap(), x);
+        assert_eq!(Xid::parse("0x67,0x,5").unwrap().bqual, Vec::<u8>::new());
+        let q = Xid::parse("'it''s', 0x00ff , 7").unwrap();
+        assert_eq!(
+            (&q.gtrid[..], &q.bqual[..], q.format_id),
+            (&b"it's"[..], &[0u8, 255][..], 7)
+        );
+        assert_eq!(Xid::parse("'g'").unwrap().format_id, 1);
+        for bad in [
+            "",
+            "g",
+            "X'0'",
+            "'g','b',x",
+            "'g' 'b'",
+            "'unterminated",
+            "X'zz'",
+        ] {
+            assert!(Xid::parse(bad).is_err(), "{bad}");
+        }
+        assert!(Xid::parse(&format!("X'{}'", "00".repeat(65))).is_err());
+    }
+
+    #[test]
+    fn statements_carry_the_xid_in_hex_only() {
+        let x = Xid::parse("'x'');DROP TABLE t;--','b',1").unwrap();
+        assert_eq!(
+            statement(false, &x),
+            "XA ROLLBACK X'7827293b44524f50205441424c4520743b2d2d',X'62',1"
+        );
+    }
+
+    #[test]
+    fn performance_schema_forms_of_xid_parts_are_recognised() {
+        assert!(names(b"att", b"att"));
+        assert!(names(b"0x00FF41\0", &[0, 255, 0x41]));
+        assert!(!names(b"0x00FF42", &[0, 255, 0x41]));
+    }
+}

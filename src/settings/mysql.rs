@@ -1,0 +1,70 @@
+//! The resolved settings of `mysql xa`: the server, how next commands address it, and
+//! the age and history-list thresholds, each pair checked.
+
+use super::targets::{MysqlTarget, Targets};
+use super::{Note, Thresholds};
+use crate::cli::{MysqlTargetArgs, MysqlXaArgs};
+use crate::commands::Addressing;
+use anyhow::Result;
+use std::time::Duration;
+
+/// `mysql xa`.
+pub struct MysqlXaSettings {
+    pub target: MysqlTarget,
+    pub addressing: Addressing,
+    /// Branch age: warning, critical (the `pg prepared` thresholds).
+    pub age: (Duration, Duration),
+    /// History list length: warning, critical.
+    pub history: (u64, u64),
+}
+
+pub fn xa(t: &Targets, thresholds: &Thresholds, args: MysqlXaArgs) -> Result<MysqlXaSettings> {
+    let note: Note = &|message| t.ctx.note(message);
+    let age = thresholds.prepared((args.warning_age, args.critical_age), note)?;
+    let history = thresholds.purge(
+        (args.warning_history_length, args.critical_history_length),
+        note,
+    )?;
+    let target = t.mysql_for(&args.target)?;
+    Ok(MysqlXaSettings {
+        addressing: addressing(t, &args.target, &target),
+        target,
+        age,
+        history,
+    })
+}
+
+/// How a next command reaches this server again: the config's name, else the URL as
+/// resolved (never a password: the next command reads the same option file or
+/// MYSQL_PWD), then the flags given.
+pub fn addressing(t: &Targets, args: &MysqlTargetArgs, target: &MysqlTarget) -> Addressing {
+    let mut flags: Vec<(&'static str, String)> = vec![(
+        "--mysql",
+        target
+            .name
+            .clone()
+            .unwrap_or_else(|| target.params.describe()),
+    )];
+    if let Some(file) = &args.defaults_file {
+        flags.push(("--defaults-file", file.display().to_string()));
+    }
+    // A URL's own ssl-mode and ssl-ca are not in its description: given as flags.
+    let from_url = target.name.is_none();
+    let p = &target.params;
+    match (
+        &args.ssl_mode,
+        from_url && p.ssl_mode != crate::mysql::params::SslMode::Preferred,
+    ) {
+        (Some(mode), _) => flags.push(("--ssl-mode", mode.clone())),
+        (None, true) => flags.push(("--ssl-mode", p.ssl_mode.as_str().to_string())),
+        (None, false) => {}
+    }
+    match (
+        &args.ssl_ca,
+        from_url.then_some(p.ssl_ca.as_ref()).flatten(),
+    ) {
+        (Some(ca), _) | (None, Some(ca)) => flags.push(("--ssl-ca", ca.display().to_string())),
+        (None, None) => {}
+    }
+    Addressing::with_flags(&t.ctx.invocation, flags)
+}
