@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'Inspect PostgreSQL')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
+            [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -313,6 +314,55 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;kafka;help;help' {
             break
         }
+        'indoubt;mysql' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('xa', 'xa', [CompletionResultType]::ParameterValue, 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;mysql;xa' {
+            [CompletionResult]::new('--mysql', '--mysql', [CompletionResultType]::ParameterName, 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config''s only mysql target]')
+            [CompletionResult]::new('--defaults-file', '--defaults-file', [CompletionResultType]::ParameterName, 'An option file whose [client] group gives the password, as the client''s --defaults-file [default: the target''s option_file, else ~/.my.cnf]')
+            [CompletionResult]::new('--ssl-mode', '--ssl-mode', [CompletionResultType]::ParameterName, 'TLS, as the mysql client''s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target''s, else PREFERRED]')
+            [CompletionResult]::new('--ssl-ca', '--ssl-ca', [CompletionResultType]::ParameterName, 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server''s against')
+            [CompletionResult]::new('--warning-age', '--warning-age', [CompletionResultType]::ParameterName, 'Age at which a prepared branch is a WARNING [config: thresholds.prepared.warning_age; default 5m]')
+            [CompletionResult]::new('--critical-age', '--critical-age', [CompletionResultType]::ParameterName, 'Age at which a prepared branch is CRITICAL [config: thresholds.prepared.critical_age; default 30m]')
+            [CompletionResult]::new('--warning-history-length', '--warning-history-length', [CompletionResultType]::ParameterName, 'History list length that is a WARNING [config: thresholds.purge.warning_history_length; default 100k]')
+            [CompletionResult]::new('--critical-history-length', '--critical-history-length', [CompletionResultType]::ParameterName, 'History list length that is CRITICAL [config: thresholds.purge.critical_history_length; default 1M]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;mysql;help' {
+            [CompletionResult]::new('xa', 'xa', [CompletionResultType]::ParameterValue, 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;mysql;help;xa' {
+            break
+        }
+        'indoubt;mysql;help;help' {
+            break
+        }
         'indoubt;reconcile' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)')
@@ -358,6 +408,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -393,6 +444,33 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             break
         }
+        'indoubt;resolve;mysql' {
+            [CompletionResult]::new('--mysql', '--mysql', [CompletionResultType]::ParameterName, 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config''s only mysql target]')
+            [CompletionResult]::new('--defaults-file', '--defaults-file', [CompletionResultType]::ParameterName, 'An option file whose [client] group gives the password, as the client''s --defaults-file [default: the target''s option_file, else ~/.my.cnf]')
+            [CompletionResult]::new('--ssl-mode', '--ssl-mode', [CompletionResultType]::ParameterName, 'TLS, as the mysql client''s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target''s, else PREFERRED]')
+            [CompletionResult]::new('--ssl-ca', '--ssl-ca', [CompletionResultType]::ParameterName, 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server''s against')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit it')
+            [CompletionResult]::new('--rollback', '--rollback', [CompletionResultType]::ParameterName, 'Roll it back')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Act against the decision the sources recorded (a heuristic that breaks atomicity)')
+            [CompletionResult]::new('--all-branches', '--all-branches', [CompletionResultType]::ParameterName, 'Apply the same decision to every other branch of its global transaction still prepared (the resolve.participants targets, PostgreSQL and MySQL), with one confirmation; each branch is checked against its own decision sources and audited on its own')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;resolve;kafka' {
             [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
             [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
@@ -426,11 +504,15 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         }
         'indoubt;resolve;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'indoubt;resolve;help;pg' {
+            break
+        }
+        'indoubt;resolve;help;mysql' {
             break
         }
         'indoubt;resolve;help;kafka' {
@@ -603,6 +685,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'Inspect PostgreSQL')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
+            [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -650,15 +733,26 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;help;kafka;hanging' {
             break
         }
+        'indoubt;help;mysql' {
+            [CompletionResult]::new('xa', 'xa', [CompletionResultType]::ParameterValue, 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction')
+            break
+        }
+        'indoubt;help;mysql;xa' {
+            break
+        }
         'indoubt;help;reconcile' {
             break
         }
         'indoubt;help;resolve' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
+            [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved')
             break
         }
         'indoubt;help;resolve;pg' {
+            break
+        }
+        'indoubt;help;resolve;mysql' {
             break
         }
         'indoubt;help;resolve;kafka' {

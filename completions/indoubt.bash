@@ -34,6 +34,9 @@ _indoubt() {
             indoubt,kafka)
                 cmd="indoubt__subcmd__kafka"
                 ;;
+            indoubt,mysql)
+                cmd="indoubt__subcmd__mysql"
+                ;;
             indoubt,pg)
                 cmd="indoubt__subcmd__pg"
                 ;;
@@ -97,6 +100,9 @@ _indoubt() {
             indoubt__subcmd__help,kafka)
                 cmd="indoubt__subcmd__help__subcmd__kafka"
                 ;;
+            indoubt__subcmd__help,mysql)
+                cmd="indoubt__subcmd__help__subcmd__mysql"
+                ;;
             indoubt__subcmd__help,pg)
                 cmd="indoubt__subcmd__help__subcmd__pg"
                 ;;
@@ -130,6 +136,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__kafka,transactions)
                 cmd="indoubt__subcmd__help__subcmd__kafka__subcmd__transactions"
                 ;;
+            indoubt__subcmd__help__subcmd__mysql,xa)
+                cmd="indoubt__subcmd__help__subcmd__mysql__subcmd__xa"
+                ;;
             indoubt__subcmd__help__subcmd__pg,horizon)
                 cmd="indoubt__subcmd__help__subcmd__pg__subcmd__horizon"
                 ;;
@@ -144,6 +153,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__kafka"
+                ;;
+            indoubt__subcmd__help__subcmd__resolve,mysql)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__mysql"
                 ;;
             indoubt__subcmd__help__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__pg"
@@ -177,6 +189,18 @@ _indoubt() {
                 ;;
             indoubt__subcmd__kafka__subcmd__help,transactions)
                 cmd="indoubt__subcmd__kafka__subcmd__help__subcmd__transactions"
+                ;;
+            indoubt__subcmd__mysql,help)
+                cmd="indoubt__subcmd__mysql__subcmd__help"
+                ;;
+            indoubt__subcmd__mysql,xa)
+                cmd="indoubt__subcmd__mysql__subcmd__xa"
+                ;;
+            indoubt__subcmd__mysql__subcmd__help,help)
+                cmd="indoubt__subcmd__mysql__subcmd__help__subcmd__help"
+                ;;
+            indoubt__subcmd__mysql__subcmd__help,xa)
+                cmd="indoubt__subcmd__mysql__subcmd__help__subcmd__xa"
                 ;;
             indoubt__subcmd__pg,help)
                 cmd="indoubt__subcmd__pg__subcmd__help"
@@ -214,6 +238,9 @@ _indoubt() {
             indoubt__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__resolve__subcmd__kafka"
                 ;;
+            indoubt__subcmd__resolve,mysql)
+                cmd="indoubt__subcmd__resolve__subcmd__mysql"
+                ;;
             indoubt__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__pg"
                 ;;
@@ -222,6 +249,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,kafka)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__kafka"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,mysql)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__mysql"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__pg"
@@ -233,7 +263,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka reconcile resolve audit config check explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql reconcile resolve audit config check explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -528,11 +558,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka reconcile outbox" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka reconcile outbox" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox" -- "${cur}"))
                     return 0
                     ;;
                 --prometheus-file)
@@ -727,7 +757,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka reconcile resolve audit config check explain help"
+            opts="pg kafka mysql reconcile resolve audit config check explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,6 +966,34 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__help__subcmd__mysql)
+            opts="xa"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__mysql__subcmd__xa)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__help__subcmd__pg)
             opts="prepared slots horizon outbox"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1021,7 +1079,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg kafka"
+            opts="pg mysql kafka"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1035,6 +1093,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__kafka)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__mysql)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1446,6 +1518,156 @@ _indoubt() {
                     return 0
                     ;;
                 --transactional-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__mysql)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help xa help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__mysql__subcmd__help)
+            opts="xa help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__mysql__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__mysql__subcmd__help__subcmd__xa)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__mysql__subcmd__xa)
+            opts="-o -v -h --mysql --defaults-file --ssl-mode --ssl-ca --warning-age --critical-age --warning-history-length --critical-history-length --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --mysql)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --defaults-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ssl-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ssl-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --warning-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --critical-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --warning-history-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --critical-history-length)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2013,7 +2235,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg kafka help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2051,7 +2273,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg kafka help"
+            opts="pg mysql kafka help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2079,6 +2301,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__kafka)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__mysql)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2154,6 +2390,72 @@ _indoubt() {
                     return 0
                     ;;
                 --coordinator-epoch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__mysql)
+            opts="-o -v -h --mysql --defaults-file --ssl-mode --ssl-ca --commit --rollback --force --all-branches --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --mysql)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --defaults-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ssl-mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ssl-ca)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --version 'Print version'
             cand pg 'Inspect PostgreSQL'
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+            cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -287,6 +288,50 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;kafka;help;help'= {
         }
+        &'indoubt;mysql'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand xa 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;mysql;xa'= {
+            cand --mysql 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config''s only mysql target]'
+            cand --defaults-file 'An option file whose [client] group gives the password, as the client''s --defaults-file [default: the target''s option_file, else ~/.my.cnf]'
+            cand --ssl-mode 'TLS, as the mysql client''s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target''s, else PREFERRED]'
+            cand --ssl-ca 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server''s against'
+            cand --warning-age 'Age at which a prepared branch is a WARNING [config: thresholds.prepared.warning_age; default 5m]'
+            cand --critical-age 'Age at which a prepared branch is CRITICAL [config: thresholds.prepared.critical_age; default 30m]'
+            cand --warning-history-length 'History list length that is a WARNING [config: thresholds.purge.warning_history_length; default 100k]'
+            cand --critical-history-length 'History list length that is CRITICAL [config: thresholds.purge.critical_history_length; default 1M]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;mysql;help'= {
+            cand xa 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;mysql;help;xa'= {
+        }
+        &'indoubt;mysql;help;help'= {
+        }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
             cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)'
@@ -331,6 +376,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -364,6 +410,32 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -v 'Print what is being done on stderr'
             cand --verbose 'Print what is being done on stderr'
         }
+        &'indoubt;resolve;mysql'= {
+            cand --mysql 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config''s only mysql target]'
+            cand --defaults-file 'An option file whose [client] group gives the password, as the client''s --defaults-file [default: the target''s option_file, else ~/.my.cnf]'
+            cand --ssl-mode 'TLS, as the mysql client''s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target''s, else PREFERRED]'
+            cand --ssl-ca 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server''s against'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --commit 'Commit it'
+            cand --rollback 'Roll it back'
+            cand --force 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+            cand --all-branches 'Apply the same decision to every other branch of its global transaction still prepared (the resolve.participants targets, PostgreSQL and MySQL), with one confirmation; each branch is checked against its own decision sources and audited on its own'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;kafka'= {
             cand -b 'Bootstrap servers, host:port[,host:port…]'
             cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
@@ -396,10 +468,13 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
+        }
+        &'indoubt;resolve;help;mysql'= {
         }
         &'indoubt;resolve;help;kafka'= {
         }
@@ -553,6 +628,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help'= {
             cand pg 'Inspect PostgreSQL'
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+            cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -589,13 +665,21 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;help;kafka;hanging'= {
         }
+        &'indoubt;help;mysql'= {
+            cand xa 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
+        }
+        &'indoubt;help;mysql;xa'= {
+        }
         &'indoubt;help;reconcile'= {
         }
         &'indoubt;help;resolve'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
+            cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
         }
         &'indoubt;help;resolve;pg'= {
+        }
+        &'indoubt;help;resolve;mysql'= {
         }
         &'indoubt;help;resolve;kafka'= {
         }

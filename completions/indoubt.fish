@@ -42,6 +42,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -s h -l help -d 'Print hel
 complete -c indoubt -n "__fish_indoubt_needs_command" -s V -l version -d 'Print version'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "pg" -d 'Inspect PostgreSQL'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
@@ -278,6 +279,48 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "transactions" -d 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
 complete -c indoubt -n "__fish_indoubt_using_subcommand kafka; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and not __fish_seen_subcommand_from xa help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l mysql -d 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config\'s only mysql target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l defaults-file -d 'An option file whose [client] group gives the password, as the client\'s --defaults-file [default: the target\'s option_file, else ~/.my.cnf]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l ssl-mode -d 'TLS, as the mysql client\'s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target\'s, else PREFERRED]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l ssl-ca -d 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server\'s against' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l warning-age -d 'Age at which a prepared branch is a WARNING [config: thresholds.prepared.warning_age; default 5m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l critical-age -d 'Age at which a prepared branch is CRITICAL [config: thresholds.prepared.critical_age; default 30m]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l warning-history-length -d 'History list length that is a WARNING [config: thresholds.purge.warning_history_length; default 100k]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l critical-history-length -d 'History list length that is CRITICAL [config: thresholds.purge.critical_history_length; default 1M]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
+complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -310,24 +353,25 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l count-only
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -l no-color -d 'Never use colour: --color never'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s v -l verbose -d 'Print what is being done on stderr'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg kafka help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s h -l host -d 'The server\'s host name, IP address or socket directory, as psql\'s -h' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s p -l port -d 'The server\'s port, as psql\'s -p' -r
@@ -357,6 +401,34 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l mysql -d 'A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password in an option file or MYSQL_PWD) [default: the config\'s only mysql target]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l defaults-file -d 'An option file whose [client] group gives the password, as the client\'s --defaults-file [default: the target\'s option_file, else ~/.my.cnf]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l ssl-mode -d 'TLS, as the mysql client\'s --ssl-mode: DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY [default: the target\'s, else PREFERRED]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l ssl-ca -d 'The CA certificate VERIFY_CA and VERIFY_IDENTITY check the server\'s against' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l reason -d 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l commit -d 'Commit it'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l rollback -d 'Roll it back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l force -d 'Act against the decision the sources recorded (a heuristic that breaks atomicity)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l all-branches -d 'Apply the same decision to every other branch of its global transaction still prepared (the resolve.participants targets, PostgreSQL and MySQL), with one confirmation; each branch is checked against its own decision sources and audited on its own'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from mysql" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
@@ -389,6 +461,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from kafka" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -503,10 +576,12 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand config; and __fish_seen_
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l deadline -d 'Overall deadline; a check still running then is UNKNOWN' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l only -d 'Run only these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
+mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
+mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
@@ -541,15 +616,16 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d '
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "pg" -d 'Inspect PostgreSQL'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "config" -d 'Inspect the config file'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka reconcile resolve audit config check explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
@@ -558,7 +634,9 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "producers" -d 'Active producers of one partition (DescribeProducers)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "transactions" -d 'Transactions known to the coordinators (ListTransactions, DescribeTransactions)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from mysql" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "list" -d 'List audit records'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'

@@ -3,6 +3,7 @@
 #![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 pub mod kafka;
+pub mod mysql;
 pub mod schema;
 pub mod tty;
 pub mod xa;

@@ -33,8 +33,20 @@ impl Tm {
     /// One global transaction over `dbs` (each with a table `orphans (v text)`), halted at
     /// `halt` (`prepare`: no decision logged; `commit`: COMMITTING logged).
     pub fn orphan(&self, dbs: &[&TestDb], halt: &str) {
+        self.orphan_with(dbs, &[], halt)
+    }
+
+    /// The same over `dbs` and MariaDB databases given by their JDBC URLs (each with a
+    /// table `orphans (id BIGINT PRIMARY KEY, v …)`; the row inserted is id 2).
+    pub fn orphan_with(&self, dbs: &[&TestDb], mariadb: &[String], halt: &str) {
+        let mut extra: Vec<String> = mariadb.iter().map(|u| format!("db={u}")).collect();
+        extra.push(format!("halt={halt}"));
+        if !mariadb.is_empty() {
+            extra.push("id=2".into());
+        }
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let out = self
-            .command("orphan", dbs, &[&format!("halt={halt}")])
+            .command("orphan", dbs, &extra)
             .output()
             .expect("running tests/lab/xa/run");
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -73,8 +85,15 @@ impl Tm {
 
     /// The TM's own recovery over the same log and databases.
     pub fn recover(&self, dbs: &[&TestDb]) -> String {
+        self.recover_with(dbs, &[])
+    }
+
+    /// The same, with MariaDB databases by their JDBC URLs.
+    pub fn recover_with(&self, dbs: &[&TestDb], mariadb: &[String]) -> String {
+        let extra: Vec<String> = mariadb.iter().map(|u| format!("db={u}")).collect();
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let out = self
-            .command("recover", dbs, &[])
+            .command("recover", dbs, &extra)
             .output()
             .expect("running tests/lab/xa/run");
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -1,0 +1,311 @@
+//! `mysql xa`, `resolve mysql` and `check` against the lab's real MariaDB: branches left
+//! by sessions that disconnected after XA PREPARE and by sessions still holding them,
+//! their ages and where those come from, the sessions blocked behind them, the XA
+//! statements written in hex, and bad input refused before anything is done.
+
+#![allow(clippy::disallowed_methods)] // tests write their own fixtures
+
+mod common;
+
+use common::mysql::{self, MysqlDb};
+use common::*;
+use serde_json::Value;
+
+fn xa_json(extra: &[&str]) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args(["-o", "json", "mysql", "xa"])
+        .args(mysql::target_args())
+        .args(extra));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+/// The finding about the branch with this XID.
+fn finding<'a>(report: &'a Value, xid: &str) -> &'a Value {
+    report["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["evidence"]["xid"] == xid))
+        .unwrap_or_else(|| panic!("no finding for {xid}: {report:#}"))
+}
+
+fn branch<'a>(report: &'a Value, xid: &str) -> &'a Value {
+    report["branches"]
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["xid"] == xid))
+        .unwrap_or_else(|| panic!("no branch {xid}: {report:#}"))
+}
+
+#[test]
+fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_xid() {
+    let db = MysqlDb::create("xa_detached");
+    // A Narayana-shaped XID: the 28-byte Uid then the node name, format 131077.
+    let node = unique("node").replace('_', "-");
+    let mut gtrid = vec![0u8; 10];
+    gtrid.extend_from_slice(&[
+        0xff, 0xff, 0x7f, 0, 0, 1, 0, 0, 0x8c, 0x93, 0x6b, 0x0f, 0x7d, 0x5c, 0, 0, 0, 2,
+    ]);
+    gtrid.extend_from_slice(node.as_bytes());
+    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let xid = format!("X'{}',X'01',131077", hex(&gtrid));
+    db.prepare_detached(&xid);
+    let (report, out) = xa_json(&["--warning-age", "1h", "--critical-age", "2h"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let f = finding(&report, &xid);
+    assert_eq!(f["code"], "xa_branch_age");
+    // The lab holds other detached branches too: exact or a lower bound, never unknown.
+    let basis = f["evidence"]["age_basis"].as_str().unwrap();
+    assert!(matches!(basis, "exact" | "at_least"), "{f:#}");
+    assert!(f["evidence"]["age_seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(f["evidence"]["attached_session"], Value::Null);
+    let b = branch(&report, &xid);
+    // Its own InnoDB transaction only when it is the one no session holds; else nothing
+    // of another's is claimed for it.
+    match basis {
+        "exact" => assert_eq!(b["rows_modified"], 1, "{b:#}"),
+        _ => assert!(
+            b["rows_modified"].is_null()
+                && b["age"]["source"]
+                    .as_str()
+                    .unwrap()
+                    .contains("at least as old as the youngest"),
+            "{b:#}"
+        ),
+    }
+    assert_eq!(b["decoded_xid"]["transaction_manager"], "Narayana");
+    assert_eq!(
+        b["decoded_xid"]["narayana"]["coordinator_node"],
+        node.as_str()
+    );
+    // The next command, run as printed, finds the same branch.
+    let next = f["next"].as_str().unwrap();
+    assert!(next.contains("resolve mysql 0x"), "{next}");
+    let words: Vec<String> = shell_words(next);
+    let out = run(indoubt().args(["-o", "json"]).args(&words[1..]));
+    let dry: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(dry["branch"]["xid"], xid.as_str(), "{}", out.stderr);
+    mysql::sql(&format!("XA ROLLBACK {xid}"));
+}
+
+/// A command line as printed (no quotes needed in the ones tested here).
+fn shell_words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn a_branch_a_live_session_holds_is_attributed_its_victims_named_and_never_resolved() {
+    let db = MysqlDb::create("xa_held");
+    let gtrid = unique("held");
+    let xid = mysql::xid(&gtrid, "b1", 4660);
+    let held = db.prepare_held(&xid);
+    // A session that wants the row waits (innodb_lock_wait_timeout is 5s in the lab).
+    let name = db.name.clone();
+    let waiter = std::thread::spawn(move || {
+        std::process::Command::new("mariadb")
+            .arg(format!("--defaults-file={}", mysql::cnf()))
+            .args([
+                "-e",
+                &format!("UPDATE {name}.orphans SET v = 'waiter' WHERE id = 1"),
+            ])
+            .output()
+            .unwrap()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (report, _) = xa_json(&[]);
+    let f = finding(&report, &xid);
+    let session = f["evidence"]["attached_session"].as_u64();
+    assert!(session.is_some(), "{f:#}");
+    assert_eq!(f["evidence"]["age_basis"], "exact", "{f:#}");
+    let blocked = f["evidence"]["blocked_sessions"].as_array().unwrap();
+    assert_eq!(blocked.len(), 1, "{f:#}");
+    // Held by a session: refused as busy, nothing recorded as done.
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let resolve = |extra: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "resolve", "mysql", &xid])
+            .args(mysql::target_args())
+            .arg("--audit-log")
+            .arg(&audit)
+            .args(extra));
+        (
+            serde_json::from_str::<Value>(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    };
+    let (busy, out) = resolve(&["--rollback", "--yes", "--reason", "test"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(busy["findings"][0]["code"], "busy", "{busy:#}");
+    assert!(mysql::prepared(&gtrid));
+    waiter.join().unwrap();
+    // Its session gone, the branch stays prepared and is rolled back by its XID.
+    drop(held);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        mysql::prepared(&gtrid),
+        "a prepared branch survives its session"
+    );
+    let (done, out) = resolve(&["--rollback", "--yes", "--reason", "test"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(done["outcome"]["status"], "ok", "{done:#}");
+    assert_eq!(
+        done["statement"],
+        format!("XA ROLLBACK {}", xid),
+        "the statement names the XID in hex"
+    );
+    assert!(!mysql::prepared(&gtrid));
+    assert_eq!(db.rows(), 1);
+    let log = std::fs::read_to_string(&audit).unwrap();
+    assert!(
+        log.contains("\"intent\"") && log.contains("XA ROLLBACK"),
+        "{log}"
+    );
+    // The same again: already resolved, exit 0.
+    let (again, out) = resolve(&["--rollback", "--yes", "--reason", "test"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(again["findings"][0]["code"], "already_resolved");
+}
+
+#[test]
+fn hostile_xid_bytes_are_committed_by_their_hex_form_only() {
+    let db = MysqlDb::create("xa_hostile");
+    let gtrid = format!("{}');DROP DATABASE {};--", unique("h"), db.name);
+    let hex = |s: &str| s.bytes().map(|b| format!("{b:02x}")).collect::<String>();
+    let xid = format!("X'{}',X'{}',7", hex(&gtrid), hex("\u{1b}[31m"));
+    db.prepare_detached(&xid);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "mysql",
+            &xid,
+            "--commit",
+            "--yes",
+            "--reason",
+            "test",
+            "--audit-log",
+        ])
+        .arg(dir.path().join("a.jsonl"))
+        .args(mysql::target_args()));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        report["outcome"]["status"], "ok",
+        "{report:#}{}",
+        out.stderr
+    );
+    // Committed, and the database is still there.
+    assert_eq!(
+        mysql::sql(&format!("SELECT v FROM {}.orphans WHERE id = 1", db.name)).trim(),
+        "changed"
+    );
+}
+
+#[test]
+fn bad_input_and_unreachable_servers_are_refused_with_exit_3() {
+    let out = run(indoubt()
+        .args(["resolve", "mysql", "X'zz'", "--dry-run"])
+        .args(mysql::target_args()));
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.contains("not an XID"), "{}", out.stderr);
+    let out = run(indoubt().args(["mysql", "xa", "--mysql", "nosuch"]));
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.contains("neither a target name"),
+        "{}",
+        out.stderr
+    );
+    let port = free_port();
+    let out = run(indoubt().args([
+        "mysql",
+        "xa",
+        "--mysql",
+        &format!("mysql://u@127.0.0.1:{port}/"),
+        "--timeout",
+        "3s",
+    ]));
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr
+            .contains(&format!("connecting to mysql://u@127.0.0.1:{port}/")),
+        "{}",
+        out.stderr
+    );
+    // A wrong password is the server's refusal, and the password is never printed.
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("my.cnf");
+    std::fs::write(&cnf, "[client]\npassword=wrong-secret-42\n").unwrap();
+    let out = run(indoubt()
+        .args(["mysql", "xa", "--mysql", &mysql::url(), "--defaults-file"])
+        .arg(&cnf));
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.contains("Access denied"), "{}", out.stderr);
+    assert!(!out.stderr.contains("wrong-secret-42") && !out.stdout.contains("wrong-secret-42"));
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn check_runs_mysql_xa_on_every_mysql_target_in_every_format() {
+    let db = MysqlDb::create("xa_check");
+    let gtrid = unique("chk");
+    let xid = mysql::xid(&gtrid, "b", 4660);
+    db.prepare_detached(&xid);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("indoubt.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  m1:\n    url: {}\n    option_file: {}\n    ssl_mode: DISABLED\nthresholds:\n  prepared:\n    warning_age: 0s\n    critical_age: 100d\n",
+            mysql::url(),
+            mysql::cnf()
+        ),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "check"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let checks: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(checks, ["mysql xa"], "{report:#}");
+    assert!(report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["evidence"]["xid"] == xid.as_str() && f["severity"] == "WARNING"));
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "prometheus", "check"]));
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains(&format!("xid=\"{xid}\"")))
+        .unwrap_or_else(|| panic!("no series for {xid}: {}", out.stdout));
+    assert!(line.contains("code=\"xa_branch_age\""), "{line}");
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "nagios", "check"]));
+    assert!(out.stdout.starts_with("INDOUBT "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("m1 mysql xa: XA branch"),
+        "{}",
+        out.stdout
+    );
+    mysql::sql(&format!("XA ROLLBACK {xid}"));
+}
