@@ -20,6 +20,7 @@ struct ConfigReport {
     config_file: Option<String>,
     postgres_targets: Vec<PgTarget>,
     kafka_targets: Vec<KafkaTarget>,
+    mysql_targets: Vec<MysqlTarget>,
     thresholds: Thresholds,
     settings: Vec<Setting>,
     reconcile_jobs: Vec<serde_json::Value>,
@@ -76,6 +77,58 @@ struct Thresholds {
     lso_warning_gap: u64,
     lso_critical_gap: u64,
     hanging_max_transaction_timeout_seconds: u64,
+    purge_warning_history_length: u64,
+    purge_critical_history_length: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MysqlTarget {
+    name: String,
+    address: String,
+    ssl_mode: String,
+    #[serde(deserialize_with = "common::schema::present")]
+    password_from: Option<String>,
+}
+
+#[test]
+fn a_mysql_target_shows_where_its_password_comes_from_never_the_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("my.cnf");
+    std::fs::write(&cnf, "[client]\npassword = 'hunter2-mysql'\n").unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  orders:\n    url: mysql://monitor:inline-secret@db1:3307/shop?ssl-mode=REQUIRED\n  other:\n    url: mysql://monitor@db2/\n    option_file: {}\n",
+            cnf.display()
+        ),
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert!(!out.stdout.contains("hunter2") && !out.stdout.contains("inline-secret"));
+    let orders = &report.mysql_targets[0];
+    assert_eq!(
+        (
+            orders.name.as_str(),
+            orders.address.as_str(),
+            orders.ssl_mode.as_str()
+        ),
+        ("orders", "mysql://monitor@db1:3307/shop", "REQUIRED")
+    );
+    assert_eq!(orders.password_from.as_deref(), Some("the URL"));
+    assert_eq!(
+        (
+            report.thresholds.purge_warning_history_length,
+            report.thresholds.purge_critical_history_length
+        ),
+        (100_000, 1_000_000)
+    );
+    let other = &report.mysql_targets[1];
+    assert_eq!(
+        other.password_from,
+        Some(format!("the option file {}", cnf.display()))
+    );
 }
 
 fn show(config: &std::path::Path) -> (ConfigReport, Outcome) {
@@ -238,7 +291,7 @@ fn every_section_is_shown_with_where_each_value_came_from() {
     assert_eq!((s.value.as_str(), s.source.as_str()), ("1M", "default"));
     let s = setting("--timeout");
     assert_eq!((s.value.as_str(), s.source.as_str()), ("3s", "--timeout"));
-    assert_eq!(report.settings.len(), 16, "the timeout and 15 thresholds");
+    assert_eq!(report.settings.len(), 18, "the timeout and 17 thresholds");
 
     let orders = &report.reconcile_jobs[0];
     assert_eq!(orders["name"], "orders");

@@ -165,6 +165,8 @@ struct ThresholdsView {
     lso_warning_gap: u64,
     lso_critical_gap: u64,
     hanging_max_transaction_timeout_seconds: u64,
+    purge_warning_history_length: u64,
+    purge_critical_history_length: u64,
 }
 
 impl From<&Checked> for ThresholdsView {
@@ -185,6 +187,8 @@ impl From<&Checked> for ThresholdsView {
             lso_warning_gap: c.lso_gap.0,
             lso_critical_gap: c.lso_gap.1,
             hanging_max_transaction_timeout_seconds: c.hanging_max_transaction_timeout.as_secs(),
+            purge_warning_history_length: c.purge_history_length.0,
+            purge_critical_history_length: c.purge_history_length.1,
         }
     }
 }
@@ -513,7 +517,13 @@ fn resolve_view(
         participants: r
             .participants
             .iter()
-            .map(|p| pg_reference(config, "resolve.participants", p, findings))
+            .map(
+                |p| match config.mysql.contains_key(p) && !config.postgres.contains_key(p) {
+                    // A mysql target, shown (and checked) with the mysql targets.
+                    true => p.clone(),
+                    false => pg_reference(config, "resolve.participants", p, findings),
+                },
+            )
             .collect(),
         decision_sources,
     }

@@ -277,10 +277,13 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
         let mut message = format!("history list length {length}");
         match &data.purge.oldest {
             Some(o) => message.push_str(&format!(
-                "; the oldest open transaction is {} ({}, {}{}){}",
+                "; the oldest open transaction is InnoDB's {} ({}, {}{}){}",
                 o.trx_id,
                 o.age_seconds
-                    .map(|s| format!("{} old", format_duration(seconds(s))))
+                    .map(|s| format!(
+                        "started {} ago by its trx_started",
+                        format_duration(seconds(s))
+                    ))
                     .unwrap_or_else(|| "age unknown".into()),
                 match o.session {
                     Some(s) => format!("session {s}"),
@@ -354,6 +357,7 @@ impl TableView for XaReport {
                 // Rows it changed: InnoDB counts no lock of a transaction it recovered
                 // at a restart until someone touches the row, yet each stays locked.
                 Cell::new(match b.rows_modified {
+                    Some(1) => Shown::lit("1 row changed"),
                     Some(n) => shown!("{} rows changed", n),
                     None => Shown::lit("?"),
                 }),

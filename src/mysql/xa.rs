@@ -554,75 +554,8 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
             unreadable,
         });
     };
-    let exact = |b: &mut Branch, t: &Trx, how: &str| {
-        let recovered = matches!((t.started, server_start), (Some(st), Some(up)) if st <= up + RECOVERY_WINDOW_SECONDS);
-        b.trx_id = Some(t.id.clone());
-        b.rows_locked = t.rows_locked;
-        b.lock_structs = t.lock_structs;
-        b.rows_modified = t.rows_modified;
-        b.age.seconds = t.age;
-        b.age.since = t
-            .started
-            .and_then(|s| DateTime::from_timestamp(s as i64, 0));
-        if recovered {
-            b.age.basis = AgeBasis::AtLeast;
-            b.age.source = format!("information_schema.innodb_trx ({how}): it started no later than the server's restart, and InnoDB dates the transactions it recovers from the restart, so it is at least this old");
-        } else {
-            b.age.basis = AgeBasis::Exact;
-            b.age.source = format!("information_schema.innodb_trx ({how})");
-        }
-    };
-    for b in branches.iter_mut() {
-        if let Some(id) = b.attached_session {
-            if let Some(t) = trxs.iter().find(|t| t.thread == id) {
-                exact(b, t, &format!("the transaction of session {id}, which performance_schema shows in XA state PREPARED with this XID"));
-            }
-        }
-    }
-    // Branches no session holds, against transactions no session holds.
-    let detached_trx: Vec<&Trx> = trxs
-        .iter()
-        .filter(|t| t.thread == 0 && !t.state.eq_ignore_ascii_case("ROLLING BACK"))
-        .collect();
-    let unattributed: Vec<usize> = branches
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.trx_id.is_none() && (b.attached_session.is_none()))
-        .map(|(i, _)| i)
-        .collect();
-    // Without performance_schema a branch may be attached and look like none.
-    let all_detached_known = perf_on || unattributed.len() == detached_trx.len();
-    match (unattributed.len(), detached_trx.len()) {
-        (0, _) => {}
-        (1, 1) if all_detached_known => exact(
-            &mut branches[unattributed[0]],
-            detached_trx[0],
-            "the only transaction no session holds",
-        ),
-        (n, m) if n == m && all_detached_known => {
-            let youngest = detached_trx
-                .iter()
-                .filter_map(|t| Some((t.age?, t.started)))
-                .min_by(|a, b| a.0.total_cmp(&b.0));
-            for &i in &unattributed {
-                let b = &mut branches[i];
-                b.age.basis = AgeBasis::AtLeast;
-                b.age.seconds = youngest.map(|y| y.0);
-                b.age.since = youngest
-                    .and_then(|y| y.1)
-                    .and_then(|s| DateTime::from_timestamp(s as i64, 0));
-                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them");
-            }
-        }
-        (n, m) => {
-            for &i in &unattributed {
-                branches[i].age.source = format!(
-                    "{n} branch(es) no session is known to hold, {m} InnoDB transaction(s) no session holds{}: which is which cannot be told",
-                    if perf_on { "" } else { " (performance_schema does not show which branches live sessions hold)" }
-                );
-            }
-        }
-    }
+    attribute(&mut branches, &trxs, perf_on, server_start);
+    let detached_trx = detached(&trxs);
     // Waiters: on an attributed branch's transaction, or on one no session holds.
     let mut unattributed_waiters = Vec::new();
     for (waiting, blocking, table) in waits.unwrap_or_default() {
@@ -679,6 +612,98 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
         unattributed_waiters,
         unreadable,
     })
+}
+
+/// The InnoDB transactions no session holds (and that are not being rolled back).
+fn detached(trxs: &[Trx]) -> Vec<&Trx> {
+    trxs.iter()
+        .filter(|t| t.thread == 0 && !t.state.eq_ignore_ascii_case("ROLLING BACK"))
+        .collect()
+}
+
+/// Gives each branch its InnoDB transaction, age, and rows where that is established
+/// (the module's comment): a branch a session holds, its session's transaction; the one
+/// branch no session holds, the one such transaction; several, a lower bound each.
+fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start: Option<f64>) {
+    let exact = |b: &mut Branch, t: &Trx, how: &str| {
+        let recovered = matches!((t.started, server_start), (Some(st), Some(up)) if st <= up + RECOVERY_WINDOW_SECONDS);
+        b.trx_id = Some(t.id.clone());
+        b.rows_locked = t.rows_locked;
+        b.lock_structs = t.lock_structs;
+        b.rows_modified = t.rows_modified;
+        b.age.seconds = t.age;
+        b.age.since = t
+            .started
+            .and_then(|s| DateTime::from_timestamp(s as i64, 0));
+        if recovered {
+            b.age.basis = AgeBasis::AtLeast;
+            b.age.source = format!("information_schema.innodb_trx ({how}): it started no later than the server's restart, and InnoDB dates the transactions it recovers from the restart, so it is at least this old");
+        } else {
+            b.age.basis = AgeBasis::Exact;
+            b.age.source = format!("information_schema.innodb_trx ({how})");
+        }
+    };
+    for b in branches.iter_mut() {
+        if let Some(id) = b.attached_session {
+            if let Some(t) = trxs.iter().find(|t| t.thread == id) {
+                exact(b, t, &format!("the transaction of session {id}, which performance_schema shows in XA state PREPARED with this XID"));
+            }
+        }
+    }
+    // Branches no session holds, against transactions no session holds.
+    let detached_trx = detached(trxs);
+    let unattributed: Vec<usize> = branches
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.trx_id.is_none() && (b.attached_session.is_none()))
+        .map(|(i, _)| i)
+        .collect();
+    // Without performance_schema a branch may be attached and look like none.
+    let all_detached_known = perf_on || unattributed.len() == detached_trx.len();
+    match (unattributed.len(), detached_trx.len()) {
+        (0, _) => {}
+        (1, 1) if all_detached_known => exact(
+            &mut branches[unattributed[0]],
+            detached_trx[0],
+            "the only transaction no session holds",
+        ),
+        (n, m) if n == m && all_detached_known => {
+            let youngest = detached_trx
+                .iter()
+                .filter_map(|t| Some((t.age?, t.started)))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            for &i in &unattributed {
+                let b = &mut branches[i];
+                b.age.basis = AgeBasis::AtLeast;
+                b.age.seconds = youngest.map(|y| y.0);
+                b.age.since = youngest
+                    .and_then(|y| y.1)
+                    .and_then(|s| DateTime::from_timestamp(s as i64, 0));
+                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them");
+            }
+        }
+        (n, m) => {
+            for &i in &unattributed {
+                branches[i].age.source = format!(
+                    "{n} branch(es) no session is known to hold, {m} InnoDB transaction(s) no session holds{}: which is which cannot be told",
+                    if perf_on { "" } else { " (performance_schema does not show which branches live sessions hold)" }
+                );
+            }
+        }
+    }
+    // Without performance_schema, that no live session holds a branch is assumed, not
+    // seen: its age is then only a lower bound, and says so.
+    if !perf_on {
+        for &i in &unattributed {
+            let b = &mut branches[i];
+            if b.age.basis == AgeBasis::Exact {
+                b.age.basis = AgeBasis::AtLeast;
+            }
+            if b.age.basis == AgeBasis::AtLeast {
+                b.age.source.push_str("; performance_schema does not show which branches live sessions hold, so this assumes none does");
+            }
+        }
+    }
 }
 
 /// Whether performance_schema records transactions: the instrument and the consumer on.
@@ -774,6 +799,134 @@ mod tests {
             statement(false, &x),
             "XA ROLLBACK X'7827293b44524f50205441424c4520743b2d2d',X'62',1"
         );
+    }
+
+    fn branch(gtrid: &str, session: Option<u64>) -> Branch {
+        Branch {
+            xid: Xid {
+                format_id: 1,
+                gtrid: gtrid.as_bytes().to_vec(),
+                bqual: Vec::new(),
+            },
+            format_id: 1,
+            gtrid_length: gtrid.len(),
+            bqual_length: 0,
+            attached_session: session,
+            age: Age {
+                basis: AgeBasis::Unknown,
+                seconds: None,
+                since: None,
+                source: String::new(),
+            },
+            trx_id: None,
+            rows_locked: None,
+            lock_structs: None,
+            rows_modified: None,
+            blocked_sessions: Vec::new(),
+        }
+    }
+
+    fn trx(id: &str, thread: u64, started: f64, now: f64) -> Trx {
+        Trx {
+            id: id.into(),
+            state: "RUNNING".into(),
+            started: Some(started),
+            age: Some(now - started),
+            thread,
+            query: None,
+            wait_started_age: None,
+            rows_locked: Some(0),
+            lock_structs: Some(2),
+            rows_modified: Some(3),
+        }
+    }
+
+    const NOW: f64 = 1_800_000_000.0;
+    const BOOT: Option<f64> = Some(NOW - 86_400.0);
+
+    #[test]
+    fn an_age_is_exact_only_where_the_branch_is_matched_one_to_one() {
+        // Held by session 7; and the one transaction no session holds.
+        let mut b = vec![branch("held", Some(7)), branch("gone", None)];
+        let t = [
+            trx("11", 7, NOW - 60.0, NOW),
+            trx("12", 0, NOW - 600.0, NOW),
+            trx("13", 9, NOW - 5.0, NOW),
+        ];
+        attribute(&mut b, &t, true, BOOT);
+        assert_eq!(
+            (
+                b[0].age.basis.clone(),
+                b[0].age.seconds,
+                b[0].trx_id.as_deref()
+            ),
+            (AgeBasis::Exact, Some(60.0), Some("11"))
+        );
+        assert_eq!(
+            (b[1].age.basis.clone(), b[1].age.seconds, b[1].rows_modified),
+            (AgeBasis::Exact, Some(600.0), Some(3))
+        );
+        assert!(
+            b[1].age
+                .source
+                .contains("the only transaction no session holds"),
+            "{}",
+            b[1].age.source
+        );
+    }
+
+    #[test]
+    fn several_branches_no_session_holds_are_each_at_least_the_youngest_and_claim_no_rows() {
+        let mut b = vec![branch("a", None), branch("b", None)];
+        let t = [trx("1", 0, NOW - 900.0, NOW), trx("2", 0, NOW - 300.0, NOW)];
+        attribute(&mut b, &t, true, BOOT);
+        for x in &b {
+            assert_eq!(
+                (x.age.basis.clone(), x.age.seconds),
+                (AgeBasis::AtLeast, Some(300.0))
+            );
+            assert_eq!((x.trx_id.as_ref(), x.rows_modified), (None, None));
+        }
+    }
+
+    #[test]
+    fn a_transaction_recovered_at_a_restart_is_only_a_lower_bound() {
+        let mut b = vec![branch("a", None)];
+        let boot = Some(NOW - 100.0);
+        attribute(&mut b, &[trx("1", 0, NOW - 98.0, NOW)], true, boot);
+        assert_eq!(
+            (b[0].age.basis.clone(), b[0].age.seconds),
+            (AgeBasis::AtLeast, Some(98.0))
+        );
+        assert!(b[0].age.source.contains("restart"), "{}", b[0].age.source);
+    }
+
+    #[test]
+    fn without_performance_schema_nothing_is_exact_and_a_mismatch_is_unknown() {
+        let mut b = vec![branch("a", None)];
+        attribute(&mut b, &[trx("1", 0, NOW - 600.0, NOW)], false, BOOT);
+        assert_eq!(b[0].age.basis, AgeBasis::AtLeast);
+        assert!(
+            b[0].age.source.contains("assumes none does"),
+            "{}",
+            b[0].age.source
+        );
+        // Two branches, one transaction no session holds (the other branch's session is
+        // alive, unseen): which is which cannot be told.
+        let mut b = vec![branch("a", None), branch("b", None)];
+        attribute(
+            &mut b,
+            &[trx("1", 0, NOW - 600.0, NOW), trx("2", 5, NOW - 9.0, NOW)],
+            false,
+            BOOT,
+        );
+        for x in &b {
+            assert_eq!(
+                (x.age.basis.clone(), x.age.seconds),
+                (AgeBasis::Unknown, None)
+            );
+            assert!(x.age.source.contains("cannot be told"), "{}", x.age.source);
+        }
     }
 
     #[test]
