@@ -11,6 +11,8 @@ use std::ffi::OsString;
 
 /// Options whose value is a postgres target name, URL or conninfo string.
 const CONNINFO_ARGS: &[&str] = &["pg"];
+/// Options whose value is a mysql target name or `mysql://` URL.
+const MYSQL_ARGS: &[&str] = &["mysql"];
 /// Options whose value is a Kafka client property, `key=value`.
 const PROPERTY_ARGS: &[&str] = &["properties"];
 
@@ -21,6 +23,8 @@ enum Kind {
     Conninfo,
     /// `key=value` with a secret value masked.
     Property,
+    /// A mysql target name, or a `mysql://` URL with its password masked.
+    MysqlUrl,
     /// The value of any other option (`--reason`, `--topic`, a path): as typed.
     Verbatim,
     /// A positional or an argument clap's model does not name: masked only where it
@@ -139,6 +143,8 @@ fn describe(arg: &clap::Arg) -> (bool, Kind) {
     let id = arg.get_id().as_str();
     let kind = if CONNINFO_ARGS.contains(&id) {
         Kind::Conninfo
+    } else if MYSQL_ARGS.contains(&id) {
+        Kind::MysqlUrl
     } else if PROPERTY_ARGS.contains(&id) {
         Kind::Property
     } else {
@@ -151,6 +157,12 @@ fn mask(kind: Kind, value: &str) -> String {
     match kind {
         Kind::Verbatim => value.to_string(),
         Kind::Property => redact_property_arg(value),
+        Kind::MysqlUrl if crate::mysql::params::looks_like_url(value) => {
+            crate::mysql::params::redact(value)
+                .unwrap_or_else(|| conninfo::NOT_ACCEPTED.to_string())
+        }
+        Kind::MysqlUrl if conninfo::is_plain_name(value) => value.to_string(),
+        Kind::MysqlUrl => conninfo::NOT_ACCEPTED.to_string(),
         Kind::Conninfo if conninfo::looks_like_conninfo(value) => conninfo::redact(value),
         // A target name; anything else here is a mistyped URL that may hold a password.
         Kind::Conninfo if conninfo::is_plain_name(value) => value.to_string(),
@@ -211,6 +223,33 @@ mod tests {
         assert_eq!(
             line(&["resolve", "pg", "gid", "--pg", "prod-db1"])[5],
             "prod-db1"
+        );
+    }
+
+    #[test]
+    fn a_mysql_password_in_a_url_is_masked() {
+        for mysql in [
+            "mysql://app:hunter2@db/shop",
+            "mariadb://app:hunter2%40x@db:3307/",
+            "mysql:/app:hunter2@db",
+            "mysql://app:hunter2@[::1/",
+        ] {
+            assert_clean(&["resolve", "mysql", "0x67,0x,1", "--mysql", mysql]);
+            assert_clean(&["resolve", "mysql", "0x67,0x,1", &format!("--mysql={mysql}")]);
+        }
+        assert_eq!(
+            line(&[
+                "resolve",
+                "mysql",
+                "0x67,0x,1",
+                "--mysql",
+                "mysql://app:hunter2@db/shop"
+            ])[5],
+            "mysql://app:%3Credacted%3E@db/shop"
+        );
+        assert_eq!(
+            line(&["resolve", "mysql", "0x67,0x,1", "--mysql", "orders"])[5],
+            "orders"
         );
     }
 

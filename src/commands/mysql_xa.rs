@@ -151,12 +151,15 @@ pub fn subject(xid: &Xid) -> crate::text::Text {
     crate::text!["XA branch ", xid.sql()]
 }
 
-/// How old a branch is, in words: `5m`, `at least 5m`, `unknown`.
-pub fn age_text(branch: &Branch) -> String {
-    match (&branch.age.basis, branch.age.seconds) {
-        (AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
-        (AgeBasis::AtLeast, Some(s)) => format!("at least {}", format_duration(seconds(s))),
-        _ => "unknown".to_string(),
+/// Who holds a branch, in words (for a message, a table cell, a prompt).
+pub fn holder_text(branch: &Branch) -> String {
+    match (branch.attached_session, branch.holder_known) {
+        (Some(id), _) => format!("still held by session {id}"),
+        (None, true) => "no session holds it".to_string(),
+        (None, false) => {
+            "whether a live session holds it is UNKNOWN (performance_schema does not show it)"
+                .to_string()
+        }
     }
 }
 
@@ -187,13 +190,11 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             None => (Severity::Unknown, codes::XA_BRANCH_AGE_UNKNOWN),
         };
         let mut message = match known {
-            true => format!("prepared, {} old", age_text(b)),
+            true => format!("prepared, {} old", b.age.text()),
             false => format!("prepared; its age is UNKNOWN: {}", b.age.source),
         };
-        match b.attached_session {
-            Some(id) => message.push_str(&format!("; still held by session {id}")),
-            None => message.push_str("; no session holds it"),
-        }
+        message.push_str("; ");
+        message.push_str(&holder_text(b));
         if let Some(rows) = b.rows_modified {
             message.push_str(&format!("; {rows} row(s) changed, locked until it ends"));
         }
@@ -221,6 +222,7 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
                 .evidence("age_seconds", b.age.seconds)
                 .evidence("age_source", b.age.source.clone())
                 .evidence("attached_session", b.attached_session)
+                .evidence("holder_known", b.holder_known)
                 .evidence("trx_id", b.trx_id.clone())
                 .evidence("rows_locked", b.rows_locked)
                 .evidence("rows_modified", b.rows_modified)
@@ -349,10 +351,11 @@ impl TableView for XaReport {
             table.add_row(vec![
                 style.severity_cell(severity),
                 Cell::new(Shown::text(&b.xid.sql())),
-                Cell::new(shown!("{}{}", age_text(b), since)),
-                Cell::new(match b.attached_session {
-                    Some(id) => shown!("{}", id),
-                    None => Shown::lit("none"),
+                Cell::new(shown!("{}{}", b.age.text(), since)),
+                Cell::new(match (b.attached_session, b.holder_known) {
+                    (Some(id), _) => shown!("{}", id),
+                    (None, true) => Shown::lit("none"),
+                    (None, false) => Shown::lit("?"),
                 }),
                 // Rows it changed: InnoDB counts no lock of a transaction it recovered
                 // at a restart until someone touches the row, yet each stays locked.

@@ -4,7 +4,7 @@
 //! XA COMMIT or XA ROLLBACK the flow confirms, records and runs (`--all-branches`: for
 //! every branch of its global transaction).
 
-use super::mysql_xa::{age_text, decoded, subject};
+use super::mysql_xa::{decoded, holder_text, subject};
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
@@ -91,13 +91,18 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
     let xid_text = RawText::from(xid.sql());
     data.decision_sources =
         sources::ask_sources(ctx, &s.sources, &xid_text, &data.decoded_xid).await;
-    // A lower bound is what the rules may rely on; an unknown age, none.
-    let age = match branch.age.basis {
-        xa::AgeBasis::Unknown => 0.0,
-        _ => branch.age.seconds.unwrap_or(0.0),
-    };
-    let proposal = decision::propose(&data.decision_sources, age);
+    let proposal = decision::propose(&data.decision_sources, branch.age.lower_bound());
     data.proposal = Some(proposal.clone());
+    if let Some(why) = snapshot.server.not_resolvable_here() {
+        let finding = Finding::new(
+            Severity::Warning,
+            codes::BRANCH_LEFT_ALONE,
+            subject(&xid),
+            format!("nothing done: {why}"),
+        )
+        .evidence("source", "SHOW REPLICA STATUS, @@read_only");
+        return finish(ctx, s, vec![finding], data);
+    }
     if let Some(holder) = branch.attached_session {
         let finding = Finding::new(
             Severity::Warning,
@@ -200,14 +205,8 @@ fn evidence_blocks(data: &ResolveMysqlReport) -> Vec<Block> {
         let mut block = Block::new(Shown::lit("prepared XA branch"));
         block
             .whole("XID", Shown::text(&data.xid.sql()))
-            .field("age", shown!("{} ({})", age_text(b), b.age.source))
-            .field(
-                "session",
-                match b.attached_session {
-                    Some(id) => shown!("held by session {}", id),
-                    None => Shown::lit("no session holds it"),
-                },
-            )
+            .field("age", shown!("{} ({})", b.age.text(), b.age.source))
+            .field("session", Shown::text(&holder_text(b)))
             .field(
                 "locks",
                 match b.rows_modified {

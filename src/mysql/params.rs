@@ -211,6 +211,16 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
     })
 }
 
+/// A `mysql://` URL with its password masked (None when it does not parse: then nothing
+/// of it is shown).
+pub fn redact(text: &str) -> Option<String> {
+    let mut url = url::Url::parse(text).ok()?;
+    if url.password().is_some() {
+        url.set_password(Some("<redacted>")).ok()?;
+    }
+    Some(url.to_string())
+}
+
 fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -257,6 +267,10 @@ pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
+    // A FIFO or a device would block the read, unbounded.
+    if !meta.is_file() {
+        bail!("the option file {} is not a regular file", path.display());
+    }
     if meta.mode() & 0o002 != 0 {
         return Err(crate::error::hinted(
             format!(
@@ -371,6 +385,10 @@ mod tests {
         assert_eq!(p.ssl_mode, SslMode::Required);
         assert!(p.password.is_none());
         assert_eq!(p.describe(), "mysql://app@ops@db1.example:3307/shop");
+        assert_eq!(
+            redact("mysql://u:s3cret@db1/shop").as_deref(),
+            Some("mysql://u:%3Credacted%3E@db1/shop")
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One bounded session to a MySQL or MariaDB server: TLS as `--ssl-mode` says, read-only
 //! for inspection, every statement under the timeout, and the server's flavour and version.
+//! (PREFERRED may take two connects, each bounded: TLS, then plain when none is offered.)
 
 use super::params::{MysqlParams, SslMode};
 use anyhow::{anyhow, Context, Result};
@@ -124,7 +125,9 @@ pub async fn connect(params: &MysqlParams, timeout: Duration, mode: Mode) -> Res
     session.version = version;
     let secs = timeout.as_secs().max(1);
     let mut setup = vec![
-        "SET time_zone = '+00:00'".to_string(),
+        // InnoDB writes innodb_trx's times in the server OS's zone: read back in it, so
+        // UNIX_TIMESTAMP() of them is right (a global or init_connect zone would skew ages).
+        "SET time_zone = 'SYSTEM'".to_string(),
         format!("SET SESSION lock_wait_timeout = {secs}"),
         format!("SET SESSION innodb_lock_wait_timeout = {secs}"),
     ];
@@ -260,10 +263,4 @@ pub fn int(row: &Row, i: usize) -> Option<i64> {
 
 pub fn float(row: &Row, i: usize) -> Option<f64> {
     text(row, i)?.trim().parse().ok()
-}
-
-/// The server error's number when a read failed for want of a privilege (1227
-/// ER_SPECIFIC_ACCESS_DENIED, 1142 ER_TABLEACCESS_DENIED, 1044/1045 access denied).
-pub fn denied(e: &anyhow::Error) -> bool {
-    server_error(e).is_some_and(|s| matches!(s.code, 1227 | 1142 | 1143 | 1044 | 1045))
 }

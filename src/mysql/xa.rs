@@ -10,6 +10,7 @@
 //! more is claimed. After a restart InnoDB dates a recovered transaction from the restart.
 
 use super::session::{self, Flavor, Session};
+use crate::units::{format_duration, seconds};
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -93,6 +94,9 @@ impl Xid {
 
 fn xid_part(text: &str) -> Result<(Vec<u8>, &str), String> {
     let hex_digits = |s: &str| -> Result<Vec<u8>, String> {
+        if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err("not a hex digit in an XID part".into());
+        }
         if !s.len().is_multiple_of(2) {
             return Err("a hex XID part has an even number of digits".into());
         }
@@ -159,6 +163,26 @@ pub struct Age {
     pub source: String,
 }
 
+impl Age {
+    /// What the proposal rules may rely on: the age, or its lower bound; 0 when unknown
+    /// (so "no record" never reads as presumed abort for a branch of unknown age).
+    pub fn lower_bound(&self) -> f64 {
+        match self.basis {
+            AgeBasis::Unknown => 0.0,
+            _ => self.seconds.unwrap_or(0.0),
+        }
+    }
+
+    /// In words: `5m`, `at least 5m`, `unknown`.
+    pub fn text(&self) -> String {
+        match (&self.basis, self.seconds) {
+            (AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
+            (AgeBasis::AtLeast, Some(s)) => format!("at least {}", format_duration(seconds(s))),
+            _ => "unknown".to_string(),
+        }
+    }
+}
+
 /// A session waiting for a lock a branch holds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Waiter {
@@ -179,10 +203,12 @@ pub struct Branch {
     pub format_id: i64,
     pub gtrid_length: usize,
     pub bqual_length: usize,
-    /// The processlist id of a session it is still attached to; null when no session
-    /// holds it (its client disconnected after XA PREPARE, or the server restarted) or
-    /// when that cannot be seen (performance_schema off).
+    /// The processlist id of a session it is still attached to; null when none does or
+    /// when that could not be seen (`holder_known` says which).
     pub attached_session: Option<u64>,
+    /// Whether performance_schema showed which session, if any, holds it: false when it
+    /// is off or unreadable, or its XID matched ambiguously.
+    pub holder_known: bool,
     pub age: Age,
     /// Its InnoDB transaction, when attributed.
     pub trx_id: Option<String>,
@@ -226,15 +252,46 @@ pub struct Identity {
     pub server_id: String,
     /// MySQL's `@@server_uuid`; null on MariaDB.
     pub server_uuid: Option<String>,
+    pub datadir: String,
     pub started_at: Option<DateTime<Utc>>,
+    /// `@@read_only`: XA COMMIT is refused there (but for SUPER).
+    pub read_only: bool,
+    /// Whether it replicates from a primary (SHOW REPLICA STATUS): its XA RECOVER lists
+    /// the primary's branches, which are resolved on the primary. Null: not readable.
+    pub replica: Option<bool>,
 }
 
 impl Identity {
+    /// The same server: the same uuid (MySQL) or host, port, server_id and data directory,
+    /// started at the same time (within the second the start is derived to).
     pub fn same_server(&self, other: &Identity) -> bool {
-        match (&self.server_uuid, &other.server_uuid) {
+        let same_start = match (self.started_at, other.started_at) {
+            (Some(a), Some(b)) => (a - b).num_seconds().abs() <= 2,
+            _ => true,
+        };
+        let same_name = match (&self.server_uuid, &other.server_uuid) {
             (Some(a), Some(b)) => a == b,
-            _ => self.host_port == other.host_port && self.server_id == other.server_id,
+            _ => {
+                self.host_port == other.host_port
+                    && self.server_id == other.server_id
+                    && self.datadir == other.datadir
+            }
+        };
+        same_name && same_start
+    }
+
+    /// Why an XA statement must not run here, if so.
+    pub fn not_resolvable_here(&self) -> Option<String> {
+        if self.replica == Some(true) {
+            return Some(
+                "it is on a replica, which lists its primary's branches: resolve it on the primary"
+                    .into(),
+            );
         }
+        if self.read_only {
+            return Some("the server is read_only: resolve it on the primary".into());
+        }
+        None
     }
 }
 
@@ -256,11 +313,20 @@ pub struct Snapshot {
 
 pub async fn identity(s: &mut Session) -> Result<Identity> {
     let sql = match s.flavor {
-        Flavor::Mysql => "SELECT @@hostname, @@port, @@server_id, @@server_uuid, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime')",
-        Flavor::Mariadb => "SELECT @@hostname, @@port, @@server_id, NULL, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME')",
+        Flavor::Mysql => "SELECT @@hostname, @@port, @@server_id, @@server_uuid, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime'), @@datadir, @@read_only",
+        Flavor::Mariadb => "SELECT @@hostname, @@port, @@server_id, NULL, UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'), @@datadir, @@read_only",
     };
     let rows = s.rows(sql).await.context("reading the server's identity")?;
     let row = rows.first().context("the server's identity: no row")?;
+    // REPLICA (MySQL 8.0.22+, MariaDB 10.5+), else SLAVE; unreadable without its privilege.
+    let replica = match s.rows("SHOW REPLICA STATUS").await {
+        Ok(r) => Some(!r.is_empty()),
+        Err(_) => s
+            .rows("SHOW SLAVE STATUS")
+            .await
+            .ok()
+            .map(|r| !r.is_empty()),
+    };
     Ok(Identity {
         flavor: s.flavor,
         version: s.version.clone(),
@@ -272,6 +338,9 @@ pub async fn identity(s: &mut Session) -> Result<Identity> {
         server_id: session::text(row, 2).unwrap_or_default(),
         server_uuid: session::text(row, 3),
         started_at: session::float(row, 4).and_then(|t| DateTime::from_timestamp(t as i64, 0)),
+        datadir: session::text(row, 5).unwrap_or_default(),
+        read_only: session::int(row, 6) == Some(1),
+        replica,
     })
 }
 
@@ -290,14 +359,18 @@ pub async fn recover(s: &mut Session) -> Result<Vec<Xid>> {
     rows.iter()
         .map(|row| {
             let format_id = session::int(row, 0).context("XA RECOVER: no formatID")?;
-            let gtrid_length = session::int(row, 1).context("XA RECOVER: no gtrid_length")? as usize;
-            let bqual_length = session::int(row, 2).context("XA RECOVER: no bqual_length")? as usize;
+            let length = |i: usize, what: &str| -> Result<usize> {
+                session::int(row, i)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .with_context(|| format!("XA RECOVER: no {what}"))
+            };
+            let (gtrid_length, bqual_length) = (length(1, "gtrid_length")?, length(2, "bqual_length")?);
             let data = session::bytes(row, 3).unwrap_or_default();
             let data = match s.flavor {
                 Flavor::Mysql => hex_data(&data)?,
                 Flavor::Mariadb => data,
             };
-            if data.len() != gtrid_length + bqual_length {
+            if Some(data.len()) != gtrid_length.checked_add(bqual_length) {
                 bail!(
                     "XA RECOVER: {} bytes of data for a gtrid of {gtrid_length} and a bqual of {bqual_length}",
                     data.len()
@@ -320,11 +393,16 @@ fn hex_data(data: &[u8]) -> Result<Vec<u8>> {
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
         .context("XA RECOVER CONVERT XID: data is not 0x…")?;
-    match Xid::parse(&format!("X'{digits}'")) {
-        Ok(x) => Ok(x.gtrid),
-        Err(_) if digits.is_empty() => Ok(Vec::new()),
-        Err(e) => bail!("XA RECOVER CONVERT XID: {e}"),
+    if !digits.len().is_multiple_of(2) || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("XA RECOVER CONVERT XID: data is not hex");
     }
+    // gtrid and bqual together: up to 128 bytes, more than one part may hold.
+    (0..digits.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&digits[i..i + 2], 16).context("XA RECOVER CONVERT XID: not hex")
+        })
+        .collect()
 }
 
 /// One row of innodb_trx.
@@ -508,6 +586,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
             bqual_length: xid.bqual.len(),
             xid,
             attached_session: None,
+            holder_known: false,
             age: Age {
                 basis: AgeBasis::Unknown,
                 seconds: None,
@@ -521,20 +600,9 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
             blocked_sessions: Vec::new(),
         })
         .collect();
-    // Attached branches: the session's own InnoDB transaction.
+    // Attached branches: the session's own InnoDB transaction, matched one to one.
     if let (Some(attached), true) = (&attached, perf_on) {
-        for b in branches.iter_mut() {
-            let matching: Vec<u64> = attached
-                .iter()
-                .filter(|(f, g, q, _)| {
-                    *f == b.xid.format_id && names(g, &b.xid.gtrid) && names(q, &b.xid.bqual)
-                })
-                .map(|(_, _, _, id)| *id)
-                .collect();
-            if let [id] = matching[..] {
-                b.attached_session = Some(id);
-            }
-        }
+        attach(&mut branches, attached);
     }
     let Some(trxs) = trxs else {
         for b in branches.iter_mut() {
@@ -614,6 +682,30 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
     })
 }
 
+/// Which session holds each branch, from performance_schema's rows (format id, gtrid,
+/// bqual, processlist id): only where one row names the branch and no other branch, so
+/// an XID whose shown forms collide (`0x41` and the byte 0x41) is left unknown.
+fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
+    let matches = |b: &Branch, r: &(i64, Vec<u8>, Vec<u8>, u64)| {
+        r.0 == b.xid.format_id && names(&r.1, &b.xid.gtrid) && names(&r.2, &b.xid.bqual)
+    };
+    let claims: Vec<usize> = rows
+        .iter()
+        .map(|r| branches.iter().filter(|b| matches(b, r)).count())
+        .collect();
+    for b in branches.iter_mut() {
+        let mine: Vec<usize> = (0..rows.len()).filter(|&r| matches(b, &rows[r])).collect();
+        match mine[..] {
+            [] => b.holder_known = true,
+            [r] if claims[r] == 1 => {
+                b.attached_session = Some(rows[r].3);
+                b.holder_known = true;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The InnoDB transactions no session holds (and that are not being rolled back).
 fn detached(trxs: &[Trx]) -> Vec<&Trx> {
     trxs.iter()
@@ -626,9 +718,14 @@ fn detached(trxs: &[Trx]) -> Vec<&Trx> {
 /// branch no session holds, the one such transaction; several, a lower bound each.
 fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start: Option<f64>) {
     let exact = |b: &mut Branch, t: &Trx, how: &str| {
-        let recovered = matches!((t.started, server_start), (Some(st), Some(up)) if st <= up + RECOVERY_WINDOW_SECONDS);
+        // Not known when the server started: it may have been recovered at a restart.
+        let recovered = match (t.started, server_start) {
+            (Some(st), Some(up)) => st <= up + RECOVERY_WINDOW_SECONDS,
+            _ => true,
+        };
         b.trx_id = Some(t.id.clone());
-        b.rows_locked = t.rows_locked;
+        // A recovered transaction counts no locks until a session touches its rows.
+        b.rows_locked = t.rows_locked.filter(|_| !recovered);
         b.lock_structs = t.lock_structs;
         b.rows_modified = t.rows_modified;
         b.age.seconds = t.age;
@@ -655,14 +752,14 @@ fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start:
     let unattributed: Vec<usize> = branches
         .iter()
         .enumerate()
-        .filter(|(_, b)| b.trx_id.is_none() && (b.attached_session.is_none()))
+        .filter(|(_, b)| b.trx_id.is_none() && b.attached_session.is_none())
         .map(|(i, _)| i)
         .collect();
     // Without performance_schema a branch may be attached and look like none.
     let all_detached_known = perf_on || unattributed.len() == detached_trx.len();
     match (unattributed.len(), detached_trx.len()) {
         (0, _) => {}
-        (1, 1) if all_detached_known => exact(
+        (1, 1) if perf_on => exact(
             &mut branches[unattributed[0]],
             detached_trx[0],
             "the only transaction no session holds",
@@ -726,17 +823,23 @@ pub async fn is_prepared(s: &mut Session, xid: &Xid) -> Result<bool> {
     Ok(recover(s).await?.iter().any(|x| x == xid))
 }
 
-/// Whether a live session holds `xid` (performance_schema; None when it cannot tell).
+/// Whether a live session holds `xid` (performance_schema; None when it cannot tell, or
+/// when more than one session's XID reads as this one).
 pub async fn held_by_session(s: &mut Session, xid: &Xid) -> Option<u64> {
     if !perf_transactions_on(s).await {
         return None;
     }
-    attached(s)
+    let holders: Vec<u64> = attached(s)
         .await
         .ok()?
         .into_iter()
-        .find(|(f, g, q, _)| *f == xid.format_id && names(g, &xid.gtrid) && names(q, &xid.bqual))
+        .filter(|(f, g, q, _)| *f == xid.format_id && names(g, &xid.gtrid) && names(q, &xid.bqual))
         .map(|(_, _, _, id)| id)
+        .collect();
+    match holders[..] {
+        [id] => Some(id),
+        _ => None,
+    }
 }
 
 /// `XA COMMIT xid` or `XA ROLLBACK xid`, with the XID in hex.
@@ -751,10 +854,8 @@ pub fn statement(commit: bool, xid: &Xid) -> String {
 /// XAER_NOTA: the server knows no prepared branch with that XID (none, or — MariaDB —
 /// one another session still holds).
 pub const XAER_NOTA: u16 = 1397;
-/// XAER_RMFAIL: the command cannot run in this state (another XA transaction open).
-pub const XAER_RMFAIL: u16 = 1399;
-/// XAER_RMERR and the heuristic outcomes.
-pub const XA_RBROLLBACK: u16 = 1402;
+/// XA_RBROLLBACK, XA_RBTIMEOUT, XA_RBDEADLOCK: the server rolled the branch back.
+pub const XA_ROLLED_BACK: [u16; 3] = [1402, 1613, 1614];
 
 #[cfg(test)]
 mod tests {
@@ -812,6 +913,7 @@ mod tests {
             gtrid_length: gtrid.len(),
             bqual_length: 0,
             attached_session: session,
+            holder_known: true,
             age: Age {
                 basis: AgeBasis::Unknown,
                 seconds: None,
@@ -899,6 +1001,8 @@ mod tests {
             (AgeBasis::AtLeast, Some(98.0))
         );
         assert!(b[0].age.source.contains("restart"), "{}", b[0].age.source);
+        // Its zero row locks are InnoDB's count before anyone touched its rows: not kept.
+        assert_eq!((b[0].rows_locked, b[0].rows_modified), (None, Some(3)));
     }
 
     #[test]
@@ -927,6 +1031,64 @@ mod tests {
             );
             assert!(x.age.source.contains("cannot be told"), "{}", x.age.source);
         }
+    }
+
+    fn server(host_port: &str, datadir: &str, started: i64) -> Identity {
+        Identity {
+            flavor: Flavor::Mariadb,
+            version: "10.11".into(),
+            host_port: host_port.into(),
+            server_id: "1".into(),
+            server_uuid: None,
+            datadir: datadir.into(),
+            started_at: DateTime::from_timestamp(started, 0),
+            read_only: false,
+            replica: Some(false),
+        }
+    }
+
+    #[test]
+    fn one_server_reached_twice_is_one_and_containers_alike_are_two() {
+        let a = server("db:3306", "/var/lib/mysql/", 1_000);
+        assert!(a.same_server(&server("db:3306", "/var/lib/mysql/", 1_001)));
+        // Same hostname, port and server_id (containers), started at other times.
+        assert!(!a.same_server(&server("db:3306", "/var/lib/mysql/", 5_000)));
+        assert!(!a.same_server(&server("db:3306", "/data/", 1_000)));
+    }
+
+    #[test]
+    fn a_replica_or_a_read_only_server_is_never_where_a_branch_is_resolved() {
+        let mut s = server("db:3306", "/d/", 0);
+        assert_eq!(s.not_resolvable_here(), None);
+        s.replica = Some(true);
+        assert!(s.not_resolvable_here().unwrap().contains("replica"));
+        s.replica = None;
+        s.read_only = true;
+        assert!(s.not_resolvable_here().unwrap().contains("read_only"));
+    }
+
+    #[test]
+    fn a_session_is_attached_only_to_the_one_branch_its_xid_names() {
+        // gtrid "0x41" (text) and gtrid [0x41] both read as performance_schema's "0x41".
+        let mut b = vec![
+            branch("0x41", None),
+            branch("A", None),
+            branch("other", None),
+        ];
+        b[1].xid.gtrid = vec![0x41];
+        for x in b.iter_mut() {
+            x.holder_known = false;
+        }
+        attach(&mut b, &[(1, b"0x41".to_vec(), Vec::new(), 7)]);
+        assert_eq!((b[0].attached_session, b[0].holder_known), (None, false));
+        assert_eq!((b[1].attached_session, b[1].holder_known), (None, false));
+        assert_eq!((b[2].attached_session, b[2].holder_known), (None, true));
+        let mut one = vec![branch("att", None)];
+        attach(&mut one, &[(1, b"att".to_vec(), Vec::new(), 9)]);
+        assert_eq!(
+            (one[0].attached_session, one[0].holder_known),
+            (Some(9), true)
+        );
     }
 
     #[test]

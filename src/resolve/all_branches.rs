@@ -59,29 +59,21 @@ pub async fn plan(
         s.decision_sources = answers;
         s.proposal = Some(proposal);
     }
+    for s in found.mysql_siblings.iter_mut() {
+        s.left_alone = mysql_why_not(s);
+    }
     let answers = join_all(found.mysql_siblings.iter().map(|s| async move {
+        if s.left_alone.is_some() {
+            return None;
+        }
         let xid_text = crate::text::RawText::from(s.xid.sql());
-        sources::ask_sources(
-            ctx,
-            configured,
-            &xid_text,
-            &crate::commands::mysql_decoded(&s.xid),
-        )
-        .await
+        let decoded = crate::commands::mysql_decoded(&s.xid);
+        Some(sources::ask_sources(ctx, configured, &xid_text, &decoded).await)
     }))
     .await;
     for (s, answers) in found.mysql_siblings.iter_mut().zip(answers) {
-        if s.state != BranchState::Prepared {
-            s.left_alone = Some(format!("it is {}", s.state.name()));
-            continue;
-        }
-        if let Some(id) = s.attached_session {
-            s.left_alone = Some(format!(
-                "session {id} still holds it (its transaction manager may be finishing it)"
-            ));
-            continue;
-        }
-        let proposal = decision::propose(&answers, s.age_seconds());
+        let Some(answers) = answers else { continue };
+        let proposal = decision::propose(&answers, s.age.lower_bound());
         match decision::choose(&proposal, &answers, Some(decision), force, true) {
             Choice::Act { heuristic, .. } => {
                 s.statement = Some(mysql::statement(decision, &s.xid));
@@ -92,6 +84,19 @@ pub async fn plan(
         s.decision_sources = answers;
         s.proposal = Some(proposal);
     }
+}
+
+/// Why a MySQL sibling cannot be resolved from here at all, if so.
+fn mysql_why_not(s: &MysqlSibling) -> Option<String> {
+    if s.state != BranchState::Prepared {
+        return Some(format!("it is {}", s.state.name()));
+    }
+    if let Some(id) = s.attached_session {
+        return Some(format!(
+            "session {id} still holds it (its transaction manager may be finishing it)"
+        ));
+    }
+    s.not_resolvable_there()
 }
 
 /// Why a sibling cannot be resolved from here at all, if so.
@@ -155,7 +160,7 @@ fn mysql_summary(s: &MysqlSibling, decision: Decision, heuristic: bool) -> Vec<B
         s.found_on
     ));
     b.whole("XID", Shown::text(&s.xid.sql()))
-        .field("age", Shown::text(&super::siblings::mysql_age(&s.age)));
+        .field("age", Shown::text(&s.age.text()));
     for a in &s.decision_sources {
         b.field(
             "source",

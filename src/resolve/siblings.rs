@@ -149,13 +149,9 @@ impl MysqlSibling {
         crate::text!["XA branch ", self.xid.sql(), " on ", self.found_on.as_str()]
     }
 
-    /// Its age for the proposal rules: the lower bound when that is all that is known, 0
-    /// when nothing is (so "no record" never reads as presumed abort for it).
-    pub fn age_seconds(&self) -> f64 {
-        match self.age.basis {
-            mysql_xa::AgeBasis::Unknown => 0.0,
-            _ => self.age.seconds.unwrap_or(0.0),
-        }
+    /// Why it cannot be resolved on the server it was read on (a replica, read_only).
+    pub fn not_resolvable_there(&self) -> Option<String> {
+        self.server.not_resolvable_here()
     }
 }
 
@@ -362,7 +358,8 @@ pub async fn search_from_mysql(
     snapshot: &mysql_xa::Snapshot,
     xid: &Xid,
 ) -> Siblings {
-    let as_gid = gid::pgjdbc_gid(xid.format_id as i32, &xid.gtrid, &xid.bqual);
+    let in_range = i32::try_from(xid.format_id).ok();
+    let as_gid = gid::pgjdbc_gid(in_range.unwrap_or(0), &xid.gtrid, &xid.bqual);
     let decoded = gid::decode_raw(&as_gid);
     let mut found = Siblings {
         global_transaction: xa_id(xid).and_then(|_| GlobalTransaction::of(&as_gid, &decoded)),
@@ -374,10 +371,14 @@ pub async fn search_from_mysql(
         database: None,
         cluster: "",
     };
-    let (others, mysql) = tokio::join!(
-        pg_participants(ctx, configured, &origin),
-        mysql_participants(ctx, configured)
-    );
+    let pg = async {
+        match in_range {
+            Some(_) => pg_participants(ctx, configured, &origin).await,
+            // No PostgreSQL XID has a format id outside int32: none of theirs can share it.
+            None => Vec::new(),
+        }
+    };
+    let (others, mysql) = tokio::join!(pg, mysql_participants(ctx, configured));
     merge_pg_reads(&mut found, others);
     let mut reads: Vec<MysqlRead> = vec![(
         THIS_SERVER.to_string(),
@@ -406,6 +407,7 @@ fn merge_mysql_reads(
     wanted: Option<&GlobalId>,
     origin: Option<(&mysql_xa::Identity, &Xid)>,
 ) {
+    let mut seen: Vec<(String, mysql_xa::Identity)> = Vec::new();
     for (name, result) in reads {
         let (target, snapshot) = match result {
             Err(e) => {
@@ -424,11 +426,11 @@ fn merge_mysql_reads(
             }
             Ok((target, Ok(snapshot))) => (target, snapshot),
         };
-        let same_as = found
-            .mysql_siblings
+        let same_as = seen
             .iter()
-            .find(|s| s.server.same_server(&snapshot.server))
-            .map(|s| s.found_on.clone());
+            .find(|(_, server)| server.same_server(&snapshot.server))
+            .map(|(other, _)| other.clone());
+        seen.push((name.clone(), snapshot.server.clone()));
         let mut new = 0;
         for b in &snapshot.branches {
             let itself = origin
@@ -656,7 +658,7 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
     for s in &found.mysql_siblings {
         let mut b = Block::new(shown!("sibling XA branch on {}", s.found_on));
         b.whole("XID", Shown::text(&s.xid.sql()))
-            .field("age", Shown::text(&mysql_age(&s.age)))
+            .field("age", Shown::text(&s.age.text()))
             .field("state", Shown::lit(s.state.name()));
         if let Some(id) = s.attached_session {
             b.field("held by", shown!("session {}", id));
@@ -694,17 +696,6 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     blocks
-}
-
-/// A MySQL branch's age in words, saying how it is known.
-pub fn mysql_age(age: &Age) -> String {
-    match (&age.basis, age.seconds) {
-        (mysql_xa::AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
-        (mysql_xa::AgeBasis::AtLeast, Some(s)) => {
-            format!("at least {}", format_duration(seconds(s)))
-        }
-        _ => "unknown".to_string(),
-    }
 }
 
 /// What `n` other branches still prepared risk: the prompt's warning and the finding's

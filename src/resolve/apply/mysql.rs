@@ -231,6 +231,26 @@ impl Subject for Branch {
                         .server_code(code),
                     }
                 }
+                // The server rolled the branch back (XA_RBROLLBACK and kin): what a
+                // rollback asked for; against a commit, the race is lost the other way.
+                Some(s) if xa::XA_ROLLED_BACK.contains(&s.code) => {
+                    let code = Some(s.code.to_string());
+                    match p.decision {
+                        Decision::Rollback => Applied::new(
+                            Status::Ok,
+                            codes::RESOLVED,
+                            format!("rolled back: the server answered {s}"),
+                        )
+                        .server_code(code),
+                        Decision::Commit => Applied::new(
+                            Status::LostRace,
+                            codes::LOST_RACE,
+                            format!("NOT committed: the server rolled the branch back ({s})"),
+                        )
+                        .server_code(code)
+                        .advice("every other branch of its global transaction must be rolled back too, or it ends mixed: check each with indoubt mysql xa and indoubt pg prepared"),
+                    }
+                }
                 Some(s) => Applied::new(Status::Error, codes::FAILED, s.to_string())
                     .server_code(Some(s.code.to_string())),
                 // No server answer (a lost connection, a timeout): it may or may not have run.
