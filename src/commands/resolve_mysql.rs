@@ -91,7 +91,11 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
     let xid_text = RawText::from(xid.sql());
     data.decision_sources =
         sources::ask_sources(ctx, &s.sources, &xid_text, &data.decoded_xid).await;
-    let proposal = decision::propose(&data.decision_sources, branch.age.lower_bound());
+    let proposal = decision::propose_aged(
+        &data.decision_sources,
+        branch.age.lower_bound(),
+        branch.age.at_least(),
+    );
     data.proposal = Some(proposal.clone());
     if let Some(why) = snapshot.server.not_resolvable_here() {
         let finding = Finding::new(

@@ -173,6 +173,11 @@ impl Age {
         }
     }
 
+    /// Whether the age is only a lower bound (or not known at all).
+    pub fn at_least(&self) -> bool {
+        self.basis != AgeBasis::Exact
+    }
+
     /// In words: `5m`, `at least 5m`, `unknown`.
     pub fn text(&self) -> String {
         match (&self.basis, self.seconds) {

@@ -73,7 +73,7 @@ pub async fn plan(
     .await;
     for (s, answers) in found.mysql_siblings.iter_mut().zip(answers) {
         let Some(answers) = answers else { continue };
-        let proposal = decision::propose(&answers, s.age.lower_bound());
+        let proposal = decision::propose_aged(&answers, s.age.lower_bound(), s.age.at_least());
         match decision::choose(&proposal, &answers, Some(decision), force, true) {
             Choice::Act { heuristic, .. } => {
                 s.statement = Some(mysql::statement(decision, &s.xid));

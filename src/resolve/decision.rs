@@ -158,6 +158,17 @@ const HEURISTIC: &str = "Any action is HEURISTIC and risks a mixed outcome acros
 /// abort only on an authoritative "no record" for a branch older than that source's
 /// `in_doubt_after`, with every source asked; otherwise an explicit heuristic.
 pub fn propose(answers: &[SourceAnswer], prepared_age_seconds: f64) -> Proposal {
+    propose_aged(answers, prepared_age_seconds, false)
+}
+
+/// The same for a branch whose age is known only as a lower bound (`at_least`: MySQL's
+/// unattributable or recovered branches), which the words say.
+pub fn propose_aged(
+    answers: &[SourceAnswer],
+    prepared_age_seconds: f64,
+    at_least: bool,
+) -> Proposal {
+    let at_least_words = if at_least { "at least " } else { "" };
     // An authoritative source's explicit answer outranks any other source's.
     for authoritative in [true, false] {
         let said = |d: Answer| {
@@ -207,20 +218,29 @@ pub fn propose(answers: &[SourceAnswer], prepared_age_seconds: f64) -> Proposal 
     if let (Some(a), true) = (no_record, unreachable.is_empty()) {
         let after = a.in_doubt_after_seconds.unwrap_or(0.0);
         if prepared_age_seconds <= after {
-            return wait(format!(
-                "wait: the coordinator may still be deciding. {} has no record yet, but this branch was prepared only {} ago, within its in_doubt_after of {}",
-                a.source,
-                format_duration(seconds(prepared_age_seconds)),
-                format_duration(seconds(after))
-            ));
+            return wait(match at_least {
+                false => format!(
+                    "wait: the coordinator may still be deciding. {} has no record yet, but this branch was prepared only {} ago, within its in_doubt_after of {}",
+                    a.source,
+                    format_duration(seconds(prepared_age_seconds)),
+                    format_duration(seconds(after))
+                ),
+                true => format!(
+                    "wait: the coordinator may still be deciding. {} has no record yet, and this branch is known to be only at least {} old, which does not establish that it is past its in_doubt_after of {}",
+                    a.source,
+                    format_duration(seconds(prepared_age_seconds)),
+                    format_duration(seconds(after))
+                ),
+            });
         }
         return Proposal {
             decision: Some(Decision::Rollback),
             heuristic: false,
             wait: false,
             why: format!(
-                "presumed abort: the authoritative source {} is reachable and has no record of a commit, and the branch was prepared {} ago (past its in_doubt_after of {})",
+                "presumed abort: the authoritative source {} is reachable and has no record of a commit, and the branch was prepared {}{} ago (past its in_doubt_after of {})",
                 a.source,
+                at_least_words,
                 format_duration(seconds(prepared_age_seconds)),
                 format_duration(seconds(after))
             ),
@@ -284,6 +304,15 @@ mod tests {
         let p = propose(&[a("tm-log", Answer::NoRecord, true)], OLD);
         assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
         assert!(p.why.contains("presumed abort"));
+    }
+
+    #[test]
+    fn an_age_known_only_as_a_lower_bound_is_said_so() {
+        let p = propose_aged(&[a("tm-log", Answer::NoRecord, true)], OLD, true);
+        assert_eq!(p.decision, Some(Decision::Rollback));
+        assert!(p.why.contains("prepared at least 1h ago"), "{}", p.why);
+        let p = propose_aged(&[a("tm-log", Answer::NoRecord, true)], 60.0, true);
+        assert!(p.wait && p.why.contains("does not establish"), "{}", p.why);
     }
 
     #[test]
