@@ -23,6 +23,7 @@ pub mod pg;
 pub mod reconcile;
 pub mod report;
 pub mod resolve;
+pub mod secret;
 pub mod settings;
 pub mod term;
 pub mod text;

@@ -245,6 +245,65 @@ fn bad_input_and_unreachable_servers_are_refused_with_exit_3() {
     assert!(!out.stderr.contains("wrong-secret-42") && !out.stdout.contains("wrong-secret-42"));
 }
 
+#[test]
+fn ssl_modes_verify_the_server_as_the_mysql_client_does() {
+    let ca = lab("INDOUBT_LAB_PG_CA");
+    let other = lab("INDOUBT_LAB_PG_OTHER_CA");
+    let xa = |url: &str, mode: &str, ca: Option<&str>| {
+        let mut cmd = indoubt();
+        cmd.args([
+            "-v",
+            "-o",
+            "json",
+            "mysql",
+            "xa",
+            "--mysql",
+            url,
+            "--defaults-file",
+        ])
+        .arg(mysql::cnf())
+        .args(["--ssl-mode", mode]);
+        if let Some(ca) = ca {
+            cmd.args(["--ssl-ca", ca]);
+        }
+        run(&mut cmd)
+    };
+    let port = lab("INDOUBT_LAB_MYSQL_PORT");
+    let by_ip = format!(
+        "mysql://{}@127.0.0.1:{port}/",
+        lab("INDOUBT_LAB_MYSQL_USER")
+    );
+    let by_name = format!(
+        "mysql://{}@localhost:{port}/",
+        lab("INDOUBT_LAB_MYSQL_USER")
+    );
+    // The lab's certificate names localhost and 127.0.0.1, signed by the lab's CA.
+    for (url, mode) in [
+        (&by_ip, "VERIFY_IDENTITY"),
+        (&by_name, "VERIFY_IDENTITY"),
+        (&by_ip, "VERIFY_CA"),
+        (&by_ip, "REQUIRED"),
+    ] {
+        let out = xa(url, mode, Some(&ca));
+        assert!(out.code < 3, "{mode} {url}: {}", out.stderr);
+        assert!(out.stderr.contains(", over TLS"), "{mode}: {}", out.stderr);
+    }
+    let out = xa(&by_ip, "DISABLED", None);
+    assert!(
+        out.code < 3 && !out.stderr.contains("over TLS"),
+        "{}",
+        out.stderr
+    );
+    // Another CA's signature is refused before anything is read.
+    let out = xa(&by_ip, "VERIFY_CA", Some(&other));
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(out.stderr.contains("ssl-mode VERIFY_CA"), "{}", out.stderr);
+    // VERIFY_* without a CA is refused with what it needs.
+    let out = xa(&by_ip, "VERIFY_IDENTITY", None);
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.contains("needs ssl-ca"), "{}", out.stderr);
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

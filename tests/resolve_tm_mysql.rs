@@ -21,12 +21,16 @@ struct Lab {
 
 impl Lab {
     fn new() -> Lab {
+        Lab::of("narayana")
+    }
+
+    fn of(kind: &'static str) -> Lab {
         let pg = TestDb::create("xa_pg");
         pg.admin()
             .batch_execute("CREATE TABLE orphans (id bigint, v text)")
             .unwrap();
         Lab {
-            tm: Tm::new("narayana", "file"),
+            tm: Tm::new(kind, "file"),
             pg,
             my: MysqlDb::create("xa_my"),
             dir: tempfile::tempdir().unwrap(),
@@ -76,7 +80,10 @@ impl Lab {
             .args(mysql::target_args()));
         let report: Value = serde_json::from_str(&out.stdout).unwrap();
         report["branches"].as_array()?.iter().find_map(|b| {
-            let node = b["decoded_xid"]["narayana"]["coordinator_node"].as_str()?;
+            let d = &b["decoded_xid"];
+            let node = d["narayana"]["coordinator_node"]
+                .as_str()
+                .or(d["atomikos"]["tm_unique_name"].as_str())?;
             (node == self.tm.node).then(|| b["xid"].as_str().unwrap().to_string())
         })
     }
@@ -158,6 +165,25 @@ fn all_branches_from_mariadb_commits_the_postgres_sibling_by_the_logged_decision
     assert_eq!(done["outcome"]["status"], "ok", "{done:#}");
     assert_eq!(done["siblings"][0]["gid"], gid.as_str());
     assert_eq!(done["siblings"][0]["state"], "committed", "{done:#}");
+    assert_eq!((lab.pg_gid(), lab.mysql_xid()), (None, None));
+    assert_eq!((lab.pg_rows(), lab.my.rows()), (1, 2));
+}
+
+#[test]
+fn atomikos_across_postgres_and_mariadb_is_committed_by_its_logged_decision() {
+    let lab = Lab::of("atomikos");
+    lab.tm.orphan_with(&[&lab.pg], &[lab.my.jdbc()], "commit");
+    let gid = lab.pg_gid().expect("the PostgreSQL branch is prepared");
+    let xid = lab.mysql_xid().expect("the MariaDB branch is prepared");
+    let (done, out) = lab.resolve("pg", &gid, &["--pg", "here"]);
+    assert_eq!(out.code, 0, "{done:#}{}", out.stderr);
+    let sibling = &done["mysql_siblings"][0];
+    assert_eq!(sibling["xid"], xid.as_str());
+    assert_eq!(
+        sibling["decision_sources"][0]["answer"], "commit",
+        "{sibling:#}"
+    );
+    assert_eq!(sibling["state"], "committed", "{done:#}");
     assert_eq!((lab.pg_gid(), lab.mysql_xid()), (None, None));
     assert_eq!((lab.pg_rows(), lab.my.rows()), (1, 2));
 }

@@ -82,9 +82,10 @@ pub(crate) async fn build(ctx: &Context, settings: &MysqlXaSettings) -> Result<R
     ctx.note(format!("connecting to {}", target.params.describe()));
     let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
     ctx.note(format!(
-        "connected: {} {}",
+        "connected: {} {}{}",
         session.flavor.name(),
-        session.version
+        session.version,
+        if session.tls { ", over TLS" } else { "" }
     ));
     let snapshot = xa::collect(&mut session).await;
     session.close().await;

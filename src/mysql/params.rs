@@ -2,24 +2,9 @@
 //! `[client]` group of an option file (`~/.my.cnf`), MYSQL_PWD, and `--ssl-mode`.
 
 use anyhow::{bail, Context, Result};
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// A password that never prints itself.
-#[derive(Clone)]
-pub struct Password(String);
-
-impl fmt::Debug for Password {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Password(<redacted>)")
-    }
-}
-
-impl Password {
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
+pub use crate::secret::Password;
 
 /// The mysql client's `--ssl-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +188,7 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
         host,
         port: url.port().unwrap_or(DEFAULT_PORT),
         user,
-        password: password.map(Password),
+        password: password.map(Password::new),
         password_from,
         database,
         ssl_mode,

@@ -195,15 +195,7 @@ impl Session {
     /// Every row of a statement, bounded by the timeout.
     pub async fn rows(&mut self, sql: &str) -> Result<Vec<Row>> {
         let timeout = self.timeout;
-        tokio::time::timeout(timeout, self.conn.query::<Row, _>(sql))
-            .await
-            .map_err(|_| {
-                anyhow!(
-                    "the statement timed out after {}",
-                    crate::units::format_duration(timeout)
-                )
-            })?
-            .map_err(converted)
+        bounded(timeout, self.conn.query::<Row, _>(sql)).await
     }
 
     /// A statement that writes (XA COMMIT, XA ROLLBACK), bounded by the timeout: only
@@ -215,15 +207,7 @@ impl Session {
     /// A statement whose result is not read (the session's SET statements).
     async fn run(&mut self, sql: &str) -> Result<()> {
         let timeout = self.timeout;
-        tokio::time::timeout(timeout, self.conn.query_drop(sql))
-            .await
-            .map_err(|_| {
-                anyhow!(
-                    "the statement timed out after {}",
-                    crate::units::format_duration(timeout)
-                )
-            })?
-            .map_err(converted)
+        bounded(timeout, self.conn.query_drop(sql)).await
     }
 
     /// The first column of the first row, as text.
@@ -236,6 +220,22 @@ impl Session {
     pub async fn close(self) {
         let _ = tokio::time::timeout(self.timeout, self.conn.disconnect()).await;
     }
+}
+
+/// A statement's future under the timeout, its error converted.
+async fn bounded<T>(
+    timeout: Duration,
+    statement: impl std::future::Future<Output = Result<T, mysql_async::Error>>,
+) -> Result<T> {
+    tokio::time::timeout(timeout, statement)
+        .await
+        .map_err(|_| {
+            anyhow!(
+                "the statement timed out after {}",
+                crate::units::format_duration(timeout)
+            )
+        })?
+        .map_err(converted)
 }
 
 /// A column's bytes (the text protocol sends every value as bytes); None for NULL.

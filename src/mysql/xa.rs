@@ -224,6 +224,31 @@ pub struct Branch {
     pub blocked_sessions: Vec<Waiter>,
 }
 
+impl Branch {
+    /// A branch as XA RECOVER lists it, nothing else known of it yet.
+    fn listed(xid: Xid) -> Branch {
+        Branch {
+            format_id: xid.format_id,
+            gtrid_length: xid.gtrid.len(),
+            bqual_length: xid.bqual.len(),
+            xid,
+            attached_session: None,
+            holder_known: false,
+            age: Age {
+                basis: AgeBasis::Unknown,
+                seconds: None,
+                since: None,
+                source: String::new(),
+            },
+            trx_id: None,
+            rows_locked: None,
+            lock_structs: None,
+            rows_modified: None,
+            blocked_sessions: Vec::new(),
+        }
+    }
+}
+
 /// The history list: undo that purge has not removed yet, and the oldest open transaction.
 #[derive(Debug, Clone, Serialize)]
 pub struct Purge {
@@ -583,28 +608,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
         }
     };
     let server_start = server.started_at.map(|t| t.timestamp() as f64);
-    let mut branches: Vec<Branch> = xids
-        .into_iter()
-        .map(|xid| Branch {
-            format_id: xid.format_id,
-            gtrid_length: xid.gtrid.len(),
-            bqual_length: xid.bqual.len(),
-            xid,
-            attached_session: None,
-            holder_known: false,
-            age: Age {
-                basis: AgeBasis::Unknown,
-                seconds: None,
-                since: None,
-                source: String::new(),
-            },
-            trx_id: None,
-            rows_locked: None,
-            lock_structs: None,
-            rows_modified: None,
-            blocked_sessions: Vec::new(),
-        })
-        .collect();
+    let mut branches: Vec<Branch> = xids.into_iter().map(Branch::listed).collect();
     // Attached branches: the session's own InnoDB transaction, matched one to one.
     if let (Some(attached), true) = (&attached, perf_on) {
         attach(&mut branches, attached);
@@ -908,29 +912,14 @@ mod tests {
     }
 
     fn branch(gtrid: &str, session: Option<u64>) -> Branch {
-        Branch {
-            xid: Xid {
-                format_id: 1,
-                gtrid: gtrid.as_bytes().to_vec(),
-                bqual: Vec::new(),
-            },
+        let mut b = Branch::listed(Xid {
             format_id: 1,
-            gtrid_length: gtrid.len(),
-            bqual_length: 0,
-            attached_session: session,
-            holder_known: true,
-            age: Age {
-                basis: AgeBasis::Unknown,
-                seconds: None,
-                since: None,
-                source: String::new(),
-            },
-            trx_id: None,
-            rows_locked: None,
-            lock_structs: None,
-            rows_modified: None,
-            blocked_sessions: Vec::new(),
-        }
+            gtrid: gtrid.as_bytes().to_vec(),
+            bqual: Vec::new(),
+        });
+        b.attached_session = session;
+        b.holder_known = true;
+        b
     }
 
     fn trx(id: &str, thread: u64, started: f64, now: f64) -> Trx {

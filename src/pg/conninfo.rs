@@ -12,21 +12,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A password that never prints itself.
-#[derive(Clone)]
-pub struct Password(String);
-
-impl fmt::Debug for Password {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Password(<redacted>)")
-    }
-}
-
-impl Password {
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
+pub use crate::secret::Password;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SslMode {
@@ -265,7 +251,7 @@ impl ConnParams {
             ports,
             user,
             dbname,
-            password: take("password").map(Password),
+            password: take("password").map(Password::new),
             sslmode,
             sslrootcert: take("sslrootcert").map(PathBuf::from),
             sslcert: take("sslcert").map(PathBuf::from),
@@ -288,7 +274,7 @@ impl ConnParams {
                 .map(PathBuf::from)
                 .or_else(|| env("HOME").map(|home| Path::new(&home).join(".pgpass")));
             if let Some(passfile) = passfile {
-                params.password = password_from_file(&passfile, &params)?.map(Password);
+                params.password = password_from_file(&passfile, &params)?.map(Password::new);
                 if params.password.is_some() {
                     params.password_from = Some(PasswordFrom::File(passfile.clone()));
                 }

@@ -161,20 +161,28 @@ fn mysql_summary(s: &MysqlSibling, decision: Decision, heuristic: bool) -> Vec<B
     ));
     b.whole("XID", Shown::text(&s.xid.sql()))
         .field("age", Shown::text(&s.age.text()));
-    for a in &s.decision_sources {
+    let statement = shown!("{} on {}", mysql::statement(decision, &s.xid), s.address);
+    vec![decided(b, &s.decision_sources, statement, heuristic)]
+}
+
+/// A sibling's block, finished: what its sources say, the statement (whole) and the risk.
+fn decided(
+    mut b: Block,
+    answers: &[crate::audit::record::SourceAnswer],
+    statement: Shown,
+    heuristic: bool,
+) -> Block {
+    for a in answers {
         b.field(
             "source",
             shown!("{}: {} ({})", a.source, a.answer.name(), a.detail),
         );
     }
-    b.whole(
-        "will run",
-        shown!("{} on {}", mysql::statement(decision, &s.xid), s.address),
-    );
+    b.whole("will run", statement);
     if heuristic {
         b.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
     }
-    vec![b]
+    b
 }
 
 fn pg_branches(
@@ -243,20 +251,8 @@ fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Vec<Block> {
             "prepared",
             shown!("{} ago", format_duration(seconds(s.age_seconds))),
         );
-    for a in &s.decision_sources {
-        b.field(
-            "source",
-            shown!("{}: {} ({})", a.source, a.answer.name(), a.detail),
-        );
-    }
-    b.whole(
-        "will run",
-        shown!("{} in {}", pg::statement(decision, &s.gid), s.database),
-    );
-    if heuristic {
-        b.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
-    }
-    vec![b]
+    let statement = shown!("{} in {}", pg::statement(decision, &s.gid), s.database);
+    vec![decided(b, &s.decision_sources, statement, heuristic)]
 }
 
 /// The flow's outcomes for the siblings (in the order of [`branches`]), and what they
