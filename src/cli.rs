@@ -319,8 +319,10 @@ pub struct ResolvePgArgs {
 
 #[derive(Debug, Args)]
 pub struct ResolveMysqlArgs {
-    /// The branch's XID as `mysql xa` or XA RECOVER FORMAT='SQL' shows it:
-    /// X'GTRID-HEX',X'BQUAL-HEX',FORMATID (or 'gtrid','bqual',formatID)
+    /// The branch's XID: 0xGTRID-HEX,0xBQUAL-HEX,FORMATID (as next commands write it: no
+    /// shell quoting needed), X'GTRID-HEX',X'BQUAL-HEX',FORMATID (as `mysql xa` and XA
+    /// RECOVER FORMAT='SQL' show it) or 'gtrid','bqual',formatID (a quote doubled, a
+    /// backslash literal); bqual and formatID default to '' and 1, as in XA statements
     pub xid: String,
 
     #[command(flatten)]

@@ -135,6 +135,12 @@ codes! {
         fix: "Resolve the prepared branches with `indoubt resolve mysql XID --dry-run` (each with its coordinator's decision).",
     }
 
+    MYSQL_UNPRIVILEGED = "mysql_unprivileged" {
+        meaning: "`config show --check`: the user a mysql target connects as cannot read what `mysql xa` needs (XA RECOVER, information_schema.innodb_trx), or performance_schema does not record transactions, so which branches live sessions hold cannot be told.",
+        why: "`mysql xa` then reports branch ages, locks and victims as UNKNOWN (or only as lower bounds) on that server, and check's alert rests on less.",
+        fix: "Grant what the check names, e.g. `GRANT PROCESS ON *.* TO 'monitor'@'%'`; turn on performance-schema-instrument='transaction=ON' and performance-schema-consumer-events-transactions-current=ON in the server's configuration.",
+    }
+
     PURGE_LAG = "purge_lag" {
         meaning: "InnoDB's history list length (undo of committed changes that purge has not removed) of a MySQL or MariaDB server, against the thresholds, with the oldest transaction still open: purge cannot remove undo that transaction may still need to read.",
         why: "A long history list slows every read that walks old row versions and grows the undo tablespaces; a prepared XA branch or a forgotten open transaction keeps it growing until it ends.",

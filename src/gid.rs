@@ -362,7 +362,7 @@ impl DecodedGid {
 
     /// Where the decision for this transaction lives, for the operator.
     pub fn advice(&self) -> Text {
-        const RULE: &str = "Resolve by the coordinator's decision; a heuristic COMMIT/ROLLBACK PREPARED is a human's call, to be recorded and communicated.";
+        const RULE: &str = "Resolve by the coordinator's decision; a heuristic commit or rollback is a human's call, to be recorded and communicated.";
         match self {
             DecodedGid::Xa(XaGid { narayana: Some(n), .. }) => crate::text![
                 "The decision is in the transaction log (ObjectStore) of Narayana node '",

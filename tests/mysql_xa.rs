@@ -64,14 +64,30 @@ fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_x
     // of another's is claimed for it.
     match basis {
         "exact" => assert_eq!(b["rows_modified"], 1, "{b:#}"),
-        _ => assert!(
-            b["rows_modified"].is_null()
-                && b["age"]["source"]
-                    .as_str()
-                    .unwrap()
-                    .contains("at least as old as the youngest"),
-            "{b:#}"
-        ),
+        _ => {
+            assert!(
+                b["rows_modified"].is_null()
+                    && b["age"]["source"]
+                        .as_str()
+                        .unwrap()
+                        .contains("at least as old as the youngest"),
+                "{b:#}"
+            );
+            // What is established of the group is said of the group, with its severity.
+            let group = report["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| {
+                    f["evidence"]["xids"]
+                        .as_array()
+                        .is_some_and(|x| x.iter().any(|x| x == xid.as_str()))
+                })
+                .unwrap_or_else(|| panic!("no finding about the group: {report:#}"));
+            assert_eq!(group["code"], "xa_branch_age");
+            let oldest = group["evidence"]["oldest_seconds"].as_f64().unwrap();
+            assert!(oldest >= f["evidence"]["age_seconds"].as_f64().unwrap());
+        }
     }
     assert_eq!(b["decoded_xid"]["transaction_manager"], "Narayana");
     assert_eq!(
@@ -302,6 +318,66 @@ fn ssl_modes_verify_the_server_as_the_mysql_client_does() {
     let out = xa(&by_ip, "VERIFY_IDENTITY", None);
     assert_eq!(out.code, 3);
     assert!(out.stderr.contains("needs ssl-ca"), "{}", out.stderr);
+}
+
+#[test]
+fn config_show_check_names_what_a_mysql_user_lacks_with_the_grant() {
+    let db = MysqlDb::create("xa_cfg");
+    // A branch, so the reads that attribute one have something to read.
+    let xid = mysql::xid(&unique("cfg"), "b", 4660);
+    db.prepare_detached(&xid);
+    let user = unique("nopriv");
+    mysql::sql(&format!(
+        "CREATE USER '{user}'@'%' IDENTIFIED BY 'pw-{user}'"
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("nopriv.cnf");
+    std::fs::write(&cnf, format!("[client]\npassword=pw-{user}\n")).unwrap();
+    let port = lab("INDOUBT_LAB_MYSQL_PORT");
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  admin:\n    url: {}\n    option_file: {}\n  monitor:\n    url: mysql://{user}@127.0.0.1:{port}/\n    option_file: {}\n",
+            mysql::url(),
+            mysql::cnf(),
+            cnf.display()
+        ),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "config", "show", "--check"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let target = |name: &str| {
+        report["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["kind"] == "mysql" && t["name"] == name)
+            .unwrap_or_else(|| panic!("no mysql target {name}: {report:#}"))
+            .clone()
+    };
+    assert_eq!(target("admin")["status"], "OK", "{report:#}");
+    let monitor = target("monitor");
+    assert_eq!(monitor["status"], "WARNING", "{monitor:#}");
+    let lacking = monitor["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "mysql_unprivileged")
+        .unwrap_or_else(|| panic!("{monitor:#}"));
+    assert!(
+        lacking["detail"].as_str().unwrap().contains("PROCESS"),
+        "{lacking:#}"
+    );
+    assert_eq!(
+        lacking["next"],
+        format!("GRANT PROCESS ON *.* TO '{user}'@'%';")
+    );
+    assert_eq!(out.code, 1);
+    mysql::sql(&format!("XA ROLLBACK {xid}; DROP USER '{user}'@'%'"));
 }
 
 fn free_port() -> u16 {

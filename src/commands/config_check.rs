@@ -28,13 +28,13 @@ use serde::Serialize;
 #[derive(Debug, Serialize)]
 struct CheckReport {
     config_file: Option<String>,
-    /// Every target checked, in config order: postgres first, then kafka.
+    /// Every target checked, in config order: postgres first, then kafka, then mysql.
     targets: Vec<TargetChecks>,
 }
 
 #[derive(Debug, Serialize)]
 struct TargetChecks {
-    /// `postgres` or `kafka`.
+    /// `postgres`, `kafka` or `mysql`.
     kind: &'static str,
     name: String,
     /// `user@host:port/db`, or the bootstrap servers; never a password.
@@ -114,6 +114,12 @@ struct PgPlan {
     uses: Vec<PgUse>,
 }
 
+struct MysqlPlan {
+    name: String,
+    target: std::result::Result<crate::settings::targets::MysqlTarget, String>,
+    used_by: Vec<String>,
+}
+
 struct KafkaPlan {
     name: String,
     target: Result<ClientConfig>,
@@ -128,6 +134,7 @@ struct KafkaPlan {
 pub struct Plans {
     pg: Vec<PgPlan>,
     kafka: Vec<KafkaPlan>,
+    mysql: Vec<MysqlPlan>,
     /// References that name no target (config show says so too).
     unusable: Vec<Finding>,
 }
@@ -138,8 +145,21 @@ impl Plans {
         let mut plans = Plans {
             pg: Vec::new(),
             kafka: Vec::new(),
+            mysql: Vec::new(),
             unusable: Vec::new(),
         };
+        for name in config.mysql.keys() {
+            let participant =
+                config.resolve.participants.contains(name) && !config.postgres.contains_key(name);
+            plans.mysql.push(MysqlPlan {
+                name: name.clone(),
+                target: t.mysql_referenced(name),
+                used_by: participant
+                    .then(|| "resolve.participants".to_string())
+                    .into_iter()
+                    .collect(),
+            });
+        }
         for name in config.postgres.keys() {
             plans.pg.push(PgPlan {
                 name: name.clone(),
@@ -214,7 +234,12 @@ impl Plans {
             }
         }
         let r = &config.resolve;
-        for p in &r.participants {
+        // A participant of the mysql: section is checked with the mysql targets.
+        for p in r
+            .participants
+            .iter()
+            .filter(|p| !config.mysql.contains_key(*p) || config.postgres.contains_key(*p))
+        {
             plans.pg_ref(t, "resolve.participants", p);
         }
         if let Some(c) = &r.citus_coordinator {
@@ -226,7 +251,11 @@ impl Plans {
             }
         }
         // Nothing configured: the server the pg commands would inspect without --pg.
-        if plans.pg.is_empty() && plans.kafka.is_empty() && plans.unusable.is_empty() {
+        if plans.pg.is_empty()
+            && plans.kafka.is_empty()
+            && plans.mysql.is_empty()
+            && plans.unusable.is_empty()
+        {
             plans.pg.push(PgPlan {
                 name: "(default)".into(),
                 target: t.pg_target(None),
@@ -294,8 +323,9 @@ pub async fn run(ctx: &Context, settings: &ConfigCheckSettings) -> Result<Severi
     let plans = &settings.plans;
     let pg = futures_util::future::join_all(plans.pg.iter().map(|p| check_pg(ctx, p)));
     let kafka = futures_util::future::join_all(plans.kafka.iter().map(|k| check_kafka(ctx, k)));
-    let (pg, kafka) = tokio::join!(pg, kafka);
-    let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).collect();
+    let mysql = futures_util::future::join_all(plans.mysql.iter().map(|m| check_mysql(ctx, m)));
+    let (pg, kafka, mysql) = tokio::join!(pg, kafka, mysql);
+    let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).chain(mysql).collect();
     let mut findings = plans.unusable.clone();
     for t in &targets {
         let subject = format!("{} target {}", t.kind, t.name);
@@ -386,6 +416,70 @@ fn unreachable(err: &anyhow::Error) -> Check {
         codes::TARGET_UNREACHABLE,
         detail,
     )
+}
+
+/// A mysql target: the connection, then each read `mysql xa` makes, as the server answers.
+async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
+    use crate::mysql::{session as my, xa};
+    let target = match &plan.target {
+        Ok(target) => target,
+        Err(e) => {
+            let check = Check::failed(
+                "connection settings",
+                Severity::Unknown,
+                codes::CONFIG_TARGET_UNUSABLE,
+                format!("cannot be used: {e}"),
+            );
+            return finish("mysql", &plan.name, None, &plan.used_by, vec![check]);
+        }
+    };
+    let address = Some(target.params.describe());
+    let mut session = match my::connect(&target.params, ctx.timeout, my::Mode::ReadOnly).await {
+        Err(e) => {
+            return finish(
+                "mysql",
+                &plan.name,
+                address,
+                &plan.used_by,
+                vec![unreachable(&e)],
+            )
+        }
+        Ok(session) => session,
+    };
+    let mut checks = vec![Check::ok(
+        "connection",
+        format!(
+            "{} {}{}",
+            session.flavor.name(),
+            session.version,
+            if session.tls { ", over TLS" } else { "" }
+        ),
+    )];
+    let user = format!("'{}'@'%'", target.params.user.replace('\'', "''"));
+    checks.push(match xa::collect(&mut session).await {
+        Err(e) => Check::failed(
+            "XA RECOVER",
+            Severity::Warning,
+            codes::MYSQL_UNPRIVILEGED,
+            format!("mysql xa cannot read the prepared branches: {e:#}"),
+        ),
+        Ok(snapshot) if snapshot.unreadable.is_empty() => Check::ok(
+            "XA RECOVER, innodb_trx, performance_schema",
+            "every read mysql xa makes answered",
+        ),
+        Ok(snapshot) => {
+            let process = snapshot.unreadable.iter().any(|u| u.contains("PROCESS"));
+            Check::failed(
+                "innodb_trx, performance_schema",
+                Severity::Warning,
+                codes::MYSQL_UNPRIVILEGED,
+                snapshot.unreadable.join("; "),
+            )
+            .next(process.then(|| Next::sql(format!("GRANT PROCESS ON *.* TO {user};").into())))
+        }
+    });
+    session.close().await;
+    finish("mysql", &plan.name, address, &plan.used_by, checks)
 }
 
 async fn check_pg(ctx: &Context, plan: &PgPlan) -> TargetChecks {

@@ -48,6 +48,7 @@ pub(crate) struct XaReport {
     purge: xa::Purge,
     unattributed_waiters: Vec<Waiter>,
     unreadable: Vec<String>,
+    unmatched: Option<xa::Unmatched>,
 }
 
 /// The decoded form of a MySQL XID (the decoder PostgreSQL GIDs go through).
@@ -133,6 +134,7 @@ fn report_of(settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport>
         purge: snapshot.purge,
         unattributed_waiters: snapshot.unattributed_waiters,
         unreadable: snapshot.unreadable,
+        unmatched: snapshot.unmatched,
     };
     let findings = assess(&data, settings, &settings.addressing);
     Report::new("mysql xa", settings.target.report_target(), findings, data)
@@ -252,6 +254,34 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             "prepared XA branches",
             what.clone(),
         ));
+    }
+    // Each of several unmatched branches is only "at least the youngest"; that one of
+    // them is as old as the oldest is established, and is what an alert must see.
+    if let Some(u) = &data.unmatched {
+        let age = seconds(u.oldest_seconds);
+        let severity = Severity::grade(age, warning, critical);
+        let mut message = format!(
+            "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
+            u.xids.len(),
+            format_duration(age)
+        );
+        message.push_str(&match severity {
+            Severity::Critical => format!("; critical from {}", format_duration(critical)),
+            Severity::Warning => format!("; warning from {}", format_duration(warning)),
+            _ => String::new(),
+        });
+        findings.push(
+            Finding::new(
+                severity,
+                codes::XA_BRANCH_AGE,
+                format!("{} prepared XA branches no session holds", u.xids.len()),
+                message,
+            )
+            .evidence("source", "XA RECOVER, information_schema.innodb_trx")
+            .evidence("xids", u.xids.iter().map(Xid::sql).collect::<Vec<_>>())
+            .evidence("oldest_seconds", u.oldest_seconds)
+            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339())),
+        );
     }
     if !data.unattributed_waiters.is_empty() {
         let ids: Vec<String> = data

@@ -246,7 +246,21 @@ impl OptionFile {
 /// as the mysql client ignores it ("World-writable config file … is ignored"): what
 /// another user could plant must not choose the server a password is sent to.
 pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
+    read_at_depth(path, 0)
+}
+
+/// `!include` is followed as the client follows it, a few levels deep (a loop ends).
+const INCLUDE_DEPTH: usize = 4;
+
+fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
     use std::os::unix::fs::MetadataExt;
+    // The client's way of saying "no option file".
+    if path == Path::new("/dev/null") {
+        return Ok(Some(OptionFile {
+            path: path.to_path_buf(),
+            values: Vec::new(),
+        }));
+    }
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -254,7 +268,10 @@ pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
     };
     // A FIFO or a device would block the read, unbounded.
     if !meta.is_file() {
-        bail!("the option file {} is not a regular file", path.display());
+        return Err(crate::error::hinted(
+            format!("the option file {} is not a regular file", path.display()),
+            "give the file whose [client] group holds password= (or /dev/null for none)",
+        ));
     }
     if meta.mode() & 0o002 != 0 {
         return Err(crate::error::hinted(
@@ -267,20 +284,53 @@ pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
     }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the option file {}", path.display()))?;
+    let mut values = Vec::new();
+    for line in parse_client_group(&text) {
+        match line {
+            Line::Value(key, value) => values.push((key, value)),
+            Line::Include(included) if depth < INCLUDE_DEPTH => {
+                let included = path.parent().unwrap_or(Path::new("/")).join(included);
+                match read_at_depth(&included, depth + 1)? {
+                    Some(file) => values.extend(file.values),
+                    None => bail!(
+                        "the option file {} includes {}, which does not exist",
+                        path.display(),
+                        included.display()
+                    ),
+                }
+            }
+            Line::Include(_) => bail!(
+                "the option file {} nests !include more than {INCLUDE_DEPTH} deep",
+                path.display()
+            ),
+        }
+    }
     Ok(Some(OptionFile {
         path: path.to_path_buf(),
-        values: parse_client_group(&text),
+        values,
     }))
+}
+
+/// One line of an option file that matters here.
+enum Line {
+    /// A `[client]` option, its name with `-` for `_`.
+    Value(String, String),
+    /// `!include FILE` (anywhere: the included file has groups of its own).
+    Include(String),
 }
 
 /// The `key=value` lines of the `[client]` groups: `#` and `;` start comments (outside
 /// quotes), values may be quoted, and `\n \t \r \b \s \\` are escapes, as in MySQL's
-/// option files. `!include` lines are not followed.
-fn parse_client_group(text: &str) -> Vec<(String, String)> {
+/// option files; `!include FILE` lines are returned to be followed (`!includedir` is not).
+fn parse_client_group(text: &str) -> Vec<Line> {
     let mut values = Vec::new();
     let mut in_client = false;
     for line in text.lines() {
         let line = line.trim();
+        if let Some(file) = line.strip_prefix("!include ") {
+            values.push(Line::Include(file.trim().to_string()));
+            continue;
+        }
         if line.is_empty()
             || line.starts_with('#')
             || line.starts_with(';')
@@ -299,7 +349,10 @@ fn parse_client_group(text: &str) -> Vec<(String, String)> {
             Some((k, v)) => (k.trim(), option_value(v.trim())),
             None => (line, String::new()),
         };
-        values.push((key.replace('_', "-").to_ascii_lowercase(), value));
+        values.push(Line::Value(
+            key.replace('_', "-").to_ascii_lowercase(),
+            value,
+        ));
     }
     values
 }
@@ -408,6 +461,52 @@ mod tests {
         .unwrap();
         assert_eq!(p.password.unwrap().expose(), "from-env");
         assert_eq!(p.password_from.as_deref(), Some("MYSQL_PWD"));
+    }
+
+    #[test]
+    fn includes_are_followed_and_dev_null_is_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("secret.cnf"),
+            "[client]\npassword=from-include\n",
+        )
+        .unwrap();
+        let file = dir.path().join("my.cnf");
+        std::fs::write(&file, "[client]\nuser=ops\n!include secret.cnf\n").unwrap();
+        let p = resolve(
+            &Given {
+                url: "mysql://db1",
+                option_file: Some(&file),
+                ..Given::default()
+            },
+            &env_of(&[]),
+        )
+        .unwrap();
+        assert_eq!(p.password.unwrap().expose(), "from-include");
+        let p = resolve(
+            &Given {
+                url: "mysql://u@db1",
+                option_file: Some(Path::new("/dev/null")),
+                ..Given::default()
+            },
+            &env_of(&[("MYSQL_PWD", "env")]),
+        )
+        .unwrap();
+        assert_eq!(p.password_from.as_deref(), Some("MYSQL_PWD"));
+        std::fs::write(&file, "[client]\n!include missing.cnf\n").unwrap();
+        let e = resolve(
+            &Given {
+                url: "mysql://u@db1",
+                option_file: Some(&file),
+                ..Given::default()
+            },
+            &env_of(&[]),
+        )
+        .unwrap_err();
+        assert!(
+            format!("{e:#}").contains("missing.cnf, which does not exist"),
+            "{e:#}"
+        );
     }
 
     #[test]

@@ -62,9 +62,17 @@ impl Xid {
         loop {
             if parts.len() == 2 {
                 let n = rest.trim();
-                format_id = Some(n.parse::<i64>().map_err(|_| {
-                    format!("the format id {:?} is not a number", crate::text::escape(n))
-                })?);
+                let id = n
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|id| (0..=i64::from(i32::MAX)).contains(id))
+                    .ok_or_else(|| {
+                        format!(
+                            "the format id {:?} is not one XA takes (0 to 2147483647)",
+                            crate::text::escape(n)
+                        )
+                    })?;
+                format_id = Some(id);
                 break;
             }
             let (part, after) = xid_part(rest)?;
@@ -98,7 +106,7 @@ fn xid_part(text: &str) -> Result<(Vec<u8>, &str), String> {
             return Err("not a hex digit in an XID part".into());
         }
         if !s.len().is_multiple_of(2) {
-            return Err("a hex XID part has an even number of digits".into());
+            return Err("a hex XID part needs an even number of digits (two per byte)".into());
         }
         (0..s.len())
             .step_by(2)
@@ -339,6 +347,18 @@ pub struct Snapshot {
     pub unattributed_waiters: Vec<Waiter>,
     /// What could not be read, and what that leaves unknown.
     pub unreadable: Vec<String>,
+    /// Branches that could each be given only a lower bound: the oldest of their
+    /// transactions is some branch's, which one is not known.
+    pub unmatched: Option<Unmatched>,
+}
+
+/// Several branches no session holds, against as many such InnoDB transactions.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unmatched {
+    pub xids: Vec<Xid>,
+    /// The oldest of their transactions: one of these branches is at least this old.
+    pub oldest_seconds: f64,
+    pub oldest_since: Option<DateTime<Utc>>,
 }
 
 pub async fn identity(s: &mut Session) -> Result<Identity> {
@@ -629,9 +649,10 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
             },
             unattributed_waiters: Vec::new(),
             unreadable,
+            unmatched: None,
         });
     };
-    attribute(&mut branches, &trxs, perf_on, server_start);
+    let unmatched = attribute(&mut branches, &trxs, perf_on, server_start);
     let detached_trx = detached(&trxs);
     // Waiters: on an attributed branch's transaction, or on one no session holds.
     let mut unattributed_waiters = Vec::new();
@@ -688,6 +709,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
         },
         unattributed_waiters,
         unreadable,
+        unmatched,
     })
 }
 
@@ -725,7 +747,13 @@ fn detached(trxs: &[Trx]) -> Vec<&Trx> {
 /// Gives each branch its InnoDB transaction, age, and rows where that is established
 /// (the module's comment): a branch a session holds, its session's transaction; the one
 /// branch no session holds, the one such transaction; several, a lower bound each.
-fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start: Option<f64>) {
+fn attribute(
+    branches: &mut [Branch],
+    trxs: &[Trx],
+    perf_on: bool,
+    server_start: Option<f64>,
+) -> Option<Unmatched> {
+    let mut unmatched = None;
     let exact = |b: &mut Branch, t: &Trx, how: &str| {
         // Not known when the server started: it may have been recovered at a restart.
         let recovered = match (t.started, server_start) {
@@ -774,6 +802,18 @@ fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start:
             "the only transaction no session holds",
         ),
         (n, m) if n == m && all_detached_known => {
+            let oldest = detached_trx
+                .iter()
+                .filter_map(|t| Some((t.age?, t.started)))
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            unmatched = oldest.map(|(age, started)| Unmatched {
+                xids: unattributed
+                    .iter()
+                    .map(|&i| branches[i].xid.clone())
+                    .collect(),
+                oldest_seconds: age,
+                oldest_since: started.and_then(|s| DateTime::from_timestamp(s as i64, 0)),
+            });
             let youngest = detached_trx
                 .iter()
                 .filter_map(|t| Some((t.age?, t.started)))
@@ -810,6 +850,7 @@ fn attribute(branches: &mut [Branch], trxs: &[Trx], perf_on: bool, server_start:
             }
         }
     }
+    unmatched
 }
 
 /// Whether performance_schema records transactions: the instrument and the consumer on.
@@ -889,6 +930,9 @@ mod tests {
         );
         assert_eq!(Xid::parse("'g'").unwrap().format_id, 1);
         for bad in [
+            "'g','b',-1",
+            "'g','b',99999999999",
+            "X'a\u{e9}'",
             "",
             "g",
             "X'0'",
@@ -975,7 +1019,7 @@ mod tests {
     fn several_branches_no_session_holds_are_each_at_least_the_youngest_and_claim_no_rows() {
         let mut b = vec![branch("a", None), branch("b", None)];
         let t = [trx("1", 0, NOW - 900.0, NOW), trx("2", 0, NOW - 300.0, NOW)];
-        attribute(&mut b, &t, true, BOOT);
+        let unmatched = attribute(&mut b, &t, true, BOOT).expect("the group's oldest");
         for x in &b {
             assert_eq!(
                 (x.age.basis.clone(), x.age.seconds),
@@ -983,6 +1027,8 @@ mod tests {
             );
             assert_eq!((x.trx_id.as_ref(), x.rows_modified), (None, None));
         }
+        // One of them is the 15-minute-old one: the group says so, for its severity.
+        assert_eq!((unmatched.oldest_seconds, unmatched.xids.len()), (900.0, 2));
     }
 
     #[test]

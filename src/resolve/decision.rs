@@ -247,8 +247,10 @@ pub fn propose_aged(
         };
     }
     let asked = answers.iter().any(|a| a.answer != Answer::NotApplicable);
-    heuristic(if !asked {
+    heuristic(if answers.is_empty() {
         "no decision source is configured for this transaction".to_string()
+    } else if !asked {
+        "no configured decision source applies to this transaction".to_string()
     } else if !unreachable.is_empty() {
         format!(
             "{} could not be asked, and its record could say commit; \"no record\" from the others proves nothing",
@@ -367,7 +369,13 @@ mod tests {
         assert_eq!((p.decision, p.heuristic), (Some(Decision::Rollback), false));
         assert!(propose(&[], OLD).heuristic);
         let p = propose(&[a("atomikos", Answer::NotApplicable, true)], OLD);
-        assert!(p.why.contains("no decision source is configured"), "{p:?}");
+        assert!(
+            p.why.contains("no configured decision source applies"),
+            "{p:?}"
+        );
+        assert!(propose(&[], OLD)
+            .why
+            .contains("no decision source is configured"));
     }
 
     #[test]
