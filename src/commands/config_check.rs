@@ -418,19 +418,29 @@ fn unreachable(err: &anyhow::Error) -> Check {
     )
 }
 
+/// A target whose settings do not make a connection: UNKNOWN, nothing tried.
+fn unusable_settings(
+    kind: &'static str,
+    name: &str,
+    used_by: &[String],
+    why: String,
+) -> TargetChecks {
+    let check = Check::failed(
+        "connection settings",
+        Severity::Unknown,
+        codes::CONFIG_TARGET_UNUSABLE,
+        format!("cannot be used: {why}"),
+    );
+    finish(kind, name, None, used_by, vec![check])
+}
+
 /// A mysql target: the connection, then each read `mysql xa` makes, as the server answers.
 async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
     use crate::mysql::{session as my, xa};
     let target = match &plan.target {
         Ok(target) => target,
         Err(e) => {
-            let check = Check::failed(
-                "connection settings",
-                Severity::Unknown,
-                codes::CONFIG_TARGET_UNUSABLE,
-                format!("cannot be used: {e}"),
-            );
-            return finish("mysql", &plan.name, None, &plan.used_by, vec![check]);
+            return unusable_settings("mysql", &plan.name, &plan.used_by, e.clone());
         }
     };
     let address = Some(target.params.describe());
@@ -468,7 +478,7 @@ async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
             "every read mysql xa makes answered",
         ),
         Ok(snapshot) => {
-            let process = snapshot.unreadable.iter().any(|u| u.contains("PROCESS"));
+            let process = !snapshot.innodb_trx_read;
             Check::failed(
                 "innodb_trx, performance_schema",
                 Severity::Warning,
@@ -486,13 +496,7 @@ async fn check_pg(ctx: &Context, plan: &PgPlan) -> TargetChecks {
     let target = match &plan.target {
         Ok(target) => target,
         Err(e) => {
-            let check = Check::failed(
-                "connection settings",
-                Severity::Unknown,
-                codes::CONFIG_TARGET_UNUSABLE,
-                format!("cannot be used: {e:#}"),
-            );
-            return finish("postgres", &plan.name, None, &plan.used_by, vec![check]);
+            return unusable_settings("postgres", &plan.name, &plan.used_by, format!("{e:#}"));
         }
     };
     let address = Some(target.params.describe());
@@ -935,13 +939,7 @@ async fn check_kafka(ctx: &Context, plan: &KafkaPlan) -> TargetChecks {
     let target = match &plan.target {
         Ok(t) => t,
         Err(e) => {
-            let check = Check::failed(
-                "connection settings",
-                Severity::Unknown,
-                codes::CONFIG_TARGET_UNUSABLE,
-                format!("cannot be used: {e:#}"),
-            );
-            return finish("kafka", &plan.name, None, &plan.used_by, vec![check]);
+            return unusable_settings("kafka", &plan.name, &plan.used_by, format!("{e:#}"));
         }
     };
     let address = Some(target.bootstrap.join(","));

@@ -65,10 +65,11 @@ pub fn decoded(xid: &Xid) -> DecodedGid {
     }
 }
 
-/// Its global transaction (shared by its branches on every engine).
+/// Its global transaction (shared by its branches on every engine); none for a format id
+/// outside XA's range (no other engine's branch can carry it).
 pub fn global(xid: &Xid, decoded: &DecodedGid) -> Option<GlobalTransaction> {
-    let as_gid = gid::pgjdbc_gid(xid.format_id as i32, &xid.gtrid, &xid.bqual);
-    GlobalTransaction::of(&as_gid, decoded)
+    let format_id = i32::try_from(xid.format_id).ok()?;
+    GlobalTransaction::of(&gid::pgjdbc_gid(format_id, &xid.gtrid, &xid.bqual), decoded)
 }
 
 pub async fn run(ctx: &Context, settings: &MysqlXaSettings) -> Result<Severity> {
@@ -154,6 +155,14 @@ pub fn subject(xid: &Xid) -> crate::text::Text {
     crate::text!["XA branch ", xid.sql()]
 }
 
+/// `1 row changed`, `3 rows changed`.
+pub fn rows_changed(n: i64) -> String {
+    match n {
+        1 => "1 row changed".to_string(),
+        n => format!("{n} rows changed"),
+    }
+}
+
 /// Who holds a branch, in words (for a message, a table cell, a prompt).
 pub fn holder_text(branch: &Branch) -> String {
     match (branch.attached_session, branch.holder_known) {
@@ -199,7 +208,7 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
         message.push_str("; ");
         message.push_str(&holder_text(b));
         if let Some(rows) = b.rows_modified {
-            message.push_str(&format!("; {rows} row(s) changed, locked until it ends"));
+            message.push_str(&format!("; {}, locked until it ends", rows_changed(rows)));
         }
         if !b.blocked_sessions.is_empty() {
             let ids: Vec<String> = b
@@ -391,8 +400,7 @@ impl TableView for XaReport {
                 // Rows it changed: InnoDB counts no lock of a transaction it recovered
                 // at a restart until someone touches the row, yet each stays locked.
                 Cell::new(match b.rows_modified {
-                    Some(1) => Shown::lit("1 row changed"),
-                    Some(n) => shown!("{} rows changed", n),
+                    Some(n) => Shown::text(&rows_changed(n)),
                     None => Shown::lit("?"),
                 }),
                 Cell::new(blocked_cell(&b.blocked_sessions)),

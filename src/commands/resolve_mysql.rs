@@ -4,7 +4,7 @@
 //! XA COMMIT or XA ROLLBACK the flow confirms, records and runs (`--all-branches`: for
 //! every branch of its global transaction).
 
-use super::mysql_xa::{decoded, holder_text, subject};
+use super::mysql_xa::{decoded, holder_text, rows_changed, subject};
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
@@ -214,7 +214,7 @@ fn evidence_blocks(data: &ResolveMysqlReport) -> Vec<Block> {
             .field(
                 "locks",
                 match b.rows_modified {
-                    Some(n) => shown!("{} row(s) changed, locked until it ends", n),
+                    Some(n) => shown!("{}, locked until it ends", rows_changed(n)),
                     None => Shown::lit("unknown"),
                 },
             )

@@ -347,6 +347,8 @@ pub struct Snapshot {
     pub unattributed_waiters: Vec<Waiter>,
     /// What could not be read, and what that leaves unknown.
     pub unreadable: Vec<String>,
+    /// Whether information_schema.innodb_trx answered (it needs PROCESS).
+    pub innodb_trx_read: bool,
     /// Branches that could each be given only a lower bound: the oldest of their
     /// transactions is some branch's, which one is not known.
     pub unmatched: Option<Unmatched>,
@@ -649,6 +651,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
             },
             unattributed_waiters: Vec::new(),
             unreadable,
+            innodb_trx_read: false,
             unmatched: None,
         });
     };
@@ -709,6 +712,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
         },
         unattributed_waiters,
         unreadable,
+        innodb_trx_read: true,
         unmatched,
     })
 }
