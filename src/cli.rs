@@ -786,6 +786,16 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::RECONCILE_SHOW.number() as usize)]
     pub show: usize,
 
+    /// Memory the ids of both sides may take, at most 1GiB; past it they are sorted into
+    /// runs on disk and merged, with the same result [default: 512MiB]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory: Option<u64>,
+
+    /// Where the runs past --memory go: a private directory is made there and removed on
+    /// exit [default: $TMPDIR, else /tmp]
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+
     /// Bound on the database query (it may stream millions of rows) [default: 1h]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub query_timeout: Option<Duration>,

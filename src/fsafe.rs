@@ -218,6 +218,64 @@ pub fn create_private_dir(dir: &Path) -> Result<()> {
     check_dir(dir)
 }
 
+/// The scratch directories alive now, for `remove_scratch_dirs` at exit.
+static SCRATCH: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A directory of one run's own for data too large for memory (reconcile's sorted runs):
+/// made 0700 under a random name in a parent that passes `check_dir` (so nobody else can
+/// enter it, or rename or replace it), its files nameless, and removed when dropped — or
+/// by `remove_scratch_dirs` when a signal ends the process before the drop.
+pub struct ScratchDir {
+    path: std::path::PathBuf,
+}
+
+impl ScratchDir {
+    pub fn create(parent: &Path, prefix: &str) -> Result<ScratchDir> {
+        check_dir(parent)?;
+        let path = tempfile::Builder::new()
+            .prefix(prefix)
+            .permissions(std::fs::Permissions::from_mode(0o700))
+            .tempdir_in(parent)
+            .with_context(|| format!("creating a scratch directory in {}", parent.display()))?
+            .keep();
+        SCRATCH
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.clone());
+        Ok(ScratchDir { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A file without a name (O_TMPFILE, or made and unlinked at once where the file
+    /// system lacks it), read and written through its handle: its space is given back
+    /// when the handle closes, even when indoubt is killed.
+    pub fn nameless_file(&self) -> io::Result<File> {
+        tempfile::tempfile_in(&self.path)
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+        SCRATCH
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|p| p != &self.path);
+    }
+}
+
+/// Removes the scratch directories still alive: the exit path calls it, since a signal
+/// ends the process with work on other threads that still holds them.
+pub fn remove_scratch_dirs() {
+    let dirs = std::mem::take(&mut *SCRATCH.lock().unwrap_or_else(|p| p.into_inner()));
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// A directory holding indoubt's own files: whoever can replace entries in it can
 /// replace the files, so it must be yours or root's and not writable by group or others
 /// (unless sticky, as /tmp is: then others cannot rename or remove what is not theirs).

@@ -61,6 +61,9 @@ fn main() -> ExitCode {
     // A DNS lookup still running on the blocking pool (or a prompt still reading the
     // terminal after a signal) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    // Work left on the blocking pool after a signal may still hold reconcile's scratch
+    // directory: it goes now, with the process.
+    indoubt::fsafe::remove_scratch_dirs();
     let outcome = match outcome {
         Ok(Ended::Finished(outcome)) => outcome,
         Ok(Ended::Interrupted(interrupted)) => {

@@ -9,6 +9,7 @@ use crate::next::{Next, Word};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
+use crate::reconcile::spill::Budget;
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
@@ -60,6 +61,9 @@ pub(crate) struct ReconcileReport {
     extra: Vec<String>,
     duplicated: Vec<Duplicate>,
     unparseable: Vec<Unparseable>,
+    /// The ids' memory budget (--memory), and the bytes of sorted runs written past it.
+    memory_bytes: u64,
+    spilled_bytes: u64,
     #[serde(skip)]
     show: usize,
 }
@@ -144,7 +148,8 @@ pub(crate) async fn build(
     let topic_name = &args.topic;
     let query = &args.query;
     let job_name = args.job.clone();
-    let progress = Progress::new(args.progress);
+    let budget = Budget::new(args.memory, args.spill_dir.clone());
+    let progress = Progress::new(args.progress, budget.clone());
     let query_timeout = args.query_timeout;
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
     let connect = async {
@@ -202,18 +207,26 @@ pub(crate) async fn build(
         id_from,
         &window,
         kafka_timeout,
+        &budget,
         &on_messages,
         &on_note,
     );
-    let db_read = db::read(&session, query, compared_from, until, settle_from, &on_rows);
-    let past_read = topic::read_past_lso(&topic, id_from);
+    let db_read = db::read(
+        &session,
+        query,
+        compared_from,
+        until,
+        settle_from,
+        &budget,
+        &on_rows,
+    );
+    let past_read = topic::read_past_lso(&topic, id_from, &budget);
     let (db_side, topic_side, past) = tokio::join!(db_read, topic_read, past_read);
     let db_side = db_side.context("reading the database side")?;
     let topic_side = topic_side.context("reading the topic side")?;
     let mut past = past.context("reading the topic side")?;
     let mut unparseable = topic_side.unparseable;
     unparseable.append(&mut past.unparseable);
-    progress.finish();
 
     let mut data = ReconcileReport {
         job: job_name,
@@ -241,6 +254,8 @@ pub(crate) async fn build(
         extra: Vec::new(),
         duplicated: Vec::new(),
         unparseable,
+        memory_bytes: 0,
+        spilled_bytes: 0,
         show: args.show,
     };
     // Sorting millions of ids takes seconds: off the runtime's thread, so a signal is
@@ -252,7 +267,19 @@ pub(crate) async fn build(
         compare::compare(db_ids, &young, window, outside, past_ids)
     })
     .await
+    .context("comparing the two sides")?
     .context("comparing the two sides")?;
+    progress.finish();
+    data.memory_bytes = args.memory;
+    data.spilled_bytes = budget.spilled();
+    if data.spilled_bytes > 0 {
+        ctx.note(format!(
+            "the ids outgrew --memory {}: {} of sorted runs were spilled to {} and merged",
+            crate::settings::defaults::size_text(args.memory),
+            crate::units::format_size(data.spilled_bytes),
+            args.spill_dir.display()
+        ));
+    }
     data.matched = classes.matched;
     data.missing_count = classes.missing.len();
     data.pending_count = classes.pending.len();
@@ -582,14 +609,16 @@ fn ids_field(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Rows and messages read so far, on stderr when it is a terminal.
+/// Rows and messages read so far, and the bytes spilled past the memory budget, on
+/// stderr when it is a terminal.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
     counts: std::sync::Mutex<(u64, u64)>,
+    budget: std::sync::Arc<Budget>,
 }
 
 impl Progress {
-    fn new(wanted: bool) -> Progress {
+    fn new(wanted: bool, budget: std::sync::Arc<Budget>) -> Progress {
         let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
             let target = indicatif::ProgressDrawTarget::term_like_with_hz(
                 Box::new(Narrowed(console::Term::buffered_stderr())),
@@ -603,6 +632,7 @@ impl Progress {
         Progress {
             bar,
             counts: Default::default(),
+            budget,
         }
     }
 
@@ -611,8 +641,12 @@ impl Progress {
             let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
             f(&mut counts);
             let elapsed = bar.elapsed().as_secs_f64().max(0.001);
+            let spilled = match self.budget.spilled() {
+                0 => String::new(),
+                n => format!(", spilled {}", crate::units::format_size(n)),
+            };
             bar.set_message(format!(
-                "rows {} ({:.0}/s), messages {} ({:.0}/s)",
+                "rows {} ({:.0}/s), messages {} ({:.0}/s){spilled}",
                 counts.0,
                 counts.0 as f64 / elapsed,
                 counts.1,

@@ -1,6 +1,8 @@
 //! The set difference, exactly: a sorted merge of the two sides, no sampling.
 
-use super::ids::{align, runs, Aligned, IdList};
+use super::ids::IdList;
+use super::spill::{Item, Sorted};
+use anyhow::{anyhow, Result};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
@@ -25,65 +27,127 @@ pub struct Classes {
 /// window; `topic_outside`: ids of the other messages read (the slack before the window,
 /// and after it), so an order published just before the window's start still counts as
 /// published; `past_lso`: ids of the messages past a last stable offset, of any time.
+/// An error only when spilled runs cannot be read back: never a partial answer.
 pub fn compare(
     db: IdList,
     young: &BTreeSet<String>,
     topic_window: IdList,
     topic_outside: IdList,
     past_lso: IdList,
-) -> Classes {
-    match align(vec![db, topic_window, topic_outside, past_lso]) {
-        Aligned::Numeric(l) => merge(&l[0], young, &l[1], &l[2], &l[3]),
-        Aligned::Text(l) => merge(&l[0], young, &l[1], &l[2], &l[3]),
+) -> Result<Classes> {
+    // Each list sorted on a thread of its own.
+    let lists = [db, topic_window, topic_outside, past_lso];
+    let sorted: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = lists
+            .into_iter()
+            .map(|list| scope.spawn(move || list.into_sorted()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("sorting ids panicked")))
+            })
+            .collect()
+    });
+    let (mut numbers, mut texts) = (Vec::new(), Vec::new());
+    for list in sorted {
+        let (n, t) = list?;
+        numbers.push(Peek::new(n)?);
+        texts.push(Peek::new(t)?);
+    }
+    let mut classes = Classes::default();
+    // Numbers first, then texts: no number is the same id as a text.
+    merge(numbers, young, &mut classes)?;
+    merge(texts, young, &mut classes)?;
+    Ok(classes)
+}
+
+/// One sorted walk over the database and the window's messages together (matched,
+/// missing, pending, not judged; extra, duplicated), the messages outside the window and
+/// past the LSO looked up on the way.
+fn merge<T: Item + std::fmt::Display>(
+    lists: Vec<Peek<T>>,
+    young: &BTreeSet<String>,
+    classes: &mut Classes,
+) -> Result<()> {
+    let Ok([mut db, mut window, mut outside, mut past_lso]) = <[Peek<T>; 4]>::try_from(lists)
+    else {
+        unreachable!("compare passes four lists")
+    };
+    loop {
+        let from_db = match (db.head(), window.head()) {
+            (None, None) => return Ok(()),
+            (Some(d), Some(w)) => d <= w,
+            (d, _) => d.is_some(),
+        };
+        if !from_db {
+            let (id, count) = window.take_run()?;
+            if count > 1 {
+                classes.duplicated.push((id.to_string(), count));
+            }
+            classes.extra.push(id.to_string());
+            continue;
+        }
+        let (id, _) = db.take_run()?;
+        let in_window = window.head() == Some(&id);
+        if in_window {
+            let (_, count) = window.take_run()?;
+            if count > 1 {
+                classes.duplicated.push((id.to_string(), count));
+            }
+        }
+        if in_window || outside.skip_to(&id)? {
+            classes.matched += 1;
+            continue;
+        }
+        let text = id.to_string();
+        if young.contains(&text) {
+            classes.pending.push(text);
+        } else if past_lso.skip_to(&id)? {
+            classes.not_judged.push(text);
+        } else {
+            classes.missing.push(text);
+        }
     }
 }
 
-/// Two sorted merges: the database against every message read (matched, missing,
-/// pending, not judged), and the window's messages against the database (extra,
-/// duplicated).
-fn merge<T: Ord + std::fmt::Display>(
-    db: &[T],
-    young: &BTreeSet<String>,
-    window: &[T],
-    outside: &[T],
-    past_lso: &[T],
-) -> Classes {
-    let mut classes = Classes::default();
-    let (mut w, mut o, mut p) = (0, 0, 0);
-    for (id, _) in runs(db) {
-        let read = |list: &[T], at: &mut usize| {
-            while *at < list.len() && list[*at] < *id {
-                *at += 1;
+/// A sorted list and its next item.
+struct Peek<T: Item> {
+    rest: Sorted<T>,
+    head: Option<T>,
+}
+
+impl<T: Item> Peek<T> {
+    fn new(mut rest: Sorted<T>) -> Result<Peek<T>> {
+        let head = rest.pop()?;
+        Ok(Peek { rest, head })
+    }
+
+    fn head(&self) -> Option<&T> {
+        self.head.as_ref()
+    }
+
+    /// The next id and how many times it comes; the list must not be at its end.
+    fn take_run(&mut self) -> Result<(T, u32)> {
+        let id = self.head.take().expect("a head: the caller looked");
+        let mut count = 1;
+        loop {
+            self.head = self.rest.pop()?;
+            if self.head.as_ref() != Some(&id) {
+                return Ok((id, count));
             }
-            *at < list.len() && list[*at] == *id
-        };
-        let in_window = read(window, &mut w);
-        if in_window || read(outside, &mut o) {
-            classes.matched += 1;
-        } else {
-            let text = id.to_string();
-            if young.contains(&text) {
-                classes.pending.push(text);
-            } else if read(past_lso, &mut p) {
-                classes.not_judged.push(text);
-            } else {
-                classes.missing.push(text);
-            }
+            count += 1;
         }
     }
-    let mut i = 0;
-    for (id, count) in runs(window) {
-        if count > 1 {
-            classes.duplicated.push((id.to_string(), count));
+
+    /// Skips the ids below `id`; whether `id` comes next.
+    fn skip_to(&mut self, id: &T) -> Result<bool> {
+        while self.head.as_ref().is_some_and(|h| h < id) {
+            self.head = self.rest.pop()?;
         }
-        while i < db.len() && db[i] < *id {
-            i += 1;
-        }
-        if !(i < db.len() && db[i] == *id) {
-            classes.extra.push(id.to_string());
-        }
+        Ok(self.head.as_ref() == Some(id))
     }
-    classes
 }
 
 #[cfg(test)]
@@ -91,9 +155,12 @@ mod tests {
     use super::*;
 
     fn list(ids: &[&str]) -> IdList {
-        let mut l = IdList::default();
+        let mut l = IdList::new(&crate::reconcile::spill::Budget::new(
+            u64::MAX,
+            std::env::temp_dir(),
+        ));
         for id in ids {
-            l.push(id);
+            l.push(id).unwrap();
         }
         l
     }
@@ -107,7 +174,8 @@ mod tests {
             list(&["1", "2", "2", "10", "77"]),
             list(&["3"]),
             list(&[]),
-        );
+        )
+        .unwrap();
         assert_eq!(
             c.matched, 4,
             "1, 2, 10, and 3 (published before the window)"
@@ -119,15 +187,22 @@ mod tests {
     }
 
     #[test]
-    fn mixed_numeric_and_text_ids_compare_as_text() {
+    fn numbers_and_texts_each_match_their_own_kind() {
         let c = compare(
-            list(&["A-1", "2"]),
+            list(&["A-1", "2", "7", "10"]),
             &BTreeSet::new(),
-            list(&["2"]),
+            list(&["2", "007", "Z"]),
             list(&[]),
             list(&[]),
+        )
+        .unwrap();
+        assert_eq!(c.matched, 1);
+        assert_eq!(
+            c.missing,
+            ["7", "10", "A-1"],
+            "numbers in order, then texts"
         );
-        assert_eq!((c.matched, c.missing.clone()), (1, vec!["A-1".to_string()]));
+        assert_eq!(c.extra, ["007", "Z"], "007 is not the id 7");
     }
 
     #[test]
@@ -139,7 +214,8 @@ mod tests {
             list(&[]),
             // 1 also past the LSO (a duplicate): matched wins; 5 is young.
             list(&["4", "1", "5", "3", "77"]),
-        );
+        )
+        .unwrap();
         assert_eq!(c.matched, 1);
         assert_eq!(c.missing, ["2"]);
         assert_eq!(c.not_judged, ["3", "4"]);

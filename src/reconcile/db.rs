@@ -2,12 +2,14 @@
 //! columns checked before it runs, and a row that cannot be read named with what to do.
 
 use super::ids::IdList;
+use super::spill::Budget;
 use crate::error::hinted;
 use crate::pg::session::{pg_error, Session};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use futures_util::{pin_mut, TryStreamExt};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use tokio_postgres::types::{FromSql, Type};
 use tokio_postgres::Row;
 
@@ -49,6 +51,7 @@ pub async fn read(
     since: DateTime<Utc>,
     until: DateTime<Utc>,
     settle_from: DateTime<Utc>,
+    budget: &Arc<Budget>,
     progress: &dyn Fn(u64),
 ) -> Result<DbSide> {
     const ABOUT: &str =
@@ -62,7 +65,7 @@ pub async fn read(
         .context(ABOUT)?;
     pin_mut!(stream);
     let mut side = DbSide {
-        ids: IdList::default(),
+        ids: IdList::new(budget),
         young: BTreeSet::new(),
         rows: 0,
     };
@@ -91,8 +94,8 @@ pub async fn read(
             });
         }
         match id {
-            Id::Integer(n) => side.ids.push_integer(n),
-            Id::Text(t) => side.ids.push(&t),
+            Id::Integer(n) => side.ids.push_integer(n)?,
+            Id::Text(t) => side.ids.push(&t)?,
         }
         side.rows += 1;
         if side.rows.is_multiple_of(65_536) {

@@ -1,8 +1,10 @@
 //! Ids: where a message carries one, and a compact list of them (numeric ids as u64, so
-//! ten million fit in 80 MB; any other id as text).
+//! ten million fit in 80 MB; any other id as text), within a memory budget.
 
 use super::json_pointer::Pointer;
+use super::spill::{Budget, Item, Pile, Sorted};
 use anyhow::{bail, Result};
+use std::sync::Arc;
 
 /// Where a message's id is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,133 +52,107 @@ impl IdFrom {
     }
 }
 
-/// A multiset of ids, kept as u64 while every id is a plain number.
-#[derive(Debug, Default)]
+/// A multiset of ids: those that print back as a number (no sign, no leading zero) as
+/// u64, 8 bytes each, the others as text. A number and a text never name the same id, so
+/// each kind is sorted and compared on its own (numbers first, then text) and no list
+/// ever turns its numbers into text. Past its share of the budget the list spills.
 pub struct IdList {
-    numeric: Vec<u64>,
-    text: Vec<Box<str>>,
-    all_numeric: bool,
-    started: bool,
+    numeric: Pile<u64>,
+    text: Pile<Box<str>>,
+    budget: Arc<Budget>,
+    /// Bytes the ids in memory take, and the bytes taken from the budget for them.
+    used: usize,
+    reserved: usize,
 }
 
 impl IdList {
-    pub fn push(&mut self, id: &str) {
-        if !self.started {
-            self.started = true;
-            self.all_numeric = true;
+    pub fn new(budget: &Arc<Budget>) -> IdList {
+        IdList {
+            numeric: Pile::default(),
+            text: Pile::default(),
+            budget: budget.clone(),
+            used: 0,
+            reserved: 0,
         }
-        if self.all_numeric {
-            // Only the digits a number prints back as: "007" and "+7" stay text (parse
-            // refuses every other non-digit).
-            let canonical = !id.starts_with('+') && (id.len() == 1 || !id.starts_with('0'));
-            match id.parse::<u64>() {
-                Ok(n) if canonical => {
-                    self.numeric.push(n);
-                    return;
-                }
-                _ => {
-                    self.all_numeric = false;
-                    self.text.extend(
-                        self.numeric
-                            .drain(..)
-                            .map(|n| n.to_string().into_boxed_str()),
-                    );
-                }
-            }
-        }
-        self.text.push(id.into());
     }
 
-    /// An integer id (a database column), without a detour through text while the list
-    /// is numeric.
-    pub fn push_integer(&mut self, id: i64) {
+    pub fn push(&mut self, id: &str) -> Result<()> {
+        // Only the digits a number prints back as: "007" and "+7" stay text (parse
+        // refuses every other non-digit).
+        let canonical = !id.starts_with('+') && (id.len() == 1 || !id.starts_with('0'));
+        match id.parse::<u64>() {
+            Ok(n) if canonical => self.push_number(n),
+            _ => {
+                let id: Box<str> = id.into();
+                self.account(id.cost())?;
+                self.text.memory.push(id);
+                Ok(())
+            }
+        }
+    }
+
+    /// An integer id (a database column), without a detour through text.
+    pub fn push_integer(&mut self, id: i64) -> Result<()> {
         match u64::try_from(id) {
-            Ok(n) if self.all_numeric || !self.started => {
-                self.started = true;
-                self.all_numeric = true;
-                self.numeric.push(n);
-            }
-            _ => self.push(&id.to_string()),
+            Ok(n) => self.push_number(n),
+            Err(_) => self.push(&id.to_string()),
         }
     }
 
-    /// Adds another list's ids (from another reader thread).
-    pub fn append(&mut self, other: IdList) {
-        if !other.started {
-            return;
+    fn push_number(&mut self, n: u64) -> Result<()> {
+        self.account(8)?;
+        self.numeric.memory.push(n);
+        Ok(())
+    }
+
+    /// Counts `cost` more bytes in memory: past the reservation the list takes another
+    /// chunk of the budget, or, with the budget spent, spills what it holds.
+    fn account(&mut self, cost: usize) -> Result<()> {
+        self.used += cost;
+        if self.used <= self.reserved {
+            return Ok(());
         }
-        if !self.started {
-            *self = other;
-            return;
+        let chunk = self.budget.chunk().max(cost);
+        if self.reserved > 0 && self.budget.take(chunk) {
+            self.reserved += chunk;
+            return Ok(());
         }
-        if self.all_numeric && other.all_numeric {
-            self.numeric.extend(other.numeric);
-        } else {
-            let mut text = std::mem::take(self).into_text();
-            text.extend(other.into_text());
-            *self = IdList {
-                numeric: Vec::new(),
-                text,
-                all_numeric: false,
-                started: true,
-            };
+        if self.reserved > 0 {
+            self.numeric.spill(&self.budget)?;
+            self.text.spill(&self.budget)?;
+            self.budget.give(self.reserved);
+            self.used = cost;
         }
+        self.budget.take_anyway(chunk);
+        self.reserved = chunk;
+        Ok(())
+    }
+
+    /// Adds another list's ids (from another reader thread), and its share of the budget.
+    pub fn append(&mut self, mut other: IdList) {
+        self.numeric.append(std::mem::take(&mut other.numeric));
+        self.text.append(std::mem::take(&mut other.text));
+        self.used += other.used;
+        self.reserved += std::mem::take(&mut other.reserved);
     }
 
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.numeric.len() + self.text.len()
+        self.numeric.memory.len() + self.text.memory.len()
     }
 
-    /// The same ids as text (when another list turned out not to be numeric).
-    fn into_text(self) -> Vec<Box<str>> {
-        let mut text = self.text;
-        text.extend(
-            self.numeric
-                .into_iter()
-                .map(|n| n.to_string().into_boxed_str()),
-        );
-        text
-    }
-
-    fn numeric_or_empty(&self) -> bool {
-        self.all_numeric || !self.started
+    /// The numbers in order, then the texts in order.
+    pub fn into_sorted(mut self) -> Result<(Sorted<u64>, Sorted<Box<str>>)> {
+        let numeric = std::mem::take(&mut self.numeric).into_sorted(&self.budget)?;
+        let text = std::mem::take(&mut self.text).into_sorted(&self.budget)?;
+        Ok((numeric, text))
     }
 }
 
-/// Several lists in one representation, each sorted (in place, one thread per list):
-/// numeric while every list is, else all as text.
-pub enum Aligned {
-    Numeric(Vec<Vec<u64>>),
-    Text(Vec<Vec<Box<str>>>),
-}
-
-pub fn align(lists: Vec<IdList>) -> Aligned {
-    if lists.iter().all(IdList::numeric_or_empty) {
-        Aligned::Numeric(sorted(lists.into_iter().map(|l| l.numeric).collect()))
-    } else {
-        Aligned::Text(sorted(lists.into_iter().map(IdList::into_text).collect()))
+impl Drop for IdList {
+    fn drop(&mut self) {
+        self.budget.give(self.reserved);
     }
-}
-
-fn sorted<T: Ord + Send>(mut lists: Vec<Vec<T>>) -> Vec<Vec<T>> {
-    std::thread::scope(|scope| {
-        for list in lists.iter_mut() {
-            scope.spawn(|| list.sort_unstable());
-        }
-    });
-    lists
-}
-
-/// (id, how many times) for each distinct id of a sorted list, without materialising them.
-pub fn runs<T: PartialEq>(sorted: &[T]) -> impl Iterator<Item = (&T, u32)> {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let first = sorted.get(at)?;
-        let n = sorted[at..].iter().take_while(|v| *v == first).count();
-        at += n;
-        Some((first, n as u32))
-    })
 }
 
 #[cfg(test)]
@@ -221,63 +197,95 @@ mod tests {
         assert!(IdFrom::parse("json:order").is_err());
     }
 
+    fn all(list: IdList) -> (Vec<u64>, Vec<String>) {
+        let (mut numbers, mut texts) = list.into_sorted().unwrap();
+        let (mut n, mut t) = (Vec::new(), Vec::new());
+        while let Some(x) = numbers.pop().unwrap() {
+            n.push(x);
+        }
+        while let Some(x) = texts.pop().unwrap() {
+            t.push(x.into());
+        }
+        (n, t)
+    }
+
+    fn unbounded() -> Arc<Budget> {
+        Budget::new(u64::MAX, std::env::temp_dir())
+    }
+
     #[test]
-    fn numeric_until_proven_otherwise() {
-        let mut a = IdList::default();
-        for id in ["3", "1", "3", "2"] {
-            a.push(id);
+    fn numbers_only_as_they_print_back() {
+        let mut list = IdList::new(&unbounded());
+        for id in ["3", "1", "3", "007", "+7", "x", "0"] {
+            list.push(id).unwrap();
         }
-        match align(vec![a]) {
-            Aligned::Numeric(lists) => assert_eq!(
-                runs(&lists[0]).collect::<Vec<_>>(),
-                vec![(&1, 1), (&2, 1), (&3, 2)]
+        list.push_integer(7).unwrap();
+        list.push_integer(-7).unwrap();
+        assert_eq!(list.len(), 9);
+        assert_eq!(
+            all(list),
+            (
+                vec![0, 1, 3, 3, 7],
+                vec!["+7".into(), "-7".into(), "007".into(), "x".into()]
             ),
-            Aligned::Text(_) => panic!("numeric ids"),
-        }
-        let (mut b, mut c) = (IdList::default(), IdList::default());
-        for id in ["10", "007"] {
-            b.push(id);
-        }
-        c.push("5");
-        assert_eq!(b.len(), 2);
-        let mut signed = IdList::default();
-        signed.push("+7");
-        signed.push_integer(7);
-        match align(vec![signed]) {
-            Aligned::Text(lists) => assert_eq!(
-                lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
-                ["+7", "7"]
-            ),
-            Aligned::Numeric(_) => panic!("+7 is not how 7 prints"),
-        }
-        let mut joined = IdList::default();
-        let mut numbers = IdList::default();
-        numbers.push("1");
-        joined.append(numbers);
-        let mut words = IdList::default();
-        words.push("x");
-        joined.append(words);
-        assert_eq!(joined.len(), 2);
-        match align(vec![joined]) {
-            Aligned::Text(lists) => assert_eq!(
-                lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
-                ["1", "x"]
-            ),
-            Aligned::Numeric(_) => panic!("a text id makes the list text"),
-        }
-        match align(vec![b, c]) {
-            Aligned::Text(lists) => {
-                assert_eq!(
-                    lists[0].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
-                    ["007", "10"]
-                );
-                assert_eq!(
-                    lists[1].iter().map(|s| s.as_ref()).collect::<Vec<_>>(),
-                    ["5"],
-                    "aligned to text too"
-                );
+            "007 keeps its zeros, +7 its sign: text, not the number 7"
+        );
+    }
+
+    #[test]
+    fn past_the_budget_runs_spill_and_merge_back_in_the_same_order() {
+        let dir = tempfile::tempdir().unwrap();
+        // 4 KiB: a chunk is the whole budget, so three lists over-reserve and spill often.
+        let budget = Budget::new(4096, dir.path().to_path_buf());
+        let (mut a, mut b, mut c) = (
+            IdList::new(&budget),
+            IdList::new(&budget),
+            IdList::new(&budget),
+        );
+        let mut expected = (Vec::new(), Vec::new());
+        for i in 0..20_000u64 {
+            let n = i.wrapping_mul(2_654_435_761) % 5_000; // shuffled, with repeats
+            let list = match i % 3 {
+                0 => &mut a,
+                1 => &mut b,
+                _ => &mut c,
+            };
+            if i % 7 == 0 {
+                list.push(&format!("t-{n}")).unwrap();
+                expected.1.push(format!("t-{n}"));
+            } else {
+                list.push(&n.to_string()).unwrap();
+                expected.0.push(n);
             }
-            Aligned::Numeric(_) => panic!("007 keeps its zeros"),
         }
+        assert!(budget.spilled() > 0, "a 4 KiB budget spills");
+        let scratch: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(scratch.len(), 1, "one scratch directory of the run's own");
+        a.append(b);
+        a.append(c);
+        expected.0.sort_unstable();
+        expected.1.sort_unstable();
+        assert_eq!(all(a), expected);
+        drop(budget);
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "the scratch directory goes with the comparison"
+        );
+    }
+
+    #[test]
+    fn more_runs_than_can_be_open_at_once_are_merged_in_steps() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::new(4096, dir.path().to_path_buf());
+        let (mut a, mut b) = (IdList::new(&budget), IdList::new(&budget));
+        // b holds its chunk, so every chunk's worth a takes spills: ~250 runs.
+        b.push("1").unwrap();
+        for i in (0..128_000u64).rev() {
+            a.push_integer(i as i64).unwrap();
+        }
+        assert!(budget.spilled() >= 128_000 * 8 - 4096);
+        let (numbers, _) = all(a);
+        assert_eq!(numbers, (0..128_000).collect::<Vec<_>>());
     }
 }

@@ -5,4 +5,5 @@ pub mod compare;
 pub mod db;
 pub mod ids;
 pub mod json_pointer;
+pub mod spill;
 pub mod topic;

@@ -4,6 +4,7 @@
 //! threads decompress them and pick the ids out.
 
 use super::ids::{IdFrom, IdList};
+use super::spill::Budget;
 use crate::error::hinted;
 use crate::kafka::cluster::Cluster;
 use crate::kafka::config::ClientConfig;
@@ -243,9 +244,13 @@ pub struct PastLso {
     pub unparseable: Vec<Unparseable>,
 }
 
-pub async fn read_past_lso(topic: &Topic, id_from: &IdFrom) -> Result<PastLso> {
+pub async fn read_past_lso(
+    topic: &Topic,
+    id_from: &IdFrom,
+    budget: &Arc<Budget>,
+) -> Result<PastLso> {
     let mut past = PastLso {
-        ids: IdList::default(),
+        ids: IdList::new(budget),
         partitions: Vec::new(),
         unparseable: Vec::new(),
     };
@@ -262,7 +267,7 @@ pub async fn read_past_lso(topic: &Topic, id_from: &IdFrom) -> Result<PastLso> {
                     partition.first_unstable_at_ms.get_or_insert(record.timestamp);
                     partition.messages_past_lso += 1;
                     match id_from.extract(record.key, |name| record.header(name), record.value) {
-                        Ok(id) => past.ids.push(&id),
+                        Ok(id) => past.ids.push(&id)?,
                         Err(why) => past.unparseable.push(Unparseable {
                             partition: tp.1,
                             offset: record.offset,
@@ -304,6 +309,7 @@ pub async fn read(
     id_from: &IdFrom,
     window: &Window,
     timeout: Duration,
+    budget: &Arc<Budget>,
     progress: &(dyn Fn(u64) + Sync),
     note: &(dyn Fn(String) + Sync),
 ) -> Result<TopicSide> {
@@ -353,8 +359,9 @@ pub async fn read(
         let (sink, mut queue) = tokio::sync::mpsc::channel::<Work>(QUEUED_BATCHES);
         sinks.push(sink);
         let (id_from, window, read) = (id_from.clone(), window.clone(), read.clone());
+        let budget = budget.clone();
         handles.push(tokio::task::spawn_blocking(move || {
-            let mut side = TopicSide::empty(0);
+            let mut side = TopicSide::empty(0, &budget);
             while let Some(work) = queue.blocking_recv() {
                 let before = side.messages;
                 side.take(&work, &id_from, &window)?;
@@ -379,7 +386,7 @@ pub async fn read(
     )
     .await;
     drop(sinks);
-    let mut side = TopicSide::empty(tps.len());
+    let mut side = TopicSide::empty(tps.len(), budget);
     // A parser's own error first: the fetch side then only knows that a parser stopped.
     let mut failure = None;
     for handle in handles {
@@ -414,10 +421,10 @@ fn leaders_of(cluster: &Cluster, topic: &str) -> String {
 }
 
 impl TopicSide {
-    fn empty(partitions: usize) -> TopicSide {
+    fn empty(partitions: usize, budget: &Arc<Budget>) -> TopicSide {
         TopicSide {
-            window: IdList::default(),
-            outside: IdList::default(),
+            window: IdList::new(budget),
+            outside: IdList::new(budget),
             messages: 0,
             unparseable: Vec::new(),
             partitions,
@@ -443,9 +450,9 @@ impl TopicSide {
                     Ok(id) => {
                         if record.timestamp >= window.since_ms && record.timestamp < window.until_ms
                         {
-                            self.window.push(&id);
+                            self.window.push(&id)?;
                         } else {
-                            self.outside.push(&id);
+                            self.outside.push(&id)?;
                         }
                     }
                     Err(why) => self.unparseable.push(Unparseable {

@@ -303,6 +303,12 @@ pub const RECONCILE_QUERY_TIMEOUT: Entry = entry(
     Value::Duration(mins(60)),
     "bound on the reconcile database query, which may stream millions of rows",
 );
+pub const RECONCILE_MEMORY: Entry = entry(
+    None,
+    Some("reconcile --memory"),
+    Value::Size(512 << 20),
+    "memory the ids of both sides may take (at most 1GiB); past it, sorted runs spill to --spill-dir",
+);
 pub const RECONCILE_SHOW: Entry = entry(
     None,
     Some("reconcile --show"),
@@ -453,6 +459,7 @@ pub const ALL: &[Entry] = &[
     RECONCILE_SETTLE,
     RECONCILE_SLACK,
     RECONCILE_QUERY_TIMEOUT,
+    RECONCILE_MEMORY,
     RECONCILE_SHOW,
     RECONCILE_CHECK,
     OUTBOX_ID_COLUMN,

@@ -43,6 +43,9 @@ pub struct ReconcileSettings {
     pub count_only: bool,
     pub ids_out: Option<PathBuf>,
     pub show: usize,
+    /// Bytes the ids may take in memory, and where the runs past them go.
+    pub memory: u64,
+    pub spill_dir: PathBuf,
     /// Draw the spinner (on a terminal, below -vv).
     pub progress: bool,
 }
@@ -218,6 +221,28 @@ pub fn reconcile(t: &Targets, args: ReconcileArgs) -> Result<ReconcileSettings> 
         count_only: args.count_only,
         ids_out: args.ids_out,
         show: args.show,
+        memory: memory(args.memory)?,
+        spill_dir: args.spill_dir.unwrap_or_else(std::env::temp_dir),
         progress: !args.no_progress && t.ctx.verbose < 2,
     })
+}
+
+/// The most `--memory` may be: past it the comparison is meant to spill, not to need a
+/// larger machine.
+const MAX_MEMORY: u64 = 1 << 30;
+/// The least: below it each list's one chunk would be most of the budget.
+const MIN_MEMORY: u64 = 1 << 20;
+
+fn memory(flag: Option<u64>) -> Result<u64> {
+    let memory = flag.unwrap_or(defaults::RECONCILE_MEMORY.number());
+    if !(MIN_MEMORY..=MAX_MEMORY).contains(&memory) {
+        return Err(hinted(
+            format!(
+                "--memory {} is out of range: it must be between 1MiB and 1GiB",
+                defaults::size_text(memory)
+            ),
+            "past the budget reconcile spills sorted runs to --spill-dir, so a larger budget is never needed; the default is 512MiB",
+        ));
+    }
+    Ok(memory)
 }

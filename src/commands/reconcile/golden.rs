@@ -108,6 +108,8 @@ fn data(show: usize) -> ReconcileReport {
         extra,
         duplicated,
         unparseable,
+        memory_bytes: 512 << 20,
+        spilled_bytes: 0,
         show,
     }
 }

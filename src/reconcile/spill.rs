@@ -1,0 +1,310 @@
+//! The memory a comparison may use, and what lies beyond it: past the budget a list's
+//! ids are sorted into a run on disk (a nameless file in a scratch directory of the
+//! run's own) and the runs are merged back in order, so the answer is the one the
+//! in-memory path gives, in bounded memory.
+
+use crate::error::hinted;
+use crate::fsafe::ScratchDir;
+use crate::units::format_size;
+use anyhow::{anyhow, Result};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Runs merged at once: each open run holds a file and a read buffer, so more are first
+/// merged into fewer.
+const MAX_OPEN_RUNS: usize = 64;
+const READ_BUFFER: usize = 128 << 10;
+const WRITE_BUFFER: usize = 1 << 20;
+
+/// The bytes every list of one comparison may hold together, and the runs past them.
+pub struct Budget {
+    limit: usize,
+    used: AtomicUsize,
+    spilled: AtomicU64,
+    parent: PathBuf,
+    /// Made at the first spill: most comparisons never need it.
+    dir: Mutex<Option<ScratchDir>>,
+}
+
+impl Budget {
+    /// `parent`: where the scratch directory is made when the lists outgrow `limit`.
+    pub fn new(limit: u64, parent: PathBuf) -> Arc<Budget> {
+        Arc::new(Budget {
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+            used: AtomicUsize::new(0),
+            spilled: AtomicU64::new(0),
+            parent,
+            dir: Mutex::new(None),
+        })
+    }
+
+    /// Bytes written to runs so far.
+    pub fn spilled(&self) -> u64 {
+        self.spilled.load(Ordering::Relaxed)
+    }
+
+    /// What a list reserves at a time: small against the budget, so that the lists share
+    /// it, and never below a page's worth of ids, so that no run is trivially small.
+    pub(super) fn chunk(&self) -> usize {
+        (self.limit / 64).clamp(4 << 10, 1 << 20)
+    }
+
+    pub(super) fn take(&self, bytes: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                used.checked_add(bytes).filter(|&after| after <= self.limit)
+            })
+            .is_ok()
+    }
+
+    /// Every list holds one chunk even when the others hold the whole budget (the budget
+    /// is then exceeded by at most a chunk per list): without it a list that gets an id
+    /// now and then would spill a run of one id each time.
+    pub(super) fn take_anyway(&self, bytes: usize) {
+        self.used.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    pub(super) fn give(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    fn file(&self) -> Result<File> {
+        let mut dir = self.dir.lock().unwrap_or_else(|p| p.into_inner());
+        if dir.is_none() {
+            *dir = Some(ScratchDir::create(&self.parent, "indoubt-reconcile-")?);
+        }
+        let dir = dir.as_ref().expect("made above");
+        dir.nameless_file()
+            .map_err(|e| self.write_error(dir.path().display().to_string(), e))
+    }
+
+    fn where_spilled(&self) -> String {
+        let dir = self.dir.lock().unwrap_or_else(|p| p.into_inner());
+        dir.as_ref().map_or_else(
+            || self.parent.display().to_string(),
+            |d| d.path().display().to_string(),
+        )
+    }
+
+    /// A full disk is said as such: the comparison stops, it never answers from part of
+    /// the ids.
+    fn write_error(&self, at: String, e: io::Error) -> anyhow::Error {
+        let full = matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT));
+        if full {
+            hinted(
+                format!(
+                    "the scratch directory {at} ran out of space after {} of sorted runs ({e}): the comparison cannot finish, and no partial answer is given",
+                    format_size(self.spilled())
+                ),
+                "free space there, give --spill-dir a file system with room (about 16 bytes per id past the memory budget), or raise --memory (at most 1GiB)",
+            )
+        } else {
+            anyhow!(e).context(format!("writing sorted runs to the scratch directory {at}"))
+        }
+    }
+}
+
+/// What a list holds: fixed-size numbers or text.
+pub trait Item: Ord + Send + Sized + 'static {
+    /// Bytes it takes in memory, the allocator's share included (an upper bound).
+    fn cost(&self) -> usize;
+    fn write(&self, out: &mut impl Write) -> io::Result<usize>;
+    /// The next item, or None at the end of the run.
+    fn read(input: &mut impl BufRead) -> io::Result<Option<Self>>;
+}
+
+impl Item for u64 {
+    fn cost(&self) -> usize {
+        8
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<usize> {
+        out.write_all(&self.to_le_bytes()).map(|_| 8)
+    }
+
+    fn read(input: &mut impl BufRead) -> io::Result<Option<u64>> {
+        if input.fill_buf()?.is_empty() {
+            return Ok(None);
+        }
+        let mut bytes = [0; 8];
+        input.read_exact(&mut bytes)?;
+        Ok(Some(u64::from_le_bytes(bytes)))
+    }
+}
+
+impl Item for Box<str> {
+    /// The pointer and length, and the heap block malloc gives: 8 bytes of header, in
+    /// 16-byte steps, at least 32.
+    fn cost(&self) -> usize {
+        16 + (self.len() + 8).div_ceil(16).max(2) * 16
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<usize> {
+        let len = u32::try_from(self.len())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "an id over 4 GiB"))?;
+        out.write_all(&len.to_le_bytes())?;
+        out.write_all(self.as_bytes())?;
+        Ok(4 + self.len())
+    }
+
+    fn read(input: &mut impl BufRead) -> io::Result<Option<Box<str>>> {
+        if input.fill_buf()?.is_empty() {
+            return Ok(None);
+        }
+        let mut len = [0; 4];
+        input.read_exact(&mut len)?;
+        let mut bytes = vec![0; u32::from_le_bytes(len) as usize];
+        input.read_exact(&mut bytes)?;
+        String::from_utf8(bytes)
+            .map(String::into_boxed_str)
+            .map(Some)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+}
+
+/// A sorted run on disk.
+struct Run<T> {
+    file: File,
+    item: PhantomData<T>,
+}
+
+/// One list's items of one kind: those in memory and the runs spilled.
+pub struct Pile<T: Item> {
+    pub(super) memory: Vec<T>,
+    runs: Vec<Run<T>>,
+}
+
+impl<T: Item> Default for Pile<T> {
+    fn default() -> Self {
+        Pile {
+            memory: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+}
+
+impl<T: Item> Pile<T> {
+    /// Sorts what is in memory into a run, and gives its memory back.
+    pub(super) fn spill(&mut self, budget: &Budget) -> Result<()> {
+        if self.memory.is_empty() {
+            return Ok(());
+        }
+        let mut memory = std::mem::take(&mut self.memory);
+        memory.sort_unstable();
+        let mut items = memory.into_iter();
+        self.runs.push(write_run(budget, || Ok(items.next()))?);
+        Ok(())
+    }
+
+    pub(super) fn append(&mut self, other: Pile<T>) {
+        self.memory.extend(other.memory);
+        self.runs.extend(other.runs);
+    }
+
+    /// Everything in order: the memory sorted, merged with the runs (fewer first, when
+    /// there are more than can be open at once).
+    pub(super) fn into_sorted(mut self, budget: &Budget) -> Result<Sorted<T>> {
+        self.memory.sort_unstable();
+        if self.runs.is_empty() {
+            return Ok(Sorted::Memory(self.memory.into_iter()));
+        }
+        while self.runs.len() >= MAX_OPEN_RUNS {
+            let group: Vec<Run<T>> = self.runs.drain(..MAX_OPEN_RUNS).collect();
+            let mut merged = Sorted::merge(group, Vec::new())?;
+            let run = write_run(budget, || merged.pop())?;
+            self.runs.push(run);
+        }
+        Sorted::merge(self.runs, self.memory)
+    }
+}
+
+/// Writes the items `next` gives (in order) to a new run.
+fn write_run<T: Item>(
+    budget: &Budget,
+    mut next: impl FnMut() -> Result<Option<T>>,
+) -> Result<Run<T>> {
+    let mut file = budget.file()?;
+    let failed = |e| budget.write_error(budget.where_spilled(), e);
+    let mut out = BufWriter::with_capacity(WRITE_BUFFER, &mut file);
+    let mut bytes = 0u64;
+    while let Some(item) = next()? {
+        bytes += item.write(&mut out).map_err(failed)? as u64;
+        if bytes >= 64 << 20 {
+            budget.spilled.fetch_add(bytes, Ordering::Relaxed);
+            bytes = 0;
+        }
+    }
+    out.flush().map_err(failed)?;
+    drop(out);
+    budget.spilled.fetch_add(bytes, Ordering::Relaxed);
+    file.rewind()
+        .map_err(|e| anyhow!(e).context("rewinding a sorted run"))?;
+    Ok(Run {
+        file,
+        item: PhantomData,
+    })
+}
+
+/// A list's items in order.
+pub enum Sorted<T: Item> {
+    Memory(std::vec::IntoIter<T>),
+    Merge {
+        /// Each input's head, smallest first; the index names the input.
+        heads: BinaryHeap<Reverse<(T, usize)>>,
+        inputs: Vec<Input<T>>,
+    },
+}
+
+pub enum Input<T: Item> {
+    Memory(std::vec::IntoIter<T>),
+    Run(BufReader<File>),
+}
+
+impl<T: Item> Input<T> {
+    fn next(&mut self) -> Result<Option<T>> {
+        match self {
+            Input::Memory(items) => Ok(items.next()),
+            Input::Run(reader) => {
+                T::read(reader).map_err(|e| anyhow!(e).context("reading a sorted run back"))
+            }
+        }
+    }
+}
+
+impl<T: Item> Sorted<T> {
+    fn merge(runs: Vec<Run<T>>, memory: Vec<T>) -> Result<Sorted<T>> {
+        let mut inputs: Vec<Input<T>> = runs
+            .into_iter()
+            .map(|r| Input::Run(BufReader::with_capacity(READ_BUFFER, r.file)))
+            .collect();
+        inputs.push(Input::Memory(memory.into_iter()));
+        let mut heads = BinaryHeap::with_capacity(inputs.len());
+        for (at, input) in inputs.iter_mut().enumerate() {
+            if let Some(item) = input.next()? {
+                heads.push(Reverse((item, at)));
+            }
+        }
+        Ok(Sorted::Merge { heads, inputs })
+    }
+
+    pub fn pop(&mut self) -> Result<Option<T>> {
+        match self {
+            Sorted::Memory(items) => Ok(items.next()),
+            Sorted::Merge { heads, inputs } => {
+                let Some(Reverse((item, at))) = heads.pop() else {
+                    return Ok(None);
+                };
+                if let Some(next) = inputs[at].next()? {
+                    heads.push(Reverse((next, at)));
+                }
+                Ok(Some(item))
+            }
+        }
+    }
+}
