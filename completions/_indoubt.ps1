@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run every check the config enables, on every configured target, concurrently, under one deadline')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the checks'' Prometheus exposition over HTTP, running them on an interval')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a finding''s code means, why it matters and how to fix it; without CODE, every code')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -379,6 +380,8 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--slack', '--slack', [CompletionResultType]::ParameterName, 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]')
             [CompletionResult]::new('--ids-out', '--ids-out', [CompletionResultType]::ParameterName, 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1 controls and U+2028/U+2029')
             [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'How many ids of each class the table shows')
+            [CompletionResult]::new('--memory', '--memory', [CompletionResultType]::ParameterName, 'Memory the ids of both sides may take, at most 1GiB; past it they are sorted into runs on disk and merged, with the same result [default: 512MiB]')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Where the runs past --memory go: a private directory is made there and removed on exit [default: $TMPDIR, else /tmp]')
             [CompletionResult]::new('--query-timeout', '--query-timeout', [CompletionResultType]::ParameterName, 'Bound on the database query (it may stream millions of rows) [default: 1h]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
@@ -652,6 +655,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'Overall deadline; a check still running then is UNKNOWN')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Run only these checks')
             [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Run all but these checks')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]')
             [CompletionResult]::new('--prometheus-file', '--prometheus-file', [CompletionResultType]::ParameterName, 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector; a link at FILE is refused')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
@@ -661,6 +665,26 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only what is not OK (the exit code still counts everything)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only what is not OK (the exit code still counts everything)')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;serve' {
+            [CompletionResult]::new('--deadline', '--deadline', [CompletionResultType]::ParameterName, 'Overall deadline; a check still running then is UNKNOWN')
+            [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Run only these checks')
+            [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Run all but these checks')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to serve /metrics, /healthz and /-/ready on')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often the checks run (one run at a time; /metrics serves the last completed)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
             [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
@@ -691,6 +715,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the config file')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run every check the config enables, on every configured target, concurrently, under one deadline')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the checks'' Prometheus exposition over HTTP, running them on an interval')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'What a finding''s code means, why it matters and how to fix it; without CODE, every code')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -781,6 +806,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;check' {
+            break
+        }
+        'indoubt;help;serve' {
             break
         }
         'indoubt;help;explain' {

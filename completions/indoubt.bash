@@ -46,6 +46,9 @@ _indoubt() {
             indoubt,resolve)
                 cmd="indoubt__subcmd__resolve"
                 ;;
+            indoubt,serve)
+                cmd="indoubt__subcmd__serve"
+                ;;
             indoubt__subcmd__audit,help)
                 cmd="indoubt__subcmd__audit__subcmd__help"
                 ;;
@@ -111,6 +114,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help,resolve)
                 cmd="indoubt__subcmd__help__subcmd__resolve"
+                ;;
+            indoubt__subcmd__help,serve)
+                cmd="indoubt__subcmd__help__subcmd__serve"
                 ;;
             indoubt__subcmd__help__subcmd__audit,list)
                 cmd="indoubt__subcmd__help__subcmd__audit__subcmd__list"
@@ -263,7 +269,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql reconcile resolve audit config check explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -547,7 +553,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__check)
-            opts="-q -o -v -h --deadline --only --skip --quiet --prometheus-file --config --output --color --no-color --width --verbose --timeout --help"
+            opts="-q -o -v -h --deadline --only --skip --concurrency --quiet --prometheus-file --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -563,6 +569,10 @@ _indoubt() {
                     ;;
                 --skip)
                     COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox" -- "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --prometheus-file)
@@ -757,7 +767,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka mysql reconcile resolve audit config check explain help"
+            opts="pg kafka mysql reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1123,6 +1133,20 @@ _indoubt() {
         indoubt__subcmd__help__subcmd__resolve__subcmd__pg)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2133,7 +2157,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__reconcile)
-            opts="-b -X -o -v -h --no-progress --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --query-timeout --config --output --color --no-color --width --verbose --timeout --help"
+            opts="-b -X -o -v -h --no-progress --pg --query --bootstrap-server --kafka --command-config --topic --id-from --since --until --settle --slack --count-only --ids-out --show --memory --spill-dir --query-timeout --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2196,6 +2220,14 @@ _indoubt() {
                     return 0
                     ;;
                 --show)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --memory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spill-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2554,6 +2586,68 @@ _indoubt() {
                     return 0
                     ;;
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__serve)
+            opts="-o -v -h --deadline --only --skip --concurrency --listen --interval --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --only)
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox" -- "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox" -- "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand audit 'Read and verify the audit trail of resolutions'
             cand config 'Inspect the config file'
             cand check 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+            cand serve 'Serve the checks'' Prometheus exposition over HTTP, running them on an interval'
             cand explain 'What a finding''s code means, why it matters and how to fix it; without CODE, every code'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -348,6 +349,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --slack 'Read the topic from this much before the window''s start (producer clock skew) [default: 1m]'
             cand --ids-out 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1 controls and U+2028/U+2029'
             cand --show 'How many ids of each class the table shows'
+            cand --memory 'Memory the ids of both sides may take, at most 1GiB; past it they are sorted into runs on disk and merged, with the same result [default: 512MiB]'
+            cand --spill-dir 'Where the runs past --memory go: a private directory is made there and removed on exit [default: $TMPDIR, else /tmp]'
             cand --query-timeout 'Bound on the database query (it may stream millions of rows) [default: 1h]'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
             cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
@@ -597,6 +600,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --deadline 'Overall deadline; a check still running then is UNKNOWN'
             cand --only 'Run only these checks'
             cand --skip 'Run all but these checks'
+            cand --concurrency 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]'
             cand --prometheus-file 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter''s textfile collector; a link at FILE is refused'
             cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
             cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
@@ -606,6 +610,25 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
             cand -q 'Print only what is not OK (the exit code still counts everything)'
             cand --quiet 'Print only what is not OK (the exit code still counts everything)'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;serve'= {
+            cand --deadline 'Overall deadline; a check still running then is UNKNOWN'
+            cand --only 'Run only these checks'
+            cand --skip 'Run all but these checks'
+            cand --concurrency 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]'
+            cand --listen 'The address to serve /metrics, /healthz and /-/ready on'
+            cand --interval 'How often the checks run (one run at a time; /metrics serves the last completed)'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
             cand --no-color 'Never use colour: --color never'
             cand -v 'Print what is being done on stderr'
             cand --verbose 'Print what is being done on stderr'
@@ -634,6 +657,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand audit 'Read and verify the audit trail of resolutions'
             cand config 'Inspect the config file'
             cand check 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+            cand serve 'Serve the checks'' Prometheus exposition over HTTP, running them on an interval'
             cand explain 'What a finding''s code means, why it matters and how to fix it; without CODE, every code'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -700,6 +724,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;config;show'= {
         }
         &'indoubt;help;check'= {
+        }
+        &'indoubt;help;serve'= {
         }
         &'indoubt;help;explain'= {
         }

@@ -48,6 +48,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolv
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "config" -d 'Inspect the config file'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand pg; and not __fish_seen_subcommand_from prepared slots horizon outbox help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -335,6 +336,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l settle -d 
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l slack -d 'Read the topic from this much before the window\'s start (producer clock skew) [default: 1m]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l ids-out -d 'Write every id of every class to this file (`class<TAB>id` lines), each field escaped: \\\\ \\t \\n \\r, \\xHH for other ASCII control bytes, \\u{HHHH} for C1 controls and U+2028/U+2029' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l show -d 'How many ids of each class the table shows' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l memory -d 'Memory the ids of both sides may take, at most 1GiB; past it they are sorted into runs on disk and merged, with the same result [default: 512MiB]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l spill-dir -d 'Where the runs past --memory go: a private directory is made there and removed on exit [default: $TMPDIR, else /tmp]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query-timeout -d 'Bound on the database query (it may stream millions of rows) [default: 1h]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -584,6 +587,7 @@ kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -601,6 +605,35 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s q -l quiet -d 
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l deadline -d 'Overall deadline; a check still running then is UNKNOWN' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l only -d 'Run only these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
+kafka\t'kafka lso and kafka hanging on every kafka target'
+mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
+reconcile\t'reconcile jobs with `check: true`'
+outbox\t'outbox entries with `check: true`'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
+kafka\t'kafka lso and kafka hanging on every kafka target'
+mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
+reconcile\t'reconcile jobs with `check: true`'
+outbox\t'outbox entries with `check: true`'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l listen -d 'The address to serve /metrics, /healthz and /-/ready on' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l interval -d 'How often the checks run (one run at a time; /metrics serves the last completed)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
@@ -616,16 +649,17 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d '
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "pg" -d 'Inspect PostgreSQL'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "config" -d 'Inspect the config file'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql reconcile resolve audit config check serve explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'

@@ -116,10 +116,23 @@ pub enum Command {
     /// Run every check the config enables, on every configured target, concurrently, under one deadline
     #[command(after_long_help = EXIT_CODES_HELP)]
     Check(CheckArgs),
+    /// Serve the checks' Prometheus exposition over HTTP, running them on an interval
+    #[command(after_long_help = SERVE_HELP)]
+    Serve(ServeArgs),
     /// What a finding's code means, why it matters and how to fix it; without CODE, every code
     #[command(after_long_help = EXPLAIN_EXIT_CODES_HELP)]
     Explain(ExplainArgs),
 }
+
+pub const SERVE_HELP: &str = "\
+Endpoints:
+  /metrics  the exposition of `check -o prometheus` from the last completed run, and
+            indoubt_up (0 before the first run completes, or when the last completed
+            one is older than two intervals and the deadline), the last success's time
+  /healthz  200 while the process serves
+  /-/ready  200 once a run has completed, else 503
+Only GET and HEAD; a request with a body is refused. SIGTERM or SIGINT stops it
+gracefully (exit 0): no new connection is taken, requests under way are answered.";
 
 pub const EXPLAIN_EXIT_CODES_HELP: &str = "\
 Exit codes of explain:
@@ -147,8 +160,9 @@ pub enum CheckKind {
     Outbox,
 }
 
+/// What a run of the checks covers and how it runs: `check`'s and `serve`'s.
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub struct CheckRunArgs {
     /// Overall deadline; a check still running then is UNKNOWN
     #[arg(long, value_name = "DURATION", default_value = crate::settings::defaults::CHECK_DEADLINE.default_text(), value_parser = parse_duration)]
     pub deadline: Duration,
@@ -167,6 +181,17 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "CHECKS")]
     pub skip: Vec<CheckKind>,
 
+    /// Checks running at once; each server is still reached over one connection
+    /// [default: 4 per CPU, from 8 to 32]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub concurrency: Option<u16>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub run: CheckRunArgs,
+
     /// Print only what is not OK (the exit code still counts everything)
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -175,6 +200,20 @@ pub struct CheckArgs {
     /// for node_exporter's textfile collector; a link at FILE is refused
     #[arg(long, value_name = "FILE")]
     pub prometheus_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub run: CheckRunArgs,
+
+    /// The address to serve /metrics, /healthz and /-/ready on
+    #[arg(long, value_name = "ADDR", default_value = crate::settings::defaults::SERVE_LISTEN.default_text())]
+    pub listen: std::net::SocketAddr,
+
+    /// How often the checks run (one run at a time; /metrics serves the last completed)
+    #[arg(long, value_name = "DURATION", default_value = crate::settings::defaults::SERVE_INTERVAL.default_text(), value_parser = parse_duration)]
+    pub interval: Duration,
 }
 
 pub const RESOLVE_EXIT_CODES_HELP: &str = "\

@@ -20,6 +20,21 @@ pub struct Context {
     pub timeout_from: crate::settings::Source,
     /// What a next command must repeat of this run (its --config).
     pub invocation: crate::next::Invocation,
+    /// The reads a check run shares among its checks; None outside one.
+    pub(crate) shared: Shared,
+}
+
+/// The slot of a check run's shared reads (`crate::commands::shared`).
+#[derive(Default)]
+pub(crate) struct Shared(std::sync::Mutex<Option<std::sync::Arc<crate::commands::shared::Shared>>>);
+
+/// Held for one check run: its checks share reads until it is dropped.
+pub(crate) struct SharedRun<'a>(&'a Context);
+
+impl Drop for SharedRun<'_> {
+    fn drop(&mut self) {
+        *self.0.shared.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
 }
 
 impl Context {
@@ -49,7 +64,22 @@ impl Context {
             invocation: crate::next::Invocation {
                 config: global.config.clone(),
             },
+            shared: Shared::default(),
         })
+    }
+
+    /// Starts a check run whose checks share their reads (one per server and question).
+    pub(crate) fn share_reads(&self) -> SharedRun<'_> {
+        *self.shared.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(Default::default());
+        SharedRun(self)
+    }
+
+    pub(crate) fn shared(&self) -> Option<std::sync::Arc<crate::commands::shared::Shared>> {
+        self.shared
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Status on stderr, shown with -v. The message is data (it may quote a server):

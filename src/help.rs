@@ -66,7 +66,7 @@ pub fn examples(path: &str) -> &'static [Example] {
         ],
         "reconcile" => &[
             ex!("The config's only reconcile job", "indoubt reconcile"),
-            ex!("A job over the last 3 hours, every id written to a file", "indoubt reconcile orders --since 3h --ids-out orders.ids"),
+            ex!("A month in at most 1GiB (sorted runs past it on /var/tmp), every id to a file", "indoubt reconcile orders --since 30d --memory 1GiB --spill-dir /var/tmp --ids-out orders.ids"),
             ex!("No config: the query, the topic and where the id is", "indoubt reconcile --pg postgres://monitor@db1/shop --query 'SELECT id, ts FROM orders WHERE ts >= $1 AND ts < $2' -b kafka1:9092 --topic orders --id-from json:/id"),
         ],
         "resolve pg" => &[
@@ -109,7 +109,12 @@ pub fn examples(path: &str) -> &'static [Example] {
         "check" => &[
             ex!("Everything the config enables, worst first", "indoubt check"),
             ex!("Only PostgreSQL and Kafka, only what is not OK", "indoubt check --only pg,kafka --quiet"),
-            ex!("A Nagios/Icinga plugin line, under a 20-second deadline", "indoubt -o nagios check --deadline 20s"),
+            ex!("A Nagios/Icinga plugin line, under a 20-second deadline, 16 checks at once", "indoubt -o nagios check --deadline 20s --concurrency 16"),
+        ],
+        "serve" => &[
+            ex!("The exporter for Prometheus on the default port, checks every minute", "indoubt --config /etc/indoubt.yaml serve"),
+            ex!("On every address of a pod, every 30 seconds", "indoubt serve --listen 0.0.0.0:9187 --interval 30s"),
+            ex!("Only PostgreSQL, each run within 20 seconds", "indoubt serve --only pg --deadline 20s"),
         ],
         "explain" => &[
             ex!("What a code means, why it matters, how to fix it", "indoubt explain prepared_xact_age"),

@@ -104,6 +104,53 @@ impl Drop for Shield {
     }
 }
 
+/// The command that stops by itself on a signal (`serve`): the first signal is handed to
+/// it instead of dropping it, a second drops it as any command.
+static GRACEFUL: Mutex<Option<tokio::sync::watch::Sender<Option<Signal>>>> = Mutex::new(None);
+
+/// Held by a command that stops gracefully; `stopped` resolves on the first signal.
+pub struct Graceful {
+    signal: tokio::sync::watch::Receiver<Option<Signal>>,
+}
+
+pub fn graceful() -> Graceful {
+    let (tx, rx) = tokio::sync::watch::channel(None);
+    *GRACEFUL.lock().unwrap_or_else(|p| p.into_inner()) = Some(tx);
+    Graceful { signal: rx }
+}
+
+impl Graceful {
+    pub async fn stopped(&mut self) -> Signal {
+        loop {
+            if let Some(signal) = *self.signal.borrow_and_update() {
+                return signal;
+            }
+            if self.signal.changed().await.is_err() {
+                // The sender is gone only with this handle: wait for ever, as no signal came.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+impl Drop for Graceful {
+    fn drop(&mut self) {
+        *GRACEFUL.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+}
+
+/// Hands `signal` to a graceful command, once; false when there is none (or it had one).
+fn hand_to_graceful(signal: Signal) -> bool {
+    let graceful = GRACEFUL.lock().unwrap_or_else(|p| p.into_inner());
+    match graceful.as_ref() {
+        Some(tx) if tx.borrow().is_none() => {
+            let _ = tx.send(Some(signal));
+            true
+        }
+        _ => false,
+    }
+}
+
 struct Signals {
     hangup: tokio::signal::unix::Signal,
     interrupt: tokio::signal::unix::Signal,
@@ -139,6 +186,9 @@ pub async fn run<T>(command: impl Future<Output = T>) -> std::io::Result<Ended<T
             biased;
             out = &mut command => return Ok(Ended::Finished(out)),
             signal = signals.next() => {
+                if hand_to_graceful(signal) {
+                    continue;
+                }
                 if SHIELDED.load(Ordering::SeqCst) == 0 {
                     break signal;
                 }

@@ -1,4 +1,7 @@
 //! Entry point: parse flags, run one command on a small runtime, and turn the outcome into a Nagios exit code.
+// The futures of a check run nest deep (each check in its shared reads, in the run, in
+// the interrupt race): past the default limit of 128 the type checker gives up.
+#![recursion_limit = "256"]
 
 use clap::FromArgMatches;
 use indoubt::interrupt::{self, Ended};

@@ -17,7 +17,7 @@ use crate::term::Shown;
 use crate::text::Text;
 use crate::units::format_duration;
 use anyhow::{anyhow, Result};
-use futures_util::future::join_all;
+use futures_util::StreamExt;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -163,17 +163,31 @@ fn write(text: &str, status: Severity) -> Result<Severity> {
     Ok(status)
 }
 
-async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<CheckReport>> {
+/// Every planned check, at most `concurrency` at once, all under one deadline counted
+/// from the start of the run (a check that could not start before it is UNKNOWN too).
+pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<CheckReport>> {
     let started = Instant::now();
+    let _shared = ctx.share_reads();
     let deadline = args.deadline;
+    let deadline_at = tokio::time::Instant::now() + deadline;
     let runs = args.plan.iter().map(|planned| async move {
         let began = Instant::now();
-        let outcome = match tokio::time::timeout(deadline, gather(ctx, &planned.settings)).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(anyhow!(
-                "did not finish within the {} deadline",
-                format_duration(deadline)
-            )),
+        let outcome = if tokio::time::Instant::now() >= deadline_at {
+            Err(crate::error::hinted(
+                format!(
+                    "did not start within the {} deadline: the checks before it took all of it",
+                    format_duration(deadline)
+                ),
+                "raise --concurrency (checks at once) or --deadline",
+            ))
+        } else {
+            match tokio::time::timeout_at(deadline_at, gather(ctx, &planned.settings)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(anyhow!(
+                    "did not finish within the {} deadline",
+                    format_duration(deadline)
+                )),
+            }
         };
         (
             planned.check,
@@ -182,7 +196,10 @@ async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<CheckReport
             outcome,
         )
     });
-    let results = join_all(runs).await;
+    let results: Vec<_> = futures_util::stream::iter(runs)
+        .buffered(args.concurrency.max(1))
+        .collect()
+        .await;
 
     let mut findings = Vec::new();
     let mut checks = Vec::new();

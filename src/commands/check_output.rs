@@ -173,6 +173,70 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
     out
 }
 
+/// `indoubt serve`'s own metrics, after the last run's exposition: whether a run is
+/// recent enough to trust, and when the last one succeeded, so a stuck exporter alerts.
+pub(crate) fn exporter(status: &super::serve::ExporterStatus) -> String {
+    let mut out = String::new();
+    family(
+        &mut out,
+        "indoubt_up",
+        "1 when a run of the checks completed within two intervals and a deadline; 0 before the first, or when runs stopped completing.",
+    );
+    sample(&mut out, "indoubt_up", &[], f64::from(u8::from(status.up)));
+    family(
+        &mut out,
+        "indoubt_last_success_timestamp_seconds",
+        "When the last completed run of the checks started (Unix time); 0 before the first.",
+    );
+    sample(
+        &mut out,
+        "indoubt_last_success_timestamp_seconds",
+        &[],
+        status
+            .last_success
+            .map_or(0.0, |at| at.timestamp_millis() as f64 / 1000.0),
+    );
+    family(
+        &mut out,
+        "indoubt_last_run_duration_seconds",
+        "Wall time of the last completed run of the checks.",
+    );
+    sample(
+        &mut out,
+        "indoubt_last_run_duration_seconds",
+        &[],
+        status.last_duration_seconds.unwrap_or(0.0),
+    );
+    let _ = writeln!(
+        out,
+        "# HELP indoubt_runs_total Runs of the checks since the exporter started, by outcome.\n# TYPE indoubt_runs_total counter"
+    );
+    sample(
+        &mut out,
+        "indoubt_runs_total",
+        &[("outcome", "completed")],
+        status.completed as f64,
+    );
+    sample(
+        &mut out,
+        "indoubt_runs_total",
+        &[("outcome", "failed")],
+        status.failed as f64,
+    );
+    family(
+        &mut out,
+        "indoubt_interval_seconds",
+        "How often the exporter runs the checks (--interval).",
+    );
+    sample(
+        &mut out,
+        "indoubt_interval_seconds",
+        &[],
+        status.interval_seconds,
+    );
+    out
+}
+
 fn family(out: &mut String, name: &str, help: &str) {
     let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
 }

@@ -1,5 +1,5 @@
-//! What the Kafka commands share: opening the cluster for a target, and the findings for
-//! topics the cluster refused to describe.
+//! What the Kafka commands share: opening the cluster for a target (once per check run),
+//! and the findings for topics the cluster refused to describe.
 
 use crate::codes;
 use crate::context::Context;
@@ -13,24 +13,31 @@ use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use std::collections::BTreeMap;
 
+/// The cluster of a target, with the metadata of `topics` (None: every topic); in a
+/// check run opened once for all the checks that ask the same of it.
 pub async fn open(
     ctx: &Context,
     settings: &Settings,
     topics: Option<&[String]>,
-) -> Result<(Target, Cluster)> {
+) -> Result<(Target, std::sync::Arc<Cluster>)> {
     let (name, client) = (settings.name.clone(), &settings.client);
     let address = format!(
         "{} ({})",
         client.bootstrap.join(","),
         client.security.protocol()
     );
-    ctx.note(format!("connecting to Kafka at {address}"));
-    let cluster = Cluster::connect(client, topics, ctx.timeout).await?;
-    ctx.note(format!(
-        "metadata: {} broker(s), {} topic(s)",
-        cluster.brokers.len(),
-        cluster.topics.len()
-    ));
+    let key = format!("kafka|{client:?}|{topics:?}");
+    let cluster = super::shared::once_shared(ctx, key, || async {
+        ctx.note(format!("connecting to Kafka at {address}"));
+        let cluster = Cluster::connect(client, topics, ctx.timeout).await?;
+        ctx.note(format!(
+            "metadata: {} broker(s), {} topic(s)",
+            cluster.brokers.len(),
+            cluster.topics.len()
+        ));
+        Ok(cluster)
+    })
+    .await?;
     Ok((
         Target {
             name,

@@ -21,6 +21,8 @@ mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;
 mod resolve_pg;
+mod serve;
+pub(crate) mod shared;
 
 pub use config_check::{ConfigCheckSettings, Plans as ConfigCheckPlans};
 pub use mysql_xa::decoded as mysql_decoded;
@@ -71,6 +73,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ConfigCheck(s) => config_check::run(&ctx, &s).await,
         S::ConfigShow(s) => local(move || config_show::run(&ctx, &s)).await,
         S::Check(s) => check::run(&ctx, &s).await,
+        S::Serve(s) => serve::run(&ctx, &s).await,
     }
 }
 

@@ -1,12 +1,15 @@
-//! What the PostgreSQL commands share for their next commands: the words that address
-//! this run's server again, the `resolve pg … --dry-run` of a prepared transaction, and
-//! the SQL that drops a replication slot or ends a session.
+//! What the PostgreSQL commands share: a read of the whole server, once per server in a
+//! check run; and for their next commands, the words that address this run's server
+//! again, the `resolve pg … --dry-run` of a prepared transaction, and the SQL that drops
+//! a replication slot or ends a session.
 
 use crate::cli::PgTargetArgs;
-use crate::context::PgTarget;
+use crate::context::{Context, PgTarget};
 use crate::next::{sql_literal, Invocation, Next, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
+use crate::pg::session::{self, Session};
 use crate::text::RawText;
+use anyhow::Result;
 
 /// How a next command reaches the server this run inspected.
 pub struct Addressing {
@@ -146,4 +149,33 @@ pub fn drop_slot(name: &str) -> Next {
 /// `SELECT pg_terminate_backend(PID)`.
 pub fn terminate(pid: i32) -> Next {
     Next::sql(format!("SELECT pg_terminate_backend({pid})").into())
+}
+
+/// A read of the whole server (every database's prepared transactions, its slots, its
+/// horizon), once per server, user and `question` in a check run: targets that are
+/// databases of one server share it and one connection (see `shared`). Alone, a read of
+/// its own over a session of its own.
+pub async fn server_read<T, F>(
+    ctx: &Context,
+    check: &'static str,
+    target: &PgTarget,
+    question: String,
+    read: impl FnOnce(std::sync::Arc<Session>) -> F,
+) -> Result<T>
+where
+    T: std::any::Any + Send + Sync + Clone,
+    F: std::future::Future<Output = Result<T>>,
+{
+    // The server, the user and the TLS settings, whatever the database.
+    let server = format!("{:?}", target.params.with_dbname(""));
+    let key = format!("{check}|{server}|{question}");
+    super::shared::once(ctx, key, || async {
+        let session = super::shared::once_shared(ctx, format!("session|{server}"), || async {
+            ctx.note(format!("connecting to {}", target.params.describe()));
+            session::connect(&target.params, ctx.timeout).await
+        })
+        .await?;
+        read(session).await
+    })
+    .await
 }

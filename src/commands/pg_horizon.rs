@@ -6,7 +6,6 @@ use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::{Next, Word};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
-use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::pg::HorizonSettings;
@@ -50,9 +49,14 @@ pub(crate) async fn build(
     settings: &HorizonSettings,
 ) -> Result<Report<HorizonReport>> {
     let target = &settings.target;
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let session = session::connect(&target.params, ctx.timeout).await?;
-    let snapshot = horizon::collect(&session, ctx.timeout).await?;
+    let snapshot = pg_common::server_read(
+        ctx,
+        "pg horizon",
+        target,
+        String::new(),
+        |session| async move { horizon::collect(&session, ctx.timeout).await },
+    )
+    .await?;
     Ok(report_of(settings, snapshot))
 }
 

@@ -1,11 +1,10 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
-use super::pg_common::Addressing;
+use super::pg_common::{self, Addressing};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
-use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::pg::PreparedSettings;
@@ -42,10 +41,12 @@ pub(crate) async fn build(
     settings: &PreparedSettings,
 ) -> Result<Report<PreparedReport>> {
     let target = &settings.target;
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let session = session::connect(&target.params, ctx.timeout).await?;
-    ctx.note(format!("connected: PostgreSQL {}", session.info.version));
-    let snapshot = prepared::collect(&session, &settings.databases, ctx.timeout).await?;
+    let key = format!("{:?}", settings.databases);
+    let snapshot = pg_common::server_read(ctx, "pg prepared", target, key, |session| async move {
+        ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+        prepared::collect(&session, &settings.databases, ctx.timeout).await
+    })
+    .await?;
     Ok(report_of(settings, snapshot))
 }
 

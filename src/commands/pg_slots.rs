@@ -4,7 +4,6 @@ use super::pg_common;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::pg::session;
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
@@ -42,9 +41,14 @@ pub(crate) async fn build(ctx: &Context, settings: &SlotsSettings) -> Result<Rep
     let (warning, critical) = settings.retained;
     let (warning_xids, critical_xids) = settings.xids;
     let target = &settings.target;
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let session = session::connect(&target.params, ctx.timeout).await?;
-    let snapshot = slots::collect(&session).await?;
+    let snapshot = pg_common::server_read(
+        ctx,
+        "pg slots",
+        target,
+        String::new(),
+        |session| async move { slots::collect(&session).await },
+    )
+    .await?;
     let thresholds = Thresholds {
         warning_retained_bytes: warning,
         critical_retained_bytes: critical,

@@ -267,8 +267,7 @@ pub(crate) async fn build(
         compare::compare(db_ids, &young, window, outside, past_ids)
     })
     .await
-    .context("comparing the two sides")?
-    .context("comparing the two sides")?;
+    .context("comparing the two sides")??;
     progress.finish();
     data.memory_bytes = args.memory;
     data.spilled_bytes = budget.spilled();

@@ -130,7 +130,7 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
 async fn gather(
     ctx: &Context,
     s: &ResolveKafkaSettings,
-) -> Result<(Cluster, ResolveKafkaSnapshot)> {
+) -> Result<(std::sync::Arc<Cluster>, ResolveKafkaSnapshot)> {
     let topics = [s.topic.clone()];
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
     let mut snapshot = ResolveKafkaSnapshot {

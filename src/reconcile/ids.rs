@@ -138,7 +138,7 @@ impl IdList {
 
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.numeric.memory.len() + self.text.memory.len()
+        self.numeric.len_in_memory() + self.text.len_in_memory()
     }
 
     /// The numbers in order, then the texts in order.
@@ -284,7 +284,8 @@ mod tests {
         for i in (0..128_000u64).rev() {
             a.push_integer(i as i64).unwrap();
         }
-        assert!(budget.spilled() >= 128_000 * 8 - 4096);
+        // A byte a number at least (runs hold the differences, here all 1).
+        assert!(budget.spilled() >= 128_000 - 4096);
         let (numbers, _) = all(a);
         assert_eq!(numbers, (0..128_000).collect::<Vec<_>>());
     }

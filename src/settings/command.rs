@@ -12,7 +12,7 @@ use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
 use super::targets::{AuditLog, Targets};
 use super::{Checked, Setting, Thresholds};
 use crate::cli::{
-    AuditCommand, CheckArgs, CheckKind, Cli, Command, ConfigCommand, KafkaCommand, MysqlCommand,
+    AuditCommand, CheckKind, CheckRunArgs, Cli, Command, ConfigCommand, KafkaCommand, MysqlCommand,
     PgCommand, ResolveCommand,
 };
 use crate::config::{self, Loaded};
@@ -49,6 +49,14 @@ pub enum CommandSettings {
     ConfigShow(Box<ConfigShowSettings>),
     ConfigCheck(Box<crate::commands::ConfigCheckSettings>),
     Check(CheckSettings),
+    Serve(Box<ServeSettings>),
+}
+
+/// `serve`: the checks as `check` runs them, on an interval, and where to answer.
+pub struct ServeSettings {
+    pub listen: std::net::SocketAddr,
+    pub interval: Duration,
+    pub check: CheckSettings,
 }
 
 /// `audit list`.
@@ -80,6 +88,8 @@ pub struct ConfigShowSettings {
 /// check's settings resolved as its command would resolve them.
 pub struct CheckSettings {
     pub deadline: Duration,
+    /// Checks running at once.
+    pub concurrency: usize,
     pub quiet: bool,
     pub prometheus_file: Option<PathBuf>,
     /// The config file checked, as the report's target names it.
@@ -111,7 +121,18 @@ pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved
             ctx: &ctx,
         };
         match cli.command {
-            Command::Check(args) => Some(CommandSettings::Check(check(&t, &thresholds, args)?)),
+            Command::Check(args) => Some(CommandSettings::Check(check(
+                &t,
+                &thresholds,
+                args.run,
+                args.quiet,
+                args.prometheus_file,
+            )?)),
+            Command::Serve(args) => Some(CommandSettings::Serve(Box::new(ServeSettings {
+                listen: args.listen,
+                interval: serve_interval(args.interval, args.run.deadline)?,
+                check: check(&t, &thresholds, args.run, false, None)?,
+            }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
                 CommandSettings::ConfigCheck(Box::new(crate::commands::ConfigCheckSettings {
                     plans: crate::commands::ConfigCheckPlans::of(&t),
@@ -168,7 +189,7 @@ fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<Com
             log: t.audit_log(a.audit_log.as_deref()),
             reason: a.reason,
         },
-        Command::Config(_) | Command::Check(_) | Command::Explain(_) => {
+        Command::Config(_) | Command::Check(_) | Command::Serve(_) | Command::Explain(_) => {
             return Err(anyhow!("resolved elsewhere: {command:?}"))
         }
     })
@@ -216,7 +237,13 @@ fn config_show(
     })
 }
 
-fn check(t: &Targets, thresholds: &Thresholds, args: CheckArgs) -> Result<CheckSettings> {
+fn check(
+    t: &Targets,
+    thresholds: &Thresholds,
+    args: CheckRunArgs,
+    quiet: bool,
+    prometheus_file: Option<PathBuf>,
+) -> Result<CheckSettings> {
     let enabled = |kind: CheckKind| {
         if args.only.is_empty() {
             !args.skip.contains(&kind)
@@ -251,11 +278,39 @@ fn check(t: &Targets, thresholds: &Thresholds, args: CheckArgs) -> Result<CheckS
     }
     Ok(CheckSettings {
         deadline: args.deadline,
-        quiet: args.quiet,
-        prometheus_file: args.prometheus_file,
+        concurrency: args
+            .concurrency
+            .map_or_else(default_concurrency, usize::from),
+        quiet,
+        prometheus_file,
         config_file: t.config.path.clone(),
         plan,
     })
+}
+
+/// Checks at once by default: most of a check's time is waiting on its server, so
+/// several per CPU; never so many that a fleet's servers see a burst of connections.
+fn default_concurrency() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (4 * cpus).clamp(8, 32)
+}
+
+/// A run shorter than a second apart would be a load test, not monitoring.
+fn serve_interval(interval: Duration, deadline: Duration) -> Result<Duration> {
+    if interval < Duration::from_secs(1) {
+        return Err(crate::error::hinted(
+            format!(
+                "--interval {} is too short: the checks would run back to back",
+                crate::units::format_duration(interval)
+            ),
+            format!(
+                "give 1s or more; the default is {}, and each run is bounded by --deadline ({})",
+                super::defaults::SERVE_INTERVAL.default_text(),
+                crate::units::format_duration(deadline)
+            ),
+        ));
+    }
+    Ok(interval)
 }
 
 /// The settings of the command `argv` names, parsed from exactly the arguments a user

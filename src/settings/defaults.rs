@@ -303,6 +303,18 @@ pub const RECONCILE_QUERY_TIMEOUT: Entry = entry(
     Value::Duration(mins(60)),
     "bound on the reconcile database query, which may stream millions of rows",
 );
+pub const SERVE_LISTEN: Entry = entry(
+    None,
+    Some("serve --listen"),
+    Value::Text("127.0.0.1:9187"),
+    "where `indoubt serve` answers /metrics, /healthz and /-/ready",
+);
+pub const SERVE_INTERVAL: Entry = entry(
+    None,
+    Some("serve --interval"),
+    Value::Duration(Duration::from_secs(60)),
+    "how often `indoubt serve` runs the checks",
+);
 pub const RECONCILE_MEMORY: Entry = entry(
     None,
     Some("reconcile --memory"),
@@ -461,6 +473,8 @@ pub const ALL: &[Entry] = &[
     RECONCILE_QUERY_TIMEOUT,
     RECONCILE_MEMORY,
     RECONCILE_SHOW,
+    SERVE_LISTEN,
+    SERVE_INTERVAL,
     RECONCILE_CHECK,
     OUTBOX_ID_COLUMN,
     OUTBOX_CREATED_AT_COLUMN,

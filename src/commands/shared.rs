@@ -1,0 +1,85 @@
+//! What the checks of one `check` run share: each read of a server done once, however
+//! many targets and checks ask for it. Prepared transactions, slots and the horizon are
+//! the whole server's (every database's), so 200 targets that are databases of one
+//! server cost one read of each, and one connection per server; a Kafka cluster's
+//! metadata and connections are opened once for its lso and hanging checks. Outside a
+//! check run (a command of its own) nothing is shared: every call reads afresh.
+
+use crate::context::Context;
+use anyhow::{anyhow, Result};
+use std::any::Any;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+type Slot = Arc<tokio::sync::OnceCell<Result<Arc<dyn Any + Send + Sync>, String>>>;
+
+/// One run's reads, by what they read (the key names the server, the user, the TLS
+/// settings and the question).
+#[derive(Default)]
+pub struct Shared {
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+impl Shared {
+    /// What `read` gives, read once for `key` however many ask at once or after. A
+    /// failure is shared too, as its message: every check that asked says it.
+    async fn once<T, F>(&self, key: String, read: impl FnOnce() -> F) -> Result<Arc<T>>
+    where
+        T: Any + Send + Sync,
+        F: Future<Output = Result<T>>,
+    {
+        let slot = self
+            .slots
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key)
+            .or_default()
+            .clone();
+        let read = slot
+            .get_or_init(|| async {
+                read()
+                    .await
+                    .map(|v| Arc::new(v) as Arc<dyn Any + Send + Sync>)
+                    .map_err(|e| format!("{e:#}"))
+            })
+            .await;
+        match read {
+            Ok(value) => value
+                .clone()
+                .downcast::<T>()
+                .map_err(|_| anyhow!("a shared read of another kind under the same key")),
+            Err(message) => Err(anyhow!("{message}")),
+        }
+    }
+}
+
+/// Within a check run, `read` once per `key` (shared with every check of the run);
+/// otherwise simply `read`. The value comes back owned (each check builds its own report
+/// from it).
+pub async fn once<T, F>(ctx: &Context, key: String, read: impl FnOnce() -> F) -> Result<T>
+where
+    T: Any + Send + Sync + Clone,
+    F: Future<Output = Result<T>>,
+{
+    match ctx.shared() {
+        Some(shared) => Ok(T::clone(&*shared.once(key, read).await?)),
+        None => read().await,
+    }
+}
+
+/// The same for what is used through a shared reference (a session, a cluster).
+pub async fn once_shared<T, F>(
+    ctx: &Context,
+    key: String,
+    open: impl FnOnce() -> F,
+) -> Result<Arc<T>>
+where
+    T: Any + Send + Sync,
+    F: Future<Output = Result<T>>,
+{
+    match ctx.shared() {
+        Some(shared) => shared.once(key, open).await,
+        None => open().await.map(Arc::new),
+    }
+}
