@@ -775,3 +775,41 @@ fn a_prepared_transaction_holding_the_horizon_is_one_incident() {
         .unwrap();
     waiting.join().unwrap();
 }
+
+#[test]
+fn a_fleet_of_databases_on_one_server_is_read_once_within_its_connection_limit() {
+    // 40 targets, each a database of one server that takes 14 connections: read one by
+    // one (3 checks a target, and pg horizon entering every database) they would need
+    // hundreds; read once per server they fit.
+    let cluster = PrivateCluster::start_quiet();
+    let mut admin = connect(&cluster.url("postgres"));
+    admin
+        .batch_execute("ALTER SYSTEM SET max_connections = 14")
+        .unwrap();
+    drop(admin);
+    cluster.ctl("restart");
+    let mut admin = connect(&cluster.url("postgres"));
+    let targets: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            let db = format!("fleet_{i:02}");
+            admin
+                .batch_execute(&format!("CREATE DATABASE {db}"))
+                .unwrap();
+            (format!("db{i:02}"), cluster.url(&db))
+        })
+        .collect();
+    drop(admin);
+    let dir = tempfile::tempdir().unwrap();
+    let named: Vec<(&str, String)> = targets.iter().map(|(n, u)| (n.as_str(), u.clone())).collect();
+    let config = config(dir.path(), &named, &[]);
+    let (report, out) = check_json(&config, &["--only", "pg", "--concurrency", "32"]);
+    let statuses = statuses(&report);
+    assert_eq!(statuses.len(), 120, "{}", out.stderr);
+    let not_ok: Vec<_> = statuses.iter().filter(|(_, _, s)| s != "OK").collect();
+    assert!(
+        not_ok.is_empty(),
+        "every check answers: {not_ok:?}\n{}",
+        report["findings"]
+    );
+    assert_eq!(out.code, 0);
+}

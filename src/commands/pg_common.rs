@@ -167,7 +167,7 @@ where
     F: std::future::Future<Output = Result<T>>,
 {
     // The server, the user and the TLS settings, whatever the database.
-    let server = format!("{:?}", target.params.with_dbname(""));
+    let server = target.params.server_key();
     let key = format!("{check}|{server}|{question}");
     super::shared::once(ctx, key, || async {
         let session = super::shared::once_shared(ctx, format!("session|{server}"), || async {

@@ -292,6 +292,24 @@ impl ConnParams {
         }
     }
 
+    /// Equal for two settings that reach the same server as the same user with the same
+    /// TLS (and password), whatever their database and wherever they came from.
+    pub fn server_key(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{:?}|{}",
+            self.hosts,
+            self.hostaddrs,
+            self.ports,
+            self.user,
+            self.password.as_ref().map_or("", |p| p.expose()),
+            self.sslmode,
+            self.sslrootcert,
+            self.sslcert,
+            self.sslkey,
+            self.read_write_only
+        )
+    }
+
     /// Where we connect, for messages and reports. Never includes the password.
     pub fn describe(&self) -> String {
         let hosts = self
