@@ -20,13 +20,7 @@ const QUERY: &str = "SELECT CASE WHEN id % 10 = 0 THEN 'A-' || id ELSE id::text 
 /// `rows` orders two hours old, and a topic with the events of most of them: every 97th
 /// missing, every 101st twice, and events for orders that do not exist.
 fn shop(rows: u32) -> (TestDb, String, String) {
-    let db = TestDb::create("spill");
-    db.admin()
-        .batch_execute(&format!(
-            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
-             INSERT INTO orders SELECT g, now() - interval '2 hours' FROM generate_series(1, {rows}) g"
-        ))
-        .unwrap();
+    let db = orders_db("spill", rows);
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
     let topic = create_topic(&bootstrap, "orders.spill", 4);
     let producer: BaseProducer = ClientConfig::new()
