@@ -800,7 +800,10 @@ fn a_fleet_of_databases_on_one_server_is_read_once_within_its_connection_limit()
         .collect();
     drop(admin);
     let dir = tempfile::tempdir().unwrap();
-    let named: Vec<(&str, String)> = targets.iter().map(|(n, u)| (n.as_str(), u.clone())).collect();
+    let named: Vec<(&str, String)> = targets
+        .iter()
+        .map(|(n, u)| (n.as_str(), u.clone()))
+        .collect();
     let config = config(dir.path(), &named, &[]);
     let (report, out) = check_json(&config, &["--only", "pg", "--concurrency", "32"]);
     let statuses = statuses(&report);
