@@ -249,6 +249,17 @@ impl ScratchDir {
         &self.path
     }
 
+    /// Whether `parent` can hold a scratch directory, asked before a long run starts
+    /// rather than at its first spill minutes in.
+    pub fn check_parent(parent: &Path, flag: &str) -> Result<()> {
+        check_dir(parent).map_err(|e| {
+            hinted(
+                format!("{e:#}"),
+                format!("give {flag} a directory of your own (mode 0700), or a sticky one as /tmp is (mode 1777); a Kubernetes emptyDir is 0777: chmod 1777 it first, or use a subdirectory made 0700"),
+            )
+        })
+    }
+
     /// A file without a name (O_TMPFILE, or made and unlinked at once where the file
     /// system lacks it), read and written through its handle: its space is given back
     /// when the handle closes, even when indoubt is killed.

@@ -816,3 +816,52 @@ fn a_fleet_of_databases_on_one_server_is_read_once_within_its_connection_limit()
     );
     assert_eq!(out.code, 0);
 }
+
+#[test]
+fn a_server_that_never_answers_holds_its_own_slots_not_the_whole_run() {
+    // The first target takes connections and never answers: its three checks wait out
+    // the deadline in three of the four slots; the other targets' checks go through the
+    // fourth, rather than queueing behind it.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let mut targets = vec![(
+        "a_silent".to_string(),
+        format!("postgres://nobody@127.0.0.1:{port}/x"),
+    )];
+    let dbs: Vec<TestDb> = (0..3).map(|_| TestDb::create("slots")).collect();
+    targets.extend(
+        dbs.iter()
+            .enumerate()
+            .map(|(i, db)| (format!("b{i}"), db.url())),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let named: Vec<(&str, String)> = targets
+        .iter()
+        .map(|(n, u)| (n.as_str(), u.clone()))
+        .collect();
+    let config = config(dir.path(), &named, &[]);
+    let out = run(indoubt()
+        .args([
+            "--config",
+            &config,
+            "--timeout",
+            "60s",
+            "-o",
+            "json",
+            "check",
+        ])
+        .args(["--only", "pg", "--concurrency", "4", "--deadline", "5s"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    for (target, check, status) in statuses(&report) {
+        if target == "a_silent" {
+            assert_eq!(status, "UNKNOWN", "{check}");
+        } else {
+            assert_ne!(
+                status, "UNKNOWN",
+                "{target} {check} waited behind the silent server\n{}",
+                report["findings"]
+            );
+        }
+    }
+    drop(silent);
+}

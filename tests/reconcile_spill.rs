@@ -282,3 +282,28 @@ fn a_budget_past_1gib_is_refused_with_why() {
         out.stderr
     );
 }
+
+#[test]
+fn a_spill_directory_others_can_write_is_refused_before_anything_is_read() {
+    // As a Kubernetes emptyDir comes: 0777, not sticky.
+    let open = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        open.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["reconcile", "--pg", "postgres://nobody@127.0.0.1:1/x"])
+        .args(["--query", "SELECT 1", "-b", "127.0.0.1:1", "--topic", "t"])
+        .arg("--spill-dir")
+        .arg(open.path()));
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.contains("is writable by")
+            && out
+                .stderr
+                .contains("hint: give --spill-dir a directory of your own"),
+        "refused at once, not at the first spill (nor a connection error): {}",
+        out.stderr
+    );
+}

@@ -196,10 +196,18 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
             outcome,
         )
     });
-    let results: Vec<_> = futures_util::stream::iter(runs)
-        .buffered(args.concurrency.max(1))
-        .collect()
-        .await;
+    // Unordered: a check that waits (a server that does not answer) must not keep the
+    // ones after it from starting while the others finish; the plan's order is restored
+    // after.
+    let mut results: Vec<_> = futures_util::stream::iter(
+        runs.enumerate()
+            .map(|(i, run)| async move { (i, run.await) }),
+    )
+    .buffer_unordered(args.concurrency.max(1))
+    .collect()
+    .await;
+    results.sort_by_key(|(i, _)| *i);
+    let results = results.into_iter().map(|(_, result)| result);
 
     let mut findings = Vec::new();
     let mut checks = Vec::new();

@@ -14,7 +14,7 @@ use kafka_protocol::error::ResponseError;
 use std::collections::BTreeMap;
 
 /// The cluster of a target, with the metadata of `topics` (None: every topic); in a
-/// check run opened once for all the checks that ask the same of it.
+/// check run opened once for the target's checks that ask the same of it.
 pub async fn open(
     ctx: &Context,
     settings: &Settings,
@@ -26,7 +26,9 @@ pub async fn open(
         client.bootstrap.join(","),
         client.security.protocol()
     );
-    let key = format!("kafka|{client:?}|{topics:?}");
+    // The target's own checks share it: two targets' settings may differ only in what
+    // Debug does not show (a password, a Kerberos credential).
+    let key = format!("kafka|{:?}|{client:?}|{topics:?}", settings.name);
     let cluster = super::shared::once_shared(ctx, key, || async {
         ctx.note(format!("connecting to Kafka at {address}"));
         let cluster = Cluster::connect(client, topics, ctx.timeout).await?;

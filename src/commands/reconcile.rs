@@ -148,6 +148,7 @@ pub(crate) async fn build(
     let topic_name = &args.topic;
     let query = &args.query;
     let job_name = args.job.clone();
+    crate::fsafe::ScratchDir::check_parent(&args.spill_dir, "--spill-dir")?;
     let budget = Budget::new(args.memory, args.spill_dir.clone());
     let progress = Progress::new(args.progress, budget.clone());
     let query_timeout = args.query_timeout;

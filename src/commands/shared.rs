@@ -2,7 +2,9 @@
 //! many targets and checks ask for it. Prepared transactions, slots and the horizon are
 //! the whole server's (every database's), so 200 targets that are databases of one
 //! server cost one read of each, and one connection per server; a Kafka cluster's
-//! metadata and connections are opened once for its lso and hanging checks. Outside a
+//! metadata and connections are opened once for its lso and hanging checks. Only what
+//! was read is shared, never a failure: each target that asks after one reads with its
+//! own settings. Outside a
 //! check run (a command of its own) nothing is shared: every call reads afresh.
 
 use crate::context::Context;
@@ -12,7 +14,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
-type Slot = Arc<tokio::sync::OnceCell<Result<Arc<dyn Any + Send + Sync>, String>>>;
+type Slot = Arc<tokio::sync::OnceCell<Arc<dyn Any + Send + Sync>>>;
 
 /// One run's reads, by what they read (the key names the server, the user, the TLS
 /// settings and the question).
@@ -23,7 +25,8 @@ pub struct Shared {
 
 impl Shared {
     /// What `read` gives, read once for `key` however many ask at once or after. A
-    /// failure is shared too, as its message: every check that asked says it.
+    /// failure is not kept: the next to ask reads again with its own settings (a
+    /// database one target may not enter must not fail the others of its server).
     async fn once<T, F>(&self, key: String, read: impl FnOnce() -> F) -> Result<Arc<T>>
     where
         T: Any + Send + Sync,
@@ -36,21 +39,17 @@ impl Shared {
             .entry(key)
             .or_default()
             .clone();
-        let read = slot
-            .get_or_init(|| async {
+        let value = slot
+            .get_or_try_init(|| async {
                 read()
                     .await
                     .map(|v| Arc::new(v) as Arc<dyn Any + Send + Sync>)
-                    .map_err(|e| format!("{e:#}"))
             })
-            .await;
-        match read {
-            Ok(value) => value
-                .clone()
-                .downcast::<T>()
-                .map_err(|_| anyhow!("a shared read of another kind under the same key")),
-            Err(message) => Err(anyhow!("{message}")),
-        }
+            .await?;
+        value
+            .clone()
+            .downcast::<T>()
+            .map_err(|_| anyhow!("a shared read of another kind under the same key"))
     }
 }
 

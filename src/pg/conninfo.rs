@@ -293,15 +293,21 @@ impl ConnParams {
     }
 
     /// Equal for two settings that reach the same server as the same user with the same
-    /// TLS (and password), whatever their database and wherever they came from.
+    /// TLS (and password, hashed: the key holds no secret), whatever their database and
+    /// wherever they came from.
     pub fn server_key(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{:?}|{}",
+            "{:?}|{:?}|{:?}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
             self.hosts,
             self.hostaddrs,
             self.ports,
             self.user,
-            self.password.as_ref().map_or("", |p| p.expose()),
+            self.password.as_ref().map(|p| {
+                use std::hash::{Hash, Hasher};
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                p.expose().hash(&mut hasher);
+                hasher.finish()
+            }),
             self.sslmode,
             self.sslrootcert,
             self.sslcert,

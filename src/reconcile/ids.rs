@@ -286,6 +286,11 @@ mod tests {
         }
         // A byte a number at least (runs hold the differences, here all 1).
         assert!(budget.spilled() >= 128_000 - 4096);
+        assert!(
+            a.numeric.runs() <= 16,
+            "merged as they come: {} files open",
+            a.numeric.runs()
+        );
         let (numbers, _) = all(a);
         assert_eq!(numbers, (0..128_000).collect::<Vec<_>>());
     }

@@ -16,9 +16,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Runs merged at once: each open run holds a file and a read buffer, so more are first
-/// merged into fewer.
-const MAX_OPEN_RUNS: usize = 64;
+/// Runs a list keeps of one kind: each is an open file (and, merged, a read buffer), so
+/// past this many they are merged into one as the list spills. With every list of a
+/// comparison at it, the files stay well under the usual limit of 1024.
+const MAX_OPEN_RUNS: usize = 16;
 const READ_BUFFER: usize = 128 << 10;
 const WRITE_BUFFER: usize = 1 << 20;
 
@@ -271,6 +272,16 @@ impl<T: Item> Pile<T> {
             let mut items = block.into_iter();
             self.runs.push(write_run(budget, || Ok(items.next()))?);
         }
+        self.merge_runs_past(MAX_OPEN_RUNS, budget)
+    }
+
+    /// Merges the runs into one while there are more than `most`.
+    fn merge_runs_past(&mut self, most: usize, budget: &Budget) -> Result<()> {
+        if self.runs.len() > most {
+            let mut merged = Sorted::merge(std::mem::take(&mut self.runs), Vec::new())?;
+            let run = write_run(budget, || merged.pop())?;
+            self.runs.push(run);
+        }
         Ok(())
     }
 
@@ -282,15 +293,19 @@ impl<T: Item> Pile<T> {
     }
 
     #[cfg(test)]
+    pub(super) fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    #[cfg(test)]
     pub(super) fn len_in_memory(&self) -> usize {
         self.memory.len() + self.blocks.iter().map(Vec::len).sum::<usize>()
     }
 
-    /// Everything in order: each block sorted, merged with the runs (fewer first, when
-    /// there are more than can be open at once).
+    /// Everything in order: each block sorted, merged with the runs.
     pub(super) fn into_sorted(mut self, budget: &Budget) -> Result<Sorted<T>> {
-        let mut blocks = self.blocks;
-        blocks.push(self.memory);
+        let mut blocks = std::mem::take(&mut self.blocks);
+        blocks.push(std::mem::take(&mut self.memory));
         blocks.retain(|b| !b.is_empty());
         for block in &mut blocks {
             block.sort_unstable();
@@ -298,15 +313,8 @@ impl<T: Item> Pile<T> {
         if self.runs.is_empty() && blocks.len() <= 1 {
             return Ok(Sorted::Memory(blocks.pop().unwrap_or_default().into_iter()));
         }
-        while self.runs.len() + blocks.len() > MAX_OPEN_RUNS {
-            let group: Vec<Run<T>> = self
-                .runs
-                .drain(..MAX_OPEN_RUNS.min(self.runs.len()))
-                .collect();
-            let mut merged = Sorted::merge(group, Vec::new())?;
-            let run = write_run(budget, || merged.pop())?;
-            self.runs.push(run);
-        }
+        // With other lists' runs appended there may be more again.
+        self.merge_runs_past(MAX_OPEN_RUNS, budget)?;
         Sorted::merge(self.runs, blocks)
     }
 }
