@@ -865,3 +865,25 @@ fn a_server_that_never_answers_holds_its_own_slots_not_the_whole_run() {
     }
     drop(silent);
 }
+
+#[test]
+fn a_database_one_target_cannot_enter_does_not_fail_the_others_of_its_server() {
+    // Both targets are the same server as the same user: their whole-server reads are
+    // shared, but the first target's database does not exist. Its failure is its own.
+    let db = TestDb::create("enterable");
+    let missing = db.url().replace(&db.name, &format!("{}_gone", db.name));
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path(), &[("a_gone", missing), ("b_app", db.url())], &[]);
+    let (report, out) = check_json(&config, &["--only", "pg", "--concurrency", "1"]);
+    for (target, check, status) in statuses(&report) {
+        if target == "a_gone" {
+            assert_eq!(status, "UNKNOWN", "{check}: {}", out.stdout);
+        } else {
+            assert_ne!(
+                status, "UNKNOWN",
+                "{target} {check}: {}",
+                report["findings"]
+            );
+        }
+    }
+}
