@@ -21,6 +21,15 @@ fn config(dir: &Path, postgres: &[(&str, String)], kafka: &[KafkaTarget]) -> Str
     config_with(dir, postgres, kafka, "")
 }
 
+/// `config` of postgres targets whose names the test made.
+fn config_of_owned(dir: &Path, postgres: &[(String, String)]) -> String {
+    let named: Vec<(&str, String)> = postgres
+        .iter()
+        .map(|(n, u)| (n.as_str(), u.clone()))
+        .collect();
+    config(dir, &named, &[])
+}
+
 /// As `config`, with more top-level YAML (e.g. an `outbox:` section) and slot thresholds
 /// of 1MiB/2MiB.
 fn config_with(
@@ -800,11 +809,7 @@ fn a_fleet_of_databases_on_one_server_is_read_once_within_its_connection_limit()
         .collect();
     drop(admin);
     let dir = tempfile::tempdir().unwrap();
-    let named: Vec<(&str, String)> = targets
-        .iter()
-        .map(|(n, u)| (n.as_str(), u.clone()))
-        .collect();
-    let config = config(dir.path(), &named, &[]);
+    let config = config_of_owned(dir.path(), &targets);
     let (report, out) = check_json(&config, &["--only", "pg", "--concurrency", "32"]);
     let statuses = statuses(&report);
     assert_eq!(statuses.len(), 120, "{}", out.stderr);
@@ -835,11 +840,7 @@ fn a_server_that_never_answers_holds_its_own_slots_not_the_whole_run() {
             .map(|(i, db)| (format!("b{i}"), db.url())),
     );
     let dir = tempfile::tempdir().unwrap();
-    let named: Vec<(&str, String)> = targets
-        .iter()
-        .map(|(n, u)| (n.as_str(), u.clone()))
-        .collect();
-    let config = config(dir.path(), &named, &[]);
+    let config = config_of_owned(dir.path(), &targets);
     let out = run(indoubt()
         .args([
             "--config",

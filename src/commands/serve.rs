@@ -109,6 +109,8 @@ pub async fn run(ctx: &Context, s: &ServeSettings) -> Result<Severity> {
         never = accept => match never {},
         signal = graceful.stopped() => signal,
     };
+    // Those that ended since the last accept are not under way.
+    while connections.try_join_next().is_some() {}
     ctx.note(format!(
         "{}: no new connections; answering the {} under way",
         signal.name(),
