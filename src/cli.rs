@@ -327,8 +327,8 @@ pub struct ConfirmArgs {
 
 #[derive(Debug, Args)]
 pub struct ResolvePgArgs {
-    /// The prepared transaction's GID, exactly
-    pub gid: String,
+    /// The prepared transaction's GID, exactly (any bytes; also in the escaped form tables show)
+    pub gid: std::ffi::OsString,
 
     #[command(flatten)]
     pub target: PgTargetArgs,

@@ -20,6 +20,7 @@ pub mod mysql;
 pub mod next;
 pub mod peer;
 pub mod pg;
+pub mod quote;
 pub mod reconcile;
 pub mod report;
 pub mod resolve;

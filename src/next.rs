@@ -1,9 +1,17 @@
 //! The command to run next for a finding, as it can be typed: an indoubt command line
 //! (its --dry-run form where it writes) built from words, every value quoted for a POSIX
-//! shell, with the `--config` of this run so it addresses the same targets.
+//! shell, with the `--config` of this run so it addresses the same targets; or a SQL
+//! statement built from program text and quoted values.
+//!
+//! A next command is pasted into a shell or a psql prompt, so it is built once from the
+//! raw values (bytes) and quoted by the one function for its language; the result holds
+//! only characters a terminal shows as themselves, so no display escaping ever touches
+//! it (that escaping doubled the backslash of `'\''` and turned a quoted GID into code).
 
-use crate::text::{RawText, Text};
-use serde::Serialize;
+pub use crate::quote::{quote, shell_quote, Sql};
+use crate::text::RawText;
+use serde::{Serialize, Serializer};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 /// How this run was invoked, as far as a next command must repeat it.
@@ -18,80 +26,131 @@ pub struct Invocation {
 pub enum Word<'a> {
     /// Program text: a subcommand or a flag.
     Lit(&'static str),
-    /// A value (a topic, a GID, a path): quoted when the shell would read it otherwise.
+    /// A value (a topic, a target name, a number): quoted when a shell would read it otherwise.
     Value(&'a str),
-    /// A value that is server text, maybe not UTF-8 (shown escaped, as indoubt reads it).
+    /// A value that is server text, maybe not UTF-8: given to the command byte for byte.
     Raw(&'a RawText),
+}
+
+/// One argument of a command line: its exact bytes, and whether it is a value (a flag
+/// before a value that starts with `-` takes it as `--flag=VALUE`).
+struct Arg {
+    bytes: Vec<u8>,
+    value: bool,
+}
+
+impl Arg {
+    fn program(text: &str) -> Arg {
+        Arg {
+            bytes: text.as_bytes().to_vec(),
+            value: false,
+        }
+    }
+
+    fn value(bytes: &[u8]) -> Arg {
+        Arg {
+            bytes: bytes.to_vec(),
+            value: true,
+        }
+    }
+}
+
+impl From<&Word<'_>> for Arg {
+    fn from(word: &Word) -> Arg {
+        match word {
+            Word::Lit(lit) => Arg::program(lit),
+            Word::Value(value) => Arg::value(value.as_bytes()),
+            Word::Raw(raw) => Arg::value(raw.as_bytes()),
+        }
+    }
+}
+
+impl<'a> Word<'a> {
+    /// The same word, borrowed again (a list of words is assembled from others).
+    pub fn copy(&self) -> Word<'a> {
+        match self {
+            Word::Lit(lit) => Word::Lit(lit),
+            Word::Value(value) => Word::Value(value),
+            Word::Raw(raw) => Word::Raw(raw),
+        }
+    }
 }
 
 /// The next command of a finding: JSON gets it as one string, the table on lines of its
 /// own, broken between words where it must (a shell command with ` \` continuations).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Next {
-    text: Text,
+    /// Each word as it is typed (quoted), showable as it is.
+    words: Vec<String>,
     /// A POSIX shell command line (else a SQL statement): how a break is written.
-    #[serde(skip)]
     shell: bool,
+}
+
+impl Serialize for Next {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.line())
+    }
 }
 
 impl Next {
     /// `indoubt [--config FILE] WORDS…`.
     pub fn indoubt(invocation: &Invocation, words: &[Word]) -> Next {
-        let mut line = Text::from("indoubt");
+        let mut args: Vec<Arg> = vec![Arg::program("indoubt")];
         if let Some(config) = &invocation.config {
-            line.push_str(" --config ");
-            line.push_str(&quote(&config.to_string_lossy()));
+            args.push(Arg::program("--config"));
+            args.push(Arg::value(config.as_os_str().as_bytes()));
         }
-        for word in words {
-            line.push_str(" ");
-            match word {
-                Word::Lit(lit) => line.push_str(lit),
-                Word::Value(value) => line.push_str(&quote(value)),
-                Word::Raw(raw) => match raw.as_str() {
-                    Some(text) => line.push_str(&quote(text)),
-                    None => {
-                        // Not UTF-8: indoubt takes the escaped form (which has no quote).
-                        line.push_str("'");
-                        line.push_raw(raw);
-                        line.push_str("'");
-                    }
-                },
-            }
-        }
-        Next {
-            text: line,
-            shell: true,
-        }
+        args.extend(words.iter().map(Arg::from));
+        Next::shell(args)
     }
 
     /// Another tool's command line (`kafka-acls.sh …`), its values quoted for a POSIX shell.
     pub fn tool(program: &'static str, words: &[Word]) -> Next {
-        let mut line = Text::from(program);
-        for word in words {
-            line.push_str(" ");
-            match word {
-                Word::Lit(lit) => line.push_str(lit),
-                Word::Value(value) => line.push_str(&quote(value)),
-                Word::Raw(raw) => line.push_str(&quote(&raw.to_text())),
-            }
-        }
-        Next {
-            text: line,
-            shell: true,
-        }
+        let mut args: Vec<Arg> = vec![Arg::program(program)];
+        args.extend(words.iter().map(Arg::from));
+        Next::shell(args)
     }
 
-    /// A SQL statement to run, as written (its literals quoted by the caller).
-    pub fn sql(statement: Text) -> Next {
+    /// A command line from its arguments, exactly: each quoted for a POSIX shell. A flag
+    /// followed by a value that starts with `-` becomes `--flag=VALUE`, one word, so the
+    /// value cannot be read as a flag of its own.
+    fn shell(args: Vec<Arg>) -> Next {
+        let mut words = Vec::with_capacity(args.len());
+        let mut args = args.into_iter().peekable();
+        while let Some(arg) = args.next() {
+            let is_flag = !arg.value && arg.bytes.starts_with(b"--") && arg.bytes.len() > 2;
+            match args.next_if(|next| is_flag && next.value && next.bytes.starts_with(b"-")) {
+                Some(value) => words.push(format!(
+                    "{}={}",
+                    shell_quote(&arg.bytes),
+                    shell_quote(&value.bytes)
+                )),
+                None => words.push(shell_quote(&arg.bytes)),
+            }
+        }
+        Next { words, shell: true }
+    }
+
+    /// A SQL statement to run, built by [`Sql`] (its values quoted there).
+    pub fn sql(statement: Sql) -> Next {
+        let words = crate::report::layout::command_words(statement.as_str(), false)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         Next {
-            text: statement,
+            words,
             shell: false,
         }
     }
 
-    pub fn text(&self) -> &Text {
-        &self.text
+    /// The words as typed: a break between two of them changes nothing a shell or psql reads.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// The whole command or statement on one line.
+    pub fn line(&self) -> String {
+        self.words.join(" ")
     }
 
     /// A shell command line (broken lines end in ` \`), else a SQL statement (broken
@@ -101,33 +160,10 @@ impl Next {
     }
 }
 
-/// A value as a POSIX shell word: as it is when it holds only characters no shell
-/// treats specially, else in single quotes (a quote inside as `'\''`).
-pub fn quote(value: &str) -> String {
-    let plain = !value.is_empty()
-        && value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
-    match plain {
-        true => value.to_string(),
-        false => format!("'{}'", value.replace('\'', "'\\''")),
-    }
-}
-
-/// A SQL identifier: `"…"` with quotes doubled, always quoted (a role named `Ops` or
-/// `x"y` is then named exactly).
-pub fn sql_identifier(value: &str) -> String {
-    format!("\"{}\"", value.replace('"', "\"\""))
-}
-
-/// A SQL string literal: `'…'` with quotes doubled (standard_conforming_strings).
-pub fn sql_literal(value: &str) -> String {
-    format!("'{}'", value.replace('\'', "''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quote::{sql_identifier, sql_literal};
 
     #[test]
     fn values_are_quoted_only_when_a_shell_would_misread_them() {
@@ -137,7 +173,12 @@ mod tests {
         assert_eq!(quote("it's"), "'it'\\''s'");
         assert_eq!(quote("$(rm -rf /)"), "'$(rm -rf /)'");
         assert_eq!(quote(""), "''");
+        assert_eq!(quote("'"), "\\'");
+        assert_eq!(shell_quote(b"g\xff'"), "'g'\"$(printf '\\377')\"\\'");
+        assert_eq!(quote("a\nb\n"), "'a'\"$(printf '\\012\\142')\"'\n'");
         assert_eq!(sql_literal("o'brien"), "'o''brien'");
+        assert_eq!(sql_literal("a\\b\n"), "E'a\\\\b\\x0a'");
+        assert_eq!(sql_identifier("x\u{202e}y"), "U&\"x\\202Ey\"");
     }
 
     #[test]
@@ -156,11 +197,25 @@ mod tests {
             ],
         );
         assert_eq!(
-            next.text().plain(),
+            next.line(),
             "indoubt --config tests/lab/indoubt.yaml resolve kafka --topic 'my topic' --dry-run"
         );
         let raw = RawText::from(b"g\xff".to_vec());
         let next = Next::indoubt(&Invocation::default(), &[Word::Raw(&raw)]);
-        assert_eq!(next.text().escaped(), "indoubt 'g\\xff'");
+        assert_eq!(next.line(), "indoubt 'g'\"$(printf '\\377')\"");
+    }
+
+    #[test]
+    fn a_value_that_starts_with_a_dash_is_joined_to_its_flag() {
+        let next = Next::indoubt(
+            &Invocation {
+                config: Some("-x y".into()),
+            },
+            &[Word::Lit("check"), Word::Lit("--pg"), Word::Value("-lab")],
+        );
+        assert_eq!(
+            next.words(),
+            ["indoubt", "--config='-x y'", "check", "--pg=-lab"]
+        );
     }
 }

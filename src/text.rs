@@ -21,6 +21,12 @@ fn invisible(c: char) -> bool {
         | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' | '\u{feff}')
 }
 
+/// A character a terminal shows as itself: no control character, nothing that hides or
+/// reorders text. (The escape grammar still writes a backslash as `\\\\`, to read back.)
+pub fn shows_as_itself(c: char) -> bool {
+    !c.is_control() && !invisible(c)
+}
+
 fn escape_char(c: char, out: &mut String) {
     match c {
         '\\' => out.push_str("\\\\"),

@@ -498,11 +498,14 @@ fn run_next(next: &str) -> serde_json::Value {
 #[test]
 fn a_hanging_transaction_names_the_resolve_dry_run_that_works_as_printed() {
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
-    let topic = create_topic(&bootstrap, "nextcmd", 2);
+    // A topic name may start with a dash: the next command must still pass it as the
+    // value of --topic, not as a flag.
+    let topic = create_topic(&bootstrap, "-nextcmd", 2);
     committed_writes(&bootstrap, &topic, 1, 1);
     let (pid, _, _) = hanging_transaction(&bootstrap, &topic, 1);
     for command in ["hanging", "lso"] {
-        let mut args = vec![command, "-b", &bootstrap, "--topic", &topic];
+        let topic_flag = format!("--topic={topic}");
+        let mut args = vec![command, "-b", &bootstrap, &topic_flag];
         args.extend(match command {
             "hanging" => ["--max-transaction-timeout", "0s"],
             _ => ["--warning-age", "0s"],
@@ -525,12 +528,12 @@ fn a_hanging_transaction_names_the_resolve_dry_run_that_works_as_printed() {
     }
     // A long transaction its coordinator owns names no abort.
     let (_producer, _) = long_transaction(&bootstrap, &topic, 0);
+    let topic_flag = format!("--topic={topic}");
     let (report, _) = json::<serde_json::Value>(&[
         "hanging",
         "-b",
         &bootstrap,
-        "--topic",
-        &topic,
+        &topic_flag,
         "--max-transaction-timeout",
         "0s",
     ]);

@@ -12,7 +12,7 @@ use crate::kafka::access::{
 };
 use crate::kafka::config::ClientConfig;
 use crate::kafka::security::Security;
-use crate::next::{sql_identifier, Next, Word};
+use crate::next::{Next, Sql, Word};
 use crate::pg::conninfo::looks_like_conninfo;
 use crate::pg::privileges::{self, RolePrivileges};
 use crate::pg::session::{self, Session};
@@ -465,7 +465,6 @@ async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
             if session.tls { ", over TLS" } else { "" }
         ),
     )];
-    let user = format!("'{}'@'%'", target.params.user.replace('\'', "''"));
     checks.push(match xa::collect(&mut session).await {
         Err(e) => Check::failed(
             "XA RECOVER",
@@ -485,7 +484,14 @@ async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
                 codes::MYSQL_UNPRIVILEGED,
                 snapshot.unreadable.join("; "),
             )
-            .next(process.then(|| Next::sql(format!("GRANT PROCESS ON *.* TO {user};").into())))
+            .next(
+                process
+                    .then(|| {
+                        Sql::new("GRANT PROCESS ON *.* TO ").mysql_account(&target.params.user, "%")
+                    })
+                    .flatten()
+                    .map(|sql| Next::sql(sql.push(";"))),
+            )
         }
     });
     session.close().await;
@@ -522,7 +528,7 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
             ]
         }
     };
-    let quoted = sql_identifier(&role.role);
+    let grantee = role.role.as_str();
     let mut checks = vec![Check::ok(
         "connection",
         format!(
@@ -530,9 +536,9 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
             role.role, role.server_version
         ),
     )];
-    checks.push(monitoring(&role, &quoted));
-    checks.push(catalog_views(&role, &quoted));
-    checks.push(functions(&role, &quoted));
+    checks.push(monitoring(&role, grantee));
+    checks.push(catalog_views(&role, grantee));
+    checks.push(functions(&role, grantee));
     checks.push(match role.hidden_settings.is_empty() {
         true => Check::ok(
             "settings",
@@ -547,7 +553,7 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
                 role.hidden_settings.join(", ")
             ),
         )
-        .next(Some(Next::sql(format!("GRANT pg_read_all_settings TO {quoted};").into()))),
+        .next(Some(Next::sql(Sql::new("GRANT pg_read_all_settings TO ").ident(grantee).push(";")))),
     });
     checks.push(match privileges::databases(session).await {
         Ok(databases) => {
@@ -569,11 +575,7 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
                     }
                     names.push_raw(&d.name);
                 }
-                let grant = blind
-                    .iter()
-                    .map(|d| sql_identifier(&d.name.to_text()))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let grant: Vec<_> = blind.iter().map(|d| d.name.to_text()).collect();
                 Check::failed(
                     "databases",
                     Severity::Warning,
@@ -585,7 +587,11 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
                     ],
                 )
                 .next(Some(Next::sql(
-                    format!("GRANT CONNECT ON DATABASE {grant} TO {quoted};").into(),
+                    Sql::new("GRANT CONNECT ON DATABASE ")
+                        .idents(grant.iter().map(|g| g.as_ref()))
+                        .push(" TO ")
+                        .ident(grantee)
+                        .push(";"),
                 )))
             }
         }
@@ -599,18 +605,18 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
     checks.push(resolve(session, &role).await);
     for using in &plan.uses {
         checks.push(match using {
-            PgUse::Reconcile { job, query } => reconcile_query(session, job, query, &quoted).await,
+            PgUse::Reconcile { job, query } => reconcile_query(session, job, query, grantee).await,
             PgUse::Table {
                 section,
                 table,
                 columns,
-            } => table_check(session, section, table, columns, &quoted).await,
+            } => table_check(session, section, table, columns, grantee).await,
         });
     }
     checks
 }
 
-fn monitoring(role: &RolePrivileges, quoted: &str) -> Check {
+fn monitoring(role: &RolePrivileges, grantee: &str) -> Check {
     const WHAT: &str = "monitoring role";
     if role.superuser {
         return Check::ok(
@@ -639,7 +645,7 @@ fn monitoring(role: &RolePrivileges, quoted: &str) -> Check {
             role.role
         ),
     )
-    .next(Some(Next::sql(format!("GRANT pg_monitor TO {quoted};").into())))
+    .next(Some(Next::sql(Sql::new("GRANT pg_monitor TO ").ident(grantee).push(";"))))
 }
 
 /// The commands whose statements read a catalog view.
@@ -658,7 +664,7 @@ fn view_users(view: &str) -> &'static str {
     }
 }
 
-fn catalog_views(role: &RolePrivileges, quoted: &str) -> Check {
+fn catalog_views(role: &RolePrivileges, grantee: &str) -> Check {
     // Without pg_prepared_xacts, pg prepared cannot do its job at all.
     let severity = match role
         .unreadable_views
@@ -679,7 +685,7 @@ fn catalog_views(role: &RolePrivileges, quoted: &str) -> Check {
         used: "read by",
         users: view_users,
     }
-    .check(&role.unreadable_views, severity, quoted)
+    .check(&role.unreadable_views, severity, grantee)
 }
 
 /// A privilege the role lacks on some of the objects indoubt uses (views, functions):
@@ -696,7 +702,7 @@ struct Grants {
 }
 
 impl Grants {
-    fn check(self, missing: &[String], severity: Severity, quoted: &str) -> Check {
+    fn check(self, missing: &[String], severity: Severity, grantee: &str) -> Check {
         if missing.is_empty() {
             return Check::ok(self.what, self.all);
         }
@@ -715,13 +721,14 @@ impl Grants {
             ),
         )
         .next(Some(Next::sql(
-            format!(
-                "GRANT {} ON {}{} TO {quoted};",
-                self.privilege,
-                self.on,
-                missing.join(", ")
-            )
-            .into(),
+            Sql::new("GRANT ")
+                .push(self.privilege)
+                .push(" ON ")
+                .push(self.on)
+                .names(missing.iter().map(String::as_str))
+                .push(" TO ")
+                .ident(grantee)
+                .push(";"),
         )))
     }
 }
@@ -745,7 +752,7 @@ fn function_users(function: &str) -> &'static str {
     }
 }
 
-fn functions(role: &RolePrivileges, quoted: &str) -> Check {
+fn functions(role: &RolePrivileges, grantee: &str) -> Check {
     Grants {
         what: "functions",
         privilege: "EXECUTE",
@@ -757,7 +764,7 @@ fn functions(role: &RolePrivileges, quoted: &str) -> Check {
         used: "called by",
         users: function_users,
     }
-    .check(&role.unexecutable_functions, Severity::Warning, quoted)
+    .check(&role.unexecutable_functions, Severity::Warning, grantee)
 }
 
 /// What resolve pg could finish as this role: it says so per transaction itself; here
@@ -802,7 +809,7 @@ async fn resolve(session: &Session, role: &RolePrivileges) -> Check {
     }
 }
 
-async fn reconcile_query(session: &Session, job: &str, query: &str, quoted: &str) -> Check {
+async fn reconcile_query(session: &Session, job: &str, query: &str, grantee: &str) -> Check {
     let what = format!("reconcile job {job}");
     match privileges::query_runs(session, query).await {
         Ok(Ok(())) => Check::ok(
@@ -822,7 +829,13 @@ async fn reconcile_query(session: &Session, job: &str, query: &str, quoted: &str
                 format!("its query cannot run as this role: {refused}"),
             )
             .next(table.map(|t| {
-                Next::sql(format!("GRANT SELECT ON TABLE {} TO {quoted};", sql_identifier(&t)).into())
+                Next::sql(
+                    Sql::new("GRANT SELECT ON TABLE ")
+                        .ident(&t)
+                        .push(" TO ")
+                        .ident(grantee)
+                        .push(";"),
+                )
             }))
         }
         Err(e) => Check::failed(
@@ -839,10 +852,9 @@ async fn table_check(
     section: &str,
     table: &str,
     columns: &[String],
-    quoted: &str,
+    grantee: &str,
 ) -> Check {
     let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
-    let quoted_table = crate::pg::outbox::quote_name(table);
     match privileges::table(session, table, &cols).await {
         Ok(a) if !a.exists => Check::failed(
             section,
@@ -869,7 +881,11 @@ async fn table_check(
             ),
         )
         .next(Some(Next::sql(
-            format!("GRANT SELECT ON TABLE {quoted_table} TO {quoted};").into(),
+            Sql::new("GRANT SELECT ON TABLE ")
+                .qualified(table)
+                .push(" TO ")
+                .ident(grantee)
+                .push(";"),
         ))),
         Ok(a) => Check::ok(
             section,

@@ -5,7 +5,7 @@
 
 use crate::cli::PgTargetArgs;
 use crate::context::{Context, PgTarget};
-use crate::next::{sql_literal, Invocation, Next, Word};
+use crate::next::{Invocation, Next, Sql, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
 use crate::pg::session::{self, Session};
 use crate::text::RawText;
@@ -105,14 +105,14 @@ impl Addressing {
     pub fn indoubt(&self, words: &[Word], tail: &[Word]) -> Next {
         let mut all: Vec<Word> = Vec::with_capacity(words.len() + 2 * self.flags.len());
         for word in words {
-            all.push(copy(word));
+            all.push(word.copy());
         }
         for (flag, value) in &self.flags {
             all.push(Word::Lit(flag));
             all.push(Word::Value(value));
         }
         for word in tail {
-            all.push(copy(word));
+            all.push(word.copy());
         }
         Next::indoubt(&self.invocation, &all)
     }
@@ -133,22 +133,22 @@ impl Addressing {
     }
 }
 
-fn copy<'a>(word: &Word<'a>) -> Word<'a> {
-    match word {
-        Word::Lit(lit) => Word::Lit(lit),
-        Word::Value(value) => Word::Value(value),
-        Word::Raw(raw) => Word::Raw(raw),
-    }
-}
-
 /// `SELECT pg_drop_replication_slot('NAME')`.
 pub fn drop_slot(name: &str) -> Next {
-    Next::sql(format!("SELECT pg_drop_replication_slot({})", sql_literal(name)).into())
+    Next::sql(
+        Sql::new("SELECT pg_drop_replication_slot(")
+            .literal(name.as_bytes())
+            .push(")"),
+    )
 }
 
 /// `SELECT pg_terminate_backend(PID)`.
 pub fn terminate(pid: i32) -> Next {
-    Next::sql(format!("SELECT pg_terminate_backend({pid})").into())
+    Next::sql(
+        Sql::new("SELECT pg_terminate_backend(")
+            .number(pid.into())
+            .push(")"),
+    )
 }
 
 /// A read of the whole server (every database's prepared transactions, its slots, its

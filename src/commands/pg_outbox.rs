@@ -12,7 +12,6 @@ use crate::report::{self, Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
 use crate::shown;
 use crate::term::Shown;
-use crate::text::Text;
 use crate::units::{format_duration, seconds};
 use anyhow::{Context as _, Result};
 use serde::Serialize;
@@ -268,13 +267,13 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
             )
             .evidence("skipped_ids", state.skipped_ids.clone())
             .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor")
-            .next(Next::sql(Text::from(outbox::skipped_rows_statement(
+            .next(Next::sql(outbox::skipped_rows_statement(
                 &o.table,
                 &o.id_column,
                 &o.created_at_column,
                 &o.published_at_column,
                 settle.as_secs(),
-            )))),
+            ))),
         );
     }
     let age = state
@@ -316,13 +315,13 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
     // The rows the relay is stuck behind, in the order it publishes them.
     findings.push(match severity {
         Severity::Ok => backlog,
-        _ => backlog.next(Next::sql(Text::from(outbox::oldest_unpublished_statement(
+        _ => backlog.next(Next::sql(outbox::oldest_unpublished_statement(
             &o.table,
             &o.id_column,
             &o.created_at_column,
             &o.published_at_column,
             OLDEST_SHOWN,
-        )))),
+        ))),
     });
     findings
 }

@@ -355,8 +355,12 @@ impl TableView for ResolveReport {
 /// form tables show (`\xff` for a byte that is not UTF-8, `\\` for a backslash), so a
 /// GID copied from either psql or indoubt works. When both readings name a prepared
 /// transaction, and not the same one, nothing is guessed: the error says how to write each.
-fn which_gid(arg: &str, xacts: &[prepared::PreparedXact]) -> Result<RawText> {
-    let as_written = RawText::from(arg);
+fn which_gid(arg: &[u8], xacts: &[prepared::PreparedXact]) -> Result<RawText> {
+    let as_written = RawText::from(arg.to_vec());
+    // Bytes that are not UTF-8 are the GID itself: the escaped form is text.
+    let Ok(arg) = std::str::from_utf8(arg) else {
+        return Ok(as_written);
+    };
     let Ok(unescaped) = crate::text::unescape(arg).map(RawText::from) else {
         return Ok(as_written);
     };

@@ -2,16 +2,15 @@
 //! relay polling by `id > last_seen` has passed over for good.
 
 use super::session::Session;
+use crate::quote::Sql;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-/// `schema.table` or `table` as a quoted identifier (config-controlled, quoted anyway).
+/// `schema.table` or `table` as a quoted identifier (config-controlled, quoted anyway),
+/// spelled so it shows as itself: the statements below are also shown to be pasted.
 pub fn quote_name(name: &str) -> String {
-    name.split('.')
-        .map(|part| format!("\"{}\"", part.replace('"', "\"\"")))
-        .collect::<Vec<_>>()
-        .join(".")
+    crate::quote::qualified(name)
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -92,7 +91,7 @@ pub fn skipped_rows_statement(
     created_at: &str,
     published_at: &str,
     settle_seconds: u64,
-) -> String {
+) -> Sql {
     let (t, id) = (quote_name(table), quote_name(id));
     let predicate = skipped_predicate(
         &t,
@@ -101,7 +100,9 @@ pub fn skipped_rows_statement(
         &quote_name(published_at),
         &format!("interval '{settle_seconds} seconds'"),
     );
-    format!("SELECT * FROM {t} WHERE {predicate} ORDER BY {id};")
+    Sql::assembled(format!(
+        "SELECT * FROM {t} WHERE {predicate} ORDER BY {id};"
+    ))
 }
 
 /// The oldest unpublished rows: what a stalled relay is stuck behind (a row it cannot
@@ -112,14 +113,16 @@ pub fn oldest_unpublished_statement(
     created_at: &str,
     published_at: &str,
     limit: usize,
-) -> String {
+) -> Sql {
     let (t, id, c, p) = (
         quote_name(table),
         quote_name(id),
         quote_name(created_at),
         quote_name(published_at),
     );
-    format!("SELECT * FROM {t} WHERE {p} IS NULL ORDER BY {c}, {id} LIMIT {limit};")
+    Sql::assembled(format!(
+        "SELECT * FROM {t} WHERE {p} IS NULL ORDER BY {c}, {id} LIMIT {limit};"
+    ))
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -154,11 +157,11 @@ mod tests {
     #[test]
     fn the_statements_an_operator_runs_quote_every_name() {
         assert_eq!(
-            super::skipped_rows_statement("app.out box", "id", "created_at", "sent\"at", 30),
+            super::skipped_rows_statement("app.out box", "id", "created_at", "sent\"at", 30).as_str(),
             "SELECT * FROM \"app\".\"out box\" WHERE \"sent\"\"at\" IS NULL AND \"id\" < (SELECT max(\"id\") FROM \"app\".\"out box\" WHERE \"sent\"\"at\" IS NOT NULL) AND \"created_at\" < statement_timestamp() - interval '30 seconds' ORDER BY \"id\";"
         );
         assert_eq!(
-            super::oldest_unpublished_statement("outbox", "id", "created_at", "published_at", 10),
+            super::oldest_unpublished_statement("outbox", "id", "created_at", "published_at", 10).as_str(),
             "SELECT * FROM \"outbox\" WHERE \"published_at\" IS NULL ORDER BY \"created_at\", \"id\" LIMIT 10;"
         );
     }

@@ -125,12 +125,12 @@ pub fn wrap_keeping(line: &str, keep: &str, room: usize) -> Vec<String> {
 /// lines after the first `indent` columns narrower), never inside a quoted word: a GID or
 /// a literal stays whole, and a word wider than the room gets a line of its own. A shell
 /// command's broken lines end in ` \`, so pasted whole it is still one command.
-pub fn break_command(text: &str, room: usize, indent: usize, shell: bool) -> Vec<String> {
+pub fn break_command(words: &[&str], room: usize, indent: usize, shell: bool) -> Vec<String> {
     let tail = if shell { 2 } else { 0 };
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     let widest = room.saturating_sub(indent + tail);
-    for word in units(command_words(text, shell), shell, widest) {
+    for word in units(words.to_vec(), shell, widest) {
         let room_here = if lines.is_empty() {
             room
         } else {
@@ -424,10 +424,15 @@ fn expanded(header: &[&str], rows: &[Vec<LaidCell>], frame: Frame, total: usize)
 mod tests {
     use super::*;
 
+    /// [`break_command`] of a command line split into its words.
+    fn broken(text: &str, room: usize, indent: usize, shell: bool) -> Vec<String> {
+        break_command(&command_words(text, shell), room, indent, shell)
+    }
+
     #[test]
     fn a_long_command_breaks_between_words_and_still_pastes_as_one() {
         let command = "indoubt --config tests/lab/indoubt.yaml resolve pg 131077_orders_4711 --pg lab --dry-run";
-        let lines = break_command(command, 60, 4, true);
+        let lines = broken(command, 60, 4, true);
         assert_eq!(
             lines,
             [
@@ -439,12 +444,12 @@ mod tests {
         // What a shell reads: the continuations joined, the same words.
         assert_eq!(lines.join("\n").replace(" \\\n", " "), command);
         // Fits: untouched.
-        assert_eq!(break_command(command, 200, 4, true), [command]);
+        assert_eq!(broken(command, 200, 4, true), [command]);
     }
 
     #[test]
     fn a_quoted_word_is_never_broken_inside() {
-        let lines = break_command(
+        let lines = broken(
             "indoubt resolve pg 'a gid with spaces' --dry-run",
             20,
             0,
@@ -454,13 +459,13 @@ mod tests {
             lines.iter().any(|l| l.contains("'a gid with spaces'")),
             "{lines:?}"
         );
-        let lines = break_command(r"indoubt x 'it'\''s here' y", 12, 0, true);
+        let lines = broken(r"indoubt x 'it'\''s here' y", 12, 0, true);
         assert!(
             lines.iter().any(|l| l.starts_with(r"'it'\''s here'")),
             "{lines:?}"
         );
         let sql = r#"SELECT * FROM "my outbox" WHERE note = 'a b c' AND created_at < now() - interval '300 seconds'"#;
-        let lines = break_command(sql, 30, 0, false);
+        let lines = broken(sql, 30, 0, false);
         assert!(lines.iter().all(|l| !l.ends_with('\\')), "{lines:?}");
         assert!(
             lines.iter().any(|l| l.contains(r#""my outbox""#)),

@@ -325,9 +325,10 @@ fn push_command(
     out.push(prefix);
     let room = width.saturating_sub(prefix_width).max(20);
     let indent = format!("\n{}", " ".repeat(prefix_width + FURTHER));
-    let text = Shown::from(next.text());
-    let lines = layout::break_command(text.as_str(), room, FURTHER, next.is_shell()).join(&indent);
-    // Escaped text re-broken at its unquoted spaces: still escaped.
+    let words: Vec<&str> = next.words().iter().map(String::as_str).collect();
+    let lines = layout::break_command(&words, room, FURTHER, next.is_shell()).join(&indent);
+    // A next command is built only of characters that show as themselves (next.rs), and
+    // must not be escaped: that would change what a shell reads.
     #[allow(clippy::disallowed_methods)]
     out.push(&Shown::__from_format(format_args!("{lines}")));
     out.push_lit("\n");

@@ -64,7 +64,8 @@ impl Sources {
 
 /// `resolve pg`.
 pub struct ResolvePgSettings {
-    pub gid: String,
+    /// The GID argument's bytes, as given.
+    pub gid: Vec<u8>,
     pub target: PgTarget,
     /// How a next command addresses this server again (never with a password).
     pub addressing: Addressing,
@@ -209,7 +210,7 @@ pub fn resolve_pg(t: &Targets, args: ResolvePgArgs) -> Result<ResolvePgSettings>
     Ok(ResolvePgSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
         target,
-        gid: args.gid,
+        gid: std::os::unix::ffi::OsStrExt::as_bytes(args.gid.as_os_str()).to_vec(),
         requested,
         force: args.force,
         all_branches: args.all_branches,

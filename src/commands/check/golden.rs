@@ -93,7 +93,7 @@ fn check() {
         .incidents
         .iter()
         .filter_map(|i| i.next.as_ref())
-        .map(|n| Shown::from(n.text()).into_string())
+        .map(|n| n.line())
         .collect();
     assert!(nexts.len() >= 4, "{nexts:?}");
     let narayana = golden::narayana_gid();

@@ -168,12 +168,12 @@ pub fn promises(case: &str, text: &str, expect: &Expect, limit: usize) {
     }
 }
 
-/// The next commands of the findings, as displayed (escaped, quoted as typed).
+/// The next commands of the findings, as displayed (quoted as typed).
 pub fn nexts(findings: &[crate::findings::Finding]) -> Vec<String> {
     findings
         .iter()
         .filter_map(|f| f.next.as_ref())
-        .map(|n| crate::term::Shown::from(n.text()).into_string())
+        .map(|n| n.line())
         .collect()
 }
 
