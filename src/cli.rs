@@ -220,7 +220,7 @@ pub const RESOLVE_EXIT_CODES_HELP: &str = "\
 Exit codes of resolve:
   0  done, or already resolved: gone before the action because another session took
      the same decision (its transaction's status says so), or gone when indoubt first
-     looked (which way it went cannot be told from there)
+     looked and the audit trail records who resolved it, when and how
   1  nothing done: not confirmed, a runbook without --yes --reason, busy, refused
      because the requested decision contradicts the coordinator's, or a race lost
      (another session resolved it first the other way, or a way that cannot be told);
@@ -231,7 +231,9 @@ Exit codes of resolve:
   3  usage or config error, unreachable server, a role that may not finish the
      transaction (only the role that prepared it or a superuser may; with
      --all-branches, any branch: then nothing is done to any), audit log not
-     writable; nothing done, nothing recorded. resolve pg also exits 3 when a
+     writable; nothing done, nothing recorded. Also when nothing by that id is there
+     and the audit trail has no resolution of it (a mistyped or quoted id: the report
+     names the closest ones). resolve pg also exits 3 when a
      participants target could not be searched for siblings (what was done, if
      anything, is in the report)
   129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing

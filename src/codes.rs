@@ -400,9 +400,15 @@ codes! {
     }
 
     ALREADY_RESOLVED = "already_resolved" {
-        meaning: "resolve: the transaction asked for is already gone (no prepared transaction with that GID, no open transaction at that offset), or another session finished it the same way first.",
+        meaning: "resolve: the transaction asked for is gone, and that it was resolved is established: the audit trail records who resolved it, when and how, or another session finished it the same way while indoubt looked (its transaction's status says so).",
         why: "Nothing needed doing; exit 0.",
-        fix: "Nothing. `indoubt audit list` shows earlier resolutions recorded by indoubt.",
+        fix: "Nothing. `indoubt audit list` shows the resolution recorded.",
+    }
+
+    NOT_THERE = "not_there" {
+        meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
+        why: "Nothing was done, and nothing says the transaction was ever resolved: a runbook must not read this as done. Exit 3.",
+        fix: "Check the id against what is there (the finding names the closest ones: `did you mean`): `indoubt pg prepared`, `indoubt mysql xa`, `indoubt kafka transactions`; check the server (--pg, --mysql, -b).",
     }
 
     DRY_RUN = "dry_run" {

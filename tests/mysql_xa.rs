@@ -177,10 +177,20 @@ fn a_branch_a_live_session_holds_is_attributed_its_victims_named_and_never_resol
         log.contains("\"intent\"") && log.contains("XA ROLLBACK"),
         "{log}"
     );
-    // The same again: already resolved, exit 0.
+    // The same again: already resolved (the audit trail says so), exit 0.
     let (again, out) = resolve(&["--rollback", "--yes", "--reason", "test"]);
     assert_eq!(out.code, 0);
     assert_eq!(again["findings"][0]["code"], "already_resolved");
+    // Another trail has no record of it: not there, exit 3, nothing is OK about it.
+    let other = run(indoubt()
+        .args(["-o", "json", "resolve", "mysql", &xid])
+        .args(mysql::target_args())
+        .arg("--audit-log")
+        .arg(dir.path().join("other.jsonl"))
+        .arg("--dry-run"));
+    let other: Value = serde_json::from_str(&other.stdout).unwrap();
+    assert_eq!(other["findings"][0]["code"], "not_there", "{other:#}");
+    assert_eq!(other["exit_code"], 3, "{other:#}");
 }
 
 #[test]

@@ -180,6 +180,29 @@ fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
             (out.code, again["findings"][0]["code"].as_str()),
             (0, Some("already_resolved"))
         );
+        // An offset where no transaction ever was, or a trail that never saw this one:
+        // not there (exit 3), never "already resolved".
+        let other_trail = audit.with_file_name("other.jsonl");
+        for (trail, offset) in [(&audit, "1"), (&other_trail, start)] {
+            let (absent, out) = resolve(
+                &bootstrap,
+                trail,
+                &[
+                    "--topic",
+                    &topic,
+                    "--partition",
+                    "0",
+                    "--start-offset",
+                    offset,
+                    "--dry-run",
+                ],
+            );
+            assert_eq!(
+                (out.code, absent["findings"][0]["code"].as_str()),
+                (3, Some("not_there")),
+                "{generation} at {offset}: {absent:#}"
+            );
+        }
 
         let verify = run(indoubt()
             .args(["-o", "json", "audit", "verify", "--audit-log"])

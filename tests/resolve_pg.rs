@@ -1796,6 +1796,28 @@ fn a_second_resolve_after_a_crash_shows_the_earlier_intent_and_warns() {
         )
     );
     assert_eq!(earlier[0]["operator"], open["operator"]);
+    // The same server at another address (localhost, not 127.0.0.1): the same intent,
+    // found by the server's identity.
+    let elsewhere = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            &gid,
+            "--rollback",
+            "--dry-run",
+            "--pg",
+        ])
+        .arg(s.pg.replace("127.0.0.1", "localhost"))
+        .arg("--audit-log")
+        .arg(s.audit()));
+    let elsewhere: Value = serde_json::from_str(&elsewhere.stdout).unwrap();
+    assert_eq!(
+        elsewhere["earlier_intents"][0]["action_id"].as_str(),
+        Some(open_id.as_str()),
+        "{elsewhere:#}"
+    );
     let table = run(indoubt()
         .args([
             "resolve",
@@ -1906,4 +1928,91 @@ fn the_all_branches_next_of_a_dash_first_gid_works_as_printed() {
             .batch_execute(&format!("ROLLBACK PREPARED {}", literal(gid)))
             .unwrap();
     }
+}
+
+/// A GID that is not prepared is never "already resolved" on a guess: a mistyped digit
+/// or a GID pasted with its quotes is UNKNOWN (exit 3), nothing done, with the GID meant
+/// named; once indoubt resolved it, the audit trail says who did and when (OK), also when
+/// the server is reached at another address; a trail without that record is not OK.
+#[test]
+fn a_gid_that_is_not_prepared_is_not_ok_unless_the_audit_trail_resolved_it() {
+    let s = Setup::new("absent");
+    let gid = format!("{}_orders_4711", unique("absent"));
+    s.prepare(1, &gid);
+    let typo = gid.replace("_4711", "_4771");
+    let quoted = format!("'{gid}'");
+    for asked in [typo.as_str(), quoted.as_str()] {
+        for extra in [
+            &["--dry-run"][..],
+            &["--commit", "--yes", "--reason", "INC-7"][..],
+        ] {
+            let (report, out) = s.resolve(asked, extra);
+            assert_eq!(out.code, 3, "{asked} {extra:?}: {}", out.stdout);
+            assert_eq!(code(&report), "not_there", "{report:#}");
+            assert_eq!(
+                report["findings"][0]["evidence"]["did_you_mean"],
+                serde_json::json!([gid]),
+                "{report:#}"
+            );
+            assert!(s.still_prepared(&gid), "nothing was done");
+        }
+    }
+    let table = run(indoubt()
+        .args([
+            "resolve",
+            "pg",
+            &typo,
+            "--dry-run",
+            "--pg",
+            &s.pg,
+            "--audit-log",
+        ])
+        .arg(s.audit()));
+    assert_eq!(table.code, 3);
+    let words = table
+        .stdout
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains(&format!("did you mean '{gid}'")),
+        "{}",
+        table.stdout
+    );
+    assert!(
+        !table.stdout.contains("already resolved"),
+        "{}",
+        table.stdout
+    );
+
+    let (_, out) = s.resolve(&gid, &["--commit", "--yes", "--reason", "INC-7"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Through another address of the same server: the record is found by the server's
+    // identity, not the address string.
+    let other = s.pg.replace("127.0.0.1", "localhost");
+    assert_ne!(other, s.pg, "the lab's URL names 127.0.0.1");
+    let again = run(indoubt()
+        .args([
+            "-o",
+            "json",
+            "resolve",
+            "pg",
+            &gid,
+            "--pg",
+            &other,
+            "--audit-log",
+        ])
+        .arg(s.audit())
+        .args(["--commit", "--yes", "--reason", "retry"]));
+    let again: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(code(&again), "already_resolved", "{again:#}");
+    assert_eq!(again["exit_code"], 0);
+    let message = again["findings"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("ran commit") && message.contains("audit record 2"),
+        "{message}"
+    );
+    // A trail that never saw it: not OK.
+    let (fresh, out) = s.resolve_into(&s.dir.path().join("other.jsonl"), &gid, &["--dry-run"]);
+    assert_eq!((out.code, code(&fresh)), (3, "not_there"), "{fresh:#}");
 }

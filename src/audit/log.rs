@@ -432,19 +432,62 @@ pub fn read_and_verify(path: &Path) -> Result<Verification> {
     Ok(v)
 }
 
-/// The intents on `object` at `target` that have no outcome record; none when there is
-/// no log yet. Read under the shared lock, like `audit verify`.
-pub fn open_intents_for(path: &Path, object: &str, target: &Target) -> Result<Vec<Record>> {
+/// The intents on the object `key` of the server `server` (reached at `target`) that have
+/// no outcome record; none when there is no log yet. Read under the shared lock, like
+/// `audit verify`. Older records, without the server's identity, match by address and
+/// object.
+pub fn open_intents_for(
+    path: &Path,
+    server: Option<&str>,
+    key: &str,
+    object: &str,
+    target: &Target,
+) -> Result<Vec<Record>> {
     if fsafe::open_read(path, "audit log")?.is_none() {
         return Ok(Vec::new());
     }
     Ok(read_and_verify(path)?
         .open_intents
         .into_iter()
-        .filter(|r| {
-            r.object == object && r.target.kind == target.kind && r.target.address == target.address
+        .filter(|r| match r.key {
+            Some(_) => r.is_about(server, key, target),
+            None => {
+                r.object == object
+                    && r.target.kind == target.kind
+                    && r.target.address == target.address
+            }
         })
         .collect())
+}
+
+/// The last outcome that resolved the object `key` of the server `server` (reached at
+/// `target`): done as asked, or found done the same way. None when there is no log, or
+/// no such record.
+pub fn resolution_of(
+    path: &Path,
+    server: Option<&str>,
+    key: &str,
+    target: &Target,
+) -> Result<Option<Record>> {
+    use super::record::Status;
+    let Some(mut file) = fsafe::open_read(path, "audit log")? else {
+        return Ok(None);
+    };
+    lock(&file, false, path)?;
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)
+        .with_context(|| format!("reading the audit log {}", path.display()))?;
+    Ok(text
+        .split(|b| *b == b'\n')
+        .rev()
+        .filter_map(|line| serde_json::from_slice::<Record>(line).ok())
+        .find(|r| {
+            r.kind == Kind::Outcome
+                && r.outcome
+                    .as_ref()
+                    .is_some_and(|o| matches!(o.status, Status::Ok | Status::AlreadyResolved))
+                && r.is_about(server, key, target)
+        }))
 }
 
 /// What `audit reseal` did.
@@ -542,6 +585,8 @@ mod tests {
                 address: "x".into(),
             },
             object: format!("object {n}"),
+            server: None,
+            key: None,
             action: "COMMIT PREPARED 'g'".into(),
             evidence: serde_json::Value::Null,
             decision_sources: vec![],

@@ -154,6 +154,14 @@ pub struct Record {
     pub target: Target,
     /// What is acted on, e.g. `prepared transaction '131077_orders_4711' in shop`.
     pub object: String,
+    /// The server's own identity, whatever address reached it (`postgres 7312…` for a
+    /// system_identifier, `mysql …`, `kafka CLUSTER-ID`). Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The object's own id there (a GID or XID in the escaped form, `topic-p@offset`).
+    /// Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// The exact statement or request.
     pub action: String,
     pub evidence: serde_json::Value,
@@ -171,6 +179,8 @@ pub struct Record {
 pub struct Action {
     pub target: Target,
     pub object: String,
+    pub server: Option<String>,
+    pub key: String,
     pub action: String,
     pub evidence: serde_json::Value,
     pub decision_sources: Vec<SourceAnswer>,
@@ -199,6 +209,8 @@ impl Record {
             ticket: a.ticket,
             target: a.target,
             object: a.object,
+            server: a.server,
+            key: Some(a.key),
             action: a.action,
             evidence: a.evidence,
             decision_sources: a.decision_sources,
@@ -232,6 +244,8 @@ impl Record {
                 address: log.display().to_string(),
             },
             object: format!("audit head {}", super::log::head_path(log).display()),
+            server: None,
+            key: None,
             action: "reseal: a new head naming this record".into(),
             evidence,
             decision_sources: vec![],
@@ -240,6 +254,17 @@ impl Record {
             outcome: None,
             prev_hash: String::new(),
         }
+    }
+
+    /// Whether this record is about `key` on the server `server` reached at `target`:
+    /// by the server's identity when both sides know it (any address, any pooler), else
+    /// by the address, as records before the identity was kept.
+    pub fn is_about(&self, server: Option<&str>, key: &str, target: &Target) -> bool {
+        let same_server = match (self.server.as_deref(), server) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.target.kind == target.kind && self.target.address == target.address,
+        };
+        same_server && self.key.as_deref() == Some(key)
     }
 
     /// The outcome record that answers this intent.

@@ -4,7 +4,6 @@
 
 use super::kafka_common::{self, format_ms};
 use crate::audit::record::Outcome;
-use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{Cluster, TopicPartition};
@@ -91,6 +90,8 @@ impl ResolveKafkaReport {
 /// I/O half, which [`proposal_of`] turns into a proposal or a refusal.
 pub(crate) struct ResolveKafkaSnapshot {
     pub target: Target,
+    /// `kafka CLUSTER-ID`, when the metadata named it.
+    pub server: Option<String>,
     /// Topics the metadata named with an error (nothing else is read then).
     pub topic_errors: BTreeMap<String, BrokerError>,
     /// (high watermark, LSO) before anything is done; None when not read.
@@ -105,14 +106,21 @@ pub(crate) struct ResolveKafkaSnapshot {
 /// What comes of the evidence: a report with nothing to do, or an abort to propose.
 enum Proposed {
     Finished(Vec<Finding>, ResolveKafkaReport),
+    /// No open transaction matches: what is there instead, for [`absent`].
+    Absent(ResolveKafkaReport, Vec<String>),
     Abort(Box<ResolveKafkaReport>, Abort),
 }
 
 pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     let (cluster, snapshot) = gather(ctx, s).await?;
     let target = snapshot.target.clone();
+    let server = snapshot.server.clone();
     let (mut data, abort) = match proposal_of(s, snapshot) {
         Proposed::Finished(findings, data) => return finish(ctx, target, findings, data),
+        Proposed::Absent(data, present) => {
+            let finding = absent(s, server, &target, present);
+            return finish(ctx, target, vec![finding], data);
+        }
         Proposed::Abort(data, abort) => (data, abort),
     };
     let mut marker = [Marker::new(&cluster, abort)];
@@ -135,6 +143,7 @@ async fn gather(
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
     let mut snapshot = ResolveKafkaSnapshot {
         target,
+        server: cluster.cluster_id.as_ref().map(|id| format!("kafka {id}")),
         topic_errors: cluster.topic_errors.clone(),
         watermarks: None,
         producers: Vec::new(),
@@ -192,14 +201,13 @@ fn proposal_of(s: &ResolveKafkaSettings, snapshot: ResolveKafkaSnapshot) -> Prop
     data.high_watermark = snapshot.watermarks.map(|(hw, _)| hw);
     data.last_stable_offset_before = snapshot.watermarks.map(|(_, lso)| lso);
     let Some(producer) = matching(&snapshot.producers, s).cloned() else {
-        let finding = Finding::new(
-            Severity::Ok,
-            codes::ALREADY_RESOLVED,
-            subject,
-            "no open transaction matches on this partition: already ended (or never there)",
-        )
-        .evidence("source", "DescribeProducers");
-        return Proposed::Finished(vec![finding], data);
+        let present = snapshot
+            .producers
+            .iter()
+            .filter(|p| p.current_txn_start_offset >= 0)
+            .map(|p| key(&tp, p.current_txn_start_offset))
+            .collect();
+        return Proposed::Absent(data, present);
     };
     let judgement = snapshot.judgement;
     let judged = judgement.judged.into_iter().next();
@@ -252,6 +260,7 @@ fn proposal_of(s: &ResolveKafkaSettings, snapshot: ResolveKafkaSnapshot) -> Prop
     let summary = evidence_blocks(&data);
     let abort = Abort::new(Open {
         target: snapshot.target,
+        server: snapshot.server,
         tp,
         producer,
         coordinator_epoch,
@@ -262,6 +271,40 @@ fn proposal_of(s: &ResolveKafkaSettings, snapshot: ResolveKafkaSnapshot) -> Prop
         summary,
     });
     Proposed::Abort(Box::new(data), abort)
+}
+
+/// The audit trail's key of the open transaction at `start` (`T-P@N`, as `Abort`'s id).
+fn key(tp: &TopicPartition, start: i64) -> String {
+    format!("{}-{}@{}", tp.0, tp.1, start)
+}
+
+/// No open transaction matches: resolved earlier by indoubt (the audit trail's record),
+/// else not there, with the open transactions that are.
+fn absent(
+    s: &ResolveKafkaSettings,
+    server: Option<String>,
+    target: &Target,
+    present: Vec<String>,
+) -> Finding {
+    let tp: TopicPartition = (s.topic.clone(), s.partition);
+    let asked = match (s.start_offset, s.producer_id) {
+        (Some(offset), _) => key(&tp, offset),
+        (None, Some(pid)) => format!("{}-{} producer {pid}", tp.0, tp.1),
+        (None, None) => format!("{}-{}", tp.0, tp.1),
+    };
+    crate::resolve::absent::finding(
+        s.confirm.audit_log.path().ok(),
+        crate::resolve::absent::Absent {
+            subject: format!("partition {}-{}", tp.0, tp.1).into(),
+            missing: "no open transaction matches on this partition",
+            source: "DescribeProducers",
+            server,
+            key: asked,
+            target,
+            present,
+            lister: "indoubt kafka transactions",
+        },
+    )
 }
 
 /// What the operator confirms, and what the report shows unless the prompt did: the open

@@ -25,7 +25,7 @@ use crate::resolve::sources;
 use crate::settings::resolution::ResolveMysqlSettings;
 use crate::shown;
 use crate::term::Shown;
-use crate::text::RawText;
+use crate::text::{self, RawText};
 use anyhow::Result;
 use serde::Serialize;
 
@@ -78,13 +78,23 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
     };
     data.siblings = siblings::search_from_mysql(ctx, &s.sources, target, &snapshot, &xid).await;
     let Some(branch) = snapshot.branches.iter().find(|b| b.xid == xid).cloned() else {
-        let finding = Finding::new(
-            Severity::Ok,
-            codes::ALREADY_RESOLVED,
-            subject(&xid),
-            "XA RECOVER lists no prepared branch with this XID: already resolved (or never prepared on this server)",
-        )
-        .evidence("source", "XA RECOVER");
+        let finding = crate::resolve::absent::finding(
+            s.confirm.audit_log.path().ok(),
+            crate::resolve::absent::Absent {
+                subject: subject(&xid),
+                missing: "XA RECOVER lists no prepared branch with this XID",
+                source: "XA RECOVER",
+                server: Some(snapshot.server.key()),
+                key: text::escape_bytes(xid.sql().as_bytes()),
+                target: &target.report_target(),
+                present: snapshot
+                    .branches
+                    .iter()
+                    .map(|b| text::escape_bytes(b.xid.sql().as_bytes()))
+                    .collect(),
+                lister: "indoubt mysql xa",
+            },
+        );
         return finish(ctx, s, vec![finding], data);
     };
     data.branch = Some(branch.clone());
@@ -163,6 +173,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         evidence,
         decision_sources: data.decision_sources.clone(),
         summary: evidence_blocks(&data),
+        server: Some(snapshot.server.key()),
         place: None,
     }))];
     branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));

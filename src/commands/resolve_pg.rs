@@ -12,6 +12,7 @@ use crate::pg::{prepared, session};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, layout, Report, TableView};
+use crate::resolve::absent;
 use crate::resolve::all_branches;
 use crate::resolve::apply::AnyBranch;
 use crate::resolve::apply::{
@@ -98,8 +99,18 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
     let gid = which_gid(&s.gid, &snapshot.prepared_transactions)?;
+    // The cluster's identity: the audit trail knows it by that, whatever address.
+    let server = crate::pg::siblings::identity(&session)
+        .await
+        .ok()
+        .map(|i| i.key());
     let mut data = ResolveReport::new(gid.clone(), s.confirm.dry_run, s.all_branches);
     let subject = text!["prepared transaction '", gid, "'"];
+    let present: Vec<String> = snapshot
+        .prepared_transactions
+        .iter()
+        .map(|x| text::escape_bytes(x.gid.as_bytes()))
+        .collect();
     let Some(xact) = snapshot
         .prepared_transactions
         .into_iter()
@@ -107,13 +118,19 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     else {
         // Gone here, but its siblings may not be.
         data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, None).await;
-        let finding = Finding::new(
-            Severity::Ok,
-            codes::ALREADY_RESOLVED,
-            subject,
-            "no prepared transaction has this GID: already resolved (or never prepared on this server)",
-        )
-        .evidence("source", "pg_prepared_xacts");
+        let finding = absent::finding(
+            s.confirm.audit_log.path().ok(),
+            absent::Absent {
+                subject,
+                missing: "no prepared transaction has this GID",
+                source: "pg_prepared_xacts",
+                server,
+                key: text::escape_bytes(gid.as_bytes()),
+                target: &target.report_target(),
+                present,
+                lister: "indoubt pg prepared",
+            },
+        );
         return finish(ctx, target, &s.addressing, vec![finding], data);
     };
     data.database = Some(xact.database.clone());
@@ -197,6 +214,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         evidence,
         decision_sources: data.decision_sources.clone(),
         summary: evidence_blocks(&data, &xact.database, xact.age_seconds),
+        server: server.clone(),
         place: None,
     }))];
     // --all-branches: every sibling planned, under the same confirmation.

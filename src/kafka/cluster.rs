@@ -50,6 +50,8 @@ pub struct Cluster {
     config: ClientConfig,
     timeout: Duration,
     pub brokers: BTreeMap<i32, String>,
+    /// The cluster's id, as the metadata names it (Metadata v2+).
+    pub cluster_id: Option<String>,
     pub topics: BTreeMap<String, TopicMeta>,
     /// Topics the metadata named with an error (unknown topic, no access).
     pub topic_errors: BTreeMap<String, BrokerError>,
@@ -135,6 +137,7 @@ impl Cluster {
             .iter()
             .map(|b| (b.node_id.0, format!("{}:{}", b.host.as_str(), b.port)))
             .collect();
+        let cluster_id = response.cluster_id.as_ref().map(|c| c.to_string());
         let mut topics = BTreeMap::new();
         let mut topic_errors = BTreeMap::new();
         for t in response.topics {
@@ -165,6 +168,7 @@ impl Cluster {
             config,
             timeout,
             brokers,
+            cluster_id,
             topics,
             topic_errors,
             connections: Default::default(),

@@ -318,6 +318,18 @@ impl Identity {
         same_name && same_start
     }
 
+    /// The server as the audit trail names it: `mysql UUID` (MySQL), else `mysql
+    /// HOST:PORT server_id N DATADIR` (MariaDB has no server_uuid).
+    pub fn key(&self) -> String {
+        match &self.server_uuid {
+            Some(uuid) => format!("mysql {uuid}"),
+            None => format!(
+                "mysql {} server_id {} {}",
+                self.host_port, self.server_id, self.datadir
+            ),
+        }
+    }
+
     /// Why an XA statement must not run here, if so.
     pub fn not_resolvable_here(&self) -> Option<String> {
         if self.replica == Some(true) {

@@ -36,6 +36,12 @@ impl ServerIdentity {
         self.system_identifier == other.system_identifier
     }
 
+    /// The cluster as the audit trail names it: `postgres SYSTEM-IDENTIFIER` (its
+    /// standbys list the same prepared transactions).
+    pub fn key(&self) -> String {
+        format!("postgres {}", self.system_identifier)
+    }
+
     /// The very same server (the same cluster, and the same postmaster start).
     pub fn same_server(&self, other: &ServerIdentity) -> bool {
         self.same_cluster(other) && self.started_at == other.started_at

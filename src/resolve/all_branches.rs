@@ -143,6 +143,7 @@ pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<
             }),
             decision_sources: s.decision_sources.clone(),
             summary: mysql_summary(s, decision, heuristic),
+            server: Some(s.server_key()),
             place: Some(s.found_on.clone()),
         })));
     }
@@ -219,6 +220,7 @@ fn pg_branches(
                 }),
                 decision_sources: s.decision_sources.clone(),
                 summary: summary(s, decision, heuristic),
+                server: s.server_key(),
                 place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
             }))
         })

@@ -90,6 +90,15 @@ pub trait Proposal {
     fn object(&self) -> String;
     /// Its own id, which may be typed instead of the token (a GID, `topic-partition@offset`).
     fn id(&self) -> Expected<'_>;
+    /// The server's own identity (`postgres SYSTEM-IDENTIFIER`, …), when it was read: the
+    /// audit trail finds the object by it, whatever address reached the server.
+    fn server(&self) -> Option<String> {
+        None
+    }
+    /// The audit record's key: the object's id in the escaped form.
+    fn key(&self) -> String {
+        crate::text::escape_bytes(self.id().exact)
+    }
     fn plan(&self) -> &Plan;
     /// The evidence the intent records.
     fn evidence(&self) -> serde_json::Value;
@@ -168,10 +177,13 @@ pub async fn run<S: Subject>(
     if let Ok(path) = &audit_path {
         // Unreadable here means unwritable below, which stops the resolution with the reason.
         for subject in subjects.iter() {
+            let proposal = subject.proposal();
             if let Ok(open) = log::open_intents_for(
                 path,
-                &subject.proposal().object(),
-                &subject.proposal().target(),
+                proposal.server().as_deref(),
+                &proposal.key(),
+                &proposal.object(),
+                &proposal.target(),
             ) {
                 done.earlier_intents.extend(open.into_iter().map(earlier));
             }
@@ -231,6 +243,8 @@ pub async fn run<S: Subject>(
             Record::intent(Action {
                 target: proposal.target(),
                 object: proposal.object(),
+                server: proposal.server(),
+                key: proposal.key(),
                 action: plan.action.clone(),
                 evidence,
                 decision_sources: proposal.decision_sources(),

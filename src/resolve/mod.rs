@@ -2,6 +2,7 @@
 //! one flow every resolution goes through, and the writing steps, which only a
 //! confirmation can unlock.
 
+pub mod absent;
 pub mod all_branches;
 pub mod apply;
 pub mod confirm;

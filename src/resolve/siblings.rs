@@ -97,12 +97,18 @@ pub struct Sibling {
     /// The target's connection, pointed at the branch's database when it is resolved.
     #[serde(skip)]
     pub params: ConnParams,
-    /// The cluster it is in, for telling a branch from the same one read elsewhere.
+    /// The cluster it is in, for telling a branch from the same one read elsewhere
+    /// (its `system_identifier`).
     #[serde(skip)]
     cluster: String,
 }
 
 impl Sibling {
+    /// Its cluster as the audit trail names it (see `ServerIdentity::key`).
+    pub fn server_key(&self) -> Option<String> {
+        (!self.cluster.is_empty()).then(|| format!("postgres {}", self.cluster))
+    }
+
     /// Where it is, for a line of text: `'gid' in db on this server`.
     pub fn place(&self) -> Text {
         crate::text![
@@ -147,6 +153,11 @@ impl MysqlSibling {
     /// Where it is, for a line of text: `XA branch X'…',X'…',N on lab_mysql`.
     pub fn place(&self) -> Text {
         crate::text!["XA branch ", self.xid.sql(), " on ", self.found_on.as_str()]
+    }
+
+    /// The server as the audit trail names it.
+    pub fn server_key(&self) -> String {
+        self.server.key()
     }
 
     /// Why it cannot be resolved on the server it was read on (a replica, read_only).

@@ -58,6 +58,8 @@ fn record(seq: u64, at_ago: i64, kind: Kind, a: &Action, outcome: Option<Outcome
         ticket: a.ticket.map(str::to_string),
         target: a.target.clone(),
         object: a.object.clone(),
+        server: None,
+        key: None,
         action: a.action.clone(),
         evidence: serde_json::Value::Null,
         decision_sources: Vec::new(),

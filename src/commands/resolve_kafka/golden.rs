@@ -54,6 +54,7 @@ fn snapshot(
 ) -> ResolveKafkaSnapshot {
     ResolveKafkaSnapshot {
         target: target(),
+        server: None,
         topic_errors: BTreeMap::new(),
         watermarks: Some(watermarks),
         producers: vec![holder, producer(1_004_300, 2, -1, 5)],

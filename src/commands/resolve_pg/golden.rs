@@ -96,6 +96,7 @@ fn branch(ctx: &Context, data: &ResolveReport) -> Branch {
         evidence: serde_json::Value::Null,
         decision_sources: data.decision_sources.clone(),
         summary: Vec::new(),
+        server: None,
         place: None,
     })
 }

@@ -129,6 +129,8 @@ fn lso_moved(before: Option<i64>, after: Option<(i64, i64)>) -> String {
 /// The open transaction as read with the evidence, and how it is to be aborted.
 pub struct Open {
     pub target: Target,
+    /// `kafka CLUSTER-ID`, when the metadata named it (the audit trail's `server`).
+    pub server: Option<String>,
     pub tp: TopicPartition,
     pub producer: ProducerState,
     pub coordinator_epoch: i32,
@@ -167,6 +169,10 @@ impl Abort {
 }
 
 impl Proposal for Abort {
+    fn server(&self) -> Option<String> {
+        self.open.server.clone()
+    }
+
     fn name(&self) -> Text {
         format!("partition {}-{}", self.open.tp.0, self.open.tp.1).into()
     }

@@ -47,6 +47,9 @@ impl Proposal for AnyBranch {
     fn id(&self) -> Expected<'_> {
         each!(self, b => b.id())
     }
+    fn server(&self) -> Option<String> {
+        each!(self, b => b.server())
+    }
     fn plan(&self) -> &Plan {
         each!(self, b => b.plan())
     }

@@ -37,6 +37,8 @@ pub struct Prepared {
     pub evidence: serde_json::Value,
     pub decision_sources: Vec<SourceAnswer>,
     pub summary: Vec<Block>,
+    /// The server's own identity, when read (the audit trail's `server`).
+    pub server: Option<String>,
     /// The server it is on, when it is not the one named with --mysql.
     pub place: Option<String>,
 }
@@ -110,6 +112,10 @@ impl Proposal for Branch {
 
     fn object(&self) -> String {
         self.name().plain()
+    }
+
+    fn server(&self) -> Option<String> {
+        self.prepared.server.clone()
     }
 
     fn id(&self) -> Expected<'_> {

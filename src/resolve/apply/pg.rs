@@ -80,6 +80,8 @@ pub struct Prepared {
     pub decision_sources: Vec<SourceAnswer>,
     /// The evidence as the operator confirms it.
     pub summary: Vec<Block>,
+    /// The server's own identity, when read (the audit trail's `server`).
+    pub server: Option<String>,
     /// The server it is on, when that is not the one named with --pg (a sibling found
     /// on a `resolve.participants` target): its name follows the database's.
     pub place: Option<String>,
@@ -212,6 +214,10 @@ impl Proposal for Branch {
 
     fn object(&self) -> String {
         self.name().plain()
+    }
+
+    fn server(&self) -> Option<String> {
+        self.prepared.server.clone()
     }
 
     fn id(&self) -> Expected<'_> {
