@@ -405,6 +405,12 @@ codes! {
         fix: "Nothing. `indoubt audit list` shows the resolution recorded.",
     }
 
+    RESOLVED_ANOTHER = "resolved_another" {
+        meaning: "resolve pg: COMMIT PREPARED or ROLLBACK PREPARED ran, but the transaction reviewed (its xid) did not get that decision: between the re-read and the statement it ended, and another transaction was prepared under the same GID and got the statement instead. Or its xid's status could not be read to confirm.",
+        why: "A transaction nobody reviewed was committed or rolled back. Recorded in the audit trail as `mismatch`; exit 2.",
+        fix: "`indoubt audit list` shows the record (status mismatch, the xid reviewed); find the application that reuses the GID and what its transaction did, and check the effects of both in the database. Coordinators must never reuse a GID.",
+    }
+
     NOT_THERE = "not_there" {
         meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
         why: "Nothing was done, and nothing says the transaction was ever resolved: a runbook must not read this as done. Exit 3.",

@@ -2016,3 +2016,46 @@ fn a_gid_that_is_not_prepared_is_not_ok_unless_the_audit_trail_resolved_it() {
     let (fresh, out) = s.resolve_into(&s.dir.path().join("other.jsonl"), &gid, &["--dry-run"]);
     assert_eq!((out.code, code(&fresh)), (3, "not_there"), "{fresh:#}");
 }
+
+/// COMMIT PREPARED names a GID, not a transaction: if the one reviewed ends and another
+/// is prepared under the same GID between the re-read and the statement, the statement
+/// reaches the new one. That is found from the reviewed xid's status afterwards,
+/// reported (exit 2) and recorded as a mismatch, never as "ok".
+#[test]
+fn a_statement_that_reached_another_transaction_under_the_same_gid_is_not_ok() {
+    let s = Setup::new("regid");
+    let gid = unique("reused-gid");
+    s.prepare(1, &gid);
+    let (url, again) = (s.db.url(), gid.clone());
+    let (r, out) = paused(
+        &s,
+        "before-apply",
+        &gid,
+        &["--commit", "--yes", "--reason", "INC-9"],
+        move || {
+            let mut c = connect(&url);
+            c.batch_execute(&format!("ROLLBACK PREPARED {}", literal(&again)))
+                .unwrap();
+            c.batch_execute(&format!(
+                "BEGIN; UPDATE accounts SET balance = balance + 10 WHERE id = 2; PREPARE TRANSACTION {}",
+                literal(&again)
+            ))
+            .unwrap();
+        },
+    );
+    assert_eq!(
+        (out.code, code(&r)),
+        (2, "resolved_another"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let said = r["findings"][0]["message"].as_str().unwrap();
+    assert!(said.contains("is aborted, not committed"), "{said}");
+    assert_eq!(r["outcome"]["status"], "mismatch", "{r:#}");
+    // What happened: the reviewed update was rolled back, the new one committed.
+    assert_eq!((s.balance(1), s.balance(2)), (100, 110));
+    let (v, _) = verify(&s.audit());
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.last().unwrap()["outcome"]["status"], "mismatch");
+}

@@ -111,6 +111,9 @@ pub enum Status {
     /// Another session resolved it first, the other way, or a way that cannot be told:
     /// nothing done, and not what was asked.
     LostRace,
+    /// The statement ran, but the transaction reviewed did not get the decision: the GID
+    /// named another transaction prepared under it since the review.
+    Mismatch,
 }
 
 impl Status {
@@ -124,6 +127,7 @@ impl Status {
             Status::Error => "error",
             Status::Unknown => "unknown",
             Status::LostRace => "lost_race",
+            Status::Mismatch => "mismatch",
         }
     }
 }

@@ -302,7 +302,7 @@ fn state_after(outcome: &Outcome, decision: Decision) -> BranchState {
         (Status::Ok | Status::AlreadyResolved, Decision::Commit) => BranchState::Committed,
         (Status::Ok | Status::AlreadyResolved, Decision::Rollback) => BranchState::RolledBack,
         (Status::LostRace, _) => BranchState::Gone,
-        (Status::Unknown, _) => BranchState::Unknown,
+        (Status::Unknown | Status::Mismatch, _) => BranchState::Unknown,
         (Status::Busy | Status::Refused | Status::Error, _) => BranchState::Prepared,
     }
 }

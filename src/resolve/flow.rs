@@ -74,7 +74,7 @@ impl Applied {
         match self.status {
             Status::Ok | Status::AlreadyResolved => Severity::Ok,
             Status::Busy | Status::Refused | Status::LostRace => Severity::Warning,
-            Status::Error | Status::Unknown => Severity::Critical,
+            Status::Error | Status::Unknown | Status::Mismatch => Severity::Critical,
         }
     }
 }

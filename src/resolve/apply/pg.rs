@@ -135,6 +135,42 @@ impl Branch {
     }
 }
 
+impl Branch {
+    /// After the statement succeeded: did the transaction reviewed get the decision? The
+    /// statement names the GID, so a transaction prepared under the same GID between the
+    /// re-read and the statement would have got it instead; the reviewed xid's status
+    /// tells.
+    async fn reached(&self, session: &Session) -> Applied {
+        let sql = &self.plan.action;
+        let xid = self.prepared.xid;
+        let expected = match self.prepared.decision {
+            Decision::Commit => "committed",
+            Decision::Rollback => "aborted",
+        };
+        match xact::status(session, xid).await {
+            Ok(Some(status)) if status == expected => Applied::new(
+                Status::Ok,
+                codes::RESOLVED,
+                format!("{sql} done (the transaction reviewed, xid {xid}, is {status})"),
+            ),
+            Ok(status) => Applied::new(
+                Status::Mismatch,
+                codes::RESOLVED_ANOTHER,
+                format!(
+                    "{sql} ran, but the transaction reviewed (xid {xid}) is {}, not {expected}: the statement reached another transaction prepared under the same GID since the review",
+                    status.as_deref().unwrap_or("of a status the server no longer keeps")
+                ),
+            )
+            .advice("find what that transaction was (its application's log, the audit trail) and check its effects; the reviewed one ended another way"),
+            Err(e) => Applied::new(
+                Status::Unknown,
+                codes::RESOLVED_ANOTHER,
+                format!("{sql} ran, but whether it reached the transaction reviewed (xid {xid}) cannot be confirmed: {e:#}"),
+            ),
+        }
+    }
+}
+
 /// What the loser of a race is told: the same decision won (already resolved, as asked),
 /// the other one won (NOT done: a WARNING), or it cannot be told which.
 fn race(
@@ -339,7 +375,7 @@ impl Subject for Branch {
         #[allow(clippy::disallowed_methods)] // the one place a statement that writes runs
         let ran = session.simple(sql).await;
         match ran {
-            Ok(Ok(())) => Applied::new(Status::Ok, codes::RESOLVED, format!("{sql} done")),
+            Ok(Ok(())) => self.reached(&session).await,
             Ok(Err(e)) => {
                 let code = e.as_db_error().map(|d| d.code().code().to_string());
                 let message = format!("{:#}", pg_error(e));
