@@ -119,8 +119,12 @@ impl Finding {
         self
     }
 
+    /// The command to run next. An OK finding has none: nothing needs doing, and a
+    /// command there (a slot's drop) would invite a change nothing called for.
     pub fn next(mut self, next: Next) -> Self {
-        self.next = Some(next);
+        if self.severity > Severity::Ok {
+            self.next = Some(next);
+        }
         self
     }
 

@@ -104,7 +104,8 @@ fn pg_prepared_names_a_dry_run_resolve_that_works_as_printed() {
 
     // A URL holding a password is not repeated (it would print the password): its host,
     // port, user and database are, and the password comes from where libpq looks.
-    let (report, _) = common::report::<PreparedReport>(&["pg", "prepared", "--pg", &url]);
+    let (report, _) =
+        common::report::<PreparedReport>(&["pg", "prepared", "--pg", &url, "--warning-age", "0s"]);
     let next = finding(&report.findings, "prepared_xact_age", "gid", "next_plain_1")
         .next
         .clone()
@@ -272,4 +273,40 @@ fn pg_slots_names_the_drop_statement_once_and_it_drops_the_slot() {
     let (after, out) = common::report::<SlotsReport>(&["pg", "slots", "--pg", &url]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(after.slots.is_empty(), "{:?}", after.slots);
+}
+
+/// An OK finding names no next command: nothing needs doing. A young prepared
+/// transaction under the thresholds and a fresh inactive slot holding nothing are OK and
+/// carry neither a resolve nor a pg_drop_replication_slot.
+#[test]
+fn an_ok_finding_names_no_next_command() {
+    let cluster = PrivateCluster::start_quiet();
+    let url = cluster.url("postgres");
+    // The slot first: creating a logical slot waits for every open transaction, prepared
+    // ones included.
+    let slot = unique("fresh_slot");
+    connect(&url)
+        .query(
+            "SELECT pg_create_logical_replication_slot($1, 'test_decoding')",
+            &[&slot],
+        )
+        .unwrap();
+    prepare(&url, "young_and_fine");
+    for args in [
+        &["pg", "prepared", "--pg", &url][..],
+        &["pg", "slots", "--pg", &url][..],
+    ] {
+        let (report, out) = common::report::<serde_json::Value>(args);
+        let findings = report["findings"].as_array().unwrap();
+        assert!(!findings.is_empty(), "{args:?}: {}", out.stdout);
+        for f in findings {
+            if f["severity"] == "ok" {
+                assert!(
+                    f["next"].is_null(),
+                    "{args:?}: an OK finding with a next: {f:#}"
+                );
+            }
+        }
+    }
+    // The private cluster goes with the test, its slot and transaction with it.
 }

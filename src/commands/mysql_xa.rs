@@ -352,8 +352,16 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
                 "oldest_transaction",
                 serde_json::to_value(&data.purge.oldest).unwrap_or_default(),
             );
-        if let Some(xid) = data.purge.oldest.as_ref().and_then(|o| o.xid.as_ref()) {
-            finding = finding.next(resolve_next(addressing, xid));
+        // The resolve command is the branch's own finding's next: a destructive next
+        // stands only on the finding it fixes.
+        if let (Some(xid), true) = (
+            data.purge.oldest.as_ref().and_then(|o| o.xid.as_ref()),
+            severity > Severity::Ok,
+        ) {
+            finding = finding.advice(format!(
+                "the oldest transaction is the XA branch {}: its own finding names how to resolve it, after which purge goes on",
+                xid.sql()
+            ));
         }
         findings.push(finding);
     }

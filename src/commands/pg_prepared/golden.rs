@@ -150,7 +150,12 @@ fn pg_prepared() {
     let ctx = golden::context();
     let report = report(&ctx);
     let nexts = golden::nexts(&report.findings);
-    assert_eq!(nexts.len(), 3, "one resolve per prepared transaction");
+    // One resolve per prepared transaction over a threshold: an OK one has no next.
+    assert_eq!(
+        nexts.len(),
+        2,
+        "one resolve per prepared transaction to act on"
+    );
     let narayana = golden::narayana_gid();
     let mut whole = vec![
         narayana.clone(),
