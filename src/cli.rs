@@ -227,7 +227,8 @@ Exit codes of resolve:
      resolve pg: also done while other branches of its global transaction stay
      prepared (resolved without --all-branches, or left alone by it)
   2  the statement or request failed (the report names the server's error); with
-     --all-branches, on any branch
+     --all-branches, on any branch. Also: it ran, but its outcome could not be
+     recorded in the audit log (a full disk): the report says what it did
   3  usage or config error, unreachable server, a role that may not finish the
      transaction (only the role that prepared it or a superuser may; with
      --all-branches, any branch: then nothing is done to any), audit log not

@@ -423,6 +423,12 @@ codes! {
         fix: "Make the audit log writable (--audit-log FILE or audit.path in the config), check it with `indoubt audit verify`, then run it again.",
     }
 
+    OUTCOME_NOT_RECORDED = "outcome_not_recorded" {
+        meaning: "resolve: the statement or request ran, but its outcome could not be written to the audit log (a full disk, say); the intent is recorded, so `audit verify` lists it as outcome unknown.",
+        why: "The trail is missing what came of an action that did run; running it again is not the fix.",
+        fix: "Copy the outcome shown into the ticket, free space where the audit log is, and check `indoubt audit verify`.",
+    }
+
     RESOLVED = "resolved" {
         meaning: "resolve: the statement (COMMIT PREPARED, ROLLBACK PREPARED) or the abort marker was applied, and recorded in the audit log.",
         why: "Done; exit 0.",
