@@ -532,9 +532,15 @@ codes! {
     }
 
     AUDIT_NO_RECORDS = "audit_no_records" {
-        meaning: "`audit list`/`audit verify`: there is no audit log yet; the first resolution writes it.",
+        meaning: "`audit list`: there is no audit log yet; the first resolution writes it.",
         why: "OK: nothing has been resolved with indoubt at this path.",
         fix: "Nothing; if resolutions were made, check --audit-log or audit.path in the config.",
+    }
+
+    AUDIT_NO_TRAIL = "audit_no_trail" {
+        meaning: "`audit verify`: there is no audit log (and no head) at the path: nothing was ever recorded there, or the log was removed with its head.",
+        why: "Nothing can be verified, and a removed trail looks exactly like one never written.",
+        fix: "Check the path (`--audit-log`, `audit.path` in the config) and where resolutions were recorded; `indoubt audit verify --audit-log FILE` for the right one.",
     }
 
     AUDIT_CHAIN = "audit_chain" {

@@ -1203,6 +1203,74 @@ fn an_outcome_a_full_disk_cannot_take_is_reported_as_done_and_not_recorded() {
     told("after the disk was freed");
 }
 
+/// The directory of the audit log is never a link, nor under a directory another user
+/// could rename (root with another user's HOME): refused, exit 3, nothing done, nothing
+/// made there. No trail at all is not a verified one.
+#[test]
+fn an_audit_directory_that_is_a_link_or_in_another_users_home_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Setup::new("auditdir");
+    s.prepare(1, "auditdir-1");
+
+    let real = s.dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let link = s.dir.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    assert_refused(
+        &s,
+        &link.join("audit.jsonl"),
+        "auditdir-1",
+        &["the directory", "is a symbolic link"],
+    );
+    assert_eq!(std::fs::read_dir(&real).unwrap().count(), 0, "nothing made");
+    let (_, out) = verify(&link.join("audit.jsonl"));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("is a symbolic link"), "{}", out.stderr);
+
+    // root with a HOME another user owns (sudo -E): the default trail would be theirs to
+    // rename away.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::process::Command::new("chown")
+        .args(["65534:65534"])
+        .arg(home.path())
+        .status()
+        .unwrap();
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("INDOUBT_CONFIG")
+        .args(["resolve", "pg", "auditdir-1", "--pg", &s.pg])
+        .args(["--commit", "--yes", "--reason", "r"]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    for part in [
+        "audit log not writable, so nothing was done",
+        &format!("the directory {}, above", home.path().display()),
+        "is owned by uid 65534, not by you or root",
+    ] {
+        assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+    }
+    assert!(s.still_prepared("auditdir-1"));
+    assert_eq!(
+        std::fs::read_dir(home.path()).unwrap().count(),
+        0,
+        "nothing made in their home"
+    );
+
+    // A trail that is not there: never written, or removed with its head.
+    let (v, out) = verify(&s.dir.path().join("never/audit.jsonl"));
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(code(&v), "audit_no_trail");
+    assert!(
+        message(&v, "audit_no_trail").contains(&format!(
+            "no trail at {}: never written here, or removed",
+            s.dir.path().join("never/audit.jsonl").display()
+        )),
+        "{v}"
+    );
+}
+
 /// A lost head stops the writer (and says how to recover); `audit reseal` checks the
 /// chain, records what it did and why, and the writer goes on. A broken chain is not
 /// resealed.

@@ -189,7 +189,20 @@ fn verify_report(snapshot: AuditSnapshot) -> Report<AuditReport> {
         );
     }
     if findings.is_empty() && v.absent {
-        findings.push(no_records_yet(path));
+        // Nothing to verify is not a verified trail: a log removed with its head looks
+        // the same as one never written.
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                codes::AUDIT_NO_TRAIL,
+                "audit log",
+                format!(
+                    "no trail at {}: never written here, or removed",
+                    path.display()
+                ),
+            )
+            .advice("if resolutions were recorded here, the log and its head are gone: look for them (backups, `--audit-log`, `audit.path` in the config); if none ever were, this is the path the first one will write"),
+        );
     } else if findings.is_empty() {
         findings.push(Finding::new(
             Severity::Ok,
