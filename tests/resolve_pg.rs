@@ -2043,3 +2043,88 @@ fn the_all_branches_next_of_a_dash_first_gid_works_as_printed() {
             .unwrap();
     }
 }
+
+/// USER and SUDO_USER are claims anyone starting the process can make: each record also
+/// holds what the kernel says — the real uid and the login uid (kept through su and
+/// sudo) with their names — beside the claimed names, which stay as they were.
+#[test]
+fn the_audit_record_holds_the_real_and_the_login_uid_beside_the_claimed_names() {
+    let s = Setup::new("whoami");
+    s.prepare(1, "whoami-1");
+    let expected_login = s.dir.path().join("loginuid");
+    // The login uid of a session nobody logged in to, where the kernel lets root set
+    // it (CAP_AUDIT_CONTROL, not yet set); else whatever this process has.
+    let mut cmd = indoubt_process();
+    let program = cmd.get_program().to_owned();
+    cmd = {
+        let mut sh = std::process::Command::new("sh");
+        sh.arg("-c")
+            .arg(format!(
+                "echo 65534 > /proc/self/loginuid 2>/dev/null; cat /proc/self/loginuid > '{}'; exec \"$0\" \"$@\"",
+                expected_login.display()
+            ))
+            .arg(program);
+        for (key, value) in cmd.get_envs() {
+            match value {
+                Some(v) => sh.env(key, v),
+                None => sh.env_remove(key),
+            };
+        }
+        sh
+    };
+    let out = cmd
+        .env("USER", "mallory")
+        .env("SUDO_USER", "eve")
+        .args([
+            "resolve", "pg", "whoami-1", "--pg", &s.pg, "--commit", "--yes",
+        ])
+        .args(["--reason", "r", "--audit-log"])
+        .arg(s.audit())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let login: u32 = std::fs::read_to_string(&expected_login)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let uid: u32 = String::from_utf8(
+        std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    for r in records {
+        assert_eq!(
+            r["operator"]["user"], "mallory",
+            "the claim, as before: {r}"
+        );
+        assert_eq!(r["operator"]["sudo_user"], "eve", "{r}");
+        let identity = &r["identity"];
+        assert_eq!(identity["uid"], uid, "{r}");
+        assert_eq!(identity["uid_name"], "root", "{r}");
+        if login == u32::MAX {
+            assert_eq!(identity["login_uid"], Value::Null, "unset: {r}");
+        } else {
+            assert_eq!(identity["login_uid"], login, "{r}");
+            assert_eq!(identity["login_name"], "nobody", "{r}");
+        }
+    }
+    let table = run(indoubt()
+        .args(["audit", "list", "--audit-log"])
+        .arg(s.audit()));
+    assert!(table.stdout.contains("uid 0 (root)"), "{}", table.stdout);
+}

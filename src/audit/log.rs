@@ -633,6 +633,7 @@ mod tests {
                 host: "h".into(),
                 sudo_user: None,
             },
+            identity: None,
             command_line: vec![],
             reason: None,
             ticket: None,
@@ -729,5 +730,24 @@ mod tests {
             "{:?}",
             v.breaks
         );
+    }
+
+    /// Records written before the real and login uid were kept read and verify as
+    /// before, in a log that goes on with records that hold them.
+    #[test]
+    fn records_without_an_identity_still_verify_beside_those_with_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let old = std::fs::read_to_string(&log).unwrap();
+        assert!(!old.contains("identity"), "the old form: {old}");
+        let mut new = record(2);
+        new.identity = Some(crate::audit::record::Identity::current());
+        append(&log, new).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.breaks.is_empty(), "{:?}", v.breaks);
+        assert!(v.records[0].identity.is_none());
+        let identity = v.records[1].identity.as_ref().unwrap();
+        assert_eq!(identity.uid, rustix::process::getuid().as_raw());
     }
 }

@@ -300,10 +300,13 @@ impl TableView for AuditReport {
             "#", "TIME", "KIND", "OPERATOR", "OBJECT", "DECISION", "OUTCOME", "REASON",
         ]);
         for r in &self.records {
-            let operator = match &r.operator.sudo_user {
+            let mut operator = match &r.operator.sudo_user {
                 Some(sudo) => format!("{} (sudo by {sudo})@{}", r.operator.user, r.operator.host),
                 None => format!("{}@{}", r.operator.user, r.operator.host),
             };
+            if let Some(identity) = &r.identity {
+                operator.push_str(&format!(" [{}]", identity.describe()));
+            }
             table.add_row(vec![
                 Cell::new(r.seq),
                 Cell::new(shown!("{}", r.time.format("%Y-%m-%d %H:%M:%S"))),

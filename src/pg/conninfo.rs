@@ -402,17 +402,22 @@ pub fn os_user_name() -> Option<String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let uid = std::fs::metadata("/proc/self").ok()?.uid().to_string();
-        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-        passwd.lines().find_map(|line| {
-            let fields: Vec<&str> = line.split(':').collect();
-            (fields.len() > 2 && fields[2] == uid).then(|| fields[0].to_string())
-        })
+        user_name_of(std::fs::metadata("/proc/self").ok()?.uid())
     }
     #[cfg(not(unix))]
     {
         None
     }
+}
+
+/// The name of `uid` in /etc/passwd.
+pub fn user_name_of(uid: u32) -> Option<String> {
+    let uid = uid.to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() > 2 && fields[2] == uid).then(|| fields[0].to_string())
+    })
 }
 
 /// A comma-separated list; an empty entry keeps its place (libpq then uses the default).
