@@ -69,7 +69,7 @@ fn real_pg_resolutions_leave_no_password_in_the_audit_trail_in_any_spelling() {
     let db = TestDb::create("auditpw");
     db.admin()
         .batch_execute(
-            "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2), (3), (4), (5)",
+            "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 20)",
         )
         .unwrap();
     let (host, port) = (lab("INDOUBT_LAB_PG_HOST"), lab("INDOUBT_LAB_PG_PORT"));
@@ -96,6 +96,31 @@ fn real_pg_resolutions_leave_no_password_in_the_audit_trail_in_any_spelling() {
             format!(
                 "host={host} port={port} user={user} dbname={dbname} sslmode=disable password={}",
                 password.replace('\\', "\\\\").replace(' ', "\\ ").replace('\'', "\\'")
+            ),
+        ],
+        // psql's -d takes the whole connection string too, in every spelling clap reads.
+        vec![
+            "-d".into(),
+            format!("postgresql://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"),
+        ],
+        vec![format!(
+            "-dpostgres://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"
+        )],
+        vec![format!(
+            "--dbname=postgresql://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"
+        )],
+        vec![
+            "-d".into(),
+            format!(
+                "host={host} port={port} user={user} password={} dbname={dbname} sslmode=disable",
+                conninfo_quote(&password)
+            ),
+        ],
+        vec![
+            "--dbname".into(),
+            format!(
+                "host={host} port={port} user={user} dbname={dbname} password={} sslmode=disable",
+                conninfo_quote(&password)
             ),
         ],
     ];
