@@ -10,6 +10,10 @@
 //! given; those above indoubt's own files are checked as OpenSSH checks the path to
 //! `authorized_keys` (`safe_path`): whoever can rename one of them can move the files away.
 //!
+//! The files indoubt reads its settings and secrets from (the config, a properties
+//! file, a file a config provider reads) are read through [`read_settings`], with the
+//! checks OpenSSH makes of its config: another user's, or one others can write, is refused.
+//!
 //! This is the only module allowed to create, open for writing or rename files
 //! (`clippy.toml` disallows the std calls everywhere else).
 
@@ -18,7 +22,7 @@ use anyhow::{Context as _, Result};
 use rustix::fs::OFlags;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 /// Who the written file is for, which decides its mode and what may stand at its path.
@@ -185,6 +189,93 @@ pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
         .with_context(|| format!("looking at the {what} {}", path.display()))?;
     check_file(path, &meta, Kind::Private, what)?;
     Ok(Some(file))
+}
+
+/// A file indoubt read its settings or secrets from, whole.
+#[derive(Debug)]
+pub struct SettingsFile {
+    pub text: String,
+    path: std::path::PathBuf,
+    what: String,
+    mode: u32,
+}
+
+impl SettingsFile {
+    /// Says on stderr, once per file and run, that group or others can read it: for a
+    /// file that writes a secret out (a password in the YAML or a properties file)
+    /// rather than naming where one is.
+    pub fn warn_if_others_can_read(&self) {
+        if self.mode & 0o044 == 0 {
+            return;
+        }
+        static WARNED: std::sync::Mutex<Vec<std::path::PathBuf>> =
+            std::sync::Mutex::new(Vec::new());
+        let mut warned = WARNED.lock().unwrap_or_else(|p| p.into_inner());
+        if warned.contains(&self.path) {
+            return;
+        }
+        warned.push(self.path.clone());
+        crate::term::status(&crate::shown!(
+            "indoubt: warning: the {} {} holds a secret and is readable by {} (mode {}): chmod go-r it (or name the secret with ${{file:…}} / ${{env:…}} from a file only you can read)",
+            self.what,
+            self.path.display(),
+            readers(self.mode),
+            format!("{:04o}", self.mode & 0o7777)
+        ));
+    }
+}
+
+/// Reads a file of settings or secrets (the config, a properties file, a file a config
+/// provider reads) whole, refusing, as OpenSSH refuses a config file, one that belongs
+/// to another user (root aside) or that group or others can write: whoever can change
+/// it decides where indoubt connects and which secrets it sends there. A link is
+/// followed (a config may be one, as Kubernetes mounts them): the file it leads to is
+/// checked, on the descriptor read. A device (`/dev/null`) is checked for its owner only.
+pub fn read_settings(path: &Path, what: &str) -> Result<SettingsFile> {
+    // Looked at before it is opened: another user's FIFO must not hang the open.
+    let before = std::fs::metadata(path)?;
+    check_settings(path, &before, what)?;
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    check_settings(path, &meta, what)?;
+    let mut text = String::new();
+    io::Read::read_to_string(&mut file, &mut text)?;
+    Ok(SettingsFile {
+        text,
+        path: path.to_path_buf(),
+        what: what.to_string(),
+        mode: meta.permissions().mode(),
+    })
+}
+
+fn check_settings(path: &Path, meta: &Metadata, what: &str) -> Result<()> {
+    let shown = format!("the {what} {}", path.display());
+    if let Some(owner) = foreign_owner(meta) {
+        return Err(refused(
+            format!("{shown} is owned by uid {owner}, not by you or root: that user decides what it says (where indoubt connects, which secrets it sends)"),
+            "if it is genuinely yours, `chown` it to you and `chmod go-w` it; otherwise keep it as evidence and find out who made it",
+        ));
+    }
+    let mode = meta.permissions().mode();
+    if mode & 0o022 != 0 && !meta.file_type().is_char_device() {
+        return Err(refused(
+            format!(
+                "{shown} is writable by {} (mode {:04o}): any of them could have changed it",
+                writers(mode),
+                mode & 0o7777
+            ),
+            format!("check what it says, then `chmod go-w {}`", path.display()),
+        ));
+    }
+    Ok(())
+}
+
+fn readers(mode: u32) -> &'static str {
+    match (mode & 0o040 != 0, mode & 0o004 != 0) {
+        (true, true) => "group and others",
+        (true, false) => "its group",
+        _ => "others",
+    }
 }
 
 /// ELOOP from O_NOFOLLOW means a symbolic link stands at the path: say so.
@@ -597,6 +688,37 @@ mod tests {
         assert!(
             err.to_string().contains("is writable by its group"),
             "{err:#}"
+        );
+    }
+
+    #[test]
+    fn settings_files_of_another_user_or_writable_by_others_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, "a: 1\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(read_settings(&path, "config file").unwrap().text, "a: 1\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).unwrap();
+        let err = read_settings(&path, "config file").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("is writable by its group (mode 0664)"),
+            "{err:#}"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        rustix::fs::chown(&path, Some(rustix::process::Uid::from_raw(65534)), None).unwrap();
+        let err = read_settings(&path, "config file").unwrap_err();
+        assert!(err.to_string().contains("owned by uid 65534"), "{err:#}");
+        // Through a link: the file it leads to is what counts.
+        let link = dir.path().join("link.yaml");
+        symlink(&path, &link).unwrap();
+        assert!(read_settings(&link, "config file").is_err());
+        // A device: its owner only (`--config /dev/null`).
+        assert_eq!(
+            read_settings(Path::new("/dev/null"), "config file")
+                .unwrap()
+                .text,
+            ""
         );
     }
 }
