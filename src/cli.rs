@@ -22,6 +22,43 @@ Environment:
   MYSQL_PWD        MySQL/MariaDB password when no option file gives one
   NO_COLOR         disable colour";
 
+/// Values that can carry a secret have a type of their own, so whatever writes the
+/// command line down (the audit trail) finds them by their type, whichever option or
+/// spelling gave them, and masks them by the parser that reads them (audit/redact.rs).
+macro_rules! secret_bearing {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name(pub String);
+
+        impl From<String> for $name {
+            fn from(value: String) -> $name {
+                $name(value)
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+    )*};
+}
+
+secret_bearing! {
+    /// A PostgreSQL target: a config target name, a postgres:// URL or a key=value
+    /// conninfo string (`--pg`).
+    PgConn;
+    /// psql's -d: a database name, or (a URL or key=value settings) the whole
+    /// connection string.
+    PgDbname;
+    /// A MySQL target: a config target name or a mysql:// URL (`--mysql`).
+    MysqlConn;
+    /// A Kafka client property, `key=value` (`-X`).
+    ClientProperty;
+}
+
 /// Find and resolve stuck distributed transactions.
 ///
 /// indoubt inspects PostgreSQL prepared transactions (age, owner, locks, what they
@@ -227,7 +264,8 @@ Exit codes of resolve:
      resolve pg: also done while other branches of its global transaction stay
      prepared (resolved without --all-branches, or left alone by it)
   2  the statement or request failed (the report names the server's error); with
-     --all-branches, on any branch
+     --all-branches, on any branch. Also: it ran, but its outcome could not be
+     recorded in the audit log (a full disk): the report says what it did
   3  usage or config error, unreachable server, a role that may not finish the
      transaction (only the role that prepared it or a superuser may; with
      --all-branches, any branch: then nothing is done to any), audit log not
@@ -398,7 +436,7 @@ pub struct MysqlTargetArgs {
     /// A target name from the config, or a mysql://USER@HOST:PORT/DB URL (keep the password
     /// in an option file or MYSQL_PWD) [default: the config's only mysql target]
     #[arg(long, value_name = "TARGET")]
-    pub mysql: Option<String>,
+    pub mysql: Option<MysqlConn>,
 
     /// An option file whose [client] group gives the password, as the client's
     /// --defaults-file [default: the target's option_file, else ~/.my.cnf]
@@ -534,7 +572,7 @@ pub struct KafkaTargetArgs {
     /// An unknown name is refused. Keep secrets off the command line (ps shows it to every
     /// user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)
     #[arg(short = 'X', value_name = "KEY=VALUE")]
-    pub properties: Vec<String>,
+    pub properties: Vec<ClientProperty>,
 
     /// A properties file, like kafka tools' --command-config
     #[arg(long, value_name = "FILE")]
@@ -683,7 +721,7 @@ pub struct PgTargetArgs {
     /// A target name from the config, a postgres:// URL or a key=value conninfo string
     /// [default: the config's only postgres target, else the PG* environment variables]
     #[arg(long, value_name = "TARGET")]
-    pub pg: Option<String>,
+    pub pg: Option<PgConn>,
 
     /// The server's host name, IP address or socket directory, as psql's -h
     #[arg(short = 'h', long = "host", value_name = "HOST")]
@@ -699,7 +737,7 @@ pub struct PgTargetArgs {
 
     /// The database to connect to, as psql's -d (a URL or key=value string there is the whole connection string, as --pg)
     #[arg(short = 'd', long = "dbname", value_name = "DBNAME")]
-    pub dbname: Option<String>,
+    pub dbname: Option<PgDbname>,
 
     /// Print help (-h is the host, as in psql)
     #[arg(long, action = clap::ArgAction::Help)]
@@ -780,7 +818,7 @@ pub struct ReconcileArgs {
 
     /// The database: a target name, a postgres:// URL or conninfo
     #[arg(long, value_name = "TARGET")]
-    pub pg: Option<String>,
+    pub pg: Option<PgConn>,
 
     /// Returns the id (text or integer) and optionally the row's time, for rows in [$1, $2)
     #[arg(long, value_name = "SQL")]

@@ -435,6 +435,12 @@ codes! {
         fix: "Make the audit log writable (--audit-log FILE or audit.path in the config), check it with `indoubt audit verify`, then run it again.",
     }
 
+    OUTCOME_NOT_RECORDED = "outcome_not_recorded" {
+        meaning: "resolve: the statement or request ran, but its outcome could not be written to the audit log (a full disk, say); the intent is recorded, so `audit verify` lists it as outcome unknown.",
+        why: "The trail is missing what came of an action that did run; running it again is not the fix.",
+        fix: "Copy the outcome shown into the ticket, free space where the audit log is, and check `indoubt audit verify`.",
+    }
+
     RESOLVED = "resolved" {
         meaning: "resolve: the statement (COMMIT PREPARED, ROLLBACK PREPARED) or the abort marker was applied, and recorded in the audit log.",
         why: "Done; exit 0.",
@@ -538,9 +544,15 @@ codes! {
     }
 
     AUDIT_NO_RECORDS = "audit_no_records" {
-        meaning: "`audit list`/`audit verify`: there is no audit log yet; the first resolution writes it.",
+        meaning: "`audit list`: there is no audit log yet; the first resolution writes it.",
         why: "OK: nothing has been resolved with indoubt at this path.",
         fix: "Nothing; if resolutions were made, check --audit-log or audit.path in the config.",
+    }
+
+    AUDIT_NO_TRAIL = "audit_no_trail" {
+        meaning: "`audit verify`: there is no audit log (and no head) at the path: nothing was ever recorded there, or the log was removed with its head.",
+        why: "Nothing can be verified, and a removed trail looks exactly like one never written.",
+        fix: "Check the path (`--audit-log`, `audit.path` in the config) and where resolutions were recorded; `indoubt audit verify --audit-log FILE` for the right one.",
     }
 
     AUDIT_CHAIN = "audit_chain" {

@@ -483,13 +483,43 @@ pub fn load(flag: Option<&Path>) -> Result<Loaded> {
             _ => return Ok(Loaded::default()),
         },
     };
-    let text = std::fs::read_to_string(&path)
+    let file = crate::fsafe::read_settings(&path, "config file")
         .with_context(|| format!("reading config file {}", path.display()))?;
-    let config = parse(&text, &path)?;
+    let config = parse(&file.text, &path)?;
+    if holds_inline_secret(&file.text) {
+        file.warn_if_others_can_read();
+    }
     Ok(Loaded {
         path: Some(path),
         config,
     })
+}
+
+/// Whether the config writes a secret out: a password in a connection string or URL,
+/// or a secret Kafka property that is not a `${provider:…}` reference.
+fn holds_inline_secret(text: &str) -> bool {
+    fn walk(value: &serde_yaml::Value) -> bool {
+        use serde_yaml::Value;
+        match value {
+            Value::String(text) => {
+                crate::pg::conninfo::redact_password(text).is_some()
+                    || url::Url::parse(text).is_ok_and(|u| u.password().is_some())
+            }
+            Value::Sequence(items) => items.iter().any(walk),
+            Value::Mapping(map) => map.iter().any(|(key, value)| {
+                let secret_property = match (key, value) {
+                    (Value::String(k), Value::String(v)) => {
+                        crate::settings::kafka_client::properties::holds_inline_secret(k, v)
+                    }
+                    _ => false,
+                };
+                secret_property || walk(value)
+            }),
+            Value::Tagged(tagged) => walk(&tagged.value),
+            _ => false,
+        }
+    }
+    serde_yaml::from_str::<serde_yaml::Value>(text).is_ok_and(|v| walk(&v))
 }
 
 /// Where `load` looked when it found no config file, for messages: "no --config,

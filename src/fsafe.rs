@@ -6,7 +6,13 @@
 //! no file is ever opened for writing by a name someone else could have chosen: the
 //! temporary name is random and created exclusively (a link or file already there makes
 //! the create fail, never followed), and the rename replaces whatever is at the target's
-//! name without following it. The directories above the target are trusted as given.
+//! name without following it. The directories above a shared target are trusted as
+//! given; those above indoubt's own files are checked as OpenSSH checks the path to
+//! `authorized_keys` (`safe_path`): whoever can rename one of them can move the files away.
+//!
+//! The files indoubt reads its settings and secrets from (the config, a properties
+//! file, a file a config provider reads) are read through [`read_settings`], with the
+//! checks OpenSSH makes of its config: another user's, or one others can write, is refused.
 //!
 //! This is the only module allowed to create, open for writing or rename files
 //! (`clippy.toml` disallows the std calls everywhere else).
@@ -16,7 +22,7 @@ use anyhow::{Context as _, Result};
 use rustix::fs::OFlags;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 /// Who the written file is for, which decides its mode and what may stand at its path.
@@ -118,9 +124,7 @@ fn sync_dir(dir: &Path) -> Result<()> {
 /// otherwise create its target.
 #[allow(clippy::disallowed_methods)] // the one open for appending
 pub fn open_append(path: &Path, what: &str) -> Result<File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        create_private_dir(dir)?;
-    }
+    create_private_dir(parent_of(path))?;
     // O_NONBLOCK: a FIFO planted at the path must not hang the open.
     let flags = (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32;
     let existing = || {
@@ -161,16 +165,15 @@ pub fn open_append(path: &Path, what: &str) -> Result<File> {
 /// for writing: what another user could have planted or changed is not read as ours.
 #[allow(clippy::disallowed_methods)] // read-only, but O_NOFOLLOW needs OpenOptions
 pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        // Only a directory that is not there means no file; one that cannot be looked
-        // at (permissions) is an error, not an empty log.
-        let present = dir
-            .try_exists()
-            .with_context(|| format!("looking at the directory {}", dir.display()))?;
-        if !present {
-            return Ok(None);
+    let dir = parent_of(path);
+    // Only a directory that is not there means no file; one that cannot be looked at
+    // (permissions) is an error, not an empty log. A link there is not followed.
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| format!("looking at the directory {}", dir.display()))
         }
-        check_dir(dir)?;
+        Ok(_) => check_dir(dir)?,
     }
     let file = match OpenOptions::new()
         .read(true)
@@ -186,6 +189,93 @@ pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
         .with_context(|| format!("looking at the {what} {}", path.display()))?;
     check_file(path, &meta, Kind::Private, what)?;
     Ok(Some(file))
+}
+
+/// A file indoubt read its settings or secrets from, whole.
+#[derive(Debug)]
+pub struct SettingsFile {
+    pub text: String,
+    path: std::path::PathBuf,
+    what: String,
+    mode: u32,
+}
+
+impl SettingsFile {
+    /// Says on stderr, once per file and run, that group or others can read it: for a
+    /// file that writes a secret out (a password in the YAML or a properties file)
+    /// rather than naming where one is.
+    pub fn warn_if_others_can_read(&self) {
+        if self.mode & 0o044 == 0 {
+            return;
+        }
+        static WARNED: std::sync::Mutex<Vec<std::path::PathBuf>> =
+            std::sync::Mutex::new(Vec::new());
+        let mut warned = WARNED.lock().unwrap_or_else(|p| p.into_inner());
+        if warned.contains(&self.path) {
+            return;
+        }
+        warned.push(self.path.clone());
+        crate::term::status(&crate::shown!(
+            "indoubt: warning: the {} {} holds a secret and is readable by {} (mode {}): chmod go-r it (or name the secret with ${{file:…}} / ${{env:…}} from a file only you can read)",
+            self.what,
+            self.path.display(),
+            readers(self.mode),
+            format!("{:04o}", self.mode & 0o7777)
+        ));
+    }
+}
+
+/// Reads a file of settings or secrets (the config, a properties file, a file a config
+/// provider reads) whole, refusing, as OpenSSH refuses a config file, one that belongs
+/// to another user (root aside) or that group or others can write: whoever can change
+/// it decides where indoubt connects and which secrets it sends there. A link is
+/// followed (a config may be one, as Kubernetes mounts them): the file it leads to is
+/// checked, on the descriptor read. A device (`/dev/null`) is checked for its owner only.
+pub fn read_settings(path: &Path, what: &str) -> Result<SettingsFile> {
+    // Looked at before it is opened: another user's FIFO must not hang the open.
+    let before = std::fs::metadata(path)?;
+    check_settings(path, &before, what)?;
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    check_settings(path, &meta, what)?;
+    let mut text = String::new();
+    io::Read::read_to_string(&mut file, &mut text)?;
+    Ok(SettingsFile {
+        text,
+        path: path.to_path_buf(),
+        what: what.to_string(),
+        mode: meta.permissions().mode(),
+    })
+}
+
+fn check_settings(path: &Path, meta: &Metadata, what: &str) -> Result<()> {
+    let shown = format!("the {what} {}", path.display());
+    if let Some(owner) = foreign_owner(meta) {
+        return Err(refused(
+            format!("{shown} is owned by uid {owner}, not by you or root: that user decides what it says (where indoubt connects, which secrets it sends)"),
+            "if it is genuinely yours, `chown` it to you and `chmod go-w` it; otherwise keep it as evidence and find out who made it",
+        ));
+    }
+    let mode = meta.permissions().mode();
+    if mode & 0o022 != 0 && !meta.file_type().is_char_device() {
+        return Err(refused(
+            format!(
+                "{shown} is writable by {} (mode {:04o}): any of them could have changed it",
+                writers(mode),
+                mode & 0o7777
+            ),
+            format!("check what it says, then `chmod go-w {}`", path.display()),
+        ));
+    }
+    Ok(())
+}
+
+fn readers(mode: u32) -> &'static str {
+    match (mode & 0o040 != 0, mode & 0o004 != 0) {
+        (true, true) => "group and others",
+        (true, false) => "its group",
+        _ => "others",
+    }
 }
 
 /// ELOOP from O_NOFOLLOW means a symbolic link stands at the path: say so.
@@ -207,14 +297,43 @@ fn symlink_refused(path: &Path, what: &str) -> anyhow::Error {
     )
 }
 
-/// Creates indoubt's own directory (and its parents) 0700 if missing, then checks it.
+/// The directory a file is in: "." for a bare name.
+fn parent_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Creates indoubt's own directory (and its missing parents) 0700, then checks it. The
+/// deepest directory already there is checked first, with every one above it: nothing
+/// is made where another user could rename it away (another user's HOME, say).
 pub fn create_private_dir(dir: &Path) -> Result<()> {
     use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .with_context(|| format!("creating {}", dir.display()))?;
+    let mut missing = Vec::new();
+    let mut existing = dir;
+    loop {
+        match std::fs::symlink_metadata(existing) {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                missing.push(existing);
+                existing = parent_of(existing);
+            }
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("looking at the directory {}", existing.display()))
+            }
+        }
+    }
+    if !missing.is_empty() {
+        check_tree(existing, dir)?;
+    }
+    for made in missing.iter().rev() {
+        match std::fs::DirBuilder::new().mode(0o700).create(made) {
+            // Made by someone else meanwhile: checked below like any other.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            other => other.with_context(|| format!("creating {}", made.display()))?,
+        }
+    }
     check_dir(dir)
 }
 
@@ -290,27 +409,86 @@ pub fn remove_scratch_dirs() {
 /// A directory holding indoubt's own files: whoever can replace entries in it can
 /// replace the files, so it must be yours or root's and not writable by group or others
 /// (unless sticky, as /tmp is: then others cannot rename or remove what is not theirs).
+/// It must not be a symbolic link (whoever made the link decides where the files go),
+/// and every directory above it must pass the same owner and mode checks: whoever can
+/// rename one of them can move the whole directory away, or put another in its place.
 fn check_dir(dir: &Path) -> Result<()> {
-    let meta = std::fs::metadata(dir).with_context(|| format!("looking at {}", dir.display()))?;
-    let mode = meta.permissions().mode();
-    if let Some(owner) = foreign_owner(&meta) {
+    let meta =
+        std::fs::symlink_metadata(dir).with_context(|| format!("looking at {}", dir.display()))?;
+    if meta.file_type().is_symlink() {
         return Err(refused(
             format!(
-                "the directory {} is owned by uid {owner}, not by you or root: that user can replace indoubt's files in it",
+                "the directory {} is a symbolic link, which indoubt never follows to its own files",
                 dir.display()
             ),
-            "keep indoubt's files in a directory of your own or root's (e.g. --audit-log, audit.path in the config)",
+            "whoever can change the link decides where indoubt's files go: give the real directory (`realpath` shows it) in --audit-log, audit.path or --spill-dir",
+        ));
+    }
+    if !meta.is_dir() {
+        return Err(refused(
+            format!("{} is not a directory", dir.display()),
+            "give a path in a directory",
+        ));
+    }
+    check_tree(dir, dir)
+}
+
+/// `dir` and every directory above it, as OpenSSH's `safe_path` walks the path to
+/// `authorized_keys`: each yours or root's, and not writable by group or others unless
+/// sticky. The path is walked as given (a link on it is followed, the directory holding
+/// the link checked too) and as it resolves. `holding` names the directory the files
+/// are in, for messages.
+fn check_tree(dir: &Path, holding: &Path) -> Result<()> {
+    let absolute =
+        std::path::absolute(dir).with_context(|| format!("looking at {}", dir.display()))?;
+    let resolved =
+        std::fs::canonicalize(dir).with_context(|| format!("looking at {}", dir.display()))?;
+    let holding_absolute = std::path::absolute(holding).unwrap_or_else(|_| holding.into());
+    let holding_resolved = std::fs::canonicalize(holding).unwrap_or_else(|_| holding.into());
+    for ancestor in absolute.ancestors().chain(resolved.ancestors()) {
+        let meta = std::fs::metadata(ancestor)
+            .with_context(|| format!("looking at {}", ancestor.display()))?;
+        let itself = ancestor == holding_absolute || ancestor == holding_resolved;
+        check_dir_meta(ancestor, &meta, (!itself).then_some(&holding_absolute))?;
+    }
+    Ok(())
+}
+
+/// One directory's owner and mode; `above` is the directory of indoubt's files when this
+/// one is above it.
+fn check_dir_meta(dir: &Path, meta: &Metadata, above: Option<&Path>) -> Result<()> {
+    let mode = meta.permissions().mode();
+    let (shown, can) = match above {
+        Some(holding) => (
+            format!(
+                "the directory {}, above {},",
+                dir.display(),
+                holding.display()
+            ),
+            "rename it, and indoubt's files with it, away",
+        ),
+        _ => (
+            format!("the directory {}", dir.display()),
+            "replace indoubt's files in it",
+        ),
+    };
+    if let Some(owner) = foreign_owner(meta) {
+        return Err(refused(
+            format!("{shown} is owned by uid {owner}, not by you or root: that user can {can}"),
+            "keep indoubt's files where only you or root can change the path to them (--audit-log, audit.path in the config, or XDG_STATE_HOME; running as root with another user's HOME puts the default in their home)",
         ));
     }
     if mode & 0o022 != 0 && mode & 0o1000 == 0 {
         return Err(refused(
             format!(
-                "the directory {} is writable by {} (mode {:04o}): they can replace indoubt's files in it",
-                dir.display(),
+                "{shown} is writable by {} (mode {:04o}): they can {can}",
                 writers(mode),
                 mode & 0o7777
             ),
-            format!("chmod go-w {} (or use a directory of your own)", dir.display()),
+            format!(
+                "chmod go-w {} (or use a directory of your own)",
+                dir.display()
+            ),
         ));
     }
     Ok(())
@@ -467,5 +645,80 @@ mod tests {
         })
         .unwrap_err();
         assert!(err.to_string().contains("the directory"), "{err}");
+    }
+
+    #[test]
+    fn a_linked_directory_or_one_under_another_users_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        let link = dir.path().join("link");
+        symlink(&real, &link).unwrap();
+        let err = open_append(&link.join("audit.jsonl"), "audit log").unwrap_err();
+        assert!(err.to_string().contains("is a symbolic link"), "{err:#}");
+        assert!(open_read(&link.join("audit.jsonl"), "audit log").is_err());
+        assert!(ScratchDir::create(&link, "x-").is_err());
+        assert!(!real.join("audit.jsonl").exists());
+
+        // Another user's directory above: nothing is made in it.
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        rustix::fs::chown(&home, Some(rustix::process::Uid::from_raw(65534)), None).unwrap();
+        let log = home.join(".local/state/indoubt/audit.jsonl");
+        let err = open_append(&log, "audit log").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("the directory {}, above", home.display()))
+                && err.to_string().contains("owned by uid 65534"),
+            "{err:#}"
+        );
+        assert!(!home.join(".local").exists(), "nothing made there");
+        // Made before (by root, 0700): still refused, for reading too.
+        std::fs::create_dir_all(log.parent().unwrap()).unwrap();
+        assert!(open_append(&log, "audit log").is_err());
+        assert!(open_read(&log, "audit log").is_err());
+
+        // A sticky directory above is fine (/tmp); a group-writable one is not.
+        let shared = dir.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        open_append(&shared.join("mine/audit.jsonl"), "audit log").unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o775)).unwrap();
+        let err = open_append(&shared.join("mine/audit.jsonl"), "audit log").unwrap_err();
+        assert!(
+            err.to_string().contains("is writable by its group"),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn settings_files_of_another_user_or_writable_by_others_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, "a: 1\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(read_settings(&path, "config file").unwrap().text, "a: 1\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).unwrap();
+        let err = read_settings(&path, "config file").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("is writable by its group (mode 0664)"),
+            "{err:#}"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        rustix::fs::chown(&path, Some(rustix::process::Uid::from_raw(65534)), None).unwrap();
+        let err = read_settings(&path, "config file").unwrap_err();
+        assert!(err.to_string().contains("owned by uid 65534"), "{err:#}");
+        // Through a link: the file it leads to is what counts.
+        let link = dir.path().join("link.yaml");
+        symlink(&path, &link).unwrap();
+        assert!(read_settings(&link, "config file").is_err());
+        // A device: its owner only (`--config /dev/null`).
+        assert_eq!(
+            read_settings(Path::new("/dev/null"), "config file")
+                .unwrap()
+                .text,
+            ""
+        );
     }
 }

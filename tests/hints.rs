@@ -606,20 +606,31 @@ fn nobody_ids() -> (u32, u32) {
 }
 
 #[test]
-fn an_audit_log_before_the_first_resolution_has_no_records_yet() {
+fn an_audit_log_before_the_first_resolution_has_no_records_yet_and_no_trail_to_verify() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("state/audit.jsonl");
     let log = log.to_str().unwrap();
-    for command in ["list", "verify"] {
-        let out = run(indoubt().args(["audit", command, "--audit-log", log]));
-        assert_eq!(out.code, 0, "audit {command}: {}", out.stderr);
-        assert!(out.stdout.contains("no records yet"), "{}", out.stdout);
-        let out = run(indoubt().args(["-o", "json", "audit", command, "--audit-log", log]));
-        let report: Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!(report["status"], "OK");
-        assert_eq!(report["findings"][0]["code"], "audit_no_records");
-        assert_eq!(report["records"], Value::Array(vec![]));
-    }
+    let out = run(indoubt().args(["audit", "list", "--audit-log", log]));
+    assert_eq!(out.code, 0, "audit list: {}", out.stderr);
+    assert!(out.stdout.contains("no records yet"), "{}", out.stdout);
+    let out = run(indoubt().args(["-o", "json", "audit", "list", "--audit-log", log]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["status"], "OK");
+    assert_eq!(report["findings"][0]["code"], "audit_no_records");
+    assert_eq!(report["records"], Value::Array(vec![]));
+    // Nothing to verify is not a verified trail: one removed with its head looks the same.
+    let out = run(indoubt().args(["audit", "verify", "--audit-log", log]));
+    assert_eq!(out.code, 1, "audit verify: {}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("no trail at"), "{}", out.stdout);
+    let out = run(indoubt().args(["-o", "json", "audit", "verify", "--audit-log", log]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["status"], "WARNING");
+    assert_eq!(report["findings"][0]["code"], "audit_no_trail");
+    assert_eq!(
+        report["findings"][0]["message"],
+        format!("no trail at {log}: never written here, or removed")
+    );
+    assert_eq!(report["records"], Value::Array(vec![]));
 
     // A head without its log: the log was removed, which is not "nothing yet".
     {

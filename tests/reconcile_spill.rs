@@ -307,3 +307,29 @@ fn a_spill_directory_others_can_write_is_refused_before_anything_is_read() {
         out.stderr
     );
 }
+
+/// A --spill-dir that is a symbolic link is refused as the audit directory is: whoever
+/// can change the link decides where the runs go.
+#[test]
+fn a_linked_spill_directory_is_refused_before_anything_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = run(indoubt()
+        .args(["reconcile", "--pg", "postgres://nobody@127.0.0.1:1/x"])
+        .args(["--query", "SELECT 1", "-b", "127.0.0.1:1", "--topic", "t"])
+        .arg("--spill-dir")
+        .arg(&link));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is a symbolic link")
+            && out
+                .stderr
+                .contains("hint: give --spill-dir a directory of your own"),
+        "refused at once: {}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_dir(&real).unwrap().count(), 0);
+}

@@ -1033,9 +1033,9 @@ impl Drop for Tmpfs {
     }
 }
 
-/// A full disk: a record that does not fit is cut off again (the log as it was); a
-/// head that cannot be written leaves the head one record behind, which verify calls a
-/// failed head write, not tampering, and which the next append or a reseal repairs.
+/// A full disk: a record that does not fit is cut off again (the log as it was); so is
+/// a record whose head cannot be written after it: the log and its head keep agreeing,
+/// and however often the disk refuses, verify never sees tampering.
 #[test]
 fn a_full_disk_is_told_apart_from_tampering() {
     let cluster = PrivateCluster::start_quiet();
@@ -1075,40 +1075,36 @@ fn a_full_disk_is_told_apart_from_tampering() {
         [("audit_chain".to_string(), "OK".to_string())]
     );
 
-    // Space for the line, none for the head (no inode for its temporary file): the
-    // record is durable, the head one behind, the resolution not done.
+    // Space for the line, none for the head (no inode for its temporary file): the line
+    // is cut off again, so the log and its head agree and nothing is done. Twice: a disk
+    // that stays full never makes the trail look tampered with.
     disk.free();
     disk.fill_inodes();
-    let out = resolve("full-2", "r");
-    assert_eq!(out.code, 3, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("audit log not writable, so nothing was done")
-            && out.stderr.contains("No space left on device"),
-        "{}",
-        out.stderr
-    );
-    assert!(s.still_prepared("full-2"));
-    let (v, out) = verify(&log);
-    assert_eq!(out.code, 1, "a warning, not tampering: {}", out.stdout);
-    let codes = findings(&v);
-    assert!(
-        codes.contains(&("audit_head_behind".to_string(), "WARNING".to_string())),
-        "{codes:?}"
-    );
-    assert!(
-        !codes.iter().any(|(c, _)| c == "audit_chain_broken"),
-        "{codes:?}"
-    );
-    let said = message(&v, "audit_head_behind");
-    assert!(
-        said.contains("one behind the last record 3")
-            && said.contains("failed or was interrupted")
-            && said.contains("not tampering"),
-        "{said}"
-    );
+    for attempt in 1..=2 {
+        let out = resolve("full-2", "r");
+        assert_eq!(out.code, 3, "attempt {attempt}: {}", out.stderr);
+        for part in [
+            "audit log not writable, so nothing was done",
+            "No space left on device",
+            "its head could not be, so the record was cut off again",
+        ] {
+            assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+        }
+        assert!(s.still_prepared("full-2"));
+        assert_eq!(
+            std::fs::read(&log).unwrap(),
+            two_records,
+            "attempt {attempt}: the record is not left behind"
+        );
+        let (v, out) = verify(&log);
+        assert_eq!(out.code, 0, "attempt {attempt}: {}", out.stdout);
+        assert_eq!(
+            findings(&v),
+            [("audit_chain".to_string(), "OK".to_string())]
+        );
+    }
 
-    // Tampering looks different: the same log with its last two records cut off.
+    // Tampering looks different: the same log with its last record cut off.
     let copy = tempfile::tempdir().unwrap();
     let cut = copy.path().join("audit.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
@@ -1126,25 +1122,153 @@ fn a_full_disk_is_told_apart_from_tampering() {
         "{v}"
     );
 
-    // Space again: reseal brings the head up to date without a record (nothing was
-    // lost), and the resolution goes through.
+    // Space again: the head needs no repair, and the resolution goes through.
     disk.free();
-    let three_records = std::fs::read(&log).unwrap();
     let (r, out) = reseal(&log, "the disk was full");
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(code(&r), "audit_head_repaired", "{r}");
-    assert_eq!(
-        std::fs::read(&log).unwrap(),
-        three_records,
-        "no record added"
-    );
-    let (v, _) = verify(&log);
-    assert!(
-        !findings(&v).iter().any(|(c, _)| c == "audit_head_behind"),
-        "{v}"
-    );
+    assert_eq!(code(&r), "audit_head_matches", "{r}");
+    assert_eq!(std::fs::read(&log).unwrap(), two_records, "no record added");
     assert_eq!(resolve("full-2", "r").code, 0);
     assert!(!s.still_prepared("full-2"));
+    assert_eq!(verify(&log).1.code, 0);
+}
+
+/// The disk fills between the action and its outcome record: the action ran, and the
+/// report says so (exit 2), with what it did and that the trail lacks its outcome — not
+/// "nothing done". The outcome line is cut off again, so the log and its head agree:
+/// `audit verify` shows the intent without its outcome, never tampering, and later
+/// resolutions are not refused.
+#[test]
+fn an_outcome_a_full_disk_cannot_take_is_reported_as_done_and_not_recorded() {
+    let s = Setup::new("fullout");
+    let disk = Tmpfs::mount("size=1m,nr_inodes=64,mode=0700");
+    let log = disk.path().join("audit.jsonl");
+    let commit = ["--commit", "--yes", "--reason", "r"];
+    s.prepare(1, "fullout-1");
+    assert_eq!(s.resolve_into(&log, "fullout-1", &commit).1.code, 0);
+    let two_records = std::fs::read(&log).unwrap();
+
+    s.prepare(2, "fullout-2");
+    let (r, out) = paused_into(&s, &log, "before-apply", "fullout-2", &commit, || {
+        disk.fill_inodes()
+    });
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(code(&r), "outcome_not_recorded", "{r}");
+    let said = message(&r, "outcome_not_recorded");
+    for part in [
+        "the action ran (ok: ",
+        "its outcome was not recorded in the audit log",
+        "No space left on device",
+        "the record was cut off again",
+        "`indoubt audit verify` lists it as outcome unknown",
+    ] {
+        assert!(said.contains(part), "{part:?} not in: {said}");
+    }
+    let advice = r["findings"][0]["advice"].as_str().unwrap_or("");
+    assert!(advice.contains("do not run it again: it ran"), "{r}");
+    assert!(
+        !out.stderr.contains("nothing was done") && !out.stderr.contains("nothing done"),
+        "{}",
+        out.stderr
+    );
+    assert!(!s.still_prepared("fullout-2"), "the action ran");
+    assert_eq!(s.balance(2), 101, "committed");
+    let text = std::fs::read(&log).unwrap();
+    assert!(text.starts_with(&two_records));
+    assert_eq!(text.split(|b| *b == b'\n').count(), 4, "the intent only");
+
+    let told = |what: &str| {
+        let (v, out) = verify(&log);
+        assert_eq!(out.code, 1, "{what}: {}", out.stdout);
+        assert_eq!(
+            findings(&v),
+            [("outcome_unknown".to_string(), "WARNING".to_string())],
+            "{what}: not tampering"
+        );
+        assert!(message(&v, "outcome_unknown").contains("fullout-2"));
+    };
+    told("after the outcome was cut off");
+
+    // The disk still full: the next resolution is not done, and the trail still agrees.
+    s.prepare(3, "fullout-3");
+    let out = s.resolve_into(&log, "fullout-3", &commit).1;
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(s.still_prepared("fullout-3"));
+    told("after a second failed append");
+
+    // Space again: the writer goes on.
+    disk.free();
+    assert_eq!(s.resolve_into(&log, "fullout-3", &commit).1.code, 0);
+    assert!(!s.still_prepared("fullout-3"));
+    told("after the disk was freed");
+}
+
+/// The directory of the audit log is never a link, nor under a directory another user
+/// could rename (root with another user's HOME): refused, exit 3, nothing done, nothing
+/// made there. No trail at all is not a verified one.
+#[test]
+fn an_audit_directory_that_is_a_link_or_in_another_users_home_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Setup::new("auditdir");
+    s.prepare(1, "auditdir-1");
+
+    let real = s.dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let link = s.dir.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    assert_refused(
+        &s,
+        &link.join("audit.jsonl"),
+        "auditdir-1",
+        &["the directory", "is a symbolic link"],
+    );
+    assert_eq!(std::fs::read_dir(&real).unwrap().count(), 0, "nothing made");
+    let (_, out) = verify(&link.join("audit.jsonl"));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(out.stderr.contains("is a symbolic link"), "{}", out.stderr);
+
+    // root with a HOME another user owns (sudo -E): the default trail would be theirs to
+    // rename away.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::process::Command::new("chown")
+        .args(["65534:65534"])
+        .arg(home.path())
+        .status()
+        .unwrap();
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("INDOUBT_CONFIG")
+        .args(["resolve", "pg", "auditdir-1", "--pg", &s.pg])
+        .args(["--commit", "--yes", "--reason", "r"]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    for part in [
+        "audit log not writable, so nothing was done",
+        &format!("the directory {}, above", home.path().display()),
+        "is owned by uid 65534, not by you or root",
+    ] {
+        assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+    }
+    assert!(s.still_prepared("auditdir-1"));
+    assert_eq!(
+        std::fs::read_dir(home.path()).unwrap().count(),
+        0,
+        "nothing made in their home"
+    );
+
+    // A trail that is not there: never written, or removed with its head.
+    let (v, out) = verify(&s.dir.path().join("never/audit.jsonl"));
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(code(&v), "audit_no_trail");
+    assert!(
+        message(&v, "audit_no_trail").contains(&format!(
+            "no trail at {}: never written here, or removed",
+            s.dir.path().join("never/audit.jsonl").display()
+        )),
+        "{v}"
+    );
 }
 
 /// A lost head stops the writer (and says how to recover); `audit reseal` checks the
@@ -1551,6 +1675,18 @@ fn paused(
     extra: &[&str],
     meanwhile: impl FnOnce(),
 ) -> (Value, Outcome) {
+    paused_into(s, &s.audit(), point, gid, extra, meanwhile)
+}
+
+/// The same, recorded in the audit log `audit`.
+fn paused_into(
+    s: &Setup,
+    audit: &Path,
+    point: &str,
+    gid: &str,
+    extra: &[&str],
+    meanwhile: impl FnOnce(),
+) -> (Value, Outcome) {
     use std::io::{BufRead, Read, Write};
     use std::process::Stdio;
     let mut child = indoubt_process()
@@ -1565,7 +1701,7 @@ fn paused(
             &s.pg,
             "--audit-log",
         ])
-        .arg(s.audit())
+        .arg(audit)
         .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -2058,4 +2194,88 @@ fn a_statement_that_reached_another_transaction_under_the_same_gid_is_not_ok() {
     let (v, _) = verify(&s.audit());
     let records = v["records"].as_array().unwrap();
     assert_eq!(records.last().unwrap()["outcome"]["status"], "mismatch");
+
+/// USER and SUDO_USER are claims anyone starting the process can make: each record also
+/// holds what the kernel says — the real uid and the login uid (kept through su and
+/// sudo) with their names — beside the claimed names, which stay as they were.
+#[test]
+fn the_audit_record_holds_the_real_and_the_login_uid_beside_the_claimed_names() {
+    let s = Setup::new("whoami");
+    s.prepare(1, "whoami-1");
+    let expected_login = s.dir.path().join("loginuid");
+    // The login uid of a session nobody logged in to, where the kernel lets root set
+    // it (CAP_AUDIT_CONTROL, not yet set); else whatever this process has.
+    let mut cmd = indoubt_process();
+    let program = cmd.get_program().to_owned();
+    cmd = {
+        let mut sh = std::process::Command::new("sh");
+        sh.arg("-c")
+            .arg(format!(
+                "echo 65534 > /proc/self/loginuid 2>/dev/null; cat /proc/self/loginuid > '{}'; exec \"$0\" \"$@\"",
+                expected_login.display()
+            ))
+            .arg(program);
+        for (key, value) in cmd.get_envs() {
+            match value {
+                Some(v) => sh.env(key, v),
+                None => sh.env_remove(key),
+            };
+        }
+        sh
+    };
+    let out = cmd
+        .env("USER", "mallory")
+        .env("SUDO_USER", "eve")
+        .args([
+            "resolve", "pg", "whoami-1", "--pg", &s.pg, "--commit", "--yes",
+        ])
+        .args(["--reason", "r", "--audit-log"])
+        .arg(s.audit())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let login: u32 = std::fs::read_to_string(&expected_login)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let uid: u32 = String::from_utf8(
+        std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    let (v, out) = verify(&s.audit());
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    for r in records {
+        assert_eq!(
+            r["operator"]["user"], "mallory",
+            "the claim, as before: {r}"
+        );
+        assert_eq!(r["operator"]["sudo_user"], "eve", "{r}");
+        let identity = &r["identity"];
+        assert_eq!(identity["uid"], uid, "{r}");
+        assert_eq!(identity["uid_name"], "root", "{r}");
+        if login == u32::MAX {
+            assert_eq!(identity["login_uid"], Value::Null, "unset: {r}");
+        } else {
+            assert_eq!(identity["login_uid"], login, "{r}");
+            assert_eq!(identity["login_name"], "nobody", "{r}");
+        }
+    }
+    let table = run(indoubt()
+        .args(["audit", "list", "--audit-log"])
+        .arg(s.audit()));
+    assert!(table.stdout.contains("uid 0 (root)"), "{}", table.stdout);
 }

@@ -69,7 +69,7 @@ fn real_pg_resolutions_leave_no_password_in_the_audit_trail_in_any_spelling() {
     let db = TestDb::create("auditpw");
     db.admin()
         .batch_execute(
-            "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2), (3), (4), (5)",
+            "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 20)",
         )
         .unwrap();
     let (host, port) = (lab("INDOUBT_LAB_PG_HOST"), lab("INDOUBT_LAB_PG_PORT"));
@@ -96,6 +96,31 @@ fn real_pg_resolutions_leave_no_password_in_the_audit_trail_in_any_spelling() {
             format!(
                 "host={host} port={port} user={user} dbname={dbname} sslmode=disable password={}",
                 password.replace('\\', "\\\\").replace(' ', "\\ ").replace('\'', "\\'")
+            ),
+        ],
+        // psql's -d takes the whole connection string too, in every spelling clap reads.
+        vec![
+            "-d".into(),
+            format!("postgresql://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"),
+        ],
+        vec![format!(
+            "-dpostgres://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"
+        )],
+        vec![format!(
+            "--dbname=postgresql://{user}:{enc}@{host}:{port}/{dbname}?sslmode=disable"
+        )],
+        vec![
+            "-d".into(),
+            format!(
+                "host={host} port={port} user={user} password={} dbname={dbname} sslmode=disable",
+                conninfo_quote(&password)
+            ),
+        ],
+        vec![
+            "--dbname".into(),
+            format!(
+                "host={host} port={port} user={user} dbname={dbname} password={} sslmode=disable",
+                conninfo_quote(&password)
             ),
         ],
     ];
@@ -1008,4 +1033,203 @@ fn librdkafka_properties() -> Vec<String> {
         .map(|(name, _)| name.trim().to_string())
         .filter(|name| !name.is_empty() && !name.starts_with('-') && name != "Property")
         .collect()
+}
+
+/// Makes `path` another user's (`nobody`, 65534) with `mode`.
+fn owned_by_nobody(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::os::unix::fs::chown(path, Some(65534), Some(65534)).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn with_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// The attack of issue 25: root runs `kafka lso` with a config that another user owns
+/// and anyone can write, whose `sasl.password: ${file:/etc/shadow:root}` would send
+/// root's shadow entry to that user's broker. A config, a properties file or a file a
+/// config provider reads is refused (exit 3) when another user owns it or group or
+/// others can write it, as OpenSSH refuses such a config, and nothing connects.
+#[test]
+fn settings_files_another_user_can_change_are_refused_before_anything_connects() {
+    let dir = tempfile::tempdir().unwrap();
+    let (listener, address) = silent_listener();
+    let attack = dir.path().join("config.yaml");
+    std::fs::write(
+        &attack,
+        format!(
+            "kafka:\n  theirs:\n    bootstrap_servers: \"{address}\"\n    properties:\n      \
+             security.protocol: SASL_PLAINTEXT\n      sasl.mechanism: PLAIN\n      \
+             sasl.username: root\n      sasl.password: \"${{file:/etc/shadow:root}}\"\n      \
+             config.providers: file\n      config.providers.file.class: {FILE_PROVIDER}\n"
+        ),
+    )
+    .unwrap();
+    let refused = |out: &Outcome, says: &[&str]| {
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        for part in ["refused: ", "\nhint: "].iter().chain(says) {
+            assert!(out.stderr.contains(part), "{part:?} not in: {}", out.stderr);
+        }
+        assert!(!out.stderr.contains("root:$"), "{}", out.stderr);
+        assert_not_contacted(&listener);
+    };
+    let config_lso = |config: &Path| {
+        run(indoubt()
+            .args(["--timeout", "2s", "--config"])
+            .arg(config)
+            .args(["kafka", "lso"]))
+    };
+
+    owned_by_nobody(&attack, 0o666);
+    refused(
+        &config_lso(&attack),
+        &[
+            "the config file",
+            "is owned by uid 65534, not by you or root",
+        ],
+    );
+    owned_by_nobody(&attack, 0o644);
+    refused(&config_lso(&attack), &["is owned by uid 65534"]);
+    // Root's, but anyone may write it; through $INDOUBT_CONFIG alike.
+    std::os::unix::fs::chown(&attack, Some(0), Some(0)).unwrap();
+    with_mode(&attack, 0o646);
+    let out =
+        run(indoubt()
+            .env("INDOUBT_CONFIG", &attack)
+            .args(["--timeout", "2s", "kafka", "lso"]));
+    refused(&out, &["is writable by others (mode 0646)"]);
+    with_mode(&attack, 0o620);
+    refused(
+        &config_lso(&attack),
+        &["is writable by its group (mode 0620)"],
+    );
+
+    // A properties file: --command-config, or a target's properties_file.
+    let props = dir.path().join("client.properties");
+    std::fs::write(&props, "security.protocol=PLAINTEXT\n").unwrap();
+    owned_by_nobody(&props, 0o600);
+    let out = lso(&["--timeout", "2s", "-b", &address, "--command-config"]
+        .into_iter()
+        .chain([props.to_str().unwrap()])
+        .collect::<Vec<_>>());
+    refused(&out, &["the properties file", "is owned by uid 65534"]);
+    let config = dir.path().join("mine.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n  k:\n    bootstrap_servers: \"{address}\"\n    properties_file: {}\n",
+            props.display()
+        ),
+    )
+    .unwrap();
+    with_mode(&config, 0o600);
+    refused(
+        &config_lso(&config),
+        &["the properties file", "is owned by uid 65534"],
+    );
+
+    // A file a config provider reads.
+    let secrets = dir.path().join("secrets.properties");
+    std::fs::write(&secrets, "password=theirs\n").unwrap();
+    let provided = |secrets: &Path| {
+        lso(&[
+            "--timeout",
+            "2s",
+            "-b",
+            &address,
+            "-X",
+            "security.protocol=SASL_PLAINTEXT",
+            "-X",
+            "sasl.mechanism=PLAIN",
+            "-X",
+            "sasl.username=u",
+            "-X",
+            "config.providers=file",
+            "-X",
+            &format!("config.providers.file.class={FILE_PROVIDER}"),
+            "-X",
+            &format!("sasl.password=${{file:{}:password}}", secrets.display()),
+        ])
+    };
+    owned_by_nobody(&secrets, 0o600);
+    refused(
+        &provided(&secrets),
+        &["the file of a config provider", "is owned by uid 65534"],
+    );
+    std::os::unix::fs::chown(&secrets, Some(0), Some(0)).unwrap();
+    with_mode(&secrets, 0o666);
+    refused(&provided(&secrets), &["is writable by group and others"]);
+}
+
+/// A file that writes a secret out (a password in the YAML, a properties file) and that
+/// group or others can read is used, with a warning on stderr, once per file; one that
+/// only names where its secrets are (`${file:…}`), or only its owner reads, is not warned of.
+#[test]
+fn a_readable_file_holding_a_secret_is_warned_of_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let props = dir.path().join("client.properties");
+    std::fs::write(
+        &props,
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.username=u\nsasl.password=hunter2\n",
+    )
+    .unwrap();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "postgres:\n  db:\n    conninfo: \"host=db1 user=u password=hunter2\"\n\
+             kafka:\n  a:\n    bootstrap_servers: \"k1:9092\"\n    properties_file: {p}\n  \
+             b:\n    bootstrap_servers: \"k2:9092\"\n    properties_file: {p}\n",
+            p = props.display()
+        ),
+    )
+    .unwrap();
+    let show = || {
+        run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&config)
+            .args(["config", "show"]))
+    };
+    let warning = "holds a secret and is readable by";
+    with_mode(&config, 0o644);
+    with_mode(&props, 0o640);
+    let out = show();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("hunter2"), "{}", out.stderr);
+    let of = |file: &Path| {
+        out.stderr
+            .lines()
+            .filter(|l| l.contains(warning) && l.contains(file.to_str().unwrap()))
+            .count()
+    };
+    assert_eq!(of(&config), 1, "{}", out.stderr);
+    assert!(out
+        .stderr
+        .contains("readable by group and others (mode 0644)"));
+    assert_eq!(
+        of(&props),
+        1,
+        "read for two targets, told once: {}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("readable by its group (mode 0640)"));
+
+    with_mode(&config, 0o600);
+    with_mode(&props, 0o600);
+    let out = show();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains(warning), "{}", out.stderr);
+
+    // Readable, but naming where the secret is rather than holding it: no warning.
+    std::fs::write(
+        &config,
+        "postgres:\n  db:\n    conninfo: \"host=db1 user=u\"\nkafka:\n  a:\n    \
+         bootstrap_servers: \"k1:9092\"\n    properties:\n      sasl.password: \"${env:PW}\"\n",
+    )
+    .unwrap();
+    with_mode(&config, 0o644);
+    let out = show();
+    assert!(!out.stderr.contains(warning), "{}", out.stderr);
 }

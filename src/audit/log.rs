@@ -40,17 +40,50 @@ fn hash(line: &[u8]) -> String {
     crate::gid::hex(&Sha256::digest(line))
 }
 
+/// What a failed append left in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Left {
+    /// Nothing: the log and its head are as they were before it.
+    Nothing,
+    /// The record, with the head one behind it: the head could not be written and the
+    /// record could not be cut off again either. `audit verify` names that state (a failed
+    /// head write, not tampering) and the next append or `audit reseal` repairs it.
+    RecordHeadBehind,
+    /// Part of the record may be in the log: cutting it off again failed.
+    PartialRecord,
+}
+
+/// An append that failed, and what it left in the log.
+#[derive(Debug)]
+pub struct Failed {
+    pub left: Left,
+    pub error: anyhow::Error,
+}
+
+impl Failed {
+    fn before_writing(error: anyhow::Error) -> Failed {
+        Failed {
+            left: Left::Nothing,
+            error,
+        }
+    }
+}
+
 /// Appends a record (its `seq` and `prev_hash` are filled in here) and makes it durable
 /// before returning: nothing may be done on the strength of an intent that could be lost.
-pub fn append(path: &Path, mut record: Record) -> Result<Record> {
+pub fn append(path: &Path, record: Record) -> Result<Record> {
+    try_append(path, record).map_err(|f| f.error)
+}
+
+/// [`append`], telling on failure what is left in the log.
+fn try_append(path: &Path, mut record: Record) -> Result<Record, Failed> {
     // A planted head is refused before anything is made, the log included.
-    read_head(path)?;
-    let (mut file, text) = open_locked(path)?;
-    let (seq, prev) = last_record(path, &text)?;
+    read_head(path).map_err(Failed::before_writing)?;
+    let (mut file, text) = open_locked(path).map_err(Failed::before_writing)?;
+    let (seq, prev) = last_record(path, &text).map_err(Failed::before_writing)?;
     record.seq = seq + 1;
     record.prev_hash = prev;
-    let line_hash = append_line(&mut file, path, text.len(), &record)?;
-    write_head(path, record.seq, &line_hash)?;
+    commit(&mut file, path, text.len(), &record)?;
     // The lock is released when `file` closes.
     Ok(record)
 }
@@ -67,42 +100,110 @@ fn open_locked(path: &Path) -> Result<(File, Vec<u8>)> {
     Ok((file, text))
 }
 
-/// Writes one record as a line and fsyncs it; returns the line's hash. A write or sync
-/// that fails (a full disk) is undone by cutting the file back to `len`, under the lock,
-/// so a failed append leaves neither a partial line nor a record that was never confirmed.
-fn append_line(file: &mut File, path: &Path, len: usize, record: &Record) -> Result<String> {
-    let line = serde_json::to_string(record).context("encoding the audit record")?;
+/// Appends one record as a line, fsynced, then moves the head to it; all or nothing,
+/// under the lock. A write or sync that fails (a full disk) is undone by cutting the file
+/// back to `len`; so is a head that cannot be written after the line was: the log and
+/// its head then agree again, and the record is not in the log. What could not be undone
+/// is said, and returned as [`Failed::left`].
+fn commit(file: &mut File, path: &Path, len: usize, record: &Record) -> Result<(), Failed> {
+    let line = serde_json::to_string(record)
+        .context("encoding the audit record")
+        .map_err(Failed::before_writing)?;
     let written = file
         .write_all(format!("{line}\n").as_bytes())
         .and_then(|()| file.sync_all());
     if let Err(e) = written {
-        let undone = file.set_len(len as u64).and_then(|()| file.sync_all());
-        let what = match undone {
-            Ok(()) => "the log is as it was".to_string(),
-            Err(u) => format!(
-                "cutting off the partial record also failed ({u}): run `indoubt audit verify`"
+        let (left, what) = match cut_back(file, len) {
+            Ok(()) => (Left::Nothing, "the log is as it was".to_string()),
+            Err(u) => (
+                Left::PartialRecord,
+                format!(
+                    "cutting off the partial record also failed ({u}): run `indoubt audit verify`"
+                ),
             ),
         };
-        return Err(anyhow::Error::new(e)
-            .context(format!("writing the audit log {} ({what})", path.display())));
+        return Err(Failed {
+            left,
+            error: anyhow::Error::new(e)
+                .context(format!("writing the audit log {} ({what})", path.display())),
+        });
     }
-    Ok(hash(line.as_bytes()))
+    let line_hash = hash(line.as_bytes());
+    let Err(e) = write_head(path, record.seq, &line_hash) else {
+        return Ok(());
+    };
+    // The rename may have happened before the failure (the directory's fsync failed): the
+    // head names this record then, and cutting the record off would leave the head ahead
+    // of the log. Both stay; a crash before the directory reaches the disk leaves the
+    // head one behind, which the next append repairs.
+    if matches!(read_head(path), Ok(Head::Names(seq, ref h)) if seq == record.seq && *h == line_hash)
+    {
+        crate::term::status(&crate::shown!(
+            "indoubt: warning: record {} is in the audit log {} and its head names it, but the head's directory could not be synced ({:#}): after a crash the head may be one record behind, which the next append repairs",
+            record.seq,
+            path.display(),
+            e
+        ));
+        return Ok(());
+    }
+    match cut_back(file, len) {
+        Ok(()) => Err(Failed {
+            left: Left::Nothing,
+            error: e.context(format!(
+                "the record was written to the audit log {} but its head could not be, so the record was cut off again: the log and its head are as they were, the record is not in the log",
+                path.display()
+            )),
+        }),
+        Err(u) => Err(Failed {
+            left: Left::RecordHeadBehind,
+            error: e.context(format!(
+                "the record is in the audit log {} but its head could not be written, and cutting the record off again failed ({u}): the head is one record behind, which `indoubt audit verify` reports as a failed head write and the next append or `indoubt audit reseal` repairs",
+                path.display()
+            )),
+        }),
+    }
+}
+
+/// Cuts the log back to `len` bytes, durably.
+fn cut_back(file: &File, len: usize) -> std::io::Result<()> {
+    file.set_len(len as u64).and_then(|()| file.sync_all())
 }
 
 /// Records an intent before the action; if that fails, the action must not happen.
 pub fn record_intent(path: &Path, intent: Record) -> Result<Record> {
-    append(path, intent).map_err(|e| e.context("audit log not writable, so nothing was done"))
+    try_append(path, intent).map_err(|f| {
+        let left = match f.left {
+            Left::Nothing => "",
+            Left::RecordHeadBehind => {
+                " (the intent stays in the log without an outcome: `indoubt audit verify` lists it as outcome unknown; the action was not run)"
+            }
+            Left::PartialRecord => "",
+        };
+        f.error
+            .context(format!("audit log not writable, so nothing was done{left}"))
+    })
 }
 
-/// Records the outcome that answers `intent`.
-pub fn record_outcome(path: &Path, intent: &Record, outcome: super::record::Outcome) -> Result<()> {
-    let status = outcome.status.name();
-    append(path, intent.outcome_of(outcome))
+/// An outcome that could not be recorded, though its action ran.
+#[derive(Debug)]
+pub struct OutcomeNotRecorded {
+    /// The outcome is in the log after all (its head one behind): only the head write failed.
+    pub in_log: bool,
+    pub error: anyhow::Error,
+}
+
+/// Records the outcome that answers `intent`. When that fails, the action has run anyway:
+/// the caller says so, and what is (not) in the log.
+pub fn record_outcome(
+    path: &Path,
+    intent: &Record,
+    outcome: super::record::Outcome,
+) -> Result<(), OutcomeNotRecorded> {
+    try_append(path, intent.outcome_of(outcome))
         .map(|_| ())
-        .map_err(|e| {
-            e.context(format!(
-                "the action ran ({status}), but its outcome could not be recorded"
-            ))
+        .map_err(|f| OutcomeNotRecorded {
+            in_log: f.left == Left::RecordHeadBehind,
+            error: f.error,
         })
 }
 
@@ -551,8 +652,7 @@ pub fn reseal(path: &Path, reason: &str) -> Result<Resealed> {
             );
             record.seq = last + 1;
             record.prev_hash = last_hash;
-            let line_hash = append_line(&mut file, path, text.len(), &record)?;
-            write_head(path, record.seq, &line_hash)?;
+            commit(&mut file, path, text.len(), &record).map_err(|f| f.error)?;
             Ok(Resealed::Record(Box::new(record)))
         }
     }
@@ -576,6 +676,7 @@ mod tests {
                 host: "h".into(),
                 sudo_user: None,
             },
+            identity: None,
             command_line: vec![],
             reason: None,
             ticket: None,
@@ -674,5 +775,24 @@ mod tests {
             "{:?}",
             v.breaks
         );
+    }
+
+    /// Records written before the real and login uid were kept read and verify as
+    /// before, in a log that goes on with records that hold them.
+    #[test]
+    fn records_without_an_identity_still_verify_beside_those_with_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("audit.jsonl");
+        append(&log, record(1)).unwrap();
+        let old = std::fs::read_to_string(&log).unwrap();
+        assert!(!old.contains("identity"), "the old form: {old}");
+        let mut new = record(2);
+        new.identity = Some(crate::audit::record::Identity::current());
+        append(&log, new).unwrap();
+        let v = read_and_verify(&log).unwrap();
+        assert!(v.breaks.is_empty(), "{:?}", v.breaks);
+        assert!(v.records[0].identity.is_none());
+        let identity = v.records[1].identity.as_ref().unwrap();
+        assert_eq!(identity.uid, rustix::process::getuid().as_raw());
     }
 }

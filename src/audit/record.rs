@@ -25,6 +25,52 @@ pub struct Operator {
     pub sudo_user: Option<String>,
 }
 
+/// Who the process is by the kernel's account, beside the names `operator` takes from the
+/// environment (USER, SUDO_USER), which whoever starts the process can set to anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    /// The real uid (getuid).
+    pub uid: u32,
+    /// Its name in /etc/passwd, when it has one.
+    pub uid_name: Option<String>,
+    /// The login uid (/proc/self/loginuid): the user who logged in to start the session,
+    /// kept through su and sudo; none when the kernel has none (4294967295: a daemon, a
+    /// container without audit) or does not say.
+    pub login_uid: Option<u32>,
+    /// Its name in /etc/passwd, when it has one.
+    pub login_name: Option<String>,
+}
+
+impl Identity {
+    pub fn current() -> Identity {
+        let uid = rustix::process::getuid().as_raw();
+        let login_uid = std::fs::read_to_string("/proc/self/loginuid")
+            .ok()
+            .and_then(|text| text.trim().parse::<u32>().ok())
+            .filter(|&id| id != u32::MAX);
+        Identity {
+            uid,
+            uid_name: crate::pg::conninfo::user_name_of(uid),
+            login_uid,
+            login_name: login_uid.and_then(crate::pg::conninfo::user_name_of),
+        }
+    }
+
+    /// `uid 0 (root), login uid 1000 (anna)`.
+    pub fn describe(&self) -> String {
+        let named = |id: u32, name: &Option<String>| match name {
+            Some(name) => format!("{id} ({name})"),
+            None => id.to_string(),
+        };
+        let mut text = format!("uid {}", named(self.uid, &self.uid_name));
+        if let Some(login) = self.login_uid {
+            text.push_str(&format!(", login uid {}", named(login, &self.login_name)));
+        }
+        text
+    }
+}
+
 impl Operator {
     pub fn current() -> Operator {
         let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
@@ -151,6 +197,10 @@ pub struct Record {
     /// Shared by an intent and its outcome.
     pub action_id: String,
     pub operator: Operator,
+    /// The real and the login uid: what the kernel says, beside the names `operator`
+    /// was told. Absent in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<Identity>,
     /// The command line, each secret masked by the grammar that reads it (see redact.rs).
     pub command_line: Vec<String>,
     pub reason: Option<String>,
@@ -208,6 +258,7 @@ impl Record {
                 std::process::id()
             ),
             operator: Operator::current(),
+            identity: Some(Identity::current()),
             command_line: super::redact::command_line(std::env::args_os()),
             reason: a.reason,
             ticket: a.ticket,
@@ -239,6 +290,7 @@ impl Record {
                 std::process::id()
             ),
             operator: Operator::current(),
+            identity: Some(Identity::current()),
             command_line: super::redact::command_line(std::env::args_os()),
             reason: Some(reason.to_string()),
             ticket: None,
@@ -279,5 +331,46 @@ impl Record {
             outcome: Some(outcome),
             ..self.clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record as indoubt wrote them before the identity was kept reads as before.
+    #[test]
+    fn a_record_of_before_the_identity_reads() {
+        let line = r#"{"seq":1,"time":"2026-12-01T19:33:50.123456Z","kind":"intent","action_id":"20261201T193350.123456Z-4711","operator":{"user":"root","host":"vm","sudo_user":"anna"},"command_line":["indoubt","resolve"],"reason":"r","ticket":null,"target":{"name":null,"kind":"postgres","address":"postgres@db:5432/shop"},"object":"prepared transaction 'g' in shop","action":"COMMIT PREPARED 'g'","evidence":null,"decision_sources":[],"decision":"commit","heuristic":false,"outcome":null,"prev_hash":"0000000000000000000000000000000000000000000000000000000000000000"}"#;
+        let record: Record = serde_json::from_str(line).unwrap();
+        assert!(record.identity.is_none());
+        assert_eq!(record.operator.sudo_user.as_deref(), Some("anna"));
+    }
+
+    #[test]
+    fn the_identity_is_the_kernels_not_the_environments() {
+        let identity = Identity::current();
+        assert_eq!(identity.uid, rustix::process::getuid().as_raw());
+        assert_ne!(identity.login_uid, Some(u32::MAX), "unset is none");
+        let text = serde_json::to_value(Record::intent(Action {
+            target: Target {
+                name: None,
+                kind: "postgres".into(),
+                address: "x".into(),
+            },
+            object: "o".into(),
+            server: None,
+            key: "o".into(),
+            action: "a".into(),
+            evidence: serde_json::Value::Null,
+            decision_sources: vec![],
+            decision: "commit".into(),
+            heuristic: false,
+            reason: None,
+            ticket: None,
+        }))
+        .unwrap();
+        assert_eq!(text["identity"]["uid"], identity.uid);
+        assert!(text["operator"]["user"].is_string(), "the claim is kept");
     }
 }

@@ -1,31 +1,34 @@
 //! The command line as the audit trail keeps it: argv walked the way clap parses it
 //! (long and short options, `--opt=value`, `-Xvalue`, clusters, `--`, subcommands), and
-//! each value masked by the grammar of what reads it — a `--pg` value by the conninfo
-//! parser, a `-X` value by the Kafka property table — never by a pattern over the line.
+//! each value masked by the grammar of what reads it, never by a pattern over the line.
+//!
+//! Which grammar is found from what clap parses the value to, not from the option's
+//! name: a value that can carry a secret has a type of its own in `cli.rs` (a PostgreSQL
+//! target or psql's `-d`: the conninfo parser; a MySQL target: the URL parser; `-X`: the
+//! Kafka property table), so every option and every spelling of it that takes one is
+//! masked alike. Any other value is masked where the whole of it reads as a connection
+//! string or URL that sets a password.
 
-use crate::cli::Cli;
+use crate::cli::{Cli, ClientProperty, MysqlConn, PgConn, PgDbname};
 use crate::pg::conninfo;
 use crate::settings::kafka_client::target::redact_property_arg;
 use clap::CommandFactory;
+use std::any::TypeId;
 use std::ffi::OsString;
-
-/// Options whose value is a postgres target name, URL or conninfo string.
-const CONNINFO_ARGS: &[&str] = &["pg"];
-/// Options whose value is a mysql target name or `mysql://` URL.
-const MYSQL_ARGS: &[&str] = &["mysql"];
-/// Options whose value is a Kafka client property, `key=value`.
-const PROPERTY_ARGS: &[&str] = &["properties"];
 
 /// How a value is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// A target name, or a URL or conninfo string with its passwords masked.
     Conninfo,
+    /// A database name, or a URL or conninfo string with its passwords masked.
+    Dbname,
     /// `key=value` with a secret value masked.
     Property,
     /// A mysql target name, or a `mysql://` URL with its password masked.
     MysqlUrl,
-    /// The value of any other option (`--reason`, `--topic`, a path): as typed.
+    /// The value of any other option (`--reason`, `--topic`, a path): as typed, unless
+    /// the whole of it reads as a connection string or URL with a password.
     Verbatim,
     /// A positional or an argument clap's model does not name: masked only where it
     /// reads as a connection string with a password.
@@ -140,22 +143,28 @@ fn find_short(command: &clap::Command, c: char) -> Option<(bool, Kind)> {
 }
 
 fn describe(arg: &clap::Arg) -> (bool, Kind) {
-    let id = arg.get_id().as_str();
-    let kind = if CONNINFO_ARGS.contains(&id) {
+    (arg.get_action().takes_values(), kind_of(arg))
+}
+
+/// How a value of `arg` is shown: by the type clap parses it to.
+fn kind_of(arg: &clap::Arg) -> Kind {
+    let parsed = arg.get_value_parser().type_id();
+    if parsed == TypeId::of::<PgConn>() {
         Kind::Conninfo
-    } else if MYSQL_ARGS.contains(&id) {
+    } else if parsed == TypeId::of::<PgDbname>() {
+        Kind::Dbname
+    } else if parsed == TypeId::of::<MysqlConn>() {
         Kind::MysqlUrl
-    } else if PROPERTY_ARGS.contains(&id) {
+    } else if parsed == TypeId::of::<ClientProperty>() {
         Kind::Property
     } else {
         Kind::Verbatim
-    };
-    (arg.get_action().takes_values(), kind)
+    }
 }
 
 fn mask(kind: Kind, value: &str) -> String {
     match kind {
-        Kind::Verbatim => value.to_string(),
+        Kind::Verbatim => with_password_masked(value).unwrap_or_else(|| value.to_string()),
         Kind::Property => redact_property_arg(value),
         Kind::MysqlUrl if crate::mysql::params::looks_like_url(value) => {
             crate::mysql::params::redact(value)
@@ -163,14 +172,28 @@ fn mask(kind: Kind, value: &str) -> String {
         }
         Kind::MysqlUrl if conninfo::is_plain_name(value) => value.to_string(),
         Kind::MysqlUrl => conninfo::NOT_ACCEPTED.to_string(),
-        Kind::Conninfo if conninfo::looks_like_conninfo(value) => conninfo::redact(value),
+        Kind::Conninfo | Kind::Dbname if conninfo::looks_like_conninfo(value) => {
+            conninfo::redact(value)
+        }
         // A target name; anything else here is a mistyped URL that may hold a password.
         Kind::Conninfo if conninfo::is_plain_name(value) => value.to_string(),
         Kind::Conninfo => conninfo::NOT_ACCEPTED.to_string(),
-        Kind::Bare => {
+        // A database name (any text), unless it has the shape of a mistyped URL.
+        Kind::Dbname | Kind::Bare => {
             conninfo::redact_if_it_holds_a_password(value).unwrap_or_else(|| value.to_string())
         }
     }
+}
+
+/// The value with its password masked when the whole of it reads as a connection string
+/// (a postgres URL or key=value settings) or a URL (`mysql://u:pw@h`) that sets one.
+fn with_password_masked(value: &str) -> Option<String> {
+    conninfo::redact_password(value).or_else(|| {
+        let mut url = url::Url::parse(value).ok()?;
+        url.password()?;
+        url.set_password(Some("<redacted>")).ok()?;
+        Some(url.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -321,7 +344,7 @@ mod tests {
             "-b",
             "k:9092",
             "--topic",
-            "password=x",
+            "password-resets",
         ];
         assert_eq!(
             line(&args)[1..],
@@ -356,10 +379,28 @@ mod tests {
                     .or(arg.get_help())
                     .map(|h| h.to_string())
                     .unwrap_or_default();
-                if help.contains("conninfo") || help.contains("postgres://") {
-                    assert!(
-                        CONNINFO_ARGS.contains(&arg.get_id().as_str()),
-                        "{} --{:?}",
+                let kind = kind_of(arg);
+                let expected = if help.contains("conninfo")
+                    || help.contains("postgres://")
+                    || help.contains("connection string")
+                {
+                    Some(if arg.get_short() == Some('d') {
+                        Kind::Dbname
+                    } else {
+                        Kind::Conninfo
+                    })
+                } else if help.contains("mysql://") {
+                    Some(Kind::MysqlUrl)
+                } else if help.contains("Client property") {
+                    Some(Kind::Property)
+                } else {
+                    None
+                };
+                if let Some(expected) = expected {
+                    assert_eq!(
+                        kind,
+                        expected,
+                        "{} --{:?}: its value needs a type of cli.rs's secret_bearing!",
                         command.get_name(),
                         arg.get_long()
                     );
@@ -368,5 +409,59 @@ mod tests {
             command.get_subcommands().for_each(walk);
         }
         walk(&Cli::command());
+    }
+
+    /// psql's -d takes a whole connection string as --pg does: masked alike in every
+    /// spelling clap accepts, a plain database name kept.
+    #[test]
+    fn a_connection_string_given_to_d_is_masked_in_every_spelling() {
+        let url = "postgresql://u:hunter2@h/db";
+        let conninfo = "host=h password=hunter2 dbname=db";
+        for command in [
+            &["resolve", "pg", "gid"][..],
+            &["pg", "prepared"],
+            &["pg", "slots"],
+            &["pg", "horizon"],
+        ] {
+            for value in [url, conninfo] {
+                for spelled in [
+                    vec!["-d".to_string(), value.to_string()],
+                    vec![format!("-d{value}")],
+                    vec![format!("-d={value}")],
+                    vec!["--dbname".to_string(), value.to_string()],
+                    vec![format!("--dbname={value}")],
+                ] {
+                    let mut args: Vec<&str> = command.to_vec();
+                    args.extend(spelled.iter().map(String::as_str));
+                    let shown = assert_clean(&args);
+                    assert!(shown.join(" ").contains("<redacted>"), "{shown:?}");
+                }
+            }
+        }
+        let shown = line(&["resolve", "pg", "gid", "-d", conninfo]);
+        assert_eq!(shown[5], "host=h password=<redacted> dbname=db");
+        let shown = line(&["resolve", "pg", "gid", "-dmy db", "--dbname", "shop"]);
+        assert_eq!(shown[4..], ["-dmy db", "--dbname", "shop"], "names kept");
+    }
+
+    /// What no type marks still has its password masked when the whole value reads as a
+    /// connection string or URL that sets one; free text that merely mentions one stays.
+    #[test]
+    fn any_value_that_is_a_connection_string_with_a_password_is_masked() {
+        for value in [
+            "postgres://u:hunter2@h/db",
+            "host=h password=hunter2",
+            "mysql://u:hunter2@h/db",
+            "https://u:hunter2@example.com/",
+        ] {
+            assert_clean(&["resolve", "pg", "gid", "--ticket", value]);
+            assert_clean(&["resolve", "pg", "gid", &format!("--ticket={value}")]);
+            assert_clean(&["resolve", "pg", "gid", "-h", value]);
+        }
+        let reason = "INC-1: rotated the password = hunter2 was wrong";
+        assert_eq!(
+            line(&["resolve", "pg", "gid", "--reason", reason])[5],
+            reason
+        );
     }
 }

@@ -189,7 +189,20 @@ fn verify_report(snapshot: AuditSnapshot) -> Report<AuditReport> {
         );
     }
     if findings.is_empty() && v.absent {
-        findings.push(no_records_yet(path));
+        // Nothing to verify is not a verified trail: a log removed with its head looks
+        // the same as one never written.
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                codes::AUDIT_NO_TRAIL,
+                "audit log",
+                format!(
+                    "no trail at {}: never written here, or removed",
+                    path.display()
+                ),
+            )
+            .advice("if resolutions were recorded here, the log and its head are gone: look for them (backups, `--audit-log`, `audit.path` in the config); if none ever were, this is the path the first one will write"),
+        );
     } else if findings.is_empty() {
         findings.push(Finding::new(
             Severity::Ok,
@@ -287,10 +300,13 @@ impl TableView for AuditReport {
             "#", "TIME", "KIND", "OPERATOR", "OBJECT", "DECISION", "OUTCOME", "REASON",
         ]);
         for r in &self.records {
-            let operator = match &r.operator.sudo_user {
+            let mut operator = match &r.operator.sudo_user {
                 Some(sudo) => format!("{} (sudo by {sudo})@{}", r.operator.user, r.operator.host),
                 None => format!("{}@{}", r.operator.user, r.operator.host),
             };
+            if let Some(identity) = &r.identity {
+                operator.push_str(&format!(" [{}]", identity.describe()));
+            }
             table.add_row(vec![
                 Cell::new(r.seq),
                 Cell::new(shown!("{}", r.time.format("%Y-%m-%d %H:%M:%S"))),

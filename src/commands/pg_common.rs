@@ -45,7 +45,10 @@ impl Addressing {
             ("-U", args.username.clone()),
             (
                 "-d",
-                args.dbname.clone().filter(|_| conninfo_in_d.is_none()),
+                args.dbname
+                    .as_ref()
+                    .map(|d| d.0.clone())
+                    .filter(|_| conninfo_in_d.is_none()),
             ),
         ];
         match conninfo {

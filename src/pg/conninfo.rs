@@ -402,17 +402,22 @@ pub fn os_user_name() -> Option<String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let uid = std::fs::metadata("/proc/self").ok()?.uid().to_string();
-        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-        passwd.lines().find_map(|line| {
-            let fields: Vec<&str> = line.split(':').collect();
-            (fields.len() > 2 && fields[2] == uid).then(|| fields[0].to_string())
-        })
+        user_name_of(std::fs::metadata("/proc/self").ok()?.uid())
     }
     #[cfg(not(unix))]
     {
         None
     }
+}
+
+/// The name of `uid` in /etc/passwd.
+pub fn user_name_of(uid: u32) -> Option<String> {
+    let uid = uid.to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() > 2 && fields[2] == uid).then(|| fields[0].to_string())
+    })
 }
 
 /// A comma-separated list; an empty entry keeps its place (libpq then uses the default).
@@ -514,19 +519,7 @@ pub fn redact_if_it_holds_a_password(text: &str) -> Option<String> {
     if url_with_userinfo && !postgres_url {
         return Some(NOT_ACCEPTED.to_string());
     }
-    if !looks_like_conninfo(text) {
-        return None;
-    }
-    let lexed = if let Some(rest) = trimmed
-        .strip_prefix("postgresql://")
-        .or_else(|| trimmed.strip_prefix("postgres://"))
-    {
-        let lead = text.len() - text.trim_start().len();
-        parse_url(rest, lead + (trimmed.len() - rest.len()))
-    } else {
-        parse_key_values(text)
-    };
-    match lexed {
+    match lex(text)? {
         Ok(settings) if settings.iter().any(is_password) => Some(mask_passwords(text, &settings)),
         Ok(_) => None,
         Err(_) if postgres_url => Some(NOT_ACCEPTED.to_string()),
@@ -535,6 +528,36 @@ pub fn redact_if_it_holds_a_password(text: &str) -> Option<String> {
             Some(NOT_ACCEPTED.to_string())
         }
         Err(_) => None,
+    }
+}
+
+/// The text read as a URL or key=value settings, keys not checked; None when it has
+/// the shape of neither.
+fn lex(text: &str) -> Option<Result<Vec<Setting>>> {
+    if !looks_like_conninfo(text) {
+        return None;
+    }
+    let trimmed = text.trim();
+    Some(
+        if let Some(rest) = trimmed
+            .strip_prefix("postgresql://")
+            .or_else(|| trimmed.strip_prefix("postgres://"))
+        {
+            let lead = text.len() - text.trim_start().len();
+            parse_url(rest, lead + (trimmed.len() - rest.len()))
+        } else {
+            parse_key_values(text)
+        },
+    )
+}
+
+/// The text with its passwords masked when the whole of it reads as a URL or key=value
+/// connection string that sets one; else None. Unlike [`redact_if_it_holds_a_password`],
+/// text that does not read as a connection string is left alone (free text, a query).
+pub fn redact_password(text: &str) -> Option<String> {
+    match lex(text)? {
+        Ok(settings) if settings.iter().any(is_password) => Some(mask_passwords(text, &settings)),
+        _ => None,
     }
 }
 

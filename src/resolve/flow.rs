@@ -282,7 +282,35 @@ pub async fn run<S: Subject>(
             detail: applied.detail.clone(),
             code: applied.server_code.clone(),
         };
-        log::record_outcome(path, &intent, outcome.clone())?;
+        let not_recorded = match log::record_outcome(path, &intent, outcome.clone()) {
+            Ok(()) => None,
+            // In the log after all, the head one behind: said, and recorded as it is.
+            Err(e) if e.in_log => {
+                crate::term::status(&shown!("indoubt: warning: {:#}", e.error));
+                None
+            }
+            Err(e) => Some(e.error),
+        };
+        if let Some(error) = not_recorded {
+            // The action ran: what came of it is reported, and that the trail lacks it.
+            done.findings.push(
+                subject
+                    .proposal()
+                    .annotate(outcome_not_recorded(name, &applied, &intent, path, &error))
+                    .evidence("action_id", intent.action_id.clone()),
+            );
+            done.outcomes[i] = Some(outcome);
+            // Nothing more is done without a trail that can take it.
+            for rest in subjects.iter().skip(i + 1) {
+                done.findings.push(Finding::new(
+                    Severity::Unknown,
+                    codes::NOT_RECORDED,
+                    rest.proposal().name(),
+                    "nothing done: the audit log could not take the outcome before it",
+                ));
+            }
+            break;
+        }
         let mut finding = Finding::new(
             applied.severity(),
             applied.code,
@@ -308,6 +336,35 @@ pub async fn run<S: Subject>(
         done.outcomes[i] = Some(outcome);
     }
     Ok(done)
+}
+
+/// The action ran, but its outcome record could not be written (a full disk): what it
+/// did, that the trail lacks it (the intent stays without an outcome), and what to do.
+fn outcome_not_recorded(
+    name: Text,
+    applied: &Applied,
+    intent: &Record,
+    path: &std::path::Path,
+    error: &anyhow::Error,
+) -> Finding {
+    Finding::new(
+        Severity::Critical,
+        codes::OUTCOME_NOT_RECORDED,
+        name,
+        format!(
+            "the action ran ({}: {}), but its outcome was not recorded in the audit log {}: {error:#}. The intent (record {}, action id {}) is recorded, so `indoubt audit verify` lists it as outcome unknown",
+            applied.status.name(),
+            applied.detail,
+            path.display(),
+            intent.seq,
+            intent.action_id
+        ),
+    )
+    .evidence("outcome", applied.status.name())
+    .advice(format!(
+        "do not run it again: it ran. Copy this outcome into the ticket (action id {}); free space on the audit log's disk (or make it writable) so the next resolution can be recorded",
+        intent.action_id
+    ))
 }
 
 /// What a dry run reports of one object: what it would do.

@@ -190,7 +190,8 @@ pub fn reconcile(t: &Targets, args: ReconcileArgs) -> Result<ReconcileSettings> 
             "e.g. --since 3h --until 0s",
         ));
     }
-    let pg = t.pg_target(pick(&args.pg, |j| &j.postgres).as_deref())?;
+    let pg_flag = args.pg.as_ref().map(|p| p.0.clone());
+    let pg = t.pg_target(pick(&pg_flag, |j| &j.postgres).as_deref())?;
     let kafka = kafka::cluster(t, &args.kafka, job.and_then(|j| j.kafka.as_deref()))?;
     let k = &args.kafka;
     let overridden = args.query.is_some()

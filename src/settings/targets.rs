@@ -243,7 +243,7 @@ impl Targets<'_> {
     /// A config target name of the `mysql:` section, resolved now; its error kept as text.
     pub fn mysql_referenced(&self, name: &str) -> std::result::Result<MysqlTarget, String> {
         self.mysql_for(&crate::cli::MysqlTargetArgs {
-            mysql: Some(name.to_string()),
+            mysql: Some(crate::cli::MysqlConn(name.to_string())),
             defaults_file: None,
             ssl_mode: None,
             ssl_ca: None,

@@ -53,6 +53,7 @@ fn record(seq: u64, at_ago: i64, kind: Kind, a: &Action, outcome: Option<Outcome
             host: "bastion-eu-west-1a".into(),
             sudo_user: Some("anna".into()),
         },
+        identity: None,
         command_line: vec!["indoubt".into(), "resolve".into()],
         reason: a.reason.map(str::to_string),
         ticket: a.ticket.map(str::to_string),

@@ -378,6 +378,14 @@ pub fn is_secret(name: &str) -> bool {
     lookup(name).is_none_or(|p| p.secret)
 }
 
+/// Whether `key = value` writes a secret out: a secret property whose value is not a
+/// `${provider:…}` reference (a JAAS line only when it holds a password).
+pub fn holds_inline_secret(key: &str, value: &str) -> bool {
+    lookup(key).is_some_and(|p| p.secret)
+        && !super::providers::is_reference(value)
+        && (key != "sasl.jaas.config" || super::jaas::redact(value) != value)
+}
+
 /// Refuses a name in no row (with the nearest known name) and a refused property given a
 /// value; returns the row otherwise.
 pub fn check(name: &str, value: &str) -> Result<Property> {

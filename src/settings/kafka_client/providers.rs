@@ -187,10 +187,13 @@ fn read_file_key(
             bail!("{property}: {path} is outside the file provider's allowed.paths");
         }
     }
-    let text =
-        std::fs::read_to_string(&normal).with_context(|| format!("{property}: reading {path}"))?;
-    let entries = super::target::parse_properties(&text)
+    let file = crate::fsafe::read_settings(&normal, "file of a config provider")
         .with_context(|| format!("{property}: reading {path}"))?;
+    let entries = super::target::parse_properties(&file.text)
+        .with_context(|| format!("{property}: reading {path}"))?;
+    if super::properties::lookup(property).is_some_and(|p| p.secret) {
+        file.warn_if_others_can_read();
+    }
     entries
         .into_iter()
         .rev()

@@ -100,11 +100,17 @@ pub fn parse_bootstrap(text: &str) -> Result<Vec<String>> {
 /// A Java properties file as kafka tools read `--command-config`, every name checked
 /// against the table of known properties (a bad one is named with its file and line).
 pub fn read_properties_file(path: &Path) -> Result<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(path)
+    let file = crate::fsafe::read_settings(path, "properties file")
         .with_context(|| format!("reading properties file {}", path.display()))?;
     let mut properties = BTreeMap::new();
-    let entries =
-        parse_properties(&text).with_context(|| format!("properties file {}", path.display()))?;
+    let entries = parse_properties(&file.text)
+        .with_context(|| format!("properties file {}", path.display()))?;
+    if entries
+        .iter()
+        .any(|e| properties::holds_inline_secret(&e.key, &e.value))
+    {
+        file.warn_if_others_can_read();
+    }
     for entry in entries {
         properties::check(&entry.key, &entry.value)
             .with_context(|| format!("{}:{}", path.display(), entry.line))?;
