@@ -2194,6 +2194,7 @@ fn a_statement_that_reached_another_transaction_under_the_same_gid_is_not_ok() {
     let (v, _) = verify(&s.audit());
     let records = v["records"].as_array().unwrap();
     assert_eq!(records.last().unwrap()["outcome"]["status"], "mismatch");
+}
 
 /// USER and SUDO_USER are claims anyone starting the process can make: each record also
 /// holds what the kernel says — the real uid and the login uid (kept through su and
