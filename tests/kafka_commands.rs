@@ -612,3 +612,41 @@ fn a_principal_that_may_not_describe_transactional_ids_never_calls_a_live_one_ha
     );
     assert_eq!(out.code, 3, "UNKNOWN: {}", out.stdout);
 }
+
+/// `kafka transactions`, where the LSO advice points, lists the open transactions first
+/// and its answer names them: completed ones (many, on a busy cluster) come after.
+#[test]
+fn kafka_transactions_lists_the_open_ones_first_and_names_them() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "openfirst", 1);
+    // A completed transaction whose id sorts before the open one's.
+    let done_id = unique("aaa-done");
+    let done = transactional_producer(&bootstrap, &done_id);
+    done.begin_transaction().unwrap();
+    send(&done, &topic, 0, "committed");
+    done.commit_transaction(std::time::Duration::from_secs(30))
+        .unwrap();
+    let (_open, open_id) = long_transaction(&bootstrap, &topic, 0);
+    let (report, out) = json::<serde_json::Value>(&["transactions", "-b", &bootstrap]);
+    let listed: Vec<&str> = report["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["transactional_id"].as_str().unwrap())
+        .collect();
+    let (open_at, done_at) = (
+        listed.iter().position(|id| *id == open_id).unwrap(),
+        listed.iter().position(|id| *id == done_id).unwrap(),
+    );
+    assert!(open_at < done_at, "{listed:?}");
+    assert_eq!(
+        report["transactions"][0]["state"], "Ongoing",
+        "an open one first: {}",
+        out.stdout
+    );
+    // Other tests' transactions share the lab: the answer names the longest open ones,
+    // which lead the list.
+    let answer = report["findings"][0]["message"].as_str().unwrap();
+    assert!(answer.contains(listed[0]), "{answer}");
+    assert!(answer.contains(" open"), "{answer}");
+}

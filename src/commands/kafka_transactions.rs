@@ -129,18 +129,54 @@ fn report_of(
             )),
         }
     }
+    // Open transactions first, the longest running first: those are what holds an LSO
+    // back; completed ones (which keep an old start time) after them.
+    transactions.sort_by(|a, b| {
+        b.duration_seconds
+            .is_some()
+            .cmp(&a.duration_seconds.is_some())
+            .then(
+                b.duration_seconds
+                    .unwrap_or(0.0)
+                    .total_cmp(&a.duration_seconds.unwrap_or(0.0)),
+            )
+            .then_with(|| {
+                a.description
+                    .transactional_id
+                    .cmp(&b.description.transactional_id)
+            })
+    });
     if findings.is_empty() {
+        let open: Vec<String> = transactions
+            .iter()
+            .filter_map(|t| {
+                let seconds = t.duration_seconds?;
+                Some(format!(
+                    "{} ({} for {})",
+                    t.description.transactional_id,
+                    t.description.state,
+                    format_duration(Duration::from_secs_f64(seconds))
+                ))
+            })
+            .collect();
+        const NAMED: usize = 5;
+        let named = match open.len() {
+            0 => "none open".to_string(),
+            n if n <= NAMED => format!("{n} open: {}", open.join(", ")),
+            n => format!("{n} open, the longest: {}, …", open[..NAMED].join(", ")),
+        };
         findings.push(
             Finding::new(
                 Severity::Ok,
                 codes::TRANSACTIONS,
                 "transactions",
                 format!(
-                    "{} transaction(s), none past its timeout",
+                    "{} transaction(s), {named}; none past its timeout",
                     transactions.len()
                 ),
             )
-            .evidence("source", "ListTransactions, DescribeTransactions"),
+            .evidence("source", "ListTransactions, DescribeTransactions")
+            .evidence("open", open.len()),
         );
     }
     Report::new(
