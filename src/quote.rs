@@ -185,6 +185,19 @@ impl Sql {
         Sql(statement)
     }
 
+    /// The statement after a comment saying where it is to run (`/* in database shop of
+    /// target lab */`): a comment that cannot end early (`*/` and `/*` in the text are
+    /// broken up), holding only characters that show.
+    pub fn placed(self, place: &str) -> Sql {
+        let said: String = place
+            .chars()
+            .map(|c| if showable(c) { c } else { '?' })
+            .collect::<String>()
+            .replace("*/", "* /")
+            .replace("/*", "/ *");
+        Sql(format!("/* {said} */ {}", self.0))
+    }
+
     /// The statement as one line.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -252,4 +265,20 @@ fn sql_literal_bytes(value: &[u8]) -> String {
     }
     out.push('\'');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_comment_cannot_end_early_or_hide_text() {
+        let sql = Sql::new("SELECT 1;").placed("in database x */ DROP TABLE t; /* \u{1b}[2J");
+        assert_eq!(
+            sql.as_str(),
+            "/* in database x * / DROP TABLE t; / * ?[2J */ SELECT 1;"
+        );
+        let sql = Sql::new("SELECT 1;").placed("in \u{1b}\u{202e}");
+        assert_eq!(sql.as_str(), "/* in ?? */ SELECT 1;");
+    }
 }

@@ -90,6 +90,11 @@ fn skipped_rows_backlog_age_growth_and_inbox() {
             .map(|row| row.get("seq"))
             .collect()
     };
+    // A statement names no server: it says where it runs, in a comment that runs too.
+    for code in ["outbox_skipped_rows", "outbox_backlog"] {
+        let said = format!("/* in database {} of ", db.name);
+        assert!(next(code).starts_with(&said), "{code}: {}", next(code));
+    }
     assert_eq!(seqs(&next("outbox_skipped_rows")), vec![7, 30]);
     assert_eq!(
         seqs(&next("outbox_backlog")),

@@ -251,6 +251,17 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
     let settle = o.settle.value;
     let (warning, critical) = (o.warning_age.value, o.critical_age.value);
     let subject = format!("outbox {} ({})", o.name, o.table);
+    // Where its statements run: a SQL statement names no server.
+    let place = match &o.target {
+        Ok(t) => format!(
+            "in database {} of {}",
+            t.params.dbname,
+            t.name
+                .as_deref()
+                .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
+        ),
+        Err(_) => format!("in the database of {}", o.postgres),
+    };
     let mut findings = Vec::new();
     if state.skipped > 0 {
         findings.push(
@@ -273,7 +284,8 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
                 &o.created_at_column,
                 &o.published_at_column,
                 settle.as_secs(),
-            ))),
+            )
+            .placed(&place))),
         );
     }
     let age = state
@@ -315,13 +327,16 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
     // The rows the relay is stuck behind, in the order it publishes them.
     findings.push(match severity {
         Severity::Ok => backlog,
-        _ => backlog.next(Next::sql(outbox::oldest_unpublished_statement(
-            &o.table,
-            &o.id_column,
-            &o.created_at_column,
-            &o.published_at_column,
-            OLDEST_SHOWN,
-        ))),
+        _ => backlog.next(Next::sql(
+            outbox::oldest_unpublished_statement(
+                &o.table,
+                &o.id_column,
+                &o.created_at_column,
+                &o.published_at_column,
+                OLDEST_SHOWN,
+            )
+            .placed(&place),
+        )),
     });
     findings
 }
