@@ -138,6 +138,10 @@ fn postgres_connect_hint(e: &ConnectError) -> String {
         ),
         Failure::PasswordRefused => match &e.password_from {
             Some(PasswordFrom::Environment) => "the password sent is PGPASSWORD's (it comes before the password file): correct or unset PGPASSWORD".to_string(),
+            Some(PasswordFrom::Service(service)) => format!(
+                "the password sent is the one {} gives (a service's settings come before PGPASSWORD and the password file): correct it there, or take it out and keep it in ~/.pgpass or PGPASSWORD",
+                service.describe()
+            ),
             Some(PasswordFrom::File(path)) => format!(
                 "the password sent is the one {} gives for this server, database and user (a line host:port:database:user:password): correct that line",
                 path.display()

@@ -370,9 +370,13 @@ impl Targets<'_> {
                 Some(name) => format!("postgres target {name:?}"),
                 None => "postgres connection settings".to_string(),
             })?;
-        params.origin = match origin {
-            Origin::Unknown => Origin::Defaults(self.no_server_named(&params.from_environment)),
-            given => given,
+        params.origin = match (origin, &params.service) {
+            // PGSERVICE named the server (or some of its settings).
+            (Origin::Unknown, Some(service)) => Origin::Given(service.describe()),
+            (Origin::Unknown, None) => {
+                Origin::Defaults(self.no_server_named(&params.from_environment))
+            }
+            (given, _) => given,
         };
         Ok(PgTarget { name, params })
     }
