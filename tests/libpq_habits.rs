@@ -1,5 +1,8 @@
 //! libpq habits against the lab (issue 25): services of pg_service.conf named by
-//! `service=`, PGSERVICE, PGSERVICEFILE, ~/.pg_service.conf and PGSYSCONFDIR.
+//! `service=`, PGSERVICE, PGSERVICEFILE, ~/.pg_service.conf and PGSYSCONFDIR; and the
+//! database a command connects to when nothing names one (`-h db1 -U monitor`): postgres
+//! for the commands that read the whole server, libpq's default (the user name) for the
+//! rest, and a hint when that database does not exist.
 #![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 mod common;
@@ -268,4 +271,153 @@ fn a_service_of_pg_service_conf_names_the_server_as_in_libpq() {
         out.stdout
     );
     assert!(!out.stdout.contains(&role.password), "{}", out.stdout);
+}
+
+/// The lab's server for `role`, its password in a pgpass file of `home`.
+fn home_with_pgpass(role: &TestRole) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    role.write_pgpass(&home.path().join(".pgpass"));
+    home
+}
+
+#[test]
+fn whole_server_commands_connect_to_postgres_when_no_database_is_named() {
+    // A role whose name is no database's: libpq's default database would not exist.
+    let role = TestRole::create("nodb", "");
+    let home = home_with_pgpass(&role);
+    let psql = ["-h", &host(), "-p", &port(), "-U", &role.name].map(str::to_string);
+    let on_postgres = format!("{}@{}:{}/postgres", role.name, host(), port());
+    let no_database = format!("database \"{}\" does not exist", role.name);
+
+    // The README's own example, and the other commands that read the whole server.
+    for command in [["pg", "prepared"], ["pg", "slots"], ["pg", "horizon"]] {
+        let out = run(indoubt()
+            .env("HOME", home.path())
+            .args(["-o", "json"])
+            .args(command)
+            .args(&psql));
+        assert!(
+            !out.stderr.contains(&no_database),
+            "{command:?}: {}",
+            out.stderr
+        );
+        let report: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{command:?}: not JSON ({e}): {}\n{}",
+                out.stdout, out.stderr
+            )
+        });
+        assert_eq!(
+            report["target"]["address"],
+            on_postgres.as_str(),
+            "{command:?}"
+        );
+    }
+
+    // resolve pg, which pg prepared's next commands name with the same options.
+    let db = TestDb::create("nodb_resolve");
+    let gid = unique("nodb_gid");
+    db.admin()
+        .batch_execute(&format!(
+            "CREATE TABLE t (i int); BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION {}",
+            literal(&gid)
+        ))
+        .unwrap();
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .args(["-o", "json", "resolve", "pg", &gid, "--dry-run"])
+        .args(&psql));
+    assert!(!out.stderr.contains(&no_database), "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&on_postgres),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+
+    // check, over a config target without a database; and config show --check connects
+    // to it as check does.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    let conninfo = format!(
+        "host={} port={} user={} sslmode=disable",
+        host(),
+        port(),
+        role.name
+    );
+    write(
+        &config,
+        &format!("postgres:\n  shop:\n    conninfo: {conninfo}\n"),
+    );
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "check"]));
+    assert!(!out.stdout.contains(&no_database), "{}", out.stdout);
+    assert!(!out.stderr.contains(&no_database), "{}", out.stderr);
+    assert!(out.stdout.contains(&on_postgres), "{}", out.stdout);
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "config", "show", "--check"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let shop = &report["targets"][0];
+    assert_eq!(shop["address"], on_postgres.as_str());
+    assert_eq!(shop["checks"][0]["what"], "connection");
+    assert_eq!(shop["checks"][0]["status"], "OK", "{shop:#}");
+
+    // A command that reads one database keeps libpq's default, the user name: here an
+    // outbox of that target. Its error says why that database, and what to do.
+    write(
+        &config,
+        &format!(
+            "postgres:\n  shop:\n    conninfo: {conninfo}\noutbox:\n  orders:\n    postgres: shop\n    table: public.outbox\n"
+        ),
+    );
+    let out = run(indoubt()
+        .env("HOME", home.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "config", "show", "--check"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let connection = &report["targets"][0]["checks"][0];
+    let detail = connection["detail"].as_str().unwrap();
+    assert_eq!(connection["status"], "UNKNOWN", "{connection:#}");
+    assert!(
+        detail.contains(&no_database)
+            && detail.contains(&format!(
+                "no database was named, so libpq's default, the user name {}, was used",
+                role.name
+            ))
+            && detail.contains("name one with -d/--dbname")
+            && detail.contains("PGDATABASE")
+            && detail.contains("cluster-wide commands")
+            && detail.contains("use postgres when none is named"),
+        "{detail}"
+    );
+
+    // A database that is named and not there: the hint, without the default's story.
+    for (args, env) in [
+        (vec!["-d", "no_such_db_here"], None),
+        (vec![], Some("no_such_db_here")),
+    ] {
+        let mut cmd = indoubt();
+        cmd.env("HOME", home.path());
+        if let Some(db) = env {
+            cmd.env("PGDATABASE", db);
+        }
+        let out = run(cmd.args(["pg", "prepared"]).args(&psql).args(&args));
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("database \"no_such_db_here\" does not exist")
+                && out.stderr.contains("hint: ")
+                && out.stderr.contains("check the name (psql -l lists the databases), or name another with -d/--dbname")
+                && !out.stderr.contains("no database was named"),
+            "{}",
+            out.stderr
+        );
+    }
 }

@@ -58,6 +58,9 @@ pub struct ConnParams {
     pub ports: Vec<u16>,
     pub user: String,
     pub dbname: String,
+    /// Why `dbname` is what it is when no setting named a database: None when one did
+    /// (the connection string, -d, a service or PGDATABASE).
+    pub dbname_default: Option<UnnamedDb>,
     pub password: Option<Password>,
     pub sslmode: SslMode,
     pub sslrootcert: Option<PathBuf>,
@@ -88,6 +91,17 @@ pub enum Origin {
     /// None was: libpq's defaults and the PG* variables apply. Why, and where the
     /// caller looked for one.
     Defaults(String),
+}
+
+/// The database a connection goes to when no setting names one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UnnamedDb {
+    /// libpq's default: the user name (for a command that reads one database).
+    #[default]
+    UserName,
+    /// `postgres`, for a command that reads the whole server (as check_postgres does): any
+    /// database would do, and the user's own seldom exists.
+    Postgres,
 }
 
 /// A service of a service file that filled in settings (never their values).
@@ -175,12 +189,13 @@ impl ConnParams {
     /// Builds parameters from a URL or conninfo string (empty: environment only),
     /// with `env` standing in for the process environment.
     pub fn resolve(conninfo: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<ConnParams> {
-        Self::resolve_with(conninfo, &[], env)
+        Self::resolve_with(conninfo, &[], UnnamedDb::UserName, env)
     }
 
     /// The same, with `overrides` (psql's -h, -p, -U, -d: `host`, `port`, `user`,
-    /// `dbname`) over the string's own settings, as psql's options are; the password file
-    /// is then searched for the overridden server and user.
+    /// `dbname`) over the string's own settings, as psql's options are (the password file
+    /// is then searched for the overridden server and user), and `unnamed` the database
+    /// when nothing names one.
     ///
     /// As libpq: the connection string's settings (and the overrides) first, then those of
     /// its service (`service=`, else PGSERVICE) for the keys still unset, then the PG*
@@ -188,6 +203,7 @@ impl ConnParams {
     pub fn resolve_with(
         conninfo: &str,
         overrides: &[(&str, &str)],
+        unnamed: UnnamedDb,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<ConnParams> {
         let mut keys = parse_conninfo(conninfo)?;
@@ -290,7 +306,13 @@ impl ConnParams {
                 .or_else(os_user_name)
                 .context("no user name: set user= in the connection string or PGUSER")?,
         };
-        let dbname = take("dbname").unwrap_or_else(|| user.clone());
+        let (dbname, dbname_default) = match take("dbname") {
+            Some(dbname) => (dbname, None),
+            None => match unnamed {
+                UnnamedDb::UserName => (user.clone(), Some(unnamed)),
+                UnnamedDb::Postgres => ("postgres".to_string(), Some(unnamed)),
+            },
+        };
         let sslrootcert_system = take("sslrootcert").as_deref() == Some("system");
         let sslmode = match (take("sslmode"), sslrootcert_system) {
             (Some(mode), system) => {
@@ -325,6 +347,7 @@ impl ConnParams {
             ports,
             user,
             dbname,
+            dbname_default,
             password: take("password").map(Password::new),
             sslmode,
             sslrootcert: take("sslrootcert").map(PathBuf::from),
@@ -365,6 +388,7 @@ impl ConnParams {
     pub fn with_dbname(&self, dbname: &str) -> ConnParams {
         ConnParams {
             dbname: dbname.to_string(),
+            dbname_default: None,
             ..self.clone()
         }
     }
@@ -1207,6 +1231,38 @@ mod tests {
             redact("service=shop password=hunter2"),
             "service=shop password=<redacted>"
         );
+    }
+
+    #[test]
+    fn the_database_nothing_names_is_the_users_or_postgres() {
+        let env = env_of(&[]);
+        let p = ConnParams::resolve("host=h user=mon", &env).unwrap();
+        assert_eq!(
+            (p.dbname.as_str(), p.dbname_default),
+            ("mon", Some(UnnamedDb::UserName))
+        );
+        let p =
+            ConnParams::resolve_with("host=h user=mon", &[], UnnamedDb::Postgres, &env).unwrap();
+        assert_eq!(
+            (p.dbname.as_str(), p.dbname_default),
+            ("postgres", Some(UnnamedDb::Postgres))
+        );
+        for (text, pairs) in [
+            ("host=h user=mon dbname=shop", vec![]),
+            ("host=h user=mon", vec![("PGDATABASE", "shop")]),
+        ] {
+            let p =
+                ConnParams::resolve_with(text, &[], UnnamedDb::Postgres, &env_of(&pairs)).unwrap();
+            assert_eq!((p.dbname.as_str(), p.dbname_default), ("shop", None));
+        }
+        let p = ConnParams::resolve_with(
+            "host=h user=mon",
+            &[("dbname", "shop")],
+            UnnamedDb::Postgres,
+            &env,
+        )
+        .unwrap();
+        assert_eq!(p.dbname, "shop");
     }
 
     #[test]
