@@ -19,6 +19,8 @@ Environment:
   INDOUBT_CONFIG   config file (default ~/.config/indoubt/config.yaml)
   PGHOST PGPORT PGUSER PGDATABASE PGPASSWORD PGSSLMODE PGSSLROOTCERT PGPASSFILE
                    PostgreSQL connection defaults, as in libpq
+  PGSERVICE PGSERVICEFILE PGSYSCONFDIR
+                   a service of pg_service.conf and where to find it, as in libpq
   MYSQL_PWD        MySQL/MariaDB password when no option file gives one
   NO_COLOR         disable colour";
 

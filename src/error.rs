@@ -1,7 +1,7 @@
 //! The few error kinds whose wording or hint the user relies on; everything else is `anyhow`.
 
 use crate::peer::{Expected, Peer, WrongServer};
-use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom};
+use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom, UnnamedDb};
 use crate::pg::session::{ConnectError, Failure};
 use std::fmt;
 
@@ -138,6 +138,10 @@ fn postgres_connect_hint(e: &ConnectError) -> String {
         ),
         Failure::PasswordRefused => match &e.password_from {
             Some(PasswordFrom::Environment) => "the password sent is PGPASSWORD's (it comes before the password file): correct or unset PGPASSWORD".to_string(),
+            Some(PasswordFrom::Service(service)) => format!(
+                "the password sent is the one {} gives (a service's settings come before PGPASSWORD and the password file): correct it there, or take it out and keep it in ~/.pgpass or PGPASSWORD",
+                service.describe()
+            ),
             Some(PasswordFrom::File(path)) => format!(
                 "the password sent is the one {} gives for this server, database and user (a line host:port:database:user:password): correct that line",
                 path.display()
@@ -162,6 +166,34 @@ fn postgres_connect_hint(e: &ConnectError) -> String {
             };
             format!(
                 "none was in the connection string or PGPASSWORD, and {searched}; add a line host:port:database:user:password to ~/.pgpass (chmod 0600) or the file PGPASSFILE names, or set PGPASSWORD; keep it off the command line"
+            )
+        }
+        Failure::NoDatabase => {
+            let (why, name) = match e.dbname_default {
+                Some(UnnamedDb::UserName) => (
+                    format!(
+                        "no database was named, so libpq's default, the user name {}, was used; ",
+                        e.user
+                    ),
+                    "name one",
+                ),
+                Some(UnnamedDb::Postgres) => (
+                    "no database was named, so postgres was used, and this server has none; "
+                        .to_string(),
+                    "name one",
+                ),
+                None if e.from_environment.contains(&"PGDATABASE") => (
+                    "PGDATABASE named it; check the name (psql -l lists the databases), or "
+                        .to_string(),
+                    "name another",
+                ),
+                None => (
+                    "check the name (psql -l lists the databases), or ".to_string(),
+                    "name another",
+                ),
+            };
+            format!(
+                "{why}{name} with -d/--dbname (dbname= in a connection string or a config target's conninfo), or PGDATABASE; cluster-wide commands (pg prepared, pg slots, pg horizon, resolve pg, check) use postgres when none is named"
             )
         }
     }

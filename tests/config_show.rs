@@ -47,6 +47,9 @@ struct PgTarget {
     name: String,
     address: Option<String>,
     sslmode: Option<String>,
+    /// The service of pg_service.conf that gave settings (tests/libpq_habits.rs).
+    #[serde(deserialize_with = "common::schema::present")]
+    service: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,6 +190,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
         report.postgres_targets[0].sslmode.as_deref(),
         Some("verify-full")
     );
+    assert_eq!(report.postgres_targets[0].service, None);
     let kafka = &report.kafka_targets[0];
     assert_eq!(kafka.name, "prod");
     assert_eq!(kafka.bootstrap_servers, ["k1:9092", "k2:9092"]);

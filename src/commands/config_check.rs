@@ -109,6 +109,13 @@ enum PgUse {
 struct PgPlan {
     /// The config's name, or the section whose connection string it is.
     name: String,
+    /// The config's name or the connection string it was resolved from; None: the
+    /// settings of the pg commands without --pg.
+    reference: Option<String>,
+    /// Something reads its database (a reconcile query, an outbox or inbox table, a
+    /// decision source, a Citus coordinator's catalog); else only the commands that read
+    /// the whole server use it, which connect to postgres when it names no database.
+    per_database: bool,
     target: Result<PgTarget>,
     used_by: Vec<String>,
     uses: Vec<PgUse>,
@@ -163,6 +170,8 @@ impl Plans {
         for name in config.postgres.keys() {
             plans.pg.push(PgPlan {
                 name: name.clone(),
+                reference: Some(name.clone()),
+                per_database: false,
                 target: t.pg_target(Some(name)),
                 used_by: Vec::new(),
                 uses: Vec::new(),
@@ -186,7 +195,7 @@ impl Plans {
         for (job, j) in &config.reconcile {
             let section = format!("reconcile job {job}");
             if let (Some(pg), Some(query)) = (j.postgres.clone().or(only_pg.clone()), &j.query) {
-                if let Some(plan) = plans.pg_ref(t, &section, &pg) {
+                if let Some(plan) = plans.pg_ref(t, &section, &pg, true) {
                     plan.uses.push(PgUse::Reconcile {
                         job: job.clone(),
                         query: query.clone(),
@@ -211,7 +220,7 @@ impl Plans {
         }
         for (name, o) in &config.outbox {
             let section = format!("outbox {name}");
-            if let Some(plan) = plans.pg_ref(t, &section, &o.postgres) {
+            if let Some(plan) = plans.pg_ref(t, &section, &o.postgres, true) {
                 plan.uses.push(PgUse::Table {
                     section,
                     table: o.table.clone(),
@@ -225,7 +234,7 @@ impl Plans {
         }
         for (name, i) in &config.inbox {
             let section = format!("inbox {name}");
-            if let Some(plan) = plans.pg_ref(t, &section, &i.postgres) {
+            if let Some(plan) = plans.pg_ref(t, &section, &i.postgres, true) {
                 plan.uses.push(PgUse::Table {
                     section,
                     table: i.table.clone(),
@@ -240,14 +249,14 @@ impl Plans {
             .iter()
             .filter(|p| !config.mysql.contains_key(*p) || config.postgres.contains_key(*p))
         {
-            plans.pg_ref(t, "resolve.participants", p);
+            plans.pg_ref(t, "resolve.participants", p, true);
         }
         if let Some(c) = &r.citus_coordinator {
-            plans.pg_ref(t, "resolve.citus_coordinator", c);
+            plans.pg_ref(t, "resolve.citus_coordinator", c, true);
         }
         for source in &r.decision_sources {
             if let Some(target) = &source.target {
-                plans.pg_ref(t, &format!("decision source {}", source.name), target);
+                plans.pg_ref(t, &format!("decision source {}", source.name), target, true);
             }
         }
         // Nothing configured: the server the pg commands would inspect without --pg.
@@ -258,25 +267,44 @@ impl Plans {
         {
             plans.pg.push(PgPlan {
                 name: "(default)".into(),
-                target: t.pg_target(None),
+                reference: None,
+                per_database: false,
+                // pg prepared, pg slots and pg horizon read the whole server.
+                target: t.pg_server_target(None),
                 used_by: vec![
                     "the pg commands without --pg (PG* variables, libpq defaults)".into(),
                 ],
                 uses: Vec::new(),
             });
         }
+        // A target only the commands that read the whole server use (check's pg prepared,
+        // pg slots, pg horizon) is checked as they connect: to postgres when it names no
+        // database. (Participants are resolved like decision sources, with libpq's default.)
+        for plan in plans.pg.iter_mut().filter(|p| !p.per_database) {
+            if let Some(reference) = &plan.reference {
+                plan.target = t.pg_server_target(Some(reference));
+            }
+        }
         plans
     }
 
     /// The plan a section's postgres reference (a target name or a connection string)
     /// points at, made once per connection string.
-    fn pg_ref(&mut self, t: &Targets, section: &str, value: &str) -> Option<&mut PgPlan> {
+    fn pg_ref(
+        &mut self,
+        t: &Targets,
+        section: &str,
+        value: &str,
+        per_database: bool,
+    ) -> Option<&mut PgPlan> {
         let at = if t.config.config.postgres.contains_key(value) {
             self.pg.iter().position(|p| p.name == value)
         } else if looks_like_conninfo(value) {
             let name = format!("{section}'s connection string");
             self.pg.push(PgPlan {
                 name,
+                reference: Some(value.to_string()),
+                per_database: false,
                 target: t.pg_target(Some(value)),
                 used_by: Vec::new(),
                 uses: Vec::new(),
@@ -288,6 +316,7 @@ impl Plans {
         match at {
             Some(i) => {
                 let plan = &mut self.pg[i];
+                plan.per_database |= per_database;
                 if !plan.used_by.iter().any(|u| u == section) {
                     plan.used_by.push(section.to_string());
                 }

@@ -125,6 +125,20 @@ struct PgTargetView {
     /// `user@host:port/db` once PG* variables filled the gaps; None when it does not parse.
     address: Option<String>,
     sslmode: Option<String>,
+    /// The service of a service file that filled in settings (`service=`, PGSERVICE);
+    /// null: none.
+    service: Option<ServiceView>,
+}
+
+/// A service of pg_service.conf, and which settings it gave (never their values).
+#[derive(Debug, Serialize)]
+struct ServiceView {
+    name: String,
+    file: String,
+    /// PGSERVICE named it rather than `service=` of the conninfo.
+    named_by_pgservice: bool,
+    /// The keys it set: those the conninfo left unset.
+    keys: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -211,6 +225,12 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                 name: name.clone(),
                 address: Some(params.describe()),
                 sslmode: Some(params.sslmode.as_str().to_string()),
+                service: params.service.map(|s| ServiceView {
+                    name: s.name,
+                    file: s.file.display().to_string(),
+                    named_by_pgservice: s.from_environment,
+                    keys: s.keys,
+                }),
             },
             Err(e) => {
                 findings.push(unusable("postgres", name, format!("{e:#}")));
@@ -218,6 +238,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                     name: name.clone(),
                     address: None,
                     sslmode: None,
+                    service: None,
                 }
             }
         };
@@ -563,12 +584,28 @@ impl TableView for ConfigReport {
                 Cell::new("postgres"),
                 Cell::new(&t.name),
                 Cell::new(t.address.as_deref().unwrap_or("(unusable)")),
-                Cell::new(
+                Cell::new(Shown::join(
                     t.sslmode
-                        .as_deref()
-                        .map(|m| format!("sslmode {m}"))
-                        .unwrap_or_default(),
-                ),
+                        .iter()
+                        .map(|m| shown!("sslmode {}", m))
+                        .chain(t.service.iter().map(|s| {
+                            shown!(
+                                "{} from service {} of {}{}",
+                                match s.keys.is_empty() {
+                                    true => "nothing".to_string(),
+                                    false => s.keys.join(", "),
+                                },
+                                s.name,
+                                s.file,
+                                if s.named_by_pgservice {
+                                    " (PGSERVICE)"
+                                } else {
+                                    ""
+                                }
+                            )
+                        })),
+                    "\n",
+                )),
             ]);
         }
         for t in &self.kafka_targets {

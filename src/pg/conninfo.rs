@@ -1,4 +1,5 @@
-//! libpq-compatible connection parameters: postgres:// URLs, key=value strings, PG* variables and ~/.pgpass.
+//! libpq-compatible connection parameters: postgres:// URLs, key=value strings, services
+//! of pg_service.conf, PG* variables and ~/.pgpass.
 //!
 //! We parse these ourselves rather than handing the string to tokio-postgres because we
 //! must know which part is the password (to keep it out of every message), fill gaps
@@ -57,6 +58,9 @@ pub struct ConnParams {
     pub ports: Vec<u16>,
     pub user: String,
     pub dbname: String,
+    /// Why `dbname` is what it is when no setting named a database: None when one did
+    /// (the connection string, -d, a service or PGDATABASE).
+    pub dbname_default: Option<UnnamedDb>,
     pub password: Option<Password>,
     pub sslmode: SslMode,
     pub sslrootcert: Option<PathBuf>,
@@ -68,6 +72,8 @@ pub struct ConnParams {
     pub password_from: Option<PasswordFrom>,
     /// The PG* variables that filled in settings, for messages.
     pub from_environment: Vec<&'static str>,
+    /// The service of pg_service.conf that filled in settings, when one was named.
+    pub service: Option<Service>,
     /// The password file searched when no password was given (found there or not).
     pub passfile: Option<PathBuf>,
     /// Where the connection string came from, as the caller names it: for messages only.
@@ -87,11 +93,52 @@ pub enum Origin {
     Defaults(String),
 }
 
+/// The database a connection goes to when no setting names one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UnnamedDb {
+    /// libpq's default: the user name (for a command that reads one database).
+    #[default]
+    UserName,
+    /// `postgres`, for a command that reads the whole server (as check_postgres does): any
+    /// database would do, and the user's own seldom exists.
+    Postgres,
+}
+
+/// A service of a service file that filled in settings (never their values).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Service {
+    pub name: String,
+    /// The file its section was read from.
+    pub file: PathBuf,
+    /// PGSERVICE named it (not `service=` of the connection string).
+    pub from_environment: bool,
+    /// The keys it set: those the connection string (and -h, -p, -U, -d) left unset.
+    pub keys: Vec<String>,
+}
+
+impl Service {
+    /// `service "lab" of /home/me/.pg_service.conf (named by PGSERVICE)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "service {:?} of {}{}",
+            self.name,
+            self.file.display(),
+            if self.from_environment {
+                " (named by PGSERVICE)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 /// Where a password came from (never the password itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PasswordFrom {
     /// `password=` or the URL's password.
     ConnectionString,
+    /// `password=` of a service's section in a service file.
+    Service(Service),
     /// PGPASSWORD.
     Environment,
     /// A password file (`passfile=`, PGPASSFILE or ~/.pgpass).
@@ -99,6 +146,7 @@ pub enum PasswordFrom {
 }
 
 const KNOWN_KEYS: &[&str] = &[
+    "service",
     "host",
     "hostaddr",
     "port",
@@ -141,15 +189,21 @@ impl ConnParams {
     /// Builds parameters from a URL or conninfo string (empty: environment only),
     /// with `env` standing in for the process environment.
     pub fn resolve(conninfo: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<ConnParams> {
-        Self::resolve_with(conninfo, &[], env)
+        Self::resolve_with(conninfo, &[], UnnamedDb::UserName, env)
     }
 
     /// The same, with `overrides` (psql's -h, -p, -U, -d: `host`, `port`, `user`,
-    /// `dbname`) over the string's own settings, as psql's options are; the password file
-    /// is then searched for the overridden server and user.
+    /// `dbname`) over the string's own settings, as psql's options are (the password file
+    /// is then searched for the overridden server and user), and `unnamed` the database
+    /// when nothing names one.
+    ///
+    /// As libpq: the connection string's settings (and the overrides) first, then those of
+    /// its service (`service=`, else PGSERVICE) for the keys still unset, then the PG*
+    /// variables, then the defaults.
     pub fn resolve_with(
         conninfo: &str,
         overrides: &[(&str, &str)],
+        unnamed: UnnamedDb,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<ConnParams> {
         let mut keys = parse_conninfo(conninfo)?;
@@ -157,6 +211,42 @@ impl ConnParams {
             keys.insert(key.to_string(), value.to_string());
         }
         let mut from_environment = Vec::new();
+        // An empty service= names none (and, being given, keeps PGSERVICE out).
+        let service_name = match keys.remove("service") {
+            Some(name) => Some(name).filter(|n| !n.is_empty()).map(|n| (n, false)),
+            None => env("PGSERVICE")
+                .filter(|n| !n.is_empty())
+                .map(|n| (n, true)),
+        };
+        let service = match service_name {
+            None => None,
+            Some((name, from_env)) => {
+                let places = super::service::Places::of(env);
+                // The section may set any key the connection string may, but a service.
+                let settable: Vec<&str> = KNOWN_KEYS
+                    .iter()
+                    .copied()
+                    .filter(|k| *k != "service")
+                    .collect();
+                let section = super::service::find(&name, &places, &settable)?;
+                let mut set = Vec::new();
+                for (key, value) in section.settings {
+                    if !keys.contains_key(&key) {
+                        keys.insert(key.clone(), value);
+                        set.push(key);
+                    }
+                }
+                if from_env {
+                    from_environment.push("PGSERVICE");
+                }
+                Some(Service {
+                    name,
+                    file: section.file,
+                    from_environment: from_env,
+                    keys: set,
+                })
+            }
+        };
         for (key, var) in ENV_FALLBACKS {
             if !keys.contains_key(*key) {
                 if let Some(value) = env(var).filter(|v| !v.is_empty()) {
@@ -216,7 +306,13 @@ impl ConnParams {
                 .or_else(os_user_name)
                 .context("no user name: set user= in the connection string or PGUSER")?,
         };
-        let dbname = take("dbname").unwrap_or_else(|| user.clone());
+        let (dbname, dbname_default) = match take("dbname") {
+            Some(dbname) => (dbname, None),
+            None => match unnamed {
+                UnnamedDb::UserName => (user.clone(), Some(unnamed)),
+                UnnamedDb::Postgres => ("postgres".to_string(), Some(unnamed)),
+            },
+        };
         let sslrootcert_system = take("sslrootcert").as_deref() == Some("system");
         let sslmode = match (take("sslmode"), sslrootcert_system) {
             (Some(mode), system) => {
@@ -251,6 +347,7 @@ impl ConnParams {
             ports,
             user,
             dbname,
+            dbname_default,
             password: take("password").map(Password::new),
             sslmode,
             sslrootcert: take("sslrootcert").map(PathBuf::from),
@@ -260,14 +357,17 @@ impl ConnParams {
             read_write_only,
             password_from: None,
             from_environment,
+            service,
             passfile: None,
             origin: Origin::Unknown,
         };
         if params.password.is_some() {
-            params.password_from = Some(if params.from_environment.contains(&"PGPASSWORD") {
-                PasswordFrom::Environment
-            } else {
-                PasswordFrom::ConnectionString
+            params.password_from = Some(match &params.service {
+                Some(service) if service.keys.iter().any(|k| k == "password") => {
+                    PasswordFrom::Service(service.clone())
+                }
+                _ if params.from_environment.contains(&"PGPASSWORD") => PasswordFrom::Environment,
+                _ => PasswordFrom::ConnectionString,
             });
         } else {
             let passfile = take("passfile")
@@ -288,6 +388,7 @@ impl ConnParams {
     pub fn with_dbname(&self, dbname: &str) -> ConnParams {
         ConnParams {
             dbname: dbname.to_string(),
+            dbname_default: None,
             ..self.clone()
         }
     }
@@ -1098,6 +1199,93 @@ mod tests {
             let shown = masked(url).unwrap_or_else(|| url.to_string());
             assert!(!shown.contains("hunter2"), "{url}: {shown}");
         }
+    }
+
+    #[test]
+    fn a_service_fills_what_the_string_leaves_before_the_environment_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("services.conf");
+        std::fs::write(
+            &file,
+            "[shop]\nhost=svc-host\nport=6000\nuser=svc-user\npassword=svc 'secret\n",
+        )
+        .unwrap();
+        let services = file.to_string_lossy().to_string();
+        let env = env_of(&[
+            ("PGSERVICEFILE", services.as_str()),
+            ("PGHOST", "env-host"),
+            ("PGDATABASE", "env-db"),
+            ("PGPASSWORD", "env-pw"),
+        ]);
+        // The string's own settings, then the service's, then the environment's.
+        for text in [
+            "service=shop port=7000",
+            "postgresql:///?service=shop&port=7000",
+        ] {
+            let p = ConnParams::resolve(text, &env).unwrap();
+            assert_eq!(p.hosts, vec!["svc-host"], "{text}");
+            assert_eq!(p.ports, vec![7000]);
+            assert_eq!(p.user, "svc-user");
+            assert_eq!(p.dbname, "env-db");
+            assert_eq!(p.password.as_ref().unwrap().expose(), "svc 'secret");
+            let service = p.service.clone().unwrap();
+            assert_eq!((service.name.as_str(), &service.file), ("shop", &file));
+            assert_eq!(service.keys, vec!["host", "user", "password"]);
+            assert_eq!(p.password_from, Some(PasswordFrom::Service(service)));
+            assert!(!format!("{p:?} {}", p.describe()).contains("secret"));
+        }
+        // PGSERVICE names one when the string does not.
+        let with_pgservice = |pairs: &[(&str, &str)]| {
+            let mut all = vec![("PGSERVICEFILE", services.as_str())];
+            all.extend_from_slice(pairs);
+            env_of(&all)
+        };
+        let p = ConnParams::resolve("", &with_pgservice(&[("PGSERVICE", "shop")])).unwrap();
+        assert_eq!((p.hosts[0].as_str(), p.ports[0]), ("svc-host", 6000));
+        assert!(p.from_environment.contains(&"PGSERVICE"));
+        assert!(p.service.unwrap().from_environment);
+        let err = ConnParams::resolve("", &with_pgservice(&[("PGSERVICE", "nope")])).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("definition of service \"nope\" not found"),
+            "{err:#}"
+        );
+        assert!(ConnParams::resolve("service=nope", &env).is_err());
+        assert_eq!(
+            redact("service=shop password=hunter2"),
+            "service=shop password=<redacted>"
+        );
+    }
+
+    #[test]
+    fn the_database_nothing_names_is_the_users_or_postgres() {
+        let env = env_of(&[]);
+        let p = ConnParams::resolve("host=h user=mon", &env).unwrap();
+        assert_eq!(
+            (p.dbname.as_str(), p.dbname_default),
+            ("mon", Some(UnnamedDb::UserName))
+        );
+        let p =
+            ConnParams::resolve_with("host=h user=mon", &[], UnnamedDb::Postgres, &env).unwrap();
+        assert_eq!(
+            (p.dbname.as_str(), p.dbname_default),
+            ("postgres", Some(UnnamedDb::Postgres))
+        );
+        for (text, pairs) in [
+            ("host=h user=mon dbname=shop", vec![]),
+            ("host=h user=mon", vec![("PGDATABASE", "shop")]),
+        ] {
+            let p =
+                ConnParams::resolve_with(text, &[], UnnamedDb::Postgres, &env_of(&pairs)).unwrap();
+            assert_eq!((p.dbname.as_str(), p.dbname_default), ("shop", None));
+        }
+        let p = ConnParams::resolve_with(
+            "host=h user=mon",
+            &[("dbname", "shop")],
+            UnnamedDb::Postgres,
+            &env,
+        )
+        .unwrap();
+        assert_eq!(p.dbname, "shop");
     }
 
     #[test]

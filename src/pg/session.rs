@@ -1,7 +1,7 @@
 //! Diagnostic PostgreSQL sessions: TLS as libpq would, bounded connects and statements, read-only settings.
 
 use super::cancel::{Canceller, Running};
-use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode};
+use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode, UnnamedDb};
 use crate::error::hinted;
 use crate::tls;
 use anyhow::{anyhow, Context, Result};
@@ -83,6 +83,8 @@ pub enum Failure {
     PasswordRefused,
     /// The server asked for a password and none was found.
     NoPassword,
+    /// The server has no database of that name (SQLSTATE 3D000).
+    NoDatabase,
 }
 
 /// A connection that failed in a way a hint can speak to: the failure, where the
@@ -94,6 +96,8 @@ pub struct ConnectError {
     pub endpoints: Vec<Endpoint>,
     pub user: String,
     pub dbname: String,
+    /// Why the database is `dbname` when nothing named one; None when something did.
+    pub dbname_default: Option<UnnamedDb>,
     pub password_from: Option<PasswordFrom>,
     /// The password file searched when no password was given.
     pub passfile: Option<std::path::PathBuf>,
@@ -110,6 +114,7 @@ impl ConnectError {
             endpoints: params.endpoints(),
             user: params.user.clone(),
             dbname: params.dbname.clone(),
+            dbname_default: params.dbname_default,
             password_from: params.password_from.clone(),
             passfile: params.passfile.clone(),
             from_environment: params.from_environment.clone(),
@@ -161,6 +166,10 @@ impl std::fmt::Display for ConnectError {
                 "the server asks for the password of {} and none was given",
                 self.user
             )?,
+            Failure::NoDatabase => match &self.detail {
+                Some(detail) => f.write_str(detail)?,
+                None => write!(f, "database {:?} does not exist", self.dbname)?,
+            },
         }
         if let Origin::Defaults(why) = &self.origin {
             if matches!(
@@ -194,10 +203,11 @@ enum Seen {
 
 fn classify(err: &tokio_postgres::Error) -> Seen {
     if let Some(db) = err.as_db_error() {
-        return if *db.code() == tokio_postgres::error::SqlState::INVALID_PASSWORD {
-            Seen::Failure(Failure::PasswordRefused)
-        } else {
-            Seen::Other
+        use tokio_postgres::error::SqlState;
+        return match db.code() {
+            c if *c == SqlState::INVALID_PASSWORD => Seen::Failure(Failure::PasswordRefused),
+            c if *c == SqlState::INVALID_CATALOG_NAME => Seen::Failure(Failure::NoDatabase),
+            _ => Seen::Other,
         };
     }
     let cause = std::error::Error::source(err);

@@ -37,7 +37,7 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         &[plain(
             "conninfo",
             Kind::Text,
-            "a postgres:// URL or a key=value conninfo string; PG* variables and ~/.pgpass fill the gaps (keep the password there, not here)",
+            "a postgres:// URL or a key=value conninfo string (service=NAME: a service of pg_service.conf); PG* variables and ~/.pgpass fill the gaps (keep the password there, not here)",
         )],
     ),
     (

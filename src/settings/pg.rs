@@ -81,7 +81,7 @@ pub fn prepared(
 ) -> Result<PreparedSettings> {
     let note: Note = &|message| t.ctx.note(message);
     let age = thresholds.prepared((args.warning_age, args.critical_age), note)?;
-    let target = t.pg_for(&args.target)?;
+    let target = t.pg_for_server(&args.target)?;
     Ok(PreparedSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
         target,
@@ -95,7 +95,7 @@ pub fn slots(t: &Targets, thresholds: &Thresholds, args: SlotsArgs) -> Result<Sl
     let retained = thresholds.slots((args.warning_retained, args.critical_retained), note)?;
     let xids = thresholds.horizon_xids((None, None), note)?;
     Ok(SlotsSettings {
-        target: t.pg_for(&args.target)?,
+        target: t.pg_for_server(&args.target)?,
         retained,
         xids,
     })
@@ -109,7 +109,7 @@ pub fn horizon(t: &Targets, thresholds: &Thresholds, args: HorizonArgs) -> Resul
         (args.wraparound_warning_xids, args.wraparound_critical_xids),
         note,
     )?;
-    let target = t.pg_for(&args.target)?;
+    let target = t.pg_for_server(&args.target)?;
     Ok(HorizonSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
         target,

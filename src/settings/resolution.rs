@@ -206,7 +206,8 @@ pub fn resolve_pg(t: &Targets, args: ResolvePgArgs) -> Result<ResolvePgSettings>
         (_, true) => Some(Decision::Rollback),
         _ => None,
     };
-    let target = t.pg_for(&args.target)?;
+    // Its lookup reads the whole server; the statement runs in the transaction's database.
+    let target = t.pg_for_server(&args.target)?;
     Ok(ResolvePgSettings {
         addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
         target,

@@ -8,7 +8,7 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::kafka::config::ClientConfig;
 use crate::mysql::params::{self as mysql_params, MysqlParams};
-use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin};
+use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams, Origin, UnnamedDb};
 use crate::report::Target;
 use crate::settings::kafka_client::properties;
 use crate::settings::kafka_client::target::{
@@ -278,17 +278,39 @@ impl Targets<'_> {
     /// `--pg` as a config target name or a connection string; without it, the config's
     /// only postgres target, else libpq's environment defaults.
     pub fn pg_target(&self, flag: Option<&str>) -> Result<PgTarget> {
+        self.pg_target_in(flag, UnnamedDb::UserName)
+    }
+
+    /// The same for a read of the whole server: when nothing names a database, `postgres`.
+    pub fn pg_server_target(&self, flag: Option<&str>) -> Result<PgTarget> {
+        self.pg_target_in(flag, UnnamedDb::Postgres)
+    }
+
+    fn pg_target_in(&self, flag: Option<&str>, unnamed: UnnamedDb) -> Result<PgTarget> {
         self.pg_target_with(
             flag,
             &[],
             "the connection string given (--pg or the config's)",
+            unnamed,
         )
     }
 
     /// The same for a command's PostgreSQL options: `--pg`, then psql's -h, -p, -U and -d
     /// over its settings (as psql's options are over its connection string). Like psql,
-    /// a -d holding a URL or key=value settings is the whole connection string.
+    /// a -d holding a URL or key=value settings is the whole connection string. When
+    /// nothing names a database, libpq's default: the user name.
     pub fn pg_for(&self, args: &PgTargetArgs) -> Result<PgTarget> {
+        self.pg_for_in(args, UnnamedDb::UserName)
+    }
+
+    /// The same for a command that reads the whole server (pg prepared, pg slots, pg
+    /// horizon, resolve pg's lookup, and so check): when nothing names a database,
+    /// `postgres`, as check_postgres does, so `-h db1 -U monitor` works as the README says.
+    pub fn pg_for_server(&self, args: &PgTargetArgs) -> Result<PgTarget> {
+        self.pg_for_in(args, UnnamedDb::Postgres)
+    }
+
+    fn pg_for_in(&self, args: &PgTargetArgs, unnamed: UnnamedDb) -> Result<PgTarget> {
         let (flag, flag_name, dbname) = match args.dbname.as_deref() {
             Some(d) if looks_like_conninfo(d) => {
                 if args.pg.is_some() {
@@ -310,7 +332,7 @@ impl Targets<'_> {
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
         .collect();
-        self.pg_target_with(flag, &overrides, flag_name)
+        self.pg_target_with(flag, &overrides, flag_name, unnamed)
     }
 
     fn pg_target_with(
@@ -318,6 +340,7 @@ impl Targets<'_> {
         flag: Option<&str>,
         overrides: &[(&str, &str)],
         flag_name: &str,
+        unnamed: UnnamedDb,
     ) -> Result<PgTarget> {
         let env = |key: &str| std::env::var(key).ok();
         let targets = &self.config.config.postgres;
@@ -365,14 +388,18 @@ impl Targets<'_> {
             None if !overrides.is_empty() => (None, "", Origin::Given("-h, -p, -U and -d".into())),
             None => (None, "", Origin::Unknown),
         };
-        let mut params =
-            ConnParams::resolve_with(conninfo, overrides, &env).with_context(|| match &name {
+        let mut params = ConnParams::resolve_with(conninfo, overrides, unnamed, &env)
+            .with_context(|| match &name {
                 Some(name) => format!("postgres target {name:?}"),
                 None => "postgres connection settings".to_string(),
             })?;
-        params.origin = match origin {
-            Origin::Unknown => Origin::Defaults(self.no_server_named(&params.from_environment)),
-            given => given,
+        params.origin = match (origin, &params.service) {
+            // PGSERVICE named the server (or some of its settings).
+            (Origin::Unknown, Some(service)) => Origin::Given(service.describe()),
+            (Origin::Unknown, None) => {
+                Origin::Defaults(self.no_server_named(&params.from_environment))
+            }
+            (given, _) => given,
         };
         Ok(PgTarget { name, params })
     }

@@ -367,7 +367,10 @@ pub fn indoubt_process() -> std::process::Command {
 
 /// The developer's settings a command (indoubt, or what runs it: script, tmux) must not
 /// inherit: PG* connection variables, indoubt's config, colour and width.
-pub const DEVELOPER_VARS: [&str; 13] = [
+pub const DEVELOPER_VARS: [&str; 16] = [
+    "PGSERVICE",
+    "PGSERVICEFILE",
+    "PGSYSCONFDIR",
     "PGHOST",
     "PGHOSTADDR",
     "PGPORT",
