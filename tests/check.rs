@@ -820,6 +820,18 @@ fn a_fleet_of_databases_on_one_server_is_read_once_within_its_connection_limit()
         report["findings"]
     );
     assert_eq!(out.code, 0);
+    // 120 checks run longer than a terminal: the answer is said again last, where the
+    // screen ends.
+    let table = run(indoubt().args(["--config", &config, "check", "--only", "pg"]));
+    let lines: Vec<&str> = table.stdout.lines().filter(|l| !l.is_empty()).collect();
+    assert!(lines.len() > 24, "{}", table.stdout);
+    assert_eq!(
+        lines.last(),
+        lines.first(),
+        "the one-line answer first and last:\n{}",
+        table.stdout
+    );
+    assert!(lines[0].starts_with("OK: "), "{}", table.stdout);
 }
 
 #[test]

@@ -171,11 +171,11 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
     #[allow(clippy::disallowed_methods)]
     let prefix = Shown::__from_format(format_args!("{}: ", style.severity(report.status)));
     let prefix_width = report.status.label().len() + 2;
-    match report
+    let answer = report
         .data
         .headline()
-        .or_else(|| worst_subject(&report.findings))
-    {
+        .or_else(|| worst_subject(&report.findings));
+    match answer.clone() {
         Some(first) => {
             push_wrapped(&mut out, &prefix, prefix_width, &first, width);
             push_wrapped(
@@ -245,8 +245,19 @@ pub fn render<T: TableView>(report: &Report<T>, style: &Style) -> Shown {
     for gap in report.data.visibility_gaps() {
         push_wrapped(&mut out, &Shown::lit("not visible: "), 13, &gap, width);
     }
+    // A run over many incidents is longer than a terminal: the answer at its top has
+    // scrolled away when it ends, so the last line says it again.
+    if let (Some(_), Some(first)) = (report.data.incidents(), answer) {
+        if out.as_str().lines().count() > ONE_SCREEN {
+            out.push_lit("\n");
+            push_wrapped(&mut out, &prefix, prefix_width, &first, width);
+        }
+    }
     out
 }
+
+/// The rows of the smallest usual terminal, less the prompt's line.
+const ONE_SCREEN: usize = 23;
 
 /// One finding: the severity in a gutter, the subject on its line, then what was found
 /// and the advice, each wrapped between words, so nothing an operator copies is split.
