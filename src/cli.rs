@@ -131,8 +131,10 @@ Endpoints:
             one is older than two intervals and the deadline), the last success's time
   /healthz  200 while the process serves
   /-/ready  200 once a run has completed, else 503
-Only GET and HEAD; a request with a body is refused. SIGTERM, SIGINT or SIGHUP stops it
-gracefully (exit 0): no new connection is taken, requests under way are answered.";
+Only GET and HEAD; a request with a body is refused. At most 64 connections, 100
+requests each; an answer the client leaves untaken for 10 s closes its connection (after
+1 s when a new connection needs the slot). SIGTERM, SIGINT or SIGHUP stops it gracefully
+(exit 0): no new connection is taken, requests under way are answered.";
 
 pub const EXPLAIN_EXIT_CODES_HELP: &str = "\
 Exit codes of explain:
