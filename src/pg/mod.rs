@@ -9,6 +9,7 @@ pub mod privileges;
 pub mod session;
 pub mod siblings;
 pub mod slots;
+pub mod wire;
 pub mod xact;
 
 use crate::text::RawText;

@@ -4,7 +4,7 @@
 use super::ids::IdList;
 use super::spill::Budget;
 use crate::error::hinted;
-use crate::pg::session::{pg_error, Session};
+use crate::pg::session::Session;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use futures_util::{pin_mut, TryStreamExt};
@@ -70,7 +70,11 @@ pub async fn read(
         young: BTreeSet::new(),
         rows: 0,
     };
-    while let Some(row) = stream.try_next().await.map_err(pg_error)? {
+    while let Some(row) = stream
+        .try_next()
+        .await
+        .with_context(|| format!("reading row {} of the reconcile query", side.rows + 1))?
+    {
         let at = match &shape.time_name {
             Some(name) => cell::<Option<PgTime>>(&row, 1, name, "timestamptz", side.rows)?,
             None => None,
