@@ -784,7 +784,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "TARGET")]
     pub pg: Option<String>,
 
-    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1, $2)
+    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1,
+    /// $2); an id longer than 4096 bytes is refused (exit 3, naming the row)
     #[arg(long, value_name = "SQL")]
     pub query: Option<String>,
 
@@ -795,7 +796,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "TOPIC")]
     pub topic: Option<String>,
 
-    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]
+    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]; an id
+    /// longer than 4096 bytes is refused (exit 3, naming the partition and offset)
     #[arg(long, value_name = "WHERE")]
     pub id_from: Option<String>,
 
