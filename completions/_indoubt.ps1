@@ -366,14 +366,14 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         }
         'indoubt;reconcile' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
-            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)')
+            [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)')
             [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
             [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
             [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)')
             [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
             [CompletionResult]::new('--topic', '--topic', [CompletionResultType]::ParameterName, 'The topic the rows are published to [default: the job''s topic]')
-            [CompletionResult]::new('--id-from', '--id-from', [CompletionResultType]::ParameterName, 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]')
+            [CompletionResult]::new('--id-from', '--id-from', [CompletionResultType]::ParameterName, 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]; an id longer than 4096 bytes is refused (exit 3, naming the partition and offset)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The window''s end (exclusive): a time or a duration back from now [default: 0s, now]')
             [CompletionResult]::new('--settle', '--settle', [CompletionResultType]::ParameterName, 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]')

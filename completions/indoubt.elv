@@ -335,14 +335,14 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
-            cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2)'
+            cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)'
             cand -b 'Bootstrap servers, host:port[,host:port…]'
             cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
             cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
             cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
             cand --command-config 'A properties file, like kafka tools'' --command-config'
             cand --topic 'The topic the rows are published to [default: the job''s topic]'
-            cand --id-from 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]'
+            cand --id-from 'Where a message''s id is: key, header:NAME or json:/pointer [default: key]; an id longer than 4096 bytes is refused (exit 3, naming the partition and offset)'
             cand --since 'The window''s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]'
             cand --until 'The window''s end (exclusive): a time or a duration back from now [default: 0s, now]'
             cand --settle 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]'

@@ -323,13 +323,13 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
 complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l kafka -d 'A Kafka target name from the config [default: the config\'s only kafka target]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s X -d 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l command-config -d 'A properties file, like kafka tools\' --command-config' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l topic -d 'The topic the rows are published to [default: the job\'s topic]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l id-from -d 'Where a message\'s id is: key, header:NAME or json:/pointer [default: key]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l id-from -d 'Where a message\'s id is: key, header:NAME or json:/pointer [default: key]; an id longer than 4096 bytes is refused (exit 3, naming the partition and offset)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l since -d 'The window\'s start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l until -d 'The window\'s end (exclusive): a time or a duration back from now [default: 0s, now]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l settle -d 'Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]' -r

@@ -170,8 +170,10 @@ Endpoints:
             one is older than two intervals and the deadline), the last success's time
   /healthz  200 while the process serves
   /-/ready  200 once a run has completed, else 503
-Only GET and HEAD; a request with a body is refused. SIGTERM, SIGINT or SIGHUP stops it
-gracefully (exit 0): no new connection is taken, requests under way are answered.";
+Only GET and HEAD; a request with a body is refused. At most 64 connections, 100
+requests each; an answer the client leaves untaken for 10 s closes its connection (after
+1 s when a new connection needs the slot). SIGTERM, SIGINT or SIGHUP stops it gracefully
+(exit 0): no new connection is taken, requests under way are answered.";
 
 pub const EXPLAIN_EXIT_CODES_HELP: &str = "\
 Exit codes of explain:
@@ -822,7 +824,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "TARGET")]
     pub pg: Option<PgConn>,
 
-    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1, $2)
+    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1,
+    /// $2); an id longer than 4096 bytes is refused (exit 3, naming the row)
     #[arg(long, value_name = "SQL")]
     pub query: Option<String>,
 
@@ -833,7 +836,8 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "TOPIC")]
     pub topic: Option<String>,
 
-    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]
+    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]; an id
+    /// longer than 4096 bytes is refused (exit 3, naming the partition and offset)
     #[arg(long, value_name = "WHERE")]
     pub id_from: Option<String>,
 

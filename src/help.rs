@@ -113,7 +113,7 @@ pub fn examples(path: &str) -> &'static [Example] {
         ],
         "serve" => &[
             ex!("The exporter for Prometheus on the default port, checks every minute", "indoubt --config /etc/indoubt.yaml serve"),
-            ex!("On every address of a pod, every 30 seconds", "indoubt serve --listen 0.0.0.0:9187 --interval 30s"),
+            ex!("On every address of a pod, every 30 seconds", "indoubt serve --listen 0.0.0.0:9985 --interval 30s"),
             ex!("Only PostgreSQL, each run within 20 seconds", "indoubt serve --only pg --deadline 20s"),
         ],
         "explain" => &[

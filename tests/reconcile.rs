@@ -1,7 +1,7 @@
 //! `indoubt reconcile` against the lab: exact ids in every class, id sources, window and
 //! settle edges, an empty topic, a topic still being written, a failing query, codecs,
 //! SASL, and a leader that crashes mid-run (on a two-broker cluster of the test's own).
-#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
+#![allow(clippy::disallowed_methods, clippy::disallowed_macros)] // fixtures made directly; measurements printed
 
 mod common;
 
@@ -1495,5 +1495,120 @@ fn a_broker_advertised_where_nothing_listens_is_named_with_its_hint_by_kafka_lso
         hint.contains(&format!("broker 2 is at {address}"))
             && hint.contains("advertised.listeners"),
         "{hint}"
+    );
+}
+
+#[test]
+fn an_id_past_4_kib_is_refused_on_either_side_naming_its_row_or_message() {
+    let shop = Shop::new(1);
+    shop.db
+        .admin()
+        .batch_execute(
+            "CREATE TABLE big (n int, id text, created_at timestamptz);
+             INSERT INTO big SELECT g, 'order-' || g, now() - interval '2 hours' FROM generate_series(1, 3) g;
+             INSERT INTO big VALUES (4, repeat('x', 4096), now() - interval '2 hours'),
+                                    (5, repeat('y', 1000000), now() - interval '2 hours');
+             CREATE TABLE huge (n int, id text, created_at timestamptz);
+             INSERT INTO huge SELECT g, 'order-' || g, now() - interval '2 hours' FROM generate_series(1, 3) g;
+             INSERT INTO huge SELECT g, repeat('z', 20000000) || g, now() - interval '2 hours' FROM generate_series(4, 6) g;",
+        )
+        .unwrap();
+    let measured = |query: &str, extra: &[&str]| {
+        let mut cmd = indoubt_process();
+        cmd.args([
+            "reconcile",
+            "--pg",
+            &shop.db.url(),
+            "--query",
+            query,
+            "-b",
+            &shop.bootstrap,
+            "--topic",
+            &shop.topic,
+            "--memory",
+            "1MiB",
+            "--no-progress",
+        ])
+        .args(extra);
+        run_measured(&mut cmd, std::time::Duration::from_secs(120))
+    };
+
+    // A row: 4096 bytes is an id, 1,000,000 is not, and the error names the row.
+    let out = measured(
+        "SELECT id, created_at FROM big WHERE created_at >= $1 AND created_at < $2 ORDER BY n",
+        &[],
+    );
+    eprintln!(
+        "a 1 MB id in a row: exit {:?}, peak RSS {} KiB",
+        out.code, out.peak_rss_kib
+    );
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("row 5 (time ")
+            && out.stderr.contains(
+                "of the reconcile query has an id of 1000000 bytes: indoubt compares ids of at most 4096 bytes"
+            )
+            && out.stderr.contains("WHERE octet_length(id) <= 4096"),
+        "{}",
+        out.stderr
+    );
+
+    // Three 20 MB ids under --memory 1MiB (287 MB of RSS before): the first is refused
+    // as it arrives, past the 16 MiB a message may take, naming the row.
+    let out = measured(
+        "SELECT id, created_at FROM huge WHERE created_at >= $1 AND created_at < $2 ORDER BY n",
+        &[],
+    );
+    eprintln!(
+        "three 20 MB ids in rows: exit {:?}, peak RSS {} KiB",
+        out.code, out.peak_rss_kib
+    );
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("reading row 4 of the reconcile query: ")
+            && out
+                .stderr
+                .contains("the server sent a row (DataRow) of 19.1 MiB"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.peak_rss_kib < 100 << 10,
+        "peak RSS {} KiB",
+        out.peak_rss_kib
+    );
+
+    // A message: its key is the id; 100,000 bytes of it is refused, naming the message.
+    let producer = shop.producer();
+    for id in ["order-1", "order-2", "order-3"] {
+        shop.publish(&producer, id, 3_600_000);
+    }
+    let key = "k".repeat(100_000);
+    producer
+        .send(
+            BaseRecord::to(&shop.topic)
+                .key(&key)
+                .payload("{}")
+                .timestamp(shop.now_ms - 3_600_000),
+        )
+        .map_err(|(e, _)| e)
+        .unwrap();
+    producer.flush(WAIT).unwrap();
+    let out = measured(
+        "SELECT id, created_at FROM big WHERE created_at >= $1 AND created_at < $2 AND n <= 4",
+        &["--id-from", "key"],
+    );
+    eprintln!(
+        "a 100 kB id in a message: exit {:?}, peak RSS {} KiB",
+        out.code, out.peak_rss_kib
+    );
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "the message at partition 0 offset 3 has an id of 100000 bytes: indoubt compares ids of at most 4096 bytes"
+        ) && out.stderr.contains("--id-from says where a message's id is"),
+        "{}",
+        out.stderr
     );
 }

@@ -22,6 +22,11 @@ struct Served {
 
 impl Served {
     fn start(config: &str, args: &[&str]) -> Served {
+        Served::start_with(config, &["-v"], args)
+    }
+
+    /// With `global` options (`-v` or none) before `serve`.
+    fn start_with(config: &str, global: &[&str], args: &[&str]) -> Served {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("indoubt.yaml");
         std::fs::write(&path, config).unwrap();
@@ -29,7 +34,8 @@ impl Served {
         let child = indoubt_process()
             .arg("--config")
             .arg(&path)
-            .args(["-v", "serve", "--listen", &format!("127.0.0.1:{port}")])
+            .args(global)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -381,5 +387,117 @@ fn an_interval_under_a_second_is_refused() {
         out.stderr.contains("--interval 100ms is too short"),
         "{}",
         out.stderr
+    );
+}
+
+/// A config of `n` postgres targets where nothing listens: each run's exposition is large
+/// (about 680 bytes a target, every check UNKNOWN with its reason), and quick to make.
+fn unreachable_targets(n: usize) -> String {
+    let port = free_port();
+    let mut config = String::from("postgres:\n");
+    for i in 0..n {
+        config.push_str(&format!(
+            "  t{i:03}:\n    conninfo: postgres://u@127.0.0.1:{port}/x\n"
+        ));
+    }
+    config
+}
+
+#[test]
+fn clients_that_pipeline_and_never_read_cannot_lock_a_scraper_out() {
+    // Answers of ~136 kB: 100 of them cannot fit in the sockets' buffers, so every
+    // flooding connection ends up blocked on an answer its client will not take.
+    // Without -v: nobody reads its stderr while it runs, and 200 targets' notes would
+    // fill the pipe.
+    let served = Served::start_with(
+        &unreachable_targets(200),
+        &[],
+        &["--interval", "60s", "--only", "pg"],
+    );
+    served.wait_ready();
+    let (status, metrics) = served.get("/metrics");
+    assert_eq!(status, 200);
+    assert!(metrics.len() > 100_000, "{} bytes", metrics.len());
+    let flood = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".repeat(1000);
+    let flooding: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
+            stream
+                .set_write_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            let _ = stream.write_all(flood.as_bytes());
+            stream
+        })
+        .collect();
+    let flooded = Instant::now();
+    // Long enough for their answers to be blocked for more than a second.
+    std::thread::sleep(Duration::from_secs(2));
+    let scrape = Instant::now();
+    let (status, metrics) = served.get("/metrics");
+    assert_eq!(
+        status, 200,
+        "a scrape while 64 clients flood: {metrics:.200}"
+    );
+    assert!(metrics.contains("indoubt_up 1\n"), "{metrics:.200}");
+    assert!(
+        scrape.elapsed() < Duration::from_secs(3),
+        "answered in {:?}",
+        scrape.elapsed()
+    );
+    // Within the write timeout (10 s) of being blocked, every flooding connection is
+    // closed by the server (a reset: its requests were left unread), unread.
+    std::thread::sleep(Duration::from_secs(14).saturating_sub(flooded.elapsed()));
+    let open = flooding
+        .iter()
+        .filter(|s| !matches!(s.take_error(), Ok(Some(e)) if e.kind() == std::io::ErrorKind::ConnectionReset))
+        .count();
+    assert_eq!(open, 0, "flooding connections the server has not closed");
+    drop(flooding);
+    assert_eq!(served.get("/healthz").0, 200);
+}
+
+#[test]
+fn a_connection_is_closed_after_100_requests_and_serve_says_where_it_listens() {
+    let db = TestDb::create("serve_limit");
+    let mut served = Served::start_with(
+        &format!("postgres:\n  shop:\n    conninfo: {}\n", db.url()),
+        &[],
+        &["--interval", "90s", "--only", "pg"],
+    );
+    let mut stream = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                .repeat(100)
+                .as_bytes(),
+        )
+        .unwrap();
+    let mut answers = Vec::new();
+    let end = stream.read_to_end(&mut answers);
+    let answers = String::from_utf8_lossy(&answers);
+    assert!(
+        end.is_ok(),
+        "the connection closes after the 100th answer: {end:?} after {} answers",
+        answers.matches("HTTP/1.1 200").count()
+    );
+    assert_eq!(answers.matches("HTTP/1.1 200 OK\r\n").count(), 100);
+    let last = answers.rsplit("HTTP/1.1 200 OK").next().unwrap();
+    assert!(last.contains("connection: close\r\n"), "{last}");
+    assert_eq!(
+        answers.matches("connection: close").count(),
+        1,
+        "keep-alive until then"
+    );
+    let (code, stderr) = served.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "indoubt serve: serving /metrics on http://127.0.0.1:{} (checks every 1m 30s)\n",
+            served.port
+        )),
+        "one line once listening, without -v: {stderr}"
     );
 }

@@ -16,12 +16,18 @@ use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 
-/// Connections served at once; past it a new one is closed as soon as it is accepted,
-/// so a flood of idle connections cannot exhaust the process.
+/// Connections served at once; past it a new one is closed as soon as it is accepted
+/// (unless a connection whose answer is blocked gives it its slot, `evict_blocked`), so
+/// a flood of idle connections cannot exhaust the process.
 const MAX_CONNECTIONS: usize = 64;
 /// A client has this long to send a request's headers (slow clients hold no slot for
 /// long), which are at most this many bytes.
@@ -29,6 +35,16 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_HEADER_BYTES: usize = 16 << 10;
 /// On SIGTERM, requests under way get this long to be answered.
 const DRAIN: Duration = Duration::from_secs(10);
+/// An answer the client does not take within this long (its writes blocked, from the
+/// first that could not go out until all of it has) closes the connection: a client that
+/// pipelines requests and never reads the answers holds its slot no longer than this.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Requests answered on one connection; the last one says `Connection: close`.
+const MAX_REQUESTS_PER_CONNECTION: u64 = 100;
+/// With every slot taken, a new connection takes the slot of the one whose answer has
+/// been blocked longest, when that is at least this long: a client that does not read
+/// what it asked for cannot keep a scraper out for the whole write timeout.
+const EVICT_BLOCKED_AFTER: Duration = Duration::from_secs(1);
 
 /// What the runs have produced so far.
 #[derive(Default)]
@@ -92,11 +108,17 @@ pub async fn run(ctx: &Context, s: &ServeSettings) -> Result<Severity> {
         interval: s.interval,
         stale_after: 2 * s.interval + s.check.deadline,
     };
+    // Once bound, always: a service's log then says where it answers (the port actually
+    // bound, for --listen ADDR:0 too).
+    let bound = listener.local_addr().unwrap_or(s.listen);
+    crate::term::status(&crate::shown!(
+        "indoubt serve: serving /metrics on http://{} (checks every {})",
+        bound,
+        format_duration(s.interval)
+    ));
     ctx.note(format!(
-        "serving http://{}/metrics; {} check(s) every {}, each run within {}",
-        s.listen,
+        "{} check(s) per run, each run within {}",
         s.check.plan.len(),
-        format_duration(s.interval),
         format_duration(s.check.deadline)
     ));
     let mut graceful = crate::interrupt::graceful();
@@ -165,6 +187,13 @@ async fn run_checks(ctx: &Context, s: &ServeSettings, shared: &Shared) -> Infall
     }
 }
 
+/// One connection being served: when its answer has been blocked since, and the means
+/// to close it (to give its slot to a new connection).
+struct Slot {
+    blocked: Arc<Blocked>,
+    task: tokio::task::AbortHandle,
+}
+
 /// Accepts connections until the process stops, each served on a task of its own.
 async fn accept(
     listener: TcpListener,
@@ -172,6 +201,7 @@ async fn accept(
     stopping: &tokio::sync::watch::Receiver<bool>,
     connections: &mut tokio::task::JoinSet<()>,
 ) -> Infallible {
+    let mut slots: Vec<Slot> = Vec::new();
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -184,22 +214,34 @@ async fn accept(
         };
         // Finished connections leave the set here, so it holds only those open.
         while connections.try_join_next().is_some() {}
-        if connections.len() >= MAX_CONNECTIONS {
+        slots.retain(|slot| !slot.task.is_finished());
+        if slots.len() >= MAX_CONNECTIONS && !evict_blocked(&mut slots) {
             drop(stream);
             continue;
         }
+        let blocked = Arc::new(Blocked::default());
+        let io = WriteBounded::new(stream, blocked.clone());
         let shared = shared.clone();
         let mut stopping = stopping.clone();
-        connections.spawn(async move {
+        let task = connections.spawn(async move {
+            let answered = AtomicU64::new(0);
             let service = hyper::service::service_fn(move |request| {
-                let answer = answer(&request, &shared);
+                let mut answer = answer(&request, &shared);
+                // The last request a connection may make is answered, and the connection
+                // closed after it: keep-alive, but not for ever.
+                if answered.fetch_add(1, Ordering::Relaxed) + 1 >= MAX_REQUESTS_PER_CONNECTION {
+                    answer.headers_mut().insert(
+                        header::CONNECTION,
+                        header::HeaderValue::from_static("close"),
+                    );
+                }
                 async move { Ok::<_, Infallible>(answer) }
             });
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
                 .max_buf_size(MAX_HEADER_BYTES)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(io), service);
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
@@ -209,6 +251,137 @@ async fn accept(
                 }
             }
         });
+        slots.push(Slot { blocked, task });
+    }
+}
+
+/// Closes the connection whose answer has been blocked longest, when that is at least
+/// `EVICT_BLOCKED_AFTER`; false when no connection is that stuck (the new one is then
+/// refused, as connections that read their answers keep their slots).
+fn evict_blocked(slots: &mut Vec<Slot>) -> bool {
+    let now = Instant::now();
+    let stuck = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, slot)| slot.blocked.since().map(|since| (i, since)))
+        .filter(|(_, since)| now.saturating_duration_since(*since) >= EVICT_BLOCKED_AFTER)
+        .min_by_key(|(_, since)| *since);
+    match stuck {
+        Some((i, _)) => {
+            slots.swap_remove(i).task.abort();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Since when a connection's answer has been waiting for the client to take it: set at
+/// the first write that could not go out, cleared once all of it has.
+#[derive(Default)]
+struct Blocked(Mutex<Option<Instant>>);
+
+impl Blocked {
+    fn since(&self) -> Option<Instant> {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set(&self, since: Option<Instant>) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = since;
+    }
+}
+
+/// A connection's socket whose writes are bounded: once a write cannot go out (the client
+/// is not reading), everything hyper has to write must go out within `WRITE_TIMEOUT`, or
+/// the write fails and hyper closes the connection. Reads are hyper's own business
+/// (header_read_timeout).
+struct WriteBounded {
+    stream: TcpStream,
+    blocked: Arc<Blocked>,
+    /// Armed while blocked: when it fires, the write fails.
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl WriteBounded {
+    fn new(stream: TcpStream, blocked: Arc<Blocked>) -> WriteBounded {
+        WriteBounded {
+            stream,
+            blocked,
+            deadline: None,
+        }
+    }
+
+    /// A write (or flush) that could not go out starts the clock, or fails once it ran
+    /// out; one that did keeps it running until a flush finds nothing left to write.
+    fn bound<T>(
+        &mut self,
+        cx: &mut TaskContext<'_>,
+        polled: Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        if polled.is_ready() {
+            return polled;
+        }
+        let deadline = self.deadline.get_or_insert_with(|| {
+            let since = Instant::now();
+            self.blocked.set(Some(since));
+            Box::pin(tokio::time::sleep(WRITE_TIMEOUT))
+        });
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client took none of its answer for the write timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl AsyncRead for WriteBounded {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for WriteBounded {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.bound(cx, polled)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.bound(cx, polled)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    /// hyper flushes once it has written out all it had: the answer is taken.
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        let polled = Pin::new(&mut self.stream).poll_flush(cx);
+        if matches!(polled, Poll::Ready(Ok(()))) && self.deadline.take().is_some() {
+            self.blocked.set(None);
+        }
+        polled
+    }
+
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 

@@ -2,19 +2,22 @@
 //! statement a session runs is announced to a watcher the application installs, with a
 //! `Canceller` that sends PostgreSQL's CancelRequest on a connection of its own.
 
-use super::session::pg_error;
-use anyhow::{anyhow, Result};
+use super::session::{pg_error, Place};
+use super::wire::Socket;
+use anyhow::{anyhow, Context, Result};
 use postgres_native_tls::MakeTlsConnector;
 use std::sync::OnceLock;
 use std::time::Duration;
+use tokio_postgres::tls::MakeTlsConnect;
 use tokio_postgres::CancelToken;
 
-/// The means to cancel what one session is running: its backend's key, and the TLS the
-/// session itself used (a CancelRequest is a connection like any other).
+/// The means to cancel what one session is running: its backend's key, and the place
+/// and TLS the session itself used (a CancelRequest is a connection like any other).
 #[derive(Clone)]
 pub struct Canceller {
     token: CancelToken,
     tls: Option<MakeTlsConnector>,
+    place: Place,
     /// The server, for messages (`ConnParams::describe`: no secrets).
     pub target: String,
     timeout: Duration,
@@ -24,12 +27,14 @@ impl Canceller {
     pub(crate) fn new(
         token: CancelToken,
         tls: Option<MakeTlsConnector>,
+        place: Place,
         target: String,
         timeout: Duration,
     ) -> Canceller {
         Canceller {
             token,
             tls,
+            place,
             target,
             timeout,
         }
@@ -39,17 +44,34 @@ impl Canceller {
     /// connect bound. The server never says whether it did: a statement that ended
     /// meanwhile is simply not there to cancel.
     pub async fn cancel(&self) -> Result<()> {
-        let sent = match &self.tls {
-            None => {
-                tokio::time::timeout(self.timeout, self.token.cancel_query(tokio_postgres::NoTls))
+        let sent = tokio::time::timeout(self.timeout, async {
+            let socket = self
+                .place
+                .connect(None)
+                .await
+                .context("error connecting to server")?;
+            match &self.tls {
+                None => self
+                    .token
+                    .cancel_query_raw(socket, tokio_postgres::NoTls)
                     .await
+                    .map_err(pg_error),
+                Some(tls) => {
+                    let connector = <MakeTlsConnector as MakeTlsConnect<Socket>>::make_tls_connect(
+                        &mut tls.clone(),
+                        self.place.hostname(),
+                    )
+                    .context("building TLS connector")?;
+                    self.token
+                        .cancel_query_raw(socket, connector)
+                        .await
+                        .map_err(pg_error)
+                }
             }
-            Some(tls) => {
-                tokio::time::timeout(self.timeout, self.token.cancel_query(tls.clone())).await
-            }
-        };
+        })
+        .await;
         match sent {
-            Ok(result) => result.map_err(pg_error),
+            Ok(result) => result,
             Err(_) => Err(anyhow!(
                 "no answer within {}",
                 crate::units::format_duration(self.timeout)

@@ -10,6 +10,7 @@ pub mod service;
 pub mod session;
 pub mod siblings;
 pub mod slots;
+pub mod wire;
 pub mod xact;
 
 use crate::text::RawText;

@@ -2,6 +2,7 @@
 
 use super::cancel::{Canceller, Running};
 use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode, UnnamedDb};
+use super::wire::{self, cut_server_text, Guarded, GuardedTls, Socket};
 use crate::error::hinted;
 use crate::tls;
 use anyhow::{anyhow, Context, Result};
@@ -10,6 +11,8 @@ use postgres_native_tls::MakeTlsConnector;
 use std::pin::Pin;
 use std::task::Poll;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_postgres::tls::MakeTlsConnect;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Row, RowStream, SimpleQueryMessage};
 
@@ -31,6 +34,8 @@ pub struct Session {
     /// Announced with every statement, so an interrupt can cancel it on the server.
     canceller: Canceller,
     timeout: Duration,
+    /// Why the connection was closed under the session, when a message was refused.
+    wire: wire::Failure,
     pub params: ConnParams,
     pub info: ServerInfo,
 }
@@ -40,14 +45,21 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     let target = params.describe();
     // --timeout bounds the whole connect (every host, TLS, authentication);
     // connect_timeout, when given, bounds each host's TCP connect as in libpq.
-    let (client, tls) = open_bounded(params, timeout)
+    let opened = open_bounded(params, timeout)
         .await
         .with_context(|| format!("connecting to postgres at {target}"))?;
-    let canceller = Canceller::new(client.cancel_token(), tls, target.clone(), timeout);
+    let canceller = Canceller::new(
+        opened.client.cancel_token(),
+        opened.tls,
+        opened.place,
+        target.clone(),
+        timeout,
+    );
     let mut session = Session {
-        client,
+        client: opened.client,
         canceller,
         timeout,
+        wire: opened.wire,
         params: params.clone(),
         info: ServerInfo {
             version_num: 0,
@@ -185,10 +197,44 @@ impl std::fmt::Display for ConnectError {
 
 impl std::error::Error for ConnectError {}
 
-/// Why `open` failed: the driver's error (kept whole to be classified) or our own.
+/// Why `open` failed: the driver's error (kept whole to be classified), the socket's
+/// (before any byte was exchanged, or a server that does not allow writes), or our own.
 enum Opening {
     Driver(tokio_postgres::Error),
+    Connect(std::io::Error),
     Setup(anyhow::Error),
+}
+
+/// A failure to reach a server, in the driver's words (it once opened the sockets).
+#[derive(Debug)]
+struct ConnectFailed(std::io::Error);
+
+impl std::fmt::Display for ConnectFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("error connecting to server")
+    }
+}
+
+impl std::error::Error for ConnectFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// What a socket's failure says about the connection.
+fn classify_connect(err: &std::io::Error) -> Seen {
+    match err.kind() {
+        std::io::ErrorKind::ConnectionRefused => Seen::Failure(Failure::Refused),
+        std::io::ErrorKind::NotFound => Seen::Failure(Failure::NoSocket),
+        std::io::ErrorKind::TimedOut => Seen::Failure(Failure::TimedOut {
+            after: Duration::ZERO,
+            connect_timeout: true,
+            probe: None,
+        }),
+        // A name that does not resolve, no route, a server that allows no writes: said
+        // in full.
+        _ => Seen::Other,
+    }
 }
 
 /// What a driver error says about the connection.
@@ -212,6 +258,19 @@ fn classify(err: &tokio_postgres::Error) -> Seen {
     }
     let cause = std::error::Error::source(err);
     if let Some(io) = cause.and_then(|c| c.downcast_ref::<std::io::Error>()) {
+        // A message refused by the guard. One a PostgreSQL server sends first (an
+        // authentication request, an error, a notice, a protocol version) is said as it
+        // is; any other first bytes may well be another server's (a TLS alert, "HTTP/1.1"
+        // reads as a huge 'H' message): the port is worth a probe.
+        if let Some(oversized) = io
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<wire::Oversized>())
+        {
+            return match oversized.tag {
+                b'R' | b'E' | b'N' | b'v' => Seen::Other,
+                _ => Seen::NoAnswer,
+            };
+        }
         return match io.kind() {
             std::io::ErrorKind::ConnectionRefused => Seen::Failure(Failure::Refused),
             std::io::ErrorKind::NotFound => Seen::Failure(Failure::NoSocket),
@@ -251,10 +310,7 @@ fn stall_after(timeout: Duration) -> Duration {
 /// fails without a PostgreSQL answer, or has not finished after a moment, the TCP ports
 /// are probed (crate::peer): a Kafka broker, an HTTP or a TLS server there is named at
 /// once instead of the connect waiting out the timeout.
-async fn open_bounded(
-    params: &ConnParams,
-    timeout: Duration,
-) -> Result<(Client, Option<MakeTlsConnector>)> {
+async fn open_bounded(params: &ConnParams, timeout: Duration) -> Result<Opened> {
     let deadline = tokio::time::Instant::now() + timeout;
     let opening = open(params);
     tokio::pin!(opening);
@@ -296,11 +352,12 @@ async fn open_bounded(
             }
         }
     };
-    let err = match failed {
+    let (seen, err) = match failed {
         Opening::Setup(e) => return Err(e),
-        Opening::Driver(err) => err,
+        Opening::Driver(err) => (classify(&err), pg_error(err)),
+        Opening::Connect(err) => (classify_connect(&err), ConnectFailed(err).into()),
     };
-    match classify(&err) {
+    match seen {
         Seen::Failure(Failure::TimedOut { probe, .. }) => Err(ConnectError::new(
             Failure::TimedOut {
                 after: params.connect_timeout.unwrap_or(timeout),
@@ -312,16 +369,16 @@ async fn open_bounded(
         )
         .into()),
         Seen::Failure(failure) => {
-            let detail = pg_error(err).to_string();
+            let detail = err.to_string();
             Err(ConnectError::new(failure, params, Some(detail)).into())
         }
         Seen::NoAnswer => {
             match tokio::time::timeout_at(deadline, probe_ports(params, deadline)).await {
                 Ok(Err(wrong)) => Err(wrong.into()),
-                _ => Err(pg_error(err)),
+                _ => Err(err),
             }
         }
-        Seen::Other => Err(pg_error(err)),
+        Seen::Other => Err(err),
     }
 }
 
@@ -369,30 +426,79 @@ async fn probe_ports(
     Ok(seen.join("; "))
 }
 
-/// The client, and the TLS connector it used (a cancel request needs the same).
-async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>), Opening> {
+/// An open session's client, the TLS connector and the place it used (a cancel request
+/// needs the same), and where its guard says why it closed the connection.
+struct Opened {
+    client: Client,
+    tls: Option<MakeTlsConnector>,
+    place: Place,
+    wire: wire::Failure,
+}
+
+/// Where a session went: one address of one host, and the host's name for TLS.
+#[derive(Debug, Clone)]
+pub struct Place {
+    addr: Addr,
+    hostname: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+enum Addr {
+    Tcp(std::net::SocketAddr),
+    /// The socket file itself.
+    Unix(std::path::PathBuf),
+}
+
+impl Place {
+    /// The host name TLS verifies the certificate against ("" when there is none).
+    pub(crate) fn hostname(&self) -> &str {
+        self.hostname.as_deref().unwrap_or_default()
+    }
+
+    /// Opens a socket to the place, TCP (no delay, keepalive on, as tokio-postgres and
+    /// libpq do) or Unix, within `timeout` when one is given.
+    pub(crate) async fn connect(&self, timeout: Option<Duration>) -> std::io::Result<Socket> {
+        let connecting = async {
+            match &self.addr {
+                Addr::Tcp(address) => {
+                    let socket = if address.is_ipv4() {
+                        tokio::net::TcpSocket::new_v4()?
+                    } else {
+                        tokio::net::TcpSocket::new_v6()?
+                    };
+                    socket.set_keepalive(true)?;
+                    let stream = socket.connect(*address).await?;
+                    stream.set_nodelay(true)?;
+                    Ok(Socket::Tcp(stream))
+                }
+                Addr::Unix(path) => Ok(Socket::Unix(tokio::net::UnixStream::connect(path).await?)),
+            }
+        };
+        match timeout {
+            None => connecting.await,
+            Some(timeout) => tokio::time::timeout(timeout, connecting)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "connection timed out",
+                    ))
+                }),
+        }
+    }
+}
+
+/// Connects to the first host (and address) that takes the session, in order, as libpq
+/// does. indoubt opens the sockets itself so that the server's bytes pass the guard of
+/// src/pg/wire.rs; tokio-postgres speaks the protocol over them.
+async fn open(params: &ConnParams) -> Result<Opened, Opening> {
     let mut config = tokio_postgres::Config::new();
-    for host in &params.hosts {
-        config.host(host);
-    }
-    for addr in &params.hostaddrs {
-        config.hostaddr(*addr);
-    }
-    for port in &params.ports {
-        config.port(*port);
-    }
     config
         .user(&params.user)
         .dbname(&params.dbname)
         .application_name("indoubt");
     if let Some(password) = &params.password {
         config.password(password.expose());
-    }
-    if let Some(per_host) = params.connect_timeout {
-        config.connect_timeout(per_host);
-    }
-    if params.read_write_only {
-        config.target_session_attrs(tokio_postgres::config::TargetSessionAttrs::ReadWrite);
     }
     // TLS does not apply to Unix sockets; libpq ignores sslmode there too.
     let all_sockets = params.hosts.iter().all(|h| h.starts_with('/'));
@@ -408,21 +514,132 @@ async fn open(params: &ConnParams) -> Result<(Client, Option<MakeTlsConnector>),
             tokio_postgres::config::SslMode::Require
         }
     });
-    if mode == SslMode::Disable {
-        return Ok((start(&config, tokio_postgres::NoTls).await?, None));
+    let tls = match mode {
+        SslMode::Disable => None,
+        _ => Some(cached_tls_connector(params, mode).map_err(Opening::Setup)?),
+    };
+    if !params.hostaddrs.is_empty() && params.hostaddrs.len() != params.hosts.len() {
+        return Err(Opening::Setup(anyhow!(
+            "invalid configuration: number of hosts ({}) is different from number of hostaddrs ({})",
+            params.hosts.len(),
+            params.hostaddrs.len()
+        )));
     }
-    let tls = cached_tls_connector(params, mode).map_err(Opening::Setup)?;
-    Ok((start(&config, tls.clone()).await?, Some(tls)))
+    if params.ports.len() > 1 && params.ports.len() != params.hosts.len() {
+        return Err(Opening::Setup(anyhow!(
+            "invalid configuration: invalid number of ports"
+        )));
+    }
+    let mut last = None;
+    for (i, host) in params.hosts.iter().enumerate() {
+        let port = params
+            .ports
+            .get(i)
+            .or(params.ports.first())
+            .copied()
+            .unwrap_or(5432);
+        let unix = host.starts_with('/');
+        let hostname = (!unix).then(|| host.clone());
+        let addrs = match params.hostaddrs.get(i) {
+            Some(ip) => vec![Addr::Tcp(std::net::SocketAddr::new(*ip, port))],
+            None if unix => vec![Addr::Unix(
+                std::path::Path::new(host).join(format!(".s.PGSQL.{port}")),
+            )],
+            None => match tokio::net::lookup_host((host.as_str(), port)).await {
+                Ok(found) => found.map(Addr::Tcp).collect(),
+                Err(e) => {
+                    last = Some(Opening::Connect(e));
+                    continue;
+                }
+            },
+        };
+        if addrs.is_empty() {
+            last = Some(Opening::Connect(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "could not resolve any addresses",
+            )));
+        }
+        for addr in addrs {
+            let place = Place {
+                addr,
+                hostname: hostname.clone(),
+            };
+            match open_one(&config, &place, tls.as_ref(), params).await {
+                Ok((client, wire)) => {
+                    return Ok(Opened {
+                        client,
+                        tls,
+                        place,
+                        wire,
+                    })
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| Opening::Setup(anyhow!("no host to connect to"))))
+}
+
+/// One session at one place: the socket, its guard, TLS as the mode says, the startup.
+async fn open_one(
+    config: &tokio_postgres::Config,
+    place: &Place,
+    tls: Option<&MakeTlsConnector>,
+    params: &ConnParams,
+) -> Result<(Client, wire::Failure), Opening> {
+    let socket = place
+        .connect(params.connect_timeout)
+        .await
+        .map_err(Opening::Connect)?;
+    let wire = wire::Failure::default();
+    let ssl_request = config.get_ssl_mode() != tokio_postgres::config::SslMode::Disable;
+    let stream = Guarded::new(socket, ssl_request, wire.clone());
+    let client = match tls {
+        None => start(config.connect_raw(stream, tokio_postgres::NoTls)).await?,
+        Some(tls) => {
+            let connector =
+                <MakeTlsConnector as MakeTlsConnect<Guarded<Socket>>>::make_tls_connect(
+                    &mut tls.clone(),
+                    place.hostname(),
+                )
+                .map_err(|e| Opening::Setup(anyhow!("building TLS connector: {e}")))?;
+            let guarded = GuardedTls::new(connector, place.hostname.is_some(), wire.clone());
+            start(config.connect_raw(stream, guarded)).await?
+        }
+    };
+    if params.read_write_only {
+        // target_session_attrs=read-write: a standby is passed over for the next host.
+        let answer = client
+            .simple_query("SHOW transaction_read_only")
+            .await
+            .map_err(Opening::Driver)?;
+        let read_only = answer.iter().any(|m| match m {
+            SimpleQueryMessage::Row(row) => row.get(0) == Some("on"),
+            _ => false,
+        });
+        if read_only {
+            return Err(Opening::Connect(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "database does not allow writes",
+            )));
+        }
+    }
+    Ok((client, wire))
 }
 
 /// Connects, and drives the connection on a task of its own. That task ends when the
-/// client is dropped; an error then is not news.
-async fn start<T>(config: &tokio_postgres::Config, tls: T) -> Result<Client, Opening>
+/// client is dropped; an error then is not news (a refused message is recorded by the
+/// guard for the statement that was waiting).
+async fn start<S, T>(
+    connecting: impl std::future::Future<
+        Output = Result<(Client, tokio_postgres::Connection<S, T>), tokio_postgres::Error>,
+    >,
+) -> Result<Client, Opening>
 where
-    T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket>,
-    T::Stream: Send + 'static,
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (client, connection) = config.connect(tls).await.map_err(Opening::Driver)?;
+    let (client, connection) = connecting.await.map_err(Opening::Driver)?;
     tokio::spawn(async move {
         let _ = connection.await;
     });
@@ -512,27 +729,42 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
 fn supported(version_num: i32, version: &str) -> Result<()> {
     if version_num < MIN_SERVER_VERSION {
         return Err(hinted(
-            format!("PostgreSQL {version} is not supported"),
+            format!("PostgreSQL {} is not supported", cut_server_text(version)),
             "indoubt needs PostgreSQL 13 or newer",
         ));
     }
     Ok(())
 }
 
-/// Turns a driver error into one line with the server's SQLSTATE, message, detail and hint.
+/// Turns a driver error into one line with the server's SQLSTATE, message, detail and
+/// hint, each cut after `wire::MAX_SERVER_TEXT` characters (a server may send megabytes).
 pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
     match err.as_db_error() {
         Some(db) => {
-            let mut text = format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+            let mut text = format!(
+                "{} {}: {}",
+                cut_server_text(db.severity()),
+                db.code().code(),
+                cut_server_text(db.message())
+            );
             if let Some(detail) = db.detail() {
-                text.push_str(&format!(" (detail: {detail})"));
+                text.push_str(&format!(" (detail: {})", cut_server_text(detail)));
             }
             match db.hint() {
-                Some(hint) => hinted(text, hint.to_string()),
+                Some(hint) => hinted(text, cut_server_text(hint).into_owned()),
                 None => anyhow!(text),
             }
         }
         None => anyhow::Error::new(err),
+    }
+}
+
+/// A driver error of a session: the guard's reason when it closed the connection (the
+/// driver then says only "connection closed"), else the driver's own.
+fn session_error(wire: &wire::Failure, err: tokio_postgres::Error) -> anyhow::Error {
+    match wire.get() {
+        Some(oversized) if err.as_db_error().is_none() => anyhow::Error::new(oversized),
+        _ => pg_error(err),
     }
 }
 
@@ -585,7 +817,7 @@ impl Session {
         fut: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> Result<T> {
         match tokio::time::timeout(self.timeout, fut).await {
-            Ok(result) => result.map_err(pg_error),
+            Ok(result) => result.map_err(|e| session_error(&self.wire, e)),
             Err(_) => Err(anyhow!(
                 "statement did not finish within {}",
                 crate::units::format_duration(self.timeout)
@@ -599,6 +831,10 @@ impl Session {
     pub async fn simple(&self, sql: &str) -> Result<Result<(), tokio_postgres::Error>> {
         let _running = Running::start(&self.canceller);
         match tokio::time::timeout(self.timeout, self.client.simple_query(sql)).await {
+            Ok(Err(e)) if e.as_db_error().is_none() && self.wire.get().is_some() => Err(anyhow!(
+                "{} (its outcome is unknown: check the object)",
+                session_error(&self.wire, e)
+            )),
             Ok(result) => Ok(result.map(|_| ())),
             Err(_) => Err(anyhow!(
                 "statement did not finish within {} (its outcome is unknown: check the object)",
@@ -626,6 +862,7 @@ impl Session {
             .await?;
         Ok(Rows {
             rows: Box::pin(rows),
+            wire: self.wire.clone(),
             _running: running,
         })
     }
@@ -662,17 +899,23 @@ impl Session {
 /// cancellable) until the last row or the stream's drop.
 pub struct Rows {
     rows: Pin<Box<RowStream>>,
+    wire: wire::Failure,
     _running: Running,
 }
 
 impl Stream for Rows {
-    type Item = Result<Row, tokio_postgres::Error>;
+    type Item = Result<Row>;
 
     fn poll_next(
         mut self: Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> Poll<Option<Self::Item>> {
-        self.rows.as_mut().poll_next(cx)
+        match self.rows.as_mut().poll_next(cx) {
+            Poll::Ready(Some(Err(e))) => Poll::Ready(Some(Err(session_error(&self.wire, e)))),
+            Poll::Ready(Some(Ok(row))) => Poll::Ready(Some(Ok(row))),
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! The database side: the job's query streamed row by row, never loaded whole; its
 //! columns checked before it runs, and a row that cannot be read named with what to do.
 
-use super::ids::IdList;
+use super::ids::{within_limit, IdList, MAX_ID_BYTES};
 use super::spill::Budget;
 use crate::error::hinted;
-use crate::pg::session::{pg_error, Session};
+use crate::pg::session::Session;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use futures_util::{pin_mut, TryStreamExt};
@@ -70,7 +70,11 @@ pub async fn read(
         young: BTreeSet::new(),
         rows: 0,
     };
-    while let Some(row) = stream.try_next().await.map_err(pg_error)? {
+    while let Some(row) = stream
+        .try_next()
+        .await
+        .map_err(|e| unread_row(e, side.rows))?
+    {
         let at = match &shape.time_name {
             Some(name) => cell::<Option<PgTime>>(&row, 1, name, "timestamptz", side.rows)?,
             None => None,
@@ -83,7 +87,20 @@ pub async fn read(
             IdKind::Int2 => {
                 id_cell::<i16>(&row, &shape, at, side.rows)?.map(|n| Id::Integer(n.into()))
             }
-            IdKind::Text => id_cell::<String>(&row, &shape, at, side.rows)?.map(Id::Text),
+            IdKind::Text => match id_cell::<&str>(&row, &shape, at, side.rows)? {
+                Some(id) => {
+                    within_limit(
+                        id,
+                        || format!("{} of the reconcile query", which_row(side.rows, at)),
+                        &format!(
+                            "the id column ({:?}) must hold an identifier, not a document: check the query, or leave such rows out (… WHERE octet_length({}) <= {MAX_ID_BYTES})",
+                            shape.id_name, shape.id_name
+                        ),
+                    )?;
+                    Some(Id::Text(id.to_string()))
+                }
+                None => None,
+            },
         };
         let Some(id) = id else {
             return Err(null_id(&shape, at, side.rows));
@@ -105,6 +122,21 @@ pub async fn read(
     }
     progress(side.rows);
     Ok(side)
+}
+
+/// A row that could not be read, named; one too large to be read (past the 16 MiB a
+/// message may take) with where to look, as an id past its limit is.
+fn unread_row(err: anyhow::Error, before: u64) -> anyhow::Error {
+    let row = format!("reading row {} of the reconcile query", before + 1);
+    if err.downcast_ref::<crate::pg::wire::Oversized>().is_none() {
+        return err.context(row);
+    }
+    err.context(crate::error::Hinted {
+        message: row,
+        hint: format!(
+            "a row holds an id (at most {MAX_ID_BYTES} bytes) and its time: check that the query selects the id, not a document"
+        ),
+    })
 }
 
 /// `$1` and `$2` must be timestamptz: PostgreSQL infers a parameter's type from its use

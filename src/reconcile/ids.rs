@@ -6,6 +6,29 @@ use super::spill::{Budget, Item, Pile, Sorted};
 use anyhow::{bail, Result};
 use std::sync::Arc;
 
+/// The longest id compared, in bytes (of UTF-8). An identifier is a few dozen bytes; one
+/// past this is a payload or a document picked by mistake, and a few of them made
+/// `--memory` meaningless (three 20 MB ids took 287 MiB under `--memory 1MiB`; now the
+/// run stops at the first, at 26 MiB). Such an id, on either side, ends the run with an
+/// error naming its row or message (exit 3).
+pub const MAX_ID_BYTES: usize = 4096;
+
+/// Refuses an id longer than [`MAX_ID_BYTES`]: `which` names the row or the message,
+/// `hint` says where to look.
+pub fn within_limit(id: &str, which: impl FnOnce() -> String, hint: &str) -> Result<()> {
+    if id.len() <= MAX_ID_BYTES {
+        return Ok(());
+    }
+    Err(crate::error::hinted(
+        format!(
+            "{} has an id of {} bytes: indoubt compares ids of at most {MAX_ID_BYTES} bytes",
+            which(),
+            id.len()
+        ),
+        hint,
+    ))
+}
+
 /// Where a message's id is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdFrom {

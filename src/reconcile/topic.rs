@@ -3,7 +3,7 @@
 //! consumer group and nothing committed. Raw Fetch requests bring the batches; parser
 //! threads decompress them and pick the ids out.
 
-use super::ids::{IdFrom, IdList};
+use super::ids::{within_limit, IdFrom, IdList};
 use super::spill::Budget;
 use crate::error::hinted;
 use crate::kafka::cluster::Cluster;
@@ -22,6 +22,14 @@ use std::time::Duration;
 /// parser busy, and little outside the memory budget while a parser spills (64 queued
 /// took 85 MiB past a 512 MiB budget at 100M ids; 8 take 34 MiB, and no time).
 const QUEUED_BATCHES: usize = 8;
+
+/// Where to look when a message's id is too long.
+const ID_HINT: &str = "--id-from says where a message's id is (key, header:NAME or json:/pointer): check that it picks the id, not a payload";
+
+/// A message, for an error: "the message at partition 2 offset 17".
+fn message(partition: i32, offset: i64) -> String {
+    format!("the message at partition {partition} offset {offset}")
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Unparseable {
@@ -269,7 +277,10 @@ pub async fn read_past_lso(
                     partition.first_unstable_at_ms.get_or_insert(record.timestamp);
                     partition.messages_past_lso += 1;
                     match id_from.extract(record.key, |name| record.header(name), record.value) {
-                        Ok(id) => past.ids.push(&id)?,
+                        Ok(id) => {
+                            within_limit(&id, || message(tp.1, record.offset), ID_HINT)?;
+                            past.ids.push(&id)?
+                        }
                         Err(why) => past.unparseable.push(Unparseable {
                             partition: tp.1,
                             offset: record.offset,
@@ -450,6 +461,7 @@ impl TopicSide {
                 self.messages += 1;
                 match id_from.extract(record.key, |name| record.header(name), record.value) {
                     Ok(id) => {
+                        within_limit(&id, || message(work.partition, record.offset), ID_HINT)?;
                         if record.timestamp >= window.since_ms && record.timestamp < window.until_ms
                         {
                             self.window.push(&id)?;

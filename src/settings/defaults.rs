@@ -306,7 +306,7 @@ pub const RECONCILE_QUERY_TIMEOUT: Entry = entry(
 pub const SERVE_LISTEN: Entry = entry(
     None,
     Some("serve --listen"),
-    Value::Text("127.0.0.1:9187"),
+    Value::Text("127.0.0.1:9985"),
     "where `indoubt serve` answers /metrics, /healthz and /-/ready",
 );
 pub const SERVE_INTERVAL: Entry = entry(

@@ -596,3 +596,57 @@ pub fn as_typed(text: &str) -> String {
     }
     out
 }
+
+/// A process run to its end, with its peak memory.
+pub struct Measured {
+    pub code: Option<i32>,
+    pub stderr: String,
+    /// The most the process's peak resident set (VmHWM) was seen at, in KiB.
+    pub peak_rss_kib: u64,
+    pub elapsed: std::time::Duration,
+}
+
+/// Runs `cmd` (stdout discarded, stderr kept), reading its VmHWM from /proc every few
+/// milliseconds until it exits; it is killed past `limit`. (Not wait4's ru_maxrss: Linux
+/// carries the spawning process's own peak over the exec into it, and this test process
+/// is large.)
+pub fn run_measured(cmd: &mut std::process::Command, limit: std::time::Duration) -> Measured {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn indoubt");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        // Read before asking whether it exited: the last sample is as late as can be.
+        if let Ok(status) = std::fs::read_to_string(&status_file) {
+            let hwm = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    Measured {
+        code: status.code(),
+        stderr: reader.join().expect("stderr reader"),
+        peak_rss_kib: peak,
+        elapsed: started.elapsed(),
+    }
+}
