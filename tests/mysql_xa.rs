@@ -51,9 +51,12 @@ fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_x
     let xid = format!("X'{}',X'01',131077", hex(&gtrid));
     db.prepare_detached(&xid);
     let (report, out) = xa_json(&["--warning-age", "1h", "--critical-age", "2h"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The lab's own incident branch may be older than an hour by now: the exit code is
+    // the worst of all; this branch's own finding is OK.
+    assert!(out.code <= 2, "{}", out.stderr);
     let f = finding(&report, &xid);
     assert_eq!(f["code"], "xa_branch_age");
+    assert_eq!(f["severity"], "OK", "{f:#}");
     // The lab holds other detached branches too: exact or a lower bound, never unknown.
     let basis = f["evidence"]["age_basis"].as_str().unwrap();
     assert!(matches!(basis, "exact" | "at_least"), "{f:#}");

@@ -271,19 +271,15 @@ fn classify(err: &tokio_postgres::Error) -> Seen {
                 _ => Seen::NoAnswer,
             };
         }
-        return match io.kind() {
-            std::io::ErrorKind::ConnectionRefused => Seen::Failure(Failure::Refused),
-            std::io::ErrorKind::NotFound => Seen::Failure(Failure::NoSocket),
-            std::io::ErrorKind::TimedOut => Seen::Failure(Failure::TimedOut {
-                after: Duration::ZERO,
-                connect_timeout: true,
-                probe: None,
-            }),
-            // Before a connection (a name that does not resolve, no route): said in full.
-            _ if err.to_string() == "error connecting to server" => Seen::Other,
-            // During the handshake (a reset, an end, stray bytes): something answered,
-            // but not as PostgreSQL does.
-            _ => Seen::NoAnswer,
+        return match classify_connect(io) {
+            Seen::Other => match err.to_string() == "error connecting to server" {
+                // Before a connection (a name that does not resolve, no route): said in full.
+                true => Seen::Other,
+                // During the handshake (a reset, an end, stray bytes): something
+                // answered, but not as PostgreSQL does.
+                false => Seen::NoAnswer,
+            },
+            seen => seen,
         };
     }
     // The driver's own words for a password it was asked for and does not have.
