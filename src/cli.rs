@@ -61,11 +61,13 @@ secret_bearing! {
     ClientProperty;
 }
 
-/// Find and resolve stuck distributed transactions.
+/// Find and resolve stuck distributed transactions: PostgreSQL, Kafka, MySQL/MariaDB, transaction managers' logs.
 ///
 /// indoubt inspects PostgreSQL prepared transactions (age, owner, locks, what they
-/// block, decoded global transaction ids), replication slots and the vacuum horizon.
-/// Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
+/// block, decoded global transaction ids), replication slots and the vacuum horizon;
+/// Kafka transactions that hold back the last stable offset; MySQL/MariaDB prepared XA
+/// branches; and reads the coordinator's decision from transaction managers' logs
+/// (Narayana, Atomikos). Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
 #[derive(Debug, Parser)]
 #[command(name = "indoubt", version, after_long_help = EXIT_CODES_HELP)]
 pub struct Cli {
@@ -618,13 +620,13 @@ pub struct ProducersArgs {
     #[command(flatten)]
     pub target: KafkaTargetArgs,
 
-    /// The topic of the partition
+    /// The topic of the partition (required)
     #[arg(long, value_name = "TOPIC")]
-    pub topic: String,
+    pub topic: Option<String>,
 
-    /// The partition whose producers to describe
+    /// The partition whose producers to describe (required)
     #[arg(long, value_name = "PARTITION")]
-    pub partition: i32,
+    pub partition: Option<i32>,
 }
 
 #[derive(Debug, Args)]

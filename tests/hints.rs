@@ -758,3 +758,50 @@ fn a_config_with_one_reconcile_job_runs_it_by_default() {
         out.stderr
     );
 }
+
+#[test]
+fn kafka_producers_without_arguments_says_what_it_needs_with_an_example() {
+    let empty_home = tempfile::tempdir().unwrap();
+    let out = run(indoubt()
+        .env("HOME", empty_home.path())
+        .env_remove("INDOUBT_CONFIG")
+        .args(["kafka", "producers"]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("--topic TOPIC --partition N")
+            && out.stderr.contains("-b HOST:PORT, or --kafka NAME")
+            && out.stderr.contains(
+                "hint: for example: indoubt kafka producers -b kafka-1:9092 --topic orders --partition 3"
+            ),
+        "{}",
+        out.stderr
+    );
+    // The cluster named, only the partition is asked for.
+    let out = run(indoubt().env("HOME", empty_home.path()).args([
+        "kafka",
+        "producers",
+        "-b",
+        "127.0.0.1:1",
+    ]));
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("--topic TOPIC --partition N") && !out.stderr.contains("-b HOST:PORT,"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn help_says_in_its_first_line_everything_indoubt_covers() {
+    let out = run(indoubt().arg("--help"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let first = out.stdout.split("\n\n").next().unwrap().replace('\n', " ");
+    for covered in [
+        "PostgreSQL",
+        "Kafka",
+        "MySQL/MariaDB",
+        "transaction managers' logs",
+    ] {
+        assert!(first.contains(covered), "{covered}: {first}");
+    }
+}

@@ -772,9 +772,19 @@ fn tls_modes_behave_like_libpq() {
             out.stderr
         );
     }
-    let no_root = attempt("127.0.0.1", "sslmode=verify-full");
-    assert_eq!(no_root.code, 3);
-    assert!(no_root.stderr.contains("sslrootcert"), "{}", no_root.stderr);
+    // The mode named as libpq spells it (never Rust's VerifyCa).
+    for mode in ["verify-full", "verify-ca"] {
+        let no_root = attempt("127.0.0.1", &format!("sslmode={mode}"));
+        assert_eq!(no_root.code, 3);
+        assert!(
+            no_root
+                .stderr
+                .contains(&format!("sslmode {mode} needs a root certificate"))
+                && no_root.stderr.contains("sslrootcert"),
+            "{}",
+            no_root.stderr
+        );
+    }
 }
 
 #[test]

@@ -19,6 +19,7 @@ use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct HangingReport {
@@ -39,6 +40,9 @@ struct OpenTransaction {
     last_timestamp_ms: i64,
     /// Minutes since the last write, as kafka-transactions.sh prints it.
     duration_minutes: i64,
+    /// Since the last write, shown as every other duration is (`4s`, `3h 2m`).
+    #[serde(skip)]
+    since_last_write: Duration,
     transactional_id: Option<String>,
     coordinator: Option<i32>,
     /// `hanging`: the coordinator will never write a marker here; `long`: it still owns it.
@@ -232,6 +236,9 @@ fn report_of(
             start_offset: j.producer.current_txn_start_offset,
             last_timestamp_ms: j.producer.last_timestamp_ms,
             duration_minutes: now.saturating_sub(j.producer.last_timestamp_ms).max(0) / 60_000,
+            since_last_write: Duration::from_millis(
+                now.saturating_sub(j.producer.last_timestamp_ms).max(0) as u64,
+            ),
             transactional_id: j.transactional_id,
             coordinator: j.coordinator,
             verdict: j.verdict,
@@ -257,12 +264,12 @@ fn report_of(
                 code,
                 format!("partition {}-{}", t.topic, t.partition),
                 format!(
-                    "producer {} (epoch {}) has a transaction open since offset {}, last write {} ({} min ago): {}",
+                    "producer {} (epoch {}) has a transaction open since offset {}, last write {} ({} ago): {}",
                     t.producer_id,
                     t.producer_epoch,
                     t.start_offset,
                     format_ms(t.last_timestamp_ms),
-                    t.duration_minutes,
+                    format_duration(t.since_last_write),
                     t.reason
                 ),
             )
@@ -343,9 +350,9 @@ impl TableView for HangingReport {
                 )),
                 Cell::new(t.start_offset),
                 Cell::new(shown!(
-                    "{}\n{} min ago",
+                    "{}\n{} ago",
                     format_ms(t.last_timestamp_ms),
-                    t.duration_minutes
+                    format_duration(t.since_last_write)
                 )),
                 Cell::new(t.transactional_id.as_deref().unwrap_or("-")),
                 Cell::new(&t.reason),

@@ -163,6 +163,29 @@ pub fn rows_changed(n: i64) -> String {
     }
 }
 
+/// The rows a branch changed: its own count, or the bounds it is known to lie in.
+pub fn branch_rows(b: &Branch) -> Option<String> {
+    match (b.rows_modified, b.rows_modified_between) {
+        (Some(n), _) => Some(rows_changed(n)),
+        (None, Some([lo, hi])) if lo == hi => Some(rows_changed(lo)),
+        (None, Some([lo, hi])) => Some(format!("{lo} to {hi} rows changed")),
+        (None, None) => None,
+    }
+}
+
+/// When a branch's transaction started, on lines of its own after its age: the time,
+/// or the span it lies in.
+fn branch_since(age: &xa::Age) -> Shown {
+    let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d %H:%M:%S").to_string();
+    match (age.earliest_since, age.since) {
+        (Some(first), Some(last)) if first < last => {
+            shown!("\nstarted between {}\nand {}", at(first), at(last))
+        }
+        (_, Some(last)) => shown!("\nsince {}", at(last)),
+        _ => Shown::default(),
+    }
+}
+
 /// Who holds a branch, in words (for a message, a table cell, a prompt).
 pub fn holder_text(branch: &Branch) -> String {
     match (branch.attached_session, branch.holder_known) {
@@ -207,8 +230,8 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
         };
         message.push_str("; ");
         message.push_str(&holder_text(b));
-        if let Some(rows) = b.rows_modified {
-            message.push_str(&format!("; {}, locked until it ends", rows_changed(rows)));
+        if let Some(rows) = branch_rows(b) {
+            message.push_str(&format!("; {rows}, locked until it ends"));
         }
         if !b.blocked_sessions.is_empty() {
             let ids: Vec<String> = b
@@ -232,12 +255,14 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
                     serde_json::to_value(&b.age.basis).unwrap_or_default(),
                 )
                 .evidence("age_seconds", b.age.seconds)
+                .evidence("age_at_most_seconds", b.age.at_most_seconds)
                 .evidence("age_source", b.age.source.clone())
                 .evidence("attached_session", b.attached_session)
                 .evidence("holder_known", b.holder_known)
                 .evidence("trx_id", b.trx_id.clone())
                 .evidence("rows_locked", b.rows_locked)
                 .evidence("rows_modified", b.rows_modified)
+                .evidence("rows_modified_between", b.rows_modified_between)
                 .evidence(
                     "blocked_sessions",
                     b.blocked_sessions
@@ -391,11 +416,7 @@ impl TableView for XaReport {
                 (AgeBasis::Unknown, _) | (_, None) => Severity::Unknown,
                 (_, Some(s)) => Severity::grade(seconds(s), warning, critical),
             };
-            let since = b
-                .age
-                .since
-                .map(|t| shown!("\nsince {}", t.format("%Y-%m-%d %H:%M:%S")))
-                .unwrap_or_default();
+            let since = branch_since(&b.age);
             table.add_row(vec![
                 style.severity_cell(severity),
                 Cell::new(Shown::text(&b.xid.sql())),
@@ -407,8 +428,8 @@ impl TableView for XaReport {
                 }),
                 // Rows it changed: InnoDB counts no lock of a transaction it recovered
                 // at a restart until someone touches the row, yet each stays locked.
-                Cell::new(match b.rows_modified {
-                    Some(n) => Shown::text(&rows_changed(n)),
+                Cell::new(match branch_rows(b) {
+                    Some(rows) => Shown::text(&rows),
                     None => Shown::lit("?"),
                 }),
                 Cell::new(blocked_cell(&b.blocked_sessions)),

@@ -349,8 +349,9 @@ fn evidence_blocks(data: &ResolveKafkaReport) -> Vec<Block> {
             );
         }
     }
-    if let Some(why) = &data.coordinator_epoch_reason {
-        b.field("coordinator epoch", shown!("{}", why));
+    // The value sent, then why it is that one.
+    if let (Some(epoch), Some(why)) = (data.coordinator_epoch, &data.coordinator_epoch_reason) {
+        b.field("coordinator epoch", shown!("{}: {}", epoch, why));
     }
     vec![b]
 }

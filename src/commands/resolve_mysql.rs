@@ -4,7 +4,7 @@
 //! XA COMMIT or XA ROLLBACK the flow confirms, records and runs (`--all-branches`: for
 //! every branch of its global transaction).
 
-use super::mysql_xa::{decoded, holder_text, rows_changed, subject};
+use super::mysql_xa::{branch_rows, decoded, holder_text, subject};
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
@@ -155,6 +155,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         "age": branch.age,
         "rows_locked": branch.rows_locked,
         "rows_modified": branch.rows_modified,
+        "rows_modified_between": branch.rows_modified_between,
         "blocked_sessions": branch.blocked_sessions.iter().map(|w| w.session).collect::<Vec<_>>(),
         "decoded_xid": data.decoded_xid,
         "global_transaction": data.siblings.global_transaction,
@@ -224,8 +225,8 @@ fn evidence_blocks(data: &ResolveMysqlReport) -> Vec<Block> {
             .field("session", Shown::text(&holder_text(b)))
             .field(
                 "locks",
-                match b.rows_modified {
-                    Some(n) => shown!("{}, locked until it ends", rows_changed(n)),
+                match branch_rows(b) {
+                    Some(rows) => shown!("{}, locked until it ends", rows),
                     None => Shown::lit("unknown"),
                 },
             )

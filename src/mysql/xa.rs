@@ -167,6 +167,11 @@ pub struct Age {
     pub seconds: Option<f64>,
     /// When its InnoDB transaction started (exact), or the latest it can have (at least).
     pub since: Option<DateTime<Utc>>,
+    /// The most it can be, for a branch that is one of several transactions no session
+    /// holds (the oldest of them); null otherwise.
+    pub at_most_seconds: Option<f64>,
+    /// The earliest it can have started (the oldest of those transactions' start).
+    pub earliest_since: Option<DateTime<Utc>>,
     /// The tables the value was read from and how it was attributed, or why it is unknown.
     pub source: String,
 }
@@ -186,10 +191,15 @@ impl Age {
         self.basis != AgeBasis::Exact
     }
 
-    /// In words: `5m`, `at least 5m`, `unknown`.
+    /// In words: `5m`, `at least 5m`, `between 5s and 1h 40m`, `unknown`.
     pub fn text(&self) -> String {
         match (&self.basis, self.seconds) {
             (AgeBasis::Exact, Some(s)) => format_duration(seconds(s)),
+            (AgeBasis::AtLeast, Some(s)) if self.at_most_seconds.is_some_and(|m| m > s) => format!(
+                "between {} and {}",
+                format_duration(seconds(s)),
+                format_duration(seconds(self.at_most_seconds.unwrap_or(s)))
+            ),
             (AgeBasis::AtLeast, Some(s)) => format!("at least {}", format_duration(seconds(s))),
             _ => "unknown".to_string(),
         }
@@ -228,6 +238,9 @@ pub struct Branch {
     pub rows_locked: Option<i64>,
     pub lock_structs: Option<i64>,
     pub rows_modified: Option<i64>,
+    /// For a branch that is one of several transactions no session holds: the fewest
+    /// and the most rows those transactions changed (its own count is one of them).
+    pub rows_modified_between: Option<[i64; 2]>,
     /// Sessions waiting on its locks (attributed branches only).
     pub blocked_sessions: Vec<Waiter>,
 }
@@ -246,12 +259,15 @@ impl Branch {
                 basis: AgeBasis::Unknown,
                 seconds: None,
                 since: None,
+                at_most_seconds: None,
+                earliest_since: None,
                 source: String::new(),
             },
             trx_id: None,
             rows_locked: None,
             lock_structs: None,
             rows_modified: None,
+            rows_modified_between: None,
             blocked_sessions: Vec::new(),
         }
     }
@@ -834,14 +850,25 @@ fn attribute(
                 .iter()
                 .filter_map(|t| Some((t.age?, t.started)))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
+            let date = |s: Option<f64>| s.and_then(|s| DateTime::from_timestamp(s as i64, 0));
+            // Its own rows are one of the group's counts: between the fewest and the most.
+            let counts: Vec<i64> = detached_trx
+                .iter()
+                .filter_map(|t| t.rows_modified)
+                .collect();
+            let rows_between = match (counts.iter().min(), counts.iter().max()) {
+                (Some(&lo), Some(&hi)) if counts.len() == m => Some([lo, hi]),
+                _ => None,
+            };
             for &i in &unattributed {
                 let b = &mut branches[i];
                 b.age.basis = AgeBasis::AtLeast;
                 b.age.seconds = youngest.map(|y| y.0);
-                b.age.since = youngest
-                    .and_then(|y| y.1)
-                    .and_then(|s| DateTime::from_timestamp(s as i64, 0));
-                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them");
+                b.age.since = date(youngest.and_then(|y| y.1));
+                b.age.at_most_seconds = oldest.map(|o| o.0);
+                b.age.earliest_since = date(oldest.and_then(|o| o.1));
+                b.rows_modified_between = rows_between;
+                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them and at most as old as the oldest");
             }
         }
         (n, m) => {
@@ -1045,6 +1072,37 @@ mod tests {
         }
         // One of them is the 15-minute-old one: the group says so, for its severity.
         assert_eq!((unmatched.oldest_seconds, unmatched.xids.len()), (900.0, 2));
+    }
+
+    #[test]
+    fn two_detached_branches_each_keep_their_own_bounds_not_the_youngest_alone() {
+        // An orphan from 1h 40m ago, and one from 2s ago: which is which is not recorded,
+        // so each is between the two, started between the two starts, with 1 to 2 rows.
+        let mut b = vec![branch("old", None), branch("new", None)];
+        let mut old = trx("1", 0, NOW - 6000.0, NOW);
+        old.rows_modified = Some(1);
+        let mut new = trx("2", 0, NOW - 2.0, NOW);
+        new.rows_modified = Some(2);
+        attribute(&mut b, &[new, old], true, BOOT);
+        for x in &b {
+            assert_eq!(
+                (x.age.basis.clone(), x.age.seconds, x.age.at_most_seconds),
+                (AgeBasis::AtLeast, Some(2.0), Some(6000.0))
+            );
+            assert_eq!(x.age.text(), "between 2s and 1h 40m");
+            assert_eq!(
+                (x.age.earliest_since, x.age.since),
+                (
+                    DateTime::from_timestamp((NOW - 6000.0) as i64, 0),
+                    DateTime::from_timestamp((NOW - 2.0) as i64, 0)
+                )
+            );
+            // Its own count is one of the two; neither is claimed as its own.
+            assert_eq!(
+                (x.rows_modified, x.rows_modified_between),
+                (None, Some([1, 2]))
+            );
+        }
     }
 
     #[test]

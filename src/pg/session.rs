@@ -694,7 +694,7 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
         Some(_) => tls::Trust::System,
         None if verify_chain => {
             return Err(hinted(
-                format!("sslmode {mode:?} needs a root certificate"),
+                format!("sslmode {} needs a root certificate", mode.as_str()),
                 "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt",
             ))
         }

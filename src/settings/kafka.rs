@@ -101,10 +101,26 @@ pub fn lso(t: &Targets, thresholds: &Thresholds, args: LsoArgs) -> Result<LsoSet
 }
 
 pub fn producers(t: &Targets, args: ProducersArgs) -> Result<ProducersSettings> {
+    let named = args.target.bootstrap.is_some() || args.target.kafka.is_some();
+    let cluster = cluster(t, &args.target, None);
+    let (Some(topic), Some(partition)) = (args.topic, args.partition) else {
+        // Everything it lacks said at once, rather than clap's bare usage line.
+        let mut lacks = vec!["the partition (--topic TOPIC --partition N)"];
+        if cluster.is_err() && !named {
+            lacks.push("the cluster (-b HOST:PORT, or --kafka NAME of a config target)");
+        }
+        return Err(crate::error::hinted(
+            format!(
+                "kafka producers describes the producers of one partition: it needs {}",
+                lacks.join(" and ")
+            ),
+            "for example: indoubt kafka producers -b kafka-1:9092 --topic orders --partition 3 (indoubt kafka lso -b kafka-1:9092 lists the partitions an open transaction holds back)",
+        ));
+    };
     Ok(ProducersSettings {
-        cluster: cluster(t, &args.target, None)?,
-        topic: args.topic,
-        partition: args.partition,
+        cluster: cluster?,
+        topic,
+        partition,
     })
 }
 

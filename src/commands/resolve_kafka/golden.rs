@@ -87,7 +87,12 @@ fn judged(producer: ProducerState, id: &str, verdict: Verdict, reason: String) -
 }
 
 fn hanging() -> ResolveKafkaSnapshot {
-    let holder = producer(1_004_211, 17, 88_120, 3 * 3600 + 120);
+    // A coordinator has written markers for it here before: its epoch is the one sent,
+    // and the card says which it is.
+    let holder = ProducerState {
+        coordinator_epoch: 5,
+        ..producer(1_004_211, 17, 88_120, 3 * 3600 + 120)
+    };
     let reason = format!("the coordinator's transaction of {CONNECT_ID} (Ongoing) does not include this partition: it will never write a marker here");
     snapshot(
         (ENRICHED, 11),

@@ -70,7 +70,7 @@ pub fn coordinator_epoch(given: Option<i32>, reported: i32) -> (i32, String) {
         Some(epoch) if epoch >= 0 => (epoch, "as given (--coordinator-epoch)".to_string()),
         Some(epoch) => (
             0,
-            format!("0, not {epoch} as given: a marker needs a coordinator epoch of 0 or more"),
+            format!("not {epoch} as given: a marker needs a coordinator epoch of 0 or more"),
         ),
         None if reported >= 0 => (
             reported,
@@ -79,7 +79,7 @@ pub fn coordinator_epoch(given: Option<i32>, reported: i32) -> (i32, String) {
         None => (
             0,
             format!(
-                "0: DescribeProducers reports {reported} (no coordinator has written a marker for this producer here), a marker needs 0 or more, and the leader accepts any epoch not below the last it saw"
+                "DescribeProducers reports {reported} (no coordinator has written a marker for this producer here), a marker needs 0 or more, and the leader accepts any epoch not below the last it saw"
             ),
         ),
     }
