@@ -50,13 +50,14 @@ fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_x
     let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
     let xid = format!("X'{}',X'01',131077", hex(&gtrid));
     db.prepare_detached(&xid);
-    let (report, out) = xa_json(&["--warning-age", "1h", "--critical-age", "2h"]);
-    // The lab's own incident branch may be older than an hour by now: the exit code is
-    // the worst of all; this branch's own finding is OK.
+    // A warning from the first second, so the finding names its next command (an OK one
+    // names none). The lab's own incident branch may be older than a day: the exit code
+    // is the worst of all; this branch's own finding is a WARNING.
+    let (report, out) = xa_json(&["--warning-age", "0s", "--critical-age", "24h"]);
     assert!(out.code <= 2, "{}", out.stderr);
     let f = finding(&report, &xid);
     assert_eq!(f["code"], "xa_branch_age");
-    assert_eq!(f["severity"], "OK", "{f:#}");
+    assert_eq!(f["severity"], "WARNING", "{f:#}");
     // The lab holds other detached branches too: exact or a lower bound, never unknown.
     let basis = f["evidence"]["age_basis"].as_str().unwrap();
     assert!(matches!(basis, "exact" | "at_least"), "{f:#}");
