@@ -112,19 +112,7 @@ impl AsciiDb {
 
 impl Drop for AsciiDb {
     fn drop(&mut self) {
-        let gids = connect(&pg_url())
-            .query(
-                "SELECT textsend(gid) FROM pg_prepared_xacts WHERE database = $1",
-                &[&self.name],
-            )
-            .unwrap_or_default();
-        if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
-            for row in gids {
-                let gid: Vec<u8> = row.get(0);
-                let literal = indoubt::resolve::apply::pg::literal(&gid);
-                let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
-            }
-        }
+        common::rollback_prepared_in(&self.name, &self.url());
         let _ = connect(&pg_url()).batch_execute(&format!(
             "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
             self.name

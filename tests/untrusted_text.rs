@@ -227,22 +227,7 @@ impl OwnDb {
 
 impl Drop for OwnDb {
     fn drop(&mut self) {
-        // The GIDs' bytes are read from a UTF-8 database: one SQL_ASCII database's session
-        // would be refused them (the server will not convert 0xff to UTF-8).
-        let gids = postgres::Client::connect(&pg_url(), postgres::NoTls)
-            .and_then(|mut c| {
-                c.query(
-                    "SELECT textsend(gid) FROM pg_prepared_xacts WHERE database = $1",
-                    &[&self.name],
-                )
-            })
-            .unwrap_or_default();
-        if let Ok(mut db) = postgres::Client::connect(&self.url(), postgres::NoTls) {
-            for row in gids {
-                let gid: Vec<u8> = row.get(0);
-                let literal = indoubt::resolve::apply::pg::literal(&gid);
-                let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
-            }
+        if let Some(mut db) = common::rollback_prepared_in(&self.name, &self.url()) {
             for hex in &self.roles {
                 let _ = db.batch_execute(&format!(
                     "DO $$ BEGIN EXECUTE format('DROP OWNED BY %1$I; DROP ROLE %1$I', convert_from('\\x{hex}'::bytea, 'SQL_ASCII')); END $$"

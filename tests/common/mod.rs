@@ -650,3 +650,25 @@ pub fn run_measured(cmd: &mut std::process::Command, limit: std::time::Duration)
         elapsed: started.elapsed(),
     }
 }
+
+/// Rolls back every prepared transaction of the database `name` (reached at `url`), by
+/// its GID's exact bytes, on the session it returns (None: the database cannot be
+/// entered). The bytes are read from the admin's UTF-8 database: a SQL_ASCII database's
+/// session would be refused bytes that are not UTF-8.
+pub fn rollback_prepared_in(name: &str, url: &str) -> Option<postgres::Client> {
+    let gids = postgres::Client::connect(&pg_url(), postgres::NoTls)
+        .and_then(|mut c| {
+            c.query(
+                "SELECT textsend(gid) FROM pg_prepared_xacts WHERE database = $1",
+                &[&name],
+            )
+        })
+        .unwrap_or_default();
+    let mut db = postgres::Client::connect(url, postgres::NoTls).ok()?;
+    for row in gids {
+        let gid: Vec<u8> = row.get(0);
+        let literal = indoubt::resolve::apply::pg::literal(&gid);
+        let _ = db.batch_execute(&format!("ROLLBACK PREPARED {literal}"));
+    }
+    Some(db)
+}
