@@ -89,7 +89,7 @@ codes! {
 
     PREPARED_XACT_AGE = "prepared_xact_age" {
         meaning: "A prepared transaction (PREPARE TRANSACTION) has waited longer than the warning or critical age for its COMMIT PREPARED or ROLLBACK PREPARED. Its coordinator (a transaction manager, an XA application server) crashed, lost its log, or forgot it.",
-        why: "Until it is finished it keeps its row locks (sessions that touch those rows wait forever), holds back the xmin horizon so vacuum cannot remove dead rows in any database, and survives restarts. Left long enough it leads to bloat and, at the end, transaction ID wraparound.",
+        why: "Until it is finished it keeps its row locks (sessions that touch those rows wait forever), holds back the xmin horizon of its own database (and of the shared catalogs), so vacuum cannot remove rows deleted there since it began, and survives restarts. Left long enough it leads to bloat and, at the end, transaction ID wraparound.",
         fix: "Find the coordinator's decision and apply it: `indoubt resolve pg 'GID' --dry-run` shows the evidence and the decision sources' answers; run it again without --dry-run to COMMIT PREPARED or ROLLBACK PREPARED (confirmed and audited). By hand, in its database as its owner or a superuser: `COMMIT PREPARED 'GID'` or `ROLLBACK PREPARED 'GID'` (only with the coordinator's decision: guessing breaks atomicity).",
     }
 
@@ -190,9 +190,9 @@ codes! {
     }
 
     HORIZON_HOLDER = "horizon_holder" {
-        meaning: "Something holds back the xmin horizon: an open or idle-in-transaction session, a prepared transaction, a replication slot or a standby's hot_standby_feedback. The first such finding is the oldest, the one vacuum waits for; OK when nothing holds an xmin.",
-        why: "Vacuum cannot remove rows deleted after the horizon in any database: tables and indexes bloat, queries slow down, and xids age towards wraparound.",
-        fix: "End the holder the finding names: a session with `SELECT pg_terminate_backend(PID)` a prepared transaction with `indoubt resolve pg 'GID' --dry-run`; a slot with `indoubt pg slots` (restart its consumer or drop it); standby feedback by cancelling the query on the standby.",
+        meaning: "Something holds an xmin: an open or idle-in-transaction session, a prepared transaction, a replication slot or a standby's hot_standby_feedback. Each database has its own horizon, as the server computes it: a session's or prepared transaction's xmin counts only in its own database (and the shared catalogs), a slot's xmin and standby feedback in every database, a logical slot's catalog_xmin in the system catalogs of every database. The finding says where vacuum waits for this holder (it holds the oldest xmin there), with whom it holds it jointly (the same xmin: all must end), or that it holds back nothing now because an older holder is in front of it. The first finding is the holder vacuum waits for, oldest first; OK when nothing holds an xmin.",
+        why: "Where it holds the horizon, vacuum cannot remove rows deleted since: tables and indexes bloat, queries slow down, and xids age towards wraparound. Ending a holder frees nothing while another holds the same or an older xmin where it counts.",
+        fix: "End the holders vacuum waits for, as the finding's next says (it is given only where ending that holder moves the horizon): a session with `SELECT pg_terminate_backend(PID)` a prepared transaction with `indoubt resolve pg 'GID' --dry-run`; a slot with `indoubt pg slots` (restart its consumer or drop it); standby feedback by cancelling the query on the standby. `indoubt pg horizon` lists, per database, whose xmin its vacuum waits for.",
     }
 
     WRAPAROUND = "wraparound" {

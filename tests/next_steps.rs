@@ -208,6 +208,20 @@ fn pg_horizon_names_the_statement_or_command_that_ends_each_hold() {
             == 0
     });
 
+    // Prepared after the session took its xid, it held nothing back while the session
+    // lived: no command then; now it is what vacuum waits for.
+    let behind = finding(&report.findings, "horizon_holder", "id", "horizon_gid_1");
+    assert_eq!(behind.next, None, "{behind:?}");
+    let (report, _) = common::report::<HorizonReport>(&[
+        "pg",
+        "horizon",
+        "--pg",
+        &url,
+        "--warning-age",
+        "0s",
+        "--warning-xids",
+        "0",
+    ]);
     let prepared = finding(&report.findings, "horizon_holder", "id", "horizon_gid_1");
     assert_eq!(
         prepared.object.as_ref().map(|o| o.kind.as_str()),

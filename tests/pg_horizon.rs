@@ -91,7 +91,7 @@ fn an_idle_in_transaction_session_alone_is_named_with_ages_postgres_agrees_with(
     assert!(culprit.age_seconds.unwrap() >= 0.0);
     assert_eq!(
         report.culprit.as_deref().map(|c| c.starts_with(&format!(
-            "oldest xmin held by idle-in-transaction session {pid} for "
+            "vacuum held back in postgres by idle-in-transaction session {pid} for "
         ))),
         Some(true),
         "{:?}",
@@ -116,7 +116,7 @@ fn an_idle_in_transaction_session_alone_is_named_with_ages_postgres_agrees_with(
     let first = table.stdout.lines().next().unwrap_or_default();
     assert!(
         first.starts_with(&format!(
-            "WARNING: oldest xmin held by idle-in-transaction session {pid}"
+            "WARNING: vacuum held back in postgres by idle-in-transaction session {pid}"
         )),
         "{first}"
     );
@@ -732,4 +732,229 @@ fn a_slot_synced_to_a_standby_is_managed_from_the_primary() {
         .and_then(|f| f.advice.clone())
         .expect("a finding with advice");
     assert!(advice.contains("synced from the primary"), "{advice}");
+}
+
+fn one_i64(url: &str, sql: &str) -> i64 {
+    connect(url).query_one(sql, &[]).unwrap().get(0)
+}
+
+/// What the report says vacuum waits for in `database`: tables or catalogs.
+fn waits_for<'a>(report: &'a HorizonReport, database: &str) -> &'a common::schema::DatabaseWait {
+    report
+        .vacuum_waits_for
+        .iter()
+        .find(|d| d.database == database)
+        .unwrap_or_else(|| panic!("{database} in {:?}", report.vacuum_waits_for))
+}
+
+fn finding_about<'a>(report: &'a HorizonReport, subject: &str) -> &'a common::schema::Finding {
+    report
+        .findings
+        .iter()
+        .find(|f| f.subject == subject)
+        .unwrap_or_else(|| panic!("no finding about {subject}: {:#?}", report.findings))
+}
+
+/// Each database has its own horizon: the report's per database is VACUUM (VERBOSE)'s
+/// removable cutoff there ("oldest xmin" before 15), holders with one xmin hold jointly,
+/// a younger holder holds nothing back, and ending a holder moves exactly what it held.
+#[test]
+fn each_database_waits_for_its_own_holders_as_vacuum_verbose_reports() {
+    let cluster = quiet_cluster();
+    let postgres = cluster.url("postgres");
+    let (shop, app) = (cluster.url("shop"), cluster.url("app"));
+    let mut admin = connect(&postgres);
+    for sql in [
+        "CREATE DATABASE shop",
+        "CREATE DATABASE app",
+        // First: creating a logical slot waits for every running transaction.
+        "SELECT pg_create_logical_replication_slot('cdc_first', 'pgoutput')",
+    ] {
+        admin.batch_execute(sql).unwrap();
+    }
+    burn_xids(&postgres, 3);
+    for url in [&shop, &app, &postgres] {
+        connect(url)
+            .batch_execute("CREATE TABLE t (id int); INSERT INTO t VALUES (1)")
+            .unwrap();
+    }
+    connect(&shop)
+        .batch_execute("BEGIN; INSERT INTO t VALUES (2); PREPARE TRANSACTION 'shop-order-1'")
+        .unwrap();
+    // A report in shop that took its snapshot while the order was prepared: its xmin is
+    // the prepared transaction's xid.
+    let mut reader = connect(&shop);
+    let reader_pid: i32 = reader
+        .query_one("SELECT pg_backend_pid()", &[])
+        .unwrap()
+        .get(0);
+    reader
+        .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM t")
+        .unwrap();
+    burn_xids(&postgres, 3);
+    let (app_session, app_pid) = idle_in_transaction(&app);
+    burn_xids(&postgres, 3);
+    let (_late, late_pid) = idle_in_transaction(&app);
+    burn_xids(&postgres, 3);
+
+    let prepared_xid = one_i64(
+        &postgres,
+        "SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE gid = 'shop-order-1'",
+    );
+    let xid_of = |pid: i32| {
+        one_i64(
+            &postgres,
+            &format!("SELECT backend_xid::text::bigint FROM pg_stat_activity WHERE pid = {pid}"),
+        )
+    };
+    let (app_xid, late_xid) = (xid_of(app_pid), xid_of(late_pid));
+    let catalog_xmin = one_i64(
+        &postgres,
+        "SELECT catalog_xmin::text::bigint FROM pg_replication_slots WHERE slot_name = 'cdc_first'",
+    );
+    assert!(catalog_xmin < prepared_xid && prepared_xid < app_xid && app_xid < late_xid);
+
+    // Every holder over the xid threshold, so each has its finding.
+    let (report, out) = horizon(&postgres, &["--warning-xids", "1"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let shop_waits = waits_for(&report, "shop");
+    let shop_tables = shop_waits.tables.as_ref().expect("shop's tables are held");
+    assert_eq!(shop_tables.held_xid, Some(prepared_xid));
+    assert_eq!(vacuum_cutoff(&shop, "t"), prepared_xid, "the server agrees");
+    let prepared = "prepared transaction 'shop-order-1'".to_string();
+    let reader_name = format!("idle-in-transaction session {reader_pid}");
+    assert_eq!(shop_tables.held_by, [prepared.clone(), reader_name.clone()]);
+    let app_tables = waits_for(&report, "app").tables.as_ref().unwrap();
+    assert_eq!(app_tables.held_xid, Some(app_xid));
+    assert_eq!(
+        vacuum_cutoff(&app, "t"),
+        app_xid,
+        "not the older prepared transaction in shop"
+    );
+    assert!(
+        waits_for(&report, "postgres").tables.is_none(),
+        "nothing that counts in postgres holds its tables"
+    );
+    assert!(vacuum_cutoff(&postgres, "t") > late_xid);
+    for (db, url) in [("shop", &shop), ("app", &app), ("postgres", &postgres)] {
+        let catalogs = waits_for(&report, db).catalogs.as_ref().unwrap();
+        assert_eq!(catalogs.held_xid, Some(catalog_xmin), "{db}");
+        assert_eq!(
+            vacuum_cutoff(url, "pg_catalog.pg_class"),
+            catalog_xmin,
+            "{db}"
+        );
+    }
+    let culprit = report.culprit.clone().unwrap_or_default();
+    assert!(
+        culprit.starts_with(&format!(
+            "vacuum held back in shop by {prepared} and {reader_name} for "
+        )) && culprit.contains(&format!("; in app by idle-in-transaction session {app_pid} for "))
+            && culprit.contains("; in the system catalogs of every database by catalog_xmin of replication slot cdc_first for "),
+        "{culprit}"
+    );
+
+    // Ranked by what they hold back: the slot, the pair, app's session; the late one last.
+    let ranked: Vec<&str> = report.holders.iter().map(|h| h.id.as_str()).collect();
+    let (reader_id, app_id, late_id) = (
+        reader_pid.to_string(),
+        app_pid.to_string(),
+        late_pid.to_string(),
+    );
+    assert_eq!(
+        ranked,
+        [
+            "cdc_first",
+            "shop-order-1",
+            reader_id.as_str(),
+            app_id.as_str(),
+            late_id.as_str()
+        ]
+    );
+    let slot = &report.holders[0];
+    assert_eq!(
+        slot.holds_back.catalogs_of.len(),
+        4,
+        "postgres, template1, shop, app"
+    );
+    assert!(slot.holds_back.tables_of.is_empty());
+
+    // The pair: the prepared transaction is ended first (its resolve), the reader's
+    // session alone would free nothing.
+    let on_prepared = finding_about(&report, &prepared);
+    assert!(
+        on_prepared
+            .message
+            .contains("holds back vacuum in shop for "),
+        "{}",
+        on_prepared.message
+    );
+    assert!(on_prepared
+        .message
+        .contains(&format!("jointly with {reader_name}")));
+    assert!(on_prepared
+        .next
+        .as_deref()
+        .unwrap_or_default()
+        .contains("resolve pg shop-order-1"));
+    let on_reader = finding_about(&report, &reader_name);
+    assert_eq!(on_reader.next, None, "terminating it alone frees nothing");
+    let advice = on_reader.advice.clone().unwrap_or_default();
+    assert!(
+        advice.starts_with(&format!(
+            "ending it alone frees nothing: {prepared} holds the same xmin"
+        )),
+        "{advice}"
+    );
+    let on_app = finding_about(&report, &format!("idle-in-transaction session {app_pid}"));
+    assert_eq!(
+        on_app.message.split(" for ").next(),
+        Some("holds back vacuum in app")
+    );
+    assert_eq!(
+        on_app.next.as_deref(),
+        Some(format!("SELECT pg_terminate_backend({app_pid})").as_str())
+    );
+    let on_late = finding_about(&report, &format!("idle-in-transaction session {late_pid}"));
+    assert_eq!(
+        on_late.severity, "WARNING",
+        "next in line, holding nothing back yet"
+    );
+    assert!(
+        on_late.message.contains(&format!(
+            "holds back nothing now: idle-in-transaction session {app_pid} holds an older one"
+        )),
+        "{}",
+        on_late.message
+    );
+    assert_eq!(on_late.next, None);
+
+    // Ending the reader alone: shop still waits for the prepared transaction, as said.
+    drop(reader);
+    wait_for("the reader's session to end", || {
+        gone(&mut admin, reader_pid)
+    });
+    assert_eq!(vacuum_cutoff(&shop, "t"), prepared_xid);
+    let (report, _) = horizon(&postgres, &[]);
+    assert_eq!(
+        waits_for(&report, "shop").tables.as_ref().unwrap().held_by,
+        [prepared]
+    );
+    // Resolving it frees shop; ending app's session hands app to the late one.
+    connect(&shop)
+        .batch_execute("ROLLBACK PREPARED 'shop-order-1'")
+        .unwrap();
+    drop(app_session);
+    wait_for("app's session to end", || gone(&mut admin, app_pid));
+    let (report, _) = horizon(&postgres, &[]);
+    assert!(waits_for(&report, "shop").tables.is_none());
+    assert!(vacuum_cutoff(&shop, "t") > late_xid);
+    assert_eq!(
+        waits_for(&report, "app").tables.as_ref().unwrap().held_xid,
+        Some(late_xid)
+    );
+    assert_eq!(vacuum_cutoff(&app, "t"), late_xid);
+    admin
+        .batch_execute("SELECT pg_drop_replication_slot('cdc_first')")
+        .unwrap();
 }

@@ -5,26 +5,65 @@ use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::{Next, Word};
-use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot, Pins};
+use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView};
 use crate::settings::pg::HorizonSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
-use crate::text::Text;
+use crate::text::{RawText, Text};
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
+use chrono::{DateTime, Utc};
+use holds::{Front, Holds, HoldsBack};
 use serde::Serialize;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct HorizonReport {
-    /// "oldest xmin held by …", or null when nothing holds one.
+    /// Whose xmin vacuum waits for, database by database, in one line; null when nothing
+    /// holds one.
     culprit: Option<Text>,
     thresholds: Thresholds,
+    server_time: DateTime<Utc>,
+    in_recovery: bool,
+    settings: horizon::Settings,
+    /// Ranked by what they hold back: those vacuum waits for first, oldest first.
+    holders: Vec<HolderView>,
+    /// Per database that accepts connections: whose xmin its vacuum waits for.
+    vacuum_waits_for: Vec<DatabaseWait>,
+    databases: Vec<DatabaseAge>,
+    visibility_gaps: Vec<Text>,
+}
+
+/// A holder with where vacuum waits for it.
+#[derive(Debug, Serialize)]
+struct HolderView {
     #[serde(flatten)]
-    snapshot: HorizonSnapshot,
+    holder: Holder,
+    holds_back: HoldsBack,
+    /// Holders with the same xmin where it holds vacuum back: all must end.
+    jointly_with: Vec<Text>,
+    /// When it holds back nothing now: the older holders in front of it.
+    behind: Vec<Text>,
+}
+
+#[derive(Debug, Serialize)]
+struct DatabaseWait {
+    database: RawText,
+    /// Its ordinary tables; null when nothing holds an xmin that counts there.
+    tables: Option<FrontView>,
+    /// Its system catalogs (a logical slot's catalog_xmin counts there too).
+    catalogs: Option<FrontView>,
+}
+
+#[derive(Debug, Serialize)]
+struct FrontView {
+    /// What VACUUM reports as its removable cutoff (oldest xmin before PostgreSQL 15).
+    held_xid: Option<i64>,
+    age_xids: Option<i32>,
+    held_by: Vec<Text>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -73,8 +112,62 @@ fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<Ho
         wraparound_warning_xids: wrap_warning,
         wraparound_critical_xids: wrap_critical,
     };
-    let findings = assess(&snapshot, &thresholds, &settings.addressing);
-    let culprit = snapshot.holders.first().map(culprit_line);
+    let holds = holds::assess(&snapshot);
+    let said = Said {
+        snapshot: &snapshot,
+        holds: &holds,
+        names: snapshot.holders.iter().map(describe).collect(),
+    };
+    let order = said.ranking();
+    let findings = assess(&said, &order, &thresholds, &settings.addressing);
+    let culprit = said.headline();
+    let front_view = |f: &Front| FrontView {
+        held_xid: f.xid,
+        age_xids: f.age_xids,
+        held_by: said.names_of(&f.holders),
+    };
+    let vacuum_waits_for = holds
+        .databases
+        .iter()
+        .map(|d| DatabaseWait {
+            database: d.database.clone(),
+            tables: d.tables.as_ref().map(front_view),
+            catalogs: d.catalogs.as_ref().map(front_view),
+        })
+        .collect();
+    let views: Vec<(HoldsBack, Vec<Text>, Vec<Text>)> = holds
+        .holders
+        .iter()
+        .map(|a| {
+            (
+                a.holds_back.clone(),
+                said.names_of(&a.jointly_with),
+                said.names_of(&a.behind),
+            )
+        })
+        .collect();
+    let HorizonSnapshot {
+        server_time,
+        in_recovery,
+        settings: server_settings,
+        holders,
+        databases,
+        visibility_gaps,
+    } = snapshot;
+    let mut holders: Vec<Option<Holder>> = holders.into_iter().map(Some).collect();
+    let mut views: Vec<Option<_>> = views.into_iter().map(Some).collect();
+    let holders = order
+        .iter()
+        .filter_map(|&i| {
+            let (holds_back, jointly_with, behind) = views[i].take()?;
+            Some(HolderView {
+                holder: holders[i].take()?,
+                holds_back,
+                jointly_with,
+                behind,
+            })
+        })
+        .collect();
     Report::new(
         "pg horizon",
         settings.target.report_target(),
@@ -82,9 +175,292 @@ fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<Ho
         HorizonReport {
             culprit,
             thresholds,
-            snapshot,
+            server_time,
+            in_recovery,
+            settings: server_settings,
+            holders,
+            vacuum_waits_for,
+            databases,
+            visibility_gaps,
         },
     )
+}
+
+/// The snapshot with where each holder stops vacuum, and each holder's name: what the
+/// findings, the headline and the tables say.
+struct Said<'a> {
+    snapshot: &'a HorizonSnapshot,
+    holds: &'a Holds,
+    names: Vec<Text>,
+}
+
+impl Said<'_> {
+    fn names_of(&self, holders: &[usize]) -> Vec<Text> {
+        holders.iter().map(|&i| self.names[i].clone()).collect()
+    }
+
+    /// "a", "a and b", "a, b and c".
+    fn and(&self, holders: &[usize]) -> Text {
+        and_list(self.names_of(holders))
+    }
+
+    /// The databases named, or "every database" when they are all that accept connections.
+    fn places(&self, databases: &[RawText]) -> Text {
+        if databases.len() == self.holds.databases.len() && databases.len() > 1 {
+            return "every database".into();
+        }
+        const SHOWN: usize = 3;
+        let mut names: Vec<Text> = databases.iter().take(SHOWN).map(Text::from).collect();
+        if databases.len() > SHOWN {
+            names.push(format!("{} more", databases.len() - SHOWN).into());
+        }
+        and_list(names)
+    }
+
+    /// Holders vacuum waits for first (by age), then those holding only the shared
+    /// catalogs, then those that hold back nothing now.
+    fn ranking(&self) -> Vec<usize> {
+        let class = |i: &usize| {
+            let holds = &self.holds.holders[*i].holds_back;
+            match (holds.databases(), holds.shared_catalogs) {
+                (true, _) => 0,
+                (false, true) => 1,
+                (false, false) => 2,
+            }
+        };
+        let mut order: Vec<usize> = (0..self.snapshot.holders.len()).collect();
+        order.sort_by_key(|i| (class(i), *i));
+        order
+    }
+
+    /// Among holders at one xmin, the one to end first: the likelier root cause, as the
+    /// snapshot ranks ties (a prepared transaction before the sessions whose snapshots
+    /// took its xid as their xmin).
+    fn ends_first(&self, i: usize) -> bool {
+        self.holds.holders[i].jointly_with.iter().all(|&j| i < j)
+    }
+
+    /// Whose xmin vacuum waits for, database by database.
+    fn headline(&self) -> Option<Text> {
+        let first = self.snapshot.holders.first()?;
+        if self.snapshot.in_recovery {
+            return Some(if self.snapshot.settings.hot_standby_feedback {
+                text![
+                    "oldest xmin held by ",
+                    describe(first),
+                    " for ",
+                    age_text(first),
+                    ": hot_standby_feedback sends it to the primary, where vacuum waits for it in every database"
+                ]
+            } else {
+                text![
+                    "hot_standby_feedback is off: nothing here holds back the primary's vacuum (oldest xmin held by ",
+                    describe(first),
+                    " for ",
+                    age_text(first),
+                    ")"
+                ]
+            });
+        }
+        // Databases grouped by who holds their tables, then catalogs held by someone else.
+        type Groups = Vec<(Vec<usize>, Vec<RawText>)>;
+        let (mut tables, mut catalogs): (Groups, Groups) = (Vec::new(), Vec::new());
+        for db in &self.holds.databases {
+            let add = |groups: &mut Groups, holders: &Vec<usize>| match groups
+                .iter_mut()
+                .find(|(h, _)| h == holders)
+            {
+                Some((_, dbs)) => dbs.push(db.database.clone()),
+                None => groups.push((holders.clone(), vec![db.database.clone()])),
+            };
+            if let Some(f) = &db.tables {
+                add(&mut tables, &f.holders);
+            }
+            match (&db.tables, &db.catalogs) {
+                (Some(t), Some(c)) if t.holders == c.holders => {}
+                (_, Some(c)) => add(&mut catalogs, &c.holders),
+                _ => {}
+            }
+        }
+        // The oldest first: holder indexes follow age.
+        tables.sort_by_key(|(holders, _)| holders[0]);
+        catalogs.sort_by_key(|(holders, _)| holders[0]);
+        let mut parts: Vec<Text> = Vec::new();
+        for (holders, dbs) in &tables {
+            let lead = if parts.is_empty() {
+                "vacuum held back in "
+            } else {
+                "in "
+            };
+            parts.push(text![
+                lead,
+                self.places(dbs),
+                " by ",
+                self.and(holders),
+                " for ",
+                age_text(&self.snapshot.holders[holders[0]])
+            ]);
+        }
+        for (holders, dbs) in &catalogs {
+            let lead = if parts.is_empty() {
+                "vacuum held back in the system catalogs of "
+            } else {
+                "in the system catalogs of "
+            };
+            parts.push(text![
+                lead,
+                self.places(dbs),
+                " by ",
+                self.and(holders),
+                " for ",
+                age_text(&self.snapshot.holders[holders[0]])
+            ]);
+        }
+        if parts.is_empty() {
+            // Only backends connected to no database: the shared catalogs alone.
+            return Some(text![
+                "only the shared catalogs are held back, by ",
+                describe(first),
+                " for ",
+                age_text(first)
+            ]);
+        }
+        const SHOWN: usize = 3;
+        let more = parts.len().saturating_sub(SHOWN);
+        parts.truncate(SHOWN);
+        if more > 0 {
+            parts.push(format!("and {more} more below").into());
+        }
+        let mut line = Text::new();
+        for (n, part) in parts.iter().enumerate() {
+            if n > 0 {
+                line.push_str("; ");
+            }
+            line.push_text(part);
+        }
+        Some(line)
+    }
+
+    /// The finding's message: where vacuum waits for this holder, and beside whom.
+    fn message(&self, i: usize) -> Text {
+        let holder = &self.snapshot.holders[i];
+        let a = &self.holds.holders[i];
+        let age = age_text(holder);
+        let holds = &a.holds_back;
+        let mut message = if !holds.tables_of.is_empty() {
+            text![
+                "holds back vacuum in ",
+                self.places(&holds.tables_of),
+                " for ",
+                age
+            ]
+        } else if !holds.catalogs_of.is_empty() {
+            text![
+                "holds back vacuum of the system catalogs in ",
+                self.places(&holds.catalogs_of),
+                " for ",
+                age
+            ]
+        } else if holds.shared_catalogs {
+            text![
+                "holds back vacuum of the shared catalogs only (pg_database, pg_authid, …) for ",
+                age,
+                ": it is connected to no database"
+            ]
+        } else if !a.behind.is_empty() {
+            text![
+                "holds an xmin for ",
+                age,
+                " but holds back nothing now: ",
+                self.and(&a.behind),
+                " holds an older one wherever it counts"
+            ]
+        } else {
+            text![
+                "holds an xmin for ",
+                age,
+                " that reaches no primary: hot_standby_feedback is off"
+            ]
+        };
+        if !a.jointly_with.is_empty() {
+            message.push_str(", jointly with ");
+            message.push_text(&self.and(&a.jointly_with));
+            message.push_str(" (the same xmin)");
+        }
+        message
+    }
+
+    /// What the holder is, what ending its hold costs, and what else must end for vacuum
+    /// to move; the command itself is `next_step`.
+    fn advice(&self, i: usize) -> Text {
+        let holder = &self.snapshot.holders[i];
+        let a = &self.holds.holders[i];
+        let own = kind_advice(holder);
+        if a.holds_back.nothing() {
+            if a.behind.is_empty() {
+                return "with hot_standby_feedback off, a long query here is cancelled by recovery conflicts (or delays replay) instead of holding back the primary's vacuum".into();
+            }
+            return text![
+                "ending it now frees nothing: ",
+                self.and(&a.behind),
+                " holds an older xmin; end that first (its finding shows how). ",
+                own
+            ];
+        }
+        if a.jointly_with.is_empty() {
+            return own;
+        }
+        if self.ends_first(i) {
+            text![
+                own,
+                "; ",
+                self.and(&a.jointly_with),
+                " holds the same xmin and must end too before vacuum moves"
+            ]
+        } else {
+            text![
+                "ending it alone frees nothing: ",
+                self.and(&a.jointly_with),
+                " holds the same xmin; end that first (its finding shows how), then this. ",
+                own
+            ]
+        }
+    }
+
+    /// A command only where ending this holder moves vacuum (with the holders it shares
+    /// its xmin with, on the one to end first).
+    fn next(&self, i: usize, addressing: &Addressing) -> Option<Next> {
+        let a = &self.holds.holders[i];
+        if a.holds_back.nothing() || !self.ends_first(i) {
+            return None;
+        }
+        next_step(&self.snapshot.holders[i], addressing)
+    }
+
+    fn severity(&self, i: usize, t: &Thresholds) -> Severity {
+        let holder = &self.snapshot.holders[i];
+        let a = &self.holds.holders[i];
+        let by_age = grade_holder(holder, t);
+        match (a.holds_back.nothing(), a.behind.is_empty()) {
+            (false, _) => by_age,
+            // Old, and next in line once those in front end; it stops nothing yet.
+            (true, false) => by_age.min(Severity::Warning),
+            (true, true) => Severity::Ok,
+        }
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: Vec<Text>) -> Text {
+    let mut out = Text::new();
+    let n = items.len();
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            out.push_str(if k + 1 == n { " and " } else { ", " });
+        }
+        out.push_text(item);
+    }
+    out
 }
 
 fn describe(holder: &Holder) -> Text {
@@ -120,17 +496,8 @@ fn age_text(holder: &Holder) -> String {
     }
 }
 
-fn culprit_line(holder: &Holder) -> Text {
-    text![
-        "oldest xmin held by ",
-        describe(holder),
-        " for ",
-        age_text(holder)
-    ]
-}
-
-/// What the holder is and what ending its hold costs; the command itself is `next_step`.
-fn advice(holder: &Holder) -> Text {
+/// What the holder is and what ending its hold costs.
+fn kind_advice(holder: &Holder) -> Text {
     let id = &holder.id;
     match holder.kind.as_str() {
         "idle_in_transaction" => "an application opened a transaction and went quiet: find its owner; ending the session rolls its work back; set idle_in_transaction_session_timeout".into(),
@@ -213,15 +580,17 @@ fn grade_holder(holder: &Holder, t: &Thresholds) -> Severity {
     by_xids.max(by_time)
 }
 
-fn holder_finding(
-    holder: &Holder,
-    severity: Severity,
-    message: Text,
-    addressing: &Addressing,
-) -> Finding {
-    let mut finding = Finding::new(severity, codes::HORIZON_HOLDER, describe(holder), message);
+fn holder_finding(said: &Said, i: usize, t: &Thresholds, addressing: &Addressing) -> Finding {
+    let holder = &said.snapshot.holders[i];
+    let holds = &said.holds.holders[i];
+    let mut finding = Finding::new(
+        said.severity(i, t),
+        codes::HORIZON_HOLDER,
+        describe(holder),
+        said.message(i),
+    );
     finding.object = holder_object(holder);
-    finding.next = next_step(holder, addressing);
+    finding.next = said.next(i, addressing);
     let finding = match &holder.database {
         Some(database) => finding.evidence_raw("database", database),
         None => finding.evidence("database", serde_json::Value::Null),
@@ -237,18 +606,20 @@ fn holder_finding(
         .evidence("age_seconds", holder.age_seconds)
         .evidence("xmin", holder.xmin)
         .evidence("xid", holder.xid)
-        .advice(advice(holder))
+        .evidence("held_xid", holder.held_xid)
+        .evidence(
+            "holds_back",
+            serde_json::to_value(&holds.holds_back).unwrap_or_default(),
+        )
+        .advice(said.advice(i))
 }
 
-fn assess(snapshot: &HorizonSnapshot, t: &Thresholds, addressing: &Addressing) -> Vec<Finding> {
+fn assess(said: &Said, order: &[usize], t: &Thresholds, addressing: &Addressing) -> Vec<Finding> {
+    let snapshot = said.snapshot;
     let mut findings = Vec::new();
-    match snapshot.holders.first() {
-        Some(culprit) => findings.push(holder_finding(
-            culprit,
-            grade_holder(culprit, t),
-            culprit_line(culprit),
-            addressing,
-        )),
+    match order.first() {
+        // The first always: it is the answer, also when young.
+        Some(&first) => findings.push(holder_finding(said, first, t, addressing)),
         None => findings.push(
             Finding::new(
                 Severity::Ok,
@@ -259,15 +630,9 @@ fn assess(snapshot: &HorizonSnapshot, t: &Thresholds, addressing: &Addressing) -
             .evidence("source", "pg_stat_activity, pg_prepared_xacts, pg_replication_slots, pg_stat_replication"),
         ),
     }
-    for holder in snapshot.holders.iter().skip(1) {
-        let severity = grade_holder(holder, t);
-        if severity > Severity::Ok {
-            findings.push(holder_finding(
-                holder,
-                severity,
-                format!("holds an xmin for {}", age_text(holder)).into(),
-                addressing,
-            ));
+    for &i in order.iter().skip(1) {
+        if said.severity(i, t) > Severity::Ok {
+            findings.push(holder_finding(said, i, t, addressing));
         }
     }
     for db in &snapshot.databases {
@@ -323,12 +688,26 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
     .evidence("autovacuum_freeze_max_age", *freeze_max_age)
 }
 
-fn pins_text(holder: &Holder) -> Shown {
-    match (&holder.pins, &holder.database) {
-        (Pins::OwnDatabase, Some(own)) => Shown::from(own),
-        (Pins::OwnDatabase, None) => Shown::lit("-"),
-        (Pins::AllDatabases, _) => Shown::lit("all databases"),
-        (Pins::CatalogsOfAllDatabases, _) => Shown::lit("catalogs of all databases"),
+/// Where vacuum waits for it, in a few words; the finding says it whole.
+fn holds_back_text(view: &HolderView, databases: usize) -> Shown {
+    let places = |list: &[RawText]| {
+        if list.len() == databases && databases > 1 {
+            Shown::lit("every database")
+        } else {
+            Shown::join(list.iter().map(Shown::from), ", ")
+        }
+    };
+    let holds = &view.holds_back;
+    if !holds.tables_of.is_empty() {
+        places(&holds.tables_of)
+    } else if !holds.catalogs_of.is_empty() {
+        shown!("catalogs of {}", places(&holds.catalogs_of))
+    } else if holds.shared_catalogs {
+        Shown::lit("shared catalogs")
+    } else if !view.behind.is_empty() {
+        Shown::lit("nothing now")
+    } else {
+        Shown::lit("nothing")
     }
 }
 
@@ -341,11 +720,49 @@ impl TableView for HorizonReport {
     }
 
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let s = &self.snapshot;
+        let s = self;
         let mut out = Vec::new();
+        let held: Vec<&DatabaseWait> = self
+            .vacuum_waits_for
+            .iter()
+            .filter(|d| d.tables.is_some() || d.catalogs.is_some())
+            .collect();
+        if !held.is_empty() && !self.in_recovery {
+            let mut table = style.table(&["DATABASE", "VACUUM WAITS FOR", "HELD XID"]);
+            for d in held {
+                let front = |label: &'static str, f: &FrontView| {
+                    shown!(
+                        "{}{}",
+                        Shown::lit(label),
+                        Shown::join(f.held_by.iter().map(Shown::from), "\n")
+                    )
+                };
+                let mut lines = Vec::new();
+                let mut xids = Vec::new();
+                if let Some(t) = &d.tables {
+                    lines.push(front("", t));
+                    xids.push(held_xid_text(t));
+                }
+                if let Some(c) = &d.catalogs {
+                    if d.tables.as_ref().map(|t| &t.held_by) != Some(&c.held_by) {
+                        lines.push(front("catalogs: ", c));
+                        xids.push(held_xid_text(c));
+                    }
+                }
+                table.add_row(vec![
+                    Cell::new(&d.database),
+                    Cell::new(Shown::join(lines, "\n")),
+                    Cell::new(Shown::join(xids.iter().map(|x| Shown::text(x)), "\n")),
+                ]);
+            }
+            out.push(table.render());
+        }
         if !s.holders.is_empty() {
-            let mut table = style.table(&["KIND", "ID", "PINS", "WHO", "STATE", "AGE", "QUERY"]);
-            for h in &s.holders {
+            let mut table =
+                style.table(&["KIND", "ID", "HOLDS BACK", "WHO", "STATE", "AGE", "QUERY"]);
+            let databases = self.vacuum_waits_for.len();
+            for view in &s.holders {
+                let h = &view.holder;
                 let who = [
                     h.user.as_ref().map(Shown::from),
                     h.application.as_ref().map(Shown::from),
@@ -355,7 +772,7 @@ impl TableView for HorizonReport {
                 table.add_row(vec![
                     Cell::new(&h.kind),
                     Cell::new(&h.id),
-                    Cell::new(pins_text(h)),
+                    Cell::new(holds_back_text(view, databases)),
                     Cell::new(who),
                     Cell::new(h.state.as_deref().unwrap_or("-")),
                     Cell::new(age_text(h)),
@@ -423,13 +840,22 @@ impl TableView for HorizonReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot
-            .visibility_gaps
-            .iter()
-            .map(Shown::from)
-            .collect()
+        self.visibility_gaps.iter().map(Shown::from).collect()
+    }
+}
+
+/// The xid VACUUM keeps rows from, with its age.
+fn held_xid_text(front: &FrontView) -> String {
+    let xid = front
+        .held_xid
+        .map(|x| x.to_string())
+        .unwrap_or_else(|| "?".into());
+    match front.age_xids {
+        Some(age) => format!("{xid} ({age} xids ago)"),
+        None => xid,
     }
 }
 
 #[cfg(test)]
 pub(crate) mod golden;
+mod holds;

@@ -15,8 +15,13 @@ const DEAD_TUPLE_TOP: i64 = 5;
 /// Every holder of an xmin, in one statement (so all ages are against one snapshot).
 /// Walsenders are taken from pg_stat_replication only (physical ones: the server ignores
 /// a logical walsender's xmin), parallel workers through their leader, and autovacuum's
-/// VACUUM is left out (the server ignores it). On a standby every backend counts, and
-/// hot_standby_feedback carries it to all databases of the primary.
+/// VACUUM is left out (the server ignores it).
+/// Where each xmin counts (`pins`) follows ComputeXidHorizons (procarray.c, 14+): a
+/// backend's or prepared transaction's only in its own database (and the shared
+/// catalogs), a backend with no database's only in the shared catalogs, a slot's xmin and
+/// a physical walsender's feedback in every database, a slot's catalog_xmin in the
+/// catalogs of every database. A standby runs no vacuum: there everything counts together
+/// and reaches the primary's every database only through hot_standby_feedback.
 /// Ties in age go to the likelier root cause (`rank`): a slot's or a standby's xmin is
 /// often a copy of the prepared transaction or session that was oldest when it was taken.
 /// indoubt's own sessions mid-statement (`check` runs its checks side by side) hold an
@@ -37,6 +42,20 @@ fn holders_sql(version_num: i32) -> String {
             "CASE WHEN active THEN 'active' ELSE 'inactive' END",
         )
     };
+    // On a standby nothing is vacuumed: an xmin counts only as the feedback it sends.
+    let pins = |on_primary: &str, with_feedback: &str| {
+        format!(
+            "CASE WHEN NOT pg_is_in_recovery() THEN {on_primary} \
+             WHEN current_setting('hot_standby_feedback')::bool THEN '{with_feedback}' ELSE 'nothing' END"
+        )
+    };
+    let session_pins = pins(
+        "CASE WHEN a.datid IS NULL THEN 'shared_catalogs' ELSE 'own_database' END",
+        "all_databases",
+    );
+    let prepared_pins = pins("'own_database'", "all_databases");
+    let all_pins = pins("'all_databases'", "all_databases");
+    let catalog_pins = pins("'catalogs_of_all_databases'", "catalogs_of_all_databases");
     let valid = format!(
         "NOT {}",
         super::slots::invalidated_sql(version_num, "pg_replication_slots")
@@ -47,7 +66,7 @@ fn holders_sql(version_num: i32) -> String {
          a.pid::text AS id, a.datname::text AS database, a.usename::text AS who, a.application_name AS application,
          a.client_addr::text AS client, a.state, a.backend_type, a.xact_start AS since, a.query_start,
          left(a.query, 300) AS query, a.backend_xid AS xid, a.backend_xmin AS xmin,
-         pg_is_in_recovery() OR a.datid IS NULL AS pins_all, 3 AS rank
+         {session_pins} AS pins, 3 AS rank
   FROM pg_stat_activity a
   WHERE a.pid <> pg_backend_pid() AND coalesce(a.backend_xid, a.backend_xmin) IS NOT NULL
     AND a.pid NOT IN (SELECT pid FROM pg_stat_replication) AND a.leader_pid IS NULL
@@ -55,25 +74,26 @@ fn holders_sql(version_num: i32) -> String {
     AND NOT (a.backend_type IS NOT DISTINCT FROM 'autovacuum worker' AND a.query LIKE 'autovacuum: VACUUM%')
   UNION ALL
   SELECT 'prepared', gid, database::text, owner::text, NULL, NULL, NULL, NULL, prepared, NULL, NULL,
-         transaction, NULL, false, 1
+         transaction, NULL, {prepared_pins}, 1
   FROM pg_prepared_xacts
   UNION ALL
   SELECT 'slot_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, xmin, true, 4
+         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, xmin, {all_pins}, 4
   FROM pg_replication_slots WHERE xmin IS NOT NULL AND {valid}
   UNION ALL
   SELECT 'slot_catalog_xmin', slot_name::text, database::text, NULL, slot_type, NULL,
-         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, true, 5
+         {slot_state}, NULL, {slot_since}, NULL, NULL, NULL, catalog_xmin, {catalog_pins}, 5
   FROM pg_replication_slots WHERE catalog_xmin IS NOT NULL AND {valid}
   UNION ALL
     SELECT 'standby_feedback', r.pid::text, NULL, r.usename::text, r.application_name, r.client_addr::text, r.state,
-         NULL, NULL::timestamptz, NULL, NULL, NULL, r.backend_xmin, true, 6
+         NULL, NULL::timestamptz, NULL, NULL, NULL, r.backend_xmin, {all_pins}, 6
   FROM pg_stat_replication r
   WHERE r.backend_xmin IS NOT NULL
     AND r.pid IN (SELECT pid FROM pg_stat_activity WHERE datid IS NULL))
 SELECT kind, id, database, who, application, client, state, backend_type, since, query_start, query,
        xid::text::bigint, xmin::text::bigint, greatest(age(xid), age(xmin)),
-       extract(epoch FROM statement_timestamp() - since)::float8, pins_all
+       extract(epoch FROM statement_timestamp() - since)::float8, pins,
+       (CASE WHEN xid IS NOT NULL AND (xmin IS NULL OR age(xid) >= age(xmin)) THEN xid ELSE xmin END)::text::bigint
 FROM h ORDER BY 14 DESC NULLS LAST, rank, since NULLS LAST, 2"
     )
 }
@@ -87,7 +107,8 @@ fn settings_sql(version_num: i32) -> String {
     format!(
         "SELECT statement_timestamp(), pg_is_in_recovery(),
        current_setting('autovacuum_freeze_max_age')::bigint,
-       current_setting('autovacuum_multixact_freeze_max_age')::bigint, {failsafe}"
+       current_setting('autovacuum_multixact_freeze_max_age')::bigint, {failsafe},
+       current_setting('hot_standby_feedback')::bool"
     )
 }
 
@@ -108,7 +129,7 @@ pub struct Holder {
     /// pid, gid or slot name.
     pub id: RawText,
     pub database: Option<RawText>,
-    /// Databases whose vacuum it holds back: its own, or all (slots, standby feedback).
+    /// Where its xmin counts when vacuum computes what it may remove.
     pub pins: Pins,
     pub user: Option<RawText>,
     /// Application name; for slots the slot type.
@@ -122,6 +143,8 @@ pub struct Holder {
     pub query: Option<RawText>,
     pub xid: Option<i64>,
     pub xmin: Option<i64>,
+    /// The older of xid and xmin: what it holds the horizon at.
+    pub held_xid: Option<i64>,
     pub age_xids: Option<i32>,
     pub age_seconds: Option<f64>,
 }
@@ -129,17 +152,36 @@ pub struct Holder {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Pins {
-    /// Tables of its own database (and the shared catalogs).
+    /// Tables and catalogs of its own database (and the shared catalogs).
     OwnDatabase,
     /// Every database.
     AllDatabases,
     /// The system catalogs of every database (a logical slot's catalog_xmin).
     CatalogsOfAllDatabases,
+    /// Only the catalogs shared by all databases (a backend connected to no database).
+    SharedCatalogs,
+    /// Nothing: on a standby with hot_standby_feedback off, no xmin reaches the primary.
+    Nothing,
+}
+
+impl Pins {
+    fn parse(text: &str) -> Result<Pins> {
+        Ok(match text {
+            "own_database" => Pins::OwnDatabase,
+            "all_databases" => Pins::AllDatabases,
+            "catalogs_of_all_databases" => Pins::CatalogsOfAllDatabases,
+            "shared_catalogs" => Pins::SharedCatalogs,
+            "nothing" => Pins::Nothing,
+            other => anyhow::bail!("unexpected holder scope {other:?}"),
+        })
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DatabaseAge {
     pub database: RawText,
+    /// false for template0: nobody connects, so nothing there holds or is vacuumed.
+    pub allows_connections: bool,
     pub datfrozenxid_age: i32,
     pub datminmxid_age: i32,
     /// Transactions that can still be assigned before the server stops accepting them.
@@ -168,6 +210,8 @@ pub struct Settings {
     pub vacuum_multixact_failsafe_age: Option<i64>,
     /// Margin at which xid assignment stops (3M since PG14, 1M before).
     pub stop_margin_xids: i64,
+    /// On a standby: whether its xmin reaches the primary.
+    pub hot_standby_feedback: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -197,6 +241,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
         autovacuum_multixact_freeze_max_age: settings_row.try_get(3)?,
         vacuum_failsafe_age: settings_row.try_get(4)?,
         vacuum_multixact_failsafe_age: settings_row.try_get(5)?,
+        hot_standby_feedback: settings_row.try_get(6)?,
         stop_margin_xids: if version >= 140000 {
             3_000_000
         } else {
@@ -207,18 +252,12 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
     let holders = holders
         .iter()
         .map(|r| {
-            let kind: String = r.try_get(0)?;
-            let pins_all: bool = r.try_get(15)?;
-            let pins = match (pins_all, kind.as_str()) {
-                (true, "slot_catalog_xmin") => Pins::CatalogsOfAllDatabases,
-                (true, _) => Pins::AllDatabases,
-                (false, _) => Pins::OwnDatabase,
-            };
+            let pins: String = r.try_get(15)?;
             Ok(Holder {
-                kind,
+                kind: r.try_get(0)?,
+                pins: Pins::parse(&pins)?,
                 id: r.try_get(1)?,
                 database: r.try_get(2)?,
-                pins,
                 user: r.try_get(3)?,
                 application: r.try_get(4)?,
                 client: r.try_get(5)?,
@@ -229,6 +268,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
                 query: super::redact_query(r.try_get(10)?),
                 xid: r.try_get(11)?,
                 xmin: r.try_get(12)?,
+                held_xid: r.try_get(16)?,
                 age_xids: r.try_get(13)?,
                 age_seconds: r.try_get(14)?,
             })
@@ -282,6 +322,7 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
             datminmxid_age: mxid_age,
             dead_tuples: Vec::new(),
             database: database.clone(),
+            allows_connections: allow_conn,
         });
         if !allow_conn {
             continue; // template0: nobody may connect, nothing to report

@@ -227,9 +227,39 @@ report!(HorizonReport {
     in_recovery: bool,
     settings: HorizonSettings,
     holders: Vec<Holder>,
+    vacuum_waits_for: Vec<DatabaseWait>,
     databases: Vec<DatabaseAge>,
     visibility_gaps: Vec<String>,
 });
+
+/// Whose xmin one database's vacuum waits for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseWait {
+    pub database: String,
+    #[serde(deserialize_with = "present")]
+    pub tables: Option<Front>,
+    #[serde(deserialize_with = "present")]
+    pub catalogs: Option<Front>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Front {
+    #[serde(deserialize_with = "present")]
+    pub held_xid: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub age_xids: Option<i32>,
+    pub held_by: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HoldsBack {
+    pub tables_of: Vec<String>,
+    pub catalogs_of: Vec<String>,
+    pub shared_catalogs: bool,
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -252,6 +282,7 @@ pub struct HorizonSettings {
     #[serde(deserialize_with = "present")]
     pub vacuum_multixact_failsafe_age: Option<i64>,
     pub stop_margin_xids: i64,
+    pub hot_standby_feedback: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -283,15 +314,21 @@ pub struct Holder {
     #[serde(deserialize_with = "present")]
     pub xmin: Option<i64>,
     #[serde(deserialize_with = "present")]
+    pub held_xid: Option<i64>,
+    #[serde(deserialize_with = "present")]
     pub age_xids: Option<i32>,
     #[serde(deserialize_with = "present")]
     pub age_seconds: Option<f64>,
+    pub holds_back: HoldsBack,
+    pub jointly_with: Vec<String>,
+    pub behind: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseAge {
     pub database: String,
+    pub allows_connections: bool,
     pub datfrozenxid_age: i32,
     pub datminmxid_age: i32,
     pub xids_left: i64,

@@ -1,9 +1,10 @@
-//! Golden output of `pg horizon` (report::golden): the Narayana prepared transaction of
-//! the `pg prepared` fixture as the culprit, an idle-in-transaction session, the 63-char
-//! slot's catalog_xmin, standby feedback, and a database near wraparound.
+//! Golden output of `pg horizon` (report::golden): the 63-char slot's catalog_xmin
+//! holding every database's catalogs, the Narayana prepared transaction of the `pg
+//! prepared` fixture holding its database's tables, an idle-in-transaction session holding
+//! another database's, standby feedback behind them all, and a database near wraparound.
 
 use super::*;
-use crate::pg::horizon::{DeadTuples, Settings};
+use crate::pg::horizon::{DeadTuples, Pins, Settings};
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::settings::pg::HorizonSettings;
@@ -33,8 +34,9 @@ fn holder(kind: &str, id: &str, pins: Pins, age_seconds: Option<f64>, age_xids: 
         since: age_seconds.map(|s| ago(s as i64)),
         query_start: None,
         query: None,
-        xid: Some(771_203),
-        xmin: Some(771_203),
+        xid: None,
+        xmin: Some(2_000_000_000 - i64::from(age_xids)),
+        held_xid: Some(2_000_000_000 - i64::from(age_xids)),
         age_xids: Some(age_xids),
         age_seconds,
     }
@@ -57,6 +59,7 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
         990_002,
     );
     idle.state = Some("idle in transaction".into());
+    idle.database = Some(RawText::from(b"l\xe4ger".to_vec()));
     idle.query_start = Some(ago(5_390));
     idle.query = Some("SELECT * FROM orders WHERE customer_id = $1 FOR UPDATE".into());
     let mut slot = holder(
@@ -89,12 +92,14 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
             vacuum_failsafe_age: Some(1_600_000_000),
             vacuum_multixact_failsafe_age: Some(1_600_000_000),
             stop_margin_xids: 3_000_000,
+            hot_standby_feedback: false,
         },
         // Ranked by age in xids, as the server sorts them: the slot first.
         holders: vec![slot, prepared, idle, standby],
         databases: vec![
             DatabaseAge {
                 database: "orders".into(),
+                allows_connections: true,
                 datfrozenxid_age: 1_350_000_000,
                 datminmxid_age: 12_000_000,
                 xids_left: 797_483_647,
@@ -110,6 +115,7 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
             },
             DatabaseAge {
                 database: RawText::from(b"l\xe4ger".to_vec()),
+                allows_connections: true,
                 datfrozenxid_age: 150_000_000,
                 datminmxid_age: 1_000,
                 xids_left: 1_997_483_647,
@@ -147,6 +153,8 @@ fn pg_horizon() {
     whole.extend(next_words.iter().cloned());
     let mut may_overflow: Vec<&str> = next_words.iter().map(String::as_str).collect();
     may_overflow.push(&narayana);
+    // In the VACUUM WAITS FOR column of the box layout, kept whole beside the database.
+    may_overflow.push(SLOT);
     let expect = Expect {
         whole,
         may_overflow,
