@@ -145,3 +145,23 @@ pub fn format_ms(ms: i64) -> String {
         .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
         .unwrap_or_else(|| format!("{ms} ms"))
 }
+
+/// A probe's runs in `check`: one on every `kafka` target of the config, addressed as
+/// `--kafka=NAME`, with the target's `check_topic_regex` when it has one.
+pub fn on_every_cluster(
+    config: &crate::config::Config,
+    command: &[&str],
+) -> Vec<(String, Vec<String>)> {
+    config
+        .kafka
+        .iter()
+        .map(|(name, target)| {
+            let mut argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+            argv.push(format!("--kafka={name}"));
+            if let Some(regex) = &target.check_topic_regex {
+                argv.push(format!("--topic-regex={regex}"));
+            }
+            (name.clone(), argv)
+        })
+        .collect()
+}

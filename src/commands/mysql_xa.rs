@@ -3,7 +3,9 @@
 //! XID; and the history list that purge has not removed, with the oldest transaction.
 
 use super::pg_common::Addressing;
+use crate::cli::{CheckKind, Command, MysqlCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::gid::{self, DecodedGid};
@@ -12,8 +14,10 @@ use crate::mysql::session::{self, Mode};
 use crate::mysql::xa::{self, AgeBasis, Branch, Snapshot, Waiter, Xid};
 use crate::next::Word;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::mysql::MysqlXaSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -72,26 +76,56 @@ pub fn global(xid: &Xid, decoded: &DecodedGid) -> Option<GlobalTransaction> {
     GlobalTransaction::of(&gid::pgjdbc_gid(format_id, &xid.gtrid, &xid.bqual), decoded)
 }
 
-pub async fn run(ctx: &Context, settings: &MysqlXaSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
+/// `mysql xa` as a probe.
+pub(crate) struct MysqlXa;
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, settings: &MysqlXaSettings) -> Result<Report<XaReport>> {
-    let target = &settings.target;
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
-    ctx.note(format!(
-        "connected: {} {}{}",
-        session.flavor.name(),
-        session.version,
-        if session.tls { ", over TLS" } else { "" }
-    ));
-    let snapshot = xa::collect(&mut session).await;
-    session.close().await;
-    Ok(report_of(settings, snapshot?))
+impl Inspect for MysqlXa {
+    type Settings = MysqlXaSettings;
+    type Gathered = Snapshot;
+    type Data = XaReport;
+    const NAME: &'static str = "mysql xa";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Mysql);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<MysqlXaSettings>, Command> {
+        match command {
+            Command::Mysql(MysqlCommand::Xa(a)) => Ok(settings::mysql::xa(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .mysql
+            .keys()
+            .map(|name| {
+                let argv = ["mysql", "xa", &format!("--mysql={name}")];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &MysqlXaSettings) -> Result<Snapshot> {
+        let target = &settings.target;
+        ctx.note(format!("connecting to {}", target.params.describe()));
+        let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
+        ctx.note(format!(
+            "connected: {} {}{}",
+            session.flavor.name(),
+            session.version,
+            if session.tls { ", over TLS" } else { "" }
+        ));
+        let snapshot = xa::collect(&mut session).await;
+        session.close().await;
+        snapshot
+    }
+
+    fn report(_ctx: &Context, settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport> {
+        report_of(settings, snapshot)
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.

@@ -1,6 +1,8 @@
 //! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
 
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe;
@@ -8,8 +10,10 @@ use crate::next::Next;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -96,17 +100,55 @@ fn save(file: &Path, now: &Previous) -> Result<()> {
     })
 }
 
-pub async fn run(ctx: &Context, settings: &OutboxSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `pg outbox` as a probe. Its reads, its state files and its judgement are still one
+/// pass (`build`): gathered is the report.
+pub(crate) struct PgOutbox;
+
+impl Inspect for PgOutbox {
+    type Settings = OutboxSettings;
+    type Gathered = Report<OutboxReport>;
+    type Data = OutboxReport;
+    const NAME: &'static str = "outbox";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Outbox);
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<OutboxSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Outbox(a)) => Ok(settings::pg::outboxes(t, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .outbox
+            .iter()
+            .filter(|(_, outbox)| outbox.check)
+            .map(|(name, _)| {
+                let argv = ["pg", "outbox", "--", name];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &OutboxSettings) -> Result<Report<OutboxReport>> {
+        build(ctx, settings).await
+    }
+
+    fn report(
+        _ctx: &Context,
+        _settings: &OutboxSettings,
+        report: Report<OutboxReport>,
+    ) -> Report<OutboxReport> {
+        report
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    settings: &OutboxSettings,
-) -> Result<Report<OutboxReport>> {
+/// The report: reads, state files and findings in one pass.
+async fn build(ctx: &Context, settings: &OutboxSettings) -> Result<Report<OutboxReport>> {
     // Every state file is checked before anything is read or written: a planted one
     // stops the command with nothing done.
     let mut previous = std::collections::BTreeMap::new();

@@ -1,13 +1,17 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
 use super::pg_common::{self, Addressing};
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::pg::PreparedSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -29,25 +33,48 @@ pub(crate) struct PreparedReport {
     snapshot: PreparedSnapshot,
 }
 
-pub async fn run(ctx: &Context, settings: &PreparedSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
+/// `pg prepared` as a probe.
+pub(crate) struct PgPrepared;
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    settings: &PreparedSettings,
-) -> Result<Report<PreparedReport>> {
-    let target = &settings.target;
-    let key = format!("{:?}", settings.databases);
-    let snapshot = pg_common::server_read(ctx, "pg prepared", target, key, |session| async move {
-        ctx.note(format!("connected: PostgreSQL {}", session.info.version));
-        prepared::collect(&session, &settings.databases, ctx.timeout).await
-    })
-    .await?;
-    Ok(report_of(settings, snapshot))
+impl Inspect for PgPrepared {
+    type Settings = PreparedSettings;
+    type Gathered = PreparedSnapshot;
+    type Data = PreparedReport;
+    const NAME: &'static str = "pg prepared";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<PreparedSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Prepared(a)) => Ok(settings::pg::prepared(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        pg_common::on_every_server(config, &["pg", "prepared"])
+    }
+
+    async fn gather(ctx: &Context, settings: &PreparedSettings) -> Result<PreparedSnapshot> {
+        let target = &settings.target;
+        let key = format!("{:?}", settings.databases);
+        pg_common::server_read(ctx, "pg prepared", target, key, |session| async move {
+            ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+            prepared::collect(&session, &settings.databases, ctx.timeout).await
+        })
+        .await
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &PreparedSettings,
+        snapshot: PreparedSnapshot,
+    ) -> Report<PreparedReport> {
+        report_of(settings, snapshot)
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.

@@ -1,7 +1,9 @@
 //! `indoubt reconcile`: orders in the database that their events never announced, found
 //! as the difference of two sets — never as an ERROR line.
 
+use crate::cli::{CheckKind, Command};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -12,8 +14,10 @@ use crate::reconcile::db;
 use crate::reconcile::spill::Budget;
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
+use crate::settings::probe::Inspect;
 use crate::settings::reconcile::ReconcileSettings;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -132,17 +136,58 @@ struct Duplicate {
     count: u32,
 }
 
-pub async fn run(ctx: &Context, settings: &ReconcileSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `reconcile` as a probe. Its streaming comparison and its judgement are still one pass
+/// (`build`): gathered is the report.
+pub(crate) struct Reconcile;
+
+impl Inspect for Reconcile {
+    type Settings = ReconcileSettings;
+    type Gathered = Report<ReconcileReport>;
+    type Data = ReconcileReport;
+    const NAME: &'static str = "reconcile";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<ReconcileSettings>, Command> {
+        match command {
+            Command::Reconcile(a) => Ok(settings::reconcile::reconcile(t, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .reconcile
+            .iter()
+            .filter(|(_, job)| job.check)
+            .map(|(name, _)| {
+                let argv = ["reconcile", "--no-progress", "--", name];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(
+        ctx: &Context,
+        settings: &ReconcileSettings,
+    ) -> Result<Report<ReconcileReport>> {
+        build(ctx, settings).await
+    }
+
+    fn report(
+        _ctx: &Context,
+        _settings: &ReconcileSettings,
+        report: Report<ReconcileReport>,
+    ) -> Report<ReconcileReport> {
+        report
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    args: &ReconcileSettings,
-) -> Result<Report<ReconcileReport>> {
+/// The report: the streaming comparison and its findings in one pass.
+async fn build(ctx: &Context, args: &ReconcileSettings) -> Result<Report<ReconcileReport>> {
     let (since, until, settle, slack) = (args.since, args.until, args.settle, args.slack);
     let (pg, kafka, id_from) = (&args.pg, &args.kafka.client, &args.id_from);
     let topic_name = &args.topic;
