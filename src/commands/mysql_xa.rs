@@ -507,3 +507,6 @@ fn blocked_cell(waiters: &[Waiter]) -> Shown {
         "\n",
     )
 }
+
+#[cfg(test)]
+pub(crate) mod golden;

@@ -191,9 +191,21 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
 fn finish(
     ctx: &Context,
     s: &ResolveMysqlSettings,
-    mut findings: Vec<Finding>,
+    findings: Vec<Finding>,
     data: ResolveMysqlReport,
 ) -> Result<Severity> {
+    let report = report_of(s, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report from the findings and what was read: pure, so the golden tests build it as
+/// a run does.
+fn report_of(
+    s: &ResolveMysqlSettings,
+    mut findings: Vec<Finding>,
+    data: ResolveMysqlReport,
+) -> Report<ResolveMysqlReport> {
     let addressing: &Addressing = &s.addressing;
     let next = |via: &Via<'_>| siblings::next_through(addressing, via);
     findings.extend(siblings::findings(
@@ -208,9 +220,7 @@ fn finish(
             next: &next,
         },
     ));
-    let report = Report::new("resolve mysql", s.target.report_target(), findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Report::new("resolve mysql", s.target.report_target(), findings, data)
 }
 
 /// The evidence the operator confirms: the branch, its decoded XID, what each source
@@ -283,3 +293,6 @@ impl TableView for ResolveMysqlReport {
         lines
     }
 }
+
+#[cfg(test)]
+mod golden;
