@@ -8,7 +8,6 @@ use super::*;
 use crate::mysql::session::Flavor;
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
-use crate::settings::CommandSettings;
 
 /// The golden config with the MariaDB server of the fixtures, `prod-billing`.
 pub(crate) const CONFIG: &str = "\
@@ -21,10 +20,7 @@ mysql:
 ";
 
 fn settings() -> MysqlXaSettings {
-    match golden::settings(CONFIG, &["mysql", "xa", "--mysql", "prod-billing"]) {
-        CommandSettings::MysqlXa(s) => s,
-        _ => unreachable!("resolved as mysql xa"),
-    }
+    golden::probe_settings(CONFIG, &["mysql", "xa", "--mysql", "prod-billing"])
 }
 
 /// Seconds since the server restarted: InnoDB dates what it recovered from then.
