@@ -136,13 +136,13 @@ struct Duplicate {
     count: u32,
 }
 
-/// `reconcile` as a probe. Its streaming comparison and its judgement are still one pass
-/// (`build`): gathered is the report.
+/// `reconcile` as a probe: gather is the streaming comparison (and the ids file it
+/// writes), report judges the classes it came to.
 pub(crate) struct Reconcile;
 
 impl Inspect for Reconcile {
     type Settings = ReconcileSettings;
-    type Gathered = Report<ReconcileReport>;
+    type Gathered = (Target, ReconcileReport);
     type Data = ReconcileReport;
     const NAME: &'static str = "reconcile";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
@@ -173,21 +173,26 @@ impl Inspect for Reconcile {
     async fn gather(
         ctx: &Context,
         settings: &ReconcileSettings,
-    ) -> Result<Report<ReconcileReport>> {
-        build(ctx, settings).await
+    ) -> Result<(Target, ReconcileReport)> {
+        compare_sides(ctx, settings).await
     }
 
     fn report(
-        _ctx: &Context,
-        _settings: &ReconcileSettings,
-        report: Report<ReconcileReport>,
+        ctx: &Context,
+        settings: &ReconcileSettings,
+        (target, data): (Target, ReconcileReport),
     ) -> Report<ReconcileReport> {
-        report
+        let next = ids_out_next(ctx, settings, &data);
+        let findings = assess(&data, next.as_ref());
+        Report::new("reconcile", target, findings, data)
     }
 }
 
-/// The report: the streaming comparison and its findings in one pass.
-async fn build(ctx: &Context, args: &ReconcileSettings) -> Result<Report<ReconcileReport>> {
+/// The two sides read and compared, streaming: the classes of ids, not yet judged.
+async fn compare_sides(
+    ctx: &Context,
+    args: &ReconcileSettings,
+) -> Result<(Target, ReconcileReport)> {
     let (since, until, settle, slack) = (args.since, args.until, args.settle, args.slack);
     let (pg, kafka, id_from) = (&args.pg, &args.kafka.client, &args.id_from);
     let topic_name = &args.topic;
@@ -347,8 +352,6 @@ async fn build(ctx: &Context, args: &ReconcileSettings) -> Result<Report<Reconci
     } else {
         data.unparseable.clear();
     }
-    let next = ids_out_next(ctx, args, &data);
-    let findings = assess(&data, next.as_ref());
     let target = Target {
         name: pg.name.clone(),
         kind: "reconcile".into(),
@@ -358,8 +361,7 @@ async fn build(ctx: &Context, args: &ReconcileSettings) -> Result<Report<Reconci
             kafka.bootstrap.join(",")
         ),
     };
-    let report = Report::new("reconcile", target, findings, data);
-    Ok(report)
+    Ok((target, data))
 }
 
 /// How many missing ids the finding's message names (the report has them all, unless
