@@ -40,6 +40,9 @@ pub struct ReportedBranch {
     pub branch: Branch,
     pub decoded_xid: DecodedGid,
     pub global_transaction: Option<GlobalTransaction>,
+    /// Its grade by age (UNKNOWN when its age is): decided by the report, shown by the table.
+    #[serde(skip)]
+    pub grade: Severity,
 }
 
 #[derive(Debug, Serialize)]
@@ -128,6 +131,19 @@ impl Inspect for MysqlXa {
     }
 }
 
+/// Whether the branch's age is known (exactly or as a bound).
+fn age_known(b: &Branch) -> bool {
+    !matches!(b.age.basis, AgeBasis::Unknown) && b.age.seconds.is_some()
+}
+
+/// A branch graded by its age; UNKNOWN when its age is.
+fn grade(b: &Branch, warning: Duration, critical: Duration) -> Severity {
+    match b.age.seconds.filter(|_| age_known(b)) {
+        Some(s) => Severity::grade(seconds(s), warning, critical),
+        None => Severity::Unknown,
+    }
+}
+
 /// The report from what was read: pure, so the golden tests build it as a run does.
 fn report_of(settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport> {
     let (warning, critical) = settings.age;
@@ -139,6 +155,7 @@ fn report_of(settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport>
             let decoded_xid = decoded(&branch.xid);
             let global_transaction = global(&branch.xid, &decoded_xid);
             ReportedBranch {
+                grade: grade(&branch, warning, critical),
                 branch,
                 decoded_xid,
                 global_transaction,
@@ -250,13 +267,11 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
     }
     for rb in &data.branches {
         let b = &rb.branch;
-        let known = !matches!(b.age.basis, AgeBasis::Unknown) && b.age.seconds.is_some();
-        let (severity, code) = match b.age.seconds.filter(|_| known) {
-            Some(s) => (
-                Severity::grade(seconds(s), warning, critical),
-                codes::XA_BRANCH_AGE,
-            ),
-            None => (Severity::Unknown, codes::XA_BRANCH_AGE_UNKNOWN),
+        let known = age_known(b);
+        let severity = rb.grade;
+        let code = match known {
+            true => codes::XA_BRANCH_AGE,
+            false => codes::XA_BRANCH_AGE_UNKNOWN,
         };
         let mut message = match known {
             true => format!("prepared, {} old", b.age.text()),
@@ -432,8 +447,6 @@ impl TableView for XaReport {
         if self.branches.is_empty() {
             return Vec::new();
         }
-        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
-        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
         let mut table = style.table(&[
             "STATUS",
             "XID",
@@ -446,13 +459,9 @@ impl TableView for XaReport {
         ]);
         for rb in &self.branches {
             let b = &rb.branch;
-            let severity = match (&b.age.basis, b.age.seconds) {
-                (AgeBasis::Unknown, _) | (_, None) => Severity::Unknown,
-                (_, Some(s)) => Severity::grade(seconds(s), warning, critical),
-            };
             let since = branch_since(&b.age);
             table.add_row(vec![
-                style.severity_cell(severity),
+                style.severity_cell(rb.grade),
                 Cell::new(Shown::text(&b.xid.sql())),
                 Cell::new(shown!("{}{}", b.age.text(), since)),
                 Cell::new(match (b.attached_session, b.holder_known) {

@@ -29,6 +29,10 @@ pub struct Thresholds {
 #[derive(Debug, Serialize)]
 pub(crate) struct PreparedReport {
     thresholds: Thresholds,
+    /// Each prepared transaction's grade, in the snapshot's order: decided by the report,
+    /// shown by the table.
+    #[serde(skip)]
+    grades: Vec<Severity>,
     #[serde(flatten)]
     snapshot: PreparedSnapshot,
 }
@@ -81,6 +85,11 @@ impl Inspect for PgPrepared {
 fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<PreparedReport> {
     let (warning, critical) = settings.age;
     let findings = assess(&snapshot, warning, critical, &settings.addressing);
+    let grades = snapshot
+        .prepared_transactions
+        .iter()
+        .map(|xact| grade(xact, warning, critical))
+        .collect();
     Report::new(
         "pg prepared",
         settings.target.report_target(),
@@ -90,9 +99,15 @@ fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<
                 warning_age_seconds: warning.as_secs(),
                 critical_age_seconds: critical.as_secs(),
             },
+            grades,
             snapshot,
         },
     )
+}
+
+/// A prepared transaction graded by its age.
+fn grade(xact: &PreparedXact, warning: Duration, critical: Duration) -> Severity {
+    Severity::grade(seconds(xact.age_seconds), warning, critical)
 }
 
 fn assess(
@@ -125,7 +140,7 @@ fn assess(
     }
     for xact in &snapshot.prepared_transactions {
         let age = seconds(xact.age_seconds);
-        let severity = Severity::grade(age, warning, critical);
+        let severity = grade(xact, warning, critical);
         let mut message = text![
             "prepared ",
             format_duration(age),
@@ -230,8 +245,6 @@ impl TableView for PreparedReport {
         if xacts.is_empty() {
             return Vec::new();
         }
-        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
-        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
         let mut table = style.table(&[
             "STATUS",
             "GID",
@@ -242,10 +255,10 @@ impl TableView for PreparedReport {
             "GLOBAL TX",
             "DECODED GID",
         ]);
-        for xact in xacts {
+        for (xact, grade) in xacts.iter().zip(&self.grades) {
             let age = seconds(xact.age_seconds);
             table.add_row(vec![
-                style.severity_cell(Severity::grade(age, warning, critical)),
+                style.severity_cell(*grade),
                 Cell::new(&xact.gid),
                 Cell::new(shown!(
                     "{}\n{}",
