@@ -1171,16 +1171,18 @@ fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<Str
         .iter()
         .filter(|(name, _)| matcher.as_ref().is_none_or(|m| m.is_match(name)))
         .collect();
-    let scope = match regex {
-        Some(r) => format!("{} listed matching check_topic_regex {r}", listed.len()),
-        None => format!("{} listed", listed.len()),
-    };
+    // The expression as written: its backslashes are its own (Text::push_regex).
+    let mut scope = Text::from(format!("{} listed", listed.len()));
+    if let Some(r) = regex {
+        scope.push_str(" matching check_topic_regex ");
+        scope.push_regex(r);
+    }
     if !access.topic_operations_reported {
         return Check::failed(
             WHAT,
             Severity::Unknown,
             codes::KAFKA_ACCESS_UNKNOWN,
-            format!("{scope}; the broker's Metadata version carries no topic authorized operations (before v8)"),
+            crate::text![scope, "; the broker's Metadata version carries no topic authorized operations (before v8)"],
         );
     }
     let unreadable: Vec<&str> = listed
@@ -1188,19 +1190,25 @@ fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<Str
         .filter(|(_, (ops, _))| !ops.allows(Operation::Read))
         .map(|(name, _)| name.as_str())
         .collect();
-    let head = format!("the broker lists only topics this principal may DESCRIBE: {scope}");
+    let head = crate::text![
+        "the broker lists only topics this principal may DESCRIBE: ",
+        scope
+    ];
     match unreadable.is_empty() {
-        true => Check::ok(WHAT, format!("{head}; READ on all of them")),
+        true => Check::ok(WHAT, crate::text![head, "; READ on all of them"]),
         false => {
             let first = unreadable[0].to_string();
             Check::failed(
                 WHAT,
                 Severity::Warning,
                 codes::KAFKA_ACL_MISSING,
-                format!(
-                    "{head}; no READ on {}: there kafka lso cannot name the transaction behind a gap, kafka producers and kafka hanging cannot read producers (DescribeProducers needs READ)",
-                    unreadable.join(", ")
-                ),
+                crate::text![
+                    head,
+                    format!(
+                        "; no READ on {}: there kafka lso cannot name the transaction behind a gap, kafka producers and kafka hanging cannot read producers (DescribeProducers needs READ)",
+                        unreadable.join(", ")
+                    )
+                ],
             )
             .next(allow(
                 &access.address,
