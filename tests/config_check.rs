@@ -404,3 +404,175 @@ fn the_table_names_each_target_and_its_checks() {
         out.stdout
     );
 }
+
+/// One server reached as one role, or one cluster with one set of client settings, is
+/// checked once, however many targets and sections use it: the role's and the server's
+/// checks (or the cluster's) are one row each, the databases each connected once, and the
+/// targets and sections it applies to are listed in its title. On this config, checked
+/// one target at a time, the role's checks stood three times and the cluster's twice.
+#[test]
+fn one_server_or_cluster_is_checked_once_for_every_target_that_uses_it() {
+    let db = TestDb::create("once");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint, created_at timestamptz);
+             CREATE TABLE outbox (id bigint, created_at timestamptz, published_at timestamptz);
+             CREATE TABLE inbox (id bigint, created_at timestamptz);",
+        )
+        .unwrap();
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "once", 1);
+    // A target of the server's postgres database, and three sections with one connection
+    // string to another database of it, all as the lab's admin (as tests/lab/indoubt.yaml
+    // has them); two kafka targets with the same settings.
+    let shop = db.url();
+    let yaml = format!(
+        "postgres:
+  main:
+    conninfo: {main}
+kafka:
+  events:
+    bootstrap_servers: {bootstrap}
+    check_topic_regex: '^once-'
+  events-all:
+    bootstrap_servers: {bootstrap}
+reconcile:
+  orders:
+    postgres: {shop}
+    kafka: events-all
+    topic: {topic}
+    query: SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2
+outbox:
+  out:
+    postgres: {shop}
+    table: outbox
+inbox:
+  in:
+    postgres: {shop}
+    table: inbox
+    created_at_column: created_at
+",
+        main = pg_url(),
+    );
+    let (report, out) = check_config(&yaml);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let kinds: Vec<(&str, &str)> = report
+        .targets
+        .iter()
+        .map(|t| (t.kind.as_str(), t.name.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [("postgres", "main"), ("kafka", "events")],
+        "{:#?}",
+        report.targets
+    );
+    let main = target(&report, "main");
+    let also: Vec<(&str, Option<&str>)> = main
+        .also
+        .iter()
+        .map(|a| (a.name.as_str(), a.address.as_deref()))
+        .collect();
+    let in_shop = format!(
+        "{}/{}",
+        main.address.as_deref().unwrap().rsplit_once('/').unwrap().0,
+        db.name
+    );
+    assert_eq!(
+        also,
+        [(
+            "reconcile job orders's connection string",
+            Some(in_shop.as_str())
+        )]
+    );
+    assert_eq!(
+        main.used_by,
+        ["reconcile job orders", "outbox out", "inbox in"],
+        "every section, once"
+    );
+    let whats: Vec<String> = main.checks.iter().map(|c| c.what.clone()).collect();
+    assert_eq!(
+        whats,
+        [
+            "connection to postgres",
+            "monitoring role",
+            "catalog views",
+            "functions",
+            "settings",
+            "databases",
+            "resolve pg",
+            &format!("connection to {}", db.name),
+            "reconcile job orders",
+            "outbox out",
+            "inbox in",
+        ],
+        "each database connected once, the role's checks once, each section's own"
+    );
+    assert!(main.checks.iter().all(|c| c.status == "OK"), "{main:#?}");
+
+    let events = target(&report, "events");
+    let also: Vec<&str> = events.also.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(also, ["events-all"]);
+    assert_eq!(events.used_by, ["reconcile job orders"]);
+    let whats: Vec<&str> = events.checks.iter().map(|c| c.what.as_str()).collect();
+    assert_eq!(
+        whats,
+        [
+            "connection",
+            "broker APIs",
+            "cluster",
+            "resolve kafka",
+            "transactional ids",
+            "topics",
+            "topics of events-all",
+            &format!("topic {topic}"),
+        ]
+    );
+    assert!(
+        row(events, "topics")
+            .detail
+            .contains("matching check_topic_regex ^once-"),
+        "{:?}",
+        row(events, "topics")
+    );
+
+    // The table: each check a row once, the title naming what it applies to.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.yaml");
+    std::fs::write(&path, &yaml).unwrap();
+    let table = run(indoubt()
+        .args(["--config", &path.to_string_lossy(), "--width", "200"])
+        .args(["config", "show", "--check"]));
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    for what in [
+        "connection to postgres",
+        "monitoring role",
+        "resolve pg",
+        "broker APIs",
+        "transactional ids",
+    ] {
+        assert_eq!(
+            table.stdout.lines().filter(|l| l.starts_with(what)).count(),
+            1,
+            "{what}:\n{}",
+            table.stdout
+        );
+    }
+    // The title is wrapped between words.
+    let flat = table.stdout.replace('\n', " ");
+    assert!(
+        flat.contains(&format!(
+            "postgres target main ({}) and reconcile job orders's connection string ({in_shop}) (the same server and role, checked once), used by reconcile job orders, outbox out, inbox in:",
+            main.address.as_deref().unwrap()
+        )),
+        "{}",
+        table.stdout
+    );
+    assert!(
+        flat.contains(&format!(
+            "kafka target events ({bootstrap}) and events-all (the same cluster and client settings, checked once), used by reconcile job orders:"
+        )),
+        "{}",
+        table.stdout
+    );
+}

@@ -504,3 +504,60 @@ fn a_key_given_twice_is_refused_with_its_line_on_every_level() {
         );
     }
 }
+
+/// A regular expression of the config is shown as written: `\d` stays `\d` (the escape
+/// grammar's `\\d` would be another expression, a backslash then d's), in the table of
+/// `config show` and in the topics check of `config show --check` against the lab's
+/// broker; a character a terminal would act on is still written as the regex escape that
+/// stands for it, so what is shown is the same expression, safe on a terminal.
+#[test]
+fn a_regex_is_shown_as_written_in_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n  lab:\n    bootstrap_servers: {}\n    check_topic_regex: '^orders\\.\\d+$'\n  \
+             odd:\n    bootstrap_servers: 127.0.0.1:{}\n    check_topic_regex: \"^a\\e\\\\[2J\\\\d\"\n",
+            lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+            free_port()
+        ),
+    )
+    .unwrap();
+    let table = |args: &[&str]| {
+        let out = run(indoubt()
+            .args(["--width", "200", "--config"])
+            .arg(&config)
+            .args(args));
+        assert!(
+            out.code < 3 || args.len() > 2,
+            "{}{}",
+            out.stdout,
+            out.stderr
+        );
+        out.stdout
+    };
+    let shown = table(&["config", "show"]);
+    for written in [
+        r"check topics ~ ^orders\.\d+$",
+        // ESC written as the regex escape that matches it; the backslash of \d single.
+        r"check topics ~ ^a\u{1b}\[2J\d",
+    ] {
+        assert!(shown.contains(written), "{written:?} not in:\n{shown}");
+    }
+    assert!(!shown.contains(r"\\"), "a backslash doubled:\n{shown}");
+    assert!(!shown.contains('\u{1b}'), "a raw ESC reached the terminal");
+    // JSON carries the expressions as they are.
+    let (report, _) = show(&config);
+    assert_eq!(
+        report.kafka_targets[0].check_topic_regex.as_deref(),
+        Some(r"^orders\.\d+$")
+    );
+
+    let checked = table(&["config", "show", "--check"]);
+    assert!(
+        checked.contains(r"check_topic_regex ^orders\.\d+$"),
+        "{checked}"
+    );
+    assert!(!checked.contains(r"\\"), "a backslash doubled:\n{checked}");
+}

@@ -334,6 +334,61 @@ fn ssl_modes_verify_the_server_as_the_mysql_client_does() {
     assert!(out.stderr.contains("needs ssl-ca"), "{}", out.stderr);
 }
 
+/// A server certificate signed by another CA than the one given: one line naming the
+/// ssl-ca setting that gave the CA file and the CA that did sign, then a hint (the right
+/// CA file; --ssl-mode=REQUIRED only encrypts), never OpenSSL's own words; exit 3.
+#[test]
+fn a_server_certificate_of_another_ca_names_the_ssl_ca_and_how_to_fix_it() {
+    let other = lab("INDOUBT_LAB_PG_OTHER_CA");
+    let port = lab("INDOUBT_LAB_MYSQL_PORT");
+    let user = lab("INDOUBT_LAB_MYSQL_USER");
+    let by_flag = run(indoubt()
+        .args(["mysql", "xa", "--mysql", &mysql::url(), "--defaults-file"])
+        .arg(mysql::cnf())
+        .args(["--ssl-mode", "VERIFY_CA", "--ssl-ca", &other]));
+    let by_url = run(indoubt()
+        .args([
+            "mysql",
+            "xa",
+            "--mysql",
+            &format!("mysql://{user}@localhost:{port}/?ssl-mode=VERIFY_IDENTITY&ssl-ca={other}"),
+            "--defaults-file",
+        ])
+        .arg(mysql::cnf()));
+    for (out, host, set_by) in [
+        (&by_flag, "127.0.0.1", "ssl-ca".to_string()),
+        (&by_url, "localhost", "ssl-ca (the URL)".to_string()),
+    ] {
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            2,
+            "one error line, one hint line: {}",
+            out.stderr
+        );
+        assert!(
+            lines[0].contains(&format!(
+                "the certificate of the server at {host}:{port} (CN=localhost) is not signed by a CA indoubt trusts: it is issued by CN=indoubt lab CA, which is not among the CAs of {set_by} {other} (CN=stranger CA)"
+            )),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            lines[1].starts_with("hint: point --ssl-ca")
+                && lines[1].contains("at the file of the CA that issued the server's certificate (CN=indoubt lab CA)")
+                && lines[1].contains("--ssl-mode=REQUIRED would connect without this check, but it only encrypts"),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            !out.stderr.contains("error:0A000086") && !out.stderr.contains("statem_clnt"),
+            "OpenSSL's own text is not repeated: {}",
+            out.stderr
+        );
+    }
+}
+
 #[test]
 fn config_show_check_names_what_a_mysql_user_lacks_with_the_grant() {
     let db = MysqlDb::create("xa_cfg");

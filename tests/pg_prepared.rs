@@ -767,7 +767,7 @@ fn tls_modes_behave_like_libpq() {
         let out = attempt("127.0.0.1", &extra);
         assert_eq!(out.code, 3, "{extra} must fail verification");
         assert!(
-            out.stderr.contains("certificate verify failed"),
+            out.stderr.contains("is not signed by a CA indoubt trusts"),
             "{extra}: {}",
             out.stderr
         );
@@ -783,6 +783,65 @@ fn tls_modes_behave_like_libpq() {
                 && no_root.stderr.contains("sslrootcert"),
             "{}",
             no_root.stderr
+        );
+    }
+}
+
+/// A server certificate signed by a CA other than the one indoubt was given: one line
+/// that says so, naming the setting that gave the CA file (sslrootcert, PGSSLROOTCERT) and
+/// the CA that did sign, then a hint (the right CA file; sslmode=require only encrypts),
+/// never OpenSSL's own words; exit 3, nothing read.
+#[test]
+fn a_server_certificate_of_another_ca_names_the_ca_file_and_how_to_fix_it() {
+    let role = TestRole::create("wrongca", "IN ROLE tls_only");
+    let port = lab("INDOUBT_LAB_PG_PORT");
+    let other_ca = lab("INDOUBT_LAB_PG_OTHER_CA");
+    let conninfo = format!(
+        "host=127.0.0.1 port={port} user={} password={} dbname=postgres",
+        role.name, role.password
+    );
+    let by_conninfo = run(indoubt().args([
+        "pg",
+        "prepared",
+        "--pg",
+        &format!("{conninfo} sslmode=verify-full sslrootcert={other_ca}"),
+        "--database",
+        "none",
+    ]));
+    let by_environment = run(indoubt()
+        .env("PGSSLROOTCERT", &other_ca)
+        .env("PGSSLMODE", "verify-ca")
+        .args(["pg", "prepared", "--pg", &conninfo, "--database", "none"]));
+    for (out, set_by) in [
+        (&by_conninfo, "sslrootcert"),
+        (&by_environment, "PGSSLROOTCERT"),
+    ] {
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "{}", out.stdout);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            2,
+            "one error line, one hint line: {}",
+            out.stderr
+        );
+        assert!(
+            lines[0].contains(&format!(
+                "the certificate of the PostgreSQL server at 127.0.0.1:{port} (CN=localhost) is not signed by a CA indoubt trusts: it is issued by CN=indoubt lab CA, which is not among the CAs of {set_by} {other_ca} (CN=stranger CA)"
+            )),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            lines[1].starts_with("hint: point sslrootcert (or PGSSLROOTCERT) at the file of the CA that issued the server's certificate (CN=indoubt lab CA)")
+                && lines[1].contains("sslmode=require without a root certificate would connect without this check, but it only encrypts"),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            !out.stderr.contains("error:0A000086") && !out.stderr.contains("statem_clnt"),
+            "OpenSSL's own text is not repeated: {}",
+            out.stderr
         );
     }
 }

@@ -222,6 +222,102 @@ fn a_hanging_transaction_is_aborted_and_consumers_read_past_it() {
     }
 }
 
+/// Asked for by its producer (`--producer-id`, `--producer-epoch`, `--coordinator-epoch`,
+/// as `kafka producers` shows them), a transaction indoubt aborted earlier is found in the
+/// audit trail by the cluster's id and the producer its record names: "already resolved",
+/// naming that record (exit 0), as when it is asked for by its start offset. A producer
+/// the trail never saw resolved there, or a trail that never saw this one, is not there
+/// (exit 3), never "already resolved".
+#[test]
+fn a_transaction_aborted_by_its_producer_id_is_already_resolved_when_asked_again() {
+    for (generation, bootstrap) in brokers() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = dir.path().join("audit.jsonl");
+        let topic = create_topic(&bootstrap, "by-producer", 1);
+        let (pid, epoch, _) = hanging_transaction(&bootstrap, &topic, 0);
+        let epoch = epoch.to_string();
+        let by_producer = |trail: &std::path::Path, pid: i64| {
+            resolve(
+                &bootstrap,
+                trail,
+                &[
+                    "--topic",
+                    &topic,
+                    "--partition",
+                    "0",
+                    "--producer-id",
+                    &pid.to_string(),
+                    "--producer-epoch",
+                    &epoch,
+                    "--coordinator-epoch",
+                    "0",
+                    "--yes",
+                    "--reason",
+                    "INC-5 hanging txn",
+                ],
+            )
+        };
+        let (done, out) = by_producer(&audit, pid);
+        assert_eq!(
+            (out.code, done["findings"][0]["code"].as_str()),
+            (0, Some("resolved")),
+            "{generation}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+
+        let (again, out) = by_producer(&audit, pid);
+        let finding = &again["findings"][0];
+        assert_eq!(
+            (out.code, finding["code"].as_str()),
+            (0, Some("already_resolved")),
+            "{generation}: {again:#}\n{}",
+            out.stderr
+        );
+        let message = finding["message"].as_str().unwrap();
+        assert!(
+            message.contains("already resolved")
+                && message.contains("ran abort at")
+                && message.contains(&format!("audit record 2 in {}", audit.display())),
+            "{generation}: {message}"
+        );
+        assert_eq!(finding["evidence"]["audit_seq"], 2, "{finding:#}");
+        assert_eq!(finding["evidence"]["decision"], "abort", "{finding:#}");
+        // Asked for by its start offset, the same record answers.
+        let start = done["start_offset"].as_i64().unwrap().to_string();
+        let (by_offset, out) = resolve(
+            &bootstrap,
+            &audit,
+            &[
+                "--topic",
+                &topic,
+                "--partition",
+                "0",
+                "--start-offset",
+                &start,
+                "--dry-run",
+            ],
+        );
+        assert_eq!(
+            (out.code, by_offset["findings"][0]["code"].as_str()),
+            (0, Some("already_resolved")),
+            "{generation}: {by_offset:#}"
+        );
+
+        // A producer id never resolved here, and a trail that never saw this one.
+        let other_trail = audit.with_file_name("other.jsonl");
+        for (trail, asked) in [(&audit, pid + 1_000_000), (&other_trail, pid)] {
+            let (absent, out) = by_producer(trail, asked);
+            assert_eq!(
+                (out.code, absent["findings"][0]["code"].as_str()),
+                (3, Some("not_there")),
+                "{generation}: producer {asked} with {}: {absent:#}",
+                trail.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn a_transaction_its_coordinator_owns_is_refused_unless_forced() {
     let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");

@@ -86,6 +86,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
                 source: "XA RECOVER",
                 server: Some(snapshot.server.key()),
                 key: text::escape_bytes(xid.sql().as_bytes()),
+                named: crate::resolve::absent::Named::Key,
                 target: &target.report_target(),
                 present: snapshot
                     .branches

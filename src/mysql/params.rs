@@ -59,6 +59,9 @@ pub struct MysqlParams {
     pub database: Option<String>,
     pub ssl_mode: SslMode,
     pub ssl_ca: Option<PathBuf>,
+    /// Where `ssl_ca` was set, for messages about it: `ssl-ca` (the flag or the target's
+    /// setting), `ssl-ca (the URL)`, `ssl-ca (option file F)`.
+    pub ssl_ca_from: String,
 }
 
 impl MysqlParams {
@@ -173,11 +176,17 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
         (None, Some(mode)) => SslMode::parse(&mode)?,
         (None, None) => SslMode::Preferred,
     };
-    let ssl_ca = given
-        .ssl_ca
-        .map(Path::to_path_buf)
-        .or(ssl_ca)
-        .or_else(|| from_file("ssl-ca").map(PathBuf::from));
+    let (ssl_ca, ssl_ca_from) = match (given.ssl_ca, ssl_ca, from_file("ssl-ca")) {
+        (Some(ca), _, _) => (Some(ca.to_path_buf()), "ssl-ca".to_string()),
+        (None, Some(ca), _) => (Some(ca), "ssl-ca (the URL)".to_string()),
+        (None, None, Some(ca)) => (
+            Some(PathBuf::from(ca)),
+            file.as_ref().map_or("ssl-ca".to_string(), |f| {
+                format!("ssl-ca (option file {})", f.path.display())
+            }),
+        ),
+        (None, None, None) => (None, "ssl-ca".to_string()),
+    };
     if matches!(ssl_mode, SslMode::VerifyCa | SslMode::VerifyIdentity) && ssl_ca.is_none() {
         bail!(
             "ssl-mode {} needs ssl-ca, the CA certificate to check the server's with",
@@ -193,6 +202,7 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
         database,
         ssl_mode,
         ssl_ca,
+        ssl_ca_from,
     })
 }
 

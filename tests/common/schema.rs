@@ -584,9 +584,20 @@ pub struct CheckedTarget {
     pub name: String,
     #[serde(deserialize_with = "present")]
     pub address: Option<String>,
+    /// The other targets of the same server and role (cluster and settings), checked with it.
+    pub also: Vec<AlsoChecked>,
     pub used_by: Vec<String>,
     pub status: String,
     pub checks: Vec<TargetCheck>,
+}
+
+/// A target checked with another of the same server (or cluster) and identity.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlsoChecked {
+    pub name: String,
+    #[serde(deserialize_with = "present")]
+    pub address: Option<String>,
 }
 
 /// One check of a target: a row of its table.
