@@ -486,11 +486,18 @@ fn check_runs_mysql_xa_on_every_mysql_target_in_every_format() {
         .map(|c| c["check"].as_str().unwrap())
         .collect();
     assert_eq!(checks, ["mysql xa"], "{report:#}");
-    assert!(report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|f| f["evidence"]["xid"] == xid.as_str() && f["severity"] == "WARNING"));
+    // WARNING by its age (warning_age 0s); UNKNOWN when other tests' branches on the
+    // shared server leave its age not established (the integration tests run side by side).
+    assert!(
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["evidence"]["xid"] == xid.as_str()
+                && (f["severity"] == "WARNING"
+                    || (f["severity"] == "UNKNOWN" && f["code"] == "xa_branch_age_unknown"))),
+        "{report:#}"
+    );
     let out = run(indoubt()
         .arg("--config")
         .arg(&config)

@@ -824,7 +824,10 @@ fn secrets_read_from_a_file_or_the_environment_authenticate_over_sasl_ssl() {
             "--command-config",
         ])
         .arg(&file));
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Authenticated and answered: OK, or WARNING for another test's transaction past its
+    // timeout on the shared broker (the integration tests run side by side).
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    assert!(out.stdout.contains("transaction"), "{}", out.stdout);
     let java = java_reads(&file, &[(env[0].0, env[0].1.as_str())]);
     assert!(
         java.status.success(),
