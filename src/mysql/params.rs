@@ -252,9 +252,10 @@ impl OptionFile {
     }
 }
 
-/// Reads an option file, None when there is none. One that others may write is refused,
-/// as the mysql client ignores it ("World-writable config file … is ignored"): what
-/// another user could plant must not choose the server a password is sent to.
+/// Reads an option file, None when there is none. One another user owns or group or
+/// others may write is refused (crate::fsafe::read_settings; the mysql client ignores a
+/// world-writable one: "World-writable config file … is ignored"): what another user
+/// could plant must not choose the server a password is sent to.
 pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
     read_at_depth(path, 0)
 }
@@ -263,7 +264,6 @@ pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
 const INCLUDE_DEPTH: usize = 4;
 
 fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
-    use std::os::unix::fs::MetadataExt;
     // The client's way of saying "no option file".
     if path == Path::new("/dev/null") {
         return Ok(Some(OptionFile {
@@ -283,19 +283,19 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
             "give the file whose [client] group holds password= (or /dev/null for none)",
         ));
     }
-    if meta.mode() & 0o002 != 0 {
-        return Err(crate::error::hinted(
-            format!(
-                "the option file {} is writable by every user, so it is not read (the mysql client ignores it too)",
-                path.display()
-            ),
-            format!("chmod 600 {}", path.display()),
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the option file {}", path.display()))?;
+    // Another user's, or one group or others can write, is refused (the mysql client
+    // ignores a world-writable one): what another user could plant or change must not
+    // choose the server a password is sent to.
+    let file = crate::fsafe::read_settings(path, "option file").map_err(|e| {
+        // A refusal says what it is about; a failed read gets the file's name.
+        match e.downcast_ref::<std::io::Error>() {
+            Some(_) => e.context(format!("reading the option file {}", path.display())),
+            None => e,
+        }
+    })?;
+    let text = &file.text;
     let mut values = Vec::new();
-    for line in parse_client_group(&text) {
+    for line in parse_client_group(text) {
         match line {
             Line::Value(key, value) => values.push((key, value)),
             Line::Include(included) if depth < INCLUDE_DEPTH => {
@@ -314,6 +314,9 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
                 path.display()
             ),
         }
+    }
+    if values.iter().any(|(k, _)| k == "password") {
+        file.warn_if_others_can_read_as("chmod 600 it");
     }
     Ok(Some(OptionFile {
         path: path.to_path_buf(),
@@ -552,6 +555,9 @@ mod tests {
             &env_of(&[]),
         )
         .unwrap_err();
-        assert!(format!("{e:#}").contains("writable by every user"), "{e:#}");
+        assert!(
+            format!("{e:#}").contains("is writable by group and others (mode 0666)"),
+            "{e:#}"
+        );
     }
 }

@@ -272,6 +272,8 @@ fn opts(params: &MysqlParams, tls: bool) -> Result<OptsBuilder> {
             if !ca.exists() {
                 return Err(anyhow!("ssl-ca {} does not exist", ca.display()));
             }
+            // Whoever can add a CA to it can be the server.
+            crate::fsafe::check_secret_file(ca, "ssl-ca", None)?;
             ssl = ssl.with_root_certs(vec![ca.clone().into()]);
         }
         ssl = match params.ssl_mode {

@@ -746,6 +746,12 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
 /// is named by where it was set (sslrootcert, PGSSLROOTCERT, or libpq's default file), for
 /// every message about it.
 fn tls_config(params: &ConnParams, mode: SslMode) -> Result<tls::Config> {
+    // Before anything connects: a key another user owns or can change, or one others may
+    // read (refused as libpq refuses it), and a root certificate another user can change
+    // (whoever can add a CA to it can be the server).
+    if let Some(key) = &params.sslkey {
+        crate::fsafe::check_secret_file(key, "sslkey", Some(crate::fsafe::Readers::LikeLibpq))?;
+    }
     let default_root = std::env::var_os("HOME")
         .map(|h| {
             std::path::PathBuf::from(h)
@@ -759,6 +765,12 @@ fn tls_config(params: &ConnParams, mode: SslMode) -> Result<tls::Config> {
         SslMode::Require => root.is_some(),
         SslMode::Disable | SslMode::Prefer => false,
     };
+    if let Some(root) = root
+        .as_ref()
+        .filter(|r| verify_chain && r.as_os_str() != "system")
+    {
+        crate::fsafe::check_secret_file(root, "sslrootcert", None)?;
+    }
     let trust = match &root {
         Some(path) if verify_chain && path.as_os_str() != "system" => {
             let property = match &params.sslrootcert {

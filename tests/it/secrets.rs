@@ -1236,3 +1236,298 @@ fn a_readable_file_holding_a_secret_is_warned_of_once() {
     let out = show();
     assert!(!out.stderr.contains(warning), "{}", out.stderr);
 }
+
+/// The other files indoubt reads that hold a secret, or decide where one goes: a MySQL
+/// option file, a PostgreSQL client key (sslkey), root certificate (sslrootcert),
+/// password file and service file, a Kafka client key and CA file, a Kerberos keytab and
+/// an OAUTHBEARER token file. Each is refused (exit 3), before anything connects, when
+/// another user (`nobody`) owns it or its group can write it, as the config is (and as
+/// OpenSSH refuses such files): whoever can change one can have indoubt send a password
+/// to their server, or trust their CA. Made right (root's, 0600), the MySQL option file
+/// works against the lab again.
+#[test]
+fn files_that_hold_or_unlock_secrets_are_refused_when_another_user_can_change_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (listener, address) = silent_listener();
+    let port = address.rsplit_once(':').unwrap().1.to_string();
+    let file = |name: &str, from: Option<String>, text: &str| {
+        let path = dir.path().join(name);
+        match from {
+            Some(from) => {
+                std::fs::copy(from, &path).unwrap();
+            }
+            None => std::fs::write(&path, text).unwrap(),
+        }
+        path
+    };
+    let cnf = file("my.cnf", Some(mysql::cnf()), "");
+    let key = file("client.key", Some(lab("INDOUBT_LAB_KAFKA_CLIENT_KEY")), "");
+    let cert = file("client.crt", Some(lab("INDOUBT_LAB_KAFKA_CLIENT_CERT")), "");
+    let ca = file("ca.crt", Some(lab("INDOUBT_LAB_KAFKA_CA")), "");
+    let keytab = file("client.keytab", Some(lab("INDOUBT_LAB_KRB5_KEYTAB")), "");
+    let token = file("token", None, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.\n");
+    let pgpass = file("pgpass", None, "*:*:*:*:theirs\n");
+    let service = file(
+        "pg_service.conf",
+        None,
+        &format!("[lab]\nhost=127.0.0.1\nport={port}\nuser=u\n"),
+    );
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let timeout = ["--timeout", "2s"];
+    let pg = |conninfo: String| {
+        run(indoubt()
+            .args(timeout)
+            .args(["pg", "prepared", "--pg", &conninfo]))
+    };
+    let kafka = |props: &[String]| {
+        let mut cmd = indoubt();
+        cmd.args(timeout).args(["kafka", "lso", "-b", &address]);
+        for p in props {
+            cmd.args(["-X", p]);
+        }
+        run(&mut cmd)
+    };
+    type Attempt<'a> = Box<dyn Fn() -> Outcome + 'a>;
+    let cases: Vec<(&str, &Path, Attempt)> = vec![
+        (
+            "the option file",
+            &cnf,
+            Box::new(|| {
+                run(indoubt()
+                    .args(timeout)
+                    .args(["mysql", "xa", "--mysql", &format!("mysql://u@{address}/")])
+                    .arg("--defaults-file")
+                    .arg(&cnf))
+            }),
+        ),
+        (
+            "the sslkey",
+            &key,
+            Box::new(|| {
+                pg(format!(
+                    "host=127.0.0.1 port={port} user=u sslmode=require sslcert={} sslkey={}",
+                    s(&cert),
+                    s(&key)
+                ))
+            }),
+        ),
+        (
+            "the sslrootcert",
+            &ca,
+            Box::new(|| {
+                pg(format!(
+                    "host=127.0.0.1 port={port} user=u sslmode=verify-ca sslrootcert={}",
+                    s(&ca)
+                ))
+            }),
+        ),
+        (
+            "the password file",
+            &pgpass,
+            Box::new(|| {
+                pg(format!(
+                    "host=127.0.0.1 port={port} user=u passfile={}",
+                    s(&pgpass)
+                ))
+            }),
+        ),
+        (
+            "the service file",
+            &service,
+            Box::new(|| {
+                run(indoubt()
+                    .env("PGSERVICEFILE", &service)
+                    .args(timeout)
+                    .args(["pg", "prepared", "--pg", "service=lab"]))
+            }),
+        ),
+        (
+            "the ssl.key.location",
+            &key,
+            Box::new(|| {
+                kafka(&[
+                    "security.protocol=SSL".into(),
+                    format!("ssl.certificate.location={}", s(&cert)),
+                    format!("ssl.key.location={}", s(&key)),
+                ])
+            }),
+        ),
+        (
+            "the ssl.ca.location",
+            &ca,
+            Box::new(|| {
+                kafka(&[
+                    "security.protocol=SSL".into(),
+                    format!("ssl.ca.location={}", s(&ca)),
+                ])
+            }),
+        ),
+        (
+            "the Kerberos keytab",
+            &keytab,
+            Box::new(|| {
+                kafka(&[
+                    "security.protocol=SASL_PLAINTEXT".into(),
+                    "sasl.mechanism=GSSAPI".into(),
+                    format!("sasl.kerberos.keytab={}", s(&keytab)),
+                    format!(
+                        "sasl.kerberos.principal={}",
+                        lab("INDOUBT_LAB_KRB5_PRINCIPAL")
+                    ),
+                ])
+            }),
+        ),
+        (
+            "the OAUTHBEARER token file",
+            &token,
+            Box::new(|| {
+                kafka(&[
+                    "security.protocol=SASL_PLAINTEXT".into(),
+                    "sasl.mechanism=OAUTHBEARER".into(),
+                    format!("sasl.oauthbearer.token.endpoint.url=file://{}", s(&token)),
+                ])
+            }),
+        ),
+    ];
+    for (what, path, attempt) in &cases {
+        for (uid, mode, says) in [
+            (
+                65534,
+                0o600,
+                "is owned by uid 65534, not by you or root".to_string(),
+            ),
+            (0, 0o620, "is writable by its group (mode 0620)".to_string()),
+        ] {
+            std::os::unix::fs::chown(path, Some(uid), Some(uid)).unwrap();
+            with_mode(path, mode);
+            let out = attempt();
+            assert_eq!(out.code, 3, "{what} {uid} {mode:o}: {}", out.stderr);
+            for part in [
+                "refused: ".to_string(),
+                format!("{what} {}", path.display()),
+                says.clone(),
+                "\nhint: ".to_string(),
+            ] {
+                assert!(
+                    out.stderr.contains(&part),
+                    "{what} {uid} {mode:o}: {part:?} not in: {}",
+                    out.stderr
+                );
+            }
+            assert_not_contacted(&listener);
+        }
+        std::os::unix::fs::chown(path, Some(0), Some(0)).unwrap();
+        with_mode(path, 0o600);
+    }
+    // Made right, the option file is read as before: the lab's server answers.
+    let out = run(indoubt()
+        .args(["mysql", "xa", "--mysql", &mysql::url(), "--defaults-file"])
+        .arg(&cnf));
+    assert!(out.code < 3, "{}", out.stderr);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
+
+/// A private key, a keystore or a keytab that group or others can read: a PostgreSQL
+/// client key (sslkey) is refused as libpq refuses it (exit 3, nothing connected); a
+/// Kafka client key and a Kerberos keytab are used, as librdkafka and Kerberos use them,
+/// with a warning, once; so is a MySQL option file that holds a password. The lab's
+/// mTLS listener and MySQL server answer through them.
+#[test]
+fn a_private_key_others_can_read_is_refused_as_libpq_refuses_it_or_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("client.key");
+    std::fs::copy(lab("INDOUBT_LAB_KAFKA_CLIENT_KEY"), &key).unwrap();
+    let cert = lab("INDOUBT_LAB_KAFKA_CLIENT_CERT");
+    let (listener, address) = silent_listener();
+    let port = address.rsplit_once(':').unwrap().1;
+    for mode in [0o644, 0o640] {
+        with_mode(&key, mode);
+        let out = run(indoubt()
+            .args(["--timeout", "2s", "pg", "prepared", "--pg"])
+            .arg(format!(
+                "host=127.0.0.1 port={port} user=u sslmode=require sslcert={cert} sslkey={}",
+                key.display()
+            )));
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "refused: the sslkey {} has group or world access (mode {mode:04o})",
+                key.display()
+            )) && out.stderr.contains("hint: chmod go-rwx"),
+            "{}",
+            out.stderr
+        );
+        assert_not_contacted(&listener);
+    }
+
+    with_mode(&key, 0o644);
+    let mtls = lab("INDOUBT_LAB_KAFKA_MTLS_BOOTSTRAP");
+    let out = lso(&[
+        "-b",
+        &mtls,
+        "-X",
+        "security.protocol=SSL",
+        "-X",
+        &format!("ssl.ca.location={}", lab("INDOUBT_LAB_KAFKA_CA")),
+        "-X",
+        &format!("ssl.certificate.location={cert}"),
+        "-X",
+        &format!("ssl.key.location={}", key.display()),
+    ]);
+    assert!(out.code < 3, "the broker answers: {}", out.stderr);
+    let warning = format!(
+        "indoubt: warning: the ssl.key.location {} holds a secret and is readable by group and others (mode 0644)",
+        key.display()
+    );
+    assert_eq!(
+        out.stderr.matches(&warning).count(),
+        1,
+        "once: {}",
+        out.stderr
+    );
+
+    let keytab = dir.path().join("client.keytab");
+    std::fs::copy(lab("INDOUBT_LAB_KRB5_KEYTAB"), &keytab).unwrap();
+    with_mode(&keytab, 0o644);
+    let out = lso(&[
+        "--timeout",
+        "1s",
+        "-b",
+        &address,
+        "-X",
+        "security.protocol=SASL_PLAINTEXT",
+        "-X",
+        "sasl.mechanism=GSSAPI",
+        "-X",
+        &format!("sasl.kerberos.keytab={}", keytab.display()),
+        "-X",
+        &format!(
+            "sasl.kerberos.principal={}",
+            lab("INDOUBT_LAB_KRB5_PRINCIPAL")
+        ),
+    ]);
+    assert!(
+        out.stderr.contains(&format!(
+            "indoubt: warning: the Kerberos keytab {} holds a secret and is readable by group and others (mode 0644)",
+            keytab.display()
+        )),
+        "{}",
+        out.stderr
+    );
+
+    let cnf = dir.path().join("my.cnf");
+    std::fs::copy(mysql::cnf(), &cnf).unwrap();
+    with_mode(&cnf, 0o640);
+    let out = run(indoubt()
+        .args(["mysql", "xa", "--mysql", &mysql::url(), "--defaults-file"])
+        .arg(&cnf));
+    assert!(out.code < 3, "the server answers: {}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "indoubt: warning: the option file {} holds a secret and is readable by its group (mode 0640): chmod 600 it",
+            cnf.display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
