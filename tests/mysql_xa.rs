@@ -458,3 +458,72 @@ fn check_runs_mysql_xa_on_every_mysql_target_in_every_format() {
     );
     mysql::sql(&format!("XA ROLLBACK {xid}"));
 }
+
+#[test]
+fn beside_a_branch_recovered_at_a_restart_no_branch_age_has_an_upper_bound() {
+    // A server of its own, restarted under a prepared branch: InnoDB dates the branch it
+    // recovers from the restart, though it was prepared before.
+    let server = mysql::PrivateMariadb::start();
+    server.sql(
+        "CREATE DATABASE t; CREATE TABLE t.orphans (id BIGINT PRIMARY KEY, v VARCHAR(64)) ENGINE=InnoDB; INSERT INTO t.orphans VALUES (1, 'one'), (2, 'two');",
+    );
+    let prepare = |xid: &str, id: u32| {
+        server.sql(&format!(
+            "XA START {xid}; UPDATE t.orphans SET v = 'changed' WHERE id = {id}; XA END {xid}; XA PREPARE {xid};"
+        ))
+    };
+    let recovered = mysql::xid("recovered", "b", 4660);
+    prepare(&recovered, 1);
+    server.ctl("restart");
+    // Past the seconds after a restart in which a transaction may still be a recovered
+    // one: the next branch is plainly one whose session went away.
+    wait_for("the server to be up for 12s", || server.uptime() >= 12);
+    let gone = mysql::xid("gone", "b", 4660);
+    prepare(&gone, 2);
+    let out = run(indoubt()
+        .args(["-o", "json", "mysql", "xa", "--warning-age", "0s"])
+        .args(server.target_args()));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert!(out.code < 3, "{}{}", out.stdout, out.stderr);
+    // Two branches no session holds, two such transactions: which is which is not
+    // known, and one of them is older than its InnoDB start, by how much nothing says.
+    for xid in [&recovered, &gone] {
+        let f = finding(&report, xid);
+        assert_eq!(f["evidence"]["age_basis"], "at_least", "{f:#}");
+        assert_eq!(f["evidence"]["age_at_most_seconds"], Value::Null, "{f:#}");
+        let message = f["message"].as_str().unwrap();
+        assert!(
+            message.contains("at least") && !message.contains("between"),
+            "{message}"
+        );
+        let b = branch(&report, xid);
+        assert_eq!(b["age"]["earliest_since"], Value::Null, "{b:#}");
+        assert!(
+            b["age"]["source"].as_str().unwrap().contains("restart"),
+            "{b:#}"
+        );
+    }
+    // The group's oldest is dated from the restart: at least that old, not "started ago".
+    let group = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["evidence"]["xids"].is_array())
+        .unwrap_or_else(|| panic!("no finding about the group: {report:#}"));
+    assert_eq!(group["evidence"]["oldest_recovered"], true, "{group:#}");
+    let message = group["message"].as_str().unwrap();
+    assert!(
+        message.contains("no later than the server's restart"),
+        "{message}"
+    );
+    // The table says no more than the JSON: no span of ages or of starts.
+    let out = run(indoubt()
+        .args(["mysql", "xa", "--warning-age", "0s"])
+        .args(server.target_args())
+        .env("COLUMNS", "200"));
+    assert!(
+        !out.stdout.contains("between") && out.stdout.contains("at least"),
+        "{}",
+        out.stdout
+    );
+}

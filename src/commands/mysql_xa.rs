@@ -208,12 +208,15 @@ pub fn branch_rows(b: &Branch) -> Option<String> {
 }
 
 /// When a branch's transaction started, on lines of its own after its age: the time,
-/// or the span it lies in.
+/// the span it lies in, or (its age a lower bound only) the latest it can have started.
 fn branch_since(age: &xa::Age) -> Shown {
     let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d %H:%M:%S").to_string();
     match (age.earliest_since, age.since) {
         (Some(first), Some(last)) if first < last => {
             shown!("\nstarted between {}\nand {}", at(first), at(last))
+        }
+        (None, Some(last)) if age.basis == AgeBasis::AtLeast => {
+            shown!("\nstarted no later than\n{}", at(last))
         }
         (_, Some(last)) => shown!("\nsince {}", at(last)),
         _ => Shown::default(),
@@ -328,11 +331,19 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
     if let Some(u) = &data.unmatched {
         let age = seconds(u.oldest_seconds);
         let severity = Severity::grade(age, warning, critical);
-        let mut message = format!(
-            "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
-            u.xids.len(),
-            format_duration(age)
-        );
+        let mut message = match u.oldest_recovered {
+            false => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+            // InnoDB dates a transaction it recovered from the restart: it is older.
+            true => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started no later than the server's restart {} ago (InnoDB dates the transactions it recovers from the restart), so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+        };
         message.push_str(&match severity {
             Severity::Critical => format!("; critical from {}", format_duration(critical)),
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
@@ -348,7 +359,8 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             .evidence("source", "XA RECOVER, information_schema.innodb_trx")
             .evidence("xids", u.xids.iter().map(Xid::sql).collect::<Vec<_>>())
             .evidence("oldest_seconds", u.oldest_seconds)
-            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339())),
+            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339()))
+            .evidence("oldest_recovered", u.oldest_recovered),
         );
     }
     if !data.unattributed_waiters.is_empty() {
@@ -380,12 +392,18 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Some(o) => message.push_str(&format!(
                 "; the oldest open transaction is InnoDB's {} ({}, {}{}){}",
                 o.trx_id,
-                o.age_seconds
-                    .map(|s| format!(
+                match (o.age_seconds, o.recovered) {
+                    (Some(s), false) => format!(
                         "started {} ago by its trx_started",
                         format_duration(seconds(s))
-                    ))
-                    .unwrap_or_else(|| "age unknown".into()),
+                    ),
+                    // Dated from the restart by InnoDB: it started before.
+                    (Some(s), true) => format!(
+                        "started no later than the server's restart {} ago",
+                        format_duration(seconds(s))
+                    ),
+                    (None, _) => "age unknown".into(),
+                },
                 match o.session {
                     Some(s) => format!("session {s}"),
                     None => "no session holds it".into(),

@@ -168,9 +168,11 @@ pub struct Age {
     /// When its InnoDB transaction started (exact), or the latest it can have (at least).
     pub since: Option<DateTime<Utc>>,
     /// The most it can be, for a branch that is one of several transactions no session
-    /// holds (the oldest of them); null otherwise.
+    /// holds (the oldest of them); null otherwise, and when one of them may have been
+    /// recovered at a restart (dated from the restart, it is older: no bound is known).
     pub at_most_seconds: Option<f64>,
-    /// The earliest it can have started (the oldest of those transactions' start).
+    /// The earliest it can have started (the oldest of those transactions' start); null
+    /// where `at_most_seconds` is.
     pub earliest_since: Option<DateTime<Utc>>,
     /// The tables the value was read from and how it was attributed, or why it is unknown.
     pub source: String,
@@ -289,6 +291,9 @@ pub struct OldestTransaction {
     pub trx_id: String,
     pub started_at: Option<DateTime<Utc>>,
     pub age_seconds: Option<f64>,
+    /// Whether it may be one InnoDB recovered at the server's restart (no session holds
+    /// it, and it is dated from the restart): its age is then only a lower bound.
+    pub recovered: bool,
     /// Its session; null for one no session holds (a prepared XA branch, a recovered one).
     pub session: Option<u64>,
     pub state: String,
@@ -388,7 +393,11 @@ pub struct Unmatched {
     pub xids: Vec<Xid>,
     /// The oldest of their transactions: one of these branches is at least this old.
     pub oldest_seconds: f64,
+    /// When it started, by InnoDB's trx_started (the restart, if it was recovered).
     pub oldest_since: Option<DateTime<Utc>>,
+    /// Whether that transaction may be one InnoDB recovered at the server's restart: it
+    /// is dated from the restart and started earlier, so its age is only a lower bound.
+    pub oldest_recovered: bool,
 }
 
 pub async fn identity(s: &mut Session) -> Result<Identity> {
@@ -721,6 +730,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
                 .started
                 .and_then(|s| DateTime::from_timestamp(s as i64, 0)),
             age_seconds: t.age,
+            recovered: t.thread == 0 && recovered(t, server_start),
             session: (t.thread != 0).then_some(t.thread),
             state: t.state.clone(),
             xid: branches
@@ -769,6 +779,16 @@ fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
     }
 }
 
+/// Whether a transaction may be one InnoDB recovered at the server's restart, and so
+/// dated from the restart although it started earlier: it started no later than just
+/// after the restart, or when the server started is not known.
+fn recovered(t: &Trx, server_start: Option<f64>) -> bool {
+    match (t.started, server_start) {
+        (Some(st), Some(up)) => st <= up + RECOVERY_WINDOW_SECONDS,
+        _ => true,
+    }
+}
+
 /// The InnoDB transactions no session holds (and that are not being rolled back).
 fn detached(trxs: &[Trx]) -> Vec<&Trx> {
     trxs.iter()
@@ -787,11 +807,7 @@ fn attribute(
 ) -> Option<Unmatched> {
     let mut unmatched = None;
     let exact = |b: &mut Branch, t: &Trx, how: &str| {
-        // Not known when the server started: it may have been recovered at a restart.
-        let recovered = match (t.started, server_start) {
-            (Some(st), Some(up)) => st <= up + RECOVERY_WINDOW_SECONDS,
-            _ => true,
-        };
+        let recovered = recovered(t, server_start);
         b.trx_id = Some(t.id.clone());
         // A recovered transaction counts no locks until a session touches its rows.
         b.rows_locked = t.rows_locked.filter(|_| !recovered);
@@ -836,15 +852,20 @@ fn attribute(
         (n, m) if n == m && all_detached_known => {
             let oldest = detached_trx
                 .iter()
-                .filter_map(|t| Some((t.age?, t.started)))
+                .filter_map(|t| Some((t.age?, t.started, recovered(t, server_start))))
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            unmatched = oldest.map(|(age, started)| Unmatched {
+            // One recovered at the restart is dated from it and started earlier, by how
+            // much nothing says: the group's oldest is then only a lower bound, and no
+            // branch of it has an upper one.
+            let any_recovered = detached_trx.iter().any(|t| recovered(t, server_start));
+            unmatched = oldest.map(|(age, started, recovered)| Unmatched {
                 xids: unattributed
                     .iter()
                     .map(|&i| branches[i].xid.clone())
                     .collect(),
                 oldest_seconds: age,
                 oldest_since: started.and_then(|s| DateTime::from_timestamp(s as i64, 0)),
+                oldest_recovered: recovered,
             });
             let youngest = detached_trx
                 .iter()
@@ -865,10 +886,14 @@ fn attribute(
                 b.age.basis = AgeBasis::AtLeast;
                 b.age.seconds = youngest.map(|y| y.0);
                 b.age.since = date(youngest.and_then(|y| y.1));
-                b.age.at_most_seconds = oldest.map(|o| o.0);
-                b.age.earliest_since = date(oldest.and_then(|o| o.1));
                 b.rows_modified_between = rows_between;
-                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them and at most as old as the oldest");
+                if any_recovered {
+                    b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them, and no upper bound is known: one of them started no later than the server's restart, and InnoDB dates the transactions it recovers from the restart");
+                } else {
+                    b.age.at_most_seconds = oldest.map(|o| o.0);
+                    b.age.earliest_since = date(oldest.and_then(|o| o.1));
+                    b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them and at most as old as the oldest");
+                }
             }
         }
         (n, m) => {
@@ -1103,6 +1128,34 @@ mod tests {
                 (None, Some([1, 2]))
             );
         }
+    }
+
+    #[test]
+    fn beside_a_transaction_recovered_at_a_restart_no_branch_has_an_upper_bound() {
+        // The server restarted 30m 15s ago under a prepared branch (InnoDB dates it from
+        // the restart: it is older); another branch's session went away 50s ago.
+        let boot = Some(NOW - 1815.0);
+        let mut b = vec![branch("recovered", None), branch("gone", None)];
+        let t = [trx("1", 0, NOW - 1815.0, NOW), trx("2", 0, NOW - 50.0, NOW)];
+        let unmatched = attribute(&mut b, &t, true, boot).expect("the group's oldest");
+        for x in &b {
+            assert_eq!(
+                (x.age.basis.clone(), x.age.seconds, x.age.at_most_seconds),
+                (AgeBasis::AtLeast, Some(50.0), None)
+            );
+            assert_eq!(x.age.text(), "at least 50s");
+            assert_eq!(x.age.earliest_since, None);
+            assert!(x.age.source.contains("restart"), "{}", x.age.source);
+        }
+        assert_eq!(
+            (unmatched.oldest_seconds, unmatched.oldest_recovered),
+            (1815.0, true)
+        );
+        // Long after the restart, the same two have both bounds.
+        let mut b = vec![branch("old", None), branch("gone", None)];
+        let unmatched = attribute(&mut b, &t, true, BOOT).unwrap();
+        assert_eq!(b[0].age.at_most_seconds, Some(1815.0));
+        assert!(!unmatched.oldest_recovered);
     }
 
     #[test]

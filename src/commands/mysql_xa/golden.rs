@@ -160,6 +160,8 @@ pub(crate) fn snapshot() -> Snapshot {
                 trx_id: "8812734".into(),
                 started_at: Some(ago(UPTIME)),
                 age_seconds: Some(UPTIME as f64),
+                // Dated from the restart: the recovered Narayana branch.
+                recovered: true,
                 session: None,
                 state: "RUNNING".into(),
                 xid: Some(recovered.xid.clone()),
@@ -242,6 +244,7 @@ fn mysql_xa_unmatched() {
         xids: branches.iter().map(|b| b.xid.clone()).collect(),
         oldest_seconds: oldest as f64,
         oldest_since: Some(ago(oldest)),
+        oldest_recovered: false,
     });
     snapshot.branches = branches;
     snapshot.unattributed_waiters = vec![Waiter {
@@ -256,6 +259,7 @@ fn mysql_xa_unmatched() {
         trx_id: "8829120".into(),
         started_at: Some(ago(oldest)),
         age_seconds: Some(oldest as f64),
+        recovered: false,
         session: None,
         state: "RUNNING".into(),
         xid: None,
@@ -283,6 +287,7 @@ fn mysql_xa_none() {
         trx_id: "8830977".into(),
         started_at: Some(ago(2)),
         age_seconds: Some(2.0),
+        recovered: false,
         session: Some(5120),
         state: "RUNNING".into(),
         xid: None,
