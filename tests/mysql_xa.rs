@@ -108,6 +108,10 @@ fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_x
     mysql::sql(&format!("XA ROLLBACK {xid}"));
 }
 
+fn hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A command line as printed (no quotes needed in the ones tested here).
 fn shell_words(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
@@ -526,4 +530,77 @@ fn beside_a_branch_recovered_at_a_restart_no_branch_age_has_an_upper_bound() {
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn a_branch_a_live_session_holds_names_that_session_and_no_resolve_as_its_next() {
+    let db = MysqlDb::create("xa_holder");
+    let gtrid = unique("holder");
+    let xid = mysql::xid(&gtrid, "b1", 4660);
+    let sibling = mysql::xid(&gtrid, "b2", 4660);
+    // Dropped after the session holding the branch (declared before it).
+    let _cleanup = mysql::Cleanup {
+        xids: vec![xid.clone(), sibling.clone()],
+        database: db.name.clone(),
+    };
+    let held = db.prepare_held(&xid);
+    // Another branch of the same global transaction, its session gone.
+    mysql::sql(&format!(
+        "XA START {sibling}; INSERT INTO {}.orphans VALUES (2, 'two'); XA END {sibling}; XA PREPARE {sibling};",
+        db.name
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (report, out) = xa_json(&["--warning-age", "0s", "--critical-age", "24h"]);
+    assert!(out.code <= 2, "{}", out.stderr);
+    let f = finding(&report, &xid);
+    assert_eq!(f["severity"], "WARNING", "{f:#}");
+    let session = f["evidence"]["attached_session"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{f:#}"));
+    // resolve refuses a branch a session holds: no resolve is its next.
+    assert_eq!(f["next"], Value::Null, "{f:#}");
+    // What to look at instead: that session, who it is and how long it has been idle.
+    let advice = f["advice"].as_str().unwrap();
+    let user = lab("INDOUBT_LAB_MYSQL_USER");
+    for part in [
+        format!("session {session} ({user}@127.0.0.1"),
+        "idle".to_string(),
+        "still holds this branch".to_string(),
+    ] {
+        assert!(advice.contains(&part), "{part:?} in {advice}");
+    }
+    assert_eq!(f["evidence"]["holder"]["user"], user.as_str(), "{f:#}");
+    assert_eq!(f["evidence"]["holder"]["command"], "Sleep", "{f:#}");
+    // resolve says the same of it, and does nothing.
+    let out = run(indoubt()
+        .args(["-o", "json", "resolve", "mysql", &xid, "--dry-run"])
+        .args(mysql::target_args()));
+    let busy: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(busy["findings"][0]["code"], "busy", "{busy:#}");
+    assert!(
+        busy["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("session {session} ({user}@127.0.0.1")),
+        "{busy:#}"
+    );
+    // Its sibling is still prepared, said so; but no next goes through the held branch.
+    let findings = busy["findings"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "other_branches_prepared"),
+        "{busy:#}"
+    );
+    let held_arg = format!("0x{}", hex(&gtrid));
+    for f in findings {
+        let next = f["next"].as_str().unwrap_or_default();
+        assert!(
+            !(next.contains("resolve mysql") && next.contains(&format!("{held_arg},0x6231,"))),
+            "a next through the held branch: {f:#}"
+        );
+    }
+    // Its session gone first: then the cleanup rolls both back.
+    drop(held);
+    std::thread::sleep(std::time::Duration::from_millis(500));
 }

@@ -235,6 +235,20 @@ pub fn holder_text(branch: &Branch) -> String {
     }
 }
 
+/// What to look at for a branch a live session still holds: that session (its user,
+/// host and how long it has been idle), not a resolve, which refuses a branch a session
+/// holds.
+pub fn holder_advice(branch: &Branch) -> Option<String> {
+    let id = branch.attached_session?;
+    let who = match &branch.holder {
+        Some(h) => h.text(),
+        None => format!("session {id}"),
+    };
+    Some(format!(
+        "{who} still holds this branch: look at that session and the application behind it — its transaction manager may still be finishing the branch, and indoubt resolves a branch only once no session holds it"
+    ))
+}
+
 fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) -> Vec<Finding> {
     let (warning, critical) = settings.age;
     let mut findings = Vec::new();
@@ -283,40 +297,53 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
             _ => String::new(),
         });
-        findings.push(
-            Finding::new(severity, code, subject(&b.xid), message)
-                .evidence("source", source)
-                .evidence("xid", b.xid.sql())
-                .evidence(
-                    "age_basis",
-                    serde_json::to_value(&b.age.basis).unwrap_or_default(),
-                )
-                .evidence("age_seconds", b.age.seconds)
-                .evidence("age_at_most_seconds", b.age.at_most_seconds)
-                .evidence("age_source", b.age.source.clone())
-                .evidence("attached_session", b.attached_session)
-                .evidence("holder_known", b.holder_known)
-                .evidence("trx_id", b.trx_id.clone())
-                .evidence("rows_locked", b.rows_locked)
-                .evidence("rows_modified", b.rows_modified)
-                .evidence("rows_modified_between", b.rows_modified_between)
-                .evidence(
-                    "blocked_sessions",
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| w.session)
-                        .collect::<Vec<_>>(),
-                )
-                .evidence("server_time", data.server_time.to_rfc3339())
-                .advice(rb.decoded_xid.advice())
-                .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
-                .related(
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
-                )
-                .next(resolve_next(addressing, &b.xid)),
-        );
+        // A branch a live session holds: resolve refuses it (busy), so its next is no
+        // resolve; the advice names the session to look at.
+        let advice = match holder_advice(b) {
+            Some(holder) => crate::text![holder, ". ", rb.decoded_xid.advice()],
+            None => rb.decoded_xid.advice(),
+        };
+        let mut finding = Finding::new(severity, code, subject(&b.xid), message)
+            .evidence("source", source)
+            .evidence("xid", b.xid.sql())
+            .evidence(
+                "age_basis",
+                serde_json::to_value(&b.age.basis).unwrap_or_default(),
+            )
+            .evidence("age_seconds", b.age.seconds)
+            .evidence("age_at_most_seconds", b.age.at_most_seconds)
+            .evidence("age_source", b.age.source.clone())
+            .evidence("attached_session", b.attached_session)
+            .evidence(
+                "holder",
+                serde_json::to_value(&b.holder).unwrap_or_default(),
+            )
+            .evidence("holder_known", b.holder_known)
+            .evidence("trx_id", b.trx_id.clone())
+            .evidence("rows_locked", b.rows_locked)
+            .evidence("rows_modified", b.rows_modified)
+            .evidence("rows_modified_between", b.rows_modified_between)
+            .evidence(
+                "blocked_sessions",
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| w.session)
+                    .collect::<Vec<_>>(),
+            )
+            .evidence("server_time", data.server_time.to_rfc3339())
+            .advice(advice)
+            .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
+            .related(
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
+            );
+        if let Some(id) = b.attached_session {
+            finding = finding.related([Object::new(ObjectKind::Session, id.to_string())]);
+        } else {
+            finding = finding.next(resolve_next(addressing, &b.xid));
+        }
+        findings.push(finding);
     }
     for what in &data.unreadable {
         findings.push(Finding::new(

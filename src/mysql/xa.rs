@@ -208,6 +208,50 @@ impl Age {
     }
 }
 
+/// The live session that holds a branch (XA END'ed or PREPARED, still connected): who it
+/// is and what it is doing, as performance_schema.threads shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Holder {
+    /// Its processlist id (the branch's `attached_session`).
+    pub session: u64,
+    pub user: Option<String>,
+    pub host: Option<String>,
+    /// Its current command: `Sleep` while it waits for the client.
+    pub command: Option<String>,
+    /// Seconds in that command: how long it has been idle, for `Sleep`.
+    pub command_seconds: Option<i64>,
+}
+
+impl Holder {
+    /// `session 4102 (billing@10.0.3.17:51442, idle 12m 31s)`.
+    pub fn text(&self) -> String {
+        let who = match (&self.user, &self.host) {
+            (Some(u), Some(h)) => Some(format!("{u}@{h}")),
+            (Some(u), None) => Some(format!("user {u}")),
+            (None, Some(h)) => Some(format!("from {h}")),
+            (None, None) => None,
+        };
+        let doing = match (self.command.as_deref(), self.command_seconds) {
+            (Some("Sleep"), Some(s)) => Some(format!(
+                "idle {}",
+                format_duration(seconds(s.max(0) as f64))
+            )),
+            (Some("Sleep"), None) => Some("idle".to_string()),
+            (Some(c), Some(s)) => Some(format!(
+                "in {c} for {}",
+                format_duration(seconds(s.max(0) as f64))
+            )),
+            (Some(c), None) => Some(format!("in {c}")),
+            (None, _) => None,
+        };
+        let details: Vec<String> = who.into_iter().chain(doing).collect();
+        match details.is_empty() {
+            true => format!("session {}", self.session),
+            false => format!("session {} ({})", self.session, details.join(", ")),
+        }
+    }
+}
+
 /// A session waiting for a lock a branch holds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Waiter {
@@ -234,6 +278,8 @@ pub struct Branch {
     /// Whether performance_schema showed which session, if any, holds it: false when it
     /// is off or unreadable, or its XID matched ambiguously.
     pub holder_known: bool,
+    /// Who that session is, as performance_schema.threads showed it with the XID.
+    pub holder: Option<Holder>,
     pub age: Age,
     /// Its InnoDB transaction, when attributed.
     pub trx_id: Option<String>,
@@ -257,6 +303,7 @@ impl Branch {
             xid,
             attached_session: None,
             holder_known: false,
+            holder: None,
             age: Age {
                 basis: AgeBasis::Unknown,
                 seconds: None,
@@ -534,11 +581,22 @@ async fn transactions(s: &mut Session) -> Result<Vec<Trx>> {
         .collect())
 }
 
-/// The XID and thread of every session in XA state PREPARED, from performance_schema.
-async fn attached(s: &mut Session) -> Result<Vec<(i64, Vec<u8>, Vec<u8>, u64)>> {
+/// A session in XA state PREPARED, from performance_schema: the XID as it shows it, and
+/// the session.
+#[derive(Debug, Clone)]
+struct Attached {
+    format_id: i64,
+    gtrid: Vec<u8>,
+    bqual: Vec<u8>,
+    holder: Holder,
+}
+
+/// The XID and session of every session in XA state PREPARED, from performance_schema.
+async fn attached(s: &mut Session) -> Result<Vec<Attached>> {
     let rows = s
         .rows(
-            "SELECT t.XID_FORMAT_ID, t.XID_GTRID, t.XID_BQUAL, th.PROCESSLIST_ID \
+            "SELECT t.XID_FORMAT_ID, t.XID_GTRID, t.XID_BQUAL, th.PROCESSLIST_ID, \
+             th.PROCESSLIST_USER, th.PROCESSLIST_HOST, th.PROCESSLIST_COMMAND, th.PROCESSLIST_TIME \
              FROM performance_schema.events_transactions_current t \
              JOIN performance_schema.threads th ON th.THREAD_ID = t.THREAD_ID \
              WHERE t.XA_STATE = 'PREPARED' AND th.PROCESSLIST_ID IS NOT NULL",
@@ -547,12 +605,18 @@ async fn attached(s: &mut Session) -> Result<Vec<(i64, Vec<u8>, Vec<u8>, u64)>> 
     Ok(rows
         .iter()
         .filter_map(|r| {
-            Some((
-                session::int(r, 0)?,
-                session::bytes(r, 1).unwrap_or_default(),
-                session::bytes(r, 2).unwrap_or_default(),
-                session::int(r, 3)?.max(0) as u64,
-            ))
+            Some(Attached {
+                format_id: session::int(r, 0)?,
+                gtrid: session::bytes(r, 1).unwrap_or_default(),
+                bqual: session::bytes(r, 2).unwrap_or_default(),
+                holder: Holder {
+                    session: session::int(r, 3)?.max(0) as u64,
+                    user: session::text(r, 4),
+                    host: session::text(r, 5),
+                    command: session::text(r, 6),
+                    command_seconds: session::int(r, 7),
+                },
+            })
         })
         .collect())
 }
@@ -755,12 +819,14 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
     })
 }
 
-/// Which session holds each branch, from performance_schema's rows (format id, gtrid,
-/// bqual, processlist id): only where one row names the branch and no other branch, so
-/// an XID whose shown forms collide (`0x41` and the byte 0x41) is left unknown.
-fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
-    let matches = |b: &Branch, r: &(i64, Vec<u8>, Vec<u8>, u64)| {
-        r.0 == b.xid.format_id && names(&r.1, &b.xid.gtrid) && names(&r.2, &b.xid.bqual)
+/// Which session holds each branch, from performance_schema's rows: only where one row
+/// names the branch and no other branch, so an XID whose shown forms collide (`0x41` and
+/// the byte 0x41) is left unknown.
+fn attach(branches: &mut [Branch], rows: &[Attached]) {
+    let matches = |b: &Branch, r: &Attached| {
+        r.format_id == b.xid.format_id
+            && names(&r.gtrid, &b.xid.gtrid)
+            && names(&r.bqual, &b.xid.bqual)
     };
     let claims: Vec<usize> = rows
         .iter()
@@ -771,7 +837,8 @@ fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
         match mine[..] {
             [] => b.holder_known = true,
             [r] if claims[r] == 1 => {
-                b.attached_session = Some(rows[r].3);
+                b.attached_session = Some(rows[r].holder.session);
+                b.holder = Some(rows[r].holder.clone());
                 b.holder_known = true;
             }
             _ => {}
@@ -951,8 +1018,12 @@ pub async fn held_by_session(s: &mut Session, xid: &Xid) -> Option<u64> {
         .await
         .ok()?
         .into_iter()
-        .filter(|(f, g, q, _)| *f == xid.format_id && names(g, &xid.gtrid) && names(q, &xid.bqual))
-        .map(|(_, _, _, id)| id)
+        .filter(|a| {
+            a.format_id == xid.format_id
+                && names(&a.gtrid, &xid.gtrid)
+                && names(&a.bqual, &xid.bqual)
+        })
+        .map(|a| a.holder.session)
         .collect();
     match holders[..] {
         [id] => Some(id),
@@ -1234,6 +1305,21 @@ mod tests {
         assert!(s.not_resolvable_here().unwrap().contains("read_only"));
     }
 
+    fn attached_row(gtrid: &[u8], session: u64) -> Attached {
+        Attached {
+            format_id: 1,
+            gtrid: gtrid.to_vec(),
+            bqual: Vec::new(),
+            holder: Holder {
+                session,
+                user: Some("app".into()),
+                host: Some("10.0.3.17:51442".into()),
+                command: Some("Sleep".into()),
+                command_seconds: Some(751),
+            },
+        }
+    }
+
     #[test]
     fn a_session_is_attached_only_to_the_one_branch_its_xid_names() {
         // gtrid "0x41" (text) and gtrid [0x41] both read as performance_schema's "0x41".
@@ -1246,15 +1332,19 @@ mod tests {
         for x in b.iter_mut() {
             x.holder_known = false;
         }
-        attach(&mut b, &[(1, b"0x41".to_vec(), Vec::new(), 7)]);
+        attach(&mut b, &[attached_row(b"0x41", 7)]);
         assert_eq!((b[0].attached_session, b[0].holder_known), (None, false));
         assert_eq!((b[1].attached_session, b[1].holder_known), (None, false));
         assert_eq!((b[2].attached_session, b[2].holder_known), (None, true));
         let mut one = vec![branch("att", None)];
-        attach(&mut one, &[(1, b"att".to_vec(), Vec::new(), 9)]);
+        attach(&mut one, &[attached_row(b"att", 9)]);
         assert_eq!(
             (one[0].attached_session, one[0].holder_known),
             (Some(9), true)
+        );
+        assert_eq!(
+            one[0].holder.as_ref().map(Holder::text).as_deref(),
+            Some("session 9 (app@10.0.3.17:51442, idle 12m 31s)")
         );
     }
 

@@ -133,6 +133,26 @@ impl Drop for Held {
     }
 }
 
+/// Rolls these branches back and drops the database when dropped, so a test that fails
+/// leaves nothing prepared on the shared server (a branch already resolved is skipped).
+pub struct Cleanup {
+    pub xids: Vec<String>,
+    pub database: String,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for xid in &self.xids {
+            let _ = client()
+                .args(["-e", &format!("XA ROLLBACK {xid}")])
+                .output();
+        }
+        let _ = client()
+            .args(["-e", &format!("DROP DATABASE IF EXISTS {}", self.database)])
+            .output();
+    }
+}
+
 /// Whether XA RECOVER lists a branch with this gtrid (its text).
 pub fn prepared(gtrid: &str) -> bool {
     sql("XA RECOVER")
