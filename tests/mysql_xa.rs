@@ -604,3 +604,73 @@ fn a_branch_a_live_session_holds_names_that_session_and_no_resolve_as_its_next()
     drop(held);
     std::thread::sleep(std::time::Duration::from_millis(500));
 }
+
+#[test]
+fn resolve_mysql_of_an_xid_not_there_names_the_lister_of_the_same_server() {
+    // Addressed through a config of its own: the lister must check that server, not
+    // the default config's.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("my indoubt.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  billing:\n    url: {}\n    option_file: {}\n    ssl_mode: DISABLED\n",
+            mysql::url(),
+            mysql::cnf()
+        ),
+    )
+    .unwrap();
+    let xid = mysql::xid(&unique("never"), "b", 4660);
+    let audit = dir.path().join("audit.jsonl");
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "resolve", "mysql", &xid, "--mysql", "billing"])
+        .arg("--audit-log")
+        .arg(&audit)
+        .arg("--dry-run"));
+    assert_eq!(out.code, 3, "{}{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let f = &report["findings"][0];
+    assert_eq!(f["code"], "not_there", "{f:#}");
+    let next = f["next"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no lister: {f:#}"));
+    assert_eq!(
+        next,
+        format!(
+            "indoubt --config '{}' mysql xa --mysql billing",
+            config.display()
+        )
+    );
+    // Run as printed (by a shell), it lists that server's branches: a config of that
+    // name exists nowhere else.
+    let shell = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("\"$INDOUBT_BIN\"{}", &next["indoubt".len()..]),
+        ])
+        .env("INDOUBT_BIN", assert_cmd::cargo::cargo_bin("indoubt"))
+        .env_remove("INDOUBT_CONFIG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&shell.stdout);
+    assert!(
+        shell.status.code().is_some_and(|c| c < 3) && stdout.contains("on billing"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&shell.stderr)
+    );
+    // Addressed by URL and option file: the lister repeats both.
+    let out = run(indoubt()
+        .args(["-o", "json", "resolve", "mysql", &xid, "--dry-run"])
+        .args(mysql::target_args())
+        .arg("--audit-log")
+        .arg(&audit));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let next = report["findings"][0]["next"].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with("indoubt mysql xa --mysql ")
+            && next.contains(&format!("--defaults-file {}", mysql::cnf())),
+        "{report:#}"
+    );
+}

@@ -118,7 +118,8 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     let (mut data, abort) = match proposal_of(s, snapshot) {
         Proposed::Finished(findings, data) => return finish(ctx, target, findings, data),
         Proposed::Absent(data, present) => {
-            let finding = absent(s, server, &target, present);
+            let lister = kafka_common::cluster_next(ctx, &s.cluster, &target, "transactions");
+            let finding = absent(s, server, &target, present, lister);
             return finish(ctx, target, vec![finding], data);
         }
         Proposed::Abort(data, abort) => (data, abort),
@@ -285,6 +286,7 @@ fn absent(
     server: Option<String>,
     target: &Target,
     present: Vec<String>,
+    lister: crate::next::Next,
 ) -> Finding {
     let tp: TopicPartition = (s.topic.clone(), s.partition);
     let asked = match (s.start_offset, s.producer_id) {
@@ -302,7 +304,7 @@ fn absent(
             key: asked,
             target,
             present,
-            lister: "indoubt kafka transactions",
+            lister,
         },
     )
 }

@@ -92,7 +92,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
                     .iter()
                     .map(|b| text::escape_bytes(b.xid.sql().as_bytes()))
                     .collect(),
-                lister: "indoubt mysql xa",
+                lister: crate::resolve::absent::lister(&s.addressing, &["mysql", "xa"]),
             },
         );
         return finish(ctx, s, vec![finding], data);

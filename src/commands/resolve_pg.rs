@@ -128,7 +128,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
                 key: text::escape_bytes(gid.as_bytes()),
                 target: &target.report_target(),
                 present,
-                lister: "indoubt pg prepared",
+                lister: absent::lister(&s.addressing, &["pg", "prepared"]),
             },
         );
         return finish(ctx, target, &s.addressing, vec![finding], data);
