@@ -99,6 +99,19 @@ pub fn partition_next(
     Next::indoubt(&ctx.invocation, &words)
 }
 
+/// `indoubt kafka COMMAND` of the whole cluster (transactions: read only), addressed as
+/// this run addressed the cluster.
+pub fn cluster_next(
+    ctx: &Context,
+    cluster: &Settings,
+    target: &Target,
+    command: &'static str,
+) -> Next {
+    let mut words = vec![Word::Lit("kafka"), Word::Lit(command)];
+    words.extend(addressing(cluster, target));
+    Next::indoubt(&ctx.invocation, &words)
+}
+
 /// The cluster as this run addressed it: its config name, or its -b and
 /// --command-config (-X settings are not repeated: they may hold secrets).
 fn addressing<'a>(cluster: &'a Settings, target: &'a Target) -> Vec<Word<'a>> {

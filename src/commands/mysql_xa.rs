@@ -225,12 +225,15 @@ pub fn branch_rows(b: &Branch) -> Option<String> {
 }
 
 /// When a branch's transaction started, on lines of its own after its age: the time,
-/// or the span it lies in.
+/// the span it lies in, or (its age a lower bound only) the latest it can have started.
 fn branch_since(age: &xa::Age) -> Shown {
     let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d %H:%M:%S").to_string();
     match (age.earliest_since, age.since) {
         (Some(first), Some(last)) if first < last => {
             shown!("\nstarted between {}\nand {}", at(first), at(last))
+        }
+        (None, Some(last)) if age.basis == AgeBasis::AtLeast => {
+            shown!("\nstarted no later than\n{}", at(last))
         }
         (_, Some(last)) => shown!("\nsince {}", at(last)),
         _ => Shown::default(),
@@ -247,6 +250,20 @@ pub fn holder_text(branch: &Branch) -> String {
                 .to_string()
         }
     }
+}
+
+/// What to look at for a branch a live session still holds: that session (its user,
+/// host and how long it has been idle), not a resolve, which refuses a branch a session
+/// holds.
+pub fn holder_advice(branch: &Branch) -> Option<String> {
+    let id = branch.attached_session?;
+    let who = match &branch.holder {
+        Some(h) => h.text(),
+        None => format!("session {id}"),
+    };
+    Some(format!(
+        "{who} still holds this branch: look at that session and the application behind it — its transaction manager may still be finishing the branch, and indoubt resolves a branch only once no session holds it"
+    ))
 }
 
 fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) -> Vec<Finding> {
@@ -295,40 +312,53 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
             _ => String::new(),
         });
-        findings.push(
-            Finding::new(severity, code, subject(&b.xid), message)
-                .evidence("source", source)
-                .evidence("xid", b.xid.sql())
-                .evidence(
-                    "age_basis",
-                    serde_json::to_value(&b.age.basis).unwrap_or_default(),
-                )
-                .evidence("age_seconds", b.age.seconds)
-                .evidence("age_at_most_seconds", b.age.at_most_seconds)
-                .evidence("age_source", b.age.source.clone())
-                .evidence("attached_session", b.attached_session)
-                .evidence("holder_known", b.holder_known)
-                .evidence("trx_id", b.trx_id.clone())
-                .evidence("rows_locked", b.rows_locked)
-                .evidence("rows_modified", b.rows_modified)
-                .evidence("rows_modified_between", b.rows_modified_between)
-                .evidence(
-                    "blocked_sessions",
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| w.session)
-                        .collect::<Vec<_>>(),
-                )
-                .evidence("server_time", data.server_time.to_rfc3339())
-                .advice(rb.decoded_xid.advice())
-                .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
-                .related(
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
-                )
-                .next(resolve_next(addressing, &b.xid)),
-        );
+        // A branch a live session holds: resolve refuses it (busy), so its next is no
+        // resolve; the advice names the session to look at.
+        let advice = match holder_advice(b) {
+            Some(holder) => crate::text![holder, ". ", rb.decoded_xid.advice()],
+            None => rb.decoded_xid.advice(),
+        };
+        let mut finding = Finding::new(severity, code, subject(&b.xid), message)
+            .evidence("source", source)
+            .evidence("xid", b.xid.sql())
+            .evidence(
+                "age_basis",
+                serde_json::to_value(&b.age.basis).unwrap_or_default(),
+            )
+            .evidence("age_seconds", b.age.seconds)
+            .evidence("age_at_most_seconds", b.age.at_most_seconds)
+            .evidence("age_source", b.age.source.clone())
+            .evidence("attached_session", b.attached_session)
+            .evidence(
+                "holder",
+                serde_json::to_value(&b.holder).unwrap_or_default(),
+            )
+            .evidence("holder_known", b.holder_known)
+            .evidence("trx_id", b.trx_id.clone())
+            .evidence("rows_locked", b.rows_locked)
+            .evidence("rows_modified", b.rows_modified)
+            .evidence("rows_modified_between", b.rows_modified_between)
+            .evidence(
+                "blocked_sessions",
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| w.session)
+                    .collect::<Vec<_>>(),
+            )
+            .evidence("server_time", data.server_time.to_rfc3339())
+            .advice(advice)
+            .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
+            .related(
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
+            );
+        if let Some(id) = b.attached_session {
+            finding = finding.related([Object::new(ObjectKind::Session, id.to_string())]);
+        } else {
+            finding = finding.next(resolve_next(addressing, &b.xid));
+        }
+        findings.push(finding);
     }
     for what in &data.unreadable {
         findings.push(Finding::new(
@@ -343,11 +373,19 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
     if let Some(u) = &data.unmatched {
         let age = seconds(u.oldest_seconds);
         let severity = Severity::grade(age, warning, critical);
-        let mut message = format!(
-            "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
-            u.xids.len(),
-            format_duration(age)
-        );
+        let mut message = match u.oldest_recovered {
+            false => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+            // InnoDB dates a transaction it recovered from the restart: it is older.
+            true => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started no later than the server's restart {} ago (InnoDB dates the transactions it recovers from the restart), so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+        };
         message.push_str(&match severity {
             Severity::Critical => format!("; critical from {}", format_duration(critical)),
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
@@ -363,7 +401,8 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             .evidence("source", "XA RECOVER, information_schema.innodb_trx")
             .evidence("xids", u.xids.iter().map(Xid::sql).collect::<Vec<_>>())
             .evidence("oldest_seconds", u.oldest_seconds)
-            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339())),
+            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339()))
+            .evidence("oldest_recovered", u.oldest_recovered),
         );
     }
     if !data.unattributed_waiters.is_empty() {
@@ -395,12 +434,18 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Some(o) => message.push_str(&format!(
                 "; the oldest open transaction is InnoDB's {} ({}, {}{}){}",
                 o.trx_id,
-                o.age_seconds
-                    .map(|s| format!(
+                match (o.age_seconds, o.recovered) {
+                    (Some(s), false) => format!(
                         "started {} ago by its trx_started",
                         format_duration(seconds(s))
-                    ))
-                    .unwrap_or_else(|| "age unknown".into()),
+                    ),
+                    // Dated from the restart by InnoDB: it started before.
+                    (Some(s), true) => format!(
+                        "started no later than the server's restart {} ago",
+                        format_duration(seconds(s))
+                    ),
+                    (None, _) => "age unknown".into(),
+                },
                 match o.session {
                     Some(s) => format!("session {s}"),
                     None => "no session holds it".into(),

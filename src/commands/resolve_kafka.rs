@@ -119,7 +119,8 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     let (mut data, abort) = match proposal_of(s, snapshot) {
         Proposed::Finished(findings, data) => return finish(ctx, target, findings, data),
         Proposed::Absent(data, present) => {
-            let finding = absent(s, server, &target, present);
+            let lister = kafka_common::cluster_next(ctx, &s.cluster, &target, "transactions");
+            let finding = absent(s, server, &target, present, lister);
             return finish(ctx, target, vec![finding], data);
         }
         Proposed::Abort(data, abort) => (data, abort),
@@ -286,6 +287,7 @@ fn absent(
     server: Option<String>,
     target: &Target,
     present: Vec<String>,
+    lister: crate::next::Next,
 ) -> Finding {
     let tp: TopicPartition = (s.topic.clone(), s.partition);
     let partition = format!("{}-{}", tp.0, tp.1);
@@ -314,7 +316,7 @@ fn absent(
             named,
             target,
             present,
-            lister: "indoubt kafka transactions",
+            lister,
         },
     )
 }

@@ -129,7 +129,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
                 named: absent::Named::Key,
                 target: &target.report_target(),
                 present,
-                lister: "indoubt pg prepared",
+                lister: absent::lister(&s.addressing, &["pg", "prepared"]),
             },
         );
         return finish(ctx, target, &s.addressing, vec![finding], data);

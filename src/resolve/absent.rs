@@ -6,7 +6,9 @@
 use crate::audit::log;
 use crate::audit::record::Record;
 use crate::codes;
+use crate::commands::Addressing;
 use crate::findings::{Finding, Severity};
+use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::text::Text;
 use std::path::Path;
@@ -28,8 +30,16 @@ pub struct Absent<'a> {
     pub target: &'a Target,
     /// The ids that are there, in the escaped form (the candidates for "did you mean").
     pub present: Vec<String>,
-    /// The command that lists what is there: `indoubt pg prepared`.
-    pub lister: &'static str,
+    /// The command that lists what is there (`indoubt pg prepared`), addressed as this
+    /// run addressed the server: the finding's next.
+    pub lister: Next,
+}
+
+/// `indoubt [--config F] COMMAND… TARGET-FLAGS…`: the command that lists what is there,
+/// addressing the server as this run did.
+pub fn lister(addressing: &Addressing, command: &[&'static str]) -> Next {
+    let words: Vec<Word> = command.iter().map(|w| Word::Lit(w)).collect();
+    addressing.indoubt(&words, &[])
 }
 
 /// How the audit trail's records name the object asked for.
@@ -85,10 +95,8 @@ pub fn finding(audit_log: Option<&Path>, absent: Absent) -> Finding {
     Finding::new(Severity::Unknown, codes::NOT_THERE, absent.subject, message)
         .evidence("source", absent.source)
         .evidence("did_you_mean", near)
-        .advice(format!(
-            "check the id: `{}` lists what is there now",
-            absent.lister
-        ))
+        .advice("check the id: the next command lists what is there now")
+        .next(absent.lister)
 }
 
 fn resolved_earlier(absent: &Absent, path: &Path, record: &Record) -> Finding {

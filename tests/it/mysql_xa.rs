@@ -108,6 +108,10 @@ fn a_branch_whose_session_disconnected_is_listed_with_its_age_rows_and_decoded_x
     mysql::sql(&format!("XA ROLLBACK {xid}"));
 }
 
+fn hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A command line as printed (no quotes needed in the ones tested here).
 fn shell_words(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
@@ -519,4 +523,216 @@ fn check_runs_mysql_xa_on_every_mysql_target_in_every_format() {
         out.stdout
     );
     mysql::sql(&format!("XA ROLLBACK {xid}"));
+}
+
+#[test]
+fn beside_a_branch_recovered_at_a_restart_no_branch_age_has_an_upper_bound() {
+    // A server of its own, restarted under a prepared branch: InnoDB dates the branch it
+    // recovers from the restart, though it was prepared before.
+    let server = mysql::PrivateMariadb::start();
+    server.sql(
+        "CREATE DATABASE t; CREATE TABLE t.orphans (id BIGINT PRIMARY KEY, v VARCHAR(64)) ENGINE=InnoDB; INSERT INTO t.orphans VALUES (1, 'one'), (2, 'two');",
+    );
+    let prepare = |xid: &str, id: u32| {
+        server.sql(&format!(
+            "XA START {xid}; UPDATE t.orphans SET v = 'changed' WHERE id = {id}; XA END {xid}; XA PREPARE {xid};"
+        ))
+    };
+    let recovered = mysql::xid("recovered", "b", 4660);
+    prepare(&recovered, 1);
+    server.ctl("restart");
+    // Past the seconds after a restart in which a transaction may still be a recovered
+    // one: the next branch is plainly one whose session went away.
+    wait_for("the server to be up for 12s", || server.uptime() >= 12);
+    let gone = mysql::xid("gone", "b", 4660);
+    prepare(&gone, 2);
+    let out = run(indoubt()
+        .args(["-o", "json", "mysql", "xa", "--warning-age", "0s"])
+        .args(server.target_args()));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert!(out.code < 3, "{}{}", out.stdout, out.stderr);
+    // Two branches no session holds, two such transactions: which is which is not
+    // known, and one of them is older than its InnoDB start, by how much nothing says.
+    for xid in [&recovered, &gone] {
+        let f = finding(&report, xid);
+        assert_eq!(f["evidence"]["age_basis"], "at_least", "{f:#}");
+        assert_eq!(f["evidence"]["age_at_most_seconds"], Value::Null, "{f:#}");
+        let message = f["message"].as_str().unwrap();
+        assert!(
+            message.contains("at least") && !message.contains("between"),
+            "{message}"
+        );
+        let b = branch(&report, xid);
+        assert_eq!(b["age"]["earliest_since"], Value::Null, "{b:#}");
+        assert!(
+            b["age"]["source"].as_str().unwrap().contains("restart"),
+            "{b:#}"
+        );
+    }
+    // The group's oldest is dated from the restart: at least that old, not "started ago".
+    let group = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["evidence"]["xids"].is_array())
+        .unwrap_or_else(|| panic!("no finding about the group: {report:#}"));
+    assert_eq!(group["evidence"]["oldest_recovered"], true, "{group:#}");
+    let message = group["message"].as_str().unwrap();
+    assert!(
+        message.contains("no later than the server's restart"),
+        "{message}"
+    );
+    // The table says no more than the JSON: no span of ages or of starts.
+    let out = run(indoubt()
+        .args(["mysql", "xa", "--warning-age", "0s"])
+        .args(server.target_args())
+        .env("COLUMNS", "200"));
+    assert!(
+        !out.stdout.contains("between") && out.stdout.contains("at least"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_branch_a_live_session_holds_names_that_session_and_no_resolve_as_its_next() {
+    let db = MysqlDb::create("xa_holder");
+    let gtrid = unique("holder");
+    let xid = mysql::xid(&gtrid, "b1", 4660);
+    let sibling = mysql::xid(&gtrid, "b2", 4660);
+    // Dropped after the session holding the branch (declared before it).
+    let _cleanup = mysql::Cleanup {
+        xids: vec![xid.clone(), sibling.clone()],
+        database: db.name.clone(),
+    };
+    let held = db.prepare_held(&xid);
+    // Another branch of the same global transaction, its session gone.
+    mysql::sql(&format!(
+        "XA START {sibling}; INSERT INTO {}.orphans VALUES (2, 'two'); XA END {sibling}; XA PREPARE {sibling};",
+        db.name
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (report, out) = xa_json(&["--warning-age", "0s", "--critical-age", "24h"]);
+    assert!(out.code <= 2, "{}", out.stderr);
+    let f = finding(&report, &xid);
+    assert_eq!(f["severity"], "WARNING", "{f:#}");
+    let session = f["evidence"]["attached_session"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{f:#}"));
+    // resolve refuses a branch a session holds: no resolve is its next.
+    assert_eq!(f["next"], Value::Null, "{f:#}");
+    // What to look at instead: that session, who it is and how long it has been idle.
+    let advice = f["advice"].as_str().unwrap();
+    let user = lab("INDOUBT_LAB_MYSQL_USER");
+    for part in [
+        format!("session {session} ({user}@127.0.0.1"),
+        "idle".to_string(),
+        "still holds this branch".to_string(),
+    ] {
+        assert!(advice.contains(&part), "{part:?} in {advice}");
+    }
+    assert_eq!(f["evidence"]["holder"]["user"], user.as_str(), "{f:#}");
+    assert_eq!(f["evidence"]["holder"]["command"], "Sleep", "{f:#}");
+    // resolve says the same of it, and does nothing.
+    let out = run(indoubt()
+        .args(["-o", "json", "resolve", "mysql", &xid, "--dry-run"])
+        .args(mysql::target_args()));
+    let busy: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(busy["findings"][0]["code"], "busy", "{busy:#}");
+    assert!(
+        busy["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("session {session} ({user}@127.0.0.1")),
+        "{busy:#}"
+    );
+    // Its sibling is still prepared, said so; but no next goes through the held branch.
+    let findings = busy["findings"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "other_branches_prepared"),
+        "{busy:#}"
+    );
+    let held_arg = format!("0x{}", hex(&gtrid));
+    for f in findings {
+        let next = f["next"].as_str().unwrap_or_default();
+        assert!(
+            !(next.contains("resolve mysql") && next.contains(&format!("{held_arg},0x6231,"))),
+            "a next through the held branch: {f:#}"
+        );
+    }
+    // Its session gone first: then the cleanup rolls both back.
+    drop(held);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+}
+
+#[test]
+fn resolve_mysql_of_an_xid_not_there_names_the_lister_of_the_same_server() {
+    // Addressed through a config of its own: the lister must check that server, not
+    // the default config's.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("my indoubt.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  billing:\n    url: {}\n    option_file: {}\n    ssl_mode: DISABLED\n",
+            mysql::url(),
+            mysql::cnf()
+        ),
+    )
+    .unwrap();
+    let xid = mysql::xid(&unique("never"), "b", 4660);
+    let audit = dir.path().join("audit.jsonl");
+    let out = run(indoubt()
+        .arg("--config")
+        .arg(&config)
+        .args(["-o", "json", "resolve", "mysql", &xid, "--mysql", "billing"])
+        .arg("--audit-log")
+        .arg(&audit)
+        .arg("--dry-run"));
+    assert_eq!(out.code, 3, "{}{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let f = &report["findings"][0];
+    assert_eq!(f["code"], "not_there", "{f:#}");
+    let next = f["next"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no lister: {f:#}"));
+    assert_eq!(
+        next,
+        format!(
+            "indoubt --config '{}' mysql xa --mysql billing",
+            config.display()
+        )
+    );
+    // Run as printed (by a shell), it lists that server's branches: a config of that
+    // name exists nowhere else.
+    let shell = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("\"$INDOUBT_BIN\"{}", &next["indoubt".len()..]),
+        ])
+        .env("INDOUBT_BIN", assert_cmd::cargo::cargo_bin("indoubt"))
+        .env_remove("INDOUBT_CONFIG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&shell.stdout);
+    assert!(
+        shell.status.code().is_some_and(|c| c < 3) && stdout.contains("on billing"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&shell.stderr)
+    );
+    // Addressed by URL and option file: the lister repeats both.
+    let out = run(indoubt()
+        .args(["-o", "json", "resolve", "mysql", &xid, "--dry-run"])
+        .args(mysql::target_args())
+        .arg("--audit-log")
+        .arg(&audit));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let next = report["findings"][0]["next"].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with("indoubt mysql xa --mysql ")
+            && next.contains(&format!("--defaults-file {}", mysql::cnf())),
+        "{report:#}"
+    );
 }

@@ -82,6 +82,7 @@ fn branch(xid: Xid, age: xa::Age) -> Branch {
         xid,
         attached_session: None,
         holder_known: true,
+        holder: None,
         age,
         trx_id: None,
         rows_locked: None,
@@ -145,6 +146,14 @@ pub(crate) fn snapshot() -> Snapshot {
         ),
     );
     held.attached_session = Some(4102);
+    // The billing job's connection, idle since its XA PREPARE.
+    held.holder = Some(xa::Holder {
+        session: 4102,
+        user: Some("billing".into()),
+        host: Some("10.0.3.17:51442".into()),
+        command: Some("Sleep".into()),
+        command_seconds: Some(12 * 60 + 30),
+    });
     held.trx_id = Some("8829907".into());
     held.rows_locked = Some(2);
     held.lock_structs = Some(2);
@@ -160,6 +169,8 @@ pub(crate) fn snapshot() -> Snapshot {
                 trx_id: "8812734".into(),
                 started_at: Some(ago(UPTIME)),
                 age_seconds: Some(UPTIME as f64),
+                // Dated from the restart: the recovered Narayana branch.
+                recovered: true,
                 session: None,
                 state: "RUNNING".into(),
                 xid: Some(recovered.xid.clone()),
@@ -194,8 +205,14 @@ fn expect(report: &Report<XaReport>, xids: &[String]) -> (Vec<String>, Vec<Strin
 fn mysql_xa() {
     let report = report_for(snapshot());
     let nexts = golden::nexts(&report.findings);
-    // One resolve per branch, none on the purge finding (the branch's own names it).
-    assert_eq!(nexts.len(), 2, "one resolve per branch: {nexts:?}");
+    // A resolve for the branch no session holds; none for the one session 4102 holds
+    // (resolve refuses it: busy), none on the purge finding (the branch's own names it).
+    assert_eq!(
+        nexts.len(),
+        1,
+        "one resolve, for the free branch: {nexts:?}"
+    );
+    assert!(nexts[0].contains(&narayana_xid().arg()), "{nexts:?}");
     let xids = [narayana_xid().sql(), plain_xid().sql()];
     let (mut whole, may_overflow) = expect(&report, &xids);
     whole.extend(["4187".to_string(), "4102".into(), "184220".into()]);
@@ -242,6 +259,7 @@ fn mysql_xa_unmatched() {
         xids: branches.iter().map(|b| b.xid.clone()).collect(),
         oldest_seconds: oldest as f64,
         oldest_since: Some(ago(oldest)),
+        oldest_recovered: false,
     });
     snapshot.branches = branches;
     snapshot.unattributed_waiters = vec![Waiter {
@@ -256,6 +274,7 @@ fn mysql_xa_unmatched() {
         trx_id: "8829120".into(),
         started_at: Some(ago(oldest)),
         age_seconds: Some(oldest as f64),
+        recovered: false,
         session: None,
         state: "RUNNING".into(),
         xid: None,
@@ -283,6 +302,7 @@ fn mysql_xa_none() {
         trx_id: "8830977".into(),
         started_at: Some(ago(2)),
         age_seconds: Some(2.0),
+        recovered: false,
         session: Some(5120),
         state: "RUNNING".into(),
         xid: None,

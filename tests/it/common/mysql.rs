@@ -1,7 +1,7 @@
 //! The lab's MariaDB for tests: throwaway databases, statements through the mariadb
 //! client (its option file holds the password), and sessions held open on purpose.
 
-use super::{lab, unique};
+use super::{free_port, lab, run_lab_script, unique};
 use std::io::Write;
 use std::process::{Child, Command, Stdio};
 
@@ -20,15 +20,24 @@ pub fn target_args() -> Vec<String> {
 }
 
 fn client() -> Command {
+    client_of(&cnf())
+}
+
+fn client_of(cnf: &str) -> Command {
     let mut cmd = Command::new("mariadb");
-    cmd.arg(format!("--defaults-file={}", cnf()))
+    cmd.arg(format!("--defaults-file={cnf}"))
         .args(["--batch", "--skip-column-names"]);
     cmd
 }
 
 /// Runs statements in one session that ends when they do; panics on an error.
 pub fn sql(statements: &str) -> String {
-    let out = client()
+    sql_on(&cnf(), statements)
+}
+
+/// The same, on the server this client option file names.
+fn sql_on(cnf: &str, statements: &str) -> String {
+    let out = client_of(cnf)
         .args(["-e", statements])
         .output()
         .expect("running mariadb");
@@ -124,6 +133,26 @@ impl Drop for Held {
     }
 }
 
+/// Rolls these branches back and drops the database when dropped, so a test that fails
+/// leaves nothing prepared on the shared server (a branch already resolved is skipped).
+pub struct Cleanup {
+    pub xids: Vec<String>,
+    pub database: String,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for xid in &self.xids {
+            let _ = client()
+                .args(["-e", &format!("XA ROLLBACK {xid}")])
+                .output();
+        }
+        let _ = client()
+            .args(["-e", &format!("DROP DATABASE IF EXISTS {}", self.database)])
+            .output();
+    }
+}
+
 /// Whether XA RECOVER lists a branch with this gtrid (its text).
 pub fn prepared(gtrid: &str) -> bool {
     sql("XA RECOVER")
@@ -135,4 +164,80 @@ pub fn prepared(gtrid: &str) -> bool {
 pub fn xid(gtrid: &str, bqual: &str, format: i64) -> String {
     let hex = |s: &str| s.bytes().map(|b| format!("{b:02x}")).collect::<String>();
     format!("X'{}',X'{}',{format}", hex(gtrid), hex(bqual))
+}
+
+/// A MariaDB server of its own (tests/lab/mariadb-server, configured as the lab's), for
+/// tests that restart it; stopped and removed when dropped.
+pub struct PrivateMariadb {
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl PrivateMariadb {
+    pub fn start() -> PrivateMariadb {
+        let dir = tempfile::Builder::new()
+            .prefix("indoubt-mariadb-")
+            .tempdir()
+            .expect("tempdir");
+        let port = free_port();
+        let password = format!("pw{}", unique("m"));
+        run_lab_script(
+            "mariadb-server",
+            &[
+                "init",
+                &dir.path().to_string_lossy(),
+                &port.to_string(),
+                &password,
+            ],
+        );
+        let server = PrivateMariadb { dir, port };
+        server.ctl("start");
+        server
+    }
+
+    /// `start`, `stop` or `restart` (a clean shutdown: prepared branches are kept).
+    pub fn ctl(&self, action: &str) {
+        run_lab_script(
+            "mariadb-server",
+            &[action, &self.dir.path().to_string_lossy()],
+        );
+    }
+
+    fn cnf(&self) -> String {
+        self.dir
+            .path()
+            .join("client.cnf")
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// `--mysql URL --defaults-file CNF` for this server.
+    pub fn target_args(&self) -> Vec<String> {
+        vec![
+            "--mysql".into(),
+            format!("mysql://indoubt_admin@127.0.0.1:{}/", self.port),
+            "--defaults-file".into(),
+            self.cnf(),
+        ]
+    }
+
+    pub fn sql(&self, statements: &str) -> String {
+        sql_on(&self.cnf(), statements)
+    }
+
+    /// Seconds since the server started.
+    pub fn uptime(&self) -> u64 {
+        self.sql("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME'")
+            .trim()
+            .parse()
+            .expect("uptime")
+    }
+}
+
+impl Drop for PrivateMariadb {
+    fn drop(&mut self) {
+        let _ = Command::new(super::repo_root().join("tests/lab/mariadb-server"))
+            .args(["stop", &self.dir.path().to_string_lossy()])
+            .status();
+    }
 }
