@@ -232,7 +232,7 @@ impl Said<'_> {
 
     /// The databases named, or "every database" when they are all that accept connections.
     fn places(&self, databases: &[RawText]) -> Text {
-        if databases.len() == self.holds.databases.len() && databases.len() > 1 {
+        if is_every_database(databases.len(), self.holds.databases.len()) {
             return "every database".into();
         }
         const SHOWN: usize = 3;
@@ -429,7 +429,7 @@ impl Said<'_> {
             return text![
                 "ending it now frees nothing: ",
                 self.and(&a.behind),
-                " holds an older xmin; end that first (its finding shows how). ",
+                " holds an older xmin; end that first (its finding shows how); as for this one, ",
                 own
             ];
         }
@@ -447,7 +447,7 @@ impl Said<'_> {
             text![
                 "ending it alone frees nothing: ",
                 self.and(&a.jointly_with),
-                " holds the same xmin; end that first (its finding shows how), then this. ",
+                " holds the same xmin; end that first (its finding shows how), then this one; ",
                 own
             ]
         }
@@ -474,6 +474,12 @@ impl Said<'_> {
             (true, true) => Severity::Ok,
         }
     }
+}
+
+/// Whether `held` databases of the `accepting` that accept connections are all of them
+/// (said "every database"; one alone is named).
+fn is_every_database(held: usize, accepting: usize) -> bool {
+    held == accepting && accepting > 1
 }
 
 /// "a", "a and b", "a, b and c".
@@ -717,7 +723,7 @@ fn wraparound_finding(db: &DatabaseAge, severity: Severity, freeze_max_age: &i64
 /// Where vacuum waits for it, in a few words; the finding says it whole.
 fn holds_back_text(view: &HolderView, databases: usize) -> Shown {
     let places = |list: &[RawText]| {
-        if list.len() == databases && databases > 1 {
+        if is_every_database(list.len(), databases) {
             Shown::lit("every database")
         } else {
             Shown::join(list.iter().map(Shown::from), ", ")
@@ -754,32 +760,26 @@ impl TableView for HorizonReport {
             .filter(|d| d.tables.is_some() || d.catalogs.is_some())
             .collect();
         if !held.is_empty() && !self.in_recovery {
-            let mut table = style.table(&["DATABASE", "VACUUM WAITS FOR", "HELD XID"]);
+            // One row per horizon, so a held xid stays beside the holders it belongs to
+            // however their names wrap.
+            let mut table = style.table(&["DATABASE", "RELATIONS", "VACUUM WAITS FOR", "HELD XID"]);
             for d in held {
-                let front = |label: &'static str, f: &FrontView| {
-                    shown!(
-                        "{}{}",
-                        Shown::lit(label),
-                        Shown::join(f.held_by.iter().map(Shown::from), "\n")
-                    )
+                let same = matches!((&d.tables, &d.catalogs), (Some(t), Some(c)) if t.held_by == c.held_by);
+                let rows = match (&d.tables, &d.catalogs) {
+                    (Some(t), _) if same => vec![("tables and catalogs", t)],
+                    (t, c) => [("tables", t), ("catalogs", c)]
+                        .into_iter()
+                        .filter_map(|(what, f)| f.as_ref().map(|f| (what, f)))
+                        .collect(),
                 };
-                let mut lines = Vec::new();
-                let mut xids = Vec::new();
-                if let Some(t) = &d.tables {
-                    lines.push(front("", t));
-                    xids.push(held_xid_text(t));
+                for (what, f) in rows {
+                    table.add_row(vec![
+                        Cell::new(&d.database),
+                        Cell::new(what),
+                        Cell::new(Shown::join(f.held_by.iter().map(Shown::from), "\n")),
+                        Cell::new(held_xid_text(f)),
+                    ]);
                 }
-                if let Some(c) = &d.catalogs {
-                    if d.tables.as_ref().map(|t| &t.held_by) != Some(&c.held_by) {
-                        lines.push(front("catalogs: ", c));
-                        xids.push(held_xid_text(c));
-                    }
-                }
-                table.add_row(vec![
-                    Cell::new(&d.database),
-                    Cell::new(Shown::join(lines, "\n")),
-                    Cell::new(Shown::join(xids.iter().map(|x| Shown::text(x)), "\n")),
-                ]);
             }
             out.push(table.render());
         }

@@ -117,65 +117,69 @@ fn front(snapshot: &HorizonSnapshot, place: Place) -> Option<Front> {
 }
 
 pub(crate) fn assess(snapshot: &HorizonSnapshot) -> Holds {
-    let mut holders = vec![Assessment::default(); snapshot.holders.len()];
+    // Every place's front, once.
+    let mut fronts: Vec<(Place, Front)> = Vec::new();
     let mut databases = Vec::new();
-    let mut join = |front: &Front, mark: &mut dyn FnMut(&mut Assessment)| {
-        for &i in &front.holders {
-            mark(&mut holders[i]);
-            for &j in &front.holders {
-                if j != i && !holders[i].jointly_with.contains(&j) {
-                    holders[i].jointly_with.push(j);
-                }
-            }
-        }
-    };
     for db in snapshot.databases.iter().filter(|d| d.allows_connections) {
         let tables = front(snapshot, Place::Tables(&db.database));
         let catalogs = front(snapshot, Place::Catalogs(&db.database));
-        if let Some(f) = &tables {
-            join(f, &mut |a| a.holds_back.tables_of.push(db.database.clone()));
-        }
-        if let Some(f) = &catalogs {
-            join(f, &mut |a| {
-                a.holds_back.catalogs_of.push(db.database.clone())
-            });
-        }
+        fronts.extend(tables.clone().map(|f| (Place::Tables(&db.database), f)));
+        fronts.extend(catalogs.clone().map(|f| (Place::Catalogs(&db.database), f)));
         databases.push(DatabaseFronts {
             database: db.database.clone(),
             tables,
             catalogs,
         });
     }
-    if let Some(f) = front(snapshot, Place::Shared) {
-        join(&f, &mut |a| a.holds_back.shared_catalogs = true);
+    fronts.extend(front(snapshot, Place::Shared).map(|f| (Place::Shared, f)));
+
+    let mut holders = vec![Assessment::default(); snapshot.holders.len()];
+    for (place, front) in &fronts {
+        for &i in &front.holders {
+            let a = &mut holders[i];
+            match place {
+                Place::Tables(db) => a.holds_back.tables_of.push((*db).clone()),
+                Place::Catalogs(db) => a.holds_back.catalogs_of.push((*db).clone()),
+                Place::Shared => a.holds_back.shared_catalogs = true,
+            }
+            for &j in &front.holders {
+                if j != i && !a.jointly_with.contains(&j) {
+                    a.jointly_with.push(j);
+                }
+            }
+        }
     }
-    // A holder in front nowhere: name who is in front wherever it counts.
-    let places: Vec<Place> = snapshot
-        .databases
-        .iter()
-        .filter(|d| d.allows_connections)
-        .flat_map(|d| [Place::Tables(&d.database), Place::Catalogs(&d.database)])
-        .chain([Place::Shared])
-        .collect();
+    // A holder in front nowhere: who is in front where it counts, tables before
+    // catalogs before the shared catalogs (the shared catalogs' front may be in any
+    // database, and is not what stops this one's).
     for (i, holder) in snapshot.holders.iter().enumerate() {
         if !holders[i].holds_back.nothing() {
             continue;
         }
-        let mut behind = Vec::new();
-        for &place in places.iter().filter(|&&p| counts_in(holder, p)) {
-            // Its own database first: that is where the operator looks.
-            if let Some(f) = front(snapshot, place) {
-                for j in f.holders {
+        let of_kind = |kind: fn(&Place) -> bool| {
+            let mut behind = Vec::new();
+            for (_, front) in fronts
+                .iter()
+                .filter(|(p, _)| kind(p) && counts_in(holder, *p))
+            {
+                for &j in &front.holders {
                     if !behind.contains(&j) {
                         behind.push(j);
                     }
                 }
             }
-            if !behind.is_empty() && matches!(place, Place::Tables(_)) {
-                break;
-            }
-        }
-        holders[i].behind = behind;
+            behind
+        };
+        let kinds: [fn(&Place) -> bool; 3] = [
+            |p| matches!(p, Place::Tables(_)),
+            |p| matches!(p, Place::Catalogs(_)),
+            |p| matches!(p, Place::Shared),
+        ];
+        holders[i].behind = kinds
+            .into_iter()
+            .map(of_kind)
+            .find(|behind| !behind.is_empty())
+            .unwrap_or_default();
     }
     Holds { holders, databases }
 }
