@@ -9,6 +9,7 @@ use crate::kafka::conn::BrokerError;
 use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::settings::kafka::Cluster as Settings;
+use crate::settings::probe::planned;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use std::collections::BTreeMap;
@@ -169,12 +170,14 @@ pub fn on_every_cluster(
         .kafka
         .iter()
         .map(|(name, target)| {
-            let mut argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
-            argv.push(format!("--kafka={name}"));
-            if let Some(regex) = &target.check_topic_regex {
-                argv.push(format!("--topic-regex={regex}"));
-            }
-            (name.clone(), argv)
+            let kafka = format!("--kafka={name}");
+            let topics = target
+                .check_topic_regex
+                .as_ref()
+                .map(|regex| format!("--topic-regex={regex}"));
+            let mut words = [command, &[kafka.as_str()]].concat();
+            words.extend(topics.as_deref());
+            planned(name, &words)
         })
         .collect()
 }

@@ -16,7 +16,7 @@ use crate::next::Word;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::mysql::MysqlXaSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{planned, Inspect};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -104,10 +104,7 @@ impl Inspect for MysqlXa {
         config
             .mysql
             .keys()
-            .map(|name| {
-                let argv = ["mysql", "xa", &format!("--mysql={name}")];
-                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
-            })
+            .map(|name| planned(name, &["mysql", "xa", &format!("--mysql={name}")]))
             .collect()
     }
 

@@ -8,6 +8,7 @@ use crate::context::{Context, PgTarget};
 use crate::next::{Invocation, Next, Sql, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
 use crate::pg::session::{self, Session};
+use crate::settings::probe::planned;
 use crate::text::RawText;
 use anyhow::Result;
 
@@ -192,10 +193,6 @@ pub fn on_every_server(
     config
         .postgres
         .keys()
-        .map(|name| {
-            let mut argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
-            argv.push(format!("--pg={name}"));
-            (name.clone(), argv)
-        })
+        .map(|name| planned(name, &[command, &[&format!("--pg={name}")]].concat()))
         .collect()
 }

@@ -12,7 +12,7 @@ use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{planned, Inspect};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -126,10 +126,7 @@ impl Inspect for PgOutbox {
             .outbox
             .iter()
             .filter(|(_, outbox)| outbox.check)
-            .map(|(name, _)| {
-                let argv = ["pg", "outbox", "--", name];
-                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
-            })
+            .map(|(name, _)| planned(name, &["pg", "outbox", "--", name]))
             .collect()
     }
 

@@ -15,7 +15,7 @@ use crate::reconcile::spill::Budget;
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{planned, Inspect};
 use crate::settings::reconcile::ReconcileSettings;
 use crate::settings::{self, targets::Targets};
 use crate::shown;
@@ -163,10 +163,7 @@ impl Inspect for Reconcile {
             .reconcile
             .iter()
             .filter(|(_, job)| job.check)
-            .map(|(name, _)| {
-                let argv = ["reconcile", "--no-progress", "--", name];
-                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
-            })
+            .map(|(name, _)| planned(name, &["reconcile", "--no-progress", "--", name]))
             .collect()
     }
 

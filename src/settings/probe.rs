@@ -175,6 +175,14 @@ impl<T: Serialize + TableView + Send + Sync> Reported for Report<T> {
     }
 }
 
+/// One of `check`'s runs of a probe: the target's name and the words a user would type.
+pub fn planned(target: &str, words: &[&str]) -> (String, Vec<String>) {
+    (
+        target.to_string(),
+        words.iter().map(|w| w.to_string()).collect(),
+    )
+}
+
 /// A run's typed settings, when it is a run of the probe whose settings are `S`.
 pub fn settings_of<S: 'static>(run: &dyn Run) -> Option<&S> {
     run.settings().downcast_ref::<S>()
