@@ -5,6 +5,8 @@ use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom, UnnamedDb};
 use crate::pg::session::{ConnectError, Failure};
 use std::fmt;
 
+mod kerberos;
+
 /// An error that carries advice on how to fix it. Main prints the hint under the error.
 #[derive(Debug)]
 pub struct Hinted {
@@ -210,7 +212,7 @@ fn kafka_hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
         });
     }
     if let Some(kerberos) = e.downcast_ref::<crate::kafka::gssapi::KerberosError>() {
-        return crate::settings::kafka_client::kerberos::hint(kerberos);
+        return kerberos::hint(kerberos);
     }
     if let Some(failed) = e.downcast_ref::<AuthenticationFailed>() {
         if failed.mechanism == crate::kafka::security::Mechanism::OAuthBearer {
