@@ -2,7 +2,8 @@
 
 use crate::peer::{Expected, Peer, WrongServer};
 use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom, UnnamedDb};
-use crate::pg::session::{ConnectError, Failure};
+use crate::pg::session::{ConnectError, Failure, Refused};
+use crate::pg::wire::ServerError;
 use std::fmt;
 
 mod kerberos;
@@ -38,7 +39,8 @@ pub fn hint_of(err: &anyhow::Error) -> Option<&str> {
 }
 
 /// What main prints under an error: the first hint in its chain, from a [`Hinted`] or
-/// from a typed failure whose hint depends on what the library found (a refused
+/// from a typed failure of a library (which names no flag and gives no advice: what to
+/// do is the application's to say, often from what the library found: a refused
 /// connection, a password, a server of another kind on the port).
 pub fn hint_for(err: &anyhow::Error) -> Option<String> {
     err.chain().find_map(|e| {
@@ -47,6 +49,12 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         }
         if let Some(failure) = e.downcast_ref::<ConnectError>() {
             return Some(postgres_connect_hint(failure));
+        }
+        if let Some(server) = e.downcast_ref::<ServerError>() {
+            return Some(server.hint.clone());
+        }
+        if let Some(refused) = e.downcast_ref::<Refused>() {
+            return Some(postgres_refused_hint(refused));
         }
         if let Some(hint) = kafka_hint(e) {
             return Some(hint);
@@ -99,6 +107,14 @@ fn tls_hint(e: &crate::tls::TlsError) -> Option<String> {
         }
         E::KeyMismatch { .. } => Some("give the key the certificate was issued for (openssl x509 -noout -pubkey -in CERT and openssl pkey -pubout -in KEY print the same key when they belong together)".to_string()),
         _ => None,
+    }
+}
+
+/// What to do about a server or settings refused before a session is used.
+fn postgres_refused_hint(refused: &Refused) -> String {
+    match refused {
+        Refused::NoRootCertificate(_) => "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt".to_string(),
+        Refused::Version(_) => "indoubt needs PostgreSQL 13 or newer".to_string(),
     }
 }
 
