@@ -1,5 +1,6 @@
 //! The few error kinds whose wording or hint the user relies on; everything else is `anyhow`.
 
+use crate::mysql::params::OptionFileRefused;
 use crate::peer::{Expected, Peer, WrongServer};
 use crate::pg::conninfo::{Endpoint, Origin, PasswordFrom, UnnamedDb};
 use crate::pg::session::{ConnectError, Failure, Refused};
@@ -55,6 +56,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         }
         if let Some(refused) = e.downcast_ref::<Refused>() {
             return Some(postgres_refused_hint(refused));
+        }
+        if let Some(refused) = e.downcast_ref::<OptionFileRefused>() {
+            return Some(option_file_hint(refused));
         }
         if let Some(hint) = kafka_hint(e) {
             return Some(hint);
@@ -115,6 +119,16 @@ fn postgres_refused_hint(refused: &Refused) -> String {
     match refused {
         Refused::NoRootCertificate(_) => "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt".to_string(),
         Refused::Version(_) => "indoubt needs PostgreSQL 13 or newer".to_string(),
+    }
+}
+
+/// What to do about a MySQL option file that is not read.
+fn option_file_hint(refused: &OptionFileRefused) -> String {
+    match refused {
+        OptionFileRefused::NotAFile(_) => {
+            "give the file whose [client] group holds password= (or /dev/null for none)".to_string()
+        }
+        OptionFileRefused::WritableByAll(path) => format!("chmod 600 {}", path.display()),
     }
 }
 

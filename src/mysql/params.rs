@@ -242,6 +242,32 @@ impl OptionFile {
     }
 }
 
+/// An option file refused before it is read: the application says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionFileRefused {
+    /// A FIFO, a device or a directory: reading it could block, unbounded.
+    NotAFile(PathBuf),
+    /// Every user may write it (the mysql client ignores such a file too).
+    WritableByAll(PathBuf),
+}
+
+impl std::fmt::Display for OptionFileRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionFileRefused::NotAFile(path) => {
+                write!(f, "the option file {} is not a regular file", path.display())
+            }
+            OptionFileRefused::WritableByAll(path) => write!(
+                f,
+                "the option file {} is writable by every user, so it is not read (the mysql client ignores it too)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionFileRefused {}
+
 /// Reads an option file, None when there is none. One that others may write is refused,
 /// as the mysql client ignores it ("World-writable config file … is ignored"): what
 /// another user could plant must not choose the server a password is sent to.
@@ -268,19 +294,10 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
     };
     // A FIFO or a device would block the read, unbounded.
     if !meta.is_file() {
-        return Err(crate::error::hinted(
-            format!("the option file {} is not a regular file", path.display()),
-            "give the file whose [client] group holds password= (or /dev/null for none)",
-        ));
+        return Err(OptionFileRefused::NotAFile(path.to_path_buf()).into());
     }
     if meta.mode() & 0o002 != 0 {
-        return Err(crate::error::hinted(
-            format!(
-                "the option file {} is writable by every user, so it is not read (the mysql client ignores it too)",
-                path.display()
-            ),
-            format!("chmod 600 {}", path.display()),
-        ));
+        return Err(OptionFileRefused::WritableByAll(path.to_path_buf()).into());
     }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading the option file {}", path.display()))?;
