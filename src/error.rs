@@ -8,6 +8,7 @@ use crate::pg::wire::ServerError;
 use std::fmt;
 
 mod kerberos;
+mod reconcile;
 
 /// An error that carries advice on how to fix it. Main prints the hint under the error.
 #[derive(Debug)]
@@ -59,6 +60,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         }
         if let Some(refused) = e.downcast_ref::<OptionFileRefused>() {
             return Some(option_file_hint(refused));
+        }
+        if let Some(hint) = reconcile::hint(e) {
+            return Some(hint);
         }
         if let Some(hint) = kafka_hint(e) {
             return Some(hint);
