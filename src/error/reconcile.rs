@@ -1,6 +1,7 @@
 //! The hints of reconcile's typed errors: what to change in the query, the id source or
 //! the run's flags (the library names none of them).
 
+use crate::kafka::fetch::LogStartMoved;
 use crate::reconcile::db::{QueryError, RowTooLarge, TimeKind};
 use crate::reconcile::ids::{IdPlace, IdTooLong, MAX_ID_BYTES};
 use crate::reconcile::spill::OutOfSpace;
@@ -34,6 +35,9 @@ pub(super) fn hint(e: &(dyn std::error::Error + 'static)) -> Option<String> {
         return Some(
             "run it again: the window's start is then judged against what is kept".to_string(),
         );
+    }
+    if e.is::<LogStartMoved>() {
+        return Some("run again; a later --since avoids the first".to_string());
     }
     None
 }
