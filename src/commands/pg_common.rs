@@ -8,8 +8,27 @@ use crate::context::{Context, PgTarget};
 use crate::next::{Invocation, Next, Sql, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
 use crate::pg::session::{self, Session};
-use crate::text::RawText;
+use crate::pg::{Gap, Grant};
+use crate::text::{RawText, Text};
 use anyhow::Result;
+
+/// A gap of a PostgreSQL read as the operator reads it: what was not seen, and the grant
+/// to the monitoring role that shows it.
+pub(crate) fn gap_text(gap: &Gap) -> Text {
+    match gap {
+        Gap::MissingPrivilege { what, grant } => {
+            let grant = match grant {
+                Grant::ReadAllStats => Text::from("pg_monitor (or pg_read_all_stats)"),
+                Grant::Monitor => Text::from("pg_monitor"),
+                Grant::Connect(database) => {
+                    crate::text!["CONNECT ON DATABASE \"", database, "\""]
+                }
+            };
+            crate::text![what, ": GRANT ", grant, " TO the monitoring role"]
+        }
+        Gap::Unread(text) => text.clone(),
+    }
+}
 
 /// How a next command reaches the server this run inspected.
 pub struct Addressing {

@@ -11,6 +11,7 @@ use crate::settings::pg::PreparedSettings;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
+use crate::text::Text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
@@ -22,11 +23,40 @@ pub struct Thresholds {
     pub critical_age_seconds: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub(crate) struct PreparedReport {
     thresholds: Thresholds,
-    #[serde(flatten)]
     snapshot: PreparedSnapshot,
+    /// The snapshot's gaps, worded.
+    visibility_gaps: Vec<Text>,
+}
+
+/// The JSON of `pg prepared`: the thresholds, then the snapshot's fields in their order,
+/// its gaps worded.
+impl Serialize for PreparedReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            thresholds: &'a Thresholds,
+            server_time: &'a chrono::DateTime<chrono::Utc>,
+            max_prepared_transactions: i32,
+            prepared_transactions: &'a [PreparedXact],
+            unattributed_blocked_sessions: &'a [BlockedSession],
+            visibility_gaps: &'a [Text],
+            unreadable: &'a [String],
+        }
+        let snapshot = &self.snapshot;
+        Json {
+            thresholds: &self.thresholds,
+            server_time: &snapshot.server_time,
+            max_prepared_transactions: snapshot.max_prepared_transactions,
+            prepared_transactions: &snapshot.prepared_transactions,
+            unattributed_blocked_sessions: &snapshot.unattributed_blocked_sessions,
+            visibility_gaps: &self.visibility_gaps,
+            unreadable: &snapshot.unreadable,
+        }
+        .serialize(s)
+    }
 }
 
 pub async fn run(ctx: &Context, settings: &PreparedSettings) -> Result<Severity> {
@@ -63,6 +93,11 @@ fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<
                 warning_age_seconds: warning.as_secs(),
                 critical_age_seconds: critical.as_secs(),
             },
+            visibility_gaps: snapshot
+                .visibility_gaps
+                .iter()
+                .map(pg_common::gap_text)
+                .collect(),
             snapshot,
         },
     )
@@ -245,11 +280,7 @@ impl TableView for PreparedReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot
-            .visibility_gaps
-            .iter()
-            .map(Shown::from)
-            .collect()
+        self.visibility_gaps.iter().map(Shown::from).collect()
     }
 }
 

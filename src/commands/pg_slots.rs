@@ -10,6 +10,7 @@ use crate::report::{self, Report, TableView};
 use crate::settings::pg::SlotsSettings;
 use crate::shown;
 use crate::term::Shown;
+use crate::text::Text;
 use crate::units::format_size;
 use anyhow::Result;
 use serde::Serialize;
@@ -19,6 +20,22 @@ pub(crate) struct SlotsReport {
     thresholds: Thresholds,
     #[serde(flatten)]
     snapshot: SlotsSnapshot,
+    /// The snapshot's gaps, worded (the last field, as the snapshot's own was).
+    visibility_gaps: Vec<Text>,
+}
+
+impl SlotsReport {
+    fn new(thresholds: Thresholds, snapshot: SlotsSnapshot) -> SlotsReport {
+        SlotsReport {
+            thresholds,
+            visibility_gaps: snapshot
+                .visibility_gaps
+                .iter()
+                .map(pg_common::gap_text)
+                .collect(),
+            snapshot,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -60,10 +77,7 @@ pub(crate) async fn build(ctx: &Context, settings: &SlotsSettings) -> Result<Rep
         "pg slots",
         target.report_target(),
         findings,
-        SlotsReport {
-            thresholds,
-            snapshot,
-        },
+        SlotsReport::new(thresholds, snapshot),
     );
     Ok(report)
 }
@@ -384,11 +398,7 @@ impl TableView for SlotsReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot
-            .visibility_gaps
-            .iter()
-            .map(Shown::from)
-            .collect()
+        self.visibility_gaps.iter().map(Shown::from).collect()
     }
 }
 
