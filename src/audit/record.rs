@@ -299,7 +299,7 @@ impl Record {
                 kind: "audit log".into(),
                 address: log.display().to_string(),
             },
-            object: format!("audit head {}", super::log::head_path(log).display()),
+            object: format!("audit head {}", super::head_path(log).display()),
             server: None,
             key: None,
             action: "reseal: a new head naming this record".into(),
