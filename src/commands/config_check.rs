@@ -5,7 +5,7 @@
 //! line that gives it.
 
 use crate::codes::{self, Code};
-use crate::context::{Context, PgTarget};
+use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::access::{
     self, Access, Operation, Operations, TopicAccess, TransactionalIdProbe,
@@ -19,7 +19,7 @@ use crate::pg::session::{self, Session};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
 use crate::settings::kafka_client::{client_config, KafkaTarget};
-use crate::settings::targets::Targets;
+use crate::settings::targets::{PgTarget, Targets};
 use crate::term::Shown;
 use crate::text::Text;
 use anyhow::Result;

@@ -4,11 +4,12 @@
 //! a replication slot or ends a session.
 
 use crate::cli::PgTargetArgs;
-use crate::context::{Context, PgTarget};
+use crate::context::Context;
 use crate::next::{Invocation, Next, Sql, Word};
 use crate::pg::conninfo::redact_if_it_holds_a_password;
 use crate::pg::session::{self, Session};
 use crate::pg::{Gap, Grant};
+use crate::settings::targets::PgTarget;
 use crate::text::{RawText, Text};
 use anyhow::Result;
 

@@ -5,7 +5,7 @@
 
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
-use crate::context::{Context, PgTarget};
+use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::gid;
 use crate::global_tx::{GlobalId, GlobalTransaction, Recognised};
@@ -20,6 +20,7 @@ use crate::report::Target;
 use crate::resolve::decision::Proposal;
 use crate::settings::resolution::Sources;
 use crate::settings::targets::MysqlTarget;
+use crate::settings::targets::PgTarget;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};
