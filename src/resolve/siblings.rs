@@ -742,7 +742,10 @@ impl Via<'_> {
 
 /// `indoubt resolve pg|mysql … --all-branches --dry-run` through a branch: on the server
 /// of this run addressed as it was (`this server`), else on a participant by its name.
-pub fn next_through(addressing: &crate::commands::Addressing, via: &Via<'_>) -> Option<Next> {
+pub fn next_through(
+    addressing: &crate::settings::addressing::Addressing,
+    via: &Via<'_>,
+) -> Option<Next> {
     use crate::next::Word;
     match via {
         Via::Pg(gid, on) => {
