@@ -24,7 +24,6 @@ mod resolve_pg;
 mod serve;
 pub(crate) mod shared;
 
-pub use config_check::{ConfigCheckSettings, Plans as ConfigCheckPlans};
 pub use pg_common::Addressing;
 
 use crate::cli::{Cli, Command, OutputFormat};

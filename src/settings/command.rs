@@ -4,6 +4,7 @@
 //! resolution error (a warning above the critical, an unknown target or job, a bad -X
 //! property, several targets and no choice) therefore comes first, with exit code 3.
 
+use super::config_check::{ConfigCheckSettings, Plans};
 use super::kafka::{self, HangingSettings, LsoSettings, ProducersSettings, TransactionsSettings};
 use super::pg::SlotsSettings;
 use super::pg::{self, HorizonSettings, Inbox, Outbox, OutboxSettings, PreparedSettings};
@@ -47,7 +48,7 @@ pub enum CommandSettings {
     AuditVerify(AuditLog),
     AuditReseal { log: AuditLog, reason: String },
     ConfigShow(Box<ConfigShowSettings>),
-    ConfigCheck(Box<crate::commands::ConfigCheckSettings>),
+    ConfigCheck(Box<ConfigCheckSettings>),
     Check(CheckSettings),
     Serve(Box<ServeSettings>),
 }
@@ -134,8 +135,8 @@ pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved
                 check: check(&t, &thresholds, args.run, false, None)?,
             }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
-                CommandSettings::ConfigCheck(Box::new(crate::commands::ConfigCheckSettings {
-                    plans: crate::commands::ConfigCheckPlans::of(&t),
+                CommandSettings::ConfigCheck(Box::new(ConfigCheckSettings {
+                    plans: Plans::of(&t),
                     config_file: config.path.clone(),
                 })),
             ),

@@ -5,6 +5,7 @@
 
 pub mod addressing;
 pub mod command;
+pub mod config_check;
 pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;
