@@ -16,6 +16,8 @@ pub mod global_tx;
 pub mod help;
 pub mod interrupt;
 pub mod kafka;
+#[cfg(test)]
+mod layers;
 pub mod mysql;
 pub mod next;
 pub mod peer;
