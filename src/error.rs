@@ -79,6 +79,9 @@ pub fn hint_for(err: &anyhow::Error) -> Option<String> {
         if let Some(hint) = e.downcast_ref::<crate::tls::TlsError>().and_then(tls_hint) {
             return Some(hint);
         }
+        if let Some(hint) = refusal_in(e).and_then(refusal_hint) {
+            return Some(hint);
+        }
         if let Some(refusal) = e.downcast_ref::<crate::kafka::oauthbearer::Refusal>() {
             return Some(refusal.what_to_check().to_string());
         }
@@ -132,7 +135,28 @@ fn option_file_hint(refused: &OptionFileRefused) -> String {
         OptionFileRefused::NotAFile(_) => {
             "give the file whose [client] group holds password= (or /dev/null for none)".to_string()
         }
-        OptionFileRefused::WritableByAll(path) => format!("chmod 600 {}", path.display()),
+    }
+}
+
+/// A refused TLS handshake, also as an io::Error's inner error (a Kafka `Stream`'s read).
+fn refusal_in<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option<&'e crate::tls::Refusal> {
+    e.downcast_ref::<crate::tls::Refusal>().or_else(|| {
+        e.downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .and_then(|inner| inner.downcast_ref::<crate::tls::Refusal>())
+    })
+}
+
+/// What to do about a server certificate signed by a CA that is not trusted: give the
+/// right CA file; what connects without that check is named for what it is, an
+/// encryption that proves nothing of who answers.
+fn refusal_hint(r: &crate::tls::Refusal) -> Option<String> {
+    match &r.diagnosis {
+        crate::tls::Diagnosis::UnknownIssuer { issuer, .. } => Some(format!(
+            "point {} at the file of the CA that issued the server's certificate ({issuer}); {} would connect without this check, but it only encrypts: it would not prove that the server is the one you mean",
+            r.names.trust, r.names.encrypt_only
+        )),
+        _ => None,
     }
 }
 

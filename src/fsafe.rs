@@ -11,8 +11,11 @@
 //! `authorized_keys` (`safe_path`): whoever can rename one of them can move the files away.
 //!
 //! The files indoubt reads its settings and secrets from (the config, a properties
-//! file, a file a config provider reads) are read through [`read_settings`], with the
-//! checks OpenSSH makes of its config: another user's, or one others can write, is refused.
+//! file, a file a config provider reads, a MySQL option file, a PostgreSQL service file)
+//! are read through [`read_settings`], with the checks OpenSSH makes of its config:
+//! another user's, or one others can write, is refused. The files a TLS or Kerberos
+//! library reads (keys, keystores, CA files, keytabs), and the password file, are checked
+//! the same way by [`check_secret_file`] before anything connects.
 //!
 //! This is the only module allowed to create, open for writing or rename files
 //! (`clippy.toml` disallows the std calls everywhere else).
@@ -191,61 +194,172 @@ pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
     Ok(Some(file))
 }
 
-/// A file indoubt read its settings or secrets from, whole.
+/// A file indoubt read its settings or secrets from, whole: its text (a `String`, or the
+/// bytes of a file that need not be UTF-8, as a service file).
 #[derive(Debug)]
-pub struct SettingsFile {
-    pub text: String,
+pub struct SettingsFile<T = String> {
+    pub text: T,
     path: std::path::PathBuf,
     what: String,
     mode: u32,
 }
 
-impl SettingsFile {
+impl<T> SettingsFile<T> {
     /// Says on stderr, once per file and run, that group or others can read it: for a
     /// file that writes a secret out (a password in the YAML or a properties file)
     /// rather than naming where one is.
     pub fn warn_if_others_can_read(&self) {
-        if self.mode & 0o044 == 0 {
-            return;
-        }
-        static WARNED: std::sync::Mutex<Vec<std::path::PathBuf>> =
-            std::sync::Mutex::new(Vec::new());
-        let mut warned = WARNED.lock().unwrap_or_else(|p| p.into_inner());
-        if warned.contains(&self.path) {
-            return;
-        }
-        warned.push(self.path.clone());
-        crate::term::status(&crate::shown!(
-            "indoubt: warning: the {} {} holds a secret and is readable by {} (mode {}): chmod go-r it (or name the secret with ${{file:…}} / ${{env:…}} from a file only you can read)",
-            self.what,
-            self.path.display(),
-            readers(self.mode),
-            format!("{:04o}", self.mode & 0o7777)
-        ));
+        warn_readable(
+            &self.path,
+            &self.what,
+            self.mode,
+            "holds a secret",
+            "chmod go-r it (or name the secret with ${file:…} / ${env:…} from a file only you can read)",
+        );
+    }
+
+    /// The same warning, with what to do said for this kind of file.
+    pub fn warn_if_others_can_read_as(&self, remedy: &str) {
+        warn_readable(&self.path, &self.what, self.mode, "holds a secret", remedy);
     }
 }
 
+/// The warning of a file holding a secret that group or others can read, once per file
+/// and run.
+fn warn_readable(path: &Path, what: &str, mode: u32, holds: &str, remedy: &str) {
+    if mode & 0o044 == 0 {
+        return;
+    }
+    static WARNED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(|p| p.into_inner());
+    if warned.iter().any(|w| w == path) {
+        return;
+    }
+    warned.push(path.to_path_buf());
+    crate::term::status(&crate::shown!(
+        "indoubt: warning: the {} {} {} and is readable by {} (mode {}): {}",
+        what,
+        path.display(),
+        holds,
+        readers(mode),
+        format!("{:04o}", mode & 0o7777),
+        remedy
+    ));
+}
+
 /// Reads a file of settings or secrets (the config, a properties file, a file a config
-/// provider reads) whole, refusing, as OpenSSH refuses a config file, one that belongs
-/// to another user (root aside) or that group or others can write: whoever can change
-/// it decides where indoubt connects and which secrets it sends there. A link is
-/// followed (a config may be one, as Kubernetes mounts them): the file it leads to is
-/// checked, on the descriptor read. A device (`/dev/null`) is checked for its owner only.
+/// provider reads, a MySQL option file) whole, refusing, as OpenSSH refuses a config
+/// file, one that belongs to another user (root aside) or that group or others can write:
+/// whoever can change it decides where indoubt connects and which secrets it sends there.
+/// A link is followed (a config may be one, as Kubernetes mounts them): the file it leads
+/// to is checked, on the descriptor read. A device (`/dev/null`) is checked for its owner
+/// only.
 pub fn read_settings(path: &Path, what: &str) -> Result<SettingsFile> {
+    let file = read_settings_bytes(path, what)?;
+    let text = String::from_utf8(file.text).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })?;
+    Ok(SettingsFile {
+        text,
+        path: file.path,
+        what: file.what,
+        mode: file.mode,
+    })
+}
+
+/// [`read_settings`] of a file whose text need not be UTF-8 (a PostgreSQL service file,
+/// read as libpq reads it, byte by byte).
+pub fn read_settings_bytes(path: &Path, what: &str) -> Result<SettingsFile<Vec<u8>>> {
     // Looked at before it is opened: another user's FIFO must not hang the open.
     let before = std::fs::metadata(path)?;
     check_settings(path, &before, what)?;
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     check_settings(path, &meta, what)?;
-    let mut text = String::new();
-    io::Read::read_to_string(&mut file, &mut text)?;
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut file, &mut bytes)?;
     Ok(SettingsFile {
-        text,
+        text: bytes,
         path: path.to_path_buf(),
         what: what.to_string(),
         mode: meta.permissions().mode(),
     })
+}
+
+/// Who may read a file that holds a secret or unlocks one (a private key, a keystore, a
+/// keytab), beside its owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readers {
+    /// libpq's rule for a client key (sslkey), which it refuses otherwise: no one, or, for
+    /// a file of root's read by another user, root's group (at most 0640).
+    LikeLibpq,
+    /// Anyone, with a warning: the tools that read it accept it too (librdkafka's keys and
+    /// keystores, MIT Kerberos's keytabs), and refusing would break a setup that works.
+    Warned,
+}
+
+/// Checks a file that indoubt, or a library it calls, will read a secret from, or what
+/// decides whom it trusts (a CA file), before anything connects: refused, as
+/// [`read_settings`] refuses, when another user owns it (root aside) or group or others
+/// can write it: whoever can change a key or a CA file can have indoubt talk to their
+/// server as you. `readers` says what is made of group or others reading it (None: a CA
+/// file, public). A file that is not there, or cannot be looked at, is left to its
+/// reader to say so.
+pub fn check_secret_file(path: &Path, what: &str, readers: Option<Readers>) -> Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    check_settings(path, &meta, what)?;
+    if !meta.is_file() {
+        return Ok(());
+    }
+    let mode = meta.permissions().mode();
+    let me = rustix::process::geteuid().as_raw();
+    match readers {
+        None => Ok(()),
+        Some(Readers::Warned) => {
+            warn_readable(
+                path,
+                what,
+                mode,
+                "holds a secret",
+                "whoever can read it can use it; chmod go-r it",
+            );
+            Ok(())
+        }
+        // As libpq's fe-secure-openssl.c: the current user's with no group or other
+        // access, or root's with at most read by root's group.
+        Some(Readers::LikeLibpq) => {
+            let (too_open, allowed) = match meta.uid() {
+                uid if uid == me => (
+                    mode & 0o077 != 0,
+                    "0600 (u=rw) or less for a key of your own",
+                ),
+                0 => (
+                    mode & 0o037 != 0,
+                    "0640 (u=rw,g=r) or less for a key of root's",
+                ),
+                _ => (false, ""),
+            };
+            if too_open {
+                return Err(refused(
+                    format!(
+                        "the {what} {} has group or world access (mode {:04o}): whoever can read it can use it",
+                        path.display(),
+                        mode & 0o7777
+                    ),
+                    format!(
+                        "chmod go-rwx {}: libpq requires {allowed}, and refuses it too",
+                        path.display()
+                    ),
+                ));
+            }
+            Ok(())
+        }
+    }
 }
 
 fn check_settings(path: &Path, meta: &Metadata, what: &str) -> Result<()> {

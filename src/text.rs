@@ -49,6 +49,22 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A regular expression as written, safe to put on a terminal, and still the same
+/// expression: its backslashes are its own (doubled, as [`escape`] writes them, they would
+/// show another expression: `\\d+` matches a backslash and d's), and a character a terminal
+/// would not show as itself is written as the regex escape that stands for it (`\n`, `\r`,
+/// `\t`, `\u{hex}`, all read by the regex syntax as that character).
+pub fn escape_regex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push('\\'),
+            c => escape_char(c, &mut out),
+        }
+    }
+    out
+}
+
 /// `bytes` in the escape grammar: valid UTF-8 as [`escape`], every other byte as `\xHH`.
 pub fn escape_bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
@@ -205,6 +221,8 @@ impl From<&RawText> for serde_json::Value {
 enum Piece {
     Str(String),
     Raw(RawText),
+    /// A regular expression, shown as written ([`escape_regex`]).
+    Regex(String),
 }
 
 /// A message (a finding's subject or text, a note) made of program text and values, some
@@ -232,11 +250,16 @@ impl Text {
         }
     }
 
+    /// A regular expression of the config: shown as written, its backslashes single.
+    pub fn push_regex(&mut self, regex: &str) {
+        self.0.push(Piece::Regex(regex.to_string()));
+    }
+
     pub fn push_text(&mut self, other: &Text) {
         for piece in &other.0 {
             match piece {
                 Piece::Str(s) => self.push_str(s),
-                Piece::Raw(r) => self.0.push(Piece::Raw(r.clone())),
+                other => self.0.push(other.clone()),
             }
         }
     }
@@ -250,7 +273,7 @@ impl Text {
 
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|p| match p {
-            Piece::Str(s) => s.is_empty(),
+            Piece::Str(s) | Piece::Regex(s) => s.is_empty(),
             Piece::Raw(r) => r.is_empty(),
         })
     }
@@ -260,7 +283,7 @@ impl Text {
         let mut out = String::new();
         for piece in &self.0 {
             match piece {
-                Piece::Str(s) => out.push_str(s),
+                Piece::Str(s) | Piece::Regex(s) => out.push_str(s),
                 Piece::Raw(r) => out.push_str(&r.to_text()),
             }
         }
@@ -274,6 +297,7 @@ impl Text {
             match piece {
                 Piece::Str(s) => out.push_str(&escape(s)),
                 Piece::Raw(r) => out.push_str(&escape_bytes(r.as_bytes())),
+                Piece::Regex(r) => out.push_str(&escape_regex(r)),
             }
         }
         out
@@ -383,6 +407,29 @@ mod tests {
         assert_eq!(escape("\u{202e}evil"), "\\u{202e}evil");
         assert_eq!(escape("\u{9b}31m\u{7}"), "\\u{9b}31m\\u{7}");
         assert_eq!(escape("a\u{200b}b\u{2028}"), "a\\u{200b}b\\u{2028}");
+    }
+
+    #[test]
+    fn a_regex_is_shown_as_written_and_still_matches_the_same() {
+        assert_eq!(
+            escape_regex(r"^(payments|orders\.created)$"),
+            r"^(payments|orders\.created)$"
+        );
+        assert_eq!(escape_regex(r"\d+"), r"\d+");
+        let hostile = "a\u{1b}\u{202e}\n\\d";
+        let shown = escape_regex(hostile);
+        assert_eq!(shown, r"a\u{1b}\u{202e}\n\d");
+        assert!(shown.chars().all(shows_as_itself));
+        assert!(regex::Regex::new(&shown)
+            .unwrap()
+            .is_match("a\u{1b}\u{202e}\n7"));
+        for subject in ["a\u{1b}\u{202e}\n7", "a\n7", "a\u{1b}\u{202e}\nd"] {
+            assert_eq!(
+                regex::Regex::new(hostile).unwrap().is_match(subject),
+                regex::Regex::new(&shown).unwrap().is_match(subject),
+                "{subject:?}"
+            );
+        }
     }
 
     #[test]

@@ -556,15 +556,10 @@ pub fn open_intents_for(
         .collect())
 }
 
-/// The last outcome that resolved the object `key` of the server `server` (reached at
-/// `target`): done as asked, or found done the same way. None when there is no log, or
-/// no such record.
-pub fn resolution_of(
-    path: &Path,
-    server: Option<&str>,
-    key: &str,
-    target: &Target,
-) -> Result<Option<Record>> {
+/// The last outcome that resolved the object `about` picks (Record::is_about: by its key
+/// on its server; Record::is_about_producer): done as asked, or found done the same way.
+/// None when there is no log, or no such record.
+pub fn resolution_of(path: &Path, about: &dyn Fn(&Record) -> bool) -> Result<Option<Record>> {
     use super::record::Status;
     let Some(mut file) = fsafe::open_read(path, "audit log")? else {
         return Ok(None);
@@ -582,7 +577,7 @@ pub fn resolution_of(
                 && r.outcome
                     .as_ref()
                     .is_some_and(|o| matches!(o.status, Status::Ok | Status::AlreadyResolved))
-                && r.is_about(server, key, target)
+                && about(r)
         }))
 }
 

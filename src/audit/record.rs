@@ -357,11 +357,44 @@ impl Record {
     /// by the server's identity when both sides know it (any address, any pooler), else
     /// by the address, as records before the identity was kept.
     pub fn is_about(&self, server: Option<&str>, key: &str, target: &Target) -> bool {
-        let same_server = match (self.server.as_deref(), server) {
+        self.on_server(server, target) && self.key.as_deref() == Some(key)
+    }
+
+    /// Whether this record is about an open transaction of the producer `producer_id`
+    /// (`producer_epoch`, when given) on the partition `partition` (`topic-p`) of the server
+    /// `server`: what `resolve kafka --producer-id` asks for. A record keeps the
+    /// transaction by its start offset (`topic-p@offset`, which the command does not know
+    /// then) and the producer in its evidence, as DescribeProducers reported it.
+    pub fn is_about_producer(
+        &self,
+        server: Option<&str>,
+        target: &Target,
+        partition: &str,
+        producer_id: i64,
+        producer_epoch: Option<i32>,
+    ) -> bool {
+        // A topic's name has no '@' (Kafka allows [a-zA-Z0-9._-]).
+        let on_partition = self
+            .key
+            .as_deref()
+            .and_then(|key| key.rsplit_once('@'))
+            .is_some_and(|(of, _)| of == partition);
+        let producer = &self.evidence["producer"];
+        self.on_server(server, target)
+            && on_partition
+            && producer["producer_id"].as_i64() == Some(producer_id)
+            && producer_epoch
+                .is_none_or(|epoch| producer["producer_epoch"].as_i64() == Some(epoch.into()))
+    }
+
+    /// Whether this record is of the server `server` reached at `target`: by the server's
+    /// identity when both sides know it (any address, any pooler), else by the address, as
+    /// records before the identity was kept.
+    fn on_server(&self, server: Option<&str>, target: &Target) -> bool {
+        match (self.server.as_deref(), server) {
             (Some(a), Some(b)) => a == b,
             _ => self.target.kind == target.kind && self.target.address == target.address,
-        };
-        same_server && self.key.as_deref() == Some(key)
+        }
     }
 
     /// The outcome record that answers this intent.

@@ -1,16 +1,14 @@
 //! `indoubt check`: every check the config enables, on every configured target, concurrently, under one deadline.
 
 use super::check_output;
-use super::{
-    kafka_hanging, kafka_lso, mysql_xa, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile,
-};
 use crate::cli::OutputFormat;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, IncidentView, Report, TableView, Target};
-use crate::settings::command::{CheckSettings, CommandSettings};
+use crate::settings::command::CheckSettings;
+use crate::settings::probe::Run;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -211,26 +209,10 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
 
 /// Runs one check with the settings resolved for it; one whose settings did not resolve
 /// is UNKNOWN with why, as its command would have refused.
-async fn gather(ctx: &Context, settings: &Result<CommandSettings>) -> Result<Gathered> {
-    let settings = settings.as_ref().map_err(|e| anyhow!("{e:#}"))?;
-    match settings {
-        CommandSettings::PgPrepared(s) => gathered(pg_prepared::build(ctx, s).await?),
-        CommandSettings::PgSlots(s) => gathered(pg_slots::build(ctx, s).await?),
-        CommandSettings::PgHorizon(s) => gathered(pg_horizon::build(ctx, s).await?),
-        CommandSettings::PgOutbox(s) => gathered(pg_outbox::build(ctx, s).await?),
-        CommandSettings::KafkaLso(s) => gathered(kafka_lso::build(ctx, s).await?),
-        CommandSettings::KafkaHanging(s) => gathered(kafka_hanging::build(ctx, s).await?),
-        CommandSettings::MysqlXa(s) => gathered(mysql_xa::build(ctx, s).await?),
-        CommandSettings::Reconcile(s) => gathered(reconcile::build(ctx, s).await?),
-        _ => Err(anyhow!("check plans no such command")),
-    }
-}
-
-fn gathered<T>(report: Report<T>) -> Result<Gathered> {
-    Ok(Gathered {
-        address: report.target.address,
-        findings: report.findings,
-    })
+async fn gather(ctx: &Context, run: &Result<Box<dyn Run>>) -> Result<Gathered> {
+    let run = run.as_ref().map_err(|e| anyhow!("{e:#}"))?;
+    let (address, findings) = run.report(ctx).await?.into_findings();
+    Ok(Gathered { address, findings })
 }
 
 impl TableView for CheckReport {

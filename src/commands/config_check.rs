@@ -2,7 +2,8 @@
 //! postgres and kafka references of its reconcile jobs, outboxes, inboxes and resolve
 //! section) and reports, per target, what the role or principal lacks for indoubt's
 //! commands, as the server or broker itself says it, with the GRANT or kafka-acls.sh
-//! line that gives it.
+//! line that gives it. Targets that reach one server as one role (one cluster with one
+//! set of client settings) are checked once, together.
 
 use crate::codes::{self, Code};
 use crate::context::Context;
@@ -17,6 +18,7 @@ use crate::pg::session::{self, Session};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, Report, TableView, Target};
 use crate::settings::config_check::{ConfigCheckSettings, KafkaPlan, MysqlPlan, PgPlan, PgUse};
+use crate::settings::targets::PgTarget;
 use crate::term::Shown;
 use crate::text::Text;
 use anyhow::Result;
@@ -36,12 +38,23 @@ struct TargetChecks {
     name: String,
     /// `user@host:port/db`, or the bootstrap servers; never a password.
     address: Option<String>,
+    /// The other targets (and sections' connection strings) that reach the same server as
+    /// the same role, or the same cluster with the same client settings: their checks are
+    /// these, made once.
+    also: Vec<Also>,
     /// The sections of the config that use it besides the commands that take the target
     /// itself: `reconcile job NAME`, `outbox NAME`, `resolve.participants`, …
     used_by: Vec<String>,
     /// The worst of its checks.
     status: Severity,
     checks: Vec<Check>,
+}
+
+/// A target checked with another of the same server (or cluster) and identity.
+#[derive(Debug, Serialize)]
+struct Also {
+    name: String,
+    address: Option<String>,
 }
 
 /// One check of one target: a row of its table.
@@ -92,8 +105,12 @@ impl Check {
 
 pub async fn run(ctx: &Context, settings: &ConfigCheckSettings) -> Result<Severity> {
     let plans = &settings.plans;
-    let pg = futures_util::future::join_all(plans.pg.iter().map(|p| check_pg(ctx, p)));
-    let kafka = futures_util::future::join_all(plans.kafka.iter().map(|k| check_kafka(ctx, k)));
+    let pg_groups = groups(&plans.pg, |p| {
+        p.target.as_ref().ok().map(|t| t.params.server_key())
+    });
+    let kafka_groups = groups(&plans.kafka, |k| k.identity.clone());
+    let pg = futures_util::future::join_all(pg_groups.iter().map(|g| check_pg(ctx, g)));
+    let kafka = futures_util::future::join_all(kafka_groups.iter().map(|g| check_kafka(ctx, g)));
     let mysql = futures_util::future::join_all(plans.mysql.iter().map(|m| check_mysql(ctx, m)));
     let (pg, kafka, mysql) = tokio::join!(pg, kafka, mysql);
     let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).chain(mysql).collect();
@@ -154,6 +171,32 @@ pub async fn run(ctx: &Context, settings: &ConfigCheckSettings) -> Result<Severi
     Ok(report.status)
 }
 
+/// The plans in order, those with the same key (the same server and role, the same
+/// cluster and client settings) together, in the order their first one comes: each group
+/// is connected to and checked once. A plan without a key (unusable settings) is alone.
+fn groups<P, K: PartialEq>(plans: &[P], key: impl Fn(&P) -> Option<K>) -> Vec<Vec<&P>> {
+    let mut groups: Vec<(Option<K>, Vec<&P>)> = Vec::new();
+    for plan in plans {
+        let k = key(plan);
+        match groups.iter_mut().find(|(g, _)| g.is_some() && *g == k) {
+            Some((_, members)) => members.push(plan),
+            None => groups.push((k, vec![plan])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
+/// Every section that uses any of `used_by`'s lists, each once, in order.
+fn union<'a>(lists: impl IntoIterator<Item = &'a Vec<String>>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for item in lists.into_iter().flatten() {
+        if !all.contains(item) {
+            all.push(item.clone());
+        }
+    }
+    all
+}
+
 fn finish(
     kind: &'static str,
     name: &str,
@@ -165,6 +208,7 @@ fn finish(
         kind,
         name: name.to_string(),
         address,
+        also: Vec::new(),
         used_by: used_by.to_vec(),
         status: checks
             .iter()
@@ -269,34 +313,118 @@ async fn check_mysql(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
     finish("mysql", &plan.name, address, &plan.used_by, checks)
 }
 
-async fn check_pg(ctx: &Context, plan: &PgPlan) -> TargetChecks {
-    let target = match &plan.target {
-        Ok(target) => target,
+/// A group of postgres plans that reach one server as one role: each database once, the
+/// role's and the server's checks once (from the first session that opens), then what
+/// each plan's sections use in its own database.
+async fn check_pg(ctx: &Context, group: &[&PgPlan]) -> TargetChecks {
+    let first = group[0];
+    let targets: Vec<&PgTarget> = match group
+        .iter()
+        .map(|p| p.target.as_ref())
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(targets) => targets,
         Err(e) => {
-            return unusable_settings("postgres", &plan.name, &plan.used_by, format!("{e:#}"));
+            // Unusable settings have no key: such a plan is alone in its group.
+            return unusable_settings("postgres", &first.name, &first.used_by, format!("{e:#}"));
         }
     };
-    let address = Some(target.params.describe());
-    let checks = match session::connect(&target.params, ctx.timeout).await {
-        Err(e) => vec![unreachable(&e)],
-        Ok(session) => pg_checks(&session, plan).await,
+    let mut databases: Vec<&str> = Vec::new();
+    for target in &targets {
+        if !databases.contains(&target.params.dbname.as_str()) {
+            databases.push(&target.params.dbname);
+        }
+    }
+    let opened = futures_util::future::join_all(databases.iter().map(|db| {
+        let params = targets
+            .iter()
+            .find(|t| t.params.dbname == *db)
+            .map(|t| &t.params);
+        async move {
+            match params {
+                Some(params) => session::connect(params, ctx.timeout).await,
+                None => Err(anyhow::anyhow!("no settings for database {db}")),
+            }
+        }
+    }))
+    .await;
+    let label = |db: &str| match databases.len() {
+        1 => "connection".to_string(),
+        _ => format!("connection to {db}"),
     };
-    finish("postgres", &plan.name, address, &plan.used_by, checks)
+    let mut checks = Vec::new();
+    let mut grantee = None;
+    for (db, session) in databases.iter().zip(&opened) {
+        match session {
+            Err(e) => checks.push(Check {
+                what: label(db),
+                ..unreachable(e)
+            }),
+            Ok(session) if grantee.is_none() => {
+                let (mut server, role) = server_checks(session).await;
+                if let Some(connection) = server.first_mut() {
+                    connection.what = label(db);
+                }
+                checks.extend(server);
+                grantee = Some(role);
+            }
+            Ok(session) => checks.push(Check::ok(
+                label(db),
+                format!("connected as {}", session.params.user),
+            )),
+        }
+    }
+    // What the sections use, in the database their connection string names; the role's
+    // name as the server reported it (the GRANTs name it).
+    if let Some(Some(grantee)) = &grantee {
+        for (plan, target) in group.iter().zip(&targets) {
+            let at = databases.iter().position(|db| *db == target.params.dbname);
+            let Some(Ok(session)) = at.map(|i| &opened[i]) else {
+                continue;
+            };
+            for using in &plan.uses {
+                checks.push(use_check(session, using, grantee).await);
+            }
+        }
+    }
+    let mut checked = finish(
+        "postgres",
+        &first.name,
+        Some(targets[0].params.describe()),
+        &union(group.iter().map(|p| &p.used_by)),
+        checks,
+    );
+    checked.also = group
+        .iter()
+        .zip(&targets)
+        .skip(1)
+        .map(|(p, t)| Also {
+            name: p.name.clone(),
+            address: Some(t.params.describe()),
+        })
+        .collect();
+    checked
 }
 
-async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
+/// The checks of the role and the server: the connection, the monitoring role, the
+/// catalog views, functions and settings, the databases, resolve pg; and the role's name
+/// (None when its privileges could not be read).
+async fn server_checks(session: &Session) -> (Vec<Check>, Option<String>) {
     let role = match privileges::role(session).await {
         Ok(role) => role,
         Err(e) => {
-            return vec![
-                Check::ok("connection", "connected"),
-                Check::failed(
-                    "privileges",
-                    Severity::Unknown,
-                    codes::PG_CATALOG_UNREADABLE,
-                    format!("the role's privileges could not be read: {e:#}"),
-                ),
-            ]
+            return (
+                vec![
+                    Check::ok("connection", "connected"),
+                    Check::failed(
+                        "privileges",
+                        Severity::Unknown,
+                        codes::PG_CATALOG_UNREADABLE,
+                        format!("the role's privileges could not be read: {e:#}"),
+                    ),
+                ],
+                None,
+            )
         }
     };
     let grantee = role.role.as_str();
@@ -374,17 +502,19 @@ async fn pg_checks(session: &Session, plan: &PgPlan) -> Vec<Check> {
         ),
     });
     checks.push(resolve(session, &role).await);
-    for using in &plan.uses {
-        checks.push(match using {
-            PgUse::Reconcile { job, query } => reconcile_query(session, job, query, grantee).await,
-            PgUse::Table {
-                section,
-                table,
-                columns,
-            } => table_check(session, section, table, columns, grantee).await,
-        });
+    (checks, Some(role.role.clone()))
+}
+
+/// What one section uses, checked as the role in the section's database.
+async fn use_check(session: &Session, using: &PgUse, grantee: &str) -> Check {
+    match using {
+        PgUse::Reconcile { job, query } => reconcile_query(session, job, query, grantee).await,
+        PgUse::Table {
+            section,
+            table,
+            columns,
+        } => table_check(session, section, table, columns, grantee).await,
     }
-    checks
 }
 
 fn monitoring(role: &RolePrivileges, grantee: &str) -> Check {
@@ -722,41 +852,73 @@ fn names(ops: &[Operation]) -> String {
     }
 }
 
-async fn check_kafka(ctx: &Context, plan: &KafkaPlan) -> TargetChecks {
-    let target = match &plan.target {
+/// A group of kafka targets with the same bootstrap servers and client settings (one
+/// cluster, one principal): one connection, the cluster's checks once, every reconcile
+/// topic of any of them, and the topics row of each check_topic_regex among them.
+async fn check_kafka(ctx: &Context, group: &[&KafkaPlan]) -> TargetChecks {
+    let first = group[0];
+    let target = match &first.target {
         Ok(t) => t,
         Err(e) => {
-            return unusable_settings("kafka", &plan.name, &plan.used_by, format!("{e:#}"));
+            return unusable_settings("kafka", &first.name, &first.used_by, format!("{e:#}"));
         }
     };
     let address = Some(target.bootstrap.join(","));
-    let topics: Vec<String> = plan.topics.iter().map(|(t, _)| t.clone()).collect();
+    let mut topics: Vec<(String, Vec<String>)> = Vec::new();
+    for (topic, jobs) in group.iter().flat_map(|k| &k.topics) {
+        match topics.iter_mut().find(|(t, _)| t == topic) {
+            Some((_, all)) => all.extend(
+                jobs.iter()
+                    .filter(|j| !all.contains(j))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
+            None => topics.push((topic.clone(), jobs.clone())),
+        }
+    }
+    // Each expression once, with the targets that give it (the first's row is "topics").
+    let mut regexes: Vec<(Option<String>, Vec<&str>)> = Vec::new();
+    for k in group {
+        match regexes.iter_mut().find(|(r, _)| *r == k.check_topic_regex) {
+            Some((_, names)) => names.push(&k.name),
+            None => regexes.push((k.check_topic_regex.clone(), vec![&k.name])),
+        }
+    }
+    let names: Vec<String> = topics.iter().map(|(t, _)| t.clone()).collect();
     let probe_id = format!("indoubt-config-check-{}", std::process::id());
-    let checks = match access::read(target, &topics, &probe_id, ctx.timeout).await {
+    let checks = match access::read(target, &names, &probe_id, ctx.timeout).await {
         Err(e) => vec![unreachable(&e)],
         Ok(access) => {
             let principal = principal(&target.security);
             let protocol = target.security.protocol();
-            kafka_checks(
-                &access,
-                plan,
-                &principal,
-                protocol,
-                &probe_id,
-                &plan.check_topic_regex,
-            )
+            kafka_checks(&access, &topics, &principal, protocol, &probe_id, &regexes)
         }
     };
-    finish("kafka", &plan.name, address, &plan.used_by, checks)
+    let mut checked = finish(
+        "kafka",
+        &first.name,
+        address.clone(),
+        &union(group.iter().map(|k| &k.used_by)),
+        checks,
+    );
+    checked.also = group
+        .iter()
+        .skip(1)
+        .map(|k| Also {
+            name: k.name.clone(),
+            address: address.clone(),
+        })
+        .collect();
+    checked
 }
 
 fn kafka_checks(
     access: &Access,
-    plan: &KafkaPlan,
+    topics: &[(String, Vec<String>)],
     principal: &Option<String>,
     protocol: &str,
     probe_id: &str,
-    regex: &Option<String>,
+    regexes: &[(Option<String>, Vec<&str>)],
 ) -> Vec<Check> {
     let bootstrap = access.address.as_str();
     let mut checks = vec![Check::ok(
@@ -854,8 +1016,14 @@ fn kafka_checks(
             format!("whether DESCRIBE on transactional ids is allowed is not known: {e}"),
         ),
     });
-    checks.push(listed_topics(access, principal, regex));
-    for (topic, jobs) in &plan.topics {
+    for (i, (regex, targets)) in regexes.iter().enumerate() {
+        let mut check = listed_topics(access, principal, regex);
+        if i > 0 {
+            check.what = format!("topics of {}", targets.join(", "));
+        }
+        checks.push(check);
+    }
+    for (topic, jobs) in topics {
         checks.push(reconcile_topic(access, principal, topic, jobs));
     }
     checks
@@ -913,16 +1081,18 @@ fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<Str
         .iter()
         .filter(|(name, _)| matcher.as_ref().is_none_or(|m| m.is_match(name)))
         .collect();
-    let scope = match regex {
-        Some(r) => format!("{} listed matching check_topic_regex {r}", listed.len()),
-        None => format!("{} listed", listed.len()),
-    };
+    // The expression as written: its backslashes are its own (Text::push_regex).
+    let mut scope = Text::from(format!("{} listed", listed.len()));
+    if let Some(r) = regex {
+        scope.push_str(" matching check_topic_regex ");
+        scope.push_regex(r);
+    }
     if !access.topic_operations_reported {
         return Check::failed(
             WHAT,
             Severity::Unknown,
             codes::KAFKA_ACCESS_UNKNOWN,
-            format!("{scope}; the broker's Metadata version carries no topic authorized operations (before v8)"),
+            crate::text![scope, "; the broker's Metadata version carries no topic authorized operations (before v8)"],
         );
     }
     let unreadable: Vec<&str> = listed
@@ -930,19 +1100,25 @@ fn listed_topics(access: &Access, principal: &Option<String>, regex: &Option<Str
         .filter(|(_, (ops, _))| !ops.allows(Operation::Read))
         .map(|(name, _)| name.as_str())
         .collect();
-    let head = format!("the broker lists only topics this principal may DESCRIBE: {scope}");
+    let head = crate::text![
+        "the broker lists only topics this principal may DESCRIBE: ",
+        scope
+    ];
     match unreadable.is_empty() {
-        true => Check::ok(WHAT, format!("{head}; READ on all of them")),
+        true => Check::ok(WHAT, crate::text![head, "; READ on all of them"]),
         false => {
             let first = unreadable[0].to_string();
             Check::failed(
                 WHAT,
                 Severity::Warning,
                 codes::KAFKA_ACL_MISSING,
-                format!(
-                    "{head}; no READ on {}: there kafka lso cannot name the transaction behind a gap, kafka producers and kafka hanging cannot read producers (DescribeProducers needs READ)",
-                    unreadable.join(", ")
-                ),
+                crate::text![
+                    head,
+                    format!(
+                        "; no READ on {}: there kafka lso cannot name the transaction behind a gap, kafka producers and kafka hanging cannot read producers (DescribeProducers needs READ)",
+                        unreadable.join(", ")
+                    )
+                ],
             )
             .next(allow(
                 &access.address,
@@ -1061,12 +1237,34 @@ impl TableView for CheckReport {
                         Cell::new(Shown::from(&c.detail)),
                     ]);
                 }
-                let place = crate::shown!(
+                let mut place = crate::shown!(
                     "{} target {} ({})",
                     t.kind,
                     t.name,
                     t.address.as_deref().unwrap_or("unusable")
                 );
+                if !t.also.is_empty() {
+                    // Each target named once, its address only where it differs.
+                    let others: Vec<Shown> = t
+                        .also
+                        .iter()
+                        .map(|other| match &other.address {
+                            Some(address) if Some(address) != t.address.as_ref() => {
+                                crate::shown!("{} ({})", other.name, address)
+                            }
+                            _ => crate::shown!("{}", other.name),
+                        })
+                        .collect();
+                    place = crate::shown!(
+                        "{} and {} (the same {}, checked once)",
+                        place,
+                        Shown::join(others, ", "),
+                        match t.kind {
+                            "kafka" => "cluster and client settings",
+                            _ => "server and role",
+                        }
+                    );
+                }
                 let title = match t.used_by.is_empty() {
                     true => crate::shown!("{}:", place),
                     false => crate::shown!("{}, used by {}:", place, t.used_by.join(", ")),

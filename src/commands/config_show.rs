@@ -616,7 +616,7 @@ impl TableView for ConfigReport {
                 .chain(
                     t.check_topic_regex
                         .iter()
-                        .map(|r| shown!("check topics ~ {}", r)),
+                        .map(|r| shown!("check topics ~ {}", Shown::regex(r))),
                 );
             table.add_row(vec![
                 Cell::new("kafka"),

@@ -99,6 +99,19 @@ pub fn partition_next(
     Next::indoubt(&ctx.invocation, &words)
 }
 
+/// `indoubt kafka COMMAND` of the whole cluster (transactions: read only), addressed as
+/// this run addressed the cluster.
+pub fn cluster_next(
+    ctx: &Context,
+    cluster: &Settings,
+    target: &Target,
+    command: &'static str,
+) -> Next {
+    let mut words = vec![Word::Lit("kafka"), Word::Lit(command)];
+    words.extend(addressing(cluster, target));
+    Next::indoubt(&ctx.invocation, &words)
+}
+
 /// The cluster as this run addressed it: its config name, or its -b and
 /// --command-config (-X settings are not repeated: they may hold secrets).
 fn addressing<'a>(cluster: &'a Settings, target: &'a Target) -> Vec<Word<'a>> {
@@ -144,4 +157,24 @@ pub fn format_ms(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
         .unwrap_or_else(|| format!("{ms} ms"))
+}
+
+/// A probe's runs in `check`: one on every `kafka` target of the config, addressed as
+/// `--kafka=NAME`, with the target's `check_topic_regex` when it has one.
+pub fn on_every_cluster(
+    config: &crate::config::Config,
+    command: &[&str],
+) -> Vec<(String, Vec<String>)> {
+    config
+        .kafka
+        .iter()
+        .map(|(name, target)| {
+            let mut argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+            argv.push(format!("--kafka={name}"));
+            if let Some(regex) = &target.check_topic_regex {
+                argv.push(format!("--topic-regex={regex}"));
+            }
+            (name.clone(), argv)
+        })
+        .collect()
 }

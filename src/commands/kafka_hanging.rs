@@ -2,15 +2,19 @@
 //! transaction (its coordinator will never end it) from a long one it still owns.
 
 use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::{CheckKind, Command, KafkaCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::{TopicMeta, TopicPartition};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::HangingSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -50,19 +54,47 @@ struct OpenTransaction {
     reason: String,
 }
 
-pub async fn run(ctx: &Context, s: &HangingSettings) -> Result<Severity> {
-    let report = build(ctx, s).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `kafka hanging` as a probe.
+pub(crate) struct KafkaHanging;
+
+impl Inspect for KafkaHanging {
+    type Settings = HangingSettings;
+    type Gathered = HangingSnapshot;
+    type Data = HangingReport;
+    const NAME: &'static str = "kafka hanging";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Kafka);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<HangingSettings>, Command> {
+        match command {
+            Command::Kafka(KafkaCommand::Hanging(a)) => {
+                Ok(settings::kafka::hanging(t, thresholds, a))
+            }
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        kafka_common::on_every_cluster(config, &["kafka", "hanging"])
+    }
+
+    async fn gather(ctx: &Context, s: &HangingSettings) -> Result<HangingSnapshot> {
+        read(ctx, s).await
+    }
+
+    fn report(
+        ctx: &Context,
+        s: &HangingSettings,
+        snapshot: HangingSnapshot,
+    ) -> Report<HangingReport> {
+        report_of(ctx, s, snapshot)
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, s: &HangingSettings) -> Result<Report<HangingReport>> {
-    let snapshot = gather(ctx, s).await?;
-    Ok(report_of(ctx, s, snapshot))
-}
-
-/// What the cluster said, read by `gather` as kafka-transactions.sh's find-hanging reads
+/// What the cluster said, read by `read` as kafka-transactions.sh's find-hanging reads
 /// it: the I/O half, which [`report_of`] judges.
 pub(crate) struct HangingSnapshot {
     pub target: Target,
@@ -78,7 +110,7 @@ pub(crate) struct HangingSnapshot {
     pub read_at_ms: i64,
 }
 
-async fn gather(ctx: &Context, s: &HangingSettings) -> Result<HangingSnapshot> {
+async fn read(ctx: &Context, s: &HangingSettings) -> Result<HangingSnapshot> {
     let named = s.topic.as_ref().map(|t| vec![t.clone()]);
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, named.as_deref()).await?;
     let tps = searched(&cluster.topics, s);

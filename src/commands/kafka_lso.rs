@@ -1,15 +1,19 @@
 //! `indoubt kafka lso`: where read_committed consumers are stuck, by how much, since when, and why.
 
 use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::{CheckKind, Command, KafkaCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::TopicPartition;
 use crate::kafka::conn::BrokerError;
 use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::LsoSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -68,16 +72,38 @@ struct PartitionLso {
     severity: Severity,
 }
 
-pub async fn run(ctx: &Context, s: &LsoSettings) -> Result<Severity> {
-    let report = build(ctx, s).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
+/// `kafka lso` as a probe.
+pub(crate) struct KafkaLso;
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, s: &LsoSettings) -> Result<Report<LsoReport>> {
-    let snapshot = gather(ctx, s).await?;
-    Ok(report_of(ctx, s, snapshot))
+impl Inspect for KafkaLso {
+    type Settings = LsoSettings;
+    type Gathered = LsoSnapshot;
+    type Data = LsoReport;
+    const NAME: &'static str = "kafka lso";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Kafka);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<LsoSettings>, Command> {
+        match command {
+            Command::Kafka(KafkaCommand::Lso(a)) => Ok(settings::kafka::lso(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        kafka_common::on_every_cluster(config, &["kafka", "lso"])
+    }
+
+    async fn gather(ctx: &Context, s: &LsoSettings) -> Result<LsoSnapshot> {
+        read(ctx, s).await
+    }
+
+    fn report(ctx: &Context, s: &LsoSettings, snapshot: LsoSnapshot) -> Report<LsoReport> {
+        report_of(ctx, s, snapshot)
+    }
 }
 
 /// What the cluster said about the partitions `kafka lso` reads: the I/O half, which
@@ -100,7 +126,7 @@ pub(crate) struct LsoSnapshot {
     pub read_at_ms: i64,
 }
 
-async fn gather(ctx: &Context, s: &LsoSettings) -> Result<LsoSnapshot> {
+async fn read(ctx: &Context, s: &LsoSettings) -> Result<LsoSnapshot> {
     let pattern = &s.pattern;
     let named = (!s.topics.is_empty()).then_some(s.topics.as_slice());
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, named).await?;

@@ -1,14 +1,17 @@
 //! `indoubt kafka producers`: DescribeProducers for one partition.
 
 use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::{CheckKind, Command, KafkaCommand};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::ProducersSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -18,7 +21,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct ProducersReport {
+pub(crate) struct ProducersReport {
     topic: String,
     partition: i32,
     leader: Option<i32>,
@@ -40,25 +43,52 @@ pub(crate) struct ProducersSnapshot {
     pub read_at_ms: i64,
 }
 
-pub async fn run(ctx: &Context, s: &ProducersSettings) -> Result<Severity> {
-    let topics = [s.topic.clone()];
-    let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
-    let tp = (s.topic.clone(), s.partition);
-    let leader = cluster.leader(&tp).ok();
-    let producers = cluster
-        .describe_producers(std::slice::from_ref(&tp))
-        .await
-        .remove(&tp);
-    let snapshot = ProducersSnapshot {
-        target,
-        topic_errors: cluster.topic_errors.clone(),
-        leader,
-        producers,
-        read_at_ms: now_ms(),
-    };
-    let report = report_of(s, snapshot);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `kafka producers` as a probe (`check` does not run it: it needs a partition).
+pub(crate) struct KafkaProducers;
+
+impl Inspect for KafkaProducers {
+    type Settings = ProducersSettings;
+    type Gathered = ProducersSnapshot;
+    type Data = ProducersReport;
+    const NAME: &'static str = "kafka producers";
+    const SELECTION: Option<CheckKind> = None;
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<ProducersSettings>, Command> {
+        match command {
+            Command::Kafka(KafkaCommand::Producers(a)) => Ok(settings::kafka::producers(t, a)),
+            other => Err(other),
+        }
+    }
+
+    async fn gather(ctx: &Context, s: &ProducersSettings) -> Result<ProducersSnapshot> {
+        let topics = [s.topic.clone()];
+        let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&topics)).await?;
+        let tp = (s.topic.clone(), s.partition);
+        let leader = cluster.leader(&tp).ok();
+        let producers = cluster
+            .describe_producers(std::slice::from_ref(&tp))
+            .await
+            .remove(&tp);
+        Ok(ProducersSnapshot {
+            target,
+            topic_errors: cluster.topic_errors.clone(),
+            leader,
+            producers,
+            read_at_ms: now_ms(),
+        })
+    }
+
+    fn report(
+        _ctx: &Context,
+        s: &ProducersSettings,
+        snapshot: ProducersSnapshot,
+    ) -> Report<ProducersReport> {
+        report_of(s, snapshot)
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.

@@ -2,13 +2,16 @@
 //! broker and described through each id's coordinator.
 
 use super::kafka_common::{self, format_ms, now_ms};
+use crate::cli::{CheckKind, Command, KafkaCommand};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::transactions::TransactionDescription;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::kafka::TransactionsSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -17,7 +20,7 @@ use serde::Serialize;
 use std::time::Duration;
 
 #[derive(Debug, Serialize)]
-struct TransactionsReport {
+pub(crate) struct TransactionsReport {
     transactions: Vec<Transaction>,
 }
 
@@ -29,7 +32,61 @@ struct Transaction {
     duration_seconds: Option<f64>,
 }
 
-pub async fn run(ctx: &Context, s: &TransactionsSettings) -> Result<Severity> {
+/// What the coordinators said: the I/O half, which [`report_of`] judges.
+pub(crate) struct TransactionsSnapshot {
+    target: crate::report::Target,
+    /// The brokers that could not list their transactions.
+    findings: Vec<Finding>,
+    described: std::collections::BTreeMap<String, Result<TransactionDescription>>,
+    /// Ids a broker listed without filtering by duration (before Kafka 3.8).
+    unfiltered: std::collections::BTreeSet<String>,
+    read_at_ms: i64,
+}
+
+/// `kafka transactions` as a probe (`check` does not run it).
+pub(crate) struct KafkaTransactions;
+
+impl Inspect for KafkaTransactions {
+    type Settings = TransactionsSettings;
+    type Gathered = TransactionsSnapshot;
+    type Data = TransactionsReport;
+    const NAME: &'static str = "kafka transactions";
+    const SELECTION: Option<CheckKind> = None;
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<TransactionsSettings>, Command> {
+        match command {
+            Command::Kafka(KafkaCommand::Transactions(a)) => {
+                Ok(settings::kafka::transactions(t, a))
+            }
+            other => Err(other),
+        }
+    }
+
+    async fn gather(ctx: &Context, s: &TransactionsSettings) -> Result<TransactionsSnapshot> {
+        read(ctx, s).await
+    }
+
+    fn report(
+        _ctx: &Context,
+        s: &TransactionsSettings,
+        g: TransactionsSnapshot,
+    ) -> Report<TransactionsReport> {
+        report_of(
+            g.target,
+            g.findings,
+            g.described,
+            &g.unfiltered,
+            s,
+            g.read_at_ms,
+        )
+    }
+}
+
+async fn read(ctx: &Context, s: &TransactionsSettings) -> Result<TransactionsSnapshot> {
     let (target, cluster) = kafka_common::open(ctx, &s.cluster, Some(&[])).await?;
     let mut findings = Vec::new();
     // Ids from brokers that could not filter by duration (before Kafka 3.8): filtered
@@ -64,9 +121,13 @@ pub async fn run(ctx: &Context, s: &TransactionsSettings) -> Result<Severity> {
         }
     };
     let described = cluster.describe_transactions(&ids).await;
-    let report = report_of(target, findings, described, &unfiltered, s, now_ms());
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Ok(TransactionsSnapshot {
+        target,
+        findings,
+        described,
+        unfiltered,
+        read_at_ms: now_ms(),
+    })
 }
 
 /// The report from what the coordinators said, read at `now` (ms): the open

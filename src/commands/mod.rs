@@ -17,6 +17,7 @@ mod pg_horizon;
 mod pg_outbox;
 mod pg_prepared;
 mod pg_slots;
+pub(crate) mod probes;
 mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;
@@ -47,19 +48,14 @@ pub async fn run(cli: Cli) -> Result<Severity> {
     }
     // Every setting of the run, resolved (and every resolution error raised) before any
     // command connects to anything.
-    let Resolved { ctx, command } = crate::settings::resolve(cli)?;
+    let Resolved { ctx, command } = crate::settings::resolve(cli, probes::ALL)?;
     use CommandSettings as S;
     match command {
-        S::PgPrepared(s) => pg_prepared::run(&ctx, &s).await,
-        S::PgSlots(s) => pg_slots::run(&ctx, &s).await,
-        S::PgHorizon(s) => pg_horizon::run(&ctx, &s).await,
-        S::PgOutbox(s) => pg_outbox::run(&ctx, &s).await,
-        S::KafkaLso(s) => kafka_lso::run(&ctx, &s).await,
-        S::KafkaProducers(s) => kafka_producers::run(&ctx, &s).await,
-        S::KafkaTransactions(s) => kafka_transactions::run(&ctx, &s).await,
-        S::KafkaHanging(s) => kafka_hanging::run(&ctx, &s).await,
-        S::MysqlXa(s) => mysql_xa::run(&ctx, &s).await,
-        S::Reconcile(s) => reconcile::run(&ctx, &s).await,
+        S::Probe(run) => {
+            let report = run.report(&ctx).await?;
+            report.emit(&ctx)?;
+            Ok(report.status())
+        }
         S::ResolvePg(s) => resolve_pg::run(&ctx, &s).await,
         S::ResolveKafka(s) => resolve_kafka::run(&ctx, &s).await,
         S::ResolveMysql(s) => resolve_mysql::run(&ctx, &s).await,

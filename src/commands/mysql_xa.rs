@@ -3,7 +3,9 @@
 //! XID; and the history list that purge has not removed, with the oldest transaction.
 
 use super::pg_common::Addressing;
+use crate::cli::{CheckKind, Command, MysqlCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::gid::DecodedGid;
@@ -12,8 +14,10 @@ use crate::mysql::session::{self, Mode};
 use crate::mysql::xa::{self, decoded, global, AgeBasis, Branch, Snapshot, Waiter, Xid};
 use crate::next::Word;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::mysql::MysqlXaSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -36,6 +40,9 @@ pub struct ReportedBranch {
     pub branch: Branch,
     pub decoded_xid: DecodedGid,
     pub global_transaction: Option<GlobalTransaction>,
+    /// Its grade by age (UNKNOWN when its age is): decided by the report, shown by the table.
+    #[serde(skip)]
+    pub grade: Severity,
 }
 
 #[derive(Debug, Serialize)]
@@ -51,26 +58,69 @@ pub(crate) struct XaReport {
     unmatched: Option<xa::Unmatched>,
 }
 
-pub async fn run(ctx: &Context, settings: &MysqlXaSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `mysql xa` as a probe.
+pub(crate) struct MysqlXa;
+
+impl Inspect for MysqlXa {
+    type Settings = MysqlXaSettings;
+    type Gathered = Snapshot;
+    type Data = XaReport;
+    const NAME: &'static str = "mysql xa";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Mysql);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<MysqlXaSettings>, Command> {
+        match command {
+            Command::Mysql(MysqlCommand::Xa(a)) => Ok(settings::mysql::xa(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .mysql
+            .keys()
+            .map(|name| {
+                let argv = ["mysql", "xa", &format!("--mysql={name}")];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &MysqlXaSettings) -> Result<Snapshot> {
+        let target = &settings.target;
+        ctx.note(format!("connecting to {}", target.params.describe()));
+        let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
+        ctx.note(format!(
+            "connected: {} {}{}",
+            session.flavor.name(),
+            session.version,
+            if session.tls { ", over TLS" } else { "" }
+        ));
+        let snapshot = xa::collect(&mut session).await;
+        session.close().await;
+        snapshot
+    }
+
+    fn report(_ctx: &Context, settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport> {
+        report_of(settings, snapshot)
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, settings: &MysqlXaSettings) -> Result<Report<XaReport>> {
-    let target = &settings.target;
-    ctx.note(format!("connecting to {}", target.params.describe()));
-    let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
-    ctx.note(format!(
-        "connected: {} {}{}",
-        session.flavor.name(),
-        session.version,
-        if session.tls { ", over TLS" } else { "" }
-    ));
-    let snapshot = xa::collect(&mut session).await;
-    session.close().await;
-    Ok(report_of(settings, snapshot?))
+/// Whether the branch's age is known (exactly or as a bound).
+fn age_known(b: &Branch) -> bool {
+    !matches!(b.age.basis, AgeBasis::Unknown) && b.age.seconds.is_some()
+}
+
+/// A branch graded by its age; UNKNOWN when its age is.
+fn grade(b: &Branch, warning: Duration, critical: Duration) -> Severity {
+    match b.age.seconds.filter(|_| age_known(b)) {
+        Some(s) => Severity::grade(seconds(s), warning, critical),
+        None => Severity::Unknown,
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
@@ -84,6 +134,7 @@ fn report_of(settings: &MysqlXaSettings, snapshot: Snapshot) -> Report<XaReport>
             let decoded_xid = decoded(&branch.xid);
             let global_transaction = global(&branch.xid, &decoded_xid);
             ReportedBranch {
+                grade: grade(&branch, warning, critical),
                 branch,
                 decoded_xid,
                 global_transaction,
@@ -153,12 +204,15 @@ pub fn branch_rows(b: &Branch) -> Option<String> {
 }
 
 /// When a branch's transaction started, on lines of its own after its age: the time,
-/// or the span it lies in.
+/// the span it lies in, or (its age a lower bound only) the latest it can have started.
 fn branch_since(age: &xa::Age) -> Shown {
     let at = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d %H:%M:%S").to_string();
     match (age.earliest_since, age.since) {
         (Some(first), Some(last)) if first < last => {
             shown!("\nstarted between {}\nand {}", at(first), at(last))
+        }
+        (None, Some(last)) if age.basis == AgeBasis::AtLeast => {
+            shown!("\nstarted no later than\n{}", at(last))
         }
         (_, Some(last)) => shown!("\nsince {}", at(last)),
         _ => Shown::default(),
@@ -175,6 +229,20 @@ pub fn holder_text(branch: &Branch) -> String {
                 .to_string()
         }
     }
+}
+
+/// What to look at for a branch a live session still holds: that session (its user,
+/// host and how long it has been idle), not a resolve, which refuses a branch a session
+/// holds.
+pub fn holder_advice(branch: &Branch) -> Option<String> {
+    let id = branch.attached_session?;
+    let who = match &branch.holder {
+        Some(h) => h.text(),
+        None => format!("session {id}"),
+    };
+    Some(format!(
+        "{who} still holds this branch: look at that session and the application behind it — its transaction manager may still be finishing the branch, and indoubt resolves a branch only once no session holds it"
+    ))
 }
 
 fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) -> Vec<Finding> {
@@ -195,13 +263,11 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
     }
     for rb in &data.branches {
         let b = &rb.branch;
-        let known = !matches!(b.age.basis, AgeBasis::Unknown) && b.age.seconds.is_some();
-        let (severity, code) = match b.age.seconds.filter(|_| known) {
-            Some(s) => (
-                Severity::grade(seconds(s), warning, critical),
-                codes::XA_BRANCH_AGE,
-            ),
-            None => (Severity::Unknown, codes::XA_BRANCH_AGE_UNKNOWN),
+        let known = age_known(b);
+        let severity = rb.grade;
+        let code = match known {
+            true => codes::XA_BRANCH_AGE,
+            false => codes::XA_BRANCH_AGE_UNKNOWN,
         };
         let mut message = match known {
             true => format!("prepared, {} old", b.age.text()),
@@ -225,40 +291,53 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
             _ => String::new(),
         });
-        findings.push(
-            Finding::new(severity, code, subject(&b.xid), message)
-                .evidence("source", source)
-                .evidence("xid", b.xid.sql())
-                .evidence(
-                    "age_basis",
-                    serde_json::to_value(&b.age.basis).unwrap_or_default(),
-                )
-                .evidence("age_seconds", b.age.seconds)
-                .evidence("age_at_most_seconds", b.age.at_most_seconds)
-                .evidence("age_source", b.age.source.clone())
-                .evidence("attached_session", b.attached_session)
-                .evidence("holder_known", b.holder_known)
-                .evidence("trx_id", b.trx_id.clone())
-                .evidence("rows_locked", b.rows_locked)
-                .evidence("rows_modified", b.rows_modified)
-                .evidence("rows_modified_between", b.rows_modified_between)
-                .evidence(
-                    "blocked_sessions",
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| w.session)
-                        .collect::<Vec<_>>(),
-                )
-                .evidence("server_time", data.server_time.to_rfc3339())
-                .advice(rb.decoded_xid.advice())
-                .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
-                .related(
-                    b.blocked_sessions
-                        .iter()
-                        .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
-                )
-                .next(resolve_next(addressing, &b.xid)),
-        );
+        // A branch a live session holds: resolve refuses it (busy), so its next is no
+        // resolve; the advice names the session to look at.
+        let advice = match holder_advice(b) {
+            Some(holder) => crate::text![holder, ". ", rb.decoded_xid.advice()],
+            None => rb.decoded_xid.advice(),
+        };
+        let mut finding = Finding::new(severity, code, subject(&b.xid), message)
+            .evidence("source", source)
+            .evidence("xid", b.xid.sql())
+            .evidence(
+                "age_basis",
+                serde_json::to_value(&b.age.basis).unwrap_or_default(),
+            )
+            .evidence("age_seconds", b.age.seconds)
+            .evidence("age_at_most_seconds", b.age.at_most_seconds)
+            .evidence("age_source", b.age.source.clone())
+            .evidence("attached_session", b.attached_session)
+            .evidence(
+                "holder",
+                serde_json::to_value(&b.holder).unwrap_or_default(),
+            )
+            .evidence("holder_known", b.holder_known)
+            .evidence("trx_id", b.trx_id.clone())
+            .evidence("rows_locked", b.rows_locked)
+            .evidence("rows_modified", b.rows_modified)
+            .evidence("rows_modified_between", b.rows_modified_between)
+            .evidence(
+                "blocked_sessions",
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| w.session)
+                    .collect::<Vec<_>>(),
+            )
+            .evidence("server_time", data.server_time.to_rfc3339())
+            .advice(advice)
+            .object(Object::new(ObjectKind::PreparedTransaction, b.xid.sql()))
+            .related(
+                b.blocked_sessions
+                    .iter()
+                    .map(|w| Object::new(ObjectKind::Session, w.session.to_string())),
+            );
+        if let Some(id) = b.attached_session {
+            finding = finding.related([Object::new(ObjectKind::Session, id.to_string())]);
+        } else {
+            finding = finding.next(resolve_next(addressing, &b.xid));
+        }
+        findings.push(finding);
     }
     for what in &data.unreadable {
         findings.push(Finding::new(
@@ -273,11 +352,19 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
     if let Some(u) = &data.unmatched {
         let age = seconds(u.oldest_seconds);
         let severity = Severity::grade(age, warning, critical);
-        let mut message = format!(
-            "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
-            u.xids.len(),
-            format_duration(age)
-        );
+        let mut message = match u.oldest_recovered {
+            false => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started {} ago, so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+            // InnoDB dates a transaction it recovered from the restart: it is older.
+            true => format!(
+                "{} prepared branches no session holds, against as many InnoDB transactions no session holds: the oldest of those started no later than the server's restart {} ago (InnoDB dates the transactions it recovers from the restart), so one of these branches is at least that old (which one is not recorded anywhere)",
+                u.xids.len(),
+                format_duration(age)
+            ),
+        };
         message.push_str(&match severity {
             Severity::Critical => format!("; critical from {}", format_duration(critical)),
             Severity::Warning => format!("; warning from {}", format_duration(warning)),
@@ -293,7 +380,8 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             .evidence("source", "XA RECOVER, information_schema.innodb_trx")
             .evidence("xids", u.xids.iter().map(Xid::sql).collect::<Vec<_>>())
             .evidence("oldest_seconds", u.oldest_seconds)
-            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339())),
+            .evidence("oldest_since", u.oldest_since.map(|t| t.to_rfc3339()))
+            .evidence("oldest_recovered", u.oldest_recovered),
         );
     }
     if !data.unattributed_waiters.is_empty() {
@@ -325,12 +413,18 @@ fn assess(data: &XaReport, settings: &MysqlXaSettings, addressing: &Addressing) 
             Some(o) => message.push_str(&format!(
                 "; the oldest open transaction is InnoDB's {} ({}, {}{}){}",
                 o.trx_id,
-                o.age_seconds
-                    .map(|s| format!(
+                match (o.age_seconds, o.recovered) {
+                    (Some(s), false) => format!(
                         "started {} ago by its trx_started",
                         format_duration(seconds(s))
-                    ))
-                    .unwrap_or_else(|| "age unknown".into()),
+                    ),
+                    // Dated from the restart by InnoDB: it started before.
+                    (Some(s), true) => format!(
+                        "started no later than the server's restart {} ago",
+                        format_duration(seconds(s))
+                    ),
+                    (None, _) => "age unknown".into(),
+                },
                 match o.session {
                     Some(s) => format!("session {s}"),
                     None => "no session holds it".into(),
@@ -377,8 +471,6 @@ impl TableView for XaReport {
         if self.branches.is_empty() {
             return Vec::new();
         }
-        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
-        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
         let mut table = style.table(&[
             "STATUS",
             "XID",
@@ -391,13 +483,9 @@ impl TableView for XaReport {
         ]);
         for rb in &self.branches {
             let b = &rb.branch;
-            let severity = match (&b.age.basis, b.age.seconds) {
-                (AgeBasis::Unknown, _) | (_, None) => Severity::Unknown,
-                (_, Some(s)) => Severity::grade(seconds(s), warning, critical),
-            };
             let since = branch_since(&b.age);
             table.add_row(vec![
-                style.severity_cell(severity),
+                style.severity_cell(rb.grade),
                 Cell::new(Shown::text(&b.xid.sql())),
                 Cell::new(shown!("{}{}", b.age.text(), since)),
                 Cell::new(match (b.attached_session, b.holder_known) {
@@ -452,3 +540,6 @@ fn blocked_cell(waiters: &[Waiter]) -> Shown {
         "\n",
     )
 }
+
+#[cfg(test)]
+pub(crate) mod golden;

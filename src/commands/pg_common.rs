@@ -78,3 +78,20 @@ where
     })
     .await
 }
+
+/// A probe's runs in `check`: one on every `postgres` target of the config, addressed
+/// as `--pg=NAME` (a name starting with `-` stays a name).
+pub fn on_every_server(
+    config: &crate::config::Config,
+    command: &[&str],
+) -> Vec<(String, Vec<String>)> {
+    config
+        .postgres
+        .keys()
+        .map(|name| {
+            let mut argv: Vec<String> = command.iter().map(|w| w.to_string()).collect();
+            argv.push(format!("--pg={name}"));
+            (name.clone(), argv)
+        })
+        .collect()
+}

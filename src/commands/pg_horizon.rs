@@ -1,14 +1,18 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
 use super::pg_common::{self, Addressing};
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::{Next, Word};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::pg::HorizonSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -76,27 +80,49 @@ struct Thresholds {
     wraparound_critical_xids: u64,
 }
 
-pub async fn run(ctx: &Context, settings: &HorizonSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
+/// `pg horizon` as a probe.
+pub(crate) struct PgHorizon;
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    settings: &HorizonSettings,
-) -> Result<Report<HorizonReport>> {
-    let target = &settings.target;
-    let snapshot = pg_common::server_read(
-        ctx,
-        "pg horizon",
-        target,
-        String::new(),
-        |session| async move { horizon::collect(&session, ctx.timeout).await },
-    )
-    .await?;
-    Ok(report_of(settings, snapshot))
+impl Inspect for PgHorizon {
+    type Settings = HorizonSettings;
+    type Gathered = HorizonSnapshot;
+    type Data = HorizonReport;
+    const NAME: &'static str = "pg horizon";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<HorizonSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Horizon(a)) => Ok(settings::pg::horizon(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        pg_common::on_every_server(config, &["pg", "horizon"])
+    }
+
+    async fn gather(ctx: &Context, settings: &HorizonSettings) -> Result<HorizonSnapshot> {
+        pg_common::server_read(
+            ctx,
+            "pg horizon",
+            &settings.target,
+            String::new(),
+            |session| async move { horizon::collect(&session, ctx.timeout).await },
+        )
+        .await
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &HorizonSettings,
+        snapshot: HorizonSnapshot,
+    ) -> Report<HorizonReport> {
+        report_of(settings, snapshot)
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.

@@ -1,6 +1,8 @@
 //! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
 
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe;
@@ -8,8 +10,10 @@ use crate::next::Next;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -96,17 +100,74 @@ fn save(file: &Path, now: &Previous) -> Result<()> {
     })
 }
 
-pub async fn run(ctx: &Context, settings: &OutboxSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `pg outbox` as a probe.
+pub(crate) struct PgOutbox;
+
+impl Inspect for PgOutbox {
+    type Settings = OutboxSettings;
+    type Gathered = Read;
+    type Data = OutboxReport;
+    const NAME: &'static str = "outbox";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Outbox);
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<OutboxSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Outbox(a)) => Ok(settings::pg::outboxes(t, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .outbox
+            .iter()
+            .filter(|(_, outbox)| outbox.check)
+            .map(|(name, _)| {
+                let argv = ["pg", "outbox", "--", name];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
+        read(ctx, settings).await
+    }
+
+    fn report(_ctx: &Context, settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
+        report_of(settings, read)
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    settings: &OutboxSettings,
-) -> Result<Report<OutboxReport>> {
+/// What the outboxes and inboxes read came to, in the settings' order.
+pub(crate) struct Read {
+    outboxes: Vec<OutboxRead>,
+    inboxes: Vec<Result<InboxState>>,
+}
+
+/// One outbox: its state (or why it could not be read), its growth since the previous
+/// check's state file, and what went wrong with that file.
+struct OutboxRead {
+    state: Result<OutboxState>,
+    growth: Option<Growth>,
+    state_file: Vec<StateFileProblem>,
+}
+
+enum StateFileProblem {
+    /// The previous check's file does not parse.
+    Unparsed {
+        file: std::path::PathBuf,
+        why: String,
+    },
+    /// This check's state could not be written.
+    Unwritten(String),
+}
+
+/// Reads every outbox and inbox, and keeps each outbox's state for the next check's growth.
+async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
     // Every state file is checked before anything is read or written: a planted one
     // stops the command with nothing done.
     let mut previous = std::collections::BTreeMap::new();
@@ -116,13 +177,8 @@ pub(crate) async fn build(
             previous.insert(o.name.clone(), (file, loaded));
         }
     }
-    let mut findings = Vec::new();
     let mut outboxes = Vec::new();
     for o in &settings.outboxes {
-        let name = &o.name;
-        let first_of_outbox = findings.len();
-        let settle = o.settle.value;
-        let subject = format!("outbox {name} ({})", o.table);
         let read = async {
             let target = o.target.clone().map_err(anyhow::Error::msg)?;
             let session = session::connect(&target.params, ctx.timeout).await?;
@@ -132,43 +188,30 @@ pub(crate) async fn build(
                 &o.id_column,
                 &o.created_at_column,
                 &o.published_at_column,
-                settle.as_secs_f64(),
+                o.settle.value.as_secs_f64(),
                 settings.show as i64,
             )
             .await?;
             Ok::<_, anyhow::Error>((state, format!("{} {}", target.params.describe(), o.table)))
         }
         .await;
-        let mut entry = OutboxEntry {
-            name: name.clone(),
-            table: o.table.clone(),
-            state: None,
-            growth_since_last_check: None,
-            last_check_at: None,
-        };
-        match read {
+        let mut growth = None;
+        let mut problems = Vec::new();
+        let state = match read {
             Ok((state, source)) => {
-                let mut growth = None;
-                if let Some((file, loaded)) = previous.remove(name) {
+                if let Some((file, loaded)) = previous.remove(&o.name) {
                     match loaded {
                         Ok(Some(prev)) if prev.source == source => {
                             growth = Some(Growth {
                                 rows: state.unpublished - prev.unpublished,
                                 since: prev.at,
                             });
-                            entry.growth_since_last_check = growth.map(|g| g.rows);
-                            entry.last_check_at = Some(prev.at);
                         }
                         Ok(_) => {}
-                        Err(why) => findings.push(Finding::new(
-                            Severity::Warning,
-                            codes::OUTBOX_STATE_UNREADABLE,
-                            subject.clone(),
-                            format!(
-                                "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
-                                file.display()
-                            ),
-                        )),
+                        Err(why) => problems.push(StateFileProblem::Unparsed {
+                            file: file.clone(),
+                            why,
+                        }),
                     }
                     let now = Previous {
                         unpublished: state.unpublished,
@@ -176,15 +219,69 @@ pub(crate) async fn build(
                         source,
                     };
                     if let Err(e) = save(&file, &now) {
-                        findings.push(Finding::new(
-                            Severity::Warning,
-                            codes::OUTBOX_STATE_UNWRITTEN,
-                            subject.clone(),
-                            format!("{e:#}: the next check cannot report the growth"),
-                        ));
+                        problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
                     }
                 }
-                findings.extend(outbox_findings(o, &state, growth));
+                Ok(state)
+            }
+            Err(e) => Err(e),
+        };
+        outboxes.push(OutboxRead {
+            state,
+            growth,
+            state_file: problems,
+        });
+    }
+    let mut inboxes = Vec::new();
+    for i in &settings.inboxes {
+        let read = async {
+            let target = i.target.clone().map_err(anyhow::Error::msg)?;
+            let session = session::connect(&target.params, ctx.timeout).await?;
+            outbox::inbox(&session, &i.table, &i.created_at_column).await
+        }
+        .await;
+        inboxes.push(read);
+    }
+    Ok(Read { outboxes, inboxes })
+}
+
+/// The report from what was read: pure.
+fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
+    let mut findings = Vec::new();
+    let mut outboxes = Vec::new();
+    for (o, read) in settings.outboxes.iter().zip(read.outboxes) {
+        let name = &o.name;
+        let first_of_outbox = findings.len();
+        let subject = format!("outbox {name} ({})", o.table);
+        let mut entry = OutboxEntry {
+            name: name.clone(),
+            table: o.table.clone(),
+            state: None,
+            growth_since_last_check: read.growth.map(|g| g.rows),
+            last_check_at: read.growth.map(|g| g.since),
+        };
+        for problem in read.state_file {
+            findings.push(match problem {
+                StateFileProblem::Unparsed { file, why } => Finding::new(
+                    Severity::Warning,
+                    codes::OUTBOX_STATE_UNREADABLE,
+                    subject.clone(),
+                    format!(
+                        "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
+                        file.display()
+                    ),
+                ),
+                StateFileProblem::Unwritten(e) => Finding::new(
+                    Severity::Warning,
+                    codes::OUTBOX_STATE_UNWRITTEN,
+                    subject.clone(),
+                    format!("{e}: the next check cannot report the growth"),
+                ),
+            });
+        }
+        match read.state {
+            Ok(state) => {
+                findings.extend(outbox_findings(o, &state, read.growth));
                 entry.state = Some(state);
             }
             Err(e) => findings.push(unreadable(codes::OUTBOX_UNREADABLE, subject, &e)),
@@ -196,17 +293,10 @@ pub(crate) async fn build(
         }
     }
     let mut inboxes = Vec::new();
-    for i in &settings.inboxes {
-        let name = &i.name;
-        let subject = format!("inbox {name} ({})", i.table);
-        let read = async {
-            let target = i.target.clone().map_err(anyhow::Error::msg)?;
-            let session = session::connect(&target.params, ctx.timeout).await?;
-            outbox::inbox(&session, &i.table, &i.created_at_column).await
-        }
-        .await;
+    for (i, read) in settings.inboxes.iter().zip(read.inboxes) {
+        let subject = format!("inbox {} ({})", i.name, i.table);
         let mut entry = InboxEntry {
-            name: name.clone(),
+            name: i.name.clone(),
             table: i.table.clone(),
             state: None,
         };
@@ -228,13 +318,12 @@ pub(crate) async fn build(
             .map(|p| p.display().to_string())
             .unwrap_or_default(),
     };
-    let report = Report::new(
+    Report::new(
         "pg outbox",
         target,
         findings,
         OutboxReport { outboxes, inboxes },
-    );
-    Ok(report)
+    )
 }
 
 /// Unpublished rows now minus at the previous check (its state file), and that check's time.

@@ -1,13 +1,17 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
 use super::pg_common::{self, Addressing};
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::pg::PreparedSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -26,6 +30,9 @@ pub struct Thresholds {
 #[derive(Debug)]
 pub(crate) struct PreparedReport {
     thresholds: Thresholds,
+    /// Each prepared transaction's grade, in the snapshot's order: decided by the report,
+    /// shown by the table (not in the JSON).
+    grades: Vec<Severity>,
     snapshot: PreparedSnapshot,
     /// The snapshot's gaps, worded.
     visibility_gaps: Vec<Text>,
@@ -59,31 +66,59 @@ impl Serialize for PreparedReport {
     }
 }
 
-pub async fn run(ctx: &Context, settings: &PreparedSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
+/// `pg prepared` as a probe.
+pub(crate) struct PgPrepared;
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
-    ctx: &Context,
-    settings: &PreparedSettings,
-) -> Result<Report<PreparedReport>> {
-    let target = &settings.target;
-    let key = format!("{:?}", settings.databases);
-    let snapshot = pg_common::server_read(ctx, "pg prepared", target, key, |session| async move {
-        ctx.note(format!("connected: PostgreSQL {}", session.info.version));
-        prepared::collect(&session, &settings.databases, ctx.timeout).await
-    })
-    .await?;
-    Ok(report_of(settings, snapshot))
+impl Inspect for PgPrepared {
+    type Settings = PreparedSettings;
+    type Gathered = PreparedSnapshot;
+    type Data = PreparedReport;
+    const NAME: &'static str = "pg prepared";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<PreparedSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Prepared(a)) => Ok(settings::pg::prepared(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        pg_common::on_every_server(config, &["pg", "prepared"])
+    }
+
+    async fn gather(ctx: &Context, settings: &PreparedSettings) -> Result<PreparedSnapshot> {
+        let target = &settings.target;
+        let key = format!("{:?}", settings.databases);
+        pg_common::server_read(ctx, "pg prepared", target, key, |session| async move {
+            ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+            prepared::collect(&session, &settings.databases, ctx.timeout).await
+        })
+        .await
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &PreparedSettings,
+        snapshot: PreparedSnapshot,
+    ) -> Report<PreparedReport> {
+        report_of(settings, snapshot)
+    }
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
 fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<PreparedReport> {
     let (warning, critical) = settings.age;
     let findings = assess(&snapshot, warning, critical, &settings.addressing);
+    let grades = snapshot
+        .prepared_transactions
+        .iter()
+        .map(|xact| grade(xact, warning, critical))
+        .collect();
     Report::new(
         "pg prepared",
         settings.target.report_target(),
@@ -93,6 +128,7 @@ fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<
                 warning_age_seconds: warning.as_secs(),
                 critical_age_seconds: critical.as_secs(),
             },
+            grades,
             visibility_gaps: snapshot
                 .visibility_gaps
                 .iter()
@@ -101,6 +137,11 @@ fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<
             snapshot,
         },
     )
+}
+
+/// A prepared transaction graded by its age.
+fn grade(xact: &PreparedXact, warning: Duration, critical: Duration) -> Severity {
+    Severity::grade(seconds(xact.age_seconds), warning, critical)
 }
 
 fn assess(
@@ -133,7 +174,7 @@ fn assess(
     }
     for xact in &snapshot.prepared_transactions {
         let age = seconds(xact.age_seconds);
-        let severity = Severity::grade(age, warning, critical);
+        let severity = grade(xact, warning, critical);
         let mut message = text![
             "prepared ",
             format_duration(age),
@@ -238,8 +279,6 @@ impl TableView for PreparedReport {
         if xacts.is_empty() {
             return Vec::new();
         }
-        let warning = Duration::from_secs(self.thresholds.warning_age_seconds);
-        let critical = Duration::from_secs(self.thresholds.critical_age_seconds);
         let mut table = style.table(&[
             "STATUS",
             "GID",
@@ -250,10 +289,10 @@ impl TableView for PreparedReport {
             "GLOBAL TX",
             "DECODED GID",
         ]);
-        for xact in xacts {
+        for (xact, grade) in xacts.iter().zip(&self.grades) {
             let age = seconds(xact.age_seconds);
             table.add_row(vec![
-                style.severity_cell(Severity::grade(age, warning, critical)),
+                style.severity_cell(*grade),
                 Cell::new(&xact.gid),
                 Cell::new(shown!(
                     "{}\n{}",

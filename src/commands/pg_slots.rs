@@ -1,13 +1,17 @@
 //! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
 
 use super::pg_common;
+use crate::cli::{CheckKind, Command, PgCommand};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView};
+use crate::report::{Report, TableView};
 use crate::settings::pg::SlotsSettings;
+use crate::settings::probe::Inspect;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -47,25 +51,56 @@ struct Thresholds {
     critical_xids: u64,
 }
 
-pub async fn run(ctx: &Context, settings: &SlotsSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `pg slots` as a probe.
+pub(crate) struct PgSlots;
+
+impl Inspect for PgSlots {
+    type Settings = SlotsSettings;
+    type Gathered = SlotsSnapshot;
+    type Data = SlotsReport;
+    const NAME: &'static str = "pg slots";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+
+    fn settings(
+        t: &Targets,
+        thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<SlotsSettings>, Command> {
+        match command {
+            Command::Pg(PgCommand::Slots(a)) => Ok(settings::pg::slots(t, thresholds, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        pg_common::on_every_server(config, &["pg", "slots"])
+    }
+
+    async fn gather(ctx: &Context, settings: &SlotsSettings) -> Result<SlotsSnapshot> {
+        pg_common::server_read(
+            ctx,
+            "pg slots",
+            &settings.target,
+            String::new(),
+            |session| async move { slots::collect(&session).await },
+        )
+        .await
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &SlotsSettings,
+        snapshot: SlotsSnapshot,
+    ) -> Report<SlotsReport> {
+        report_of(settings, snapshot)
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(ctx: &Context, settings: &SlotsSettings) -> Result<Report<SlotsReport>> {
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(settings: &SlotsSettings, snapshot: SlotsSnapshot) -> Report<SlotsReport> {
     let (warning, critical) = settings.retained;
     let (warning_xids, critical_xids) = settings.xids;
     let target = &settings.target;
-    let snapshot = pg_common::server_read(
-        ctx,
-        "pg slots",
-        target,
-        String::new(),
-        |session| async move { slots::collect(&session).await },
-    )
-    .await?;
     let thresholds = Thresholds {
         warning_retained_bytes: warning,
         critical_retained_bytes: critical,
@@ -73,13 +108,12 @@ pub(crate) async fn build(ctx: &Context, settings: &SlotsSettings) -> Result<Rep
         critical_xids,
     };
     let findings = assess(&snapshot, thresholds);
-    let report = Report::new(
+    Report::new(
         "pg slots",
         target.report_target(),
         findings,
         SlotsReport::new(thresholds, snapshot),
-    );
-    Ok(report)
+    )
 }
 
 fn slot_finding(

@@ -1,7 +1,9 @@
 //! `indoubt reconcile`: orders in the database that their events never announced, found
 //! as the difference of two sets — never as an ERROR line.
 
+use crate::cli::{CheckKind, Command};
 use crate::codes;
+use crate::config::Config;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -13,8 +15,10 @@ use crate::reconcile::db;
 use crate::reconcile::spill::{Budget, Scratch};
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
-use crate::report::{self, Report, TableView, Target};
+use crate::report::{Report, TableView, Target};
+use crate::settings::probe::Inspect;
 use crate::settings::reconcile::ReconcileSettings;
+use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -149,17 +153,63 @@ struct Duplicate {
     count: u32,
 }
 
-pub async fn run(ctx: &Context, settings: &ReconcileSettings) -> Result<Severity> {
-    let report = build(ctx, settings).await?;
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+/// `reconcile` as a probe: gather is the streaming comparison (and the ids file it
+/// writes), report judges the classes it came to.
+pub(crate) struct Reconcile;
+
+impl Inspect for Reconcile {
+    type Settings = ReconcileSettings;
+    type Gathered = (Target, ReconcileReport);
+    type Data = ReconcileReport;
+    const NAME: &'static str = "reconcile";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &settings::Thresholds,
+        command: Command,
+    ) -> Result<Result<ReconcileSettings>, Command> {
+        match command {
+            Command::Reconcile(a) => Ok(settings::reconcile::reconcile(t, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .reconcile
+            .iter()
+            .filter(|(_, job)| job.check)
+            .map(|(name, _)| {
+                let argv = ["reconcile", "--no-progress", "--", name];
+                (name.clone(), argv.iter().map(|w| w.to_string()).collect())
+            })
+            .collect()
+    }
+
+    async fn gather(
+        ctx: &Context,
+        settings: &ReconcileSettings,
+    ) -> Result<(Target, ReconcileReport)> {
+        compare_sides(ctx, settings).await
+    }
+
+    fn report(
+        ctx: &Context,
+        settings: &ReconcileSettings,
+        (target, data): (Target, ReconcileReport),
+    ) -> Report<ReconcileReport> {
+        let next = ids_out_next(ctx, settings, &data);
+        let findings = assess(&data, next.as_ref());
+        Report::new("reconcile", target, findings, data)
+    }
 }
 
-/// The report, for `run` to print and for `check` to gather.
-pub(crate) async fn build(
+/// The two sides read and compared, streaming: the classes of ids, not yet judged.
+async fn compare_sides(
     ctx: &Context,
     args: &ReconcileSettings,
-) -> Result<Report<ReconcileReport>> {
+) -> Result<(Target, ReconcileReport)> {
     let (since, until, settle, slack) = (args.since, args.until, args.settle, args.slack);
     let (pg, kafka, id_from) = (&args.pg, &args.kafka.client, &args.id_from);
     let topic_name = &args.topic;
@@ -319,8 +369,6 @@ pub(crate) async fn build(
     } else {
         data.unparseable.clear();
     }
-    let next = ids_out_next(ctx, args, &data);
-    let findings = assess(&data, next.as_ref());
     let target = Target {
         name: pg.name.clone(),
         kind: "reconcile".into(),
@@ -330,8 +378,7 @@ pub(crate) async fn build(
             kafka.bootstrap.join(",")
         ),
     };
-    let report = Report::new("reconcile", target, findings, data);
-    Ok(report)
+    Ok((target, data))
 }
 
 /// How many missing ids the finding's message names (the report has them all, unless

@@ -12,6 +12,7 @@ use crate::kafka::transactions::ProducerState;
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
+use crate::resolve::absent::{Absent, Named};
 use crate::resolve::apply::kafka::{self, Abort, Marker, Open};
 use crate::resolve::flow::{self, EarlierIntent};
 use crate::settings::resolution::ResolveKafkaSettings;
@@ -118,7 +119,8 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     let (mut data, abort) = match proposal_of(s, snapshot) {
         Proposed::Finished(findings, data) => return finish(ctx, target, findings, data),
         Proposed::Absent(data, present) => {
-            let finding = absent(s, server, &target, present);
+            let lister = kafka_common::cluster_next(ctx, &s.cluster, &target, "transactions");
+            let finding = absent(s, server, &target, present, lister);
             return finish(ctx, target, vec![finding], data);
         }
         Proposed::Abort(data, abort) => (data, abort),
@@ -285,24 +287,36 @@ fn absent(
     server: Option<String>,
     target: &Target,
     present: Vec<String>,
+    lister: crate::next::Next,
 ) -> Finding {
     let tp: TopicPartition = (s.topic.clone(), s.partition);
-    let asked = match (s.start_offset, s.producer_id) {
-        (Some(offset), _) => key(&tp, offset),
-        (None, Some(pid)) => format!("{}-{} producer {pid}", tp.0, tp.1),
-        (None, None) => format!("{}-{}", tp.0, tp.1),
+    let partition = format!("{}-{}", tp.0, tp.1);
+    // The trail keeps a transaction by its start offset; asked for by its producer, it is
+    // found by the producer its record's evidence names.
+    let (asked, named) = match (s.start_offset, s.producer_id) {
+        (Some(offset), _) => (key(&tp, offset), Named::Key),
+        (None, Some(pid)) => (
+            format!("{partition} producer {pid}"),
+            Named::Producer {
+                partition: partition.clone(),
+                id: pid,
+                epoch: s.producer_epoch.map(i32::from),
+            },
+        ),
+        (None, None) => (partition.clone(), Named::Key),
     };
     crate::resolve::absent::finding(
         s.confirm.audit_log.path().ok(),
-        crate::resolve::absent::Absent {
-            subject: format!("partition {}-{}", tp.0, tp.1).into(),
+        Absent {
+            subject: format!("partition {partition}").into(),
             missing: "no open transaction matches on this partition",
             source: "DescribeProducers",
             server,
             key: asked,
+            named,
             target,
             present,
-            lister: "indoubt kafka transactions",
+            lister,
         },
     )
 }

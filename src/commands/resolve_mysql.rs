@@ -4,7 +4,7 @@
 //! XA COMMIT or XA ROLLBACK the flow confirms, records and runs (`--all-branches`: for
 //! every branch of its global transaction).
 
-use super::mysql_xa::{branch_rows, holder_text, subject};
+use super::mysql_xa::{branch_rows, holder_advice, holder_text, subject};
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
@@ -86,13 +86,14 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
                 source: "XA RECOVER",
                 server: Some(snapshot.server.key()),
                 key: text::escape_bytes(xid.sql().as_bytes()),
+                named: crate::resolve::absent::Named::Key,
                 target: &target.report_target(),
                 present: snapshot
                     .branches
                     .iter()
                     .map(|b| text::escape_bytes(b.xid.sql().as_bytes()))
                     .collect(),
-                lister: "indoubt mysql xa",
+                lister: crate::resolve::absent::lister(&s.addressing, &["mysql", "xa"]),
             },
         );
         return finish(ctx, s, vec![finding], data);
@@ -117,14 +118,21 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         .evidence("source", "SHOW REPLICA STATUS, @@read_only");
         return finish(ctx, s, vec![finding], data);
     }
-    if let Some(holder) = branch.attached_session {
+    if let Some(id) = branch.attached_session {
+        let holder = match &branch.holder {
+            Some(h) => h.text(),
+            None => format!("session {id}"),
+        };
         let finding = Finding::new(
             Severity::Warning,
             codes::BUSY,
             subject(&xid),
-            format!("nothing done: session {holder} still holds it (its transaction manager may be finishing it); a branch is resolved once no session holds it"),
+            format!("nothing done: {holder} still holds it (its transaction manager may be finishing it); a branch is resolved once no session holds it"),
         )
-        .evidence("source", "performance_schema.events_transactions_current");
+        .evidence("source", "performance_schema.events_transactions_current, performance_schema.threads")
+        .evidence("attached_session", id)
+        .evidence("holder", serde_json::to_value(&branch.holder).unwrap_or_default())
+        .advice(holder_advice(&branch).unwrap_or_default());
         return finish(ctx, s, vec![finding], data);
     }
     let choice = decision::choose(
@@ -191,11 +199,31 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
 fn finish(
     ctx: &Context,
     s: &ResolveMysqlSettings,
-    mut findings: Vec<Finding>,
+    findings: Vec<Finding>,
     data: ResolveMysqlReport,
 ) -> Result<Severity> {
+    let report = report_of(s, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+/// The report from the findings and what was read: pure, so the golden tests build it as
+/// a run does.
+fn report_of(
+    s: &ResolveMysqlSettings,
+    mut findings: Vec<Finding>,
+    data: ResolveMysqlReport,
+) -> Report<ResolveMysqlReport> {
     let addressing: &Addressing = &s.addressing;
-    let next = |via: &Via<'_>| siblings::next_through(addressing, via);
+    // Through this branch while a session holds it, resolve refuses (busy): no next.
+    let held = data
+        .branch
+        .as_ref()
+        .is_some_and(|b| b.attached_session.is_some());
+    let next = |via: &Via<'_>| match via {
+        Via::Mysql(_, siblings::THIS_SERVER) if held => None,
+        via => siblings::next_through(addressing, via),
+    };
     findings.extend(siblings::findings(
         &data.siblings,
         &siblings::Resolution {
@@ -208,9 +236,7 @@ fn finish(
             next: &next,
         },
     ));
-    let report = Report::new("resolve mysql", s.target.report_target(), findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
+    Report::new("resolve mysql", s.target.report_target(), findings, data)
 }
 
 /// The evidence the operator confirms: the branch, its decoded XID, what each source
@@ -283,3 +309,6 @@ impl TableView for ResolveMysqlReport {
         lines
     }
 }
+
+#[cfg(test)]
+mod golden;

@@ -126,9 +126,10 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
                 source: "pg_prepared_xacts",
                 server,
                 key: text::escape_bytes(gid.as_bytes()),
+                named: absent::Named::Key,
                 target: &target.report_target(),
                 present,
-                lister: "indoubt pg prepared",
+                lister: absent::lister(&s.addressing, &["pg", "prepared"]),
             },
         );
         return finish(ctx, target, &s.addressing, vec![finding], data);

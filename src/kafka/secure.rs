@@ -14,6 +14,7 @@ pub static NAMES: Names = Names {
     trust: "ssl.ca.location (or ssl.truststore.location)",
     hostname: "ssl.endpoint.identification.algorithm=none",
     peer_trust: "the listener's ssl.truststore.location",
+    encrypt_only: "enable.ssl.certificate.verification=false",
 };
 
 /// The src/tls configuration of a connection's TLS settings.

@@ -59,6 +59,9 @@ pub struct MysqlParams {
     pub database: Option<String>,
     pub ssl_mode: SslMode,
     pub ssl_ca: Option<PathBuf>,
+    /// Where `ssl_ca` was set, for messages about it: `ssl-ca` (the flag or the target's
+    /// setting), `ssl-ca (the URL)`, `ssl-ca (option file F)`.
+    pub ssl_ca_from: String,
 }
 
 impl MysqlParams {
@@ -173,11 +176,17 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
         (None, Some(mode)) => SslMode::parse(&mode)?,
         (None, None) => SslMode::Preferred,
     };
-    let ssl_ca = given
-        .ssl_ca
-        .map(Path::to_path_buf)
-        .or(ssl_ca)
-        .or_else(|| from_file("ssl-ca").map(PathBuf::from));
+    let (ssl_ca, ssl_ca_from) = match (given.ssl_ca, ssl_ca, from_file("ssl-ca")) {
+        (Some(ca), _, _) => (Some(ca.to_path_buf()), "ssl-ca".to_string()),
+        (None, Some(ca), _) => (Some(ca), "ssl-ca (the URL)".to_string()),
+        (None, None, Some(ca)) => (
+            Some(PathBuf::from(ca)),
+            file.as_ref().map_or("ssl-ca".to_string(), |f| {
+                format!("ssl-ca (option file {})", f.path.display())
+            }),
+        ),
+        (None, None, None) => (None, "ssl-ca".to_string()),
+    };
     if matches!(ssl_mode, SslMode::VerifyCa | SslMode::VerifyIdentity) && ssl_ca.is_none() {
         bail!(
             "ssl-mode {} needs ssl-ca, the CA certificate to check the server's with",
@@ -193,6 +202,7 @@ pub fn resolve(given: &Given, env: &dyn Fn(&str) -> Option<String>) -> Result<My
         database,
         ssl_mode,
         ssl_ca,
+        ssl_ca_from,
     })
 }
 
@@ -247,30 +257,28 @@ impl OptionFile {
 pub enum OptionFileRefused {
     /// A FIFO, a device or a directory: reading it could block, unbounded.
     NotAFile(PathBuf),
-    /// Every user may write it (the mysql client ignores such a file too).
-    WritableByAll(PathBuf),
 }
 
 impl std::fmt::Display for OptionFileRefused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OptionFileRefused::NotAFile(path) => {
-                write!(f, "the option file {} is not a regular file", path.display())
+                write!(
+                    f,
+                    "the option file {} is not a regular file",
+                    path.display()
+                )
             }
-            OptionFileRefused::WritableByAll(path) => write!(
-                f,
-                "the option file {} is writable by every user, so it is not read (the mysql client ignores it too)",
-                path.display()
-            ),
         }
     }
 }
 
 impl std::error::Error for OptionFileRefused {}
 
-/// Reads an option file, None when there is none. One that others may write is refused,
-/// as the mysql client ignores it ("World-writable config file … is ignored"): what
-/// another user could plant must not choose the server a password is sent to.
+/// Reads an option file, None when there is none. One another user owns or group or
+/// others may write is refused (crate::fsafe::read_settings; the mysql client ignores a
+/// world-writable one: "World-writable config file … is ignored"): what another user
+/// could plant must not choose the server a password is sent to.
 pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
     read_at_depth(path, 0)
 }
@@ -279,7 +287,6 @@ pub fn read_option_file(path: &Path) -> Result<Option<OptionFile>> {
 const INCLUDE_DEPTH: usize = 4;
 
 fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
-    use std::os::unix::fs::MetadataExt;
     // The client's way of saying "no option file".
     if path == Path::new("/dev/null") {
         return Ok(Some(OptionFile {
@@ -296,13 +303,19 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
     if !meta.is_file() {
         return Err(OptionFileRefused::NotAFile(path.to_path_buf()).into());
     }
-    if meta.mode() & 0o002 != 0 {
-        return Err(OptionFileRefused::WritableByAll(path.to_path_buf()).into());
-    }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the option file {}", path.display()))?;
+    // Another user's, or one group or others can write, is refused (the mysql client
+    // ignores a world-writable one): what another user could plant or change must not
+    // choose the server a password is sent to.
+    let file = crate::fsafe::read_settings(path, "option file").map_err(|e| {
+        // A refusal says what it is about; a failed read gets the file's name.
+        match e.downcast_ref::<std::io::Error>() {
+            Some(_) => e.context(format!("reading the option file {}", path.display())),
+            None => e,
+        }
+    })?;
+    let text = &file.text;
     let mut values = Vec::new();
-    for line in parse_client_group(&text) {
+    for line in parse_client_group(text) {
         match line {
             Line::Value(key, value) => values.push((key, value)),
             Line::Include(included) if depth < INCLUDE_DEPTH => {
@@ -321,6 +334,9 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
                 path.display()
             ),
         }
+    }
+    if values.iter().any(|(k, _)| k == "password") {
+        file.warn_if_others_can_read_as("chmod 600 it");
     }
     Ok(Some(OptionFile {
         path: path.to_path_buf(),
@@ -559,6 +575,9 @@ mod tests {
             &env_of(&[]),
         )
         .unwrap_err();
-        assert!(format!("{e:#}").contains("writable by every user"), "{e:#}");
+        assert!(
+            format!("{e:#}").contains("is writable by group and others (mode 0666)"),
+            "{e:#}"
+        );
     }
 }

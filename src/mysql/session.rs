@@ -102,6 +102,20 @@ pub async fn connect(params: &MysqlParams, timeout: Duration, mode: Mode) -> Res
         },
         _ => (attempt(true).await, true),
     };
+    // OpenSSL's words ("certificate verify failed … self-signed certificate in certificate
+    // chain") do not say which CA was trusted nor which one signed: looked at again.
+    let conn = match conn {
+        Err(e)
+            if matches!(params.ssl_mode, SslMode::VerifyCa | SslMode::VerifyIdentity)
+                && crate::tls::failure::verification_failed(e.as_ref()) =>
+        {
+            match refused_certificate(params, timeout).await {
+                Some(refusal) => Err(anyhow::Error::new(refusal).context("TLS handshake")),
+                None => Err(e),
+            }
+        }
+        other => other,
+    };
     let conn = conn.with_context(|| match params.ssl_mode {
         SslMode::Disabled | SslMode::Preferred => format!("connecting to {address}"),
         mode => format!("connecting to {address} (ssl-mode {})", mode.as_str()),
@@ -147,6 +161,90 @@ pub async fn connect(params: &MysqlParams, timeout: Duration, mode: Mode) -> Res
     Ok(session)
 }
 
+/// The connection settings that fix each cause of a refused handshake, as the mysql
+/// client names them (indoubt's MySQL connection presents no client certificate).
+pub static NAMES: crate::tls::Names = crate::tls::Names {
+    peer: "the server",
+    client_certificate: "a client certificate, which indoubt's MySQL connection does not present",
+    trust: "--ssl-ca (ssl-ca in the option file, or ?ssl-ca= in the URL)",
+    hostname: "--ssl-mode=VERIFY_CA (the CA is still checked, not the name)",
+    peer_trust: "the server's ssl_ca",
+    encrypt_only: "--ssl-mode=REQUIRED",
+};
+
+/// How large the server's first packet may be: a handshake is well under a kilobyte.
+const MAX_HANDSHAKE: usize = 64 * 1024;
+
+/// Why the server refused verification, looked at again over a new connection: the
+/// server's handshake packet read, an SSL request sent (no credentials), then a TLS
+/// handshake that verifies nothing and sends nothing. None when the cause cannot be told
+/// (the driver's error stands then).
+async fn refused_certificate(
+    params: &MysqlParams,
+    timeout: Duration,
+) -> Option<crate::tls::Refusal> {
+    use crate::tls;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = tls::Config {
+        trust: tls::Trust::Pem(tls::Material::file(
+            &params.ssl_ca_from,
+            params.ssl_ca.as_ref()?,
+        )),
+        identity: None,
+        verify_certificate: true,
+        verify_hostname: params.ssl_mode == SslMode::VerifyIdentity,
+        min_version: None,
+        max_version: None,
+    };
+    let client = tls::Client::new(&config).ok()?;
+    let look = async {
+        let mut tcp = tokio::net::TcpStream::connect((params.host.as_str(), params.port))
+            .await
+            .ok()?;
+        // The server speaks first: a packet (a 3-byte length, a sequence number) of
+        // protocol 10 (an error packet starts 0xff), whose capability flags follow the
+        // version, the thread id and the first 8 bytes of the scramble.
+        let mut header = [0u8; 4];
+        tcp.read_exact(&mut header).await.ok()?;
+        let length = u32::from_le_bytes([header[0], header[1], header[2], 0]) as usize;
+        if length > MAX_HANDSHAKE {
+            return None;
+        }
+        let mut packet = vec![0u8; length];
+        tcp.read_exact(&mut packet).await.ok()?;
+        if packet.first() != Some(&10) {
+            return None;
+        }
+        let version_end = 1 + packet.get(1..)?.iter().position(|b| *b == 0)?;
+        let at = version_end + 1 + 4 + 8 + 1;
+        let capabilities = u16::from_le_bytes(packet.get(at..at + 2)?.try_into().ok()?);
+        const CLIENT_SSL: u32 = 0x800;
+        if u32::from(capabilities) & CLIENT_SSL == 0 {
+            return None;
+        }
+        // SSLRequest (sequence 1): the client's capabilities (long password, protocol 4.1,
+        // SSL, secure connection), the largest packet, utf8 (33), 23 zero bytes.
+        let mut request = vec![32, 0, 0, 1];
+        request.extend((0x1 | 0x200 | CLIENT_SSL | 0x8000u32).to_le_bytes());
+        request.extend((16u32 << 20).to_le_bytes());
+        request.push(33);
+        request.extend([0u8; 23]);
+        tcp.write_all(&request).await.ok()?;
+        client.refused_certificate(&params.host, tcp).await
+    };
+    let bound = timeout.min(Duration::from_secs(5));
+    let diagnosis = tokio::time::timeout(bound, look).await.ok().flatten()?;
+    let host = match params.host.contains(':') {
+        true => format!("[{}]", params.host),
+        false => params.host.clone(),
+    };
+    Some(tls::Refusal {
+        address: format!("{host}:{}", params.port),
+        diagnosis,
+        names: &NAMES,
+    })
+}
+
 fn no_tls_offered(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         matches!(
@@ -174,6 +272,8 @@ fn opts(params: &MysqlParams, tls: bool) -> Result<OptsBuilder> {
             if !ca.exists() {
                 return Err(anyhow!("ssl-ca {} does not exist", ca.display()));
             }
+            // Whoever can add a CA to it can be the server.
+            crate::fsafe::check_secret_file(ca, "ssl-ca", None)?;
             ssl = ssl.with_root_certs(vec![ca.clone().into()]);
         }
         ssl = match params.ssl_mode {

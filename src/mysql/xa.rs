@@ -191,9 +191,11 @@ pub struct Age {
     /// When its InnoDB transaction started (exact), or the latest it can have (at least).
     pub since: Option<DateTime<Utc>>,
     /// The most it can be, for a branch that is one of several transactions no session
-    /// holds (the oldest of them); null otherwise.
+    /// holds (the oldest of them); null otherwise, and when one of them may have been
+    /// recovered at a restart (dated from the restart, it is older: no bound is known).
     pub at_most_seconds: Option<f64>,
-    /// The earliest it can have started (the oldest of those transactions' start).
+    /// The earliest it can have started (the oldest of those transactions' start); null
+    /// where `at_most_seconds` is.
     pub earliest_since: Option<DateTime<Utc>>,
     /// The tables the value was read from and how it was attributed, or why it is unknown.
     pub source: String,
@@ -229,6 +231,50 @@ impl Age {
     }
 }
 
+/// The live session that holds a branch (XA END'ed or PREPARED, still connected): who it
+/// is and what it is doing, as performance_schema.threads shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Holder {
+    /// Its processlist id (the branch's `attached_session`).
+    pub session: u64,
+    pub user: Option<String>,
+    pub host: Option<String>,
+    /// Its current command: `Sleep` while it waits for the client.
+    pub command: Option<String>,
+    /// Seconds in that command: how long it has been idle, for `Sleep`.
+    pub command_seconds: Option<i64>,
+}
+
+impl Holder {
+    /// `session 4102 (billing@10.0.3.17:51442, idle 12m 31s)`.
+    pub fn text(&self) -> String {
+        let who = match (&self.user, &self.host) {
+            (Some(u), Some(h)) => Some(format!("{u}@{h}")),
+            (Some(u), None) => Some(format!("user {u}")),
+            (None, Some(h)) => Some(format!("from {h}")),
+            (None, None) => None,
+        };
+        let doing = match (self.command.as_deref(), self.command_seconds) {
+            (Some("Sleep"), Some(s)) => Some(format!(
+                "idle {}",
+                format_duration(seconds(s.max(0) as f64))
+            )),
+            (Some("Sleep"), None) => Some("idle".to_string()),
+            (Some(c), Some(s)) => Some(format!(
+                "in {c} for {}",
+                format_duration(seconds(s.max(0) as f64))
+            )),
+            (Some(c), None) => Some(format!("in {c}")),
+            (None, _) => None,
+        };
+        let details: Vec<String> = who.into_iter().chain(doing).collect();
+        match details.is_empty() {
+            true => format!("session {}", self.session),
+            false => format!("session {} ({})", self.session, details.join(", ")),
+        }
+    }
+}
+
 /// A session waiting for a lock a branch holds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Waiter {
@@ -255,6 +301,8 @@ pub struct Branch {
     /// Whether performance_schema showed which session, if any, holds it: false when it
     /// is off or unreadable, or its XID matched ambiguously.
     pub holder_known: bool,
+    /// Who that session is, as performance_schema.threads showed it with the XID.
+    pub holder: Option<Holder>,
     pub age: Age,
     /// Its InnoDB transaction, when attributed.
     pub trx_id: Option<String>,
@@ -278,6 +326,7 @@ impl Branch {
             xid,
             attached_session: None,
             holder_known: false,
+            holder: None,
             age: Age {
                 basis: AgeBasis::Unknown,
                 seconds: None,
@@ -312,6 +361,9 @@ pub struct OldestTransaction {
     pub trx_id: String,
     pub started_at: Option<DateTime<Utc>>,
     pub age_seconds: Option<f64>,
+    /// Whether it may be one InnoDB recovered at the server's restart (no session holds
+    /// it, and it is dated from the restart): its age is then only a lower bound.
+    pub recovered: bool,
     /// Its session; null for one no session holds (a prepared XA branch, a recovered one).
     pub session: Option<u64>,
     pub state: String,
@@ -411,7 +463,11 @@ pub struct Unmatched {
     pub xids: Vec<Xid>,
     /// The oldest of their transactions: one of these branches is at least this old.
     pub oldest_seconds: f64,
+    /// When it started, by InnoDB's trx_started (the restart, if it was recovered).
     pub oldest_since: Option<DateTime<Utc>>,
+    /// Whether that transaction may be one InnoDB recovered at the server's restart: it
+    /// is dated from the restart and started earlier, so its age is only a lower bound.
+    pub oldest_recovered: bool,
 }
 
 pub async fn identity(s: &mut Session) -> Result<Identity> {
@@ -548,11 +604,22 @@ async fn transactions(s: &mut Session) -> Result<Vec<Trx>> {
         .collect())
 }
 
-/// The XID and thread of every session in XA state PREPARED, from performance_schema.
-async fn attached(s: &mut Session) -> Result<Vec<(i64, Vec<u8>, Vec<u8>, u64)>> {
+/// A session in XA state PREPARED, from performance_schema: the XID as it shows it, and
+/// the session.
+#[derive(Debug, Clone)]
+struct Attached {
+    format_id: i64,
+    gtrid: Vec<u8>,
+    bqual: Vec<u8>,
+    holder: Holder,
+}
+
+/// The XID and session of every session in XA state PREPARED, from performance_schema.
+async fn attached(s: &mut Session) -> Result<Vec<Attached>> {
     let rows = s
         .rows(
-            "SELECT t.XID_FORMAT_ID, t.XID_GTRID, t.XID_BQUAL, th.PROCESSLIST_ID \
+            "SELECT t.XID_FORMAT_ID, t.XID_GTRID, t.XID_BQUAL, th.PROCESSLIST_ID, \
+             th.PROCESSLIST_USER, th.PROCESSLIST_HOST, th.PROCESSLIST_COMMAND, th.PROCESSLIST_TIME \
              FROM performance_schema.events_transactions_current t \
              JOIN performance_schema.threads th ON th.THREAD_ID = t.THREAD_ID \
              WHERE t.XA_STATE = 'PREPARED' AND th.PROCESSLIST_ID IS NOT NULL",
@@ -561,12 +628,18 @@ async fn attached(s: &mut Session) -> Result<Vec<(i64, Vec<u8>, Vec<u8>, u64)>> 
     Ok(rows
         .iter()
         .filter_map(|r| {
-            Some((
-                session::int(r, 0)?,
-                session::bytes(r, 1).unwrap_or_default(),
-                session::bytes(r, 2).unwrap_or_default(),
-                session::int(r, 3)?.max(0) as u64,
-            ))
+            Some(Attached {
+                format_id: session::int(r, 0)?,
+                gtrid: session::bytes(r, 1).unwrap_or_default(),
+                bqual: session::bytes(r, 2).unwrap_or_default(),
+                holder: Holder {
+                    session: session::int(r, 3)?.max(0) as u64,
+                    user: session::text(r, 4),
+                    host: session::text(r, 5),
+                    command: session::text(r, 6),
+                    command_seconds: session::int(r, 7),
+                },
+            })
         })
         .collect())
 }
@@ -744,6 +817,7 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
                 .started
                 .and_then(|s| DateTime::from_timestamp(s as i64, 0)),
             age_seconds: t.age,
+            recovered: t.thread == 0 && recovered(t, server_start),
             session: (t.thread != 0).then_some(t.thread),
             state: t.state.clone(),
             xid: branches
@@ -768,12 +842,14 @@ pub async fn collect(s: &mut Session) -> Result<Snapshot> {
     })
 }
 
-/// Which session holds each branch, from performance_schema's rows (format id, gtrid,
-/// bqual, processlist id): only where one row names the branch and no other branch, so
-/// an XID whose shown forms collide (`0x41` and the byte 0x41) is left unknown.
-fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
-    let matches = |b: &Branch, r: &(i64, Vec<u8>, Vec<u8>, u64)| {
-        r.0 == b.xid.format_id && names(&r.1, &b.xid.gtrid) && names(&r.2, &b.xid.bqual)
+/// Which session holds each branch, from performance_schema's rows: only where one row
+/// names the branch and no other branch, so an XID whose shown forms collide (`0x41` and
+/// the byte 0x41) is left unknown.
+fn attach(branches: &mut [Branch], rows: &[Attached]) {
+    let matches = |b: &Branch, r: &Attached| {
+        r.format_id == b.xid.format_id
+            && names(&r.gtrid, &b.xid.gtrid)
+            && names(&r.bqual, &b.xid.bqual)
     };
     let claims: Vec<usize> = rows
         .iter()
@@ -784,11 +860,22 @@ fn attach(branches: &mut [Branch], rows: &[(i64, Vec<u8>, Vec<u8>, u64)]) {
         match mine[..] {
             [] => b.holder_known = true,
             [r] if claims[r] == 1 => {
-                b.attached_session = Some(rows[r].3);
+                b.attached_session = Some(rows[r].holder.session);
+                b.holder = Some(rows[r].holder.clone());
                 b.holder_known = true;
             }
             _ => {}
         }
+    }
+}
+
+/// Whether a transaction may be one InnoDB recovered at the server's restart, and so
+/// dated from the restart although it started earlier: it started no later than just
+/// after the restart, or when the server started is not known.
+fn recovered(t: &Trx, server_start: Option<f64>) -> bool {
+    match (t.started, server_start) {
+        (Some(st), Some(up)) => st <= up + RECOVERY_WINDOW_SECONDS,
+        _ => true,
     }
 }
 
@@ -810,11 +897,7 @@ fn attribute(
 ) -> Option<Unmatched> {
     let mut unmatched = None;
     let exact = |b: &mut Branch, t: &Trx, how: &str| {
-        // Not known when the server started: it may have been recovered at a restart.
-        let recovered = match (t.started, server_start) {
-            (Some(st), Some(up)) => st <= up + RECOVERY_WINDOW_SECONDS,
-            _ => true,
-        };
+        let recovered = recovered(t, server_start);
         b.trx_id = Some(t.id.clone());
         // A recovered transaction counts no locks until a session touches its rows.
         b.rows_locked = t.rows_locked.filter(|_| !recovered);
@@ -859,15 +942,20 @@ fn attribute(
         (n, m) if n == m && all_detached_known => {
             let oldest = detached_trx
                 .iter()
-                .filter_map(|t| Some((t.age?, t.started)))
+                .filter_map(|t| Some((t.age?, t.started, recovered(t, server_start))))
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            unmatched = oldest.map(|(age, started)| Unmatched {
+            // One recovered at the restart is dated from it and started earlier, by how
+            // much nothing says: the group's oldest is then only a lower bound, and no
+            // branch of it has an upper one.
+            let any_recovered = detached_trx.iter().any(|t| recovered(t, server_start));
+            unmatched = oldest.map(|(age, started, recovered)| Unmatched {
                 xids: unattributed
                     .iter()
                     .map(|&i| branches[i].xid.clone())
                     .collect(),
                 oldest_seconds: age,
                 oldest_since: started.and_then(|s| DateTime::from_timestamp(s as i64, 0)),
+                oldest_recovered: recovered,
             });
             let youngest = detached_trx
                 .iter()
@@ -888,10 +976,14 @@ fn attribute(
                 b.age.basis = AgeBasis::AtLeast;
                 b.age.seconds = youngest.map(|y| y.0);
                 b.age.since = date(youngest.and_then(|y| y.1));
-                b.age.at_most_seconds = oldest.map(|o| o.0);
-                b.age.earliest_since = date(oldest.and_then(|o| o.1));
                 b.rows_modified_between = rows_between;
-                b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them and at most as old as the oldest");
+                if any_recovered {
+                    b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them, and no upper bound is known: one of them started no later than the server's restart, and InnoDB dates the transactions it recovers from the restart");
+                } else {
+                    b.age.at_most_seconds = oldest.map(|o| o.0);
+                    b.age.earliest_since = date(oldest.and_then(|o| o.1));
+                    b.age.source = format!("information_schema.innodb_trx: {m} transactions no session holds, and which is this branch's is not recorded anywhere; each is at least as old as the youngest of them and at most as old as the oldest");
+                }
             }
         }
         (n, m) => {
@@ -949,8 +1041,12 @@ pub async fn held_by_session(s: &mut Session, xid: &Xid) -> Option<u64> {
         .await
         .ok()?
         .into_iter()
-        .filter(|(f, g, q, _)| *f == xid.format_id && names(g, &xid.gtrid) && names(q, &xid.bqual))
-        .map(|(_, _, _, id)| id)
+        .filter(|a| {
+            a.format_id == xid.format_id
+                && names(&a.gtrid, &xid.gtrid)
+                && names(&a.bqual, &xid.bqual)
+        })
+        .map(|a| a.holder.session)
         .collect();
     match holders[..] {
         [id] => Some(id),
@@ -1129,6 +1225,34 @@ mod tests {
     }
 
     #[test]
+    fn beside_a_transaction_recovered_at_a_restart_no_branch_has_an_upper_bound() {
+        // The server restarted 30m 15s ago under a prepared branch (InnoDB dates it from
+        // the restart: it is older); another branch's session went away 50s ago.
+        let boot = Some(NOW - 1815.0);
+        let mut b = vec![branch("recovered", None), branch("gone", None)];
+        let t = [trx("1", 0, NOW - 1815.0, NOW), trx("2", 0, NOW - 50.0, NOW)];
+        let unmatched = attribute(&mut b, &t, true, boot).expect("the group's oldest");
+        for x in &b {
+            assert_eq!(
+                (x.age.basis.clone(), x.age.seconds, x.age.at_most_seconds),
+                (AgeBasis::AtLeast, Some(50.0), None)
+            );
+            assert_eq!(x.age.text(), "at least 50s");
+            assert_eq!(x.age.earliest_since, None);
+            assert!(x.age.source.contains("restart"), "{}", x.age.source);
+        }
+        assert_eq!(
+            (unmatched.oldest_seconds, unmatched.oldest_recovered),
+            (1815.0, true)
+        );
+        // Long after the restart, the same two have both bounds.
+        let mut b = vec![branch("old", None), branch("gone", None)];
+        let unmatched = attribute(&mut b, &t, true, BOOT).unwrap();
+        assert_eq!(b[0].age.at_most_seconds, Some(1815.0));
+        assert!(!unmatched.oldest_recovered);
+    }
+
+    #[test]
     fn a_transaction_recovered_at_a_restart_is_only_a_lower_bound() {
         let mut b = vec![branch("a", None)];
         let boot = Some(NOW - 100.0);
@@ -1204,6 +1328,21 @@ mod tests {
         assert!(s.not_resolvable_here().unwrap().contains("read_only"));
     }
 
+    fn attached_row(gtrid: &[u8], session: u64) -> Attached {
+        Attached {
+            format_id: 1,
+            gtrid: gtrid.to_vec(),
+            bqual: Vec::new(),
+            holder: Holder {
+                session,
+                user: Some("app".into()),
+                host: Some("10.0.3.17:51442".into()),
+                command: Some("Sleep".into()),
+                command_seconds: Some(751),
+            },
+        }
+    }
+
     #[test]
     fn a_session_is_attached_only_to_the_one_branch_its_xid_names() {
         // gtrid "0x41" (text) and gtrid [0x41] both read as performance_schema's "0x41".
@@ -1216,15 +1355,19 @@ mod tests {
         for x in b.iter_mut() {
             x.holder_known = false;
         }
-        attach(&mut b, &[(1, b"0x41".to_vec(), Vec::new(), 7)]);
+        attach(&mut b, &[attached_row(b"0x41", 7)]);
         assert_eq!((b[0].attached_session, b[0].holder_known), (None, false));
         assert_eq!((b[1].attached_session, b[1].holder_known), (None, false));
         assert_eq!((b[2].attached_session, b[2].holder_known), (None, true));
         let mut one = vec![branch("att", None)];
-        attach(&mut one, &[(1, b"att".to_vec(), Vec::new(), 9)]);
+        attach(&mut one, &[attached_row(b"att", 9)]);
         assert_eq!(
             (one[0].attached_session, one[0].holder_known),
             (Some(9), true)
+        );
+        assert_eq!(
+            one[0].holder.as_ref().map(Holder::text).as_deref(),
+            Some("session 9 (app@10.0.3.17:51442, idle 12m 31s)")
         );
     }
 

@@ -909,6 +909,10 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<FromPassfile> 
     if path.is_dir() {
         return Ok(FromPassfile::Nothing);
     }
+    // Another user's, or one group or others can write, is refused outright (libpq only
+    // ignores one group or others can reach, below): its lines decide which password goes
+    // to which server, as OpenSSH refuses such a file of its own.
+    crate::fsafe::check_secret_file(path, "password file", None)?;
     // libpq skips a password file it cannot read; so do we.
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(FromPassfile::Nothing);

@@ -96,8 +96,16 @@ pub fn find(name: &str, places: &Places, known: &[&str]) -> Result<Section> {
 
 /// The settings of section `[name]` of `file`, or None when it has none.
 fn read_section(file: &Path, name: &str, known: &[&str]) -> Result<Option<Vec<(String, String)>>> {
-    let bytes = std::fs::read(file)
-        .with_context(|| format!("service file {} cannot be read", file.display()))?;
+    // A service names the server, its TLS and where the password comes from: one another
+    // user owns or can write is refused, as the config is (crate::fsafe).
+    let read = crate::fsafe::read_settings_bytes(file, "service file").map_err(|e| {
+        // A refusal says what it is about; a failed read gets the file's name.
+        match e.downcast_ref::<std::io::Error>() {
+            Some(_) => e.context(format!("service file {} cannot be read", file.display())),
+            None => e,
+        }
+    })?;
+    let bytes = &read.text;
     let at = |line: usize| format!("service file {}, line {line}", file.display());
     let mut found = false;
     let mut settings: Vec<(String, String)> = Vec::new();
@@ -158,6 +166,11 @@ fn read_section(file: &Path, name: &str, known: &[&str]) -> Result<Option<Vec<(S
         if !settings.iter().any(|(k, _)| k == key) {
             settings.push((key.to_string(), value.to_string()));
         }
+    }
+    if settings.iter().any(|(k, _)| k == "password") {
+        read.warn_if_others_can_read_as(
+            "chmod go-r it (or keep the password in ~/.pgpass, mode 0600)",
+        );
     }
     Ok(found.then_some(settings))
 }

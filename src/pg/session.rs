@@ -197,10 +197,12 @@ impl std::fmt::Display for ConnectError {
 impl std::error::Error for ConnectError {}
 
 /// Why `open` failed: the driver's error (kept whole to be classified), the socket's
-/// (before any byte was exchanged, or a server that does not allow writes), or our own.
+/// (before any byte was exchanged, or a server that does not allow writes), a server
+/// certificate refused for a cause established, or our own.
 enum Opening {
     Driver(tokio_postgres::Error),
     Connect(std::io::Error),
+    Tls(tls::Refusal),
     Setup(anyhow::Error),
 }
 
@@ -349,6 +351,7 @@ async fn open_bounded(params: &ConnParams, timeout: Duration) -> Result<Opened> 
     };
     let (seen, err) = match failed {
         Opening::Setup(e) => return Err(e),
+        Opening::Tls(refusal) => return Err(anyhow::Error::new(refusal).context("TLS handshake")),
         Opening::Driver(err) => (classify(&err), pg_error(err)),
         Opening::Connect(err) => (classify_connect(&err), ConnectFailed(err).into()),
     };
@@ -506,7 +509,7 @@ async fn open(params: &ConnParams) -> Result<Opened, Opening> {
                 addr,
                 hostname: hostname.clone(),
             };
-            match open_one(&config, &place, tls.as_ref(), params).await {
+            match open_one(&config, &place, tls.as_ref(), params, mode).await {
                 Ok((client, wire)) => {
                     return Ok(Opened {
                         client,
@@ -528,6 +531,7 @@ async fn open_one(
     place: &Place,
     tls: Option<&MakeTlsConnector>,
     params: &ConnParams,
+    mode: SslMode,
 ) -> Result<(Client, wire::Failure), Opening> {
     let socket = place
         .connect(params.connect_timeout)
@@ -546,7 +550,18 @@ async fn open_one(
                 )
                 .map_err(|e| Opening::Setup(anyhow!("building TLS connector: {e}")))?;
             let guarded = GuardedTls::new(connector, place.hostname.is_some(), wire.clone());
-            start(config.connect_raw(stream, guarded)).await?
+            match start(config.connect_raw(stream, guarded)).await {
+                Ok(client) => client,
+                // OpenSSL's words ("certificate verify failed … self-signed certificate in
+                // certificate chain") do not say which CA was trusted nor which one signed.
+                Err(Opening::Driver(err)) if tls::failure::verification_failed(&err) => {
+                    return Err(match refused_certificate(place, params, mode).await {
+                        Some(refusal) => Opening::Tls(refusal),
+                        None => Opening::Driver(err),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
         }
     };
     if params.read_write_only {
@@ -616,10 +631,73 @@ fn cached_tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsCon
     Ok(connector)
 }
 
+/// The connection settings that fix each cause of a refused handshake, as libpq names them.
+pub static NAMES: tls::Names = tls::Names {
+    peer: "the PostgreSQL server",
+    client_certificate: "sslcert and sslkey",
+    trust: "sslrootcert (or PGSSLROOTCERT)",
+    hostname: "sslmode=verify-ca (the CA is still checked, not the name)",
+    peer_trust: "the server's ssl_ca_file",
+    encrypt_only: "sslmode=require without a root certificate",
+};
+
+/// How long the second look at a refused certificate may take: it only names the cause.
+const LOOK: Duration = Duration::from_secs(5);
+
+/// Why the server at `place` refused verification, looked at again over a new connection
+/// (an SSLRequest, then a handshake that verifies nothing and sends nothing): None when
+/// the cause cannot be told (the original error stands then).
+async fn refused_certificate(
+    place: &Place,
+    params: &ConnParams,
+    mode: SslMode,
+) -> Option<tls::Refusal> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Addr::Tcp(address) = place.addr else {
+        return None;
+    };
+    let client = tls::Client::new(&tls_config(params, mode).ok()?).ok()?;
+    let look = async {
+        let mut socket = place.connect(params.connect_timeout).await.ok()?;
+        // SSLRequest: its length (8) and code (80877103); 'S' means TLS follows.
+        socket
+            .write_all(&[0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f])
+            .await
+            .ok()?;
+        let mut answer = [0u8; 1];
+        socket.read_exact(&mut answer).await.ok()?;
+        if answer[0] != b'S' {
+            return None;
+        }
+        client.refused_certificate(place.hostname(), socket).await
+    };
+    let diagnosis = tokio::time::timeout(LOOK, look).await.ok().flatten()?;
+    Some(tls::Refusal {
+        address: address.to_string(),
+        diagnosis,
+        names: &NAMES,
+    })
+}
+
 /// libpq semantics: prefer/require encrypt without verifying, unless a root certificate
 /// is given (then require behaves as verify-ca); verify-ca checks the chain; verify-full
 /// also the host name.
 fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector> {
+    let config = tls_config(params, mode)?;
+    let (connector, _) = config.connector().context("building TLS connector")?;
+    Ok(MakeTlsConnector::new(connector))
+}
+
+/// The TLS settings of a connection, as `tls_connector` builds them. The root certificate
+/// is named by where it was set (sslrootcert, PGSSLROOTCERT, or libpq's default file), for
+/// every message about it.
+fn tls_config(params: &ConnParams, mode: SslMode) -> Result<tls::Config> {
+    // Before anything connects: a key another user owns or can change, or one others may
+    // read (refused as libpq refuses it), and a root certificate another user can change
+    // (whoever can add a CA to it can be the server).
+    if let Some(key) = &params.sslkey {
+        crate::fsafe::check_secret_file(key, "sslkey", Some(crate::fsafe::Readers::LikeLibpq))?;
+    }
     let default_root = std::env::var_os("HOME")
         .map(|h| {
             std::path::PathBuf::from(h)
@@ -633,9 +711,20 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
         SslMode::Require => root.is_some(),
         SslMode::Disable | SslMode::Prefer => false,
     };
+    if let Some(root) = root
+        .as_ref()
+        .filter(|r| verify_chain && r.as_os_str() != "system")
+    {
+        crate::fsafe::check_secret_file(root, "sslrootcert", None)?;
+    }
     let trust = match &root {
         Some(path) if verify_chain && path.as_os_str() != "system" => {
-            tls::Trust::Pem(tls::Material::file("sslrootcert", path))
+            let property = match &params.sslrootcert {
+                None => "the default sslrootcert",
+                Some(_) if params.from_environment.contains(&"PGSSLROOTCERT") => "PGSSLROOTCERT",
+                Some(_) => "sslrootcert",
+            };
+            tls::Trust::Pem(tls::Material::file(property, path))
         }
         Some(_) => tls::Trust::System,
         None if verify_chain => return Err(Refused::NoRootCertificate(mode).into()),
@@ -649,16 +738,14 @@ fn tls_connector(params: &ConnParams, mode: SslMode) -> Result<MakeTlsConnector>
         }),
         _ => None,
     };
-    let config = tls::Config {
+    Ok(tls::Config {
         trust,
         identity,
         verify_certificate: verify_chain,
         verify_hostname: mode == SslMode::VerifyFull,
         min_version: None,
         max_version: None,
-    };
-    let (connector, _) = config.connector().context("building TLS connector")?;
-    Ok(MakeTlsConnector::new(connector))
+    })
 }
 
 /// Our catalog queries are written for PostgreSQL 13 and newer; older servers are refused

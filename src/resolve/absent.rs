@@ -6,7 +6,9 @@
 use crate::audit::log;
 use crate::audit::record::Record;
 use crate::codes;
+use crate::commands::Addressing;
 use crate::findings::{Finding, Severity};
+use crate::next::{Next, Word};
 use crate::report::Target;
 use crate::text::Text;
 use std::path::Path;
@@ -21,24 +23,52 @@ pub struct Absent<'a> {
     pub source: &'static str,
     /// The server's identity (the audit trail's `server`), when read.
     pub server: Option<String>,
-    /// The object's id as the audit trail keys it (escaped form).
+    /// The object's id as the audit trail keys it (escaped form), or as it was asked for.
     pub key: String,
+    /// How the audit trail's record of its resolution names it.
+    pub named: Named,
     pub target: &'a Target,
     /// The ids that are there, in the escaped form (the candidates for "did you mean").
     pub present: Vec<String>,
-    /// The command that lists what is there: `indoubt pg prepared`.
-    pub lister: &'static str,
+    /// The command that lists what is there (`indoubt pg prepared`), addressed as this
+    /// run addressed the server: the finding's next.
+    pub lister: Next,
+}
+
+/// `indoubt [--config F] COMMAND… TARGET-FLAGS…`: the command that lists what is there,
+/// addressing the server as this run did.
+pub fn lister(addressing: &Addressing, command: &[&'static str]) -> Next {
+    let words: Vec<Word> = command.iter().map(|w| Word::Lit(w)).collect();
+    addressing.indoubt(&words, &[])
+}
+
+/// How the audit trail's records name the object asked for.
+pub enum Named {
+    /// By `Absent::key`, on the server.
+    Key,
+    /// A Kafka transaction asked for by its producer (`resolve kafka --producer-id`): the
+    /// records keep it by its start offset, the producer in their evidence.
+    Producer {
+        /// `topic-p`.
+        partition: String,
+        id: i64,
+        epoch: Option<i32>,
+    },
 }
 
 /// The finding: OK with the audit record that resolved it, else UNKNOWN (exit 3),
 /// naming the closest ids that are there.
 pub fn finding(audit_log: Option<&Path>, absent: Absent) -> Finding {
-    let record = audit_log.map(|path| {
-        (
-            path,
-            log::resolution_of(path, absent.server.as_deref(), &absent.key, absent.target),
-        )
-    });
+    let server = absent.server.as_deref();
+    let about = |r: &Record| match &absent.named {
+        Named::Key => r.is_about(server, &absent.key, absent.target),
+        Named::Producer {
+            partition,
+            id,
+            epoch,
+        } => r.is_about_producer(server, absent.target, partition, *id, *epoch),
+    };
+    let record = audit_log.map(|path| (path, log::resolution_of(path, &about)));
     if let Some((path, Ok(Some(record)))) = &record {
         return resolved_earlier(&absent, path, record);
     }
@@ -65,10 +95,8 @@ pub fn finding(audit_log: Option<&Path>, absent: Absent) -> Finding {
     Finding::new(Severity::Unknown, codes::NOT_THERE, absent.subject, message)
         .evidence("source", absent.source)
         .evidence("did_you_mean", near)
-        .advice(format!(
-            "check the id: `{}` lists what is there now",
-            absent.lister
-        ))
+        .advice("check the id: the next command lists what is there now")
+        .next(absent.lister)
 }
 
 fn resolved_earlier(absent: &Absent, path: &Path, record: &Record) -> Finding {

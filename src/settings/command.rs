@@ -5,16 +5,14 @@
 //! property, several targets and no choice) therefore comes first, with exit code 3.
 
 use super::config_check::{ConfigCheckSettings, Plans};
-use super::kafka::{self, HangingSettings, LsoSettings, ProducersSettings, TransactionsSettings};
-use super::pg::SlotsSettings;
-use super::pg::{self, HorizonSettings, Inbox, Outbox, OutboxSettings, PreparedSettings};
-use super::reconcile::{self, Parameters, ReconcileSettings};
+use super::pg::{self, Inbox, Outbox};
+use super::probe::{Probe, Run};
+use super::reconcile::{self, Parameters};
 use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
 use super::targets::{AuditLog, Targets};
 use super::{Checked, Setting, Thresholds};
 use crate::cli::{
-    AuditCommand, CheckKind, CheckRunArgs, Cli, Command, ConfigCommand, KafkaCommand, MysqlCommand,
-    PgCommand, ResolveCommand,
+    AuditCommand, CheckKind, CheckRunArgs, Cli, Command, ConfigCommand, ResolveCommand,
 };
 use crate::config::{self, Loaded};
 use crate::context::Context;
@@ -31,22 +29,17 @@ pub struct Resolved {
 
 /// Each command's fully resolved settings.
 pub enum CommandSettings {
-    PgPrepared(PreparedSettings),
-    PgSlots(SlotsSettings),
-    PgHorizon(HorizonSettings),
-    PgOutbox(OutboxSettings),
-    KafkaLso(LsoSettings),
-    KafkaProducers(ProducersSettings),
-    KafkaTransactions(TransactionsSettings),
-    KafkaHanging(HangingSettings),
-    MysqlXa(super::mysql::MysqlXaSettings),
-    Reconcile(Box<ReconcileSettings>),
+    /// An inspect command: one of the registry's probes, ready to run.
+    Probe(Box<dyn Run>),
     ResolvePg(Box<ResolvePgSettings>),
     ResolveKafka(Box<ResolveKafkaSettings>),
     ResolveMysql(Box<resolution::ResolveMysqlSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
-    AuditReseal { log: AuditLog, reason: String },
+    AuditReseal {
+        log: AuditLog,
+        reason: String,
+    },
     ConfigShow(Box<ConfigShowSettings>),
     ConfigCheck(Box<ConfigCheckSettings>),
     Check(CheckSettings),
@@ -102,19 +95,24 @@ pub struct CheckSettings {
 pub struct Planned {
     pub check: &'static str,
     pub target: String,
-    pub settings: Result<CommandSettings>,
+    pub settings: Result<Box<dyn Run>>,
 }
 
 /// The run's settings from its command line, the environment and the config; reads no
-/// server. (`explain` needs none: it is run before.)
-pub fn resolve(cli: Cli) -> Result<Resolved> {
+/// server. (`explain` needs none: it is run before.) `probes` is the registry.
+pub fn resolve(cli: Cli, probes: &[&dyn Probe]) -> Result<Resolved> {
     let ctx = Context::new(&cli.global)?;
     let config = config::load(cli.global.config.as_deref())?;
-    resolve_loaded(cli, ctx, config)
+    resolve_loaded(cli, ctx, config, probes)
 }
 
 /// The same from a config already loaded (tests and fixtures give one of their own).
-pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved> {
+pub fn resolve_loaded(
+    cli: Cli,
+    ctx: Context,
+    config: Loaded,
+    probes: &[&dyn Probe],
+) -> Result<Resolved> {
     let thresholds = Thresholds::resolve(&config.config.thresholds);
     let command = {
         let t = Targets {
@@ -126,13 +124,13 @@ pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved
                 &t,
                 &thresholds,
                 args.run,
-                args.quiet,
-                args.prometheus_file,
+                (args.quiet, args.prometheus_file),
+                probes,
             )?)),
             Command::Serve(args) => Some(CommandSettings::Serve(Box::new(ServeSettings {
                 listen: args.listen,
                 interval: serve_interval(args.interval, args.run.deadline)?,
-                check: check(&t, &thresholds, args.run, false, None)?,
+                check: check(&t, &thresholds, args.run, (false, None), probes)?,
             }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
                 CommandSettings::ConfigCheck(Box::new(ConfigCheckSettings {
@@ -141,7 +139,7 @@ pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved
                 })),
             ),
             Command::Config(ConfigCommand::Show(_)) => None,
-            other => Some(command(&t, &thresholds, other)?),
+            other => Some(command(&t, &thresholds, other, probes)?),
         }
     };
     let command = match command {
@@ -151,24 +149,37 @@ pub fn resolve_loaded(cli: Cli, ctx: Context, config: Loaded) -> Result<Resolved
     Ok(Resolved { ctx, command })
 }
 
+/// A probe's run, when `command` is one of the registry's probes; any other command is
+/// handed back.
+#[allow(clippy::result_large_err)] // the command given back, as in `Inspect::settings`
+fn probe(
+    t: &Targets,
+    thresholds: &Thresholds,
+    mut command: Command,
+    probes: &[&dyn Probe],
+) -> Result<Result<Box<dyn Run>>, Command> {
+    for probe in probes {
+        match probe.resolve(t, thresholds, command) {
+            Ok(run) => return Ok(run),
+            Err(given_back) => command = given_back,
+        }
+    }
+    Err(command)
+}
+
 /// A leaf command's settings (`check` resolves each of its checks with this too).
-fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<CommandSettings> {
+fn command(
+    t: &Targets,
+    thresholds: &Thresholds,
+    command: Command,
+    probes: &[&dyn Probe],
+) -> Result<CommandSettings> {
     use CommandSettings as S;
+    let command = match probe(t, thresholds, command, probes) {
+        Ok(run) => return Ok(S::Probe(run?)),
+        Err(not_a_probe) => not_a_probe,
+    };
     Ok(match command {
-        Command::Pg(PgCommand::Prepared(a)) => S::PgPrepared(pg::prepared(t, thresholds, a)?),
-        Command::Pg(PgCommand::Slots(a)) => S::PgSlots(pg::slots(t, thresholds, a)?),
-        Command::Pg(PgCommand::Horizon(a)) => S::PgHorizon(pg::horizon(t, thresholds, a)?),
-        Command::Pg(PgCommand::Outbox(a)) => S::PgOutbox(pg::outboxes(t, a)?),
-        Command::Kafka(KafkaCommand::Lso(a)) => S::KafkaLso(kafka::lso(t, thresholds, a)?),
-        Command::Kafka(KafkaCommand::Producers(a)) => S::KafkaProducers(kafka::producers(t, a)?),
-        Command::Kafka(KafkaCommand::Transactions(a)) => {
-            S::KafkaTransactions(kafka::transactions(t, a)?)
-        }
-        Command::Kafka(KafkaCommand::Hanging(a)) => {
-            S::KafkaHanging(kafka::hanging(t, thresholds, a)?)
-        }
-        Command::Mysql(MysqlCommand::Xa(a)) => S::MysqlXa(super::mysql::xa(t, thresholds, a)?),
-        Command::Reconcile(a) => S::Reconcile(Box::new(reconcile::reconcile(t, a)?)),
         Command::Resolve(ResolveCommand::Pg(a)) => {
             S::ResolvePg(Box::new(resolution::resolve_pg(t, a)?))
         }
@@ -190,6 +201,9 @@ fn command(t: &Targets, thresholds: &Thresholds, command: Command) -> Result<Com
             log: t.audit_log(a.audit_log.as_deref()),
             reason: a.reason,
         },
+        Command::Pg(_) | Command::Kafka(_) | Command::Mysql(_) | Command::Reconcile(_) => {
+            return Err(anyhow!("no probe in the registry runs {command:?}"))
+        }
         Command::Config(_) | Command::Check(_) | Command::Serve(_) | Command::Explain(_) => {
             return Err(anyhow!("resolved elsewhere: {command:?}"))
         }
@@ -242,8 +256,8 @@ fn check(
     t: &Targets,
     thresholds: &Thresholds,
     args: CheckRunArgs,
-    quiet: bool,
-    prometheus_file: Option<PathBuf>,
+    (quiet, prometheus_file): (bool, Option<PathBuf>),
+    probes: &[&dyn Probe],
 ) -> Result<CheckSettings> {
     let enabled = |kind: CheckKind| {
         if args.only.is_empty() {
@@ -252,12 +266,12 @@ fn check(
             args.only.contains(&kind)
         }
     };
-    let plan: Vec<Planned> = plan(t.config, &enabled)
+    let plan: Vec<Planned> = plan(t.config, &enabled, probes)
         .into_iter()
         .map(|(check, target, argv)| Planned {
             check,
             target,
-            settings: planned(t, thresholds, &argv),
+            settings: planned(t, thresholds, &argv, probes),
         })
         .collect();
     if plan.is_empty() {
@@ -314,82 +328,53 @@ fn serve_interval(interval: Duration, deadline: Duration) -> Result<Duration> {
     Ok(interval)
 }
 
-/// The settings of the command `argv` names, parsed from exactly the arguments a user
-/// typing it would give, so each check has that command's defaults and the config's
-/// thresholds.
-fn planned(t: &Targets, thresholds: &Thresholds, argv: &[String]) -> Result<CommandSettings> {
+/// The run of the probe `argv` names, parsed from exactly the arguments a user typing it
+/// would give, so each check has that command's defaults and the config's thresholds.
+fn planned(
+    t: &Targets,
+    thresholds: &Thresholds,
+    argv: &[String],
+    probes: &[&dyn Probe],
+) -> Result<Box<dyn Run>> {
     let cli =
         Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
             .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
-    command(t, thresholds, cli.command)
+    probe(t, thresholds, cli.command, probes)
+        .unwrap_or_else(|other| Err(anyhow!("check plans no such probe: {other:?}")))
 }
 
-/// Every (check, target, argv) the config and the selection enable, in target then check
-/// order. Names go in as `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
+/// Every (check, target, argv) the config and the selection enable, in selection, then
+/// target, then registry order (a target's checks together). Names go in as
+/// `--flag=NAME` or after `--`, so a name starting with `-` stays a name.
 fn plan(
     config: &Loaded,
     enabled: &dyn Fn(CheckKind) -> bool,
+    probes: &[&dyn Probe],
 ) -> Vec<(&'static str, String, Vec<String>)> {
-    let config = &config.config;
     let mut plan = Vec::new();
-    let mut add = |check: &'static str, target: &String, argv: &[&str]| {
-        plan.push((
-            check,
-            target.clone(),
-            argv.iter().map(|s| s.to_string()).collect(),
-        ))
-    };
-    if enabled(CheckKind::Pg) {
-        for name in config.postgres.keys() {
-            let pg = format!("--pg={name}");
-            add("pg prepared", name, &["pg", "prepared", &pg]);
-            add("pg slots", name, &["pg", "slots", &pg]);
-            add("pg horizon", name, &["pg", "horizon", &pg]);
+    for (registered, probe) in probes.iter().enumerate() {
+        let Some(selection) = probe.selection().filter(|s| enabled(*s)) else {
+            continue;
+        };
+        for (nth, (target, argv)) in probe.plan(&config.config).into_iter().enumerate() {
+            plan.push((
+                (selection as usize, nth, registered),
+                probe.name(),
+                target,
+                argv,
+            ));
         }
     }
-    if enabled(CheckKind::Kafka) {
-        for (name, target) in &config.kafka {
-            let kafka = format!("--kafka={name}");
-            let mut lso = vec!["kafka", "lso", &kafka];
-            let mut hanging = vec!["kafka", "hanging", &kafka];
-            let topics = target
-                .check_topic_regex
-                .as_ref()
-                .map(|r| format!("--topic-regex={r}"));
-            if let Some(topics) = &topics {
-                lso.push(topics);
-                hanging.push(topics);
-            }
-            add("kafka lso", name, &lso);
-            add("kafka hanging", name, &hanging);
-        }
-    }
-    if enabled(CheckKind::Mysql) {
-        for name in config.mysql.keys() {
-            let mysql = format!("--mysql={name}");
-            add("mysql xa", name, &["mysql", "xa", &mysql]);
-        }
-    }
-    if enabled(CheckKind::Reconcile) {
-        for (name, _) in config.reconcile.iter().filter(|(_, job)| job.check) {
-            add(
-                "reconcile",
-                name,
-                &["reconcile", "--no-progress", "--", name],
-            );
-        }
-    }
-    if enabled(CheckKind::Outbox) {
-        for (name, _) in config.outbox.iter().filter(|(_, outbox)| outbox.check) {
-            add("outbox", name, &["pg", "outbox", "--", name]);
-        }
-    }
-    plan
+    plan.sort_by_key(|(order, ..)| *order);
+    plan.into_iter()
+        .map(|(_, check, target, argv)| (check, target, argv))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::probe::settings_of;
 
     fn resolved(argv: &[&str], yaml: &str) -> Result<Resolved> {
         let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))?;
@@ -399,7 +384,7 @@ mod tests {
             path: Some(path.to_path_buf()),
             config: config::parse(yaml, path)?,
         };
-        resolve_loaded(cli, ctx, config)
+        resolve_loaded(cli, ctx, config, crate::commands::probes::ALL)
     }
 
     #[test]
@@ -412,14 +397,18 @@ mod tests {
         else {
             panic!("check did not resolve");
         };
-        let plan: Vec<(&str, Result<&CommandSettings, String>)> = check
+        let plan: Vec<(&str, Result<&dyn Run, String>)> = check
             .plan
             .iter()
-            .map(|p| (p.check, p.settings.as_ref().map_err(|e| format!("{e:#}"))))
+            .map(|p| {
+                let settings = p.settings.as_ref().map(|run| run.as_ref());
+                (p.check, settings.map_err(|e| format!("{e:#}")))
+            })
             .collect();
         assert_eq!(plan.len(), 5);
         match &plan[0] {
-            ("pg prepared", Ok(CommandSettings::PgPrepared(s))) => {
+            ("pg prepared", Ok(run)) => {
+                let s = settings_of::<super::super::pg::PreparedSettings>(*run).unwrap();
                 assert_eq!(s.target.name.as_deref(), Some("db1"));
                 assert_eq!(s.age, (Duration::from_secs(300), Duration::from_secs(1800)));
             }
@@ -436,7 +425,7 @@ mod tests {
         }
         assert!(matches!(
             plan[4],
-            ("kafka hanging", Ok(CommandSettings::KafkaHanging(_)))
+            ("kafka hanging", Ok(run)) if settings_of::<super::super::kafka::HangingSettings>(run).is_some()
         ));
     }
 
@@ -451,7 +440,7 @@ mod tests {
             Some("the config names several postgres targets (a, b)")
         );
         let Ok(Resolved {
-            command: CommandSettings::Reconcile(job),
+            command: CommandSettings::Probe(run),
             ..
         }) = resolved(
             &["reconcile", "-b", "k.invalid:9092", "--slack", "3m"],
@@ -460,6 +449,7 @@ mod tests {
         else {
             panic!("the config's only job did not resolve");
         };
+        let job = settings_of::<super::super::reconcile::ReconcileSettings>(run.as_ref()).unwrap();
         assert_eq!(job.job.as_deref(), Some("orders"));
         assert_eq!(job.pg.name.as_deref(), Some("a"));
         assert_eq!(

@@ -52,6 +52,9 @@ pub struct MysqlPlan {
 pub struct KafkaPlan {
     pub name: String,
     pub target: Result<ClientConfig>,
+    /// The bootstrap servers and client properties, as configured: two targets with the
+    /// same reach the same cluster as the same principal.
+    pub identity: Option<(Vec<String>, std::collections::BTreeMap<String, String>)>,
     pub used_by: Vec<String>,
     /// Reconcile jobs' topics: (topic, jobs).
     pub topics: Vec<(String, Vec<String>)>,
@@ -100,9 +103,14 @@ impl Plans {
             });
         }
         for (name, configured) in &config.kafka {
+            let target = KafkaTarget::from_config(name, configured);
             plans.kafka.push(KafkaPlan {
                 name: name.clone(),
-                target: KafkaTarget::from_config(name, configured).and_then(|t| client_config(&t)),
+                identity: target
+                    .as_ref()
+                    .ok()
+                    .map(|t| (t.bootstrap.clone(), t.properties.clone())),
+                target: target.and_then(|t| client_config(&t)),
                 used_by: Vec::new(),
                 topics: Vec::new(),
                 check_topic_regex: configured.check_topic_regex.clone(),
@@ -221,6 +229,13 @@ impl Plans {
     ) -> Option<&mut PgPlan> {
         let at = if t.config.config.postgres.contains_key(value) {
             self.pg.iter().position(|p| p.name == value)
+        } else if let Some(i) = self
+            .pg
+            .iter()
+            .position(|p| p.reference.as_deref() == Some(value))
+        {
+            // The same connection string in another section: one plan, used by both.
+            Some(i)
         } else if looks_like_conninfo(value) {
             let name = format!("{section}'s connection string");
             self.pg.push(PgPlan {

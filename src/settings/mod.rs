@@ -12,6 +12,7 @@ pub mod kafka_client;
 pub mod man;
 pub mod mysql;
 pub mod pg;
+pub mod probe;
 pub mod reconcile;
 pub mod resolution;
 pub mod targets;

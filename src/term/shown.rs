@@ -4,7 +4,7 @@
 //! value that was never escaped does not type-check, and clippy.toml keeps the raw
 //! table and terminal writers out of reach elsewhere.
 
-use crate::text::{escape, escape_bytes, RawText, Text};
+use crate::text::{escape, escape_bytes, escape_regex, RawText, Text};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -16,6 +16,12 @@ impl Shown {
     /// Untrusted text, escaped.
     pub fn text(text: &str) -> Shown {
         Shown(escape(text))
+    }
+
+    /// A regular expression from the config, as written (crate::text::escape_regex): its
+    /// backslashes are its own, so it is shown single.
+    pub fn regex(text: &str) -> Shown {
+        Shown(escape_regex(text))
     }
 
     /// Untrusted bytes, escaped (`\xHH` for what is not UTF-8).

@@ -349,6 +349,9 @@ pub struct Names {
     pub hostname: &'static str,
     /// Where the server is told which client certificates to accept.
     pub peer_trust: &'static str,
+    /// What connects over TLS without checking the server's certificate at all: it
+    /// encrypts, and proves nothing of who answers.
+    pub encrypt_only: &'static str,
 }
 
 /// Why a TLS connection was refused, established from the alert, the material and (for a
@@ -389,6 +392,8 @@ pub enum Diagnosis {
         issuer: String,
         /// "ssl.ca.location /etc/kafka/ca.pem", or None for the system's store.
         trust: Option<String>,
+        /// The CAs that are trusted there (their subjects), when they were read.
+        trusted: Vec<String>,
     },
 }
 
@@ -459,17 +464,30 @@ impl fmt::Display for Refusal {
                 if names.is_empty() { "no host name".to_string() } else { names.join(", ") },
                 n.hostname
             ),
+            // What fixes it (the CA to give, or what only encrypts) is the application's
+            // hint: it names `n.trust` and `n.encrypt_only`.
             Diagnosis::UnknownIssuer {
                 subject,
                 issuer,
                 trust,
-            } => write!(
-                f,
-                "the certificate of {peer} at {} ({subject}) is issued by {issuer}, which is not among the CAs of {}: give that CA with {}",
-                self.address,
-                trust.as_deref().unwrap_or("the system's store"),
-                n.trust
-            ),
+                trusted,
+            } => {
+                write!(
+                    f,
+                    "the certificate of {peer} at {} ({subject}) is not signed by a CA indoubt trusts: it is issued by {issuer}, which is not among the CAs of {}",
+                    self.address,
+                    trust.as_deref().unwrap_or("the system's store"),
+                )?;
+                // Names hold commas (CN=…, O=…): the CAs are set apart by semicolons.
+                match trusted.as_slice() {
+                    [] => Ok(()),
+                    few if few.len() <= 3 => write!(f, " ({})", few.join("; ")),
+                    [first, second, rest @ ..] => {
+                        write!(f, " ({first}; {second}; and {} more)", rest.len())
+                    }
+                    _ => Ok(()),
+                }
+            }
         }
     }
 }
@@ -621,6 +639,12 @@ pub fn of_server_certificate(
         return Some(Diagnosis::UnknownIssuer {
             subject,
             issuer: name_of(issuer),
+            trusted: loaded
+                .roots
+                .iter()
+                .flatten()
+                .map(|root| name_of(root.subject_name()))
+                .collect(),
             trust: match trust {
                 Trust::System => None,
                 Trust::Pem(m) => Some(m.origin()),

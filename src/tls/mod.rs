@@ -284,17 +284,11 @@ impl Client {
         let diagnosis = if let Some(alert) = Alert::received(&err) {
             Some(failure::of_alert(alert, &self.loaded))
         } else if failure::verification_failed(&err) {
-            match tokio::time::timeout(budget, server_certificate(&self.look, address, host)).await
-            {
-                Ok(Some(leaf)) => failure::of_server_certificate(
-                    &leaf,
-                    host,
-                    self.config.verify_hostname,
-                    &self.config.trust,
-                    &self.loaded,
-                ),
-                _ => None,
-            }
+            let look = async {
+                let tcp = tokio::net::TcpStream::connect(address).await.ok()?;
+                self.refused_certificate(host, tcp).await
+            };
+            tokio::time::timeout(budget, look).await.ok().flatten()
         } else {
             None
         };
@@ -307,6 +301,29 @@ impl Client {
             .context("TLS handshake")),
             None => Err(anyhow::Error::new(err).context("TLS handshake")),
         }
+    }
+
+    /// Why the server's certificate was refused (a handshake failed as
+    /// [`failure::verification_failed`] tells), by a second handshake over `stream` that
+    /// verifies nothing: the certificate is only read, nothing is sent, and the connection
+    /// is dropped. `stream` is a new connection to the same server, made ready for TLS by
+    /// the caller's protocol (PostgreSQL's SSLRequest, MySQL's SSL request packet); `host`
+    /// is the name dialled. None when the certificate cannot be had, or none of the causes
+    /// looked for is found.
+    pub async fn refused_certificate<S>(&self, host: &str, stream: S) -> Option<Diagnosis>
+    where
+        S: AsyncRead + AsyncWrite + Unpin,
+    {
+        let stream = self.look.connect(host, stream).await.ok()?;
+        let der = stream.get_ref().peer_certificate().ok()??.to_der().ok()?;
+        let leaf = X509::from_der(&der).ok()?;
+        failure::of_server_certificate(
+            &leaf,
+            host,
+            self.config.verify_hostname,
+            &self.config.trust,
+            &self.loaded,
+        )
     }
 
     /// What the client presents, for the diagnosis of an alert after the handshake.
@@ -396,19 +413,6 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Stream<S> {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
     }
-}
-
-/// The certificate a server presents, by a handshake that verifies nothing: only read,
-/// to say why the verifying one failed; the connection is closed at once.
-async fn server_certificate(
-    look: &tokio_native_tls::TlsConnector,
-    address: &str,
-    host: &str,
-) -> Option<X509> {
-    let tcp = tokio::net::TcpStream::connect(address).await.ok()?;
-    let stream = look.connect(host, tcp).await.ok()?;
-    let der = stream.get_ref().peer_certificate().ok()??.to_der().ok()?;
-    X509::from_der(&der).ok()
 }
 
 fn pem_of(cert: &X509) -> Result<Vec<u8>, TlsError> {

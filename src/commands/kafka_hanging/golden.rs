@@ -16,13 +16,10 @@ const HOSTILE_ID: &str = "payments-\x1b[2J\x1b[31mtx\u{7}-3";
 const HOSTILE_SHOWN: &str = "payments-\\u{1b}[2J\\u{1b}[31mtx\\u{7}-3";
 
 fn settings() -> HangingSettings {
-    match golden::settings(
+    golden::probe_settings(
         golden::CONFIG,
         &["kafka", "hanging", "--kafka", "prod-events"],
-    ) {
-        crate::settings::CommandSettings::KafkaHanging(s) => s,
-        _ => unreachable!("resolved as kafka hanging"),
-    }
+    )
 }
 
 fn ms_ago(seconds: i64) -> i64 {

@@ -19,10 +19,7 @@ pub(crate) const HOSTILE_ID: &str = "payments-\x1b[2J\x1b[31mtx\u{7}-3";
 pub(crate) const HOSTILE_SHOWN: &str = "payments-\\u{1b}[2J\\u{1b}[31mtx\\u{7}-3";
 
 fn settings() -> LsoSettings {
-    match golden::settings(golden::CONFIG, &["kafka", "lso", "--kafka", "prod-events"]) {
-        crate::settings::CommandSettings::KafkaLso(s) => s,
-        _ => unreachable!("resolved as kafka lso"),
-    }
+    golden::probe_settings(golden::CONFIG, &["kafka", "lso", "--kafka", "prod-events"])
 }
 
 pub(crate) fn target() -> Target {

@@ -9,7 +9,7 @@ use crate::report::table;
 const ENRICHED: &str = "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
 
 fn settings(partition: &str) -> ProducersSettings {
-    match golden::settings(
+    golden::probe_settings(
         golden::CONFIG,
         &[
             "kafka",
@@ -21,10 +21,7 @@ fn settings(partition: &str) -> ProducersSettings {
             "--partition",
             partition,
         ],
-    ) {
-        crate::settings::CommandSettings::KafkaProducers(s) => s,
-        _ => unreachable!("resolved as kafka producers"),
-    }
+    )
 }
 
 fn ms_ago(seconds: i64) -> i64 {

@@ -11,13 +11,10 @@ const STUCK: &str =
 const TOPIC: &str = "prod.eu-west-1.orders.order-events.v1.enriched-with-customer-data";
 
 fn settings() -> TransactionsSettings {
-    match golden::settings(
+    golden::probe_settings(
         golden::CONFIG,
         &["kafka", "transactions", "--kafka", "prod-events"],
-    ) {
-        crate::settings::CommandSettings::KafkaTransactions(s) => s,
-        _ => unreachable!("resolved as kafka transactions"),
-    }
+    )
 }
 
 fn described(

@@ -9,16 +9,12 @@ use crate::pg::{Gap, Grant};
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::settings::pg::HorizonSettings;
-use crate::settings::CommandSettings;
 use crate::text::RawText;
 
 const SLOT: &str = "debezium_orders_eu_west_1_inventory_connector_prod_cdc_slot_042";
 
 fn settings() -> HorizonSettings {
-    match golden::settings(golden::CONFIG, &["pg", "horizon", "--pg", "prod-orders"]) {
-        CommandSettings::PgHorizon(s) => s,
-        _ => unreachable!("resolved as pg horizon"),
-    }
+    golden::probe_settings(golden::CONFIG, &["pg", "horizon", "--pg", "prod-orders"])
 }
 
 fn holder(kind: &str, id: &str, pins: Pins, age_seconds: Option<f64>, age_xids: i32) -> Holder {

@@ -18,10 +18,7 @@ fn config() -> String {
 }
 
 fn settings() -> OutboxSettings {
-    match golden::settings(&config(), &["pg", "outbox"]) {
-        crate::settings::CommandSettings::PgOutbox(s) => s,
-        _ => unreachable!("resolved as pg outbox"),
-    }
+    golden::probe_settings(&config(), &["pg", "outbox"])
 }
 
 fn state(rows: i64, unpublished: i64, oldest: i64, skipped: &[&str]) -> OutboxState {

@@ -7,14 +7,10 @@ use crate::pg::{Gap, Grant};
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::settings::pg::PreparedSettings;
-use crate::settings::CommandSettings;
 use crate::text::RawText;
 
 fn settings() -> PreparedSettings {
-    match golden::settings(golden::CONFIG, &["pg", "prepared", "--pg", "prod-orders"]) {
-        CommandSettings::PgPrepared(s) => s,
-        _ => unreachable!("resolved as pg prepared"),
-    }
+    golden::probe_settings(golden::CONFIG, &["pg", "prepared", "--pg", "prod-orders"])
 }
 
 fn lock(mode: &str, relation: Option<&str>, xid: Option<&str>) -> prepared::HeldLock {

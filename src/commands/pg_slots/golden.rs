@@ -73,10 +73,8 @@ pub(crate) fn report(ctx: &Context) -> Report<SlotsReport> {
 }
 
 fn report_of(_ctx: &Context, snapshot: SlotsSnapshot) -> Report<SlotsReport> {
-    let s = match golden::settings(golden::CONFIG, &["pg", "slots", "--pg", "prod-orders"]) {
-        crate::settings::CommandSettings::PgSlots(s) => s,
-        _ => unreachable!("resolved as pg slots"),
-    };
+    let s: SlotsSettings =
+        golden::probe_settings(golden::CONFIG, &["pg", "slots", "--pg", "prod-orders"]);
     let thresholds = Thresholds {
         warning_retained_bytes: s.retained.0,
         critical_retained_bytes: s.retained.1,

@@ -23,10 +23,7 @@ fn config() -> String {
 }
 
 fn settings() -> ReconcileSettings {
-    match golden::settings(&config(), &["reconcile", JOB]) {
-        crate::settings::CommandSettings::Reconcile(s) => *s,
-        _ => unreachable!("resolved as reconcile"),
-    }
+    golden::probe_settings(&config(), &["reconcile", JOB])
 }
 
 fn data(show: usize) -> ReconcileReport {

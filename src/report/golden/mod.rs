@@ -63,9 +63,20 @@ pub fn settings(config_yaml: &str, args: &[&str]) -> crate::settings::CommandSet
         path: Some(path.to_path_buf()),
         config,
     };
-    match crate::settings::resolve_loaded(cli, context(), loaded) {
+    match crate::settings::resolve_loaded(cli, context(), loaded, crate::commands::probes::ALL) {
         Ok(resolved) => resolved.command,
         Err(e) => panic!("fixture settings {args:?}: {e:#}"),
+    }
+}
+
+/// The typed settings of the probe `args` runs (its settings are `S`).
+pub fn probe_settings<S: 'static>(config_yaml: &str, args: &[&str]) -> S {
+    match settings(config_yaml, args) {
+        crate::settings::CommandSettings::Probe(run) => match run.into_settings().downcast::<S>() {
+            Ok(settings) => *settings,
+            Err(_) => panic!("{args:?} resolved to another probe's settings"),
+        },
+        _ => panic!("{args:?} is not a probe"),
     }
 }
 

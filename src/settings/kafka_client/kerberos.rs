@@ -73,10 +73,16 @@ pub fn from_properties(
                     "set sasl.kerberos.principal (or principal=\"…\" in the Krb5LoginModule line) to the keytab's client principal; klist -k KEYTAB lists them",
                 ));
             };
-            Credentials::Keytab {
-                keytab: PathBuf::from(keytab),
-                principal,
-            }
+            // MIT Kerberos reads it; checked here, before anything connects: another
+            // user's, or one they can change, is refused; one others can read (its keys
+            // are a password's equal) is used with a warning, as Kerberos uses it.
+            let keytab = PathBuf::from(keytab);
+            crate::fsafe::check_secret_file(
+                &keytab,
+                "Kerberos keytab",
+                Some(crate::fsafe::Readers::Warned),
+            )?;
+            Credentials::Keytab { keytab, principal }
         }
         None if jaas.is_some() && !flag("useTicketCache") => {
             return Err(hinted(

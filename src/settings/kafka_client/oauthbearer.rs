@@ -96,6 +96,9 @@ pub fn from_properties(
         ),
         (Some(url), None) if url.starts_with("file:") => {
             let path = file_url_path(url)?;
+            // Read again at each fetch with the same checks; looked at now too, so that a
+            // file another user owns or can change is refused before anything connects.
+            crate::fsafe::open_read(&path, "OAUTHBEARER token file")?;
             let describe = format!("token file {}", path.display());
             (Box::new(TokenFile { path }), describe)
         }

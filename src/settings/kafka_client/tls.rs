@@ -13,27 +13,32 @@ use anyhow::Result;
 pub type Get<'a> = &'a dyn Fn(&str) -> Result<Option<String>>;
 
 /// The CAs to trust and the client identity the properties name; a file named that does
-/// not exist is refused before any connection.
+/// not exist is refused before any connection, and so is one another user owns or can
+/// change (crate::fsafe::check_secret_file): whoever can change a CA file or a key can
+/// have indoubt talk to their broker as you. A key or keystore others can read is used
+/// with a warning, as librdkafka uses it.
 pub fn material(get: Get) -> Result<(Trust, Option<ClientIdentity>)> {
+    use crate::fsafe::Readers;
     let trust = trust(get)?;
     let identity = identity(get)?;
     let mut files = Vec::new();
     match &trust {
         Trust::System => {}
-        Trust::Pem(m) | Trust::Pkcs12 { store: m, .. } => files.push(m),
+        Trust::Pem(m) | Trust::Pkcs12 { store: m, .. } => files.push((m, None)),
     }
     match &identity {
         None => {}
         Some(ClientIdentity::Pem {
             certificate, key, ..
-        }) => files.extend([certificate, key]),
-        Some(ClientIdentity::Pkcs12 { store, .. }) => files.push(store),
+        }) => files.extend([(certificate, None), (key, Some(Readers::Warned))]),
+        Some(ClientIdentity::Pkcs12 { store, .. }) => files.push((store, Some(Readers::Warned))),
     }
-    for material in files {
+    for (material, readers) in files {
         if let Some(path) = material.path() {
             if !path.exists() {
                 anyhow::bail!("{} {} does not exist", material.property, path.display());
             }
+            crate::fsafe::check_secret_file(path, &material.property, readers)?;
         }
     }
     Ok((trust, identity))
