@@ -14,6 +14,7 @@ pub mod fsafe;
 pub mod gid;
 pub mod global_tx;
 pub mod help;
+pub mod hints;
 pub mod interrupt;
 pub mod kafka;
 #[cfg(test)]

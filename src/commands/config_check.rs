@@ -222,7 +222,7 @@ fn finish(
 /// A connection that could not be made: UNKNOWN, with the error and its hint.
 fn unreachable(err: &anyhow::Error) -> Check {
     let mut detail = format!("{err:#}");
-    if let Some(hint) = crate::error::hint_for(err) {
+    if let Some(hint) = crate::hints::hint_for(err) {
         detail.push_str(&format!(" (hint: {hint})"));
     }
     Check::failed(

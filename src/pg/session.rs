@@ -74,7 +74,7 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     Ok(session)
 }
 
-/// Why a connection could not be made, in the terms its hint needs (src/error.rs words
+/// Why a connection could not be made, in the terms its hint needs (src/hints.rs words
 /// the hints). Failures of other kinds stay the driver's or the server's own error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
