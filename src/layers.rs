@@ -2,6 +2,7 @@
 //! it back (no circle), and the client libraries (src/kafka, src/pg, src/mysql,
 //! src/reconcile) stay libraries: they import only each other and a few utilities, print
 //! nothing, and name no flag of indoubt's (the application words their errors and gaps).
+//! The few known exceptions are listed below, each with why.
 //!
 //! The import graph is read from the source, as a person would follow it: every path
 //! starting with `crate::` or `super::` (brace groups expanded) is an edge to the deepest
@@ -41,10 +42,26 @@ const LIBRARIES: [&str; 4] = ["kafka", "mysql", "pg", "reconcile"];
 /// command's types that the settings need live in src/settings.
 const ABOVE_SETTINGS: [&str; 2] = ["commands", "resolve"];
 
-/// Lines of a library that name another program's option, not indoubt's flag of the same
-/// name: (file under src/, the words that say so).
-const OTHER_PROGRAMS_OPTIONS: [(&str, &str); 1] =
-    [("mysql/params.rs", "as the mysql client's --ssl-mode")];
+/// Options of another program that a library names in that program's words, where
+/// indoubt has a flag of the same name that mirrors it: (library, option). MySQL's TLS
+/// settings are the mysql client's `--ssl-mode` and `--ssl-ca`.
+const OTHER_PROGRAMS_OPTIONS: [(&str, &str); 2] = [("mysql", "--ssl-ca"), ("mysql", "--ssl-mode")];
+
+/// Imports against the layers that are known and kept for now, and why. Any other fails
+/// the test, and so does one of these that is gone: the list only shrinks.
+const KNOWN_BREAKS: [(&str, &str, &str); 5] = [
+    ("mysql::params", "fsafe", FILE_RULES),
+    ("mysql::session", "fsafe", FILE_RULES),
+    ("pg::conninfo", "fsafe", FILE_RULES),
+    ("pg::service", "fsafe", FILE_RULES),
+    ("pg::session", "fsafe", FILE_RULES),
+];
+
+/// Why pg and mysql import src/fsafe.rs.
+const FILE_RULES: &str = "the checks of the files a connection reads settings or secrets \
+    from (a password, service or option file, a key, a CA file) are the application's \
+    (OpenSSH's rules, src/fsafe.rs), called from inside the library; the application \
+    should pass its rules in, as it passes the environment to ConnParams::resolve";
 
 /// What prints, in a library (the application decides what reaches a terminal); each
 /// before any it contains.
@@ -382,7 +399,10 @@ fn layer_breaks(graph: &Graph) -> Vec<String> {
             continue;
         };
         for (to, why) in edges {
-            if !(rule.may_import)(to) {
+            let known = KNOWN_BREAKS
+                .iter()
+                .any(|(f, t, _)| name(from) == *f && name(to) == *t);
+            if !(rule.may_import)(to) && !known {
                 let why: Vec<&str> = why.iter().map(String::as_str).collect();
                 out.push(format!(
                     "{} -> {} ({}): {}",
@@ -439,17 +459,17 @@ fn voice_breaks(modules: &BTreeMap<Module, (String, String)>) -> Vec<String> {
                     .find(|p| line.contains(**p))
                     .map(|p| format!("prints ({p})")),
             );
-            let other_program = OTHER_PROGRAMS_OPTIONS
-                .iter()
-                .any(|(f, words)| file == f && line.contains(words));
-            if !other_program {
-                problems.extend(
-                    flags
-                        .iter()
-                        .filter(|f| names_flag(line, f))
-                        .map(|f| format!("names the flag {f}")),
-                );
-            }
+            let other_program = |flag: &str| {
+                OTHER_PROGRAMS_OPTIONS
+                    .iter()
+                    .any(|(library, option)| within(module, library) && flag == *option)
+            };
+            problems.extend(
+                flags
+                    .iter()
+                    .filter(|f| names_flag(line, f) && !other_program(f))
+                    .map(|f| format!("names the flag {f}")),
+            );
             problems.extend(
                 OPERATOR_PROSE
                     .iter()
@@ -481,7 +501,27 @@ fn no_module_imports_one_that_imports_it_back() {
 
 #[test]
 fn layers_point_one_way() {
-    let breaks = layer_breaks(&graph(&source_tree()));
+    let graph = graph(&source_tree());
+    let gone: Vec<String> = KNOWN_BREAKS
+        .iter()
+        .filter(|(from, to, _)| {
+            let (from, to) = (from.split("::"), to.split("::"));
+            let (from, to): (Module, Module) = (
+                from.map(String::from).collect(),
+                to.map(String::from).collect(),
+            );
+            !graph
+                .get(&from)
+                .is_some_and(|edges| edges.contains_key(&to))
+        })
+        .map(|(from, to, _)| format!("{from} -> {to}"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "known imports against the layers that are gone (take them off KNOWN_BREAKS): {}",
+        gone.join(", ")
+    );
+    let breaks = layer_breaks(&graph);
     assert!(
         breaks.is_empty(),
         "imports against the layers:\n{}",
