@@ -6,10 +6,12 @@ use crate::cli::{GlobalArgs, OutputFormat};
 use crate::error::hinted;
 use crate::report::table::Style;
 use crate::settings::{defaults, Setting};
-use anyhow::Result;
+use anyhow::{anyhow, Result};
+use std::any::Any;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-pub use crate::settings::targets::PgTarget;
 
 pub struct Context {
     pub output: OutputFormat,
@@ -24,9 +26,9 @@ pub struct Context {
     pub(crate) shared: Shared,
 }
 
-/// The slot of a check run's shared reads (`crate::commands::shared`).
+/// The slot of a check run's shared reads (src/commands/shared.rs reads through it).
 #[derive(Default)]
-pub(crate) struct Shared(std::sync::Mutex<Option<std::sync::Arc<crate::commands::shared::Shared>>>);
+pub(crate) struct Shared(std::sync::Mutex<Option<std::sync::Arc<SharedReads>>>);
 
 /// Held for one check run: its checks share reads until it is dropped.
 pub(crate) struct SharedRun<'a>(&'a Context);
@@ -74,7 +76,7 @@ impl Context {
         SharedRun(self)
     }
 
-    pub(crate) fn shared(&self) -> Option<std::sync::Arc<crate::commands::shared::Shared>> {
+    pub(crate) fn shared(&self) -> Option<std::sync::Arc<SharedReads>> {
         self.shared
             .0
             .lock()
@@ -88,5 +90,44 @@ impl Context {
         if self.verbose > 0 {
             crate::term::status(&crate::shown!("indoubt: {}", message.as_ref()));
         }
+    }
+}
+
+type Slot = Arc<tokio::sync::OnceCell<Arc<dyn Any + Send + Sync>>>;
+
+/// One check run's reads, by what they read (the key names the server, the user, the TLS
+/// settings and the question).
+#[derive(Default)]
+pub(crate) struct SharedReads {
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+impl SharedReads {
+    /// What `read` gives, read once for `key` however many ask at once or after. A
+    /// failure is not kept: the next to ask reads again with its own settings (a
+    /// database one target may not enter must not fail the others of its server).
+    pub(crate) async fn once<T, F>(&self, key: String, read: impl FnOnce() -> F) -> Result<Arc<T>>
+    where
+        T: Any + Send + Sync,
+        F: Future<Output = Result<T>>,
+    {
+        let slot = self
+            .slots
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key)
+            .or_default()
+            .clone();
+        let value = slot
+            .get_or_try_init(|| async {
+                read()
+                    .await
+                    .map(|v| Arc::new(v) as Arc<dyn Any + Send + Sync>)
+            })
+            .await?;
+        value
+            .clone()
+            .downcast::<T>()
+            .map_err(|_| anyhow!("a shared read of another kind under the same key"))
     }
 }

@@ -1,6 +1,6 @@
 //! Global transaction id decoding: pgjdbc XA (Narayana, Atomikos and others), Citus and logical replication GIDs.
 
-use crate::term::Shown;
+use crate::term::shown::Shown;
 use crate::text::{RawText, Text};
 use base64::Engine;
 use chrono::{DateTime, Utc};

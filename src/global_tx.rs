@@ -139,10 +139,10 @@ impl GlobalTransaction {
     }
 
     /// `Narayana, node 'orders-1'`, `unknown XA manager`, … for a table cell or a prompt.
-    pub fn manager_and_node(&self) -> crate::term::Shown {
+    pub fn manager_and_node(&self) -> crate::term::shown::Shown {
         let manager = match self.transaction_manager {
-            Some(m) => crate::term::Shown::text(m),
-            None => crate::term::Shown::lit("unknown XA manager"),
+            Some(m) => crate::term::shown::Shown::text(m),
+            None => crate::term::shown::Shown::lit("unknown XA manager"),
         };
         match &self.coordinator_node {
             Some(node) => crate::shown!("{}, node '{}'", manager, node),

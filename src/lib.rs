@@ -14,8 +14,11 @@ pub mod fsafe;
 pub mod gid;
 pub mod global_tx;
 pub mod help;
+pub mod hints;
 pub mod interrupt;
 pub mod kafka;
+#[cfg(test)]
+mod layers;
 pub mod mysql;
 pub mod next;
 pub mod peer;

@@ -6,7 +6,7 @@
 use clap::FromArgMatches;
 use indoubt::interrupt::{self, Ended};
 use indoubt::usage::{self, HelpAsked};
-use indoubt::{cli, commands, error, shown, term};
+use indoubt::{cli, commands, error, hints, shown, term};
 use std::process::ExitCode;
 
 /// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).
@@ -91,7 +91,7 @@ fn main() -> ExitCode {
 /// escaped like any data.
 fn report(err: &anyhow::Error) {
     term::status(&shown!("indoubt: error: {:#}", err));
-    if let Some(hint) = error::hint_for(err) {
+    if let Some(hint) = hints::hint_for(err) {
         term::status(&shown!("hint: {}", hint));
     }
 }

@@ -67,7 +67,7 @@ impl Expected {
 }
 
 /// Something other than the expected server answered at `address`: typed, so the hint
-/// can say what to do (src/error.rs).
+/// can say what to do (src/hints.rs).
 #[derive(Debug, Clone)]
 pub struct WrongServer {
     pub address: String,

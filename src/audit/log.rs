@@ -4,6 +4,7 @@
 //! or reordered record breaks the chain; a sidecar `<log>.head` holds the last record's
 //! number and hash, so records cut off the end are noticed too.
 
+use super::head_path;
 use super::record::{Kind, Record};
 use crate::error::hinted;
 use crate::fsafe;
@@ -28,12 +29,6 @@ pub fn default_path() -> Result<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))
         .context("no audit log path: set --audit-log, audit.path in the config, or HOME")?;
     Ok(base.join("indoubt").join("audit.jsonl"))
-}
-
-pub fn head_path(log: &Path) -> PathBuf {
-    let mut name = log.as_os_str().to_owned();
-    name.push(".head");
-    PathBuf::from(name)
 }
 
 fn hash(line: &[u8]) -> String {

@@ -104,6 +104,47 @@ pub struct SourceAnswer {
     pub in_doubt_after_seconds: Option<f64>,
 }
 
+/// What a resolution does to an in-doubt transaction: asked for with the settings,
+/// proposed from the decision sources' answers, carried out and recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Commit,
+    Rollback,
+}
+
+impl Decision {
+    /// PostgreSQL's statement for it.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Decision::Commit => "COMMIT PREPARED",
+            Decision::Rollback => "ROLLBACK PREPARED",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Commit => "commit",
+            Decision::Rollback => "rollback",
+        }
+    }
+
+    pub fn opposite(self) -> Decision {
+        match self {
+            Decision::Commit => Decision::Rollback,
+            Decision::Rollback => Decision::Commit,
+        }
+    }
+
+    /// The source answer that records this decision.
+    pub fn answer(self) -> Answer {
+        match self {
+            Decision::Commit => Answer::Commit,
+            Decision::Rollback => Answer::Rollback,
+        }
+    }
+}
+
 /// A decision source's answer, as the JSON output and the audit log spell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -299,7 +340,7 @@ impl Record {
                 kind: "audit log".into(),
                 address: log.display().to_string(),
             },
-            object: format!("audit head {}", super::log::head_path(log).display()),
+            object: format!("audit head {}", super::head_path(log).display()),
             server: None,
             key: None,
             action: "reseal: a new head naming this record".into(),

@@ -1,9 +1,10 @@
 //! The monitoring formats of `indoubt check`: the Nagios plugin line and the Prometheus text exposition.
 
-use super::check::CheckReport;
+use super::check::outcome::CheckReport;
 use crate::findings::{Finding, Severity};
 use crate::report::Report;
 use crate::text::Text;
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -173,9 +174,21 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
     out
 }
 
+/// `indoubt serve`'s own metrics, as a scrape sees them (serve.rs keeps the state they
+/// are taken from).
+pub(crate) struct ExporterStatus {
+    /// A run completed, recently enough: within two intervals and a deadline.
+    pub up: bool,
+    pub last_success: Option<DateTime<Utc>>,
+    pub last_duration_seconds: Option<f64>,
+    pub completed: u64,
+    pub failed: u64,
+    pub interval_seconds: f64,
+}
+
 /// `indoubt serve`'s own metrics, after the last run's exposition: whether a run is
 /// recent enough to trust, and when the last one succeeded, so a stuck exporter alerts.
-pub(crate) fn exporter(status: &super::serve::ExporterStatus) -> String {
+pub(crate) fn exporter(status: &ExporterStatus) -> String {
     let mut out = String::new();
     family(
         &mut out,

@@ -6,7 +6,7 @@ use crate::codes;
 use crate::config::{Config, DecisionKey, DecisionSource, ReconcileJobConfig, SourceKind};
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::pg::conninfo::{is_plain_name, looks_like_conninfo, ConnParams};
+use crate::pg::conninfo::{is_plain_name, looks_like_conninfo};
 use crate::report::table::{Cell, Style};
 use crate::report::{self, layout, Report, TableView, Target};
 use crate::settings::command::ConfigShowSettings;
@@ -220,7 +220,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
     let mut findings = Vec::new();
     let mut postgres_targets = Vec::new();
     for (name, target) in &config.postgres {
-        let view = match ConnParams::resolve(&target.conninfo, &env) {
+        let view = match crate::settings::targets::resolve_conninfo(&target.conninfo, &env) {
             Ok(params) => PgTargetView {
                 name: name.clone(),
                 address: Some(params.describe()),
@@ -408,7 +408,7 @@ fn pg_reference(
     }
     if looks_like_conninfo(value) {
         let env = |key: &str| std::env::var(key).ok();
-        return match ConnParams::resolve(value, &env) {
+        return match crate::settings::targets::resolve_conninfo(value, &env) {
             Ok(params) => params.describe(),
             Err(e) => {
                 findings.push(Finding::new(

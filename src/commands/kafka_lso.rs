@@ -282,7 +282,7 @@ fn unreadable(tp: &TopicPartition, e: &anyhow::Error) -> Finding {
         format!("offsets not read: {e:#}"),
     )
     .evidence("source", "ListOffsets");
-    match crate::error::hint_for(e) {
+    match crate::hints::hint_for(e) {
         Some(hint) => finding.advice(hint),
         None => finding,
     }

@@ -25,8 +25,6 @@ mod resolve_pg;
 mod serve;
 pub(crate) mod shared;
 
-pub use config_check::{ConfigCheckSettings, Plans as ConfigCheckPlans};
-pub use mysql_xa::decoded as mysql_decoded;
 pub use pg_common::Addressing;
 
 use crate::cli::{Cli, Command, OutputFormat};

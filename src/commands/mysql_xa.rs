@@ -8,10 +8,10 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::gid::{self, DecodedGid};
+use crate::gid::DecodedGid;
 use crate::global_tx::GlobalTransaction;
 use crate::mysql::session::{self, Mode};
-use crate::mysql::xa::{self, AgeBasis, Branch, Snapshot, Waiter, Xid};
+use crate::mysql::xa::{self, decoded, global, AgeBasis, Branch, Snapshot, Waiter, Xid};
 use crate::next::Word;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -56,27 +56,6 @@ pub(crate) struct XaReport {
     unattributed_waiters: Vec<Waiter>,
     unreadable: Vec<String>,
     unmatched: Option<xa::Unmatched>,
-}
-
-/// The decoded form of a MySQL XID (the decoder PostgreSQL GIDs go through).
-pub fn decoded(xid: &Xid) -> DecodedGid {
-    match i32::try_from(xid.format_id) {
-        Ok(format_id) => DecodedGid::Xa(gid::decode_xid(
-            format_id,
-            xid.gtrid.clone(),
-            xid.bqual.clone(),
-        )),
-        Err(_) => DecodedGid::Opaque {
-            note: Some(format!("format id {} is out of XA's range", xid.format_id)),
-        },
-    }
-}
-
-/// Its global transaction (shared by its branches on every engine); none for a format id
-/// outside XA's range (no other engine's branch can carry it).
-pub fn global(xid: &Xid, decoded: &DecodedGid) -> Option<GlobalTransaction> {
-    let format_id = i32::try_from(xid.format_id).ok()?;
-    GlobalTransaction::of(&gid::pgjdbc_gid(format_id, &xid.gtrid, &xid.bqual), decoded)
 }
 
 /// `mysql xa` as a probe.

@@ -207,7 +207,7 @@ fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<Ho
             holders,
             vacuum_waits_for,
             databases,
-            visibility_gaps,
+            visibility_gaps: visibility_gaps.iter().map(pg_common::gap_text).collect(),
         },
     )
 }

@@ -15,6 +15,7 @@ use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
+use crate::text::Text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
@@ -26,15 +27,43 @@ pub struct Thresholds {
     pub critical_age_seconds: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub(crate) struct PreparedReport {
     thresholds: Thresholds,
     /// Each prepared transaction's grade, in the snapshot's order: decided by the report,
-    /// shown by the table.
-    #[serde(skip)]
+    /// shown by the table (not in the JSON).
     grades: Vec<Severity>,
-    #[serde(flatten)]
     snapshot: PreparedSnapshot,
+    /// The snapshot's gaps, worded.
+    visibility_gaps: Vec<Text>,
+}
+
+/// The JSON of `pg prepared`: the thresholds, then the snapshot's fields in their order,
+/// its gaps worded.
+impl Serialize for PreparedReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            thresholds: &'a Thresholds,
+            server_time: &'a chrono::DateTime<chrono::Utc>,
+            max_prepared_transactions: i32,
+            prepared_transactions: &'a [PreparedXact],
+            unattributed_blocked_sessions: &'a [BlockedSession],
+            visibility_gaps: &'a [Text],
+            unreadable: &'a [String],
+        }
+        let snapshot = &self.snapshot;
+        Json {
+            thresholds: &self.thresholds,
+            server_time: &snapshot.server_time,
+            max_prepared_transactions: snapshot.max_prepared_transactions,
+            prepared_transactions: &snapshot.prepared_transactions,
+            unattributed_blocked_sessions: &snapshot.unattributed_blocked_sessions,
+            visibility_gaps: &self.visibility_gaps,
+            unreadable: &snapshot.unreadable,
+        }
+        .serialize(s)
+    }
 }
 
 /// `pg prepared` as a probe.
@@ -100,6 +129,11 @@ fn report_of(settings: &PreparedSettings, snapshot: PreparedSnapshot) -> Report<
                 critical_age_seconds: critical.as_secs(),
             },
             grades,
+            visibility_gaps: snapshot
+                .visibility_gaps
+                .iter()
+                .map(pg_common::gap_text)
+                .collect(),
             snapshot,
         },
     )
@@ -285,11 +319,7 @@ impl TableView for PreparedReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot
-            .visibility_gaps
-            .iter()
-            .map(Shown::from)
-            .collect()
+        self.visibility_gaps.iter().map(Shown::from).collect()
     }
 }
 

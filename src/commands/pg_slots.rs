@@ -14,6 +14,7 @@ use crate::settings::probe::Inspect;
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
+use crate::text::Text;
 use crate::units::format_size;
 use anyhow::Result;
 use serde::Serialize;
@@ -23,6 +24,22 @@ pub(crate) struct SlotsReport {
     thresholds: Thresholds,
     #[serde(flatten)]
     snapshot: SlotsSnapshot,
+    /// The snapshot's gaps, worded (the last field, as the snapshot's own was).
+    visibility_gaps: Vec<Text>,
+}
+
+impl SlotsReport {
+    fn new(thresholds: Thresholds, snapshot: SlotsSnapshot) -> SlotsReport {
+        SlotsReport {
+            thresholds,
+            visibility_gaps: snapshot
+                .visibility_gaps
+                .iter()
+                .map(pg_common::gap_text)
+                .collect(),
+            snapshot,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -95,10 +112,7 @@ fn report_of(settings: &SlotsSettings, snapshot: SlotsSnapshot) -> Report<SlotsR
         "pg slots",
         target.report_target(),
         findings,
-        SlotsReport {
-            thresholds,
-            snapshot,
-        },
+        SlotsReport::new(thresholds, snapshot),
     )
 }
 
@@ -418,11 +432,7 @@ impl TableView for SlotsReport {
     }
 
     fn visibility_gaps(&self) -> Vec<Shown> {
-        self.snapshot
-            .visibility_gaps
-            .iter()
-            .map(Shown::from)
-            .collect()
+        self.visibility_gaps.iter().map(Shown::from).collect()
     }
 }
 

@@ -7,11 +7,12 @@ use crate::config::Config;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::fsafe::ScratchDir;
 use crate::next::{Next, Word};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
 use crate::reconcile::db;
-use crate::reconcile::spill::Budget;
+use crate::reconcile::spill::{Budget, Scratch};
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
@@ -27,6 +28,22 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Duration;
+
+/// The comparison's sorted runs go to a scratch directory src/fsafe.rs makes: 0700 under
+/// a random name, in a parent nobody else can rename, removed at exit even on a signal.
+impl Scratch for ScratchDir {
+    fn path(&self) -> &std::path::Path {
+        ScratchDir::path(self)
+    }
+
+    fn nameless_file(&self) -> std::io::Result<std::fs::File> {
+        ScratchDir::nameless_file(self)
+    }
+}
+
+fn scratch_dir(parent: &std::path::Path) -> Result<Box<dyn Scratch>> {
+    Ok(Box::new(ScratchDir::create(parent, "indoubt-reconcile-")?))
+}
 
 #[derive(Debug, Serialize)]
 pub(crate) struct ReconcileReport {
@@ -195,8 +212,8 @@ async fn compare_sides(
     let topic_name = &args.topic;
     let query = &args.query;
     let job_name = args.job.clone();
-    crate::fsafe::ScratchDir::check_parent(&args.spill_dir, "--spill-dir")?;
-    let budget = Budget::new(args.memory, args.spill_dir.clone());
+    ScratchDir::check_parent(&args.spill_dir, "--spill-dir")?;
+    let budget = Budget::new(args.memory, args.spill_dir.clone(), scratch_dir);
     let progress = Progress::new(args.progress, budget.clone());
     let query_timeout = args.query_timeout;
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));

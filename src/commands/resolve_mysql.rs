@@ -4,7 +4,7 @@
 //! XA COMMIT or XA ROLLBACK the flow confirms, records and runs (`--all-branches`: for
 //! every branch of its global transaction).
 
-use super::mysql_xa::{branch_rows, decoded, holder_advice, holder_text, subject};
+use super::mysql_xa::{branch_rows, holder_advice, holder_text, subject};
 use super::pg_common::Addressing;
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::gid::DecodedGid;
 use crate::mysql::session::{self, Mode};
-use crate::mysql::xa::{self, Branch, Xid};
+use crate::mysql::xa::{self, decoded, Branch, Xid};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView};

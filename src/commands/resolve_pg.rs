@@ -232,7 +232,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
 
 fn finish(
     ctx: &Context,
-    target: &crate::context::PgTarget,
+    target: &crate::settings::targets::PgTarget,
     addressing: &Addressing,
     findings: Vec<Finding>,
     data: ResolveReport,
@@ -244,7 +244,7 @@ fn finish(
 
 /// The report: the flow's findings and those about the transaction's other branches.
 fn report_of(
-    target: &crate::context::PgTarget,
+    target: &crate::settings::targets::PgTarget,
     addressing: &Addressing,
     mut findings: Vec<Finding>,
     data: ResolveReport,

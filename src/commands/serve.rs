@@ -2,7 +2,8 @@
 //! under its deadline), and their Prometheus exposition served over HTTP/1.1 for a
 //! Prometheus server to scrape, with /healthz and /-/ready for Kubernetes' probes.
 
-use super::{check, check_output};
+use super::check;
+use super::check_output::{self, ExporterStatus};
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::Severity;
@@ -56,17 +57,6 @@ struct State {
     last_duration: Option<Duration>,
     completed: u64,
     failed: u64,
-}
-
-/// The exporter's own metrics, as a scrape sees them.
-pub(crate) struct ExporterStatus {
-    /// A run completed, recently enough: within two intervals and a deadline.
-    pub up: bool,
-    pub last_success: Option<DateTime<Utc>>,
-    pub last_duration_seconds: Option<f64>,
-    pub completed: u64,
-    pub failed: u64,
-    pub interval_seconds: f64,
 }
 
 /// What a connection needs of the server: the state and how to judge staleness.

@@ -8,50 +8,10 @@
 //! check run (a command of its own) nothing is shared: every call reads afresh.
 
 use crate::context::Context;
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use std::any::Any;
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
-
-type Slot = Arc<tokio::sync::OnceCell<Arc<dyn Any + Send + Sync>>>;
-
-/// One run's reads, by what they read (the key names the server, the user, the TLS
-/// settings and the question).
-#[derive(Default)]
-pub struct Shared {
-    slots: Mutex<HashMap<String, Slot>>,
-}
-
-impl Shared {
-    /// What `read` gives, read once for `key` however many ask at once or after. A
-    /// failure is not kept: the next to ask reads again with its own settings (a
-    /// database one target may not enter must not fail the others of its server).
-    async fn once<T, F>(&self, key: String, read: impl FnOnce() -> F) -> Result<Arc<T>>
-    where
-        T: Any + Send + Sync,
-        F: Future<Output = Result<T>>,
-    {
-        let slot = self
-            .slots
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(key)
-            .or_default()
-            .clone();
-        let value = slot
-            .get_or_try_init(|| async {
-                read()
-                    .await
-                    .map(|v| Arc::new(v) as Arc<dyn Any + Send + Sync>)
-            })
-            .await?;
-        value
-            .clone()
-            .downcast::<T>()
-            .map_err(|_| anyhow!("a shared read of another kind under the same key"))
-    }
-}
+use std::sync::Arc;
 
 /// Within a check run, `read` once per `key` (shared with every check of the run);
 /// otherwise simply `read`. The value comes back owned (each check builds its own report

@@ -48,6 +48,33 @@ pub struct Work {
     pub end: i64,
 }
 
+/// The log start of a partition passed the next offset to read while it was being read
+/// (retention, DeleteRecords, or a truncated log): the broker's OFFSET_OUT_OF_RANGE.
+#[derive(Debug)]
+pub struct LogStartMoved {
+    pub topic: String,
+    pub partition: i32,
+    /// The offset the read had reached.
+    pub next: i64,
+    pub error: BrokerError,
+}
+
+impl std::fmt::Display for LogStartMoved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the log start of {}-{} moved past offset {} before it was read (retention, DeleteRecords), or the log was truncated",
+            self.topic, self.partition, self.next
+        )
+    }
+}
+
+impl std::error::Error for LogStartMoved {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 impl Cluster {
     /// One read_uncommitted Fetch of `tp` at `at` from its leader, up to `max_bytes`: the
     /// batches it returned (none at the end of the log).
@@ -400,9 +427,13 @@ async fn read_from_leader(
                         continue;
                     }
                     if e.error == ResponseError::OffsetOutOfRange {
-                        return Err(anyhow::Error::new(e).context(format!(
-                            "the log start of {topic}-{id} moved past offset {next} before it was read (retention, DeleteRecords), or the log was truncated: run again; a later --since avoids the first"
-                        )));
+                        return Err(LogStartMoved {
+                            topic: topic.to_string(),
+                            partition: id,
+                            next,
+                            error: e,
+                        }
+                        .into());
                     }
                     return Err(e.into());
                 }

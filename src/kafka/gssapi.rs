@@ -4,57 +4,13 @@
 
 use super::conn::Connection;
 use super::gss::{self, Context, Failure, Missing};
+// The settings are the security layer's (kafka::security holds every mechanism's); named
+// here too, where the exchange uses them.
 use super::security::Mechanism;
+pub use super::security::{Credentials, Kerberos};
 use anyhow::Result;
 use bytes::Bytes;
 use std::fmt;
-use std::path::PathBuf;
-
-/// How indoubt authenticates with Kerberos: the broker's service name and whose tickets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Kerberos {
-    /// The first part of the broker's principal (`sasl.kerberos.service.name`, `kafka`).
-    pub service_name: String,
-    pub credentials: Credentials,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Credentials {
-    /// Tickets got from a keytab into a private in-memory cache: the user's own ticket
-    /// cache is neither read nor written.
-    Keytab { keytab: PathBuf, principal: String },
-    /// Tickets the user got with kinit: `cache` (Java's ticketCache) or KRB5CCNAME or
-    /// the library's default cache; `principal` when a particular one is asked for.
-    TicketCache {
-        cache: Option<String>,
-        principal: Option<String>,
-    },
-}
-
-impl Credentials {
-    fn describe(&self) -> String {
-        match self {
-            Credentials::Keytab { keytab, principal } => {
-                format!("{principal} from keytab {}", keytab.display())
-            }
-            Credentials::TicketCache { cache, principal } => {
-                let cache = match cache {
-                    Some(cache) => format!("the ticket cache {cache}"),
-                    None => match std::env::var("KRB5CCNAME") {
-                        Ok(name) if !name.is_empty() => {
-                            format!("the ticket cache KRB5CCNAME={name}")
-                        }
-                        _ => "the default ticket cache".to_string(),
-                    },
-                };
-                match principal {
-                    Some(principal) => format!("{principal} from {cache}"),
-                    None => cache,
-                }
-            }
-        }
-    }
-}
 
 /// What went wrong, as far as a hint can tell from Kerberos's status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! configuration and its security, the wire connection, the cluster's metadata and broker
 //! pool, the admin requests by job (offsets, producers and transactions, each fanned out
 //! by leader), and read_committed fetching of record batches. What the answers mean for
-//! an operator (a hanging transaction) is the application's: crate::verdict.
+//! an operator (a hanging transaction) is the application's: src/verdict.rs.
 
 pub mod access;
 pub mod cluster;

@@ -4,6 +4,7 @@
 
 pub use crate::tls::{ClientIdentity, Material, Password, Trust};
 use std::fmt;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mechanism {
@@ -36,7 +37,7 @@ pub struct Sasl {
     /// password are then empty).
     pub oauthbearer: Option<std::sync::Arc<super::token::OAuthBearer>>,
     /// GSSAPI's service name and credentials (None for the password mechanisms).
-    pub kerberos: Option<super::gssapi::Kerberos>,
+    pub kerberos: Option<Kerberos>,
 }
 
 impl fmt::Debug for Sasl {
@@ -49,6 +50,53 @@ impl fmt::Debug for Sasl {
                 self.mechanism.name(),
                 self.username
             ),
+        }
+    }
+}
+
+/// How indoubt authenticates with Kerberos: the broker's service name and whose tickets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kerberos {
+    /// The first part of the broker's principal (`sasl.kerberos.service.name`, `kafka`).
+    pub service_name: String,
+    pub credentials: Credentials,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// Tickets got from a keytab into a private in-memory cache: the user's own ticket
+    /// cache is neither read nor written.
+    Keytab { keytab: PathBuf, principal: String },
+    /// Tickets the user got with kinit: `cache` (Java's ticketCache) or KRB5CCNAME or
+    /// the library's default cache; `principal` when a particular one is asked for.
+    TicketCache {
+        cache: Option<String>,
+        principal: Option<String>,
+    },
+}
+
+impl Credentials {
+    /// Whose tickets, for a message: `alice@REALM from keytab /k`, `the default ticket cache`.
+    pub fn describe(&self) -> String {
+        match self {
+            Credentials::Keytab { keytab, principal } => {
+                format!("{principal} from keytab {}", keytab.display())
+            }
+            Credentials::TicketCache { cache, principal } => {
+                let cache = match cache {
+                    Some(cache) => format!("the ticket cache {cache}"),
+                    None => match std::env::var("KRB5CCNAME") {
+                        Ok(name) if !name.is_empty() => {
+                            format!("the ticket cache KRB5CCNAME={name}")
+                        }
+                        _ => "the default ticket cache".to_string(),
+                    },
+                };
+                match principal {
+                    Some(principal) => format!("{principal} from {cache}"),
+                    None => cache,
+                }
+            }
         }
     }
 }

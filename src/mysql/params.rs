@@ -252,6 +252,29 @@ impl OptionFile {
     }
 }
 
+/// An option file refused before it is read: the application says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionFileRefused {
+    /// A FIFO, a device or a directory: reading it could block, unbounded.
+    NotAFile(PathBuf),
+}
+
+impl std::fmt::Display for OptionFileRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionFileRefused::NotAFile(path) => {
+                write!(
+                    f,
+                    "the option file {} is not a regular file",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionFileRefused {}
+
 /// Reads an option file, None when there is none. One another user owns or group or
 /// others may write is refused (crate::fsafe::read_settings; the mysql client ignores a
 /// world-writable one: "World-writable config file … is ignored"): what another user
@@ -278,10 +301,7 @@ fn read_at_depth(path: &Path, depth: usize) -> Result<Option<OptionFile>> {
     };
     // A FIFO or a device would block the read, unbounded.
     if !meta.is_file() {
-        return Err(crate::error::hinted(
-            format!("the option file {} is not a regular file", path.display()),
-            "give the file whose [client] group holds password= (or /dev/null for none)",
-        ));
+        return Err(OptionFileRefused::NotAFile(path.to_path_buf()).into());
     }
     // Another user's, or one group or others can write, is refused (the mysql client
     // ignores a world-writable one): what another user could plant or change must not

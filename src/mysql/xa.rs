@@ -10,10 +10,33 @@
 //! more is claimed. After a restart InnoDB dates a recovered transaction from the restart.
 
 use super::session::{self, Flavor, Session};
+use crate::gid::{self, DecodedGid};
+use crate::global_tx::GlobalTransaction;
 use crate::units::{format_duration, seconds};
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+
+/// The decoded form of a MySQL XID (the decoder PostgreSQL GIDs go through).
+pub fn decoded(xid: &Xid) -> DecodedGid {
+    match i32::try_from(xid.format_id) {
+        Ok(format_id) => DecodedGid::Xa(gid::decode_xid(
+            format_id,
+            xid.gtrid.clone(),
+            xid.bqual.clone(),
+        )),
+        Err(_) => DecodedGid::Opaque {
+            note: Some(format!("format id {} is out of XA's range", xid.format_id)),
+        },
+    }
+}
+
+/// Its global transaction (shared by its branches on every engine); none for a format id
+/// outside XA's range (no other engine's branch can carry it).
+pub fn global(xid: &Xid, decoded: &DecodedGid) -> Option<GlobalTransaction> {
+    let format_id = i32::try_from(xid.format_id).ok()?;
+    GlobalTransaction::of(&gid::pgjdbc_gid(format_id, &xid.gtrid, &xid.bqual), decoded)
+}
 
 /// An XA transaction id: format id, global transaction id, branch qualifier (each at most 64 bytes).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

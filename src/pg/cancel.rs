@@ -2,8 +2,7 @@
 //! statement a session runs is announced to a watcher the application installs, with a
 //! `Canceller` that sends PostgreSQL's CancelRequest on a connection of its own.
 
-use super::session::{pg_error, Place};
-use super::wire::Socket;
+use super::wire::{pg_error, Place, Socket};
 use anyhow::{anyhow, Context, Result};
 use postgres_native_tls::MakeTlsConnector;
 use std::sync::OnceLock;

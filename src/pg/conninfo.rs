@@ -76,6 +76,9 @@ pub struct ConnParams {
     pub service: Option<Service>,
     /// The password file searched when no password was given (found there or not).
     pub passfile: Option<PathBuf>,
+    /// The password file was passed over because its group or others may read it, as
+    /// libpq passes it over; libpq warns, and so must the application.
+    pub passfile_ignored: bool,
     /// Where the connection string came from, as the caller names it: for messages only.
     pub origin: Origin,
 }
@@ -359,6 +362,7 @@ impl ConnParams {
             from_environment,
             service,
             passfile: None,
+            passfile_ignored: false,
             origin: Origin::Unknown,
         };
         if params.password.is_some() {
@@ -374,7 +378,13 @@ impl ConnParams {
                 .map(PathBuf::from)
                 .or_else(|| env("HOME").map(|home| Path::new(&home).join(".pgpass")));
             if let Some(passfile) = passfile {
-                params.password = password_from_file(&passfile, &params)?.map(Password::new);
+                match password_from_file(&passfile, &params)? {
+                    FromPassfile::Password(password) => {
+                        params.password = Some(Password::new(password))
+                    }
+                    FromPassfile::Nothing => {}
+                    FromPassfile::Ignored => params.passfile_ignored = true,
+                }
                 if params.password.is_some() {
                     params.password_from = Some(PasswordFrom::File(passfile.clone()));
                 }
@@ -885,10 +895,19 @@ fn percent_decode(text: &str) -> Result<String> {
     String::from_utf8(out).context("not UTF-8 after %-decoding")
 }
 
+/// What a password file gave.
+enum FromPassfile {
+    Password(String),
+    /// No file, or no line for this server, database and user.
+    Nothing,
+    /// Its group or others may read it: passed over.
+    Ignored,
+}
+
 /// Looks the password up in a libpq password file (`host:port:db:user:password`, `*` wildcards).
-fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>> {
+fn password_from_file(path: &Path, params: &ConnParams) -> Result<FromPassfile> {
     if path.is_dir() {
-        return Ok(None);
+        return Ok(FromPassfile::Nothing);
     }
     // Another user's, or one group or others can write, is refused outright (libpq only
     // ignores one group or others can reach, below): its lines decide which password goes
@@ -896,7 +915,7 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>
     crate::fsafe::check_secret_file(path, "password file", None)?;
     // libpq skips a password file it cannot read; so do we.
     let Ok(bytes) = std::fs::read(path) else {
-        return Ok(None);
+        return Ok(FromPassfile::Nothing);
     };
     let text = String::from_utf8_lossy(&bytes);
     #[cfg(unix)]
@@ -904,11 +923,7 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>
         use std::os::unix::fs::PermissionsExt;
         if let Ok(meta) = std::fs::metadata(path) {
             if meta.permissions().mode() & 0o077 != 0 {
-                crate::term::status(&crate::shown!(
-                    "indoubt: warning: password file {} has group or world access; ignored (chmod 0600 it)",
-                    path.display()
-                ));
-                return Ok(None);
+                return Ok(FromPassfile::Ignored);
             }
         }
     }
@@ -933,10 +948,10 @@ fn password_from_file(path: &Path, params: &ConnParams) -> Result<Option<String>
             && matches(&fields[2], &params.dbname)
             && matches(&fields[3], &params.user)
         {
-            return Ok(Some(fields[4..].join(":")));
+            return Ok(FromPassfile::Password(fields[4..].join(":")));
         }
     }
-    Ok(None)
+    Ok(FromPassfile::Nothing)
 }
 
 fn split_pgpass_line(line: &str) -> Vec<String> {

@@ -1,7 +1,8 @@
 //! Who holds back the xmin horizon, how close each database is to wraparound, and where dead tuples pile up.
 
 use super::session::{self, Session};
-use crate::text::{RawText, Text};
+use super::{Gap, Grant};
+use crate::text::RawText;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -214,7 +215,7 @@ pub struct Settings {
     pub hot_standby_feedback: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct HorizonSnapshot {
     pub server_time: DateTime<Utc>,
     pub in_recovery: bool,
@@ -222,7 +223,7 @@ pub struct HorizonSnapshot {
     /// Ranked by age, oldest (the culprit) first.
     pub holders: Vec<Holder>,
     pub databases: Vec<DatabaseAge>,
-    pub visibility_gaps: Vec<Text>,
+    pub visibility_gaps: Vec<Gap>,
 }
 
 pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnapshot> {
@@ -279,11 +280,12 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
             .iter()
             .any(|h| h.kind == "session" && h.state.is_none())
     {
-        visibility_gaps.push(Text::from(
-            "state, transaction start and query of other users' sessions are hidden, so idle-in-transaction \
-             sessions (and autovacuum workers) show as plain sessions without an age in time: GRANT pg_monitor (or pg_read_all_stats) \
-             TO the monitoring role",
-        ));
+        visibility_gaps.push(Gap::MissingPrivilege {
+            what: "state, transaction start and query of other users' sessions are hidden, so idle-in-transaction \
+                   sessions (and autovacuum workers) show as plain sessions without an age in time"
+                .into(),
+            grant: Grant::ReadAllStats,
+        });
     }
 
     let mut ages = Vec::with_capacity(databases.len());
@@ -328,22 +330,19 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
             continue; // template0: nobody may connect, nothing to report
         }
         if !may_connect {
-            visibility_gaps.push(crate::text![
-                "dead tuples of database \"",
-                database,
-                "\" not read: GRANT CONNECT ON DATABASE \"",
-                database,
-                "\" TO the monitoring role"
-            ]);
+            visibility_gaps.push(Gap::MissingPrivilege {
+                what: crate::text!["dead tuples of database \"", database, "\" not read"],
+                grant: Grant::Connect(database.clone()),
+            });
         } else if let Some(name) = database.as_str() {
             readable.push(name.to_string());
         } else {
             // A connection names its database in UTF-8.
-            visibility_gaps.push(crate::text![
+            visibility_gaps.push(Gap::Unread(crate::text![
                 "dead tuples of database \"",
                 database,
                 "\" not read: its name is not UTF-8, so indoubt cannot connect to it"
-            ]);
+            ]));
         }
     }
 
@@ -354,8 +353,9 @@ pub async fn collect(session: &Session, timeout: Duration) -> Result<HorizonSnap
                     age.dead_tuples = tables;
                 }
             }
-            Err(e) => visibility_gaps
-                .push(format!("dead tuples of database \"{database}\" not read: {e:#}").into()),
+            Err(e) => visibility_gaps.push(Gap::Unread(
+                format!("dead tuples of database \"{database}\" not read: {e:#}").into(),
+            )),
         }
     }
     Ok(HorizonSnapshot {

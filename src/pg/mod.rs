@@ -13,7 +13,7 @@ pub mod slots;
 pub mod wire;
 pub mod xact;
 
-use crate::text::RawText;
+use crate::text::{RawText, Text};
 use tokio_postgres::types::{FromSql, Type};
 
 /// Text columns read as the bytes the server sent: a SQL_ASCII database holds GIDs,
@@ -33,6 +33,27 @@ impl<'a> FromSql<'a> for RawText {
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN
         )
     }
+}
+
+/// Part of the picture a read could not see, and why: the application words each for the
+/// operator, with the grant that would show it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Gap {
+    /// `what` is hidden from the role, or was not read: `grant` would show it.
+    MissingPrivilege { what: Text, grant: Grant },
+    /// What could not be read, and why (an error, a name indoubt cannot connect with).
+    Unread(Text),
+}
+
+/// A privilege the role lacks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Grant {
+    /// pg_monitor, or pg_read_all_stats alone: other users' sessions' state and queries.
+    ReadAllStats,
+    /// pg_monitor: pg_ls_waldir, the size of pg_wal.
+    Monitor,
+    /// CONNECT on the database.
+    Connect(RawText),
 }
 
 /// Query text from pg_stat_activity, unless it may carry a secret (`ALTER ROLE … PASSWORD

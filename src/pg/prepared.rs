@@ -7,6 +7,7 @@
 
 use super::conninfo::ConnParams;
 use super::session::{self, Session};
+use super::{Gap, Grant};
 use crate::gid::{self, DecodedGid};
 use crate::global_tx::{GlobalId, GlobalTransaction};
 use crate::text::{RawText, Text};
@@ -275,15 +276,15 @@ pub struct LockWait {
     pub relation: Option<RawText>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct PreparedSnapshot {
     pub server_time: DateTime<Utc>,
     pub max_prepared_transactions: i32,
     pub prepared_transactions: Vec<PreparedXact>,
     /// Sessions blocked by a prepared transaction we could not match to one.
     pub unattributed_blocked_sessions: Vec<BlockedSession>,
-    /// What we could not see, why, and how to fix it.
-    pub visibility_gaps: Vec<Text>,
+    /// What we could not see, and why.
+    pub visibility_gaps: Vec<Gap>,
     /// Parts of the picture that could not be read at all (each becomes an UNKNOWN finding).
     pub unreadable: Vec<String>,
 }
@@ -434,9 +435,10 @@ pub async fn collect(
     // are that transaction's business; only truly unmatched ones are reported here.
     let unattributed = named_sessions(blocked_by.remove(&None).unwrap_or_default(), &name_of);
     if !session.info.reads_all_stats && prepared.iter().any(|p| !p.blocked_sessions.is_empty()) {
-        gaps.push(Text::from(
-            "state and query text of other users' sessions are hidden: GRANT pg_monitor (or pg_read_all_stats) TO the monitoring role",
-        ));
+        gaps.push(Gap::MissingPrivilege {
+            what: "state and query text of other users' sessions are hidden".into(),
+            grant: Grant::ReadAllStats,
+        });
     }
     Ok(PreparedSnapshot {
         server_time: server.try_get(0)?,
@@ -486,7 +488,7 @@ async fn relation_names(
     current_db_oid: u32,
     wanted: BTreeMap<u32, (Option<RawText>, BTreeSet<u32>)>,
     timeout: Duration,
-    gaps: &mut Vec<Text>,
+    gaps: &mut Vec<Gap>,
 ) -> BTreeMap<(u32, u32), RawText> {
     let mut names = BTreeMap::new();
     let mut others = tokio::task::JoinSet::new();
@@ -495,18 +497,20 @@ async fn relation_names(
         if db_oid == current_db_oid || db_oid == 0 {
             match lookup(session, &oids).await {
                 Ok(found) => names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n))),
-                Err(e) => gaps.push(format!("relation names not resolved: {e:#}").into()),
+                Err(e) => gaps.push(Gap::Unread(
+                    format!("relation names not resolved: {e:#}").into(),
+                )),
             }
             continue;
         }
         let Some(datname) = datname else { continue };
         // A connection names its database in UTF-8; a name that is not cannot be entered.
         let Some(utf8_name) = datname.as_str() else {
-            gaps.push(crate::text![
+            gaps.push(Gap::Unread(crate::text![
                 "relation names in database \"",
                 datname,
                 "\" not resolved (shown as oids): its name is not UTF-8, so indoubt cannot connect to it"
-            ]);
+            ]));
             continue;
         };
         let params: ConnParams = session.params.with_dbname(utf8_name);
@@ -524,14 +528,16 @@ async fn relation_names(
             Ok((db_oid, _, Ok(found))) => {
                 names.extend(found.into_iter().map(|(oid, n)| ((db_oid, oid), n)))
             }
-            Ok((_, datname, Err(e))) => gaps.push(crate::text![
+            Ok((_, datname, Err(e))) => gaps.push(Gap::Unread(crate::text![
                 "relation names in database \"",
                 datname,
                 "\" not resolved (shown as oids): ",
                 format!("{e:#}"),
                 "; the role needs CONNECT on it"
-            ]),
-            Err(e) => gaps.push(format!("relation name lookup failed: {e}").into()),
+            ])),
+            Err(e) => gaps.push(Gap::Unread(
+                format!("relation name lookup failed: {e}").into(),
+            )),
         }
     }
     names

@@ -2,8 +2,7 @@
 
 use super::cancel::{Canceller, Running};
 use super::conninfo::{ConnParams, Endpoint, Origin, PasswordFrom, SslMode, UnnamedDb};
-use super::wire::{self, cut_server_text, Guarded, GuardedTls, Socket};
-use crate::error::hinted;
+use super::wire::{self, cut_server_text, pg_error, Addr, Guarded, GuardedTls, Place, Socket};
 use crate::tls;
 use anyhow::{anyhow, Context, Result};
 use futures_util::Stream;
@@ -75,7 +74,7 @@ pub async fn connect(params: &ConnParams, timeout: Duration) -> Result<Session> 
     Ok(session)
 }
 
-/// Why a connection could not be made, in the terms its hint needs (src/error.rs words
+/// Why a connection could not be made, in the terms its hint needs (src/hints.rs words
 /// the hints). Failures of other kinds stay the driver's or the server's own error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
@@ -434,59 +433,6 @@ struct Opened {
     wire: wire::Failure,
 }
 
-/// Where a session went: one address of one host, and the host's name for TLS.
-#[derive(Debug, Clone)]
-pub struct Place {
-    addr: Addr,
-    hostname: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-enum Addr {
-    Tcp(std::net::SocketAddr),
-    /// The socket file itself.
-    Unix(std::path::PathBuf),
-}
-
-impl Place {
-    /// The host name TLS verifies the certificate against ("" when there is none).
-    pub(crate) fn hostname(&self) -> &str {
-        self.hostname.as_deref().unwrap_or_default()
-    }
-
-    /// Opens a socket to the place, TCP (no delay, keepalive on, as tokio-postgres and
-    /// libpq do) or Unix, within `timeout` when one is given.
-    pub(crate) async fn connect(&self, timeout: Option<Duration>) -> std::io::Result<Socket> {
-        let connecting = async {
-            match &self.addr {
-                Addr::Tcp(address) => {
-                    let socket = if address.is_ipv4() {
-                        tokio::net::TcpSocket::new_v4()?
-                    } else {
-                        tokio::net::TcpSocket::new_v6()?
-                    };
-                    socket.set_keepalive(true)?;
-                    let stream = socket.connect(*address).await?;
-                    stream.set_nodelay(true)?;
-                    Ok(Socket::Tcp(stream))
-                }
-                Addr::Unix(path) => Ok(Socket::Unix(tokio::net::UnixStream::connect(path).await?)),
-            }
-        };
-        match timeout {
-            None => connecting.await,
-            Some(timeout) => tokio::time::timeout(timeout, connecting)
-                .await
-                .unwrap_or_else(|_| {
-                    Err(std::io::Error::new(
-                        std::io::ErrorKind::TimedOut,
-                        "connection timed out",
-                    ))
-                }),
-        }
-    }
-}
-
 /// Connects to the first host (and address) that takes the session, in order, as libpq
 /// does. indoubt opens the sockets itself so that the server's bytes pass the guard of
 /// src/pg/wire.rs; tokio-postgres speaks the protocol over them.
@@ -781,12 +727,7 @@ fn tls_config(params: &ConnParams, mode: SslMode) -> Result<tls::Config> {
             tls::Trust::Pem(tls::Material::file(property, path))
         }
         Some(_) => tls::Trust::System,
-        None if verify_chain => {
-            return Err(hinted(
-                format!("sslmode {} needs a root certificate", mode.as_str()),
-                "set sslrootcert=/path/to/ca.pem (or sslrootcert=system), or put it in ~/.postgresql/root.crt",
-            ))
-        }
+        None if verify_chain => return Err(Refused::NoRootCertificate(mode).into()),
         None => tls::Trust::System,
     };
     let identity = match (&params.sslcert, &params.sslkey) {
@@ -811,36 +752,33 @@ fn tls_config(params: &ConnParams, mode: SslMode) -> Result<tls::Config> {
 /// up front rather than answered with half-right SQL.
 fn supported(version_num: i32, version: &str) -> Result<()> {
     if version_num < MIN_SERVER_VERSION {
-        return Err(hinted(
-            format!("PostgreSQL {} is not supported", cut_server_text(version)),
-            "indoubt needs PostgreSQL 13 or newer",
-        ));
+        return Err(Refused::Version(cut_server_text(version).into_owned()).into());
     }
     Ok(())
 }
 
-/// Turns a driver error into one line with the server's SQLSTATE, message, detail and
-/// hint, each cut after `wire::MAX_SERVER_TEXT` characters (a server may send megabytes).
-pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
-    match err.as_db_error() {
-        Some(db) => {
-            let mut text = format!(
-                "{} {}: {}",
-                cut_server_text(db.severity()),
-                db.code().code(),
-                cut_server_text(db.message())
-            );
-            if let Some(detail) = db.detail() {
-                text.push_str(&format!(" (detail: {})", cut_server_text(detail)));
+/// What indoubt refuses before a session is used: the application says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// sslmode verify-ca or verify-full (or require with no root certificate to check
+    /// against) and no root certificate: none given, none at ~/.postgresql/root.crt.
+    NoRootCertificate(SslMode),
+    /// A server older than 13, by its version string.
+    Version(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::NoRootCertificate(mode) => {
+                write!(f, "sslmode {} needs a root certificate", mode.as_str())
             }
-            match db.hint() {
-                Some(hint) => hinted(text, cut_server_text(hint).into_owned()),
-                None => anyhow!(text),
-            }
+            Refused::Version(version) => write!(f, "PostgreSQL {version} is not supported"),
         }
-        None => anyhow::Error::new(err),
     }
 }
+
+impl std::error::Error for Refused {}
 
 /// A driver error of a session: the guard's reason when it closed the connection (the
 /// driver then says only "connection closed"), else the driver's own.
@@ -1011,8 +949,8 @@ mod tests {
         let err = supported(120017, "12.17").unwrap_err();
         assert_eq!(err.to_string(), "PostgreSQL 12.17 is not supported");
         assert_eq!(
-            crate::error::hint_of(&err),
-            Some("indoubt needs PostgreSQL 13 or newer")
+            err.downcast_ref::<Refused>(),
+            Some(&Refused::Version("12.17".into()))
         );
         assert!(supported(130000, "13.0").is_ok());
         assert!(supported(180001, "18.1").is_ok());

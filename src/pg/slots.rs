@@ -1,6 +1,7 @@
 //! Reads replication slots with version-aware SQL (PG13–18), retained WAL on a primary or a standby.
 
 use super::session::Session;
+use super::{Gap, Grant};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -127,7 +128,9 @@ pub struct SlotsSnapshot {
     pub pg_wal_bytes: Option<i64>,
     pub pg_wal_files: Option<i64>,
     pub slots: Vec<Slot>,
-    pub visibility_gaps: Vec<String>,
+    /// What the role could not see: the application words it (and puts it in the JSON).
+    #[serde(skip)]
+    pub visibility_gaps: Vec<Gap>,
 }
 
 pub async fn collect(session: &Session) -> Result<SlotsSnapshot> {
@@ -148,9 +151,10 @@ pub async fn collect(session: &Session) -> Result<SlotsSnapshot> {
             None => (None, None),
         },
         Err(e) => {
-            visibility_gaps.push(format!(
-                "size of pg_wal not read ({e:#}): GRANT pg_monitor TO the monitoring role"
-            ));
+            visibility_gaps.push(Gap::MissingPrivilege {
+                what: format!("size of pg_wal not read ({e:#})").into(),
+                grant: Grant::Monitor,
+            });
             (None, None)
         }
     };

@@ -5,14 +5,113 @@
 //! length that counts itself) as the bytes pass and fails the read at the first header
 //! declaring more than [`MAX_MESSAGE_BYTES`], before its body is buffered.
 
+use anyhow::anyhow;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpStream, UnixStream};
 use tokio_postgres::tls::{ChannelBinding, TlsConnect, TlsStream};
+
+/// Where a session went: one address of one host, and the host's name for TLS.
+#[derive(Debug, Clone)]
+pub struct Place {
+    pub(super) addr: Addr,
+    pub(super) hostname: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) enum Addr {
+    Tcp(std::net::SocketAddr),
+    /// The socket file itself.
+    Unix(std::path::PathBuf),
+}
+
+impl Place {
+    /// The host name TLS verifies the certificate against ("" when there is none).
+    pub(crate) fn hostname(&self) -> &str {
+        self.hostname.as_deref().unwrap_or_default()
+    }
+
+    /// Opens a socket to the place, TCP (no delay, keepalive on, as tokio-postgres and
+    /// libpq do) or Unix, within `timeout` when one is given.
+    pub(crate) async fn connect(&self, timeout: Option<Duration>) -> std::io::Result<Socket> {
+        let connecting = async {
+            match &self.addr {
+                Addr::Tcp(address) => {
+                    let socket = if address.is_ipv4() {
+                        tokio::net::TcpSocket::new_v4()?
+                    } else {
+                        tokio::net::TcpSocket::new_v6()?
+                    };
+                    socket.set_keepalive(true)?;
+                    let stream = socket.connect(*address).await?;
+                    stream.set_nodelay(true)?;
+                    Ok(Socket::Tcp(stream))
+                }
+                Addr::Unix(path) => Ok(Socket::Unix(UnixStream::connect(path).await?)),
+            }
+        };
+        match timeout {
+            None => connecting.await,
+            Some(timeout) => tokio::time::timeout(timeout, connecting)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "connection timed out",
+                    ))
+                }),
+        }
+    }
+}
+
+/// An error the server sent with a hint of its own (its HINT field, cut as the rest):
+/// the application shows that hint under it.
+#[derive(Debug)]
+pub struct ServerError {
+    /// Severity, SQLSTATE, message and detail, as one line.
+    pub text: String,
+    pub hint: String,
+}
+
+impl std::fmt::Display for ServerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// Turns a driver error into one line with the server's SQLSTATE, message, detail and
+/// hint, each cut after `wire::MAX_SERVER_TEXT` characters (a server may send megabytes).
+pub fn pg_error(err: tokio_postgres::Error) -> anyhow::Error {
+    match err.as_db_error() {
+        Some(db) => {
+            let mut text = format!(
+                "{} {}: {}",
+                cut_server_text(db.severity()),
+                db.code().code(),
+                cut_server_text(db.message())
+            );
+            if let Some(detail) = db.detail() {
+                text.push_str(&format!(" (detail: {})", cut_server_text(detail)));
+            }
+            match db.hint() {
+                Some(hint) => ServerError {
+                    text,
+                    hint: cut_server_text(hint).into_owned(),
+                }
+                .into(),
+                None => anyhow!(text),
+            }
+        }
+        None => anyhow::Error::new(err),
+    }
+}
 
 /// The largest backend message indoubt reads. What it legitimately reads is far smaller:
 /// catalog rows (a GID is at most 200 bytes, pg_stat_activity's query text at most

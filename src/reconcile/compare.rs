@@ -158,6 +158,7 @@ mod tests {
         let mut l = IdList::new(&crate::reconcile::spill::Budget::new(
             u64::MAX,
             std::env::temp_dir(),
+            |_| unreachable!("an unbounded budget never spills"),
         ));
         for id in ids {
             l.push(id).unwrap();

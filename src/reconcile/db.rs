@@ -1,9 +1,8 @@
 //! The database side: the job's query streamed row by row, never loaded whole; its
 //! columns checked before it runs, and a row that cannot be read named with what to do.
 
-use super::ids::{within_limit, IdList, MAX_ID_BYTES};
+use super::ids::{within_limit, IdList, IdPlace};
 use super::spill::Budget;
-use crate::error::hinted;
 use crate::pg::session::Session;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -89,14 +88,10 @@ pub async fn read(
             }
             IdKind::Text => match id_cell::<&str>(&row, &shape, at, side.rows)? {
                 Some(id) => {
-                    within_limit(
-                        id,
-                        || format!("{} of the reconcile query", which_row(side.rows, at)),
-                        &format!(
-                            "the id column ({:?}) must hold an identifier, not a document: check the query, or leave such rows out (… WHERE octet_length({}) <= {MAX_ID_BYTES})",
-                            shape.id_name, shape.id_name
-                        ),
-                    )?;
+                    within_limit(id, || IdPlace::Row {
+                        which: format!("{} of the reconcile query", which_row(side.rows, at)),
+                        column: shape.id_name.clone(),
+                    })?;
                     Some(Id::Text(id.to_string()))
                 }
                 None => None,
@@ -125,47 +120,125 @@ pub async fn read(
 }
 
 /// A row that could not be read, named; one too large to be read (past the 16 MiB a
-/// message may take) with where to look, as an id past its limit is.
+/// message may take) typed, for the application to say where to look, as it does for an
+/// id past its limit.
 fn unread_row(err: anyhow::Error, before: u64) -> anyhow::Error {
-    let row = format!("reading row {} of the reconcile query", before + 1);
+    let row = before + 1;
     if err.downcast_ref::<crate::pg::wire::Oversized>().is_none() {
-        return err.context(row);
+        return err.context(format!("reading row {row} of the reconcile query"));
     }
-    err.context(crate::error::Hinted {
-        message: row,
-        hint: format!(
-            "a row holds an id (at most {MAX_ID_BYTES} bytes) and its time: check that the query selects the id, not a document"
-        ),
-    })
+    err.context(RowTooLarge { row })
 }
+
+/// The rows of the reconcile query are ids and times: one too large to read holds more.
+#[derive(Debug)]
+pub struct RowTooLarge {
+    /// Its place in the order the server sent the rows, from 1.
+    pub row: u64,
+}
+
+impl std::fmt::Display for RowTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "reading row {} of the reconcile query", self.row)
+    }
+}
+
+impl std::error::Error for RowTooLarge {}
+
+/// Why the reconcile query cannot be compared: its shape (parameters and columns), checked
+/// before it runs, or a row without an id. The application says how to fix each.
+#[derive(Debug)]
+pub enum QueryError {
+    /// It takes `count` parameters, not the window's two.
+    Parameters {
+        count: usize,
+    },
+    /// Parameter `n` (1 or 2) is used as the type `found`, not timestamptz.
+    ParameterType {
+        n: usize,
+        found: String,
+    },
+    NoColumns,
+    /// The first column, the id, is of the type `found`: neither text nor an integer.
+    IdType {
+        column: String,
+        found: String,
+    },
+    /// The second column, the row's time, is of the type `found`, not timestamptz.
+    TimeType {
+        column: String,
+        found: String,
+        kind: TimeKind,
+    },
+    /// `which` row has a NULL id (in `column`, of the type `found`).
+    NullId {
+        which: String,
+        column: String,
+        found: String,
+    },
+}
+
+/// What a time column that is not timestamptz is, for the cast that makes it one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeKind {
+    /// timestamp without time zone: it has no instant until a zone is named.
+    Timestamp,
+    Date,
+    Other,
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Parameters { count } => write!(
+                f,
+                "the reconcile query takes {count} parameter(s): it must take the window, $1 (since) and $2 (until)"
+            ),
+            QueryError::ParameterType { n, found } => write!(
+                f,
+                "the reconcile query uses ${n} as {found}: it is the window's {}, a timestamptz",
+                if *n == 1 {
+                    "start (since)"
+                } else {
+                    "end (until)"
+                }
+            ),
+            QueryError::NoColumns => f.write_str("the reconcile query returns no columns"),
+            QueryError::IdType { column, found } => write!(
+                f,
+                "the reconcile query's first column {column:?} is of type {found}: the id must be text or an integer (smallint, integer, bigint)"
+            ),
+            QueryError::TimeType { column, found, .. } => write!(
+                f,
+                "the reconcile query's second column {column:?} is of type {found}: it must be the row's time, timestamptz"
+            ),
+            QueryError::NullId {
+                which,
+                column,
+                found,
+            } => write!(
+                f,
+                "{which} of the reconcile query has a NULL id (column {column:?}, {found}): a row without an id cannot be compared"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
 
 /// `$1` and `$2` must be timestamptz: PostgreSQL infers a parameter's type from its use
 /// (`$1 < $2` alone makes them text), and the driver would then refuse in Rust's words.
 fn parameters(types: &[Type]) -> Result<()> {
     if types.len() != 2 {
-        return Err(hinted(
-            format!(
-                "the reconcile query takes {} parameter(s): it must take the window, $1 (since) and $2 (until)",
-                types.len()
-            ),
-            "e.g. … WHERE created_at >= $1 AND created_at < $2: rows outside the window would be reported missing",
-        ));
+        return Err(QueryError::Parameters { count: types.len() }.into());
     }
     for (i, t) in types.iter().enumerate() {
         if *t != Type::TIMESTAMPTZ {
-            let n = i + 1;
-            return Err(hinted(
-                format!(
-                    "the reconcile query uses ${n} as {}: it is the window's {}, a timestamptz",
-                    sql_type(t),
-                    if n == 1 {
-                        "start (since)"
-                    } else {
-                        "end (until)"
-                    }
-                ),
-                format!("compare it with a timestamptz column, or write ${n}::timestamptz"),
-            ));
+            return Err(QueryError::ParameterType {
+                n: i + 1,
+                found: sql_type(t),
+            }
+            .into());
         }
     }
     Ok(())
@@ -175,10 +248,7 @@ fn parameters(types: &[Type]) -> Result<()> {
 /// read, with the cast that makes them readable.
 fn shape(columns: &[tokio_postgres::Column]) -> Result<Shape> {
     let Some(first) = columns.first() else {
-        return Err(hinted(
-            "the reconcile query returns no columns",
-            "select the id first, then the row's time: SELECT id, created_at FROM …",
-        ));
+        return Err(QueryError::NoColumns.into());
     };
     let id_name = first.name().to_string();
     let id_type = sql_type(first.type_());
@@ -188,36 +258,27 @@ fn shape(columns: &[tokio_postgres::Column]) -> Result<Shape> {
         Type::INT2 => IdKind::Int2,
         ref t if <String as FromSql>::accepts(t) => IdKind::Text,
         _ => {
-            return Err(hinted(
-                format!(
-                    "the reconcile query's first column {id_name:?} is of type {id_type}: the id must be text or an integer (smallint, integer, bigint)"
-                ),
-                format!(
-                    "cast it in the query: {id_name}::text (exact for numeric, uuid and any other type), or {id_name}::bigint"
-                ),
-            ))
+            return Err(QueryError::IdType {
+                column: id_name,
+                found: id_type,
+            }
+            .into())
         }
     };
     let time_name = match columns.get(1) {
         None => None,
         Some(c) if *c.type_() == Type::TIMESTAMPTZ => Some(c.name().to_string()),
         Some(c) => {
-            let (name, found) = (c.name(), sql_type(c.type_()));
-            let hint = match *c.type_() {
-                Type::TIMESTAMP => format!(
-                    "a timestamp without time zone has no instant: say which zone it holds, e.g. {name} AT TIME ZONE 'UTC'"
-                ),
-                Type::DATE => format!("cast it in the query: {name}::timestamptz"),
-                _ => format!(
-                    "return the row's time as timestamptz second ({name}::timestamptz), or drop the column (then no row counts as pending)"
-                ),
-            };
-            return Err(hinted(
-                format!(
-                    "the reconcile query's second column {name:?} is of type {found}: it must be the row's time, timestamptz"
-                ),
-                hint,
-            ));
+            return Err(QueryError::TimeType {
+                column: c.name().to_string(),
+                found: sql_type(c.type_()),
+                kind: match *c.type_() {
+                    Type::TIMESTAMP => TimeKind::Timestamp,
+                    Type::DATE => TimeKind::Date,
+                    _ => TimeKind::Other,
+                },
+            }
+            .into());
         }
     };
     Ok(Shape {
@@ -264,18 +325,12 @@ fn cell<'a, T: FromSql<'a>>(
 }
 
 fn null_id(shape: &Shape, at: Option<PgTime>, before: u64) -> anyhow::Error {
-    hinted(
-        format!(
-            "{} of the reconcile query has a NULL id (column {:?}, {}): a row without an id cannot be compared",
-            which_row(before, at),
-            shape.id_name,
-            shape.id_type
-        ),
-        format!(
-            "leave such rows out of the query: … WHERE {} IS NOT NULL (or COALESCE them to a placeholder you will recognise)",
-            shape.id_name
-        ),
-    )
+    QueryError::NullId {
+        which: which_row(before, at),
+        column: shape.id_name.clone(),
+        found: shape.id_type.clone(),
+    }
+    .into()
 }
 
 /// "row 17 (time 2026-05-11 02:00:00 UTC)": its position in the order the server sent

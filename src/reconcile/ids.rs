@@ -3,7 +3,7 @@
 
 use super::json_pointer::Pointer;
 use super::spill::{Budget, Item, Pile, Sorted};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::sync::Arc;
 
 /// The longest id compared, in bytes (of UTF-8). An identifier is a few dozen bytes; one
@@ -13,21 +13,50 @@ use std::sync::Arc;
 /// error naming its row or message (exit 3).
 pub const MAX_ID_BYTES: usize = 4096;
 
-/// Refuses an id longer than [`MAX_ID_BYTES`]: `which` names the row or the message,
-/// `hint` says where to look.
-pub fn within_limit(id: &str, which: impl FnOnce() -> String, hint: &str) -> Result<()> {
+/// Refuses an id longer than [`MAX_ID_BYTES`]; `place` names the row or the message.
+pub fn within_limit(id: &str, place: impl FnOnce() -> IdPlace) -> Result<()> {
     if id.len() <= MAX_ID_BYTES {
         return Ok(());
     }
-    Err(crate::error::hinted(
-        format!(
-            "{} has an id of {} bytes: indoubt compares ids of at most {MAX_ID_BYTES} bytes",
-            which(),
-            id.len()
-        ),
-        hint,
-    ))
+    Err(IdTooLong {
+        place: place(),
+        bytes: id.len(),
+    }
+    .into())
 }
+
+/// Where an id too long to compare was found: what to check differs (the query's id
+/// column, or where the topic's id is taken from), so the application says which.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdPlace {
+    /// A row of the database side: `which` as "row 17 (time …) of the reconcile query",
+    /// and the query's id column.
+    Row { which: String, column: String },
+    /// A message of the topic: "the message at partition 2 offset 17".
+    Message { which: String },
+}
+
+/// An id past [`MAX_ID_BYTES`], on either side.
+#[derive(Debug)]
+pub struct IdTooLong {
+    pub place: IdPlace,
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for IdTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let which = match &self.place {
+            IdPlace::Row { which, .. } | IdPlace::Message { which } => which,
+        };
+        write!(
+            f,
+            "{which} has an id of {} bytes: indoubt compares ids of at most {MAX_ID_BYTES} bytes",
+            self.bytes
+        )
+    }
+}
+
+impl std::error::Error for IdTooLong {}
 
 /// Where a message's id is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,14 +68,16 @@ pub enum IdFrom {
 }
 
 impl IdFrom {
-    pub fn parse(text: &str) -> Result<IdFrom> {
-        Ok(match text.split_once(':') {
+    /// `key`, `header:NAME` or `json:/pointer`; None for anything else (the application
+    /// names the setting it came from).
+    pub fn parse(text: &str) -> Option<IdFrom> {
+        Some(match text.split_once(':') {
             None if text == "key" => IdFrom::Key,
             Some(("header", name)) if !name.is_empty() => IdFrom::Header(name.to_string()),
             Some(("json", pointer)) if pointer.starts_with('/') => {
                 IdFrom::Json(Pointer::parse(pointer))
             }
-            _ => bail!("invalid --id-from {text:?}: use key, header:NAME or json:/pointer"),
+            _ => return None,
         })
     }
 
@@ -180,7 +211,17 @@ impl Drop for IdList {
 
 #[cfg(test)]
 mod tests {
+    use super::super::spill::Scratch;
     use super::*;
+
+    /// The application's scratch directory (src/fsafe.rs's, as a run makes it), for the
+    /// tests that spill.
+    fn scratch(parent: &std::path::Path) -> Result<Box<dyn Scratch>> {
+        Ok(Box::new(crate::fsafe::ScratchDir::create(
+            parent,
+            "indoubt-reconcile-",
+        )?))
+    }
 
     #[test]
     fn id_sources() {
@@ -216,8 +257,8 @@ mod tests {
             .unwrap_err()
             .contains("not JSON"));
         assert!(json.extract(None, none, Some(br#"{"order":{}}"#)).is_err());
-        assert!(IdFrom::parse("header:").is_err());
-        assert!(IdFrom::parse("json:order").is_err());
+        assert!(IdFrom::parse("header:").is_none());
+        assert!(IdFrom::parse("json:order").is_none());
     }
 
     fn all(list: IdList) -> (Vec<u64>, Vec<String>) {
@@ -233,7 +274,7 @@ mod tests {
     }
 
     fn unbounded() -> Arc<Budget> {
-        Budget::new(u64::MAX, std::env::temp_dir())
+        Budget::new(u64::MAX, std::env::temp_dir(), scratch)
     }
 
     #[test]
@@ -259,7 +300,7 @@ mod tests {
     fn past_the_budget_runs_spill_and_merge_back_in_the_same_order() {
         let dir = tempfile::tempdir().unwrap();
         // 4 KiB: a chunk is the whole budget, so three lists over-reserve and spill often.
-        let budget = Budget::new(4096, dir.path().to_path_buf());
+        let budget = Budget::new(4096, dir.path().to_path_buf(), scratch);
         let (mut a, mut b, mut c) = (
             IdList::new(&budget),
             IdList::new(&budget),
@@ -300,7 +341,7 @@ mod tests {
     #[test]
     fn more_runs_than_can_be_open_at_once_are_merged_in_steps() {
         let dir = tempfile::tempdir().unwrap();
-        let budget = Budget::new(4096, dir.path().to_path_buf());
+        let budget = Budget::new(4096, dir.path().to_path_buf(), scratch);
         let (mut a, mut b) = (IdList::new(&budget), IdList::new(&budget));
         // b holds its chunk, so every chunk's worth a takes spills: ~250 runs.
         b.push("1").unwrap();

@@ -3,8 +3,6 @@
 //! run's own) and the runs are merged back in order, so the answer is the one the
 //! in-memory path gives, in bounded memory.
 
-use crate::error::hinted;
-use crate::fsafe::ScratchDir;
 use crate::units::format_size;
 use anyhow::{anyhow, Result};
 use std::cmp::Reverse;
@@ -12,7 +10,7 @@ use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -23,25 +21,40 @@ const MAX_OPEN_RUNS: usize = 16;
 const READ_BUFFER: usize = 128 << 10;
 const WRITE_BUFFER: usize = 1 << 20;
 
+/// A directory of the run's own that sorted runs go to, removed when dropped. The
+/// application makes it: where such a directory may be made, and how safely, is its
+/// policy (indoubt's is src/fsafe.rs's `ScratchDir`), not this library's.
+pub trait Scratch: Send {
+    /// Where it is, for messages.
+    fn path(&self) -> &Path;
+    /// A file without a name in it: its space is given back when the handle closes.
+    fn nameless_file(&self) -> io::Result<File>;
+}
+
+/// Makes the scratch directory in the parent given to [`Budget::new`].
+pub type MakeScratch = fn(&Path) -> Result<Box<dyn Scratch>>;
+
 /// The bytes every list of one comparison may hold together, and the runs past them.
 pub struct Budget {
     limit: usize,
     used: AtomicUsize,
     spilled: AtomicU64,
     parent: PathBuf,
+    make: MakeScratch,
     /// Made at the first spill: most comparisons never need it.
-    dir: Mutex<Option<ScratchDir>>,
+    dir: Mutex<Option<Box<dyn Scratch>>>,
 }
 
 impl Budget {
-    /// `parent`: where the scratch directory is made when the lists outgrow `limit`.
-    pub fn new(limit: u64, parent: PathBuf) -> Arc<Budget> {
+    /// `parent`: where `make` makes the scratch directory when the lists outgrow `limit`.
+    pub fn new(limit: u64, parent: PathBuf, make: MakeScratch) -> Arc<Budget> {
         fixed_mmap_threshold();
         Arc::new(Budget {
             limit: usize::try_from(limit).unwrap_or(usize::MAX),
             used: AtomicUsize::new(0),
             spilled: AtomicU64::new(0),
             parent,
+            make,
             dir: Mutex::new(None),
         })
     }
@@ -79,7 +92,7 @@ impl Budget {
     fn file(&self) -> Result<File> {
         let mut dir = self.dir.lock().unwrap_or_else(|p| p.into_inner());
         if dir.is_none() {
-            *dir = Some(ScratchDir::create(&self.parent, "indoubt-reconcile-")?);
+            *dir = Some((self.make)(&self.parent)?);
         }
         let dir = dir.as_ref().expect("made above");
         dir.nameless_file()
@@ -99,18 +112,42 @@ impl Budget {
     fn write_error(&self, at: String, e: io::Error) -> anyhow::Error {
         let full = matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT));
         if full {
-            hinted(
-                format!(
-                    "the scratch directory {at} ran out of space after {} of sorted runs ({e}): the comparison cannot finish, and no partial answer is given",
-                    format_size(self.spilled())
-                ),
-                "free space there, give --spill-dir a file system with room (about 16 bytes per id past the memory budget), or raise --memory (at most 1GiB)",
-            )
+            OutOfSpace {
+                at,
+                spilled: self.spilled(),
+                error: e,
+            }
+            .into()
         } else {
             anyhow!(e).context(format!("writing sorted runs to the scratch directory {at}"))
         }
     }
 }
+
+/// The scratch directory's file system filled up (or the user's quota): the comparison
+/// stops, it never answers from part of the ids.
+#[derive(Debug)]
+pub struct OutOfSpace {
+    /// The scratch directory.
+    pub at: String,
+    /// Bytes of sorted runs written before.
+    pub spilled: u64,
+    pub error: io::Error,
+}
+
+impl std::fmt::Display for OutOfSpace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the scratch directory {} ran out of space after {} of sorted runs ({}): the comparison cannot finish, and no partial answer is given",
+            self.at,
+            format_size(self.spilled),
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for OutOfSpace {}
 
 /// A list's memory is counted by what it holds, so freed memory must go back to the
 /// system, and a list growing must not leave its old block behind. glibc serves large

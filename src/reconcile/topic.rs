@@ -3,9 +3,8 @@
 //! consumer group and nothing committed. Raw Fetch requests bring the batches; parser
 //! threads decompress them and pick the ids out.
 
-use super::ids::{within_limit, IdFrom, IdList};
+use super::ids::{within_limit, IdFrom, IdList, IdPlace};
 use super::spill::Budget;
-use crate::error::hinted;
 use crate::kafka::cluster::Cluster;
 use crate::kafka::config::ClientConfig;
 use crate::kafka::fetch::{self, Range, Work, READ_COMMITTED};
@@ -23,13 +22,33 @@ use std::time::Duration;
 /// took 85 MiB past a 512 MiB budget at 100M ids; 8 take 34 MiB, and no time).
 const QUEUED_BATCHES: usize = 8;
 
-/// Where to look when a message's id is too long.
-const ID_HINT: &str = "--id-from says where a message's id is (key, header:NAME or json:/pointer): check that it picks the id, not a payload";
-
 /// A message, for an error: "the message at partition 2 offset 17".
 fn message(partition: i32, offset: i64) -> String {
     format!("the message at partition {partition} offset {offset}")
 }
+
+/// Retention deleted messages of a partition between the run's first look at its log
+/// start and the search for the window's start: that start may have been among them.
+#[derive(Debug)]
+pub struct RetentionCut {
+    pub topic: String,
+    pub partition: i32,
+    /// The log start when the topic was opened, and now.
+    pub then: i64,
+    pub now: i64,
+}
+
+impl std::fmt::Display for RetentionCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "retention deleted messages of {}-{} as the run began (log start {} → {}): the window's start may be among them",
+            self.topic, self.partition, self.then, self.now
+        )
+    }
+}
+
+impl std::error::Error for RetentionCut {}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Unparseable {
@@ -278,7 +297,9 @@ pub async fn read_past_lso(
                     partition.messages_past_lso += 1;
                     match id_from.extract(record.key, |name| record.header(name), record.value) {
                         Ok(id) => {
-                            within_limit(&id, || message(tp.1, record.offset), ID_HINT)?;
+                            within_limit(&id, || IdPlace::Message {
+                                which: message(tp.1, record.offset),
+                            })?;
                             past.ids.push(&id)?
                         }
                         Err(why) => past.unparseable.push(Unparseable {
@@ -350,10 +371,13 @@ pub async fn read(
         let cut = start >= 0 && now > then && start <= now;
         let start = if start < 0 { end } else { start };
         if cut {
-            return Err(hinted(
-                format!("retention deleted messages of {name}-{} as the run began (log start {then} → {now}): the window's start may be among them", tp.1),
-                "run it again: the window's start is then judged against what is kept",
-            ));
+            return Err(RetentionCut {
+                topic: name.to_string(),
+                partition: tp.1,
+                then,
+                now,
+            }
+            .into());
         }
         ranges.push(Range {
             partition: tp.1,
@@ -461,7 +485,9 @@ impl TopicSide {
                 self.messages += 1;
                 match id_from.extract(record.key, |name| record.header(name), record.value) {
                     Ok(id) => {
-                        within_limit(&id, || message(work.partition, record.offset), ID_HINT)?;
+                        within_limit(&id, || IdPlace::Message {
+                            which: message(work.partition, record.offset),
+                        })?;
                         if record.timestamp >= window.since_ms && record.timestamp < window.until_ms
                         {
                             self.window.push(&id)?;

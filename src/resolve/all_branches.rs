@@ -67,7 +67,7 @@ pub async fn plan(
             return None;
         }
         let xid_text = crate::text::RawText::from(s.xid.sql());
-        let decoded = crate::commands::mysql_decoded(&s.xid);
+        let decoded = crate::mysql::xa::decoded(&s.xid);
         Some(sources::ask_sources(ctx, configured, &xid_text, &decoded).await)
     }))
     .await;
@@ -135,7 +135,7 @@ pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<
             evidence: serde_json::json!({
                 "xid": s.xid,
                 "age": s.age,
-                "decoded_xid": crate::commands::mysql_decoded(&s.xid),
+                "decoded_xid": crate::mysql::xa::decoded(&s.xid),
                 "global_transaction": global,
                 "found_on": s.found_on,
                 "all_branches": true,

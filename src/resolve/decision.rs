@@ -1,48 +1,11 @@
 //! What the decision sources' answers let us propose: the coordinator's decision, presumed
 //! abort (only past `in_doubt_after`), waiting, or an explicit heuristic.
 
-pub use crate::audit::record::{Answer, SourceAnswer};
+// The decision and the answers are the audit record's words; the settings take a decision too.
+pub use crate::audit::record::{Answer, Decision, SourceAnswer};
 use crate::codes;
 use crate::units::{format_duration, seconds};
 use serde::Serialize;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    Commit,
-    Rollback,
-}
-
-impl Decision {
-    pub fn statement(self) -> &'static str {
-        match self {
-            Decision::Commit => "COMMIT PREPARED",
-            Decision::Rollback => "ROLLBACK PREPARED",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Decision::Commit => "commit",
-            Decision::Rollback => "rollback",
-        }
-    }
-
-    pub fn opposite(self) -> Decision {
-        match self {
-            Decision::Commit => Decision::Rollback,
-            Decision::Rollback => Decision::Commit,
-        }
-    }
-
-    /// The source answer that records this decision.
-    pub fn answer(self) -> Answer {
-        match self {
-            Decision::Commit => Answer::Commit,
-            Decision::Rollback => Answer::Rollback,
-        }
-    }
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Proposal {

@@ -5,7 +5,7 @@
 
 use crate::audit::record::{Outcome, SourceAnswer};
 use crate::codes;
-use crate::context::{Context, PgTarget};
+use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::gid;
 use crate::global_tx::{GlobalId, GlobalTransaction, Recognised};
@@ -20,6 +20,7 @@ use crate::report::Target;
 use crate::resolve::decision::Proposal;
 use crate::settings::resolution::Sources;
 use crate::settings::targets::MysqlTarget;
+use crate::settings::targets::PgTarget;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::{RawText, Text};
@@ -741,7 +742,10 @@ impl Via<'_> {
 
 /// `indoubt resolve pg|mysql … --all-branches --dry-run` through a branch: on the server
 /// of this run addressed as it was (`this server`), else on a participant by its name.
-pub fn next_through(addressing: &crate::commands::Addressing, via: &Via<'_>) -> Option<Next> {
+pub fn next_through(
+    addressing: &crate::settings::addressing::Addressing,
+    via: &Via<'_>,
+) -> Option<Next> {
     use crate::next::Word;
     match via {
         Via::Pg(gid, on) => {

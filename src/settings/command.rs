@@ -4,6 +4,7 @@
 //! resolution error (a warning above the critical, an unknown target or job, a bad -X
 //! property, several targets and no choice) therefore comes first, with exit code 3.
 
+use super::config_check::{ConfigCheckSettings, Plans};
 use super::pg::{self, Inbox, Outbox};
 use super::probe::{Probe, Run};
 use super::reconcile::{self, Parameters};
@@ -40,7 +41,7 @@ pub enum CommandSettings {
         reason: String,
     },
     ConfigShow(Box<ConfigShowSettings>),
-    ConfigCheck(Box<crate::commands::ConfigCheckSettings>),
+    ConfigCheck(Box<ConfigCheckSettings>),
     Check(CheckSettings),
     Serve(Box<ServeSettings>),
 }
@@ -132,8 +133,8 @@ pub fn resolve_loaded(
                 check: check(&t, &thresholds, args.run, (false, None), probes)?,
             }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
-                CommandSettings::ConfigCheck(Box::new(crate::commands::ConfigCheckSettings {
-                    plans: crate::commands::ConfigCheckPlans::of(&t),
+                CommandSettings::ConfigCheck(Box::new(ConfigCheckSettings {
+                    plans: Plans::of(&t),
                     config_file: config.path.clone(),
                 })),
             ),

@@ -3,7 +3,9 @@
 //! once, by [`resolve`], into one typed [`Resolved`] value before any command connects to
 //! anything; a command's run takes its part of it and reads neither flags nor config.
 
+pub mod addressing;
 pub mod command;
+pub mod config_check;
 pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;

@@ -1,10 +1,10 @@
 //! The resolved settings of `mysql xa`: the server, how next commands address it, and
 //! the age and history-list thresholds, each pair checked.
 
+use super::addressing::Addressing;
 use super::targets::{MysqlTarget, Targets};
 use super::{Note, Thresholds};
 use crate::cli::{MysqlTargetArgs, MysqlXaArgs};
-use crate::commands::Addressing;
 use anyhow::Result;
 use std::time::Duration;
 

@@ -1,10 +1,10 @@
 //! The resolved settings of the PostgreSQL commands: the server, the next commands'
 //! addressing, and each threshold pair checked; the outboxes and inboxes of the config.
 
+use super::addressing::Addressing;
 use super::targets::{PgTarget, Referenced, Targets};
 use super::{defaults, pair, Note, Setting, Thresholds};
 use crate::cli::{HorizonArgs, OutboxArgs, PreparedArgs, SlotsArgs};
-use crate::commands::Addressing;
 use crate::config::{InboxConfig, OutboxConfig};
 use crate::error::hinted;
 use crate::units::format_duration;

@@ -180,7 +180,12 @@ pub fn reconcile(t: &Targets, args: ReconcileArgs) -> Result<ReconcileSettings> 
     let query = need(pick(&args.query, |j| &j.query), "--query")?;
     let topic = need(pick(&args.topic, |j| &j.topic), "--topic")?;
     let p = parameters(job_name.as_deref(), job, Some(&args));
-    let id_from = IdFrom::parse(&p.id_from.value)?;
+    let id_from = IdFrom::parse(&p.id_from.value).ok_or_else(|| {
+        anyhow::anyhow!(
+            "invalid --id-from {:?}: use key, header:NAME or json:/pointer",
+            p.id_from.value
+        )
+    })?;
     let now = Utc::now();
     let since = parse_time(&p.since.value, now)?;
     let until = parse_time(&p.until.value, now)?;

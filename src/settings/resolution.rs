@@ -2,13 +2,13 @@
 //! object, the decision asked for, the confirmation, the audit log, and every decision
 //! source, participant and coordinator of the config with its server resolved up front.
 
+use super::addressing::Addressing;
 use super::kafka::{self, Cluster};
 use super::targets::{AuditLog, MysqlTarget, PgTarget, Referenced, Targets};
 use super::{defaults, Setting};
+use crate::audit::record::Decision;
 use crate::cli::{ConfirmArgs, ResolveKafkaArgs, ResolveMysqlArgs, ResolvePgArgs};
-use crate::commands::Addressing;
 use crate::config::{DecisionSource, ResolveConfig};
-use crate::resolve::decision::Decision;
 use anyhow::{anyhow, Result};
 use std::collections::BTreeMap;
 use std::time::Duration;

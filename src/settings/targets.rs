@@ -17,6 +17,28 @@ use crate::settings::kafka_client::target::{
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
+/// A connection string's settings ([`ConnParams::resolve`]), with the warning libpq
+/// would print on the way.
+pub fn resolve_conninfo(
+    conninfo: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ConnParams> {
+    let params = ConnParams::resolve(conninfo, env)?;
+    warn_of(&params);
+    Ok(params)
+}
+
+/// What libpq warns of as it resolves settings: a password file others may read, passed
+/// over.
+fn warn_of(params: &ConnParams) {
+    if let (true, Some(path)) = (params.passfile_ignored, &params.passfile) {
+        crate::term::status(&crate::shown!(
+            "indoubt: warning: password file {} has group or world access; ignored (chmod 0600 it)",
+            path.display()
+        ));
+    }
+}
+
 /// A PostgreSQL server to inspect, with the name the config gave it.
 #[derive(Debug, Clone)]
 pub struct PgTarget {
@@ -393,6 +415,7 @@ impl Targets<'_> {
                 Some(name) => format!("postgres target {name:?}"),
                 None => "postgres connection settings".to_string(),
             })?;
+        warn_of(&params);
         params.origin = match (origin, &params.service) {
             // PGSERVICE named the server (or some of its settings).
             (Origin::Unknown, Some(service)) => Origin::Given(service.describe()),

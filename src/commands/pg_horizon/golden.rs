@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::pg::horizon::{DeadTuples, Pins, Settings};
+use crate::pg::{Gap, Grant};
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::settings::pg::HorizonSettings;
@@ -120,9 +121,10 @@ pub(crate) fn snapshot() -> HorizonSnapshot {
                 dead_tuples: Vec::new(),
             },
         ],
-        visibility_gaps: vec![
-            "database \"analytics\" not read: GRANT CONNECT ON DATABASE \"analytics\" TO the monitoring role".into(),
-        ],
+        visibility_gaps: vec![Gap::MissingPrivilege {
+            what: "database \"analytics\" not read".into(),
+            grant: Grant::Connect("analytics".into()),
+        }],
     }
 }
 

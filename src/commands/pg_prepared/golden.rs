@@ -3,6 +3,7 @@
 //! sessions it blocks, an unattributed victim, a part that could not be read.
 
 use super::*;
+use crate::pg::{Gap, Grant};
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
 use crate::report::table;
 use crate::settings::pg::PreparedSettings;
@@ -123,9 +124,10 @@ pub(crate) fn snapshot() -> PreparedSnapshot {
         max_prepared_transactions: 100,
         prepared_transactions: vec![stuck, dropped, young],
         unattributed_blocked_sessions: vec![victim(51_002, "ShareLock", None, "SELECT 1 FROM orders FOR UPDATE")],
-        visibility_gaps: vec![
-            "state and query text of other users' sessions are hidden: GRANT pg_monitor (or pg_read_all_stats) TO the monitoring role".into(),
-        ],
+        visibility_gaps: vec![Gap::MissingPrivilege {
+            what: "state and query text of other users' sessions are hidden".into(),
+            grant: Grant::ReadAllStats,
+        }],
         unreadable: vec![
             "the locks of database analytics: permission denied for database analytics (needs CONNECT)".into(),
         ],

@@ -91,10 +91,7 @@ fn report_of(_ctx: &Context, snapshot: SlotsSnapshot) -> Report<SlotsReport> {
         "pg slots",
         target,
         findings,
-        SlotsReport {
-            thresholds,
-            snapshot,
-        },
+        SlotsReport::new(thresholds, snapshot),
     );
     report.generated_at = fixed_now();
     report

@@ -20,7 +20,7 @@ fn settings() -> ResolvePgSettings {
     }
 }
 
-fn target(_ctx: &Context) -> crate::context::PgTarget {
+fn target(_ctx: &Context) -> crate::settings::targets::PgTarget {
     settings().target
 }
 

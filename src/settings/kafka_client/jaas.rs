@@ -110,7 +110,7 @@ pub fn redact(text: &str) -> String {
     let mut spans: Vec<Range<usize>> = modules
         .iter()
         .flat_map(|m| &m.options)
-        .filter(|o| is_secret_option(&o.key) && !super::providers::is_reference(&o.value))
+        .filter(|o| is_secret_option(&o.key) && !super::syntax::is_reference(&o.value))
         .map(|o| o.span.clone())
         .collect();
     spans.sort_by_key(|s| s.start);

@@ -8,6 +8,7 @@ pub mod oauthbearer;
 pub mod properties;
 pub mod providers;
 pub mod security;
+pub mod syntax;
 pub mod target;
 pub mod tls;
 

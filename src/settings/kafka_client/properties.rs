@@ -382,7 +382,7 @@ pub fn is_secret(name: &str) -> bool {
 /// `${provider:…}` reference (a JAAS line only when it holds a password).
 pub fn holds_inline_secret(key: &str, value: &str) -> bool {
     lookup(key).is_some_and(|p| p.secret)
-        && !super::providers::is_reference(value)
+        && !super::syntax::is_reference(value)
         && (key != "sasl.jaas.config" || super::jaas::redact(value) != value)
 }
 

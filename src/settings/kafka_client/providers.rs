@@ -3,6 +3,7 @@
 //! `${env:NAME}` (KIP-887 EnvVarConfigProvider), declared as the Java client wants it:
 //! `config.providers=file,env` and `config.providers.file.class=…FileConfigProvider`.
 
+use super::syntax::{parse_properties, reference_pattern};
 use crate::error::hinted;
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::BTreeMap;
@@ -10,23 +11,6 @@ use std::path::{Component, Path, PathBuf};
 
 const FILE_CLASS: &str = "org.apache.kafka.common.config.provider.FileConfigProvider";
 const ENV_CLASS: &str = "org.apache.kafka.common.config.provider.EnvVarConfigProvider";
-
-/// Kafka's ConfigTransformer pattern: `${provider:[path:]key}`.
-fn reference_pattern() -> &'static regex::Regex {
-    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    PATTERN.get_or_init(|| {
-        regex::Regex::new(r"\$\{([^}]*?):(?:([^}]*?):)?([^}]*?)\}").expect("static regex")
-    })
-}
-
-/// Whether the whole value is one reference (shown as it is: it names where the secret
-/// is, not the secret).
-pub fn is_reference(value: &str) -> bool {
-    let value = value.trim();
-    reference_pattern()
-        .find(value)
-        .is_some_and(|m| m.start() == 0 && m.end() == value.len())
-}
 
 enum Provider {
     /// Java's FileConfigProvider; `allowed.paths` (KIP-993) confines it.
@@ -189,8 +173,8 @@ fn read_file_key(
     }
     let file = crate::fsafe::read_settings(&normal, "file of a config provider")
         .with_context(|| format!("{property}: reading {path}"))?;
-    let entries = super::target::parse_properties(&file.text)
-        .with_context(|| format!("{property}: reading {path}"))?;
+    let entries =
+        parse_properties(&file.text).with_context(|| format!("{property}: reading {path}"))?;
     if super::properties::lookup(property).is_some_and(|p| p.secret) {
         file.warn_if_others_can_read();
     }
@@ -357,13 +341,5 @@ mod tests {
         ] {
             assert!(Providers::from_properties(&bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn whole_references_are_recognised() {
-        assert!(is_reference("${env:X}"));
-        assert!(is_reference(" ${file:/a/b:c} "));
-        assert!(!is_reference("pw${env:X}"));
-        assert!(!is_reference("hunter2"));
     }
 }
