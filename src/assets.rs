@@ -1,7 +1,7 @@
 //! Shell completions and man pages, generated from the clap definitions (so they cannot
 //! drift from `--help`); `indoubt-assets` writes them, a test checks they are current.
 
-use crate::codes;
+use crate::commands::probes;
 use crate::help;
 use crate::settings::man::roff;
 use clap_complete::Shell;
@@ -67,7 +67,9 @@ fn man_pages(
     roff.push_str(&examples_section(path));
     roff.push_str(&sections(&after));
     if path == "explain" {
-        roff.push_str(&codes_section());
+        roff.push_str(&codes_section(&probes::codes()));
+    } else if let Some(probe) = probes::named(path) {
+        roff.push_str(&codes_section(probe.pages().codes));
     }
     roff.push_str(&see_also(cmd, parent, path));
     files.push((
@@ -191,10 +193,11 @@ fn tagged<'a>(lines: impl Iterator<Item = &'a str>) -> String {
     out
 }
 
-/// Every finding code, on the page of `indoubt explain`.
-fn codes_section() -> String {
+/// The finding codes: every one on the page of `indoubt explain`, a probe's own on its
+/// page.
+fn codes_section(codes: &[crate::codes::Code]) -> String {
     let mut out = String::from(".SH CODES\n");
-    for code in codes::ALL {
+    for code in codes {
         let doc = code.doc();
         out.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n.br\n\\fIWhy:\\fR {}\n.br\n\\fIFix:\\fR {}\n",
@@ -207,15 +210,13 @@ fn codes_section() -> String {
     out
 }
 
-/// Pages a reader of `path` goes to next, beyond its parent, siblings and subcommands.
+/// Pages a reader of `path` goes to next, beyond its parent, siblings and subcommands: a
+/// probe's from the registry.
 fn related(path: &str) -> &'static [&'static str] {
+    if let Some(probe) = probes::named(path) {
+        return probe.pages().see_also;
+    }
     match path {
-        "pg prepared" => &["resolve pg", "pg horizon"],
-        "pg slots" => &["pg horizon"],
-        "pg horizon" => &["pg prepared", "pg slots", "resolve pg"],
-        "pg outbox" => &["reconcile"],
-        "kafka lso" | "kafka hanging" => &["resolve kafka"],
-        "reconcile" => &["pg outbox", "kafka lso"],
         "resolve pg" => &["pg prepared", "audit list"],
         "resolve kafka" => &["kafka hanging", "audit list"],
         "check" => &["pg prepared", "kafka lso", "explain"],

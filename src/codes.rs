@@ -1,12 +1,13 @@
 //! The finding codes: every `code` a finding can carry, each with what it means, why it
-//! matters and how to fix it (`indoubt explain CODE`). A [`Code`] can only be one of the
-//! constants here, so no finding carries a code that is not documented.
+//! matters and how to fix it (`indoubt explain CODE`). A [`Code`] is made only by the
+//! [`codes!`] list (here for the codes several commands share and the older probes'; in
+//! a probe's own folder for its own), so no finding carries a code that is not documented.
 
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-/// One documented finding code. Made only by the `codes!` list below (the field is
-/// private): a finding's code is always one of [`ALL`].
+/// One documented finding code. Made only by a `codes!` list (the field is private): a
+/// finding's code is always one of [`ALL`] or of a registered probe's `Pages::codes`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Code(&'static Doc);
 
@@ -35,9 +36,10 @@ impl Code {
         self.0
     }
 
-    /// The code named `name`, exactly.
-    pub fn lookup(name: &str) -> Option<Code> {
-        ALL.iter().copied().find(|c| c.name() == name)
+    /// For the `codes!` macro only: a code is its documentation.
+    #[doc(hidden)]
+    pub const fn documented(doc: &'static Doc) -> Code {
+        Code(doc)
     }
 }
 
@@ -60,6 +62,8 @@ impl Serialize for Code {
     }
 }
 
+/// A list of documented codes: each a constant, and `ALL` in the order `explain` lists
+/// them. `crate::codes::codes!` in a probe's folder documents that probe's own codes.
 macro_rules! codes {
     ($($ident:ident = $name:literal {
         meaning: $meaning:expr,
@@ -67,7 +71,7 @@ macro_rules! codes {
         fix: $fix:expr $(,)?
     })*) => {
         $(
-            pub const $ident: Code = Code(&Doc {
+            pub const $ident: $crate::codes::Code = $crate::codes::Code::documented(&$crate::codes::Doc {
                 name: $name,
                 ident: stringify!($ident),
                 meaning: $meaning,
@@ -76,9 +80,11 @@ macro_rules! codes {
             });
         )*
         /// Every code, in the order `indoubt explain` lists them.
-        pub const ALL: &[Code] = &[$($ident),*];
+        pub const ALL: &[$crate::codes::Code] = &[$($ident),*];
     };
 }
+#[allow(unused_imports)] // until a probe documents its codes in its own folder
+pub(crate) use codes;
 
 codes! {
     PREPARED_XACTS = "prepared_xacts" {
@@ -691,7 +697,7 @@ mod tests {
     #[test]
     fn names_are_unique_snake_case_and_match_their_constant() {
         let mut seen = BTreeSet::new();
-        for code in ALL {
+        for code in crate::commands::probes::codes() {
             let doc = code.doc();
             assert!(seen.insert(doc.name), "{} twice", doc.name);
             assert!(
@@ -719,9 +725,9 @@ mod tests {
                 "{}: unbalanced backticks",
                 doc.name
             );
-            assert_eq!(Code::lookup(doc.name), Some(*code));
+            assert_eq!(crate::commands::probes::code(doc.name), Some(code));
         }
-        assert_eq!(Code::lookup("no_such_code"), None);
+        assert_eq!(crate::commands::probes::code("no_such_code"), None);
     }
 
     /// No dead entries: every code is used outside this file and outside tests. The
@@ -740,6 +746,7 @@ mod tests {
                     files.push(entry.unwrap().path());
                 }
             } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("codes.rs") {
+                // (A list of codes, here or in a probe's folder, is not a use of them.)
                 let text = std::fs::read_to_string(&path).unwrap();
                 code.push_str(&without_tests(&code_only(&text)));
                 code.push('\n');
@@ -755,8 +762,8 @@ mod tests {
                 &rest[..end]
             })
             .collect();
-        let dead: Vec<&str> = ALL
-            .iter()
+        let dead: Vec<&str> = crate::commands::probes::codes()
+            .into_iter()
             .map(|c| c.doc().ident)
             .filter(|ident| !used.contains(ident))
             .collect();
@@ -865,11 +872,17 @@ mod tests {
     }
 
     /// Code without its `#[cfg(test)]` items (found by their braces, which are
-    /// balanced once comments and literals are gone).
+    /// balanced once comments and literals are gone), and without a probe's `PAGES`
+    /// (its list of codes is not a use of them).
     fn without_tests(code: &str) -> String {
+        without(&without(code, "#[cfg(test)]"), "const PAGES:")
+    }
+
+    /// Code without each item that starts with `marker`.
+    fn without(code: &str, marker: &str) -> String {
         let mut out = String::with_capacity(code.len());
         let mut rest = code;
-        while let Some(at) = rest.find("#[cfg(test)]") {
+        while let Some(at) = rest.find(marker) {
             out.push_str(&rest[..at]);
             let item = &rest[at..];
             let Some(open) = item.find(['{', ';']) else {
@@ -899,5 +912,55 @@ mod tests {
         }
         out.push_str(rest);
         out
+    }
+
+    /// Each probe lists, in its `Pages`, exactly the codes its own files use (its
+    /// module and the folder beside it, without tests and without the list itself):
+    /// a code it reports is on its man page, and the page names no code it never reports.
+    #[test]
+    fn each_probe_lists_the_codes_it_reports() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for probe in crate::commands::probes::ALL {
+            // indoubt::commands::pg_prepared::PgPrepared → src/commands/pg_prepared(.rs|/)
+            let module: Vec<&str> = probe.type_name().split("::").skip(1).collect();
+            let base = src.join(module[..module.len() - 1].join("/"));
+            let mut files = vec![base.with_extension("rs")];
+            if let Ok(entries) = std::fs::read_dir(&base) {
+                files.extend(entries.map(|e| e.unwrap().path()));
+            }
+            let mut used = BTreeSet::new();
+            for file in files.iter().filter(|f| {
+                f.extension().is_some_and(|e| e == "rs")
+                    && !f.ends_with("codes.rs")
+                    && !f.ends_with("golden.rs")
+            }) {
+                let text = without_tests(&code_only(&std::fs::read_to_string(file).unwrap()));
+                for (i, m) in text.match_indices("codes::") {
+                    let rest = &text[i + m.len()..];
+                    let end = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    if rest[..end]
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+                        && end > 0
+                    {
+                        used.insert(rest[..end].to_string());
+                    }
+                }
+            }
+            let listed: BTreeSet<String> = probe
+                .pages()
+                .codes
+                .iter()
+                .map(|c| c.doc().ident.to_string())
+                .collect();
+            assert_eq!(
+                listed,
+                used,
+                "{}: its Pages.codes against the codes its files use",
+                probe.name()
+            );
+        }
     }
 }

@@ -1,83 +1,30 @@
-//! The examples every command's help ends with (and its man page's EXAMPLES), kept in
-//! one table by command path, and the clap command with them attached. A test walks
+//! The examples every command's help ends with (and its man page's EXAMPLES): a probe's
+//! from the registry (its `Pages`), the other commands' from one table by command path;
+//! and the clap command with them attached. A test walks
 //! the whole command tree: every leaf has examples, every argument a description, and
 //! every example parses to the command it illustrates.
 
 use crate::cli::Cli;
+use crate::commands::probes;
+use crate::settings::probe::example as ex;
+pub use crate::settings::probe::Example;
 use clap::CommandFactory;
-
-/// One example: what it does, then the command line, as typed.
-pub struct Example {
-    pub what: &'static str,
-    pub line: &'static str,
-}
-
-/// An [`Example`] literal (a literal, so a slice of them is a constant).
-macro_rules! ex {
-    ($what:expr, $line:expr) => {
-        Example {
-            what: $what,
-            line: $line,
-        }
-    };
-}
 
 /// The examples of the command at `path` ("" for indoubt itself, "pg prepared").
 pub fn examples(path: &str) -> &'static [Example] {
+    if let Some(probe) = probes::named(path) {
+        return probe.pages().examples;
+    }
     match path {
         "" => &[
             ex!("Everything the config enables, worst first", "indoubt check"),
             ex!("Prepared transactions, psql's way of naming the server", "indoubt pg prepared -h db1 -p 5432 -U monitor -d postgres"),
             ex!("What a finding's code means and how to fix it", "indoubt explain prepared_xact_age"),
         ],
-        "pg prepared" => &[
-            ex!("The config's only postgres target (else the PG* variables)", "indoubt pg prepared"),
-            ex!("psql's -h -p -U -d, one database's transactions, a tighter warning", "indoubt pg prepared -h db1 -p 5432 -U monitor -d postgres --database shop --warning-age 2m"),
-            ex!("A config target, as JSON for a script", "indoubt -o json pg prepared --pg prod"),
-        ],
-        "pg slots" => &[
-            ex!("The config's only postgres target", "indoubt pg slots"),
-            ex!("Other retained-WAL thresholds, a URL", "indoubt pg slots --pg postgres://monitor@db1:5432/postgres --warning-retained 512MiB --critical-retained 5GiB"),
-        ],
-        "pg horizon" => &[
-            ex!("Who holds back vacuum, and wraparound per database", "indoubt pg horizon --pg prod"),
-            ex!("Warn on a holder older than 30 minutes", "indoubt pg horizon -h db1 -U monitor --warning-age 30m"),
-        ],
-        "pg outbox" => &[
-            ex!("Every outbox and inbox of the config", "indoubt pg outbox"),
-            ex!("One outbox, listing up to 50 skipped ids", "indoubt pg outbox orders --show 50"),
-        ],
-        "kafka lso" => &[
-            ex!("Every partition of a cluster", "indoubt kafka lso -b kafka1:9092"),
-            ex!("One topic of a config target, another gap threshold", "indoubt kafka lso --kafka prod --topic orders --critical-gap 500k"),
-            ex!("SASL over TLS, the secrets in a properties file", "indoubt kafka lso -b kafka1:9094 --command-config client.properties"),
-        ],
-        "kafka producers" => &[
-            ex!("The active producers of one partition", "indoubt kafka producers -b kafka1:9092 --topic orders --partition 0"),
-            ex!("The same, as JSON", "indoubt -o json kafka producers --kafka prod --topic orders --partition 3"),
-        ],
-        "kafka transactions" => &[
-            ex!("Ongoing transactions older than 15 minutes", "indoubt kafka transactions -b kafka1:9092 --state Ongoing --min-duration 15m"),
-            ex!("One transactional id", "indoubt kafka transactions -b kafka1:9092 --transactional-id orders-relay-1"),
-        ],
-        "kafka hanging" => &[
-            ex!("Every topic of a cluster", "indoubt kafka hanging -b kafka1:9092"),
-            ex!("One partition, with the brokers' transaction.max.timeout.ms", "indoubt kafka hanging --kafka prod --topic orders --partition 3 --max-transaction-timeout 15m"),
-        ],
-        "reconcile" => &[
-            ex!("The config's only reconcile job", "indoubt reconcile"),
-            ex!("A month in at most 1GiB (sorted runs past it on /var/tmp), every id to a file", "indoubt reconcile orders --since 30d --memory 1GiB --spill-dir /var/tmp --ids-out orders.ids"),
-            ex!("No config: the query, the topic and where the id is", "indoubt reconcile --pg postgres://monitor@db1/shop --query 'SELECT id, ts FROM orders WHERE ts >= $1 AND ts < $2' -b kafka1:9092 --topic orders --id-from json:/id"),
-        ],
         "resolve pg" => &[
             ex!("The evidence and the coordinator's decision; changes nothing", "indoubt resolve pg '131077_orders_4711' --dry-run"),
             ex!("Apply the proposed decision, at the prompt, as its owner", "indoubt resolve pg '131077_orders_4711' -h db1 -U app --ticket INC-1234"),
             ex!("A runbook: an explicit decision, no prompt", "indoubt resolve pg '131077_orders_4711' --rollback --yes --reason 'coordinator log: rolled back'"),
-        ],
-        "mysql xa" => &[
-            ex!("The config's only mysql target", "indoubt mysql xa"),
-            ex!("A server by URL, the password from an option file, TLS required", "indoubt mysql xa --mysql mysql://monitor@db1:3306/ --defaults-file ~/.my.cnf --ssl-mode REQUIRED"),
-            ex!("A config target, as JSON for a script", "indoubt -o json mysql xa --mysql prod"),
         ],
         "resolve mysql" => &[
             ex!("The evidence and the coordinator's decision; changes nothing", "indoubt resolve mysql 0x6f72646572732d34373131,0x01,131077 --mysql prod --dry-run"),

@@ -1,8 +1,10 @@
 //! `indoubt explain [CODE]`: what a finding code means, why it matters and how to fix
-//! it, from the one registry (crate::codes); without CODE, every code.
+//! it, from the codes of every command and every probe (`probes::codes`); without CODE,
+//! every code.
 
+use super::probes;
 use crate::cli::{ExplainArgs, GlobalArgs, OutputFormat};
-use crate::codes::{self, Code, Doc};
+use crate::codes::{Code, Doc};
 use crate::error::hinted;
 use crate::findings::Severity;
 use crate::report::{layout, write_stdout};
@@ -13,7 +15,7 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> Result<Severity> {
     let width = usize::from(crate::term::layout_width(global.width));
     let chosen: Vec<Code> = match &args.code {
         Some(asked) => vec![find(asked)?],
-        None => codes::ALL.to_vec(),
+        None => probes::codes(),
     };
     let text = match global.output {
         OutputFormat::Json => {
@@ -33,7 +35,7 @@ pub fn run(global: &GlobalArgs, args: &ExplainArgs) -> Result<Severity> {
 /// usage error naming the codes it is close to.
 fn find(asked: &str) -> Result<Code> {
     let normal = asked.trim().to_ascii_lowercase().replace('-', "_");
-    if let Some(code) = Code::lookup(&normal) {
+    if let Some(code) = probes::code(&normal) {
         return Ok(code);
     }
     let near = near_matches(&normal);
@@ -49,8 +51,8 @@ fn find(asked: &str) -> Result<Code> {
 
 /// Codes within a few edits of `asked`, or that contain it (or it them), closest first.
 fn near_matches(asked: &str) -> Vec<&'static str> {
-    let mut near: Vec<(usize, &'static str)> = codes::ALL
-        .iter()
+    let mut near: Vec<(usize, &'static str)> = probes::codes()
+        .into_iter()
         .map(|c| c.name())
         .filter_map(|name| {
             let distance = edits(asked, name);
@@ -126,11 +128,12 @@ fn explained(doc: &Doc, width: usize) -> String {
 
 /// Every code with the first sentence of its meaning, then how to read one.
 fn listed(width: usize) -> String {
-    let name_width = codes::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
+    let every = probes::codes();
+    let name_width = every.iter().map(|c| c.name().len()).max().unwrap_or(0);
     let indent = format!("\n{}", " ".repeat(name_width + 2));
     let room = width.saturating_sub(name_width + 2).max(20);
     let mut out = String::new();
-    for code in codes::ALL {
+    for code in every {
         let meaning = code.doc().meaning;
         let first = meaning.split(". ").next().unwrap_or(meaning);
         let first = first.trim_end_matches('.');
@@ -160,7 +163,7 @@ mod tests {
     fn a_code_is_found_in_another_case_or_with_dashes() {
         assert_eq!(
             find("PREPARED-XACT-AGE").ok(),
-            Some(codes::PREPARED_XACT_AGE)
+            Some(crate::codes::PREPARED_XACT_AGE)
         );
         assert!(find("prepared_xact").is_err());
     }

@@ -13,7 +13,7 @@ use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::HangingSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -63,6 +63,24 @@ impl Inspect for KafkaHanging {
     type Data = HangingReport;
     const NAME: &'static str = "kafka hanging";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Kafka);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Every topic of a cluster", "indoubt kafka hanging -b kafka1:9092"),
+            example!("One partition, with the brokers' transaction.max.timeout.ms", "indoubt kafka hanging --kafka prod --topic orders --partition 3 --max-transaction-timeout 15m"),
+        ],
+        see_also: &["resolve kafka"],
+        codes: &[
+            codes::BROKER_UNKNOWN,
+            codes::HANGING,
+            codes::HANGING_TRANSACTION,
+            codes::LONG_TRANSACTION,
+            codes::PARTITION_UNKNOWN,
+            codes::PRODUCERS_UNREADABLE,
+            codes::TRANSACTIONS_UNREADABLE,
+            codes::TRANSACTION_UNJUDGEABLE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -12,7 +12,7 @@ use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::LsoSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -81,6 +81,22 @@ impl Inspect for KafkaLso {
     type Data = LsoReport;
     const NAME: &'static str = "kafka lso";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Kafka);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Every partition of a cluster", "indoubt kafka lso -b kafka1:9092"),
+            example!("One topic of a config target, another gap threshold", "indoubt kafka lso --kafka prod --topic orders --critical-gap 500k"),
+            example!("SASL over TLS, the secrets in a properties file", "indoubt kafka lso -b kafka1:9094 --command-config client.properties"),
+        ],
+        see_also: &["resolve kafka"],
+        codes: &[
+            codes::LSO,
+            codes::LSO_GAP,
+            codes::LSO_GAP_UNEXPLAINED,
+            codes::LSO_UNREADABLE,
+            codes::TRANSACTIONS_UNREADABLE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -10,7 +10,7 @@ use crate::kafka::transactions::ProducerState;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::ProducersSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -52,6 +52,15 @@ impl Inspect for KafkaProducers {
     type Data = ProducersReport;
     const NAME: &'static str = "kafka producers";
     const SELECTION: Option<CheckKind> = None;
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("The active producers of one partition", "indoubt kafka producers -b kafka1:9092 --topic orders --partition 0"),
+            example!("The same, as JSON", "indoubt -o json kafka producers --kafka prod --topic orders --partition 3"),
+        ],
+        see_also: &[],
+        codes: &[codes::PRODUCERS, codes::PRODUCERS_UNREADABLE],
+    };
 
     fn settings(
         t: &Targets,

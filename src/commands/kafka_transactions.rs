@@ -10,7 +10,7 @@ use crate::kafka::transactions::TransactionDescription;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::kafka::TransactionsSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -52,6 +52,20 @@ impl Inspect for KafkaTransactions {
     type Data = TransactionsReport;
     const NAME: &'static str = "kafka transactions";
     const SELECTION: Option<CheckKind> = None;
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Ongoing transactions older than 15 minutes", "indoubt kafka transactions -b kafka1:9092 --state Ongoing --min-duration 15m"),
+            example!("One transactional id", "indoubt kafka transactions -b kafka1:9092 --transactional-id orders-relay-1"),
+        ],
+        see_also: &[],
+        codes: &[
+            codes::TRANSACTIONS,
+            codes::TRANSACTIONS_UNREADABLE,
+            codes::TRANSACTION_PAST_TIMEOUT,
+            codes::TRANSACTION_UNREADABLE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -17,7 +17,7 @@ mod pg_horizon;
 mod pg_outbox;
 mod pg_prepared;
 mod pg_slots;
-pub(crate) mod probes;
+pub mod probes;
 mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;

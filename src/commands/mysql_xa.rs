@@ -16,7 +16,7 @@ use crate::next::Word;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::mysql::MysqlXaSettings;
-use crate::settings::probe::{planned, Inspect};
+use crate::settings::probe::{example, planned, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -67,6 +67,23 @@ impl Inspect for MysqlXa {
     type Data = XaReport;
     const NAME: &'static str = "mysql xa";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Mysql);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("The config's only mysql target", "indoubt mysql xa"),
+            example!("A server by URL, the password from an option file, TLS required", "indoubt mysql xa --mysql mysql://monitor@db1:3306/ --defaults-file ~/.my.cnf --ssl-mode REQUIRED"),
+            example!("A config target, as JSON for a script", "indoubt -o json mysql xa --mysql prod"),
+        ],
+        see_also: &[],
+        codes: &[
+            codes::BLOCKED_BY_XA,
+            codes::PURGE_LAG,
+            codes::XA_BRANCHES,
+            codes::XA_BRANCH_AGE,
+            codes::XA_BRANCH_AGE_UNKNOWN,
+            codes::XA_UNREADABLE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -11,7 +11,7 @@ use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::HorizonSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -89,6 +89,15 @@ impl Inspect for PgHorizon {
     type Data = HorizonReport;
     const NAME: &'static str = "pg horizon";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Who holds back vacuum, and wraparound per database", "indoubt pg horizon --pg prod"),
+            example!("Warn on a holder older than 30 minutes", "indoubt pg horizon -h db1 -U monitor --warning-age 30m"),
+        ],
+        see_also: &["pg prepared", "pg slots", "resolve pg"],
+        codes: &[codes::HORIZON_HOLDER, codes::WRAPAROUND],
+    };
 
     fn settings(
         t: &Targets,

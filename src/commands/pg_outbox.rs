@@ -12,7 +12,7 @@ use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
-use crate::settings::probe::{planned, Inspect};
+use crate::settings::probe::{example, planned, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -108,7 +108,25 @@ impl Inspect for PgOutbox {
     type Gathered = Read;
     type Data = OutboxReport;
     const NAME: &'static str = "outbox";
+    const COMMAND: &'static str = "pg outbox";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Outbox);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Every outbox and inbox of the config", "indoubt pg outbox"),
+            example!("One outbox, listing up to 50 skipped ids", "indoubt pg outbox orders --show 50"),
+        ],
+        see_also: &["reconcile"],
+        codes: &[
+            codes::INBOX_SIZE,
+            codes::INBOX_UNREADABLE,
+            codes::OUTBOX_BACKLOG,
+            codes::OUTBOX_SKIPPED_ROWS,
+            codes::OUTBOX_STATE_UNREADABLE,
+            codes::OUTBOX_STATE_UNWRITTEN,
+            codes::OUTBOX_UNREADABLE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -10,7 +10,7 @@ use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::PreparedSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -75,6 +75,21 @@ impl Inspect for PgPrepared {
     type Data = PreparedReport;
     const NAME: &'static str = "pg prepared";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("The config's only postgres target (else the PG* variables)", "indoubt pg prepared"),
+            example!("psql's -h -p -U -d, one database's transactions, a tighter warning", "indoubt pg prepared -h db1 -p 5432 -U monitor -d postgres --database shop --warning-age 2m"),
+            example!("A config target, as JSON for a script", "indoubt -o json pg prepared --pg prod"),
+        ],
+        see_also: &["resolve pg", "pg horizon"],
+        codes: &[
+            codes::BLOCKED_BY_PREPARED,
+            codes::PREPARED_XACTS,
+            codes::PREPARED_XACTS_UNREADABLE,
+            codes::PREPARED_XACT_AGE,
+        ],
+    };
 
     fn settings(
         t: &Targets,

@@ -10,7 +10,7 @@ use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::SlotsSettings;
-use crate::settings::probe::Inspect;
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{self, targets::Targets};
 use crate::shown;
 use crate::term::Shown;
@@ -60,6 +60,23 @@ impl Inspect for PgSlots {
     type Data = SlotsReport;
     const NAME: &'static str = "pg slots";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("The config's only postgres target", "indoubt pg slots"),
+            example!("Other retained-WAL thresholds, a URL", "indoubt pg slots --pg postgres://monitor@db1:5432/postgres --warning-retained 512MiB --critical-retained 5GiB"),
+        ],
+        see_also: &["pg horizon"],
+        codes: &[
+            codes::MAX_SLOT_WAL_KEEP_SIZE_UNLIMITED,
+            codes::SLOTS,
+            codes::SLOT_CATALOG_XMIN,
+            codes::SLOT_RETAINED_WAL,
+            codes::SLOT_WAL_LOST,
+            codes::SLOT_WAL_UNRESERVED,
+            codes::SLOT_XMIN,
+        ],
+    };
 
     fn settings(
         t: &Targets,

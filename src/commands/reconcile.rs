@@ -16,7 +16,7 @@ use crate::reconcile::spill::{Budget, Scratch};
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
-use crate::settings::probe::{planned, Inspect};
+use crate::settings::probe::{example, planned, Inspect, Pages};
 use crate::settings::reconcile::ReconcileSettings;
 use crate::settings::{self, targets::Targets};
 use crate::shown;
@@ -163,6 +163,26 @@ impl Inspect for Reconcile {
     type Data = ReconcileReport;
     const NAME: &'static str = "reconcile";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("The config's only reconcile job", "indoubt reconcile"),
+            example!("A month in at most 1GiB (sorted runs past it on /var/tmp), every id to a file", "indoubt reconcile orders --since 30d --memory 1GiB --spill-dir /var/tmp --ids-out orders.ids"),
+            example!("No config: the query, the topic and where the id is", "indoubt reconcile --pg postgres://monitor@db1/shop --query 'SELECT id, ts FROM orders WHERE ts >= $1 AND ts < $2' -b kafka1:9092 --topic orders --id-from json:/id"),
+        ],
+        see_also: &["pg outbox", "kafka lso"],
+        codes: &[
+            codes::DUPLICATED_IN_TOPIC,
+            codes::MISSING_IN_DATABASE,
+            codes::MISSING_IN_TOPIC,
+            codes::NOT_JUDGED_PAST_LSO,
+            codes::PARTITIONS_EMPTIED,
+            codes::RECONCILED,
+            codes::TOPIC_COMPACTED,
+            codes::UNPARSEABLE_MESSAGES,
+            codes::WINDOW_PAST_RETENTION,
+        ],
+    };
 
     fn settings(
         t: &Targets,

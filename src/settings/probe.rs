@@ -1,12 +1,14 @@
 //! A probe: one inspect command as a type. It resolves its own settings, says how `check`
-//! runs it from the config, reads (I/O only) and judges what it read (pure: severity is
-//! decided there and only there). One registry (`commands::probes::ALL`) lists every probe;
-//! the run, `check`, `serve` and the settings resolution read that list, never a table of
-//! their own.
+//! runs it from the config, reads (I/O only), judges what it read (pure: severity is
+//! decided there and only there), and carries its pages (examples, related pages, its
+//! finding codes). One registry (`commands::probes::ALL`) lists every probe; the run,
+//! `check`, `serve`, the settings resolution, `--help`, `explain` and the man pages read
+//! that list, never a table of their own.
 
 use super::targets::Targets;
 use super::Thresholds;
 use crate::cli::{CheckKind, Command};
+use crate::codes::Code;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -29,8 +31,12 @@ pub trait Inspect: Sync + Send + 'static {
 
     /// Its name in `check` and `serve` (`pg prepared`).
     const NAME: &'static str;
+    /// Its command's path, as typed after `indoubt` (`pg outbox`): its help and man page.
+    const COMMAND: &'static str = Self::NAME;
     /// The `check --only/--skip` selection that runs it; None: `check` never runs it.
     const SELECTION: Option<CheckKind>;
+    /// Its help's and man page's examples, related pages and codes.
+    const PAGES: Pages;
 
     /// Its settings when `command` is its command; any other command is handed back.
     // The Err is not an error but the command given back, whole and unboxed.
@@ -63,10 +69,42 @@ pub trait Inspect: Sync + Send + 'static {
     ) -> Report<Self::Data>;
 }
 
+/// What a probe's pages say besides its arguments (which clap documents).
+pub struct Pages {
+    /// The end of its `--help` and its man page's EXAMPLES; a test parses each one.
+    pub examples: &'static [Example],
+    /// The commands a reader goes to next (SEE ALSO, beyond its parent and siblings).
+    pub see_also: &'static [&'static str],
+    /// Every code its findings carry (a test reads its source for them): `explain`
+    /// documents them, its man page lists them.
+    pub codes: &'static [Code],
+}
+
+/// One example: what it does, then the command line, as typed.
+pub struct Example {
+    pub what: &'static str,
+    pub line: &'static str,
+}
+
+/// An [`Example`] literal (a literal, so a slice of them is a constant).
+macro_rules! example {
+    ($what:expr, $line:expr) => {
+        $crate::settings::probe::Example {
+            what: $what,
+            line: $line,
+        }
+    };
+}
+pub(crate) use example;
+
 /// A probe in the registry: the same, without its types.
 pub trait Probe: Sync {
     fn name(&self) -> &'static str;
+    fn command(&self) -> &'static str;
     fn selection(&self) -> Option<CheckKind>;
+    fn pages(&self) -> &'static Pages;
+    /// Its type's path (`indoubt::commands::pg_prepared::PgPrepared`): where its source is.
+    fn type_name(&self) -> &'static str;
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)>;
     /// A run of it when `command` is its command; any other command is handed back.
     #[allow(clippy::result_large_err)] // the command given back, as in `Inspect::settings`
@@ -115,8 +153,20 @@ impl<P: Inspect> Probe for Registered<P> {
         P::NAME
     }
 
+    fn command(&self) -> &'static str {
+        P::COMMAND
+    }
+
     fn selection(&self) -> Option<CheckKind> {
         P::SELECTION
+    }
+
+    fn pages(&self) -> &'static Pages {
+        &P::PAGES
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<P>()
     }
 
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)> {

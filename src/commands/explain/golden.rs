@@ -17,7 +17,7 @@ fn ticked(text: &str) -> Vec<String> {
 #[test]
 fn explain() {
     let mut all_ticked: Vec<String> = Vec::new();
-    for code in codes::ALL {
+    for code in probes::codes() {
         let doc = code.doc();
         for text in [doc.meaning, doc.why, doc.fix] {
             all_ticked.extend(ticked(text));
@@ -31,10 +31,10 @@ fn explain() {
         }
     }
     for code in [
-        codes::PREPARED_XACT_AGE,
-        codes::SLOT_RETAINED_WAL,
-        codes::HANGING_TRANSACTION,
-        codes::CHECK_FAILED,
+        crate::codes::PREPARED_XACT_AGE,
+        crate::codes::SLOT_RETAINED_WAL,
+        crate::codes::HANGING_TRANSACTION,
+        crate::codes::CHECK_FAILED,
     ] {
         let doc = code.doc();
         let mut whole = Vec::new();
@@ -55,7 +55,7 @@ fn explain() {
         }
     }
     // Every code's text at 80 columns: each span in backticks on one line.
-    for code in codes::ALL {
+    for code in probes::codes() {
         let doc = code.doc();
         let text = explained(doc, 80);
         let mut whole = Vec::new();
