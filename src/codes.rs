@@ -690,7 +690,6 @@ codes! {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use std::collections::BTreeSet;
     use std::path::Path;
 
