@@ -475,8 +475,15 @@ fn reconcile_job(
         until: text(&p.until),
         settle: duration(&p.settle),
         slack: duration(&p.slack),
-        check: job.check,
+        check: run_by_check(config, "reconcile", name),
     }
+}
+
+/// Whether `check` runs the probe `command` on the job or outbox `name`: from the
+/// probe's own plan in the registry, so this page says what `check` does.
+fn run_by_check(config: &Config, command: &str, name: &str) -> bool {
+    super::probes::named(command)
+        .is_some_and(|probe| probe.plan(config).iter().any(|(target, _)| target == name))
 }
 
 fn outbox(config: &Config, o: &Outbox, findings: &mut Vec<Finding>) -> OutboxView {
@@ -490,7 +497,7 @@ fn outbox(config: &Config, o: &Outbox, findings: &mut Vec<Finding>) -> OutboxVie
         settle: duration(&o.settle),
         warning_age: duration(&o.warning_age),
         critical_age: duration(&o.critical_age),
-        check: o.check,
+        check: run_by_check(config, "pg outbox", &o.name),
     }
 }
 
