@@ -34,6 +34,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand pg 'Inspect PostgreSQL'
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+            cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -332,6 +333,43 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;mysql;help;xa'= {
         }
         &'indoubt;mysql;help;help'= {
+        }
+        &'indoubt;seata'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;seata;globals'= {
+            cand --show 'How many branches and locked rows of each global to list'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;seata;help'= {
+            cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;seata;help;globals'= {
+        }
+        &'indoubt;seata;help;help'= {
         }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
@@ -652,6 +690,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand pg 'Inspect PostgreSQL'
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+            cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -693,6 +732,11 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand xa 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
         }
         &'indoubt;help;mysql;xa'= {
+        }
+        &'indoubt;help;seata'= {
+            cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+        }
+        &'indoubt;help;seata;globals'= {
         }
         &'indoubt;help;reconcile'= {
         }

@@ -142,6 +142,9 @@ pub enum Command {
     /// Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back
     #[command(subcommand)]
     Mysql(MysqlCommand),
+    /// Inspect Apache Seata: global transactions that never end, and the row locks they hold
+    #[command(subcommand)]
+    Seata(SeataCommand),
     /// Compare the ids in a database window with the ids in a topic (dual-write gaps)
     #[command(after_long_help = EXIT_CODES_HELP)]
     Reconcile(ReconcileArgs),
@@ -201,6 +204,8 @@ pub enum CheckKind {
     Reconcile,
     /// outbox entries with `check: true`
     Outbox,
+    /// seata coordinators with `check: true`
+    Seata,
 }
 
 /// What a run of the checks covers and how it runs: `check`'s and `serve`'s.
@@ -707,6 +712,23 @@ pub enum PgCommand {
     /// Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age
     #[command(after_long_help = EXIT_CODES_HELP)]
     Outbox(OutboxArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SeataCommand {
+    /// Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Globals(SeataGlobalsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SeataGlobalsArgs {
+    /// Only this coordinator of the config (seata: NAME) [default: all of them]
+    pub name: Option<String>,
+
+    /// How many branches and locked rows of each global to list
+    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::SEATA_SHOW.number() as usize)]
+    pub show: usize,
 }
 
 #[derive(Debug, Args)]

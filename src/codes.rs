@@ -83,7 +83,6 @@ macro_rules! codes {
         pub const ALL: &[$crate::codes::Code] = &[$($ident),*];
     };
 }
-#[allow(unused_imports)] // until a probe documents its codes in its own folder
 pub(crate) use codes;
 
 codes! {

@@ -34,6 +34,9 @@ pub struct Config {
     /// Named inbox tables to watch (size and age).
     #[serde(default)]
     pub inbox: BTreeMap<String, InboxConfig>,
+    /// Named Apache Seata coordinators, by their database store.
+    #[serde(default)]
+    pub seata: BTreeMap<String, SeataConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
 }
@@ -64,6 +67,44 @@ pub struct OutboxConfig {
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,
+}
+
+/// An Apache Seata coordinator (TC) with `store.mode=db`: where its store is.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeataConfig {
+    /// A postgres target name or conninfo: the store's database.
+    pub postgres: String,
+    /// The tables, as the coordinator's `store.db.global-table`, `branch-table` and
+    /// `lock-table` name them (optionally schema-qualified).
+    #[serde(default = "default_seata_global_table")]
+    pub global_table: String,
+    #[serde(default = "default_seata_branch_table")]
+    pub branch_table: String,
+    #[serde(default = "default_seata_lock_table")]
+    pub lock_table: String,
+    /// How long past its own timeout an unended global is still the coordinator's to
+    /// end (its retry-dead-threshold).
+    #[serde(default, with = "serde_duration")]
+    pub grace: Option<Duration>,
+    /// How long past its timeout an unended global is CRITICAL.
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    /// Run by `indoubt check`.
+    #[serde(default)]
+    pub check: bool,
+}
+
+fn default_seata_global_table() -> String {
+    defaults::SEATA_GLOBAL_TABLE.text().into()
+}
+
+fn default_seata_branch_table() -> String {
+    defaults::SEATA_BRANCH_TABLE.text().into()
+}
+
+fn default_seata_lock_table() -> String {
+    defaults::SEATA_LOCK_TABLE.text().into()
 }
 
 #[derive(Debug, Deserialize)]

@@ -154,6 +154,10 @@ pub enum ObjectKind {
     Partition,
     Outbox,
     ReconcileJob,
+    /// An Apache Seata coordinator, by its config name.
+    SeataCoordinator,
+    /// A Seata global transaction, by its xid.
+    SeataGlobal,
 }
 
 /// One object on one server: its kind and its name as indoubt shows and reads it (server

@@ -35,8 +35,9 @@ const LEAVES: [&str; 9] = [
 
 /// The client libraries: typed data and typed errors, for the application to judge and
 /// word. src/kafka imports only itself and the leaves (it could be a crate of its own);
-/// the others may also build on each other (reconcile reads PostgreSQL and Kafka).
-const LIBRARIES: [&str; 4] = ["kafka", "mysql", "pg", "reconcile"];
+/// the others may also build on each other (reconcile reads PostgreSQL and Kafka, seata
+/// its coordinator's store through PostgreSQL).
+const LIBRARIES: [&str; 5] = ["kafka", "mysql", "pg", "reconcile", "seata"];
 
 /// What the settings never import: they are resolved before any command runs, and a
 /// command's types that the settings need live in src/settings.

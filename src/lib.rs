@@ -27,6 +27,7 @@ pub mod quote;
 pub mod reconcile;
 pub mod report;
 pub mod resolve;
+pub mod seata;
 pub mod secret;
 pub mod settings;
 pub mod term;

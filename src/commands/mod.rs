@@ -22,6 +22,7 @@ mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;
 mod resolve_pg;
+mod seata_globals;
 mod serve;
 pub(crate) mod shared;
 

@@ -4,7 +4,7 @@
 
 use super::{
     kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, mysql_xa, pg_horizon, pg_outbox,
-    pg_prepared, pg_slots, reconcile,
+    pg_prepared, pg_slots, reconcile, seata_globals,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Probe, Registered};
@@ -20,6 +20,7 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<kafka_transactions::KafkaTransactions>::new(),
     &Registered::<mysql_xa::MysqlXa>::new(),
     &Registered::<reconcile::Reconcile>::new(),
+    &Registered::<seata_globals::SeataGlobals>::new(),
 ];
 
 /// The probe whose command is `path` ("pg outbox").

@@ -201,12 +201,11 @@ fn command(
             log: t.audit_log(a.audit_log.as_deref()),
             reason: a.reason,
         },
-        Command::Pg(_) | Command::Kafka(_) | Command::Mysql(_) | Command::Reconcile(_) => {
-            return Err(anyhow!("no probe in the registry runs {command:?}"))
-        }
         Command::Config(_) | Command::Check(_) | Command::Serve(_) | Command::Explain(_) => {
             return Err(anyhow!("resolved elsewhere: {command:?}"))
         }
+        // An inspect command's family (pg, kafka, seata, …) whose leaf no probe claimed.
+        other => return Err(anyhow!("no probe in the registry runs {other:?}")),
     })
 }
 

@@ -382,6 +382,48 @@ pub const OUTBOX_SHOW: Entry = entry(
     Value::Number(20),
     "how many skipped ids the table lists",
 );
+pub const SEATA_GLOBAL_TABLE: Entry = entry(
+    Some("seata.*.global_table"),
+    None,
+    Value::Text("global_table"),
+    "the coordinator's global table (store.db.global-table)",
+);
+pub const SEATA_BRANCH_TABLE: Entry = entry(
+    Some("seata.*.branch_table"),
+    None,
+    Value::Text("branch_table"),
+    "the coordinator's branch table (store.db.branch-table)",
+);
+pub const SEATA_LOCK_TABLE: Entry = entry(
+    Some("seata.*.lock_table"),
+    None,
+    Value::Text("lock_table"),
+    "the coordinator's lock table (store.db.lock-table)",
+);
+pub const SEATA_GRACE: Entry = entry(
+    Some("seata.*.grace"),
+    None,
+    Value::Duration(Duration::from_secs(130)),
+    "how long past its timeout an unended global is still the coordinator's to end (Seata's retry-dead-threshold)",
+);
+pub const SEATA_CRITICAL_AGE: Entry = entry(
+    Some("seata.*.critical_age"),
+    None,
+    Value::Duration(mins(30)),
+    "how long past its timeout an unended global is CRITICAL",
+);
+pub const SEATA_CHECK: Entry = entry(
+    Some("seata.*.check"),
+    None,
+    Value::Bool(false),
+    "watch the coordinator in `indoubt check`",
+);
+pub const SEATA_SHOW: Entry = entry(
+    None,
+    Some("seata globals --show"),
+    Value::Number(5),
+    "how many branches and locked rows of each global the report lists",
+);
 pub const INBOX_CREATED_AT_COLUMN: Entry = entry(
     Some("inbox.*.created_at_column"),
     None,
@@ -485,6 +527,13 @@ pub const ALL: &[Entry] = &[
     OUTBOX_CHECK,
     OUTBOX_SHOW,
     INBOX_CREATED_AT_COLUMN,
+    SEATA_GLOBAL_TABLE,
+    SEATA_BRANCH_TABLE,
+    SEATA_LOCK_TABLE,
+    SEATA_GRACE,
+    SEATA_CRITICAL_AGE,
+    SEATA_CHECK,
+    SEATA_SHOW,
     AUDIT_PATH,
     DECISION_SOURCE_KIND,
     DECISION_SOURCE_KEY,

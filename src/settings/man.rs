@@ -124,6 +124,19 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         ],
     ),
     (
+        "seata.NAME",
+        "Named Apache Seata coordinators (indoubt seata globals), by their database store (store.mode=db).",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the store's database"),
+            reg("global_table", &defaults::SEATA_GLOBAL_TABLE),
+            reg("branch_table", &defaults::SEATA_BRANCH_TABLE),
+            reg("lock_table", &defaults::SEATA_LOCK_TABLE),
+            reg("grace", &defaults::SEATA_GRACE),
+            reg("critical_age", &defaults::SEATA_CRITICAL_AGE),
+            reg("check", &defaults::SEATA_CHECK),
+        ],
+    ),
+    (
         "audit",
         "The audit trail of resolutions.",
         &[reg("path", &defaults::AUDIT_PATH)],

@@ -1,0 +1,553 @@
+//! `indoubt seata globals`: each configured Apache Seata coordinator's store — the global
+//! transactions that should have ended (past their timeout and the grace, given up, or
+//! in a status no release defines), their branches and the row locks they hold, and the
+//! locks whose global transaction is gone.
+
+mod codes;
+pub(crate) mod settings;
+
+use crate::cli::{CheckKind, Command, SeataCommand};
+use crate::config::Config;
+use crate::context::Context;
+use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::next::Next;
+use crate::pg::session;
+use crate::report::table::{Cell, Style};
+use crate::report::{Report, TableView, Target};
+use crate::seata::status::Stage;
+use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
+use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::{targets::Targets, Thresholds};
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use serde::Serialize;
+use settings::{Coordinator, GlobalsSettings};
+use std::time::Duration;
+
+/// The most overdue globals one coordinator's report lists (the count says how many
+/// more there are).
+const LISTED: i64 = 100;
+
+/// `seata globals` as a probe.
+pub(crate) struct SeataGlobals;
+
+impl Inspect for SeataGlobals {
+    type Settings = GlobalsSettings;
+    type Gathered = Vec<Read>;
+    type Data = GlobalsReport;
+    const NAME: &'static str = "seata globals";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Seata);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Every coordinator of the config", "indoubt seata globals"),
+            example!("One coordinator, up to 20 branches and locked rows of each global, as JSON", "indoubt -o json seata globals orders-tc --show 20"),
+        ],
+        see_also: &["pg prepared", "mysql xa"],
+        // Its own, documented in its folder (codes.rs).
+        codes: codes::ALL,
+    };
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &Thresholds,
+        command: Command,
+    ) -> Result<Result<GlobalsSettings>, Command> {
+        match command {
+            Command::Seata(SeataCommand::Globals(a)) => Ok(settings::globals(t, a)),
+            other => Err(other),
+        }
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .seata
+            .iter()
+            .filter(|(_, c)| c.check)
+            .map(|(name, _)| planned(name, &["seata", "globals", "--", name]))
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &GlobalsSettings) -> Result<Vec<Read>> {
+        let mut reads = Vec::new();
+        for c in &settings.coordinators {
+            reads.push(read(ctx, c, settings.show as i64).await);
+        }
+        Ok(reads)
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &GlobalsSettings,
+        reads: Vec<Read>,
+    ) -> Report<GlobalsReport> {
+        report_of(settings, reads)
+    }
+}
+
+/// What one coordinator's store came to: its state, the tables it could not read, or why
+/// it could not be read at all.
+pub(crate) enum Read {
+    Snapshot(Snapshot),
+    Problems(Vec<Problem>),
+    Failed(anyhow::Error),
+}
+
+fn tables(c: &Coordinator) -> Tables<'_> {
+    Tables {
+        global: &c.global_table,
+        branch: &c.branch_table,
+        lock: &c.lock_table,
+    }
+}
+
+async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
+    let read = async {
+        let target = c.target.clone().map_err(anyhow::Error::msg)?;
+        let session = session::connect(&target.params, ctx.timeout).await?;
+        ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+        Ok::<_, anyhow::Error>(match store::inspect(&session, tables(c)).await? {
+            Err(problems) => Read::Problems(problems),
+            Ok(lock_status) => Read::Snapshot(
+                store::read(
+                    &session,
+                    tables(c),
+                    lock_status,
+                    c.grace.value,
+                    LISTED,
+                    sample,
+                )
+                .await?,
+            ),
+        })
+    };
+    read.await.unwrap_or_else(Read::Failed)
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct GlobalsReport {
+    coordinators: Vec<CoordinatorEntry>,
+}
+
+#[derive(Debug, Serialize)]
+struct CoordinatorEntry {
+    name: String,
+    /// Where its store is, as the config names it.
+    store: String,
+    global_table: String,
+    branch_table: String,
+    lock_table: String,
+    grace_seconds: u64,
+    critical_age_seconds: u64,
+    /// Null when it could not be read (the findings say why).
+    snapshot: Option<Snapshot>,
+    problems: Vec<Problem>,
+}
+
+/// The report from what was read: pure, so the golden tests build it as a run does.
+fn report_of(settings: &GlobalsSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
+    let mut findings = Vec::new();
+    let mut coordinators = Vec::new();
+    for (c, read) in settings.coordinators.iter().zip(reads) {
+        let mut entry = CoordinatorEntry {
+            name: c.name.clone(),
+            store: c.postgres_shown(),
+            global_table: c.global_table.clone(),
+            branch_table: c.branch_table.clone(),
+            lock_table: c.lock_table.clone(),
+            grace_seconds: c.grace.value.as_secs(),
+            critical_age_seconds: c.critical_age.value.as_secs(),
+            snapshot: None,
+            problems: Vec::new(),
+        };
+        match read {
+            Read::Snapshot(snapshot) => {
+                findings.extend(assess(c, &snapshot));
+                entry.snapshot = Some(snapshot);
+            }
+            Read::Problems(problems) => {
+                findings.extend(problems.iter().map(|p| problem_finding(c, p)));
+                entry.problems = problems;
+            }
+            Read::Failed(e) => findings.push(Finding::new(
+                Severity::Unknown,
+                codes::SEATA_STORE_UNREADABLE,
+                subject(c),
+                format!("{e:#}"),
+            )),
+        }
+        coordinators.push(entry);
+    }
+    let target = Target {
+        name: None,
+        kind: "seata".into(),
+        address: settings
+            .config_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    Report::new(
+        "seata globals",
+        target,
+        findings,
+        GlobalsReport { coordinators },
+    )
+}
+
+impl Coordinator {
+    /// The store as the report names it: the config's target name, or the connection
+    /// without its password.
+    fn postgres_shown(&self) -> String {
+        match &self.target {
+            Ok(t) => t.name.clone().unwrap_or_else(|| t.params.describe()),
+            Err(_) => "(unusable: see the finding)".into(),
+        }
+    }
+
+    /// Where a statement for its store runs: a statement names no server.
+    fn place(&self) -> String {
+        match &self.target {
+            Ok(t) => format!(
+                "in database {} of {}",
+                t.params.dbname,
+                t.name
+                    .as_deref()
+                    .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
+            ),
+            Err(_) => format!("in the database of {}", self.postgres),
+        }
+    }
+}
+
+fn subject(c: &Coordinator) -> String {
+    format!("seata coordinator {}", c.name)
+}
+
+/// A table of the store that could not be read: UNKNOWN, with what would show it.
+fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
+    let finding = |message: crate::text::Text| {
+        Finding::new(
+            Severity::Unknown,
+            codes::SEATA_STORE_UNREADABLE,
+            subject(c),
+            message,
+        )
+    };
+    match problem {
+        Problem::Missing { table } => finding(text![
+            "no table ",
+            table,
+            " in its store (",
+            c.place(),
+            "): is this the coordinator's store, and is the table named as its store.db settings name it?"
+        ])
+        .advice("set global_table, branch_table and lock_table under seata: in the config as the coordinator names them"),
+        Problem::MissingColumns { table, columns } => finding(text![
+            "table ",
+            table,
+            " lacks the column(s) ",
+            columns.join(", "),
+            " of Seata's layout: another product's table, or a Seata version indoubt does not read"
+        ]),
+        Problem::NotReadable { table } => {
+            let finding = finding(text![
+                "the role may not read table ",
+                table,
+                ": what it holds is not known"
+            ])
+            .advice("grant the monitoring role SELECT on the coordinator's three tables");
+            // The role is the one this run connects as; unknown without a usable target.
+            match &c.target {
+                Ok(t) => finding.next(Next::sql(
+                    crate::quote::Sql::new("GRANT SELECT ON TABLE ")
+                        .qualified(table)
+                        .push(" TO ")
+                        .ident(&t.params.user)
+                        .push(";")
+                        .placed(&format!("{}, as the table's owner", c.place())),
+                )),
+                Err(_) => finding,
+            }
+        }
+    }
+}
+
+/// What a coordinator's store comes to.
+fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = snapshot
+        .overdue
+        .iter()
+        .map(|g| global_finding(c, g))
+        .collect();
+    let unlisted = snapshot.overdue_total - snapshot.overdue.len() as i64;
+    if unlisted > 0 {
+        let worst = findings
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .unwrap_or(Severity::Warning);
+        findings.push(Finding::new(
+            worst,
+            codes::SEATA_GLOBAL_OVERDUE,
+            subject(c),
+            format!("{unlisted} more global transaction(s) past their timeout than the {LISTED} oldest listed"),
+        ));
+    }
+    let orphans = &snapshot.orphan_locks;
+    if orphans.rows > 0 {
+        let rows: Vec<String> = orphans.sample.iter().map(|o| locked_row(&o.row)).collect();
+        findings.push(
+            Finding::new(
+                Severity::Critical,
+                codes::SEATA_ORPHAN_LOCKS,
+                subject(c),
+                text![
+                    orphans.rows,
+                    " row lock(s) of ",
+                    orphans.xids,
+                    " global transaction(s) no longer in ",
+                    c.global_table,
+                    " (",
+                    rows.join(", "),
+                    if orphans.rows as usize > rows.len() { ", …" } else { "" },
+                    "): nothing will release them, and every AT transaction that writes those rows fails with a global lock conflict"
+                ],
+            )
+            .evidence("source", c.lock_table.clone())
+            .evidence("rows", orphans.rows)
+            .evidence("xids", orphans.xids)
+            .evidence("oldest_gmt_create_store_local", orphans.oldest_local.map(|t| t.to_string()))
+            .advice("confirm in the coordinator's log that their global transactions ended, then delete exactly these lock rows by row_key")
+            .next(Next::sql(store::orphan_locks_statement(tables(c)).placed(&c.place()))),
+        );
+    }
+    if findings.is_empty() {
+        let live: i64 = snapshot.by_status.iter().map(|s| s.globals).sum();
+        let statuses: Vec<String> = snapshot
+            .by_status
+            .iter()
+            .map(|s| format!("{} {}", s.globals, s.name))
+            .collect();
+        let message = match live {
+            0 => "no global transaction in the store; no orphaned row locks".to_string(),
+            _ => format!(
+                "{live} global transaction(s) in the store ({}), none past its timeout and {} grace; no orphaned row locks",
+                statuses.join(", "),
+                format_duration(c.grace.value)
+            ),
+        };
+        findings.push(
+            Finding::new(Severity::Ok, codes::SEATA_GLOBALS, subject(c), message)
+                .evidence("source", c.global_table.clone()),
+        );
+    }
+    // Every finding of this coordinator is about its globals: `check` groups them.
+    for f in &mut findings {
+        if f.object.is_none() {
+            f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
+        }
+    }
+    findings
+}
+
+fn locked_row(row: &store::LockedRow) -> String {
+    format!(
+        "{}:{}",
+        row.table_name.as_deref().unwrap_or("?"),
+        row.pk.as_deref().unwrap_or("?")
+    )
+}
+
+/// One global transaction that should have ended: graded by its stage and by how long
+/// past its timeout it is.
+fn global_finding(c: &Coordinator, g: &Global) -> Finding {
+    let past = g.past_timeout_seconds.map(|s| seconds(s.max(0.0)));
+    let past_text = past.map_or_else(
+        || "with no begin time".to_string(),
+        |p| format!("{} past its timeout", format_duration(p)),
+    );
+    let by_age = |p: Option<Duration>| match p {
+        Some(p) if p >= c.critical_age.value => Severity::Critical,
+        _ => Severity::Warning,
+    };
+    let (severity, code, what, advice) = match g.stage {
+        Stage::GaveUp => (
+            Severity::Critical,
+            codes::SEATA_GLOBAL_GIVEN_UP,
+            "the coordinator has given up on it: nothing will finish it".to_string(),
+            "decide with the services' owners what each branch must become, compensate by hand, then remove the session through the coordinator",
+        ),
+        Stage::Unknown => (
+            Severity::Unknown,
+            codes::SEATA_GLOBAL_STATUS_UNKNOWN,
+            format!("status {}, which no Seata release up to 2.5 defines: not judged", g.status),
+            "check the coordinator's version",
+        ),
+        Stage::Open => (
+            by_age(past),
+            codes::SEATA_GLOBAL_OVERDUE,
+            format!("{past_text}: the coordinator has not timed it out (is it running, and is this its store?)"),
+            "check that a coordinator runs on this store; its timeout checker rolls such a global back",
+        ),
+        Stage::Retrying => (
+            by_age(past),
+            codes::SEATA_GLOBAL_OVERDUE,
+            format!("{past_text}: a branch's phase two keeps failing and the coordinator retries it"),
+            "read why in the coordinator's and the branch's logs; an AT rollback that fails on a row changed outside Seata succeeds once the row is what its undo_log after image says",
+        ),
+        Stage::Ending | Stage::Ended => (
+            by_age(past),
+            codes::SEATA_GLOBAL_OVERDUE,
+            format!("{past_text}: the coordinator has not finished it"),
+            "check the coordinator's log for this xid",
+        ),
+    };
+    let locks = match g.locks.rows {
+        0 => String::new(),
+        n => {
+            let rows: Vec<String> = g.locks.sample.iter().map(locked_row).collect();
+            let since = g
+                .locks
+                .held_since
+                .map(|t| format!(" since {}", t.format("%Y-%m-%d %H:%M:%S UTC")))
+                .unwrap_or_default();
+            format!(
+                "; holds {n} row lock(s){since} ({}{}): other transactions writing them fail with a global lock conflict",
+                rows.join(", "),
+                if n as usize > rows.len() { ", …" } else { "" }
+            )
+        }
+    };
+    let name = match (&g.application_id, &g.transaction_name) {
+        (Some(app), Some(name)) => format!(" ({app}: {name})"),
+        (Some(one), None) | (None, Some(one)) => format!(" ({one})"),
+        (None, None) => String::new(),
+    };
+    let branches: Vec<String> = g
+        .branches
+        .iter()
+        .map(|b| {
+            format!(
+                "{} {} {}",
+                b.branch_type.as_deref().unwrap_or("?"),
+                b.status_name
+                    .map(str::to_string)
+                    .or_else(|| b.status.map(|s| format!("status {s}")))
+                    .unwrap_or_else(|| "-".into()),
+                b.resource_id.as_deref().unwrap_or("?")
+            )
+        })
+        .collect();
+    let finding = Finding::new(
+        severity,
+        code,
+        text!["seata global ", g.xid, name],
+        match g.stage {
+            Stage::Unknown => text![what, locks],
+            _ => text![g.status_name, ": ", what, locks],
+        },
+    )
+    .evidence("source", c.global_table.clone())
+    .evidence("coordinator", c.name.clone())
+    .evidence("xid", g.xid.clone())
+    .evidence("status", g.status)
+    .evidence("status_name", g.status_name)
+    .evidence("timeout_ms", g.timeout_ms)
+    .evidence("begun_at", g.begun_at.map(|t| t.to_rfc3339()))
+    .evidence("past_timeout_seconds", g.past_timeout_seconds)
+    .evidence("branches", branches)
+    .evidence("row_locks", g.locks.rows)
+    .advice(advice)
+    .object(Object::new(ObjectKind::SeataGlobal, g.xid.as_str()));
+    finding.next(Next::sql(
+        store::global_statement(tables(c), &g.xid).placed(&c.place()),
+    ))
+}
+
+#[cfg(test)]
+mod golden;
+
+impl TableView for GlobalsReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        let mut table = style.table(&[
+            "COORDINATOR",
+            "XID",
+            "STATUS",
+            "PAST TIMEOUT",
+            "APPLICATION",
+            "BRANCHES",
+            "ROW LOCKS",
+        ]);
+        for c in &self.coordinators {
+            let Some(s) = &c.snapshot else { continue };
+            for g in &s.overdue {
+                let branches: Vec<Shown> = g
+                    .branches
+                    .iter()
+                    .map(|b| {
+                        shown!(
+                            "{} {} {}",
+                            b.branch_type.as_deref().unwrap_or("?"),
+                            b.status_name
+                                .map(str::to_string)
+                                .or_else(|| b.status.map(|s| s.to_string()))
+                                .unwrap_or_else(|| "-".into()),
+                            b.resource_id.as_deref().unwrap_or("?")
+                        )
+                    })
+                    .chain(
+                        (g.branches_unlisted > 0)
+                            .then(|| shown!("and {} more", g.branches_unlisted)),
+                    )
+                    .collect();
+                let locks = match g.locks.rows {
+                    0 => shown!("-"),
+                    n => shown!(
+                        "{}: {}{}",
+                        n,
+                        g.locks
+                            .sample
+                            .iter()
+                            .map(locked_row)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        if n as usize > g.locks.sample.len() {
+                            ", …"
+                        } else {
+                            ""
+                        }
+                    ),
+                };
+                table.add_row(vec![
+                    Cell::new(&c.name),
+                    Cell::new(&g.xid),
+                    Cell::new(match g.stage {
+                        Stage::Unknown => format!("status {}", g.status),
+                        _ => g.status_name.to_string(),
+                    }),
+                    Cell::new(
+                        g.past_timeout_seconds
+                            .map(|p| format_duration(seconds(p.max(0.0))))
+                            .unwrap_or_else(|| "-".into()),
+                    ),
+                    Cell::new(shown!(
+                        "{}{}",
+                        g.application_id.as_deref().unwrap_or("-"),
+                        g.transaction_name
+                            .as_deref()
+                            .map(|n| format!("\n{n}"))
+                            .unwrap_or_default()
+                    )),
+                    Cell::new(Shown::join(branches, "\n")),
+                    Cell::new(locks),
+                ]);
+            }
+        }
+        table.optional(4);
+        vec![table.render()]
+    }
+}

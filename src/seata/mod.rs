@@ -1,0 +1,6 @@
+//! Apache Seata's transaction coordinator (TC) as its database store (`store.mode=db`)
+//! shows it: global transactions, their branches and the row locks they hold, as typed
+//! data. What the statuses mean is here; what they come to for an operator is not.
+
+pub mod status;
+pub mod store;
