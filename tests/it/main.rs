@@ -34,6 +34,7 @@ mod resolve_kafka;
 mod resolve_pg;
 mod resolve_tm;
 mod resolve_tm_mysql;
+mod seata;
 mod secrets;
 mod serve;
 mod settings;

@@ -4,6 +4,7 @@
 pub mod kafka;
 pub mod mysql;
 pub mod schema;
+pub mod seata;
 pub mod tty;
 pub mod xa;
 

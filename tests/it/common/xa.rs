@@ -156,7 +156,7 @@ impl Tm {
 }
 
 /// `postgres://user:password@host:port/db?…` as pgjdbc's URL with user and password.
-fn jdbc(url: &str) -> String {
+pub fn jdbc(url: &str) -> String {
     let (url, user, password) = jdbc_parts(url);
     format!("{url}?user={user}&password={password}")
 }

@@ -1,0 +1,88 @@
+//! The lab's Apache Seata coordinator (tests/lab/seata/server, its store in the lab's
+//! PostgreSQL) and the client harness that leaves its stuck states (tests/lab/seata/run).
+
+use super::*;
+use std::collections::BTreeMap;
+
+/// The running coordinator with its store in PostgreSQL: (its transaction service
+/// `127.0.0.1:PORT`, its store's URL). Started once (the script is idempotent).
+pub fn coordinator() -> (String, String) {
+    static STARTED: OnceLock<(String, String)> = OnceLock::new();
+    STARTED
+        .get_or_init(|| {
+            let out = std::process::Command::new(repo_root().join("tests/lab/seata/server"))
+                .args(["start", "pg"])
+                .output()
+                .expect("run tests/lab/seata/server");
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(
+                out.status.success(),
+                "tests/lab/seata/server start pg failed: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let env: HashMap<String, String> = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("export "))
+                .filter_map(|l| l.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.trim_matches('\'').to_string()))
+                .collect();
+            (
+                env["INDOUBT_LAB_SEATA_PG_TC"].clone(),
+                env["INDOUBT_LAB_SEATA_PG_STORE_URL"].clone(),
+            )
+        })
+        .clone()
+}
+
+/// One line the harness printed: its kind and its `key=value` fields.
+pub struct Line {
+    pub kind: String,
+    pub fields: BTreeMap<String, String>,
+}
+
+/// Runs the harness (`tests/lab/seata/run COMMAND key=value...`) and returns its lines.
+pub fn stuck(command: &str, args: &[String]) -> Vec<Line> {
+    let out = std::process::Command::new(repo_root().join("tests/lab/seata/run"))
+        .arg(command)
+        .args(args)
+        .output()
+        .expect("run tests/lab/seata/run");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "tests/lab/seata/run {command} failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .filter_map(|line| {
+            let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let (fields, message) = match rest.split_once("message=") {
+                Some((fields, message)) => (fields, Some(message)),
+                None => (rest, None),
+            };
+            let mut map: BTreeMap<String, String> = fields
+                .split_whitespace()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            if let Some(m) = message {
+                map.insert("message".into(), m.to_string());
+            }
+            (!kind.is_empty()).then(|| Line {
+                kind: kind.to_string(),
+                fields: map,
+            })
+        })
+        .collect()
+}
+
+/// The first line of `kind`, or a failure that shows them all.
+pub fn line<'a>(lines: &'a [Line], kind: &str) -> &'a Line {
+    lines.iter().find(|l| l.kind == kind).unwrap_or_else(|| {
+        let all: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{} {:?}", l.kind, l.fields))
+            .collect();
+        panic!("the harness printed no {kind} line: {all:#?}")
+    })
+}
