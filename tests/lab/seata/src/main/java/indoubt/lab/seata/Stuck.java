@@ -48,16 +48,24 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * (seata-all) against a real Seata server, each through the framework's own code paths.
  *
  * <pre>
- *   Stuck at-dirty          tc=HOST:PORT db=JDBC_URL table=NAME id=N [app=NAME] [group=NAME] [timeout_ms=N]
+ *   Stuck at-dirty          tc=HOST:PORT db=JDBC_URL table=NAME id=N [app=NAME] [group=NAME]
+ *                           [timeout_ms=N] [halt=none|after-dirty-write]
+ *   Stuck at-blocked        tc=... db=JDBC_URL table=NAME id=N [app=NAME] [held_by=XID]
  *   Stuck tcc-no-cancel     tc=... db=JDBC_URL table=NAME id=N app=NAME [timeout_ms=N]
  *   Stuck tcc-cancel-fails  tc=... db=JDBC_URL table=NAME id=N app=NAME [serve_ms=N]
  *   Stuck tcc-suspended     tc=... db=JDBC_URL table=NAME id=N app=NAME
  *   Stuck saga-running      tc=... db=JDBC_URL business_key=KEY app=NAME [timeout_ms=N]
  *   Stuck saga-unknown      tc=... db=JDBC_URL business_key=KEY app=NAME [serve_ms=N]
- *   Stuck saga-compensation-failed tc=... db=JDBC_URL business_key=KEY app=NAME [serve_ms=N]
+ *   Stuck saga-compensation-failed  tc=... db=JDBC_URL business_key=KEY app=NAME [serve_ms=N]
+ *   Stuck saga-compensation-unknown tc=... db=JDBC_URL business_key=KEY app=NAME [serve_ms=N]
  *   Stuck xa                tc=... db=JDBC_URL [db=JDBC_URL] table=NAME id=N app=NAME
- *                           halt=prepared|commit [timeout_ms=N]
+ *                           [halt=prepared|commit] [timeout_ms=N]
  * </pre>
+ *
+ * Exit status: 0 after {@code done}; 1 after {@code halting:} (the JVM halted on purpose);
+ * 2 when the row {@code id} exists already; anything else is a failure (a Java exception
+ * on stderr). tests/lab/seata/README.md says what each state looks like in the
+ * coordinator's and the clients' tables, as observed.
  *
  * <h2>Arguments</h2>
  * <ul>
@@ -65,25 +73,31 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *     ({@code tests/lab/seata/server}'s {@code INDOUBT_LAB_SEATA_PG_TC} or {@code _MARIADB_TC}).
  * <li>{@code db}: a business database that exists:
  *     {@code jdbc:postgresql://HOST:PORT/DB?user=U&password=P} or
- *     {@code jdbc:mariadb://HOST:PORT/DB?user=U&password=P}. The harness makes Seata's
- *     client tables there first ({@code sql/client-*.sql}: {@code undo_log},
- *     {@code tcc_fence_log}, {@code seata_state_machine_def}, {@code seata_state_machine_inst},
- *     {@code seata_state_inst}) and the business table {@code table}
- *     {@code (id bigint PRIMARY KEY, amount integer, note varchar(64))}. Give each test
- *     its own database: an AT branch's resource id is the database's URL, and the
- *     coordinator hands a stuck AT branch's rollback to any client of that resource.
+ *     {@code jdbc:mariadb://HOST:PORT/DB?user=U&password=P} (MariaDB Connector/J 2.7). The
+ *     harness makes Seata's client tables there first ({@code sql/client-*.sql}:
+ *     {@code undo_log}, {@code tcc_fence_log}, {@code seata_state_machine_def},
+ *     {@code seata_state_machine_inst}, {@code seata_state_inst}) and, for the commands with
+ *     a {@code table}, the business table
+ *     {@code (id bigint PRIMARY KEY, amount integer NOT NULL, note varchar(64) NOT NULL)}.
+ *     Give each test its own database: an AT branch's resource id is the database's URL
+ *     (without its parameters), and the coordinator hands a stuck AT branch's rollback to
+ *     any connected client of that resource, whatever its application id.
  * <li>{@code table}, {@code id}: the business row; {@code id} must not exist yet in
  *     {@code table} (exit 2 otherwise), so that a run never touches an earlier run's row.
+ *     at-dirty inserts it as {@code (id, 100, 'before')} first; the TCC Try and the XA
+ *     branches insert it themselves.
  * <li>{@code app}: the Seata application id (at most 32 characters; default
  *     {@code indoubt-lab}). Give each test its own: the coordinator hands TCC, saga and XA
- *     branches back only to clients of the same application id.
+ *     branches back to clients of the same application id only.
  * <li>{@code group}: the transaction service group (default {@code indoubt-lab-group}).
  * <li>{@code timeout_ms}: the global transaction's timeout (default 60000, Seata's own).
- * <li>{@code serve_ms}: how long the process keeps serving the coordinator's retries
- *     after the state is made, before it exits (default 3000).
+ * <li>{@code serve_ms}: how long the process stays up after the state is made (its clients
+ *     answering the coordinator's retries) before it exits (default 3000).
  * <li>{@code business_key}: the saga instance's business key (at most 48 characters,
  *     unique per database).
- * <li>{@code halt}: where the {@code xa} command stops the JVM ({@code Runtime.halt}).
+ * <li>{@code halt}: where at-dirty or xa stops the JVM ({@code Runtime.halt}, no shutdown
+ *     hooks: the clients vanish as in a crash).
+ * <li>{@code held_by}: at-blocked only, the xid printed as {@code held_by=}.
  * </ul>
  *
  * <h2>The states</h2>
@@ -91,30 +105,38 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * <li>{@code at-dirty}: a global transaction (name {@code indoubt-lab-at-dirty}) updates the
  *     row through Seata's AT {@code DataSourceProxy} ({@code amount} 100 to 90, {@code note}
  *     'seata'); the row is then changed outside Seata ({@code amount} 7, {@code note}
- *     'dirty'); the global is rolled back: the undo finds the dirty row and the branch
- *     cannot roll back. A second global transaction (name {@code indoubt-lab-at-blocked})
- *     then updates the same row and fails on Seata's global lock.
+ *     'dirty'); the TM rolls the global back: the undo finds the dirty row and the branch
+ *     cannot roll back (global RollbackFailed). A second global transaction (name
+ *     {@code indoubt-lab-at-blocked}) then updates the same row through Seata and fails on
+ *     the first one's global lock. With {@code halt=after-dirty-write} the JVM halts right
+ *     after the dirty write instead: nobody rolls the global back until it times out, then
+ *     the coordinator retries its rollback with no client to take it.
+ * <li>{@code at-blocked}: only the second part: a new global transaction updates the row
+ *     through Seata (this process's client also takes any retried rollback of that
+ *     database's stuck branches meanwhile).
  * <li>{@code tcc-no-cancel}: a TCC Try (fence row status 1, the business row 'reserved')
- *     whose global is never committed or rolled back by its client: the JVM halts after
- *     the Try.
- * <li>{@code tcc-cancel-fails}: a Try, then the global is rolled back and the Cancel throws
- *     on every call; the coordinator keeps retrying it.
+ *     whose global is never ended by its client: the JVM halts after the Try.
+ * <li>{@code tcc-cancel-fails}: a Try, then the TM rolls the global back and the Cancel
+ *     throws on every call; the coordinator keeps retrying it.
  * <li>{@code tcc-suspended}: the Try fails after its branch was registered (its fence row
- *     is rolled back with it); the global is rolled back and the Cancel arrives with no
+ *     is rolled back with it); the TM rolls the global back and the Cancel arrives with no
  *     fence row: the fence writes a suspended (4) row and skips the Cancel (Seata's
  *     empty-rollback / anti-hanging path).
- * <li>{@code saga-running}: the state machine {@code indoubtLabOrder} (its own global
- *     transaction) runs Reserve, and the JVM halts inside Charge: the instance stays
- *     running (status RU, {@code is_running} true).
- * <li>{@code saga-unknown}: Reserve succeeds, Charge throws an exception the machine does
- *     not catch: the instance ends with status UN (unknown) and no compensation.
- * <li>{@code saga-compensation-failed}: Charge is declined (caught), the machine
- *     compensates Reserve with Release, which throws: compensation status FA.
+ * <li>The saga commands run the state machine {@code indoubtLabOrder}
+ *     ({@code saga/indoubt_lab_order.json}, {@link OrderSaga}): Reserve (compensated by
+ *     Release), Debit (compensated by Refund), Charge; each instance is its own global
+ *     transaction (name {@code $Saga_indoubtLabOrder}).
+ *     {@code saga-running}: the JVM halts inside Charge: the instance stays running.
+ *     {@code saga-unknown}: Charge throws an exception the machine does not catch: the
+ *     instance ends with status UN and no compensation.
+ *     {@code saga-compensation-failed}: Charge is declined (caught), the machine
+ *     compensates; Refund returns false (state FA): compensation stops, status FA.
+ *     {@code saga-compensation-unknown}: the same, but Refund throws: compensation UN.
  * <li>{@code xa}: one global transaction (name {@code indoubt-lab-xa}) inserts the row
  *     {@code (id, 100, 'xa')} into {@code table} of every {@code db} through Seata's XA
  *     {@code DataSourceProxyXA}; each branch ends phase one prepared in its database
- *     (XA format id 9752, gtrid the xid's text, bqual the branch id's text).
- *     {@code halt=prepared}: the JVM halts then, before the TM decides.
+ *     (XA format id 9752, gtrid the xid's text, bqual "-" and the branch id).
+ *     {@code halt=prepared} (default): the JVM halts then, before the TM decides.
  *     {@code halt=commit}: the TM asks the coordinator to commit; the JVM halts when the
  *     first branch's commit reaches it (the coordinator has decided commit).
  * </ul>
@@ -139,11 +161,20 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *     outcome=throws|ok}, {@code confirm ...}: the TCC phases as they run.
  * <li>{@code fence xid=X branch_id=B action=NAME status=S}: the branch's tcc_fence_log row
  *     ({@code status=none} when it has none).
+ * <li>{@code saga-start machine=NAME business_key=K app=A group=G timeout_ms=T}: the engine starts it.
  * <li>{@code saga-state name=STATE business_key=K outcome=...}: a saga service runs.
+ * <li>{@code saga-returned id=I status=S compensation_status=S}: what the engine returned
+ *     ({@code saga-error ... message=} when it threw).
  * <li>{@code saga-instance xid=X id=I machine=NAME business_key=K status=S
  *     compensation_status=S is_running=true|false}: the instance's row, when the engine
  *     has returned.
- * <li>{@code saga-state-row id=I name=STATE status=S compensated_for=ID}: each of its state rows.
+ * <li>{@code saga-state-row id=I name=STATE status=S compensated_for=ID}: each of its state
+ *     rows ({@code null} when it compensates nothing).
+ * <li>{@code no-lock-conflict ...}: the second global's update went through (not expected).
+ * <li>{@code branch-commit-received xid=X branch_id=B resource=R}: xa halt=commit, the
+ *     coordinator's commit of a branch reached the client.
+ * <li>{@code try-error xid=X error=CLASS message=...}: the Try failed (tcc-suspended).
+ * <li>{@code serving ms=N}: the process stays up that long.
  * <li>{@code xa-prepared db=pg|mariadb format=9752 gtrid=TEXT bqual=TEXT gtrid_hex=H
  *     bqual_hex=H}: an XA branch of this global prepared in that database (read with XA
  *     RECOVER).
