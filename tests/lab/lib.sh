@@ -92,3 +92,12 @@ stop_group() {
   kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
   rm -f "$pidfile"
 }
+
+# The lab's database clients as its superuser indoubt_admin: psql over TCP with the lab's
+# password, mariadb with the lab's client option file.
+psql_admin() {
+  PGPASSWORD=$(cat "$STATE/pg/password") psql -X -q -v ON_ERROR_STOP=1 \
+    -h 127.0.0.1 -p "$(cat "$STATE/pg/port")" -U indoubt_admin "$@"
+}
+
+mariadb_admin() { mariadb --defaults-file="$STATE/mariadb/client.cnf" "$@"; }
