@@ -246,7 +246,7 @@ pub async fn read(
     let gave_up: Vec<i16> = (0..=20)
         .filter(|s| status::global(*s).1 == Stage::GaveUp)
         .collect();
-    let grace_ms = grace.as_millis() as f64;
+    let grace_ms = grace.as_millis() as i64;
     let counts = format!("SELECT status, count(*) FROM {g} GROUP BY status ORDER BY status");
     // Past its timeout: begin_time (epoch ms) + timeout (ms), against the server's clock.
     let overdue = format!(
