@@ -84,7 +84,10 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         }
     });
     let g = &found;
-    assert_eq!(g["status"], 12, "the coordinator gave the rollback up: {g:#}");
+    assert_eq!(
+        g["status"], 12,
+        "the coordinator gave the rollback up: {g:#}"
+    );
     assert_eq!(g["status_name"], "RollbackFailed", "{g:#}");
     assert_eq!(g["stage"], "gave_up", "{g:#}");
     let branch = &g["branches"][0];
