@@ -128,3 +128,6 @@ fn union<'a>(lists: impl IntoIterator<Item = &'a Vec<String>>) -> Vec<String> {
     }
     all
 }
+
+#[cfg(test)]
+mod golden;
