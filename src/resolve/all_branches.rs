@@ -4,8 +4,7 @@
 //! confirmation for all, and for each its own intent, re-read, statement in its own
 //! database on its own server, and outcome, whatever happened to the others.
 
-use super::apply::pg::{self, Branch, Prepared};
-use super::apply::{mysql, AnyBranch};
+use super::apply::{mysql, pg, AnyBranch, Branch, Decided};
 use super::decision::{self, Choice, Decision};
 use super::siblings::{BranchState, MysqlSibling, Sibling, Siblings, THIS_SERVER};
 use super::sources;
@@ -125,27 +124,29 @@ pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<
         .collect();
     for s in found.mysql_siblings.iter().filter(|s| mysql_to_run(s)) {
         let heuristic = s.heuristic.unwrap_or(true);
-        out.push(AnyBranch::Mysql(mysql::Branch::new(mysql::Prepared {
-            target: s.target.clone(),
-            params: s.params.clone(),
-            timeout,
-            xid: s.xid.clone(),
-            decision,
-            heuristic,
-            evidence: serde_json::json!({
-                "xid": s.xid,
-                "age": s.age,
-                "decoded_xid": crate::mysql::xa::decoded(&s.xid),
-                "global_transaction": global,
-                "found_on": s.found_on,
-                "all_branches": true,
-                "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
-            }),
-            decision_sources: s.decision_sources.clone(),
-            summary: mysql_summary(s, decision, heuristic),
-            server: Some(s.server_key()),
-            place: Some(s.found_on.clone()),
-        })));
+        let xa = mysql::XaBranch::new(s.params.clone(), s.xid.clone());
+        out.push(AnyBranch::Mysql(Branch::new(
+            xa,
+            Decided {
+                target: s.target.clone(),
+                timeout,
+                decision,
+                heuristic,
+                evidence: serde_json::json!({
+                    "xid": s.xid,
+                    "age": s.age,
+                    "decoded_xid": crate::mysql::xa::decoded(&s.xid),
+                    "global_transaction": global,
+                    "found_on": s.found_on,
+                    "all_branches": true,
+                    "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
+                }),
+                decision_sources: s.decision_sources.clone(),
+                summary: mysql_summary(s, decision, heuristic),
+                server: Some(s.server_key()),
+                place: Some(s.found_on.clone()),
+            },
+        )));
     }
     out
 }
@@ -191,38 +192,43 @@ fn pg_branches(
     timeout: Duration,
     decision: Decision,
     global: &Option<String>,
-) -> Vec<Branch> {
+) -> Vec<Branch<pg::Xact>> {
     planned(found)
         .filter_map(|s| {
             let database = s.database.as_str()?;
             let heuristic = s.heuristic.unwrap_or(true);
             let global = global.clone();
-            Some(Branch::new(Prepared {
-                target: s.target.clone(),
+            let xact = pg::Xact {
                 params: s.params.with_dbname(database),
-                timeout,
                 gid: s.gid.clone(),
                 xid: s.xid,
                 database: s.database.clone(),
                 owner: s.owner.clone(),
-                decision,
-                heuristic,
-                evidence: serde_json::json!({
-                    "database": s.database,
-                    "owner": s.owner,
-                    "prepared_at": s.prepared_at,
-                    "age_seconds": s.age_seconds,
-                    "decoded_gid": gid::decode_raw(&s.gid),
-                    "global_transaction": global,
-                    "found_on": s.found_on,
-                    "all_branches": true,
-                    "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
-                }),
-                decision_sources: s.decision_sources.clone(),
-                summary: summary(s, decision, heuristic),
-                server: s.server_key(),
-                place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
-            }))
+            };
+            Some(Branch::new(
+                xact,
+                Decided {
+                    target: s.target.clone(),
+                    timeout,
+                    decision,
+                    heuristic,
+                    evidence: serde_json::json!({
+                        "database": s.database,
+                        "owner": s.owner,
+                        "prepared_at": s.prepared_at,
+                        "age_seconds": s.age_seconds,
+                        "decoded_gid": gid::decode_raw(&s.gid),
+                        "global_transaction": global,
+                        "found_on": s.found_on,
+                        "all_branches": true,
+                        "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
+                    }),
+                    decision_sources: s.decision_sources.clone(),
+                    summary: summary(s, decision, heuristic),
+                    server: s.server_key(),
+                    place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
+                },
+            ))
         })
         .collect()
 }
