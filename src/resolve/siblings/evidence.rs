@@ -2,7 +2,7 @@
 //! global transaction, each sibling with its state and plan, each target that could not
 //! be read, and the risk of resolving one branch alone.
 
-use super::{mixed_outcome_risk, BranchState, Siblings};
+use super::{mixed_outcome_risk, BranchState, Handling, Siblings};
 use crate::report::evidence::Block;
 use crate::shown;
 use crate::term::Shown;
@@ -29,7 +29,7 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
                 "prepared",
                 shown!("{} ago", format_duration(seconds(s.age_seconds))),
             )
-            .field("state", Shown::lit(s.state.name()));
+            .field("state", Shown::lit(s.handling.state.name()));
         if !s.also_found_on.is_empty() {
             b.field("also on", Shown::text(&s.also_found_on.join(", ")));
         }
@@ -45,35 +45,21 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
                 Shown::lit("by the same GID text only: its format does not say it is the same global transaction"),
             );
         }
-        if let Some(why) = &s.left_alone {
-            b.field("left alone", shown!("{}", why));
-        } else if s.outcome.is_none() && s.statement.is_some() {
-            b.field("plan", Shown::lit("resolved with it (--all-branches)"));
-        }
-        if let Some(o) = &s.outcome {
-            b.field("outcome", shown!("{} — {}", o.status.name(), o.detail));
-        }
+        handled(&mut b, &s.handling);
         blocks.push(b);
     }
     for s in &found.mysql_siblings {
         let mut b = Block::new(shown!("sibling XA branch on {}", s.found_on));
         b.whole("XID", Shown::text(&s.xid.sql()))
             .field("age", Shown::text(&s.age.text()))
-            .field("state", Shown::lit(s.state.name()));
+            .field("state", Shown::lit(s.handling.state.name()));
         if let Some(id) = s.attached_session {
             b.field("held by", shown!("session {}", id));
         }
         if !s.also_found_on.is_empty() {
             b.field("also on", Shown::text(&s.also_found_on.join(", ")));
         }
-        if let Some(why) = &s.left_alone {
-            b.field("left alone", shown!("{}", why));
-        } else if s.outcome.is_none() && s.statement.is_some() {
-            b.field("plan", Shown::lit("resolved with it (--all-branches)"));
-        }
-        if let Some(o) = &s.outcome {
-            b.field("outcome", shown!("{} — {}", o.status.name(), o.detail));
-        }
+        handled(&mut b, &s.handling);
         blocks.push(b);
     }
     for t in found.sibling_search.iter().filter(|t| !t.checked) {
@@ -81,11 +67,12 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         b.field("UNKNOWN", shown!("{}", t.detail));
         blocks.push(b);
     }
+    // Still prepared, and not handed to the flow, left alone, or acted on.
     let untouched = found
         .others()
         .iter()
-        .filter(|s| s.state == BranchState::Prepared)
-        .filter(|s| !s.planned || s.left_alone.is_some() || s.acted)
+        .filter(|(_, h)| h.state == BranchState::Prepared)
+        .filter(|(_, h)| h.statement.is_none() || h.left_alone.is_some() || h.outcome.is_some())
         .count();
     if untouched > 0 {
         let mut b = Block::untitled();
@@ -96,4 +83,17 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     blocks
+}
+
+/// A sibling's block, finished with what `--all-branches` made of it: why it is left
+/// alone, or that it is resolved with the branch named; its outcome.
+fn handled(b: &mut Block, h: &Handling) {
+    if let Some(why) = &h.left_alone {
+        b.field("left alone", shown!("{}", why));
+    } else if h.outcome.is_none() && h.statement.is_some() {
+        b.field("plan", Shown::lit("resolved with it (--all-branches)"));
+    }
+    if let Some(o) = &h.outcome {
+        b.field("outcome", shown!("{} — {}", o.status.name(), o.detail));
+    }
 }

@@ -2,7 +2,7 @@
 //! alone, and other branches still prepared, with the command that resolves them all
 //! through one branch (`--all-branches --dry-run`).
 
-use super::{mixed_outcome_risk, BranchState, Other, Siblings, THIS_SERVER};
+use super::{mixed_outcome_risk, Siblings, THIS_SERVER};
 use crate::codes;
 use crate::findings::{Finding, Severity};
 use crate::mysql::xa::Xid;
@@ -96,58 +96,47 @@ pub fn findings(found: &Siblings, how: &Resolution<'_>) -> Vec<Finding> {
             .evidence("source", "pg_prepared_xacts"),
         );
     }
-    for s in &found.siblings {
-        if let Some(why) = &s.left_alone {
+    let pg = found.siblings.iter().map(|s| {
+        let subject = crate::text!["prepared transaction ", s.place()];
+        (subject, &s.handling)
+    });
+    let mysql = found
+        .mysql_siblings
+        .iter()
+        .map(|s| (s.place(), &s.handling));
+    for (subject, h) in pg.chain(mysql) {
+        if let Some(why) = &h.left_alone {
             out.push(Finding::new(
                 Severity::Warning,
                 codes::BRANCH_LEFT_ALONE,
-                crate::text![
-                    "prepared transaction '",
-                    s.gid,
-                    "' in ",
-                    s.database,
-                    " on ",
-                    s.found_on.as_str()
-                ],
-                format!("not resolved: {why}"),
-            ));
-        }
-    }
-    for s in &found.mysql_siblings {
-        if let Some(why) = &s.left_alone {
-            out.push(Finding::new(
-                Severity::Warning,
-                codes::BRANCH_LEFT_ALONE,
-                s.place(),
+                subject,
                 format!("not resolved: {why}"),
             ));
         }
     }
     // Still prepared, and not handed to the flow, or handed and not done.
     let others = found.others();
-    let untouched: Vec<&Other> = others
+    let untouched: Vec<&Text> = others
         .iter()
-        .filter(|s| s.state == BranchState::Prepared && s.left_alone.is_none())
-        .filter(|s| !s.planned || s.acted || how.acted)
+        .filter(|(_, h)| h.resolvable())
+        .filter(|(_, h)| h.statement.is_none() || h.outcome.is_some() || how.acted)
+        .map(|(place, _)| place)
         .collect();
     if !untouched.is_empty() {
         let mut message = Text::from(mixed_outcome_risk(untouched.len(), false, how.all_branches));
         message.push_str(". Still prepared: ");
-        for (i, s) in untouched.iter().enumerate() {
+        for (i, place) in untouched.iter().enumerate() {
             if i > 0 {
                 message.push_str(", ");
             }
-            message.push_text(&s.place);
+            message.push_text(place);
         }
         // Through the branch named, or, when it is gone, one still prepared.
-        let prepared_pg = found
-            .siblings
-            .iter()
-            .find(|s| s.state == BranchState::Prepared && s.left_alone.is_none());
+        let prepared_pg = found.siblings.iter().find(|s| s.handling.resolvable());
         let prepared_mysql = found
             .mysql_siblings
             .iter()
-            .find(|s| s.state == BranchState::Prepared && s.left_alone.is_none());
+            .find(|s| s.handling.resolvable());
         let via = match (&how.named, prepared_pg, prepared_mysql) {
             (Some(Via::Pg(gid, on)), _, _) => Via::Pg(gid, on),
             (Some(Via::Mysql(xid, on)), _, _) => Via::Mysql(xid, on),

@@ -2,7 +2,7 @@
 //! once however many targets reach its cluster or server (the primary's copy kept to
 //! resolve), and each target said to be checked, the same as another, or unchecked.
 
-use super::{BranchState, MysqlSibling, Searched, Sibling, Siblings};
+use super::{Handling, MysqlSibling, Searched, Sibling, Siblings};
 use crate::global_tx::GlobalId;
 use crate::mysql::xa::{self as mysql_xa, Xid};
 use crate::pg::siblings::{Branch, ServerBranches, ServerIdentity};
@@ -84,13 +84,7 @@ pub(super) fn merge_mysql_reads(
                 age: b.age.clone(),
                 attached_session: b.attached_session,
                 also_found_on: Vec::new(),
-                state: BranchState::Prepared,
-                decision_sources: Vec::new(),
-                statement: None,
-                proposal: None,
-                heuristic: None,
-                left_alone: None,
-                outcome: None,
+                handling: Handling::default(),
                 target: target.report_target(),
                 params: target.params.clone(),
                 server: snapshot.server.clone(),
@@ -226,13 +220,7 @@ fn sibling(branch: &Branch, name: &str, target: &PgTarget, server: &ServerIdenti
         recognised_by: branch.recognised_by,
         on_standby: server.in_recovery,
         also_found_on: Vec::new(),
-        state: BranchState::Prepared,
-        decision_sources: Vec::new(),
-        statement: None,
-        proposal: None,
-        heuristic: None,
-        left_alone: None,
-        outcome: None,
+        handling: Handling::default(),
         target: target.report_target(),
         params: target.params.clone(),
         cluster: server.system_identifier.clone(),

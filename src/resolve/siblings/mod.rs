@@ -32,10 +32,11 @@ use serde::Serialize;
 pub const THIS_SERVER: &str = "this server";
 
 /// Where a branch stands, as last seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BranchState {
     /// Still prepared when it was read.
+    #[default]
     Prepared,
     /// COMMIT PREPARED ran (`--all-branches`).
     Committed,
@@ -60,6 +61,25 @@ impl BranchState {
     }
 }
 
+/// Where a sibling stands, and what `--all-branches` made of it: the same on either
+/// engine.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Handling {
+    pub state: BranchState,
+    /// `--all-branches`: what the decision sources say about this branch.
+    pub decision_sources: Vec<SourceAnswer>,
+    /// `--all-branches`: the statement run (or, with --dry-run, that would be run).
+    pub statement: Option<String>,
+    /// `--all-branches`: what its sources' answers propose for it.
+    pub proposal: Option<Proposal>,
+    /// `--all-branches`: the decision is not the coordinator's for this branch.
+    pub heuristic: Option<bool>,
+    /// `--all-branches`: why it is left alone (nothing is run on it).
+    pub left_alone: Option<String>,
+    /// `--all-branches`: its recorded outcome, once acted on.
+    pub outcome: Option<Outcome>,
+}
+
 /// Another branch of the same global transaction.
 #[derive(Debug, Clone, Serialize)]
 pub struct Sibling {
@@ -78,19 +98,8 @@ pub struct Sibling {
     pub on_standby: bool,
     /// Other targets that reach the same cluster and so list this same branch.
     pub also_found_on: Vec<String>,
-    pub state: BranchState,
-    /// `--all-branches`: what the decision sources say about this branch.
-    pub decision_sources: Vec<SourceAnswer>,
-    /// `--all-branches`: the statement run (or, with --dry-run, that would be run).
-    pub statement: Option<String>,
-    /// `--all-branches`: what its sources' answers propose for it.
-    pub proposal: Option<Proposal>,
-    /// `--all-branches`: the decision is not the coordinator's for this branch.
-    pub heuristic: Option<bool>,
-    /// `--all-branches`: why it is left alone (nothing is run on it).
-    pub left_alone: Option<String>,
-    /// `--all-branches`: its recorded outcome, once acted on.
-    pub outcome: Option<Outcome>,
+    #[serde(flatten)]
+    pub handling: Handling,
     /// The target it was found on, as the audit log records it.
     #[serde(skip)]
     pub target: Target,
@@ -134,13 +143,8 @@ pub struct MysqlSibling {
     pub attached_session: Option<u64>,
     /// Other targets that reach the same server and so list this same branch.
     pub also_found_on: Vec<String>,
-    pub state: BranchState,
-    pub decision_sources: Vec<SourceAnswer>,
-    pub statement: Option<String>,
-    pub proposal: Option<Proposal>,
-    pub heuristic: Option<bool>,
-    pub left_alone: Option<String>,
-    pub outcome: Option<Outcome>,
+    #[serde(flatten)]
+    pub handling: Handling,
     #[serde(skip)]
     pub target: Target,
     #[serde(skip)]
@@ -193,32 +197,18 @@ pub struct Siblings {
     pub sibling_search: Vec<Searched>,
 }
 
-/// What the findings and the prompt need of a sibling on either engine.
-struct Other<'a> {
-    place: Text,
-    state: BranchState,
-    planned: bool,
-    left_alone: Option<&'a str>,
-    acted: bool,
+impl Handling {
+    /// Still prepared, and not left alone: it can be resolved with the others.
+    fn resolvable(&self) -> bool {
+        self.state == BranchState::Prepared && self.left_alone.is_none()
+    }
 }
 
 impl Siblings {
-    /// Every sibling, PostgreSQL's then MySQL's, as the findings see them.
-    fn others(&self) -> Vec<Other<'_>> {
-        let pg = self.siblings.iter().map(|s| Other {
-            place: s.place(),
-            state: s.state,
-            planned: s.statement.is_some(),
-            left_alone: s.left_alone.as_deref(),
-            acted: s.outcome.is_some(),
-        });
-        let mysql = self.mysql_siblings.iter().map(|s| Other {
-            place: s.place(),
-            state: s.state,
-            planned: s.statement.is_some(),
-            left_alone: s.left_alone.as_deref(),
-            acted: s.outcome.is_some(),
-        });
+    /// Every sibling, PostgreSQL's then MySQL's: where it is, and how it is handled.
+    fn others(&self) -> Vec<(Text, &Handling)> {
+        let pg = self.siblings.iter().map(|s| (s.place(), &s.handling));
+        let mysql = self.mysql_siblings.iter().map(|s| (s.place(), &s.handling));
         pg.chain(mysql).collect()
     }
 }
