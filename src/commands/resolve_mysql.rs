@@ -27,24 +27,24 @@ use serde::Serialize;
 
 /// The XA branch named, as read: its fields lead the report.
 #[derive(Debug, Serialize)]
-struct Named {
+struct Xa {
     xid: Xid,
     /// The branch as read; null when XA RECOVER does not list it (any more).
     branch: Option<Branch>,
     decoded_xid: DecodedGid,
 }
 
-type ResolveMysqlReport = BranchReport<Named>;
+type ResolveMysqlReport = BranchReport<Xa>;
 
 pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
-    let how = &s.branch;
+    let how = &s.resolution;
     let target = &s.target;
     let mut session = session::connect(&target.params, ctx.timeout, Mode::ReadOnly).await?;
     let snapshot = xa::collect(&mut session).await;
     session.close().await;
     let snapshot = snapshot?;
     let xid = s.xid.clone();
-    let named = Named {
+    let named = Xa {
         decoded_xid: decoded(&xid),
         xid: xid.clone(),
         branch: None,
@@ -72,10 +72,10 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         );
         return finish(ctx, s, vec![finding], data);
     };
-    data.branch.branch = Some(branch.clone());
+    data.named.branch = Some(branch.clone());
     let xid_text = RawText::from(xid.sql());
     data.decision_sources =
-        sources::ask_sources(ctx, &how.sources, &xid_text, &data.branch.decoded_xid).await;
+        sources::ask_sources(ctx, &how.sources, &xid_text, &data.named.decoded_xid).await;
     let proposal = decision::propose_aged(
         &data.decision_sources,
         branch.age.lower_bound(),
@@ -122,7 +122,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         "rows_modified": branch.rows_modified,
         "rows_modified_between": branch.rows_modified_between,
         "blocked_sessions": branch.blocked_sessions.iter().map(|w| w.session).collect::<Vec<_>>(),
-        "decoded_xid": data.branch.decoded_xid,
+        "decoded_xid": data.named.decoded_xid,
         "global_transaction": data.siblings.global_transaction,
         "siblings": data.siblings.siblings,
         "mysql_siblings": data.siblings.mysql_siblings,
@@ -167,12 +167,12 @@ fn report_of(
     data.report(
         "resolve mysql",
         s.target.report_target(),
-        &s.branch,
+        &s.resolution,
         findings,
     )
 }
 
-impl NamedBranch for Named {
+impl NamedBranch for Xa {
     /// The branch, its decoded XID; None when XA RECOVER does not list it.
     fn block(&self) -> Option<Block> {
         let b = self.branch.as_ref()?;

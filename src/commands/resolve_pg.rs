@@ -61,7 +61,7 @@ impl Transaction {
 }
 
 pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
-    let how = &s.branch;
+    let how = &s.resolution;
     let target = &s.target;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
@@ -101,7 +101,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         );
         return finish(ctx, s, vec![finding], data);
     };
-    let named = &mut data.branch;
+    let named = &mut data.named;
     named.database = Some(xact.database.clone());
     named.owner = xact.owner.clone();
     named.age_seconds = Some(xact.age_seconds);
@@ -111,7 +111,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     let subject = text![subject, " in ", xact.database];
 
     data.decision_sources =
-        sources::ask_sources(ctx, &how.sources, &gid, &data.branch.decoded_gid).await;
+        sources::ask_sources(ctx, &how.sources, &gid, &data.named.decoded_gid).await;
     data.siblings = siblings::search(
         ctx,
         &how.sources,
@@ -147,8 +147,8 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         "age_seconds": xact.age_seconds,
         "age_xids": xact.age_xids,
         "locks_by_mode": xact.locks_by_mode,
-        "blocked_pids": data.branch.blocked_pids,
-        "decoded_gid": data.branch.decoded_gid,
+        "blocked_pids": data.named.blocked_pids,
+        "decoded_gid": data.named.decoded_gid,
         "global_transaction": data.siblings.global_transaction,
         "siblings": data.siblings.siblings,
         "all_branches": how.all_branches,
@@ -195,7 +195,12 @@ fn report_of(
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    data.report("resolve pg", s.target.report_target(), &s.branch, findings)
+    data.report(
+        "resolve pg",
+        s.target.report_target(),
+        &s.resolution,
+        findings,
+    )
 }
 
 impl NamedBranch for Transaction {

@@ -33,7 +33,8 @@ pub trait NamedBranch: Serialize {
     fn held(&self) -> bool {
         false
     }
-    /// The line of its outcome in the table.
+    /// The line of its outcome in the table: as one line here (resolve mysql's, as its
+    /// golden snapshots pin it); resolve pg's wraps it to the width.
     fn outcome_line(outcome: &Outcome, _statement: Option<&str>, _style: &Style) -> Shown {
         shown!("outcome: {} — {}", outcome.status.name(), outcome.detail)
     }
@@ -44,7 +45,7 @@ pub trait NamedBranch: Serialize {
 #[derive(Debug, Serialize)]
 pub struct BranchReport<B> {
     #[serde(flatten)]
-    pub branch: B,
+    pub named: B,
     pub decision_sources: Vec<SourceAnswer>,
     /// Its global transaction, the other branches of it and where they were sought.
     #[serde(flatten)]
@@ -68,9 +69,9 @@ pub struct BranchReport<B> {
 
 impl<B: NamedBranch> BranchReport<B> {
     /// Nothing known yet but the branch named and how it is to be resolved.
-    pub fn new(branch: B, how: &ResolveBranchSettings) -> BranchReport<B> {
+    pub fn new(named: B, how: &ResolveBranchSettings) -> BranchReport<B> {
         BranchReport {
-            branch,
+            named,
             decision_sources: Vec::new(),
             siblings: Siblings::default(),
             proposal: None,
@@ -164,7 +165,7 @@ impl<B: NamedBranch> BranchReport<B> {
     /// the proposal, the statement (whole) and the risk; then its siblings.
     pub fn evidence(&self) -> Vec<Block> {
         let mut blocks = Vec::new();
-        if let Some(mut block) = self.branch.block() {
+        if let Some(mut block) = self.named.block() {
             for s in &self.decision_sources {
                 block.field(
                     "source",
@@ -197,7 +198,7 @@ impl<B: NamedBranch> BranchReport<B> {
     ) -> Report<BranchReport<B>> {
         // The dry run of --all-branches: on this server addressed as this run addressed
         // it (a password never repeated), or on a participants target by its config name.
-        let held = self.branch.held();
+        let held = self.named.held();
         let next = |via: &Via<'_>| match via {
             Via::Pg(_, THIS_SERVER) | Via::Mysql(_, THIS_SERVER) if held => None,
             via => siblings::next_through(&how.addressing, via),
@@ -205,7 +206,7 @@ impl<B: NamedBranch> BranchReport<B> {
         findings.extend(siblings::findings(
             &self.siblings,
             &siblings::Resolution {
-                named: self.branch.via(),
+                named: self.named.via(),
                 all_branches: self.all_branches,
                 acted: self.outcome.is_some(),
                 next: &next,

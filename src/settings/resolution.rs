@@ -67,7 +67,7 @@ pub struct ResolvePgSettings {
     /// The GID argument's bytes, as given.
     pub gid: Vec<u8>,
     pub target: PgTarget,
-    pub branch: ResolveBranchSettings,
+    pub resolution: ResolveBranchSettings,
 }
 
 /// What `resolve pg` and `resolve mysql` share: the decision asked for and how far it
@@ -83,7 +83,7 @@ pub struct ResolveBranchSettings {
     pub sources: Sources,
 }
 
-fn branch(
+fn resolution(
     t: &Targets,
     addressing: Addressing,
     decision: DecisionArgs,
@@ -196,7 +196,7 @@ fn is_mysql(t: &Targets, participant: &str) -> bool {
 pub struct ResolveMysqlSettings {
     pub xid: crate::mysql::xa::Xid,
     pub target: MysqlTarget,
-    pub branch: ResolveBranchSettings,
+    pub resolution: ResolveBranchSettings,
 }
 
 pub fn resolve_mysql(t: &Targets, args: ResolveMysqlArgs) -> Result<ResolveMysqlSettings> {
@@ -211,7 +211,7 @@ pub fn resolve_mysql(t: &Targets, args: ResolveMysqlArgs) -> Result<ResolveMysql
     Ok(ResolveMysqlSettings {
         xid,
         target,
-        branch: branch(
+        resolution: resolution(
             t,
             addressing,
             args.decision,
@@ -228,7 +228,7 @@ pub fn resolve_pg(t: &Targets, args: ResolvePgArgs) -> Result<ResolvePgSettings>
     Ok(ResolvePgSettings {
         gid: std::os::unix::ffi::OsStrExt::as_bytes(args.gid.as_os_str()).to_vec(),
         target,
-        branch: branch(
+        resolution: resolution(
             t,
             addressing,
             args.decision,

@@ -70,12 +70,12 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
         g.branches = 1;
     }
     let proposal_age = (branch.age.lower_bound(), branch.age.at_least());
-    let named = Named {
+    let named = Xa {
         xid: xid.clone(),
         branch: Some(branch),
         decoded_xid,
     };
-    let mut data = ResolveMysqlReport::new(named, &s.branch);
+    let mut data = ResolveMysqlReport::new(named, &s.resolution);
     data.decision_sources = sources();
     data.siblings = Siblings {
         global_transaction,
@@ -90,7 +90,7 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
         }],
     };
     let proposal = decision::propose_aged(&data.decision_sources, proposal_age.0, proposal_age.1);
-    let chosen = match data.decide(&proposal, &s.branch, subject(&xid)) {
+    let chosen = match data.decide(&proposal, &s.resolution, subject(&xid)) {
         Ok(chosen) => chosen,
         Err(refusal) => panic!("--rollback is taken: {:?}", refusal.message),
     };
@@ -103,7 +103,7 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
 /// The subject the flow resolves: its name, dry-run text and annotations are the flow's.
 fn branch(s: &ResolveMysqlSettings, data: &ResolveMysqlReport) -> apply::Branch<XaBranch> {
     let ctx = golden::context();
-    let xa = XaBranch::new(s.target.params.clone(), data.branch.xid.clone());
+    let xa = XaBranch::new(s.target.params.clone(), data.named.xid.clone());
     apply::Branch::new(
         xa,
         Decided {

@@ -38,9 +38,9 @@ fn report_for(
 
 fn data(dry_run: bool) -> ResolveReport {
     let gid = RawText::from(golden::narayana_gid());
-    let mut data = ResolveReport::new(Transaction::new(gid.clone()), &settings().branch);
+    let mut data = ResolveReport::new(Transaction::new(gid.clone()), &settings().resolution);
     data.dry_run = dry_run;
-    let xact = &mut data.branch;
+    let xact = &mut data.named;
     xact.database = Some("orders".into());
     xact.owner = Some("app_orders".into());
     xact.age_seconds = Some(18_720.0);
@@ -59,7 +59,7 @@ fn data(dry_run: bool) -> ResolveReport {
         in_doubt_after_seconds: Some(300.0),
     }];
     data.siblings = Siblings {
-        global_transaction: crate::global_tx::GlobalTransaction::of(&gid, &data.branch.decoded_gid),
+        global_transaction: crate::global_tx::GlobalTransaction::of(&gid, &data.named.decoded_gid),
         siblings: Vec::new(),
         mysql_siblings: Vec::new(),
         sibling_search: vec![Searched {
@@ -87,10 +87,10 @@ fn branch(ctx: &Context, data: &ResolveReport) -> Branch<Xact> {
     let target = target(ctx);
     let xact = Xact {
         params: target.params.clone(),
-        gid: data.branch.gid.clone(),
+        gid: data.named.gid.clone(),
         xid: 771_203,
         database: "orders".into(),
-        owner: data.branch.owner.clone(),
+        owner: data.named.owner.clone(),
     };
     Branch::new(
         xact,
