@@ -69,14 +69,19 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
     if let Some(g) = global_transaction.as_mut() {
         g.branches = 1;
     }
-    let proposal_age = (branch.age.lower_bound(), branch.age.at_least());
+    let decision_sources = sources();
+    let proposal = decision::propose_aged(
+        &decision_sources,
+        branch.age.lower_bound(),
+        branch.age.at_least(),
+    );
     let named = Xa {
         xid: xid.clone(),
         branch: Some(branch),
         decoded_xid,
     };
     let mut data = ResolveMysqlReport::new(named, &s.resolution);
-    data.decision_sources = sources();
+    data.decision_sources = decision_sources;
     data.siblings = Siblings {
         global_transaction,
         siblings: Vec::new(),
@@ -89,7 +94,6 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
             server: None,
         }],
     };
-    let proposal = decision::propose_aged(&data.decision_sources, proposal_age.0, proposal_age.1);
     let chosen = match data.decide(&proposal, &s.resolution, subject(&xid)) {
         Ok(chosen) => chosen,
         Err(refusal) => panic!("--rollback is taken: {:?}", refusal.message),
