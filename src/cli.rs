@@ -376,14 +376,9 @@ pub struct ConfirmArgs {
     pub audit_log: Option<PathBuf>,
 }
 
+/// The decision asked for of a prepared branch (`resolve pg`, `resolve mysql`).
 #[derive(Debug, Args)]
-pub struct ResolvePgArgs {
-    /// The prepared transaction's GID, exactly (any bytes; also in the escaped form tables show)
-    pub gid: std::ffi::OsString,
-
-    #[command(flatten)]
-    pub target: PgTargetArgs,
-
+pub struct DecisionArgs {
     /// Commit it
     #[arg(long, conflicts_with = "rollback")]
     pub commit: bool,
@@ -395,6 +390,18 @@ pub struct ResolvePgArgs {
     /// Act against the decision the sources recorded (a heuristic that breaks atomicity)
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ResolvePgArgs {
+    /// The prepared transaction's GID, exactly (any bytes; also in the escaped form tables show)
+    pub gid: std::ffi::OsString,
+
+    #[command(flatten)]
+    pub target: PgTargetArgs,
+
+    #[command(flatten)]
+    pub decision: DecisionArgs,
 
     /// Apply the same decision to every other branch of its global transaction still
     /// prepared (this server's other databases, the resolve.participants targets), with
@@ -418,17 +425,8 @@ pub struct ResolveMysqlArgs {
     #[command(flatten)]
     pub target: MysqlTargetArgs,
 
-    /// Commit it
-    #[arg(long, conflicts_with = "rollback")]
-    pub commit: bool,
-
-    /// Roll it back
-    #[arg(long)]
-    pub rollback: bool,
-
-    /// Act against the decision the sources recorded (a heuristic that breaks atomicity)
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub decision: DecisionArgs,
 
     /// Apply the same decision to every other branch of its global transaction still
     /// prepared (the resolve.participants targets, PostgreSQL and MySQL), with one

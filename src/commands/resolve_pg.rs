@@ -1,27 +1,22 @@
 //! `indoubt resolve pg <gid>`: the transaction's evidence and what the decision sources
 //! say, the decision, then COMMIT/ROLLBACK PREPARED through the resolution flow.
 
-use super::pg_common::Addressing;
-use crate::audit::record::{Outcome, SourceAnswer};
+use crate::audit::record::Outcome;
 use crate::codes;
 use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::gid::{self, DecodedGid};
 use crate::pg::{prepared, session};
-use crate::report::evidence::{self, Block};
+use crate::report::evidence::Block;
+use crate::report::layout;
 use crate::report::table::Style;
-use crate::report::{self, layout, Report, TableView};
+use crate::report::{self, Report};
 use crate::resolve::absent;
-use crate::resolve::all_branches;
-use crate::resolve::apply::AnyBranch;
-use crate::resolve::apply::{
-    self,
-    pg::{Branch, Prepared},
-};
-use crate::resolve::decision::{self, Choice, Decision, Proposal};
-use crate::resolve::flow::{self, EarlierIntent};
-use crate::resolve::siblings::{self, Siblings, Via};
+use crate::resolve::apply::{self, pg::Xact, AnyBranch, Branch, Decided};
+use crate::resolve::branch_report::{BranchReport, NamedBranch};
+use crate::resolve::decision;
+use crate::resolve::siblings::{self, Via};
 use crate::resolve::sources;
 use crate::settings::resolution::ResolvePgSettings;
 use crate::shown;
@@ -33,8 +28,9 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// The prepared transaction named, as read: its fields lead the report.
 #[derive(Debug, Serialize)]
-struct ResolveReport {
+struct Transaction {
     /// The GID resolved, exactly (the argument read as written, or in indoubt's escaped form).
     gid: RawText,
     /// Null when no such prepared transaction exists (any more).
@@ -45,30 +41,13 @@ struct ResolveReport {
     locks_by_mode: BTreeMap<String, usize>,
     blocked_pids: Vec<i32>,
     decoded_gid: DecodedGid,
-    decision_sources: Vec<SourceAnswer>,
-    /// Its global transaction, the other branches of it and where they were sought.
-    #[serde(flatten)]
-    siblings: Siblings,
-    proposal: Option<Proposal>,
-    decision: Option<Decision>,
-    heuristic: bool,
-    /// The exact statement run (or, with --dry-run, that would be run).
-    statement: Option<String>,
-    dry_run: bool,
-    /// The same decision for every other branch still prepared (`siblings[]`).
-    all_branches: bool,
-    outcome: Option<Outcome>,
-    audit_log: Option<String>,
-    /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
-    earlier_intents: Vec<EarlierIntent>,
-    /// The confirmation prompt showed the evidence already (the table does not repeat it).
-    #[serde(skip)]
-    evidence_shown: bool,
 }
 
-impl ResolveReport {
-    fn new(gid: RawText, dry_run: bool, all_branches: bool) -> ResolveReport {
-        ResolveReport {
+type ResolveReport = BranchReport<Transaction>;
+
+impl Transaction {
+    fn new(gid: RawText) -> Transaction {
+        Transaction {
             decoded_gid: gid::decode_raw(&gid),
             gid,
             database: None,
@@ -77,24 +56,12 @@ impl ResolveReport {
             age_xids: None,
             locks_by_mode: BTreeMap::new(),
             blocked_pids: Vec::new(),
-            decision_sources: Vec::new(),
-            siblings: Siblings::default(),
-            proposal: None,
-            decision: None,
-            heuristic: false,
-            statement: None,
-            dry_run,
-            all_branches,
-            outcome: None,
-            audit_log: None,
-            earlier_intents: Vec::new(),
-            evidence_shown: false,
         }
     }
 }
 
 pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
-    let requested = s.requested;
+    let how = &s.resolution;
     let target = &s.target;
     let session = session::connect(&target.params, ctx.timeout).await?;
     let snapshot = prepared::collect(&session, &[], ctx.timeout).await?;
@@ -104,7 +71,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         .await
         .ok()
         .map(|i| i.key());
-    let mut data = ResolveReport::new(gid.clone(), s.confirm.dry_run, s.all_branches);
+    let mut data = ResolveReport::new(Transaction::new(gid.clone()), how);
     let subject = text!["prepared transaction '", gid, "'"];
     let present: Vec<String> = snapshot
         .prepared_transactions
@@ -117,9 +84,9 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         .find(|x| x.gid == gid)
     else {
         // Gone here, but its siblings may not be.
-        data.siblings = siblings::search(ctx, &s.sources, target, &session, &gid, None).await;
+        data.siblings = siblings::search(ctx, &how.sources, target, &session, &gid, None).await;
         let finding = absent::finding(
-            s.confirm.audit_log.path().ok(),
+            how.confirm.audit_log.path().ok(),
             absent::Absent {
                 subject,
                 missing: "no prepared transaction has this GID",
@@ -129,23 +96,25 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
                 named: absent::Named::Key,
                 target: &target.report_target(),
                 present,
-                lister: absent::lister(&s.addressing, &["pg", "prepared"]),
+                lister: absent::lister(&how.addressing, &["pg", "prepared"]),
             },
         );
-        return finish(ctx, target, &s.addressing, vec![finding], data);
+        return finish(ctx, s, vec![finding], data);
     };
-    data.database = Some(xact.database.clone());
-    data.owner = xact.owner.clone();
-    data.age_seconds = Some(xact.age_seconds);
-    data.age_xids = Some(xact.age_xids);
-    data.locks_by_mode = xact.locks_by_mode.clone();
-    data.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
+    let named = &mut data.named;
+    named.database = Some(xact.database.clone());
+    named.owner = xact.owner.clone();
+    named.age_seconds = Some(xact.age_seconds);
+    named.age_xids = Some(xact.age_xids);
+    named.locks_by_mode = xact.locks_by_mode.clone();
+    named.blocked_pids = xact.blocked_sessions.iter().map(|s| s.pid).collect();
     let subject = text![subject, " in ", xact.database];
 
-    data.decision_sources = sources::ask_sources(ctx, &s.sources, &gid, &data.decoded_gid).await;
+    data.decision_sources =
+        sources::ask_sources(ctx, &how.sources, &gid, &data.named.decoded_gid).await;
     data.siblings = siblings::search(
         ctx,
-        &s.sources,
+        &how.sources,
         target,
         &session,
         &gid,
@@ -154,25 +123,10 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     .await;
     let proposal = decision::propose(&data.decision_sources, xact.age_seconds);
     data.proposal = Some(proposal.clone());
-    let choice = decision::choose(
-        &proposal,
-        &data.decision_sources,
-        requested,
-        s.force,
-        s.confirm.yes,
-    );
-    let (chosen, heuristic) = match choice {
-        Choice::Act {
-            decision,
-            heuristic,
-        } => (decision, heuristic),
-        Choice::Refuse { code, message } => {
-            let finding = Finding::new(Severity::Warning, code, subject, message);
-            return finish(ctx, target, &s.addressing, vec![finding], data);
-        }
+    let chosen = match data.decide(&proposal, how, subject.clone()) {
+        Ok(chosen) => chosen,
+        Err(refusal) => return finish(ctx, s, vec![*refusal], data),
     };
-    data.decision = Some(chosen);
-    data.heuristic = heuristic;
     // The statement runs in the transaction's own database, which a connection can only
     // name in UTF-8.
     let Some(xact_database) = xact.database.as_str() else {
@@ -182,12 +136,10 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );
-        return finish(ctx, target, &s.addressing, vec![finding], data);
+        return finish(ctx, s, vec![finding], data);
     };
-    data.statement = Some(apply::pg::statement(chosen, &gid));
-    if s.all_branches {
-        all_branches::plan(ctx, &s.sources, &mut data.siblings, chosen, s.force).await;
-    }
+    data.plan(ctx, how, chosen, apply::pg::statement(chosen, &gid))
+        .await;
     let evidence = serde_json::json!({
         "database": xact.database,
         "owner": xact.owner,
@@ -195,117 +147,109 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         "age_seconds": xact.age_seconds,
         "age_xids": xact.age_xids,
         "locks_by_mode": xact.locks_by_mode,
-        "blocked_pids": data.blocked_pids,
-        "decoded_gid": data.decoded_gid,
+        "blocked_pids": data.named.blocked_pids,
+        "decoded_gid": data.named.decoded_gid,
         "global_transaction": data.siblings.global_transaction,
         "siblings": data.siblings.siblings,
-        "all_branches": s.all_branches,
+        "all_branches": how.all_branches,
         "proposal": proposal.why,
     });
-    let mut branches = vec![AnyBranch::Pg(Branch::new(Prepared {
-        target: target.report_target(),
+    let xact_branch = Xact {
         params: target.params.with_dbname(xact_database),
-        timeout: ctx.timeout,
         gid,
         xid: xact.xid,
         database: xact.database.clone(),
         owner: xact.owner.clone(),
+    };
+    let decided = Decided {
+        target: target.report_target(),
+        timeout: ctx.timeout,
         decision: chosen,
-        heuristic,
+        heuristic: data.heuristic,
         evidence,
         decision_sources: data.decision_sources.clone(),
-        summary: evidence_blocks(&data, &xact.database, xact.age_seconds),
+        summary: data.evidence(),
         server: server.clone(),
         place: None,
-    }))];
+    };
+    let named = AnyBranch::Pg(Branch::new(xact_branch, decided));
     // --all-branches: every sibling planned, under the same confirmation.
-    branches.extend(all_branches::branches(&data.siblings, ctx.timeout, chosen));
-    let done = flow::run(ctx, &s.confirm, &mut branches).await?;
-    let mut outcomes = done.outcomes.into_iter();
-    data.outcome = outcomes.next().flatten();
-    all_branches::record(&mut data.siblings, outcomes, chosen);
-    data.audit_log = done.audit_log;
-    data.earlier_intents = done.earlier_intents;
-    data.evidence_shown = done.evidence_shown;
-    finish(ctx, target, &s.addressing, done.findings, data)
+    let findings = data.resolve(ctx, how, named, chosen).await?;
+    finish(ctx, s, findings, data)
 }
 
 fn finish(
     ctx: &Context,
-    target: &crate::settings::targets::PgTarget,
-    addressing: &Addressing,
+    s: &ResolvePgSettings,
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Result<Severity> {
-    let report = report_of(target, addressing, findings, data);
+    let report = report_of(s, findings, data);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
 }
 
 /// The report: the flow's findings and those about the transaction's other branches.
 fn report_of(
-    target: &crate::settings::targets::PgTarget,
-    addressing: &Addressing,
-    mut findings: Vec<Finding>,
+    s: &ResolvePgSettings,
+    findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    // The dry run of --all-branches: on this server addressed as this run addressed it
-    // (a password never repeated), or on a participants target by its config name.
-    let next = |via: &Via<'_>| siblings::next_through(addressing, via);
-    findings.extend(siblings::findings(
-        &data.siblings,
-        &siblings::Resolution {
-            named: data
-                .database
-                .is_some()
-                .then_some(Via::Pg(&data.gid, siblings::THIS_SERVER)),
-            all_branches: data.all_branches,
-            acted: data.outcome.is_some(),
-            next: &next,
-        },
-    ));
-    Report::new("resolve pg", target.report_target(), findings, data)
+    data.report(
+        "resolve pg",
+        s.target.report_target(),
+        &s.resolution,
+        findings,
+    )
 }
 
-/// The evidence the operator confirms, as blocks: the transaction, its decoded GID, what
-/// each source says, the proposal, the statement (whole) and the risk, then its siblings.
-fn evidence_blocks(data: &ResolveReport, database: &RawText, age_seconds: f64) -> Vec<Block> {
-    // The GID on a line of its own, whole, to be copied; the title stays short.
-    let mut xact = Block::new(shown!("prepared transaction in {}", database));
-    xact.whole("GID", shown!("'{}'", data.gid))
-        .field(
-            "owner",
-            Shown::from(&crate::pg::prepared::owner_text(&data.owner)),
-        )
-        .field(
-            "age",
-            shown!(
-                "{} ({} xids held back)",
-                format_duration(seconds(age_seconds)),
-                data.age_xids.unwrap_or(0)
-            ),
-        )
-        .field("locks", locks_text(&data.locks_by_mode))
-        .field("blocks", blocked_text(&data.blocked_pids))
-        .field("decoded", data.decoded_gid.summary());
-    for s in &data.decision_sources {
-        xact.field(
-            "source",
-            shown!("{}: {} ({})", s.source, s.answer.name(), s.detail),
-        );
+impl NamedBranch for Transaction {
+    /// The transaction, its decoded GID; None when it is not prepared (any more).
+    fn block(&self) -> Option<Block> {
+        let (Some(database), Some(age_seconds)) = (&self.database, self.age_seconds) else {
+            return None;
+        };
+        // The GID on a line of its own, whole, to be copied; the title stays short.
+        let mut xact = Block::new(shown!("prepared transaction in {}", database));
+        xact.whole("GID", shown!("'{}'", self.gid))
+            .field(
+                "owner",
+                Shown::from(&crate::pg::prepared::owner_text(&self.owner)),
+            )
+            .field(
+                "age",
+                shown!(
+                    "{} ({} xids held back)",
+                    format_duration(seconds(age_seconds)),
+                    self.age_xids.unwrap_or(0)
+                ),
+            )
+            .field("locks", locks_text(&self.locks_by_mode))
+            .field("blocks", blocked_text(&self.blocked_pids))
+            .field("decoded", self.decoded_gid.summary());
+        Some(xact)
     }
-    if let Some(p) = &data.proposal {
-        xact.field("proposal", shown!("{}", p.why));
+
+    fn via(&self) -> Option<Via<'_>> {
+        self.database
+            .is_some()
+            .then_some(Via::Pg(&self.gid, siblings::THIS_SERVER))
     }
-    if let Some(sql) = &data.statement {
-        xact.whole("will run", shown!("{}", sql));
-        if data.heuristic {
-            xact.alarm("HEURISTIC", Shown::lit(decision::HEURISTIC_RISK));
-        }
+
+    /// Wrapped to the width under its label, the statement it names kept whole.
+    fn outcome_line(outcome: &Outcome, statement: Option<&str>, style: &Style) -> Shown {
+        let label = format!("outcome: {} — ", outcome.status.name());
+        let detail = Shown::text(&outcome.detail);
+        let keep = statement.map(Shown::text).unwrap_or_default();
+        let room = usize::from(style.width)
+            .saturating_sub(layout::width(&label))
+            .max(20);
+        let indent = format!("\n{}", " ".repeat(layout::width(&label)));
+        let text = layout::wrap_keeping(detail.as_str(), keep.as_str(), room).join(&indent);
+        // Escaped text re-broken at its spaces, after a program label: still escaped.
+        #[allow(clippy::disallowed_methods)]
+        Shown::__from_format(format_args!("{label}{text}"))
     }
-    let mut blocks = vec![xact];
-    blocks.extend(siblings::summary(&data.siblings, data.all_branches));
-    blocks
 }
 
 /// Locks by mode, most held first: `2 RowExclusiveLock, 1 ExclusiveLock`.
@@ -328,45 +272,6 @@ fn blocked_text(pids: &[i32]) -> Shown {
         0 => Shown::lit("no session"),
         1 => shown!("session {}", list),
         _ => shown!("sessions {}", list),
-    }
-}
-
-impl TableView for ResolveReport {
-    fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = Vec::new();
-        // Shown once: not again after the prompt showed it.
-        if !self.evidence_shown {
-            let blocks = match (&self.database, self.age_seconds) {
-                (Some(db), Some(age)) => evidence_blocks(self, db, age),
-                _ => siblings::summary(&self.siblings, self.all_branches),
-            };
-            if !blocks.is_empty() {
-                lines.push(evidence::render(&blocks, style));
-            }
-            lines.extend(flow::warnings(&self.earlier_intents, style));
-        }
-        if let Some(o) = &self.outcome {
-            // Wrapped to the width under its label, the statement it names kept whole.
-            let label = format!("outcome: {} — ", o.status.name());
-            let detail = Shown::text(&o.detail);
-            let keep = self
-                .statement
-                .as_deref()
-                .map(Shown::text)
-                .unwrap_or_default();
-            let room = usize::from(style.width)
-                .saturating_sub(layout::width(&label))
-                .max(20);
-            let indent = format!("\n{}", " ".repeat(layout::width(&label)));
-            let text = layout::wrap_keeping(detail.as_str(), keep.as_str(), room).join(&indent);
-            // Escaped text re-broken at its spaces, after a program label: still escaped.
-            #[allow(clippy::disallowed_methods)]
-            lines.push(Shown::__from_format(format_args!("{label}{text}")));
-        }
-        if let Some(path) = &self.audit_log {
-            lines.push(shown!("recorded in {}", path));
-        }
-        lines
     }
 }
 

@@ -4,12 +4,11 @@
 //! confirmation for all, and for each its own intent, re-read, statement in its own
 //! database on its own server, and outcome, whatever happened to the others.
 
-use super::apply::pg::{self, Branch, Prepared};
-use super::apply::{mysql, AnyBranch};
-use super::decision::{self, Choice, Decision};
-use super::siblings::{BranchState, MysqlSibling, Sibling, Siblings, THIS_SERVER};
+use super::apply::{mysql, pg, AnyBranch, Branch, Decided};
+use super::decision::{self, Choice, Decision, Proposal};
+use super::siblings::{BranchState, Handling, MysqlSibling, Sibling, Siblings, THIS_SERVER};
 use super::sources;
-use crate::audit::record::{Outcome, Status};
+use crate::audit::record::{Outcome, SourceAnswer, Status};
 use crate::context::Context;
 use crate::gid;
 use crate::report::evidence::Block;
@@ -44,26 +43,26 @@ pub async fn plan(
     .await;
     for (s, answers) in found.siblings.iter_mut().zip(answers) {
         if let Some(why) = why_not(s) {
-            s.left_alone = Some(why);
+            s.handling.left_alone = Some(why);
             continue;
         }
         let Some(answers) = answers else { continue };
         let proposal = decision::propose(&answers, s.age_seconds);
-        match decision::choose(&proposal, &answers, Some(decision), force, true) {
-            Choice::Act { heuristic, .. } => {
-                s.statement = Some(pg::statement(decision, &s.gid));
-                s.heuristic = Some(heuristic);
-            }
-            Choice::Refuse { message, .. } => s.left_alone = Some(message),
-        }
-        s.decision_sources = answers;
-        s.proposal = Some(proposal);
+        let statement = pg::statement(decision, &s.gid);
+        decide(
+            &mut s.handling,
+            answers,
+            proposal,
+            decision,
+            force,
+            statement,
+        );
     }
     for s in found.mysql_siblings.iter_mut() {
-        s.left_alone = mysql_why_not(s);
+        s.handling.left_alone = mysql_why_not(s);
     }
     let answers = join_all(found.mysql_siblings.iter().map(|s| async move {
-        if s.left_alone.is_some() {
+        if s.handling.left_alone.is_some() {
             return None;
         }
         let xid_text = crate::text::RawText::from(s.xid.sql());
@@ -74,22 +73,43 @@ pub async fn plan(
     for (s, answers) in found.mysql_siblings.iter_mut().zip(answers) {
         let Some(answers) = answers else { continue };
         let proposal = decision::propose_aged(&answers, s.age.lower_bound(), s.age.at_least());
-        match decision::choose(&proposal, &answers, Some(decision), force, true) {
-            Choice::Act { heuristic, .. } => {
-                s.statement = Some(mysql::statement(decision, &s.xid));
-                s.heuristic = Some(heuristic);
-            }
-            Choice::Refuse { message, .. } => s.left_alone = Some(message),
-        }
-        s.decision_sources = answers;
-        s.proposal = Some(proposal);
+        let statement = mysql::statement(decision, &s.xid);
+        decide(
+            &mut s.handling,
+            answers,
+            proposal,
+            decision,
+            force,
+            statement,
+        );
     }
+}
+
+/// Whether `decision` may be applied to one sibling, by the same rules as for the branch
+/// named and by its own sources' `answers`: its `statement`, or why it is left alone.
+fn decide(
+    h: &mut Handling,
+    answers: Vec<SourceAnswer>,
+    proposal: Proposal,
+    decision: Decision,
+    force: bool,
+    statement: String,
+) {
+    match decision::choose(&proposal, &answers, Some(decision), force, true) {
+        Choice::Act { heuristic, .. } => {
+            h.statement = Some(statement);
+            h.heuristic = Some(heuristic);
+        }
+        Choice::Refuse { message, .. } => h.left_alone = Some(message),
+    }
+    h.decision_sources = answers;
+    h.proposal = Some(proposal);
 }
 
 /// Why a MySQL sibling cannot be resolved from here at all, if so.
 fn mysql_why_not(s: &MysqlSibling) -> Option<String> {
-    if s.state != BranchState::Prepared {
-        return Some(format!("it is {}", s.state.name()));
+    if s.handling.state != BranchState::Prepared {
+        return Some(format!("it is {}", s.handling.state.name()));
     }
     if let Some(id) = s.attached_session {
         return Some(format!(
@@ -107,8 +127,8 @@ fn why_not(s: &Sibling) -> Option<String> {
     if s.on_standby {
         return Some("it was read on a standby: resolve it on its primary".into());
     }
-    if s.state != BranchState::Prepared {
-        return Some(format!("it is {}", s.state.name()));
+    if s.handling.state != BranchState::Prepared {
+        return Some(format!("it is {}", s.handling.state.name()));
     }
     if s.database.as_str().is_none() {
         return Some("its database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql".into());
@@ -124,34 +144,36 @@ pub fn branches(found: &Siblings, timeout: Duration, decision: Decision) -> Vec<
         .map(AnyBranch::Pg)
         .collect();
     for s in found.mysql_siblings.iter().filter(|s| mysql_to_run(s)) {
-        let heuristic = s.heuristic.unwrap_or(true);
-        out.push(AnyBranch::Mysql(mysql::Branch::new(mysql::Prepared {
-            target: s.target.clone(),
-            params: s.params.clone(),
-            timeout,
-            xid: s.xid.clone(),
-            decision,
-            heuristic,
-            evidence: serde_json::json!({
-                "xid": s.xid,
-                "age": s.age,
-                "decoded_xid": crate::mysql::xa::decoded(&s.xid),
-                "global_transaction": global,
-                "found_on": s.found_on,
-                "all_branches": true,
-                "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
-            }),
-            decision_sources: s.decision_sources.clone(),
-            summary: mysql_summary(s, decision, heuristic),
-            server: Some(s.server_key()),
-            place: Some(s.found_on.clone()),
-        })));
+        let heuristic = s.handling.heuristic.unwrap_or(true);
+        let xa = mysql::XaBranch::new(s.params.clone(), s.xid.clone());
+        out.push(AnyBranch::Mysql(Branch::new(
+            xa,
+            Decided {
+                target: s.target.clone(),
+                timeout,
+                decision,
+                heuristic,
+                evidence: serde_json::json!({
+                    "xid": s.xid,
+                    "age": s.age,
+                    "decoded_xid": crate::mysql::xa::decoded(&s.xid),
+                    "global_transaction": global,
+                    "found_on": s.found_on,
+                    "all_branches": true,
+                    "proposal": s.handling.proposal.as_ref().map(|p| p.why.clone()),
+                }),
+                decision_sources: s.handling.decision_sources.clone(),
+                summary: mysql_summary(s, decision, heuristic),
+                server: Some(s.server_key()),
+                place: Some(s.found_on.clone()),
+            },
+        )));
     }
     out
 }
 
 fn mysql_to_run(s: &MysqlSibling) -> bool {
-    s.statement.is_some() && s.left_alone.is_none()
+    s.handling.statement.is_some() && s.handling.left_alone.is_none()
 }
 
 /// A MySQL sibling as the operator confirms it.
@@ -163,7 +185,12 @@ fn mysql_summary(s: &MysqlSibling, decision: Decision, heuristic: bool) -> Vec<B
     b.whole("XID", Shown::text(&s.xid.sql()))
         .field("age", Shown::text(&s.age.text()));
     let statement = shown!("{} on {}", mysql::statement(decision, &s.xid), s.address);
-    vec![decided(b, &s.decision_sources, statement, heuristic)]
+    vec![decided(
+        b,
+        &s.handling.decision_sources,
+        statement,
+        heuristic,
+    )]
 }
 
 /// A sibling's block, finished: what its sources say, the statement (whole) and the risk.
@@ -191,38 +218,43 @@ fn pg_branches(
     timeout: Duration,
     decision: Decision,
     global: &Option<String>,
-) -> Vec<Branch> {
+) -> Vec<Branch<pg::Xact>> {
     planned(found)
         .filter_map(|s| {
             let database = s.database.as_str()?;
-            let heuristic = s.heuristic.unwrap_or(true);
+            let heuristic = s.handling.heuristic.unwrap_or(true);
             let global = global.clone();
-            Some(Branch::new(Prepared {
-                target: s.target.clone(),
+            let xact = pg::Xact {
                 params: s.params.with_dbname(database),
-                timeout,
                 gid: s.gid.clone(),
                 xid: s.xid,
                 database: s.database.clone(),
                 owner: s.owner.clone(),
-                decision,
-                heuristic,
-                evidence: serde_json::json!({
-                    "database": s.database,
-                    "owner": s.owner,
-                    "prepared_at": s.prepared_at,
-                    "age_seconds": s.age_seconds,
-                    "decoded_gid": gid::decode_raw(&s.gid),
-                    "global_transaction": global,
-                    "found_on": s.found_on,
-                    "all_branches": true,
-                    "proposal": s.proposal.as_ref().map(|p| p.why.clone()),
-                }),
-                decision_sources: s.decision_sources.clone(),
-                summary: summary(s, decision, heuristic),
-                server: s.server_key(),
-                place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
-            }))
+            };
+            Some(Branch::new(
+                xact,
+                Decided {
+                    target: s.target.clone(),
+                    timeout,
+                    decision,
+                    heuristic,
+                    evidence: serde_json::json!({
+                        "database": s.database,
+                        "owner": s.owner,
+                        "prepared_at": s.prepared_at,
+                        "age_seconds": s.age_seconds,
+                        "decoded_gid": gid::decode_raw(&s.gid),
+                        "global_transaction": global,
+                        "found_on": s.found_on,
+                        "all_branches": true,
+                        "proposal": s.handling.proposal.as_ref().map(|p| p.why.clone()),
+                    }),
+                    decision_sources: s.handling.decision_sources.clone(),
+                    summary: summary(s, decision, heuristic),
+                    server: s.server_key(),
+                    place: (s.found_on != THIS_SERVER).then(|| s.found_on.clone()),
+                },
+            ))
         })
         .collect()
 }
@@ -234,7 +266,9 @@ fn planned(found: &Siblings) -> impl Iterator<Item = &Sibling> {
 
 /// Planned by [`plan`] and not left alone.
 fn to_run(s: &Sibling) -> bool {
-    s.statement.is_some() && s.left_alone.is_none() && s.database.as_str().is_some()
+    s.handling.statement.is_some()
+        && s.handling.left_alone.is_none()
+        && s.database.as_str().is_some()
 }
 
 /// A sibling as the operator confirms it: where it is, what its sources say, the statement.
@@ -254,7 +288,12 @@ fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Vec<Block> {
             shown!("{} ago", format_duration(seconds(s.age_seconds))),
         );
     let statement = shown!("{} in {}", pg::statement(decision, &s.gid), s.database);
-    vec![decided(b, &s.decision_sources, statement, heuristic)]
+    vec![decided(
+        b,
+        &s.handling.decision_sources,
+        statement,
+        heuristic,
+    )]
 }
 
 /// The flow's outcomes for the siblings (in the order of [`branches`]), and what they
@@ -264,36 +303,21 @@ pub fn record(
     outcomes: impl Iterator<Item = Option<Outcome>>,
     decision: Decision,
 ) {
-    let indices: Vec<usize> = found
+    let pg = found
         .siblings
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| to_run(s))
-        .map(|(i, _)| i)
-        .collect();
-    let mysql_indices: Vec<usize> = found
+        .iter_mut()
+        .filter(|s| to_run(s))
+        .map(|s| &mut s.handling);
+    let mysql = found
         .mysql_siblings
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| mysql_to_run(s))
-        .map(|(i, _)| i)
-        .collect();
-    let mut outcomes = outcomes;
-    for i in indices {
-        let Some(Some(outcome)) = outcomes.next() else {
-            continue;
-        };
-        let s = &mut found.siblings[i];
-        s.state = state_after(&outcome, decision);
-        s.outcome = Some(outcome);
-    }
-    for i in mysql_indices {
-        let Some(Some(outcome)) = outcomes.next() else {
-            continue;
-        };
-        let s = &mut found.mysql_siblings[i];
-        s.state = state_after(&outcome, decision);
-        s.outcome = Some(outcome);
+        .iter_mut()
+        .filter(|s| mysql_to_run(s))
+        .map(|s| &mut s.handling);
+    for (h, outcome) in pg.chain(mysql).zip(outcomes) {
+        if let Some(outcome) = outcome {
+            h.state = state_after(&outcome, decision);
+            h.outcome = Some(outcome);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod absent;
 pub mod all_branches;
 pub mod apply;
+pub mod branch_report;
 pub mod confirm;
 pub mod decision;
 pub mod flow;

@@ -1,7 +1,7 @@
 //! The settings of `indoubt config show --check`: every target the config names (and the
 //! postgres and kafka references of its reconcile jobs, outboxes, inboxes and resolve
 //! section), each once, with what the config uses it for; resolved with the run's other
-//! settings, before any connection. What is checked of each is src/commands/config_check.rs's.
+//! settings, before any connection. What is checked of each is src/commands/config_check/'s.
 
 use super::kafka_client::{client_config, KafkaTarget};
 use super::targets::{MysqlTarget, PgTarget, Targets};

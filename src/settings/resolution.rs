@@ -1,4 +1,4 @@
-//! The resolved settings of `resolve pg`, `resolve kafka` and the audit commands: the
+//! The resolved settings of `resolve pg`, `resolve mysql`, `resolve kafka` and the audit commands: the
 //! object, the decision asked for, the confirmation, the audit log, and every decision
 //! source, participant and coordinator of the config with its server resolved up front.
 
@@ -7,7 +7,7 @@ use super::kafka::{self, Cluster};
 use super::targets::{AuditLog, MysqlTarget, PgTarget, Referenced, Targets};
 use super::{defaults, Setting};
 use crate::audit::record::Decision;
-use crate::cli::{ConfirmArgs, ResolveKafkaArgs, ResolveMysqlArgs, ResolvePgArgs};
+use crate::cli::{ConfirmArgs, DecisionArgs, ResolveKafkaArgs, ResolveMysqlArgs, ResolvePgArgs};
 use crate::config::{DecisionSource, ResolveConfig};
 use anyhow::{anyhow, Result};
 use std::collections::BTreeMap;
@@ -67,6 +67,13 @@ pub struct ResolvePgSettings {
     /// The GID argument's bytes, as given.
     pub gid: Vec<u8>,
     pub target: PgTarget,
+    pub resolution: ResolveBranchSettings,
+}
+
+/// What `resolve pg` and `resolve mysql` share: the decision asked for and how far it
+/// goes, how it is confirmed, where the coordinator's decision is sought, and how a next
+/// command addresses the server again.
+pub struct ResolveBranchSettings {
     /// How a next command addresses this server again (never with a password).
     pub addressing: Addressing,
     pub requested: Option<Decision>,
@@ -74,6 +81,27 @@ pub struct ResolvePgSettings {
     pub all_branches: bool,
     pub confirm: Confirm,
     pub sources: Sources,
+}
+
+fn resolution(
+    t: &Targets,
+    addressing: Addressing,
+    decision: DecisionArgs,
+    all_branches: bool,
+    confirm_args: ConfirmArgs,
+) -> ResolveBranchSettings {
+    ResolveBranchSettings {
+        addressing,
+        requested: match (decision.commit, decision.rollback) {
+            (true, _) => Some(Decision::Commit),
+            (_, true) => Some(Decision::Rollback),
+            _ => None,
+        },
+        force: decision.force,
+        all_branches,
+        confirm: confirm(t, confirm_args),
+        sources: sources(t),
+    }
 }
 
 /// `resolve kafka`.
@@ -168,12 +196,7 @@ fn is_mysql(t: &Targets, participant: &str) -> bool {
 pub struct ResolveMysqlSettings {
     pub xid: crate::mysql::xa::Xid,
     pub target: MysqlTarget,
-    pub addressing: Addressing,
-    pub requested: Option<Decision>,
-    pub force: bool,
-    pub all_branches: bool,
-    pub confirm: Confirm,
-    pub sources: Sources,
+    pub resolution: ResolveBranchSettings,
 }
 
 pub fn resolve_mysql(t: &Targets, args: ResolveMysqlArgs) -> Result<ResolveMysqlSettings> {
@@ -184,39 +207,34 @@ pub fn resolve_mysql(t: &Targets, args: ResolveMysqlArgs) -> Result<ResolveMysql
         )
     })?;
     let target = t.mysql_for(&args.target)?;
+    let addressing = super::mysql::addressing(t, &args.target, &target);
     Ok(ResolveMysqlSettings {
-        addressing: super::mysql::addressing(t, &args.target, &target),
         xid,
         target,
-        requested: match (args.commit, args.rollback) {
-            (true, _) => Some(Decision::Commit),
-            (_, true) => Some(Decision::Rollback),
-            _ => None,
-        },
-        force: args.force,
-        all_branches: args.all_branches,
-        confirm: confirm(t, args.confirm),
-        sources: sources(t),
+        resolution: resolution(
+            t,
+            addressing,
+            args.decision,
+            args.all_branches,
+            args.confirm,
+        ),
     })
 }
 
 pub fn resolve_pg(t: &Targets, args: ResolvePgArgs) -> Result<ResolvePgSettings> {
-    let requested = match (args.commit, args.rollback) {
-        (true, _) => Some(Decision::Commit),
-        (_, true) => Some(Decision::Rollback),
-        _ => None,
-    };
     // Its lookup reads the whole server; the statement runs in the transaction's database.
     let target = t.pg_for_server(&args.target)?;
+    let addressing = Addressing::new(&t.ctx.invocation, &args.target, &target);
     Ok(ResolvePgSettings {
-        addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
-        target,
         gid: std::os::unix::ffi::OsStrExt::as_bytes(args.gid.as_os_str()).to_vec(),
-        requested,
-        force: args.force,
-        all_branches: args.all_branches,
-        confirm: confirm(t, args.confirm),
-        sources: sources(t),
+        target,
+        resolution: resolution(
+            t,
+            addressing,
+            args.decision,
+            args.all_branches,
+            args.confirm,
+        ),
     })
 }
 

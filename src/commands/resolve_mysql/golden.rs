@@ -4,14 +4,16 @@
 //! outcome report after it was done.
 
 use super::*;
-use crate::audit::record::{Answer, Status};
+use crate::audit::record::{Answer, Outcome, SourceAnswer, Status};
 use crate::commands::mysql_xa::golden as xa_golden;
 use crate::global_tx::GlobalTransaction;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::resolve::decision::Decision;
+use crate::resolve::flow;
 use crate::resolve::flow::Proposal as _;
-use crate::resolve::siblings::{Searched, THIS_SERVER};
+use crate::resolve::siblings::{Searched, Siblings, THIS_SERVER};
 use crate::settings::CommandSettings;
 
 /// `resolve mysql XID --mysql prod-billing --rollback --dry-run`, as the branch's next
@@ -73,66 +75,53 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
         branch.age.lower_bound(),
         branch.age.at_least(),
     );
-    let (chosen, heuristic) = match decision::choose(
-        &proposal,
-        &decision_sources,
-        s.requested,
-        s.force,
-        s.confirm.yes,
-    ) {
-        Choice::Act {
-            decision,
-            heuristic,
-        } => (decision, heuristic),
-        Choice::Refuse { message, .. } => panic!("--rollback is taken: {message}"),
-    };
-    assert!(heuristic, "no source knows it: a HEURISTIC decision");
-    ResolveMysqlReport {
-        statement: Some(apply::statement(chosen, &xid)),
-        decoded_xid,
+    let named = Xa {
+        xid: xid.clone(),
         branch: Some(branch),
-        decision_sources,
-        siblings: Siblings {
-            global_transaction,
-            siblings: Vec::new(),
-            mysql_siblings: Vec::new(),
-            sibling_search: vec![Searched {
-                target: THIS_SERVER.into(),
-                address: Some(s.target.report_target().address),
-                checked: true,
-                detail: "no other branch of it".into(),
-                server: None,
-            }],
-        },
-        proposal: Some(proposal),
-        decision: Some(chosen),
-        heuristic,
-        dry_run: s.confirm.dry_run,
-        all_branches: s.all_branches,
-        outcome: None,
-        audit_log: None,
-        earlier_intents: Vec::new(),
-        evidence_shown: false,
-        xid,
-    }
+        decoded_xid,
+    };
+    let mut data = ResolveMysqlReport::new(named, &s.resolution);
+    data.decision_sources = decision_sources;
+    data.siblings = Siblings {
+        global_transaction,
+        siblings: Vec::new(),
+        mysql_siblings: Vec::new(),
+        sibling_search: vec![Searched {
+            target: THIS_SERVER.into(),
+            address: Some(s.target.report_target().address),
+            checked: true,
+            detail: "no other branch of it".into(),
+            server: None,
+        }],
+    };
+    let chosen = match data.decide(&proposal, &s.resolution, subject(&xid)) {
+        Ok(chosen) => chosen,
+        Err(refusal) => panic!("--rollback is taken: {:?}", refusal.message),
+    };
+    assert!(data.heuristic, "no source knows it: a HEURISTIC decision");
+    data.proposal = Some(proposal);
+    data.statement = Some(apply::mysql::statement(chosen, &xid));
+    data
 }
 
 /// The subject the flow resolves: its name, dry-run text and annotations are the flow's.
-fn branch(s: &ResolveMysqlSettings, data: &ResolveMysqlReport) -> apply::Branch {
+fn branch(s: &ResolveMysqlSettings, data: &ResolveMysqlReport) -> apply::Branch<XaBranch> {
     let ctx = golden::context();
-    apply::Branch::new(apply::Prepared {
-        target: s.target.report_target(),
-        params: s.target.params.clone(),
-        timeout: ctx.timeout,
-        xid: data.xid.clone(),
-        decision: data.decision.unwrap_or(Decision::Rollback),
-        heuristic: data.heuristic,
-        evidence: serde_json::Value::Null,
-        decision_sources: data.decision_sources.clone(),
-        summary: evidence_blocks(data),
-        server: Some(xa_golden::server().key()),
-        place: None,
-    })
+    let xa = XaBranch::new(s.target.params.clone(), data.named.xid.clone());
+    apply::Branch::new(
+        xa,
+        Decided {
+            target: s.target.report_target(),
+            timeout: ctx.timeout,
+            decision: data.decision.unwrap_or(Decision::Rollback),
+            heuristic: data.heuristic,
+            evidence: serde_json::Value::Null,
+            decision_sources: data.decision_sources.clone(),
+            summary: data.evidence(),
+            server: Some(xa_golden::server().key()),
+            place: None,
+        },
+    )
 }
 
 fn report_for(

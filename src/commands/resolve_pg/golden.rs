@@ -3,12 +3,13 @@
 //! risk marked), and the outcome report after it was done.
 
 use super::*;
-use crate::audit::record::{Answer, Status};
+use crate::audit::record::{Answer, SourceAnswer, Status};
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::resolve::decision::{Decision, Proposal};
 use crate::resolve::flow::Proposal as _;
-use crate::resolve::siblings::Searched;
+use crate::resolve::siblings::{Searched, Siblings};
 
 fn settings() -> ResolvePgSettings {
     match golden::settings(
@@ -30,25 +31,26 @@ fn report_for(
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    let s = settings();
-    let mut report = report_of(&s.target, &s.addressing, findings, data);
+    let mut report = report_of(&settings(), findings, data);
     report.generated_at = fixed_now();
     report
 }
 
 fn data(dry_run: bool) -> ResolveReport {
     let gid = RawText::from(golden::narayana_gid());
-    let mut data = ResolveReport::new(gid.clone(), dry_run, false);
-    data.database = Some("orders".into());
-    data.owner = Some("app_orders".into());
-    data.age_seconds = Some(18_720.0);
-    data.age_xids = Some(1_204_331);
-    data.locks_by_mode = [
+    let mut data = ResolveReport::new(Transaction::new(gid.clone()), &settings().resolution);
+    data.dry_run = dry_run;
+    let xact = &mut data.named;
+    xact.database = Some("orders".into());
+    xact.owner = Some("app_orders".into());
+    xact.age_seconds = Some(18_720.0);
+    xact.age_xids = Some(1_204_331);
+    xact.locks_by_mode = [
         ("ExclusiveLock".to_string(), 1),
         ("RowExclusiveLock".to_string(), 2),
     ]
     .into();
-    data.blocked_pids = vec![48_211, 48_230];
+    xact.blocked_pids = vec![48_211, 48_230];
     data.decision_sources = vec![SourceAnswer {
         source: "narayana-orders".into(),
         answer: Answer::NoRecord,
@@ -57,7 +59,7 @@ fn data(dry_run: bool) -> ResolveReport {
         in_doubt_after_seconds: Some(300.0),
     }];
     data.siblings = Siblings {
-        global_transaction: crate::global_tx::GlobalTransaction::of(&gid, &data.decoded_gid),
+        global_transaction: crate::global_tx::GlobalTransaction::of(&gid, &data.named.decoded_gid),
         siblings: Vec::new(),
         mysql_siblings: Vec::new(),
         sibling_search: vec![Searched {
@@ -81,24 +83,29 @@ fn data(dry_run: bool) -> ResolveReport {
 }
 
 /// The subject the flow resolves: its name, dry-run text and annotations are the flow's.
-fn branch(ctx: &Context, data: &ResolveReport) -> Branch {
+fn branch(ctx: &Context, data: &ResolveReport) -> Branch<Xact> {
     let target = target(ctx);
-    Branch::new(Prepared {
-        target: target.report_target(),
+    let xact = Xact {
         params: target.params.clone(),
-        timeout: ctx.timeout,
-        gid: data.gid.clone(),
+        gid: data.named.gid.clone(),
         xid: 771_203,
         database: "orders".into(),
-        owner: data.owner.clone(),
-        decision: Decision::Rollback,
-        heuristic: true,
-        evidence: serde_json::Value::Null,
-        decision_sources: data.decision_sources.clone(),
-        summary: Vec::new(),
-        server: None,
-        place: None,
-    })
+        owner: data.named.owner.clone(),
+    };
+    Branch::new(
+        xact,
+        Decided {
+            target: target.report_target(),
+            timeout: ctx.timeout,
+            decision: Decision::Rollback,
+            heuristic: true,
+            evidence: serde_json::Value::Null,
+            decision_sources: data.decision_sources.clone(),
+            summary: Vec::new(),
+            server: None,
+            place: None,
+        },
+    )
 }
 
 fn render_all(name: &str, report: &Report<ResolveReport>, expect: &Expect) {

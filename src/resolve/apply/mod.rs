@@ -3,9 +3,12 @@
 //! clippy.toml keeps the library calls that write (`Session::simple`, the MySQL
 //! `Session::write`, `Cluster::write_abort_marker`) to here.
 
+mod branch;
 pub mod kafka;
 pub mod mysql;
 pub mod pg;
+
+pub use branch::{Branch, Decided, Engine};
 
 use crate::audit::record::SourceAnswer;
 use crate::findings::Finding;
@@ -21,8 +24,8 @@ use anyhow::Result;
 // A handful per resolution: the size of the PostgreSQL variant does not matter.
 #[allow(clippy::large_enum_variant)]
 pub enum AnyBranch {
-    Pg(pg::Branch),
-    Mysql(mysql::Branch),
+    Pg(Branch<pg::Xact>),
+    Mysql(Branch<mysql::XaBranch>),
 }
 
 macro_rules! each {

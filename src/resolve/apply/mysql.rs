@@ -4,69 +4,75 @@
 //! branch gone is another session's finish; XAER_NOTA with the branch still listed is a
 //! session still holding it (MariaDB answers so), which is busy.
 
-use crate::audit::record::{SourceAnswer, Status};
+use super::branch::{Branch, Engine};
+use crate::audit::record::Status;
 use crate::codes;
 use crate::findings::Finding;
 use crate::mysql::params::MysqlParams;
 use crate::mysql::session::{self, Mode, Session};
 use crate::mysql::xa::{self, Xid};
-use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::decision::Decision;
-use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
+use crate::resolve::flow::{Applied, Subject};
 use crate::term::Shown;
 use crate::text;
 use crate::text::Text;
 use anyhow::Result;
-use std::time::Duration;
 
 /// The statement for a decision.
 pub fn statement(decision: Decision, xid: &Xid) -> String {
     xa::statement(decision == Decision::Commit, xid)
 }
 
-/// One prepared branch as read with the evidence, and what was decided for it.
-pub struct Prepared {
-    pub target: Target,
+/// A prepared XA branch, as read with the evidence.
+pub struct XaBranch {
     pub params: MysqlParams,
-    pub timeout: Duration,
     pub xid: Xid,
-    pub decision: Decision,
-    pub heuristic: bool,
-    pub evidence: serde_json::Value,
-    pub decision_sources: Vec<SourceAnswer>,
-    pub summary: Vec<Block>,
-    /// The server's own identity, when read (the audit trail's `server`).
-    pub server: Option<String>,
-    /// The server it is on, when it is not the one named with --mysql.
-    pub place: Option<String>,
-}
-
-/// A prepared XA branch handed to the flow.
-pub struct Branch {
-    pub prepared: Prepared,
-    plan: Plan,
     /// The XID as text, for the confirmation to compare what is typed with.
     sql_form: String,
-    session: Option<Session>,
 }
 
-impl Branch {
-    pub fn new(prepared: Prepared) -> Branch {
-        let plan = Plan {
-            decision: prepared.decision.name(),
-            heuristic: prepared.heuristic,
-            action: statement(prepared.decision, &prepared.xid),
-        };
-        Branch {
-            sql_form: prepared.xid.sql(),
-            prepared,
-            plan,
-            session: None,
+impl XaBranch {
+    pub fn new(params: MysqlParams, xid: Xid) -> XaBranch {
+        XaBranch {
+            sql_form: xid.sql(),
+            params,
+            xid,
+        }
+    }
+}
+
+impl Engine for XaBranch {
+    type Session = Session;
+    const SOURCE: &'static str = "XA RECOVER, decision sources";
+
+    fn name(&self) -> Text {
+        text!["XA branch ", self.sql_form.as_str()]
+    }
+
+    fn id(&self) -> Expected<'_> {
+        Expected {
+            shown: Shown::text(&self.sql_form),
+            exact: self.sql_form.as_bytes(),
+            called: Some("the whole XID"),
         }
     }
 
+    fn statement(&self, decision: Decision) -> String {
+        statement(decision, &self.xid)
+    }
+
+    fn runs_where(&self, target: &Target) -> Text {
+        text!["on ", target.address.as_str()]
+    }
+
+    fn annotate(&self, finding: Finding) -> Finding {
+        finding.evidence("xid", self.sql_form.clone())
+    }
+}
+
+impl Branch<XaBranch> {
     /// Gone before the statement ran: another session finished it, which way MySQL does
     /// not record.
     fn gone(&self, code: Option<&str>) -> Applied {
@@ -96,73 +102,10 @@ impl Branch {
     }
 }
 
-impl Proposal for Branch {
-    fn name(&self) -> Text {
-        let mut name = text!["XA branch ", self.sql_form.as_str()];
-        if let Some(place) = &self.prepared.place {
-            name.push_str(" on ");
-            name.push_str(place);
-        }
-        name
-    }
+impl Subject for Branch<XaBranch> {
+    type Proposal = Branch<XaBranch>;
 
-    fn target(&self) -> Target {
-        self.prepared.target.clone()
-    }
-
-    fn object(&self) -> String {
-        self.name().plain()
-    }
-
-    fn server(&self) -> Option<String> {
-        self.prepared.server.clone()
-    }
-
-    fn id(&self) -> Expected<'_> {
-        Expected {
-            shown: Shown::text(&self.sql_form),
-            exact: self.sql_form.as_bytes(),
-            called: Some("the whole XID"),
-        }
-    }
-
-    fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
-    fn evidence(&self) -> serde_json::Value {
-        self.prepared.evidence.clone()
-    }
-
-    fn decision_sources(&self) -> Vec<SourceAnswer> {
-        self.prepared.decision_sources.clone()
-    }
-
-    fn summary(&self) -> Vec<Block> {
-        self.prepared.summary.clone()
-    }
-
-    fn dry_run(&self) -> Text {
-        text![
-            "dry run: would run `",
-            self.plan.action,
-            "` on ",
-            self.prepared.target.address.as_str()
-        ]
-    }
-
-    fn annotate(&self, finding: Finding) -> Finding {
-        finding
-            .evidence("source", "XA RECOVER, decision sources")
-            .evidence("statement", self.plan.action.clone())
-            .evidence("xid", self.sql_form.clone())
-    }
-}
-
-impl Subject for Branch {
-    type Proposal = Branch;
-
-    fn proposal(&self) -> &Branch {
+    fn proposal(&self) -> &Branch<XaBranch> {
         self
     }
 
@@ -170,19 +113,19 @@ impl Subject for Branch {
     /// that refuses the statement says why when it runs. The connection is checked here,
     /// before anything is recorded.
     async fn preflight(&mut self) -> Result<Option<Finding>> {
-        let p = &self.prepared;
-        let session = session::connect(&p.params, p.timeout, Mode::Resolve).await?;
+        let session =
+            session::connect(&self.engine.params, self.decided.timeout, Mode::Resolve).await?;
         session.close().await;
         Ok(None)
     }
 
     async fn still_valid(&mut self) -> Option<Applied> {
-        let p = &self.prepared;
+        let (x, timeout) = (&self.engine, self.decided.timeout);
         let read = async {
-            let mut session = session::connect(&p.params, p.timeout, Mode::Resolve).await?;
-            let prepared = xa::is_prepared(&mut session, &p.xid).await?;
+            let mut session = session::connect(&x.params, timeout, Mode::Resolve).await?;
+            let prepared = xa::is_prepared(&mut session, &x.xid).await?;
             let holder = match prepared {
-                true => xa::held_by_session(&mut session, &p.xid).await,
+                true => xa::held_by_session(&mut session, &x.xid).await,
                 false => None,
             };
             anyhow::Ok((session, prepared, holder))
@@ -204,10 +147,10 @@ impl Subject for Branch {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let p = &self.prepared;
+        let (x, timeout) = (&self.engine, self.decided.timeout);
         let mut session = match self.session.take() {
             Some(session) => session,
-            None => match session::connect(&p.params, p.timeout, Mode::Resolve).await {
+            None => match session::connect(&x.params, timeout, Mode::Resolve).await {
                 Ok(session) => session,
                 Err(e) => {
                     return Applied::new(
@@ -226,7 +169,7 @@ impl Subject for Branch {
             Err(e) => match session::server_error(&e).cloned() {
                 Some(s) if s.code == xa::XAER_NOTA => {
                     let code = Some(s.code.to_string());
-                    match xa::is_prepared(&mut session, &p.xid).await {
+                    match xa::is_prepared(&mut session, &x.xid).await {
                         Ok(false) => self.gone(code.as_deref()),
                         Ok(true) => self.busy(None, code.as_deref()),
                         Err(e) => Applied::new(
@@ -241,7 +184,7 @@ impl Subject for Branch {
                 // rollback asked for; against a commit, the race is lost the other way.
                 Some(s) if xa::XA_ROLLED_BACK.contains(&s.code) => {
                     let code = Some(s.code.to_string());
-                    match p.decision {
+                    match self.decided.decision {
                         Decision::Rollback => Applied::new(
                             Status::Ok,
                             codes::RESOLVED,

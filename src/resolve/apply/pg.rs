@@ -2,23 +2,22 @@
 //! bind parameter exists for it), run alone in the transaction's own database by a role
 //! PostgreSQL lets finish it, and what each refusal and each lost race means.
 
-use crate::audit::record::{SourceAnswer, Status};
+use super::branch::{Branch, Engine};
+use crate::audit::record::Status;
 use crate::codes;
 use crate::findings::{Finding, Severity};
 use crate::pg::conninfo::ConnParams;
 use crate::pg::session::{self, Session};
 use crate::pg::wire::pg_error;
 use crate::pg::xact::{self, Presence};
-use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::decision::Decision;
-use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
+use crate::resolve::flow::{Applied, Proposal, Subject};
 use crate::term::Shown;
 use crate::text;
 use crate::text::{RawText, Text};
 use anyhow::Result;
-use std::time::Duration;
 
 /// A string literal PostgreSQL reads back as exactly the bytes `gid`, whatever
 /// standard_conforming_strings says (it can differ per database or role): quotes
@@ -62,12 +61,10 @@ pub fn statement(decision: Decision, gid: &RawText) -> String {
     format!("{} {}", decision.statement(), literal(gid.as_bytes()))
 }
 
-/// One prepared transaction as read with the evidence, and what was decided for it.
-pub struct Prepared {
-    pub target: Target,
+/// A prepared transaction, as read with the evidence.
+pub struct Xact {
     /// The transaction's own database: COMMIT/ROLLBACK PREPARED runs only there.
     pub params: ConnParams,
-    pub timeout: Duration,
     pub gid: RawText,
     /// Read with the evidence: the same xid is the same transaction, and its status
     /// afterwards says how it ended.
@@ -75,43 +72,36 @@ pub struct Prepared {
     pub database: RawText,
     /// None when the role that prepared it has been dropped since.
     pub owner: Option<RawText>,
-    pub decision: Decision,
-    pub heuristic: bool,
-    pub evidence: serde_json::Value,
-    pub decision_sources: Vec<SourceAnswer>,
-    /// The evidence as the operator confirms it.
-    pub summary: Vec<Block>,
-    /// The server's own identity, when read (the audit trail's `server`).
-    pub server: Option<String>,
-    /// The server it is on, when that is not the one named with --pg (a sibling found
-    /// on a `resolve.participants` target): its name follows the database's.
-    pub place: Option<String>,
 }
 
-/// A prepared transaction handed to the flow.
-pub struct Branch {
-    pub prepared: Prepared,
-    plan: Plan,
-    /// Opened by the re-read, used by the statement right after it.
-    session: Option<Session>,
-}
+impl Engine for Xact {
+    type Session = Session;
+    const SOURCE: &'static str = "pg_prepared_xacts, decision sources";
 
-impl Branch {
-    pub fn new(prepared: Prepared) -> Branch {
-        let plan = Plan {
-            decision: prepared.decision.name(),
-            heuristic: prepared.heuristic,
-            action: statement(prepared.decision, &prepared.gid),
-        };
-        Branch {
-            prepared,
-            plan,
-            session: None,
+    fn name(&self) -> Text {
+        text!["prepared transaction '", self.gid, "' in ", self.database]
+    }
+
+    fn id(&self) -> Expected<'_> {
+        Expected {
+            shown: Shown::from(&self.gid),
+            exact: self.gid.as_bytes(),
+            called: Some("the whole GID"),
         }
     }
 
+    fn statement(&self, decision: Decision) -> String {
+        statement(decision, &self.gid)
+    }
+
+    fn runs_where(&self, _target: &Target) -> Text {
+        text!["in database ", self.database]
+    }
+}
+
+impl Branch<Xact> {
     fn owner(&self) -> Text {
-        crate::pg::prepared::owner_text(&self.prepared.owner)
+        crate::pg::prepared::owner_text(&self.engine.owner)
     }
 
     /// What became of it when it was found gone (at the re-read, or by the statement's
@@ -122,8 +112,7 @@ impl Branch {
         reprepared: Option<i64>,
         code: Option<&str>,
     ) -> Applied {
-        let p = &self.prepared;
-        let xid = p.xid;
+        let xid = self.engine.xid;
         let ended = match xact::status(session, xid).await {
             Ok(Some(status)) if status == "committed" => Ok(Decision::Commit),
             Ok(Some(status)) if status == "aborted" => Ok(Decision::Rollback),
@@ -131,20 +120,26 @@ impl Branch {
             Ok(None) => Err("the server no longer keeps its status".to_string()),
             Err(e) => Err(format!("its status could not be read: {e:#}")),
         };
-        race(p.decision, &self.plan.action, xid, ended, reprepared)
-            .server_code(code.map(str::to_string))
+        race(
+            self.decided.decision,
+            &self.plan.action,
+            xid,
+            ended,
+            reprepared,
+        )
+        .server_code(code.map(str::to_string))
     }
 }
 
-impl Branch {
+impl Branch<Xact> {
     /// After the statement succeeded: did the transaction reviewed get the decision? The
     /// statement names the GID, so a transaction prepared under the same GID between the
     /// re-read and the statement would have got it instead; the reviewed xid's status
     /// tells.
     async fn reached(&self, session: &Session) -> Applied {
         let sql = &self.plan.action;
-        let xid = self.prepared.xid;
-        let expected = match self.prepared.decision {
+        let xid = self.engine.xid;
+        let expected = match self.decided.decision {
             Decision::Commit => "committed",
             Decision::Rollback => "aborted",
         };
@@ -230,88 +225,20 @@ fn race(
     applied
 }
 
-impl Proposal for Branch {
-    fn name(&self) -> Text {
-        let mut name = text![
-            "prepared transaction '",
-            self.prepared.gid,
-            "' in ",
-            self.prepared.database
-        ];
-        if let Some(place) = &self.prepared.place {
-            name.push_str(" on ");
-            name.push_str(place);
-        }
-        name
-    }
+impl Subject for Branch<Xact> {
+    type Proposal = Branch<Xact>;
 
-    fn target(&self) -> Target {
-        self.prepared.target.clone()
-    }
-
-    fn object(&self) -> String {
-        self.name().plain()
-    }
-
-    fn server(&self) -> Option<String> {
-        self.prepared.server.clone()
-    }
-
-    fn id(&self) -> Expected<'_> {
-        Expected {
-            shown: Shown::from(&self.prepared.gid),
-            exact: self.prepared.gid.as_bytes(),
-            called: Some("the whole GID"),
-        }
-    }
-
-    fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
-    fn evidence(&self) -> serde_json::Value {
-        self.prepared.evidence.clone()
-    }
-
-    fn decision_sources(&self) -> Vec<SourceAnswer> {
-        self.prepared.decision_sources.clone()
-    }
-
-    fn summary(&self) -> Vec<Block> {
-        self.prepared.summary.clone()
-    }
-
-    fn dry_run(&self) -> Text {
-        // In backticks: the statement is laid out as one word, never split.
-        text![
-            "dry run: would run `",
-            self.plan.action,
-            "` in database ",
-            self.prepared.database
-        ]
-    }
-
-    fn annotate(&self, finding: Finding) -> Finding {
-        finding
-            .evidence("source", "pg_prepared_xacts, decision sources")
-            .evidence("statement", self.plan.action.clone())
-    }
-}
-
-impl Subject for Branch {
-    type Proposal = Branch;
-
-    fn proposal(&self) -> &Branch {
+    fn proposal(&self) -> &Branch<Xact> {
         self
     }
 
     /// PostgreSQL lets only the role that prepared a transaction, or a superuser, finish
     /// it (COMMIT PREPARED and ROLLBACK PREPARED, 14 to 18 alike), as `current_user`.
     async fn preflight(&mut self) -> Result<Option<Finding>> {
-        let p = &self.prepared;
-        let session = session::connect(&p.params, p.timeout).await?;
+        let (x, timeout) = (&self.engine, self.decided.timeout);
+        let session = session::connect(&x.params, timeout).await?;
         let (role, superuser) = xact::acting_role(&session).await?;
-        if superuser || p.owner.as_ref() == Some(&role) {
+        if superuser || x.owner.as_ref() == Some(&role) {
             return Ok(None);
         }
         Ok(Some(
@@ -333,10 +260,10 @@ impl Subject for Branch {
     }
 
     async fn still_valid(&mut self) -> Option<Applied> {
-        let p = &self.prepared;
+        let (x, timeout) = (&self.engine, self.decided.timeout);
         let read = async {
-            let session = session::connect(&p.params, p.timeout).await?;
-            let presence = xact::presence(&session, &p.gid, p.xid).await?;
+            let session = session::connect(&x.params, timeout).await?;
+            let presence = xact::presence(&session, &x.gid, x.xid).await?;
             anyhow::Ok((session, presence))
         }
         .await;
@@ -361,7 +288,7 @@ impl Subject for Branch {
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
         let session = match self.session.take() {
             Some(session) => session,
-            None => match session::connect(&self.prepared.params, self.prepared.timeout).await {
+            None => match session::connect(&self.engine.params, self.decided.timeout).await {
                 Ok(session) => session,
                 Err(e) => {
                     return Applied::new(
@@ -383,8 +310,7 @@ impl Subject for Branch {
                 match code.as_deref() {
                     Some("42704") => {
                         let reprepared =
-                            match xact::presence(&session, &self.prepared.gid, self.prepared.xid)
-                                .await
+                            match xact::presence(&session, &self.engine.gid, self.engine.xid).await
                             {
                                 Ok(Presence::Gone { reprepared }) => reprepared,
                                 _ => None,
