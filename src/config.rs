@@ -184,10 +184,11 @@ pub struct ResolveConfig {
 #[serde(deny_unknown_fields)]
 pub struct DecisionSourceConfig {
     pub name: String,
-    /// `sql` (the default), `narayana_object_store`, `narayana_jdbc_store` or `atomikos_log`.
+    /// `sql` (the default), `narayana_object_store`, `narayana_jdbc_store`, `atomikos_log`
+    /// or `seata_store`.
     #[serde(default)]
     pub kind: Option<SourceKind>,
-    /// sql and narayana_jdbc_store: a postgres target from this config.
+    /// sql, narayana_jdbc_store and seata_store: a postgres target from this config.
     pub target: Option<String>,
     /// sql: takes the key as $1; returns one row whose first column says what the
     /// coordinator decided (commit/committing/committed, rollback/rolling_back/aborted, or
@@ -202,7 +203,8 @@ pub struct DecisionSourceConfig {
     pub authoritative: Option<bool>,
     /// narayana_object_store: the ObjectStore directory; atomikos_log: its log directory.
     pub path: Option<PathBuf>,
-    /// narayana_jdbc_store: the store's table (default `jbosststxtable`).
+    /// narayana_jdbc_store: the store's table (default `jbosststxtable`); seata_store: the
+    /// coordinator's global table (default `global_table`).
     pub table: Option<String>,
     /// Narayana kinds: the node identifier (xaNodeName) whose log this is; atomikos_log:
     /// its tm_unique_name. Another coordinator's transactions are then not looked up here,
@@ -223,6 +225,7 @@ pub enum SourceKind {
     NarayanaObjectStore,
     NarayanaJdbcStore,
     AtomikosLog,
+    SeataStore,
 }
 
 /// A decision source as configured, checked: each kind with exactly what it needs.
@@ -246,6 +249,12 @@ pub enum DecisionSource {
     AtomikosLog {
         path: PathBuf,
         tm_unique_name: Option<String>,
+    },
+    /// An Apache Seata coordinator's database store: its global table's row for the
+    /// branch's global transaction.
+    SeataStore {
+        target: String,
+        table: String,
     },
 }
 
@@ -272,6 +281,7 @@ impl DecisionSourceConfig {
             SourceKind::NarayanaObjectStore => &["path", "coordinator"],
             SourceKind::NarayanaJdbcStore => &["target", "table", "coordinator"],
             SourceKind::AtomikosLog => &["path", "coordinator"],
+            SourceKind::SeataStore => &["target", "table"],
         };
         let given = [
             ("target", self.target.is_some()),
@@ -319,6 +329,21 @@ impl DecisionSourceConfig {
                 path: path()?,
                 tm_unique_name: self.coordinator.clone(),
             },
+            SourceKind::SeataStore => {
+                let table = self
+                    .table
+                    .clone()
+                    .unwrap_or_else(|| defaults::SEATA_GLOBAL_TABLE.text().into());
+                if !is_sql_name(&table) {
+                    anyhow::bail!(
+                        "decision source {name:?}: table {table:?} is not a plain [schema.]name"
+                    );
+                }
+                DecisionSource::SeataStore {
+                    target: need(self.target.as_ref(), "target")?,
+                    table,
+                }
+            }
         })
     }
 }
@@ -330,6 +355,7 @@ impl SourceKind {
             SourceKind::NarayanaObjectStore => "narayana_object_store",
             SourceKind::NarayanaJdbcStore => "narayana_jdbc_store",
             SourceKind::AtomikosLog => "atomikos_log",
+            SourceKind::SeataStore => "seata_store",
         }
     }
 }

@@ -51,6 +51,28 @@ pub fn global(status: i16) -> (&'static str, Stage) {
     }
 }
 
+/// What the coordinator decided for a global transaction, as its status says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decided {
+    Commit,
+    Rollback,
+    /// Begun, not yet asked to end: the coordinator rolls it back at its timeout.
+    Undecided,
+    /// A status that does not say which way it ended (Finished, Deleting, unknown).
+    Unclear,
+}
+
+/// The coordinator's decision in a global's status: committing or committed (even when a
+/// branch's commit then failed) is commit; rolling back or rolled back is rollback.
+pub fn decided(status: i16) -> Decided {
+    match status {
+        2 | 3 | 8 | 9 | 10 | 16 | 19 => Decided::Commit,
+        4..=7 | 11..=14 | 17 | 20 => Decided::Rollback,
+        0 | 1 => Decided::Undecided,
+        _ => Decided::Unclear,
+    }
+}
+
 /// The statuses a global transaction has while it is not ended: the store's index on
 /// (status, gmt_modified) finds them without reading the ended ones.
 pub fn not_ended() -> Vec<i16> {
@@ -93,5 +115,11 @@ mod tests {
         assert!(!not_ended().contains(&15));
         assert_eq!(branch(9), Some("PhaseTwo_RollbackFailed_Retryable"));
         assert_eq!(branch(14), None);
+        assert_eq!(decided(3), Decided::Commit);
+        assert_eq!(decided(6), Decided::Rollback);
+        assert_eq!(decided(12), Decided::Rollback);
+        assert_eq!(decided(1), Decided::Undecided);
+        assert_eq!(decided(15), Decided::Unclear);
+        assert_eq!(decided(18), Decided::Unclear);
     }
 }

@@ -453,6 +453,24 @@ CROSS JOIN LATERAL (
     Ok(())
 }
 
+/// One global transaction's status in the store, or None when it has no row (Seata
+/// deletes a global's row once it has ended).
+pub async fn global_status(
+    session: &Session,
+    global_table: &str,
+    xid: &str,
+) -> Result<Option<i16>> {
+    let sql = format!(
+        "SELECT status FROM {} WHERE xid = $1",
+        quote::qualified(global_table)
+    );
+    let rows = session.query(&sql, &[&xid]).await?;
+    rows.first()
+        .map(|r| r.try_get(0))
+        .transpose()
+        .map_err(Into::into)
+}
+
 /// The statement that lists a global transaction's branches and the rows each locks:
 /// read-only, to paste where the store is.
 pub fn global_statement(tables: Tables<'_>, xid: &str) -> quote::Sql {

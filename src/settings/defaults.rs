@@ -442,7 +442,7 @@ pub const DECISION_SOURCE_KIND: Entry = entry(
     Some("resolve.decision_sources[].kind"),
     None,
     Value::Text("sql"),
-    "sql, narayana_object_store, narayana_jdbc_store or atomikos_log",
+    "sql, narayana_object_store, narayana_jdbc_store, atomikos_log or seata_store",
 );
 pub const DECISION_SOURCE_KEY: Entry = entry(
     Some("resolve.decision_sources[].key"),
@@ -460,7 +460,7 @@ pub const DECISION_SOURCE_TABLE: Entry = entry(
     Some("resolve.decision_sources[].table"),
     None,
     Value::Text("jbosststxtable"),
-    "narayana_jdbc_store: the store's table",
+    "narayana_jdbc_store: the store's table (seata_store: the global table, default global_table)",
 );
 /// Past Narayana's default transaction timeout (60 s) and two of its recovery periods,
 /// and Atomikos' default max_timeout (300 s).

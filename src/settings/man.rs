@@ -155,7 +155,7 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         &[
             plain("name", Kind::Text, "the source's name, shown in the evidence and the audit trail"),
             reg("kind", &defaults::DECISION_SOURCE_KIND),
-            plain("target", Kind::Text, "sql and narayana_jdbc_store: a postgres target of this config"),
+            plain("target", Kind::Text, "sql, narayana_jdbc_store and seata_store: a postgres target of this config"),
             plain("query", Kind::Text, "sql: takes the key as $1; returns one row whose first column is the decision (commit, rollback or an in-progress state), or no row"),
             reg("key", &defaults::DECISION_SOURCE_KEY),
             reg("authoritative", &defaults::DECISION_SOURCE_AUTHORITATIVE),

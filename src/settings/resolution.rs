@@ -159,7 +159,8 @@ pub fn sources(t: &Targets) -> Sources {
         .iter()
         .filter_map(|s| match &s.source {
             Ok(DecisionSource::Sql { target, .. })
-            | Ok(DecisionSource::NarayanaJdbcStore { target, .. }) => Some(target.clone()),
+            | Ok(DecisionSource::NarayanaJdbcStore { target, .. })
+            | Ok(DecisionSource::SeataStore { target, .. }) => Some(target.clone()),
             _ => None,
         })
         .chain(r.citus_coordinator.clone())

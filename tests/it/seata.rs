@@ -165,3 +165,205 @@ fn replace_credentials(url: &str, user: &str, password: &str) -> String {
     let (_, address) = rest.split_once('@').expect("credentials in the URL");
     format!("postgres://{user}:{password}@{address}")
 }
+
+/// One Seata XA global transaction across a PostgreSQL and a MariaDB database, made by
+/// Seata's own XA data source proxies and halted where `halt` says; its two prepared
+/// branches (format id 9752), and a config whose decision source is the coordinator's
+/// store.
+struct XaLab {
+    pg: TestDb,
+    my: common::mysql::MysqlDb,
+    xid: String,
+    store: String,
+    dir: tempfile::TempDir,
+}
+
+impl XaLab {
+    fn new(halt: &str, timeout_ms: u32) -> XaLab {
+        let (tc, store) = coordinator();
+        let pg = TestDb::create("seata_xa");
+        let my = common::mysql::MysqlDb::create("seata_xa");
+        let lines = stuck(
+            "xa",
+            &[
+                format!("tc={tc}"),
+                format!("db={}", common::xa::jdbc(&pg.url())),
+                format!("db={}", my.jdbc()),
+                "table=xa_orders".into(),
+                "id=1".into(),
+                format!("app={}", unique("xa")),
+                format!("halt={halt}"),
+                format!("timeout_ms={timeout_ms}"),
+            ],
+        );
+        let xid = line(&lines, "global").fields["xid"].clone();
+        assert_eq!(
+            lines.iter().filter(|l| l.kind == "xa-prepared").count(),
+            2,
+            "a branch prepared in each database"
+        );
+        XaLab {
+            pg,
+            my,
+            xid,
+            store,
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn config(&self) -> std::path::PathBuf {
+        let path = self.dir.path().join("indoubt.yaml");
+        std::fs::write(
+            &path,
+            format!(
+                "postgres:\n  here:\n    conninfo: {}\nmysql:\n  maria:\n    url: {}\n    option_file: {}\n    ssl_mode: DISABLED\nresolve:\n  participants: [here, maria]\n  decision_sources:\n    - name: seata-tc\n      kind: seata_store\n      target: {}\n",
+                self.pg.url(),
+                common::mysql::url(),
+                common::mysql::cnf(),
+                self.store
+            ),
+        )
+        .unwrap();
+        path
+    }
+
+    /// The PostgreSQL branch's GID, while it is prepared.
+    fn pg_gid(&self) -> Option<String> {
+        let rows = self
+            .pg
+            .admin()
+            .query(
+                "SELECT gid FROM pg_prepared_xacts WHERE database = current_database()",
+                &[],
+            )
+            .unwrap();
+        rows.first().map(|r| r.get(0))
+    }
+
+    /// The global's status in the coordinator's store.
+    fn status(&self) -> Option<i16> {
+        let rows = connect(&self.store)
+            .query(
+                "SELECT status FROM global_table WHERE xid = $1",
+                &[&self.xid],
+            )
+            .unwrap();
+        rows.first().map(|r| r.get(0))
+    }
+
+    fn resolve(&self, args: &[&str]) -> (Value, Outcome) {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(self.config())
+            .arg("resolve")
+            .args(args)
+            .arg("--audit-log")
+            .arg(self.dir.path().join("audit.jsonl")));
+        (
+            serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+            out,
+        )
+    }
+}
+
+/// The coordinator decided commit and the client died in the first branch's commit:
+/// `pg prepared` decodes the branch as Seata's (its global xid and branch id), and
+/// `resolve pg --all-branches` reads the commit from the coordinator's global table and
+/// commits both branches, the MariaDB one too.
+#[test]
+fn a_seata_xa_branch_is_committed_by_the_coordinators_decision_on_both_engines() {
+    let lab = XaLab::new("commit", 60_000);
+    assert!(
+        matches!(lab.status(), Some(2) | Some(3)),
+        "the coordinator decided commit: {:?}",
+        lab.status()
+    );
+    let gid = lab.pg_gid().expect("the PostgreSQL branch is prepared");
+    let (dry, out) = lab.resolve(&["pg", &gid, "--pg", "here", "--all-branches", "--dry-run"]);
+    assert_eq!(out.code, 0, "{dry:#}{}", out.stderr);
+    let decoded = &dry["decoded_gid"];
+    assert_eq!(decoded["transaction_manager"], "Seata", "{dry:#}");
+    assert_eq!(decoded["seata"]["xid"], lab.xid.as_str(), "{dry:#}");
+    let answer = &dry["decision_sources"][0];
+    assert_eq!(answer["answer"], "commit", "{dry:#}");
+    assert_eq!(answer["authoritative"], true, "{dry:#}");
+    assert_eq!(dry["proposal"]["decision"], "commit", "{dry:#}");
+    assert_eq!(
+        dry["mysql_siblings"].as_array().map(Vec::len),
+        Some(1),
+        "{dry:#}"
+    );
+    let (done, out) = lab.resolve(&[
+        "pg",
+        &gid,
+        "--pg",
+        "here",
+        "--all-branches",
+        "--commit",
+        "--yes",
+        "--reason",
+        "the Seata coordinator decided commit",
+    ]);
+    assert_eq!(out.code, 0, "{done:#}{}", out.stderr);
+    assert_eq!(done["outcome"]["status"], "ok", "{done:#}");
+    assert_eq!(done["mysql_siblings"][0]["state"], "committed", "{done:#}");
+    assert_eq!(lab.pg_gid(), None);
+    // Committed, not rolled back: the row is there on both engines.
+    let pg_rows: i64 = lab
+        .pg
+        .admin()
+        .query_one("SELECT count(*) FROM xa_orders", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(pg_rows, 1);
+    assert_eq!(lab.my.rows_of("xa_orders"), 1);
+}
+
+/// A global whose client died after phase one: Begin until its timeout, then the
+/// coordinator times it out (TimeoutRollbacking). Before, `resolve mysql` reads "not yet
+/// decided" and proposes nothing; after, it proposes the rollback the coordinator decided.
+#[test]
+fn a_seata_xa_branch_is_not_decided_before_the_coordinator_times_it_out_then_rolled_back() {
+    let lab = XaLab::new("prepared", 8_000);
+    let xid_args = |r: &Value| -> Option<String> {
+        r["branches"].as_array()?.iter().find_map(|b| {
+            (b["decoded_xid"]["seata"]["xid"] == lab.xid.as_str())
+                .then(|| b["xid"].as_str().unwrap().to_string())
+        })
+    };
+    let out = run(indoubt()
+        .args(["-o", "json", "mysql", "xa"])
+        .args(common::mysql::target_args()));
+    let xid = xid_args(&serde_json::from_str(&out.stdout).unwrap()).expect("the MariaDB branch");
+    if lab.status() == Some(1) {
+        let (dry, _) = lab.resolve(&["mysql", &xid, "--mysql", "maria", "--dry-run"]);
+        assert_eq!(
+            dry["decision_sources"][0]["answer"], "in_progress",
+            "{dry:#}"
+        );
+        assert!(dry["proposal"]["decision"].is_null(), "{dry:#}");
+    }
+    wait_for("the coordinator to time the global out", || {
+        matches!(lab.status(), Some(6) | Some(7))
+    });
+    let (done, out) = lab.resolve(&[
+        "mysql",
+        &xid,
+        "--mysql",
+        "maria",
+        "--all-branches",
+        "--rollback",
+        "--yes",
+        "--reason",
+        "the Seata coordinator timed it out",
+    ]);
+    assert_eq!(out.code, 0, "{done:#}{}", out.stderr);
+    assert_eq!(
+        done["decision_sources"][0]["answer"], "rollback",
+        "{done:#}"
+    );
+    assert_eq!(done["outcome"]["status"], "ok", "{done:#}");
+    assert_eq!(done["siblings"][0]["state"], "rolled_back", "{done:#}");
+    assert_eq!(lab.pg_gid(), None);
+    assert_eq!(lab.my.rows_of("xa_orders"), 0);
+}

@@ -1,5 +1,6 @@
 //! Asking every configured decision source about one prepared transaction: SQL queries,
-//! Narayana's object store and JDBC store, Atomikos' log, and the Citus coordinator.
+//! Narayana's object store and JDBC store, Atomikos' log, a Seata coordinator's store,
+//! and the Citus coordinator.
 
 pub mod atomikos;
 pub mod narayana;
@@ -124,6 +125,66 @@ async fn ask_source(
             }
             Err(why) => (Answer::NotApplicable, false, why),
         },
+        DecisionSource::SeataStore { target, table } => match decoded {
+            DecodedGid::Xa(xa) => match &xa.seata {
+                Some(seata) => seata_store(ctx, resolve, target, table, &seata.xid).await,
+                None => (
+                    Answer::NotApplicable,
+                    false,
+                    "not a Seata XA branch (format id 9752 with a Seata xid)".into(),
+                ),
+            },
+            _ => (
+                Answer::NotApplicable,
+                false,
+                "not an XA branch, so not a Seata one".into(),
+            ),
+        },
+    }
+}
+
+/// A Seata coordinator's store: the global table's row for the branch's xid says what
+/// the coordinator decided (its own record, so authoritative). No row proves nothing:
+/// Seata deletes a global's row once it ended, committed or rolled back.
+async fn seata_store(
+    ctx: &Context,
+    resolve: &Sources,
+    target: &str,
+    table: &str,
+    xid: &str,
+) -> (Answer, bool, String) {
+    use crate::seata::status::{self, Decided};
+    let outcome = async {
+        let target = resolve.target(target)?;
+        let session = session::connect(&target.params, ctx.timeout).await?;
+        crate::seata::store::global_status(&session, table, xid).await
+    }
+    .await;
+    match outcome {
+        Ok(Some(code)) => {
+            let (name, _) = status::global(code);
+            let said = format!("global {xid} is {name} ({code}) in {table}");
+            match status::decided(code) {
+                Decided::Commit => (Answer::Commit, true, said),
+                Decided::Rollback => (Answer::Rollback, true, said),
+                Decided::Undecided => (
+                    Answer::InProgress,
+                    true,
+                    format!("{said}: not yet decided (the coordinator rolls it back at its timeout)"),
+                ),
+                Decided::Unclear => (
+                    Answer::Unreachable,
+                    false,
+                    format!("{said}, which does not say whether it committed or rolled back"),
+                ),
+            }
+        }
+        Ok(None) => (
+            Answer::NoRecord,
+            false,
+            format!("no row for global {xid} in {table}: Seata deletes a global's row once it ended, either way, so this proves nothing"),
+        ),
+        Err(e) => (Answer::Unreachable, false, format!("{e:#}")),
     }
 }
 

@@ -78,7 +78,12 @@ impl MysqlDb {
 
     /// How many rows `orphans` has, as a new session sees it.
     pub fn rows(&self) -> usize {
-        sql(&format!("SELECT count(*) FROM {}.orphans", self.name))
+        self.rows_of("orphans")
+    }
+
+    /// How many rows a table of this database has, as a new session sees it.
+    pub fn rows_of(&self, table: &str) -> usize {
+        sql(&format!("SELECT count(*) FROM {}.{table}", self.name))
             .trim()
             .parse()
             .unwrap()
