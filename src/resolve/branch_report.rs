@@ -13,7 +13,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
-use crate::report::{Report, TableView, Target};
+use crate::report::{self, Report, TableView, Target};
 use crate::settings::resolution::ResolveBranchSettings;
 use crate::shown;
 use crate::term::Shown;
@@ -23,6 +23,8 @@ use serde::Serialize;
 
 /// The branch a command names, as its engine read it.
 pub trait NamedBranch: Serialize {
+    /// The command that resolves it, as its report names it: `resolve pg`.
+    const COMMAND: &'static str;
     /// Its block of the evidence, up to its decoded id (what the sources say, the
     /// proposal and the statement follow); None when it is not prepared (any more).
     fn block(&self) -> Option<Block>;
@@ -187,11 +189,10 @@ impl<B: NamedBranch> BranchReport<B> {
         blocks
     }
 
-    /// The report `command` makes of it on `target`: the flow's `findings` and those
-    /// about the transaction's other branches.
+    /// The report of it on `target`: the flow's `findings` and those about the
+    /// transaction's other branches.
     pub fn report(
         self,
-        command: &'static str,
         target: Target,
         how: &ResolveBranchSettings,
         mut findings: Vec<Finding>,
@@ -212,7 +213,20 @@ impl<B: NamedBranch> BranchReport<B> {
                 next: &next,
             },
         ));
-        Report::new(command, target, findings, self)
+        Report::new(B::COMMAND, target, findings, self)
+    }
+
+    /// Shows its report, and gives the run's status.
+    pub fn finish(
+        self,
+        ctx: &Context,
+        target: Target,
+        how: &ResolveBranchSettings,
+        findings: Vec<Finding>,
+    ) -> Result<Severity> {
+        let report = self.report(target, how, findings);
+        report::emit(&report, ctx.output, &ctx.style)?;
+        Ok(report.status)
     }
 }
 

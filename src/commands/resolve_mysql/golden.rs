@@ -10,6 +10,7 @@ use crate::global_tx::GlobalTransaction;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::report::Report;
 use crate::resolve::decision::Decision;
 use crate::resolve::flow;
 use crate::resolve::flow::Proposal as _;
@@ -129,7 +130,7 @@ fn report_for(
     findings: Vec<Finding>,
     data: ResolveMysqlReport,
 ) -> Report<ResolveMysqlReport> {
-    let mut report = report_of(s, findings, data);
+    let mut report = data.report(s.target.report_target(), &s.resolution, findings);
     report.generated_at = fixed_now();
     report
 }

@@ -7,6 +7,7 @@ use crate::audit::record::{Answer, SourceAnswer, Status};
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::report::Report;
 use crate::resolve::decision::{Decision, Proposal};
 use crate::resolve::flow::Proposal as _;
 use crate::resolve::siblings::{Searched, Siblings};
@@ -31,7 +32,8 @@ fn report_for(
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    let mut report = report_of(&settings(), findings, data);
+    let s = settings();
+    let mut report = data.report(s.target.report_target(), &s.resolution, findings);
     report.generated_at = fixed_now();
     report
 }
