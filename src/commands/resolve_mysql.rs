@@ -12,7 +12,7 @@ use crate::gid::DecodedGid;
 use crate::mysql::session::{self, Mode};
 use crate::mysql::xa::{self, decoded, Branch, Xid};
 use crate::report::evidence::Block;
-use crate::resolve::apply::{self, mysql::XaBranch, AnyBranch, Decided};
+use crate::resolve::apply::{self, mysql::XaBranch, AnyBranch};
 use crate::resolve::branch_report::{BranchReport, NamedBranch};
 use crate::resolve::decision;
 use crate::resolve::siblings::{self, Via};
@@ -128,17 +128,8 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         "all_branches": how.all_branches,
         "proposal": proposal.why,
     });
-    let decided = Decided {
-        target: target.report_target(),
-        timeout: ctx.timeout,
-        decision: chosen,
-        heuristic: data.heuristic,
-        evidence,
-        decision_sources: data.decision_sources.clone(),
-        summary: data.evidence(),
-        server: Some(snapshot.server.key()),
-        place: None,
-    };
+    let server = Some(snapshot.server.key());
+    let decided = data.decided(ctx, target.report_target(), chosen, evidence, server);
     let xa_branch = XaBranch::new(target.params.clone(), xid);
     let named = AnyBranch::Mysql(apply::Branch::new(xa_branch, decided));
     let findings = data.resolve(ctx, how, named, chosen).await?;

@@ -12,7 +12,7 @@ use crate::report::evidence::Block;
 use crate::report::layout;
 use crate::report::table::Style;
 use crate::resolve::absent;
-use crate::resolve::apply::{self, pg::Xact, AnyBranch, Branch, Decided};
+use crate::resolve::apply::{self, pg::Xact, AnyBranch, Branch};
 use crate::resolve::branch_report::{BranchReport, NamedBranch};
 use crate::resolve::decision;
 use crate::resolve::siblings::{self, Via};
@@ -160,17 +160,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         database: xact.database.clone(),
         owner: xact.owner.clone(),
     };
-    let decided = Decided {
-        target: target.report_target(),
-        timeout: ctx.timeout,
-        decision: chosen,
-        heuristic: data.heuristic,
-        evidence,
-        decision_sources: data.decision_sources.clone(),
-        summary: data.evidence(),
-        server: server.clone(),
-        place: None,
-    };
+    let decided = data.decided(ctx, target.report_target(), chosen, evidence, server);
     let named = AnyBranch::Pg(Branch::new(xact_branch, decided));
     // --all-branches: every sibling planned, under the same confirmation.
     let findings = data.resolve(ctx, how, named, chosen).await?;

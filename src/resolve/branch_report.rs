@@ -4,7 +4,7 @@
 //! branch is and how it was read is the command's (`NamedBranch`).
 
 use super::all_branches;
-use super::apply::AnyBranch;
+use super::apply::{AnyBranch, Decided};
 use super::decision::{self, Choice, Decision, Proposal};
 use super::flow::{self, EarlierIntent};
 use super::siblings::{self, Siblings, Via, THIS_SERVER};
@@ -135,6 +135,29 @@ impl<B: NamedBranch> BranchReport<B> {
         self.statement = Some(statement);
         if how.all_branches {
             all_branches::plan(ctx, &how.sources, &mut self.siblings, decision, how.force).await;
+        }
+    }
+
+    /// What is decided of the branch named on `target`, as the flow shows, confirms and
+    /// records it: `evidence` for its intent, its `server`'s identity when it was read.
+    pub fn decided(
+        &self,
+        ctx: &Context,
+        target: Target,
+        decision: Decision,
+        evidence: serde_json::Value,
+        server: Option<String>,
+    ) -> Decided {
+        Decided {
+            target,
+            timeout: ctx.timeout,
+            decision,
+            heuristic: self.heuristic,
+            evidence,
+            decision_sources: self.decision_sources.clone(),
+            summary: self.evidence(),
+            server,
+            place: None,
         }
     }
 

@@ -94,20 +94,14 @@ fn branch(ctx: &Context, data: &ResolveReport) -> Branch<Xact> {
         database: "orders".into(),
         owner: data.named.owner.clone(),
     };
-    Branch::new(
-        xact,
-        Decided {
-            target: target.report_target(),
-            timeout: ctx.timeout,
-            decision: Decision::Rollback,
-            heuristic: true,
-            evidence: serde_json::Value::Null,
-            decision_sources: data.decision_sources.clone(),
-            summary: Vec::new(),
-            server: None,
-            place: None,
-        },
-    )
+    let decided = data.decided(
+        ctx,
+        target.report_target(),
+        Decision::Rollback,
+        serde_json::Value::Null,
+        None,
+    );
+    Branch::new(xact, decided)
 }
 
 fn render_all(name: &str, report: &Report<ResolveReport>, expect: &Expect) {
