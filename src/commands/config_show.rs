@@ -354,13 +354,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
     }
     let report = Report::new(
         "config show",
-        Target {
-            name: None,
-            kind: "config".into(),
-            address: config_file
-                .clone()
-                .unwrap_or_else(|| "(no config file)".to_string()),
-        },
+        config_target(config_file.as_deref()),
         findings,
         ConfigReport {
             config_file,
@@ -783,6 +777,16 @@ impl TableView for ConfigReport {
             ]);
         }
         vec![table.render(), settings.render()]
+    }
+}
+
+/// The config as the target of `config show` and `config show --check`: its file, or
+/// that there is none.
+pub(super) fn config_target(config_file: Option<&str>) -> Target {
+    Target {
+        name: None,
+        kind: "config".into(),
+        address: config_file.unwrap_or("(no config file)").to_string(),
     }
 }
 

@@ -12,8 +12,7 @@ use crate::gid::DecodedGid;
 use crate::mysql::session::{self, Mode};
 use crate::mysql::xa::{self, decoded, Branch, Xid};
 use crate::report::evidence::Block;
-use crate::report::{self, Report};
-use crate::resolve::apply::{self, mysql::XaBranch, AnyBranch, Decided};
+use crate::resolve::apply::{self, mysql::XaBranch, AnyBranch};
 use crate::resolve::branch_report::{BranchReport, NamedBranch};
 use crate::resolve::decision;
 use crate::resolve::siblings::{self, Via};
@@ -70,7 +69,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
                 lister: crate::resolve::absent::lister(&how.addressing, &["mysql", "xa"]),
             },
         );
-        return finish(ctx, s, vec![finding], data);
+        return data.finish(ctx, target.report_target(), how, vec![finding]);
     };
     data.named.branch = Some(branch.clone());
     let xid_text = RawText::from(xid.sql());
@@ -90,7 +89,7 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
             format!("nothing done: {why}"),
         )
         .evidence("source", "SHOW REPLICA STATUS, @@read_only");
-        return finish(ctx, s, vec![finding], data);
+        return data.finish(ctx, target.report_target(), how, vec![finding]);
     }
     if let Some(id) = branch.attached_session {
         let holder = match &branch.holder {
@@ -107,11 +106,11 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         .evidence("attached_session", id)
         .evidence("holder", serde_json::to_value(&branch.holder).unwrap_or_default())
         .advice(holder_advice(&branch).unwrap_or_default());
-        return finish(ctx, s, vec![finding], data);
+        return data.finish(ctx, target.report_target(), how, vec![finding]);
     }
     let chosen = match data.decide(&proposal, how, subject(&xid)) {
         Ok(chosen) => chosen,
-        Err(refusal) => return finish(ctx, s, vec![*refusal], data),
+        Err(refusal) => return data.finish(ctx, target.report_target(), how, vec![*refusal]),
     };
     data.plan(ctx, how, chosen, apply::mysql::statement(chosen, &xid))
         .await;
@@ -129,50 +128,17 @@ pub async fn run(ctx: &Context, s: &ResolveMysqlSettings) -> Result<Severity> {
         "all_branches": how.all_branches,
         "proposal": proposal.why,
     });
-    let decided = Decided {
-        target: target.report_target(),
-        timeout: ctx.timeout,
-        decision: chosen,
-        heuristic: data.heuristic,
-        evidence,
-        decision_sources: data.decision_sources.clone(),
-        summary: data.evidence(),
-        server: Some(snapshot.server.key()),
-        place: None,
-    };
+    let server = Some(snapshot.server.key());
+    let decided = data.decided(ctx, target.report_target(), chosen, evidence, server);
     let xa_branch = XaBranch::new(target.params.clone(), xid);
     let named = AnyBranch::Mysql(apply::Branch::new(xa_branch, decided));
     let findings = data.resolve(ctx, how, named, chosen).await?;
-    finish(ctx, s, findings, data)
-}
-
-fn finish(
-    ctx: &Context,
-    s: &ResolveMysqlSettings,
-    findings: Vec<Finding>,
-    data: ResolveMysqlReport,
-) -> Result<Severity> {
-    let report = report_of(s, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
-
-/// The report from the findings and what was read: pure, so the golden tests build it as
-/// a run does.
-fn report_of(
-    s: &ResolveMysqlSettings,
-    findings: Vec<Finding>,
-    data: ResolveMysqlReport,
-) -> Report<ResolveMysqlReport> {
-    data.report(
-        "resolve mysql",
-        s.target.report_target(),
-        &s.resolution,
-        findings,
-    )
+    data.finish(ctx, target.report_target(), how, findings)
 }
 
 impl NamedBranch for Xa {
+    const COMMAND: &'static str = "resolve mysql";
+
     /// The branch, its decoded XID; None when XA RECOVER does not list it.
     fn block(&self) -> Option<Block> {
         let b = self.branch.as_ref()?;

@@ -11,9 +11,8 @@ use crate::pg::{prepared, session};
 use crate::report::evidence::Block;
 use crate::report::layout;
 use crate::report::table::Style;
-use crate::report::{self, Report};
 use crate::resolve::absent;
-use crate::resolve::apply::{self, pg::Xact, AnyBranch, Branch, Decided};
+use crate::resolve::apply::{self, pg::Xact, AnyBranch, Branch};
 use crate::resolve::branch_report::{BranchReport, NamedBranch};
 use crate::resolve::decision;
 use crate::resolve::siblings::{self, Via};
@@ -99,7 +98,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
                 lister: absent::lister(&how.addressing, &["pg", "prepared"]),
             },
         );
-        return finish(ctx, s, vec![finding], data);
+        return data.finish(ctx, target.report_target(), how, vec![finding]);
     };
     let named = &mut data.named;
     named.database = Some(xact.database.clone());
@@ -125,7 +124,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
     data.proposal = Some(proposal.clone());
     let chosen = match data.decide(&proposal, how, subject.clone()) {
         Ok(chosen) => chosen,
-        Err(refusal) => return finish(ctx, s, vec![*refusal], data),
+        Err(refusal) => return data.finish(ctx, target.report_target(), how, vec![*refusal]),
     };
     // The statement runs in the transaction's own database, which a connection can only
     // name in UTF-8.
@@ -136,7 +135,7 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
             subject,
             "nothing done: the transaction's database has a name that is not UTF-8, so indoubt cannot connect to it; run the statement there with psql",
         );
-        return finish(ctx, s, vec![finding], data);
+        return data.finish(ctx, target.report_target(), how, vec![finding]);
     };
     data.plan(ctx, how, chosen, apply::pg::statement(chosen, &gid))
         .await;
@@ -161,49 +160,16 @@ pub async fn run(ctx: &Context, s: &ResolvePgSettings) -> Result<Severity> {
         database: xact.database.clone(),
         owner: xact.owner.clone(),
     };
-    let decided = Decided {
-        target: target.report_target(),
-        timeout: ctx.timeout,
-        decision: chosen,
-        heuristic: data.heuristic,
-        evidence,
-        decision_sources: data.decision_sources.clone(),
-        summary: data.evidence(),
-        server: server.clone(),
-        place: None,
-    };
+    let decided = data.decided(ctx, target.report_target(), chosen, evidence, server);
     let named = AnyBranch::Pg(Branch::new(xact_branch, decided));
     // --all-branches: every sibling planned, under the same confirmation.
     let findings = data.resolve(ctx, how, named, chosen).await?;
-    finish(ctx, s, findings, data)
-}
-
-fn finish(
-    ctx: &Context,
-    s: &ResolvePgSettings,
-    findings: Vec<Finding>,
-    data: ResolveReport,
-) -> Result<Severity> {
-    let report = report_of(s, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
-
-/// The report: the flow's findings and those about the transaction's other branches.
-fn report_of(
-    s: &ResolvePgSettings,
-    findings: Vec<Finding>,
-    data: ResolveReport,
-) -> Report<ResolveReport> {
-    data.report(
-        "resolve pg",
-        s.target.report_target(),
-        &s.resolution,
-        findings,
-    )
+    data.finish(ctx, target.report_target(), how, findings)
 }
 
 impl NamedBranch for Transaction {
+    const COMMAND: &'static str = "resolve pg";
+
     /// The transaction, its decoded GID; None when it is not prepared (any more).
     fn block(&self) -> Option<Block> {
         let (Some(database), Some(age_seconds)) = (&self.database, self.age_seconds) else {

@@ -15,7 +15,6 @@ use crate::report::evidence::Block;
 use crate::settings::resolution::Sources;
 use crate::shown;
 use crate::term::Shown;
-use crate::units::{format_duration, seconds};
 use futures_util::future::join_all;
 use std::time::Duration;
 
@@ -178,12 +177,10 @@ fn mysql_to_run(s: &MysqlSibling) -> bool {
 
 /// A MySQL sibling as the operator confirms it.
 fn mysql_summary(s: &MysqlSibling, decision: Decision, heuristic: bool) -> Vec<Block> {
-    let mut b = Block::new(shown!(
+    let b = s.block(shown!(
         "and, with --all-branches, sibling XA branch on {}",
         s.found_on
     ));
-    b.whole("XID", Shown::text(&s.xid.sql()))
-        .field("age", Shown::text(&s.age.text()));
     let statement = shown!("{} on {}", mysql::statement(decision, &s.xid), s.address);
     vec![decided(
         b,
@@ -273,20 +270,11 @@ fn to_run(s: &Sibling) -> bool {
 
 /// A sibling as the operator confirms it: where it is, what its sources say, the statement.
 fn summary(s: &Sibling, decision: Decision, heuristic: bool) -> Vec<Block> {
-    let mut b = Block::new(shown!(
+    let b = s.block(shown!(
         "and, with --all-branches, sibling in {} on {}",
         s.database,
         s.found_on
     ));
-    b.whole("GID", shown!("'{}'", s.gid))
-        .field(
-            "owner",
-            Shown::from(&crate::pg::prepared::owner_text(&s.owner)),
-        )
-        .field(
-            "prepared",
-            shown!("{} ago", format_duration(seconds(s.age_seconds))),
-        );
     let statement = shown!("{} in {}", pg::statement(decision, &s.gid), s.database);
     vec![decided(
         b,

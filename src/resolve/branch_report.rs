@@ -4,7 +4,7 @@
 //! branch is and how it was read is the command's (`NamedBranch`).
 
 use super::all_branches;
-use super::apply::AnyBranch;
+use super::apply::{AnyBranch, Decided};
 use super::decision::{self, Choice, Decision, Proposal};
 use super::flow::{self, EarlierIntent};
 use super::siblings::{self, Siblings, Via, THIS_SERVER};
@@ -13,7 +13,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::{self, Block};
 use crate::report::table::Style;
-use crate::report::{Report, TableView, Target};
+use crate::report::{self, Report, TableView, Target};
 use crate::settings::resolution::ResolveBranchSettings;
 use crate::shown;
 use crate::term::Shown;
@@ -23,6 +23,8 @@ use serde::Serialize;
 
 /// The branch a command names, as its engine read it.
 pub trait NamedBranch: Serialize {
+    /// The command that resolves it, as its report names it: `resolve pg`.
+    const COMMAND: &'static str;
     /// Its block of the evidence, up to its decoded id (what the sources say, the
     /// proposal and the statement follow); None when it is not prepared (any more).
     fn block(&self) -> Option<Block>;
@@ -136,6 +138,29 @@ impl<B: NamedBranch> BranchReport<B> {
         }
     }
 
+    /// What is decided of the branch named on `target`, as the flow shows, confirms and
+    /// records it: `evidence` for its intent, its `server`'s identity when it was read.
+    pub fn decided(
+        &self,
+        ctx: &Context,
+        target: Target,
+        decision: Decision,
+        evidence: serde_json::Value,
+        server: Option<String>,
+    ) -> Decided {
+        Decided {
+            target,
+            timeout: ctx.timeout,
+            decision,
+            heuristic: self.heuristic,
+            evidence,
+            decision_sources: self.decision_sources.clone(),
+            summary: self.evidence(),
+            server,
+            place: None,
+        }
+    }
+
     /// The flow on `named` and every sibling planned, under one confirmation; what came
     /// of each is kept, and the flow's findings returned.
     pub async fn resolve(
@@ -187,11 +212,10 @@ impl<B: NamedBranch> BranchReport<B> {
         blocks
     }
 
-    /// The report `command` makes of it on `target`: the flow's `findings` and those
-    /// about the transaction's other branches.
+    /// The report of it on `target`: the flow's `findings` and those about the
+    /// transaction's other branches.
     pub fn report(
         self,
-        command: &'static str,
         target: Target,
         how: &ResolveBranchSettings,
         mut findings: Vec<Finding>,
@@ -212,7 +236,20 @@ impl<B: NamedBranch> BranchReport<B> {
                 next: &next,
             },
         ));
-        Report::new(command, target, findings, self)
+        Report::new(B::COMMAND, target, findings, self)
+    }
+
+    /// Shows its report, and gives the run's status.
+    pub fn finish(
+        self,
+        ctx: &Context,
+        target: Target,
+        how: &ResolveBranchSettings,
+        findings: Vec<Finding>,
+    ) -> Result<Severity> {
+        let report = self.report(target, how, findings);
+        report::emit(&report, ctx.output, &ctx.style)?;
+        Ok(report.status)
     }
 }
 

@@ -24,7 +24,7 @@ mod render;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::report::{self, Report, Target};
+use crate::report::{self, Report};
 use crate::settings::config_check::ConfigCheckSettings;
 use anyhow::Result;
 use checks::{Check, CheckReport, TargetChecks};
@@ -88,13 +88,7 @@ fn report_of(settings: &ConfigCheckSettings, targets: Vec<TargetChecks>) -> Repo
         .map(|p| p.display().to_string());
     Report::new(
         "config show --check",
-        Target {
-            name: None,
-            kind: "config".into(),
-            address: config_file
-                .clone()
-                .unwrap_or_else(|| "(no config file)".to_string()),
-        },
+        super::config_show::config_target(config_file.as_deref()),
         findings,
         CheckReport {
             config_file,

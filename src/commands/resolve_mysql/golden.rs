@@ -10,6 +10,7 @@ use crate::global_tx::GlobalTransaction;
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::report::Report;
 use crate::resolve::decision::Decision;
 use crate::resolve::flow;
 use crate::resolve::flow::Proposal as _;
@@ -108,20 +109,11 @@ fn data(s: &ResolveMysqlSettings) -> ResolveMysqlReport {
 fn branch(s: &ResolveMysqlSettings, data: &ResolveMysqlReport) -> apply::Branch<XaBranch> {
     let ctx = golden::context();
     let xa = XaBranch::new(s.target.params.clone(), data.named.xid.clone());
-    apply::Branch::new(
-        xa,
-        Decided {
-            target: s.target.report_target(),
-            timeout: ctx.timeout,
-            decision: data.decision.unwrap_or(Decision::Rollback),
-            heuristic: data.heuristic,
-            evidence: serde_json::Value::Null,
-            decision_sources: data.decision_sources.clone(),
-            summary: data.evidence(),
-            server: Some(xa_golden::server().key()),
-            place: None,
-        },
-    )
+    let decision = data.decision.unwrap_or(Decision::Rollback);
+    let server = Some(xa_golden::server().key());
+    let null = serde_json::Value::Null;
+    let decided = data.decided(&ctx, s.target.report_target(), decision, null, server);
+    apply::Branch::new(xa, decided)
 }
 
 fn report_for(
@@ -129,7 +121,7 @@ fn report_for(
     findings: Vec<Finding>,
     data: ResolveMysqlReport,
 ) -> Report<ResolveMysqlReport> {
-    let mut report = report_of(s, findings, data);
+    let mut report = data.report(s.target.report_target(), &s.resolution, findings);
     report.generated_at = fixed_now();
     report
 }

@@ -7,6 +7,7 @@ use crate::audit::record::{Answer, SourceAnswer, Status};
 use crate::report::golden::{self, fixed_now, Expect, Layouts};
 use crate::report::layout::Frame;
 use crate::report::table;
+use crate::report::Report;
 use crate::resolve::decision::{Decision, Proposal};
 use crate::resolve::flow::Proposal as _;
 use crate::resolve::siblings::{Searched, Siblings};
@@ -31,7 +32,8 @@ fn report_for(
     findings: Vec<Finding>,
     data: ResolveReport,
 ) -> Report<ResolveReport> {
-    let mut report = report_of(&settings(), findings, data);
+    let s = settings();
+    let mut report = data.report(s.target.report_target(), &s.resolution, findings);
     report.generated_at = fixed_now();
     report
 }
@@ -92,20 +94,14 @@ fn branch(ctx: &Context, data: &ResolveReport) -> Branch<Xact> {
         database: "orders".into(),
         owner: data.named.owner.clone(),
     };
-    Branch::new(
-        xact,
-        Decided {
-            target: target.report_target(),
-            timeout: ctx.timeout,
-            decision: Decision::Rollback,
-            heuristic: true,
-            evidence: serde_json::Value::Null,
-            decision_sources: data.decision_sources.clone(),
-            summary: Vec::new(),
-            server: None,
-            place: None,
-        },
-    )
+    let decided = data.decided(
+        ctx,
+        target.report_target(),
+        Decision::Rollback,
+        serde_json::Value::Null,
+        None,
+    );
+    Branch::new(xact, decided)
 }
 
 fn render_all(name: &str, report: &Report<ResolveReport>, expect: &Expect) {

@@ -2,7 +2,7 @@
 //! global transaction, each sibling with its state and plan, each target that could not
 //! be read, and the risk of resolving one branch alone.
 
-use super::{mixed_outcome_risk, BranchState, Handling, Siblings};
+use super::{mixed_outcome_risk, BranchState, Handling, MysqlSibling, Sibling, Siblings};
 use crate::report::evidence::Block;
 use crate::shown;
 use crate::term::Shown;
@@ -19,17 +19,8 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     for s in &found.siblings {
-        let mut b = Block::new(shown!("sibling in {} on {}", s.database, s.found_on));
-        b.whole("GID", shown!("'{}'", s.gid))
-            .field(
-                "owner",
-                Shown::from(&crate::pg::prepared::owner_text(&s.owner)),
-            )
-            .field(
-                "prepared",
-                shown!("{} ago", format_duration(seconds(s.age_seconds))),
-            )
-            .field("state", Shown::lit(s.handling.state.name()));
+        let mut b = s.block(shown!("sibling in {} on {}", s.database, s.found_on));
+        b.field("state", Shown::lit(s.handling.state.name()));
         if !s.also_found_on.is_empty() {
             b.field("also on", Shown::text(&s.also_found_on.join(", ")));
         }
@@ -49,10 +40,8 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     for s in &found.mysql_siblings {
-        let mut b = Block::new(shown!("sibling XA branch on {}", s.found_on));
-        b.whole("XID", Shown::text(&s.xid.sql()))
-            .field("age", Shown::text(&s.age.text()))
-            .field("state", Shown::lit(s.handling.state.name()));
+        let mut b = s.block(shown!("sibling XA branch on {}", s.found_on));
+        b.field("state", Shown::lit(s.handling.state.name()));
         if let Some(id) = s.attached_session {
             b.field("held by", shown!("session {}", id));
         }
@@ -83,6 +72,35 @@ pub fn summary(found: &Siblings, all_branches: bool) -> Vec<Block> {
         blocks.push(b);
     }
     blocks
+}
+
+impl Sibling {
+    /// Its block under `title`, as the evidence and the confirmation show it: its GID
+    /// (whole), owner and age.
+    pub fn block(&self, title: Shown) -> Block {
+        let mut b = Block::new(title);
+        b.whole("GID", shown!("'{}'", self.gid))
+            .field(
+                "owner",
+                Shown::from(&crate::pg::prepared::owner_text(&self.owner)),
+            )
+            .field(
+                "prepared",
+                shown!("{} ago", format_duration(seconds(self.age_seconds))),
+            );
+        b
+    }
+}
+
+impl MysqlSibling {
+    /// Its block under `title`, as the evidence and the confirmation show it: its XID
+    /// (whole) and age.
+    pub fn block(&self, title: Shown) -> Block {
+        let mut b = Block::new(title);
+        b.whole("XID", Shown::text(&self.xid.sql()))
+            .field("age", Shown::text(&self.age.text()));
+        b
+    }
 }
 
 /// A sibling's block, finished with what `--all-branches` made of it: why it is left
