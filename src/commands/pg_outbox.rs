@@ -356,16 +356,7 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
     let (warning, critical) = (o.warning_age.value, o.critical_age.value);
     let subject = format!("outbox {} ({})", o.name, o.table);
     // Where its statements run: a SQL statement names no server.
-    let place = match &o.target {
-        Ok(t) => format!(
-            "in database {} of {}",
-            t.params.dbname,
-            t.name
-                .as_deref()
-                .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
-        ),
-        Err(_) => format!("in the database of {}", o.postgres),
-    };
+    let place = super::pg_common::place(&o.target, &o.postgres);
     let mut findings = Vec::new();
     if state.skipped > 0 {
         findings.push(

@@ -210,16 +210,7 @@ impl Coordinator {
 
     /// Where a statement for its store runs: a statement names no server.
     fn place(&self) -> String {
-        match &self.target {
-            Ok(t) => format!(
-                "in database {} of {}",
-                t.params.dbname,
-                t.name
-                    .as_deref()
-                    .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
-            ),
-            Err(_) => format!("in the database of {}", self.postgres),
-        }
+        super::pg_common::place(&self.target, &self.postgres)
     }
 }
 
@@ -300,6 +291,11 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
     let orphans = &snapshot.orphan_locks;
     if orphans.rows > 0 {
         let rows: Vec<String> = orphans.sample.iter().map(|o| locked_row(&o.row)).collect();
+        let more = if orphans.rows as usize > rows.len() {
+            ", …"
+        } else {
+            ""
+        };
         findings.push(
             Finding::new(
                 Severity::Critical,
@@ -313,7 +309,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
                     c.global_table,
                     " (",
                     rows.join(", "),
-                    if orphans.rows as usize > rows.len() { ", …" } else { "" },
+                    more,
                     "): nothing will release them, and every AT transaction that writes those rows fails with a global lock conflict"
                 ],
             )
@@ -352,6 +348,30 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
         }
     }
     findings
+}
+
+/// A branch as one line: its type, its status as Seata names it, its resource.
+fn branch_text(b: &store::Branch) -> String {
+    format!(
+        "{} {} {}",
+        b.branch_type.as_deref().unwrap_or("?"),
+        b.status_name
+            .map(str::to_string)
+            .or_else(|| b.status.map(|s| format!("status {s}")))
+            .unwrap_or_else(|| "-".into()),
+        b.resource_id.as_deref().unwrap_or("?")
+    )
+}
+
+/// A global's locked rows as `table:pk, …`, the ellipsis when there are more than shown.
+fn locked_rows(locks: &store::Locks) -> String {
+    let rows: Vec<String> = locks.sample.iter().map(locked_row).collect();
+    let more = if locks.rows as usize > rows.len() {
+        ", …"
+    } else {
+        ""
+    };
+    format!("{}{more}", rows.join(", "))
 }
 
 fn locked_row(row: &store::LockedRow) -> String {
@@ -409,16 +429,14 @@ fn global_finding(c: &Coordinator, g: &Global) -> Finding {
     let locks = match g.locks.rows {
         0 => String::new(),
         n => {
-            let rows: Vec<String> = g.locks.sample.iter().map(locked_row).collect();
             let since = g
                 .locks
                 .held_since
                 .map(|t| format!(" since {}", t.format("%Y-%m-%d %H:%M:%S UTC")))
                 .unwrap_or_default();
             format!(
-                "; holds {n} row lock(s){since} ({}{}): other transactions writing them fail with a global lock conflict",
-                rows.join(", "),
-                if n as usize > rows.len() { ", …" } else { "" }
+                "; holds {n} row lock(s){since} ({}): other transactions writing them fail with a global lock conflict",
+                locked_rows(&g.locks)
             )
         }
     };
@@ -427,21 +445,7 @@ fn global_finding(c: &Coordinator, g: &Global) -> Finding {
         (Some(one), None) | (None, Some(one)) => format!(" ({one})"),
         (None, None) => String::new(),
     };
-    let branches: Vec<String> = g
-        .branches
-        .iter()
-        .map(|b| {
-            format!(
-                "{} {} {}",
-                b.branch_type.as_deref().unwrap_or("?"),
-                b.status_name
-                    .map(str::to_string)
-                    .or_else(|| b.status.map(|s| format!("status {s}")))
-                    .unwrap_or_else(|| "-".into()),
-                b.resource_id.as_deref().unwrap_or("?")
-            )
-        })
-        .collect();
+    let branches: Vec<String> = g.branches.iter().map(branch_text).collect();
     let finding = Finding::new(
         severity,
         code,
@@ -488,17 +492,7 @@ impl TableView for GlobalsReport {
                 let branches: Vec<Shown> = g
                     .branches
                     .iter()
-                    .map(|b| {
-                        shown!(
-                            "{} {} {}",
-                            b.branch_type.as_deref().unwrap_or("?"),
-                            b.status_name
-                                .map(str::to_string)
-                                .or_else(|| b.status.map(|s| s.to_string()))
-                                .unwrap_or_else(|| "-".into()),
-                            b.resource_id.as_deref().unwrap_or("?")
-                        )
-                    })
+                    .map(|b| shown!("{}", branch_text(b)))
                     .chain(
                         (g.branches_unlisted > 0)
                             .then(|| shown!("and {} more", g.branches_unlisted)),
@@ -506,21 +500,7 @@ impl TableView for GlobalsReport {
                     .collect();
                 let locks = match g.locks.rows {
                     0 => shown!("-"),
-                    n => shown!(
-                        "{}: {}{}",
-                        n,
-                        g.locks
-                            .sample
-                            .iter()
-                            .map(locked_row)
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        if n as usize > g.locks.sample.len() {
-                            ", …"
-                        } else {
-                            ""
-                        }
-                    ),
+                    n => shown!("{}: {}", n, locked_rows(&g.locks)),
                 };
                 table.add_row(vec![
                     Cell::new(&c.name),
