@@ -33,6 +33,7 @@ struct ConfigReport {
     reconcile_jobs: Vec<ReconcileJobView>,
     outboxes: Vec<OutboxView>,
     inboxes: Vec<InboxView>,
+    seata_coordinators: Vec<SeataView>,
     audit: AuditView,
     resolve: ResolveView,
 }
@@ -80,6 +81,19 @@ struct OutboxView {
     published_at_column: String,
     settle: Sourced,
     warning_age: Sourced,
+    critical_age: Sourced,
+    check: bool,
+}
+
+/// A Seata coordinator: where its store is, its tables, its grace and critical age.
+#[derive(Debug, Serialize)]
+struct SeataView {
+    name: String,
+    postgres: String,
+    global_table: String,
+    branch_table: String,
+    lock_table: String,
+    grace: Sourced,
     critical_age: Sourced,
     check: bool,
 }
@@ -327,6 +341,28 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             created_at_column: i.created_at_column.clone(),
         })
         .collect();
+    let seata_coordinators = config
+        .seata
+        .iter()
+        .map(|(name, c)| {
+            let (grace, critical_age) = super::seata_globals::settings::ages(name, c);
+            SeataView {
+                name: name.clone(),
+                postgres: pg_reference(
+                    config,
+                    &format!("seata coordinator {name}"),
+                    &c.postgres,
+                    &mut findings,
+                ),
+                global_table: c.global_table.clone(),
+                branch_table: c.branch_table.clone(),
+                lock_table: c.lock_table.clone(),
+                grace: duration(&grace),
+                critical_age: duration(&critical_age),
+                check: run_by_check(config, "seata globals", name),
+            }
+        })
+        .collect();
     let audit = AuditView {
         path: match &s.audit.path {
             Some(path) => Sourced {
@@ -366,6 +402,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             reconcile_jobs,
             outboxes,
             inboxes,
+            seata_coordinators,
             audit,
             resolve,
         },
@@ -700,6 +737,23 @@ impl TableView for ConfigReport {
                 Cell::new(&i.name),
                 Cell::new(format!("{} table {}", i.postgres, i.table)),
                 Cell::new(format!("column {}", i.created_at_column)),
+            ]);
+        }
+        for c in &self.seata_coordinators {
+            let ages = [("grace", &c.grace), ("critical_age", &c.critical_age)]
+                .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            table.add_row(vec![
+                Cell::new("seata"),
+                Cell::new(&c.name),
+                Cell::new(format!(
+                    "{} tables {}, {}, {}",
+                    c.postgres, c.global_table, c.branch_table, c.lock_table
+                )),
+                Cell::new(Shown::join(
+                    ages.into_iter()
+                        .chain(c.check.then(|| shown!("run by check"))),
+                    "\n",
+                )),
             ]);
         }
         for d in &self.resolve.decision_sources {

@@ -26,6 +26,7 @@ struct ConfigReport {
     reconcile_jobs: Vec<serde_json::Value>,
     outboxes: Vec<serde_json::Value>,
     inboxes: Vec<serde_json::Value>,
+    seata_coordinators: Vec<serde_json::Value>,
     audit: serde_json::Value,
     resolve: serde_json::Value,
 }

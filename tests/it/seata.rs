@@ -367,3 +367,38 @@ fn a_seata_xa_branch_is_not_decided_before_the_coordinator_times_it_out_then_rol
     assert_eq!(lab.pg_gid(), None);
     assert_eq!(lab.my.rows_of("xa_orders"), 0);
 }
+
+/// `config show` lists each coordinator: its store without the password, its tables as
+/// configured, its grace and critical age with where each comes from, and whether
+/// `check` runs it (from the probe's own plan).
+#[test]
+fn config_show_lists_each_coordinator_with_its_settings_and_their_sources() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.yaml");
+    std::fs::write(
+        &path,
+        "seata:\n  orders-tc:\n    postgres: postgres://monitor:s3cret@db1:5432/seata\n    lock_table: tc.lock_table\n    critical_age: 1h\n    check: true\n  payments-tc:\n    postgres: postgres://monitor@db2/seata\n",
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&path)
+        .args(["config", "show"]));
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("s3cret"), "{}", out.stdout);
+    let r: Value = serde_json::from_str(&out.stdout).unwrap();
+    let c = &r["seata_coordinators"];
+    assert_eq!(c[0]["name"], "orders-tc");
+    assert_eq!(c[0]["postgres"], "monitor@db1:5432/seata");
+    assert_eq!(c[0]["lock_table"], "tc.lock_table");
+    assert_eq!(c[0]["global_table"], "global_table");
+    assert_eq!(c[0]["grace"]["value"], "2m10s", "{c:#}");
+    assert_eq!(c[0]["grace"]["source"], "default");
+    assert_eq!(c[0]["critical_age"]["value"], "1h");
+    assert_eq!(
+        c[0]["critical_age"]["source"],
+        "config seata.orders-tc.critical_age"
+    );
+    assert_eq!(c[0]["check"], true);
+    assert_eq!(c[1]["check"], false);
+}

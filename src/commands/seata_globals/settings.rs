@@ -35,7 +35,17 @@ pub struct Coordinator {
     pub critical_age: Setting<Duration>,
 }
 
+/// A coordinator's grace and critical age: the config's, else the defaults (`config
+/// show` shows the same).
+pub fn ages(name: &str, c: &SeataConfig) -> (Setting<Duration>, Setting<Duration>) {
+    (
+        Setting::duration_in(&defaults::SEATA_GRACE, name, c.grace),
+        Setting::duration_in(&defaults::SEATA_CRITICAL_AGE, name, c.critical_age),
+    )
+}
+
 pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Coordinator {
+    let (grace, critical_age) = ages(name, c);
     Coordinator {
         name: name.to_string(),
         postgres: c.postgres.clone(),
@@ -43,8 +53,8 @@ pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Coordinator {
         global_table: c.global_table.clone(),
         branch_table: c.branch_table.clone(),
         lock_table: c.lock_table.clone(),
-        grace: Setting::duration_in(&defaults::SEATA_GRACE, name, c.grace),
-        critical_age: Setting::duration_in(&defaults::SEATA_CRITICAL_AGE, name, c.critical_age),
+        grace,
+        critical_age,
     }
 }
 
