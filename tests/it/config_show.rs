@@ -178,6 +178,8 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!((report.schema_version, report.exit_code), (2, 0));
     assert_eq!(report.command, "config show");
     assert_eq!(report.target.kind, "config");
+    // A config without a seata: section lists no coordinator (tests/it/seata.rs one with).
+    assert!(report.seata_coordinators.is_empty());
     assert!(!report.indoubt_version.is_empty() && report.generated_at.ends_with('Z'));
     assert_eq!(
         report.config_file.as_deref(),
