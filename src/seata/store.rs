@@ -23,8 +23,8 @@ pub struct Tables<'a> {
 }
 
 /// The columns each table must have (Seata 1.x and 2.x); `lock_table.status` (1.5+) is
-/// read when there.
-const GLOBAL_COLUMNS: [&str; 10] = [
+/// read when there. (`config show --check` checks the role may read them.)
+pub const GLOBAL_COLUMNS: [&str; 10] = [
     "xid",
     "transaction_id",
     "status",
@@ -36,7 +36,7 @@ const GLOBAL_COLUMNS: [&str; 10] = [
     "gmt_create",
     "gmt_modified",
 ];
-const BRANCH_COLUMNS: [&str; 7] = [
+pub const BRANCH_COLUMNS: [&str; 7] = [
     "branch_id",
     "xid",
     "branch_type",
@@ -45,7 +45,7 @@ const BRANCH_COLUMNS: [&str; 7] = [
     "client_id",
     "gmt_modified",
 ];
-const LOCK_COLUMNS: [&str; 7] = [
+pub const LOCK_COLUMNS: [&str; 7] = [
     "row_key",
     "xid",
     "branch_id",

@@ -1,6 +1,6 @@
 //! The settings of `indoubt config show --check`: every target the config names (and the
-//! postgres and kafka references of its reconcile jobs, outboxes, inboxes and resolve
-//! section), each once, with what the config uses it for; resolved with the run's other
+//! postgres and kafka references of its reconcile jobs, outboxes, inboxes, Seata
+//! coordinators and resolve section), each once, with what the config uses it for; resolved with the run's other
 //! settings, before any connection. What is checked of each is src/commands/config_check/'s.
 
 use super::kafka_client::{client_config, KafkaTarget};
@@ -170,6 +170,23 @@ impl Plans {
                     table: i.table.clone(),
                     columns: vec![i.created_at_column.clone()],
                 });
+            }
+        }
+        for (name, c) in &config.seata {
+            let section = format!("seata coordinator {name}");
+            if let Some(plan) = plans.pg_ref(t, &section, &c.postgres, true) {
+                use crate::seata::store::{BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS};
+                for (table, columns) in [
+                    (&c.global_table, &GLOBAL_COLUMNS[..]),
+                    (&c.branch_table, &BRANCH_COLUMNS[..]),
+                    (&c.lock_table, &LOCK_COLUMNS[..]),
+                ] {
+                    plan.uses.push(PgUse::Table {
+                        section: section.clone(),
+                        table: table.clone(),
+                        columns: columns.iter().map(|c| c.to_string()).collect(),
+                    });
+                }
             }
         }
         let r = &config.resolve;

@@ -402,3 +402,33 @@ fn config_show_lists_each_coordinator_with_its_settings_and_their_sources() {
     assert_eq!(c[0]["check"], true);
     assert_eq!(c[1]["check"], false);
 }
+
+/// `config show --check` checks that the role may read the coordinator's three tables
+/// and the columns `seata globals` reads; one it may not read is CRITICAL with the GRANT
+/// to that role.
+#[test]
+fn config_show_check_names_the_grant_the_role_lacks_on_the_store() {
+    let (_, store) = coordinator();
+    let role = TestRole::create("seata_check", "");
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &replace_credentials(&store, &role.name, &role.password),
+        "",
+    );
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args(["config", "show", "--check"]));
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let r: Value = serde_json::from_str(&out.stdout).unwrap();
+    let findings = r["findings"].as_array().unwrap();
+    for table in ["global_table", "branch_table", "lock_table"] {
+        let grant = format!("GRANT SELECT ON TABLE \"{table}\" TO \"{}\";", role.name);
+        assert!(
+            findings.iter().any(|f| f["code"] == "pg_table_unreadable"
+                && f["next"].as_str().is_some_and(|n| n.contains(&grant))),
+            "{grant} in {findings:#?}"
+        );
+    }
+}
