@@ -422,8 +422,18 @@ fn global_finding(c: &Coordinator, g: &Global) -> Finding {
         Stage::Ending | Stage::Ended => (
             by_age(past),
             codes::SEATA_GLOBAL_OVERDUE,
-            format!("{past_text}: the coordinator has not finished it"),
-            "check the coordinator's log for this xid",
+            // Phase two runs in the branches' own applications: the coordinator retries
+            // it (every second by default) until a client of each branch's resource (or
+            // application) has done it; with none connected, for ever (seen in the lab).
+            format!(
+                "{past_text}: the coordinator has begun {} and not finished it; it retries until a client of each branch's resource completes it",
+                match crate::seata::status::decided(g.status) {
+                    crate::seata::status::Decided::Commit => "the commit",
+                    crate::seata::status::Decided::Rollback => "the rollback",
+                    _ => "phase two",
+                }
+            ),
+            "check that the branches' applications run and reach the coordinator, and its log for this xid",
         ),
     };
     let locks = match g.locks.rows {
