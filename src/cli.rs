@@ -66,8 +66,9 @@ secret_bearing! {
 /// indoubt inspects PostgreSQL prepared transactions (age, owner, locks, what they
 /// block, decoded global transaction ids), replication slots and the vacuum horizon;
 /// Kafka transactions that hold back the last stable offset; MySQL/MariaDB prepared XA
-/// branches; and reads the coordinator's decision from transaction managers' logs
-/// (Narayana, Atomikos). Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
+/// branches; Apache Seata global transactions that never end and the row locks they
+/// hold; and reads the coordinator's decision from transaction managers' logs
+/// (Narayana, Atomikos) and Seata's store. Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
 #[derive(Debug, Parser)]
 #[command(name = "indoubt", version, after_long_help = EXIT_CODES_HELP)]
 pub struct Cli {
