@@ -5,6 +5,7 @@
 //! they are in, so a store that keeps its ended rows is not read through.
 
 use super::status::{self, Stage};
+use crate::pg::privileges::{self, TableAccess};
 use crate::pg::session::Session;
 use crate::quote;
 use anyhow::{anyhow, Result};
@@ -169,60 +170,56 @@ pub struct OrphanLock {
     pub row: LockedRow,
 }
 
-/// Which of the three tables can be read, with the optional columns there; the
-/// problems otherwise, every one of them.
+/// Which of the three tables can be read, as `config show --check` judges them
+/// (`pg::privileges::table`: the table, its columns, SELECT on each); whether the lock
+/// table's optional `status` can be read too; the problems otherwise, every one of them.
 pub async fn inspect(session: &Session, tables: Tables<'_>) -> Result<Result<bool, Vec<Problem>>> {
-    let sql = "SELECT t.i, c.oid IS NOT NULL,
-       c.oid IS NOT NULL AND has_table_privilege(c.oid, 'SELECT'),
-       ARRAY(SELECT attname::text FROM pg_attribute
-             WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped)
-FROM (VALUES (0, $1::text), (1, $2::text), (2, $3::text)) AS t(i, name)
-LEFT JOIN pg_class c ON c.oid = to_regclass(t.name)
-ORDER BY t.i";
-    let names = [tables.global, tables.branch, tables.lock].map(quote::qualified);
-    let rows = session
-        .query(sql, &[&names[0], &names[1], &names[2]])
-        .await?;
-    let mut problems = Vec::new();
-    let mut lock_status = false;
-    for (i, (row, (table, required))) in rows
-        .iter()
-        .zip([
-            (tables.global, &GLOBAL_COLUMNS[..]),
-            (tables.branch, &BRANCH_COLUMNS[..]),
-            (tables.lock, &LOCK_COLUMNS[..]),
-        ])
-        .enumerate()
-    {
-        let exists: bool = row.try_get(1)?;
-        let readable: bool = row.try_get(2)?;
-        let columns: Vec<String> = row.try_get(3)?;
-        let table = table.to_string();
-        if !exists {
-            problems.push(Problem::Missing { table });
-            continue;
-        }
-        let missing: Vec<String> = required
-            .iter()
-            .filter(|c| !columns.iter().any(|have| have == *c))
-            .map(|c| c.to_string())
-            .collect();
-        if !missing.is_empty() {
-            problems.push(Problem::MissingColumns {
-                table,
-                columns: missing,
-            });
-        } else if !readable {
-            problems.push(Problem::NotReadable { table });
-        }
-        if i == 2 {
-            lock_status = columns.iter().any(|c| c == "status");
-        }
-    }
+    let lock_columns: Vec<&str> = LOCK_COLUMNS.iter().copied().chain(["status"]).collect();
+    // Pipelined on the one connection: one round trip's wait, not three.
+    let (global, branch, lock) = tokio::try_join!(
+        privileges::table(session, tables.global, &GLOBAL_COLUMNS),
+        privileges::table(session, tables.branch, &BRANCH_COLUMNS),
+        privileges::table(session, tables.lock, &lock_columns),
+    )?;
+    let status_readable = lock.exists
+        && !lock.missing_columns.iter().any(|c| c == "status")
+        && !lock.unreadable_columns.iter().any(|c| c == "status");
+    let problems: Vec<Problem> = [
+        (tables.global, global),
+        (tables.branch, branch),
+        (tables.lock, lock),
+    ]
+    .into_iter()
+    .filter_map(|(table, access)| problem(table, access))
+    .collect();
     Ok(match problems.is_empty() {
-        true => Ok(lock_status),
+        true => Ok(status_readable),
         false => Err(problems),
     })
+}
+
+/// What keeps `table` from being read, if anything (the optional `status` aside).
+fn problem(table: &str, access: TableAccess) -> Option<Problem> {
+    let table = table.to_string();
+    let required = |c: &&String| c.as_str() != "status";
+    let missing: Vec<String> = access
+        .missing_columns
+        .iter()
+        .filter(required)
+        .cloned()
+        .collect();
+    if !access.exists {
+        Some(Problem::Missing { table })
+    } else if !missing.is_empty() {
+        Some(Problem::MissingColumns {
+            table,
+            columns: missing,
+        })
+    } else if access.unreadable_columns.iter().any(|c| required(&c)) {
+        Some(Problem::NotReadable { table })
+    } else {
+        None
+    }
 }
 
 /// The store's state: the globals that should have ended (at most `limit`, each with at
@@ -240,12 +237,8 @@ pub async fn read(
         quote::qualified(tables.branch),
         quote::qualified(tables.lock),
     );
-    let ended: Vec<i16> = (0..=20)
-        .filter(|s| status::global(*s).1 == Stage::Ended)
-        .collect();
-    let gave_up: Vec<i16> = (0..=20)
-        .filter(|s| status::global(*s).1 == Stage::GaveUp)
-        .collect();
+    let ended = status::in_stage(Stage::Ended);
+    let gave_up = status::in_stage(Stage::GaveUp);
     let grace_ms = grace.as_millis() as i64;
     let counts = format!("SELECT status, count(*) FROM {g} GROUP BY status ORDER BY status");
     // Past its timeout: begin_time (epoch ms) + timeout (ms), against the server's clock.
@@ -261,23 +254,23 @@ WHERE NOT status = ANY($1)
 ORDER BY begin_time NULLS FIRST, xid
 LIMIT $4"
     );
+    // One pass over the lock table (the only statement that reads all of it): the
+    // orphaned locks, few, kept; their count, globals and oldest, and a sample of them.
     let orphans = format!(
-        "SELECT count(*), count(DISTINCT xid), min(gmt_create) FROM {l} AS l
-WHERE NOT EXISTS (SELECT 1 FROM {g} AS g WHERE g.xid = l.xid)"
-    );
-    let orphan_sample = format!(
-        "SELECT xid, resource_id, table_name, pk FROM {l} AS l
-WHERE NOT EXISTS (SELECT 1 FROM {g} AS g WHERE g.xid = l.xid)
-ORDER BY gmt_create NULLS FIRST, row_key LIMIT $1"
+        "WITH o AS MATERIALIZED (
+  SELECT l.xid, l.resource_id, l.table_name, l.pk, l.gmt_create, l.row_key FROM {l} AS l
+  WHERE NOT EXISTS (SELECT 1 FROM {g} AS g WHERE g.xid = l.xid))
+SELECT t.total, t.xids, t.oldest, s.xid, s.resource_id, s.table_name, s.pk, s.row_key
+FROM (SELECT count(*) AS total, count(DISTINCT xid) AS xids, min(gmt_create) AS oldest FROM o) AS t
+LEFT JOIN LATERAL (SELECT * FROM o ORDER BY gmt_create NULLS FIRST, row_key LIMIT $1) AS s ON true"
     );
     type Params<'p> = &'p (dyn tokio_postgres::types::ToSql + Sync);
     let overdue_params: [Params; 4] = [&ended, &gave_up, &grace_ms, &limit];
     let sample_params: [Params; 1] = [&sample];
-    let (count_rows, overdue_rows, orphan_rows, orphan_sample_rows) = tokio::try_join!(
+    let (count_rows, overdue_rows, orphan_rows) = tokio::try_join!(
         session.query(&counts, &[]),
         session.query(&overdue, &overdue_params),
-        session.query(&orphans, &[]),
-        session.query(&orphan_sample, &sample_params),
+        session.query(&orphans, &sample_params),
     )?;
     let by_status = count_rows
         .iter()
@@ -342,15 +335,18 @@ ORDER BY gmt_create NULLS FIRST, row_key LIMIT $1"
         rows: orphan.try_get(0)?,
         xids: orphan.try_get(1)?,
         oldest_local: orphan.try_get(2)?,
-        sample: orphan_sample_rows
+        // Without orphans the one row's sample columns are NULL (the LEFT JOIN; row_key,
+        // the primary key, is NULL only then).
+        sample: orphan_rows
             .iter()
+            .filter(|r| r.try_get::<_, Option<String>>(7).ok().flatten().is_some())
             .map(|r| {
                 Ok(OrphanLock {
-                    xid: r.try_get(0)?,
+                    xid: r.try_get(3)?,
                     row: LockedRow {
-                        resource_id: r.try_get(1)?,
-                        table_name: r.try_get(2)?,
-                        pk: r.try_get(3)?,
+                        resource_id: r.try_get(4)?,
+                        table_name: r.try_get(5)?,
+                        pk: r.try_get(6)?,
                     },
                 })
             })

@@ -432,3 +432,47 @@ fn config_show_check_names_the_grant_the_role_lacks_on_the_store() {
         );
     }
 }
+
+/// Lock rows whose global transaction is gone from the global table (as when a global's
+/// row was deleted by hand): CRITICAL, counted by rows and globals, a sample shown, and
+/// the SELECT that lists them by row_key.
+#[test]
+fn locks_of_a_global_that_is_gone_are_orphans_listed_by_row_key() {
+    let (_, store) = coordinator();
+    let xid = format!("10.9.9.9:8091:{}", unique("gone").replace('_', ""));
+    let key = |pk: &str| format!("jdbc:postgresql://gone/db^^^gone_stock^^^{pk}-{xid}");
+    let mut admin = connect(&store);
+    for pk in ["sku-1", "sku-2"] {
+        admin
+            .execute(
+                "INSERT INTO lock_table (row_key, xid, branch_id, resource_id, table_name, pk, status, gmt_create, gmt_modified)
+                 VALUES ($1, $2, 1, 'jdbc:postgresql://gone/db', 'gone_stock', $3, 0, localtimestamp, localtimestamp)",
+                &[&key(pk), &xid, &pk],
+            )
+            .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &store, "");
+    let (r, out) = globals(&config);
+    admin
+        .execute("DELETE FROM lock_table WHERE xid = $1", &[&xid])
+        .unwrap();
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let orphans = &r["coordinators"][0]["snapshot"]["orphan_locks"];
+    assert!(orphans["rows"].as_i64().unwrap() >= 2, "{orphans:#}");
+    assert!(orphans["xids"].as_i64().unwrap() >= 1, "{orphans:#}");
+    let finding = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "seata_orphan_locks")
+        .unwrap_or_else(|| panic!("{r:#}"));
+    assert_eq!(finding["severity"], "CRITICAL");
+    assert!(
+        finding["next"]
+            .as_str()
+            .unwrap()
+            .contains("WHERE NOT EXISTS (SELECT 1 FROM \"global_table\" AS g WHERE g.xid = l.xid)"),
+        "{finding:#}"
+    );
+}
