@@ -718,6 +718,22 @@ pub enum SeataCommand {
     /// Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone
     #[command(after_long_help = EXIT_CODES_HELP)]
     Globals(SeataGlobalsArgs),
+    /// TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients' databases
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Tcc(SeataClientsArgs),
+    /// Saga instances unknown, stalled, or whose compensation failed, in the clients' saga stores
+    #[command(after_long_help = EXIT_CODES_HELP)]
+    Sagas(SeataClientsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SeataClientsArgs {
+    /// Only this coordinator of the config (seata: NAME) [default: all of them]
+    pub name: Option<String>,
+
+    /// How many states of each saga instance to list
+    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::SEATA_SHOW.number() as usize)]
+    pub show: usize,
 }
 
 #[derive(Debug, Args)]

@@ -90,9 +90,36 @@ pub struct SeataConfig {
     /// How long past its timeout an unended global is CRITICAL.
     #[serde(default, with = "serde_duration")]
     pub critical_age: Option<Duration>,
+    /// The business databases of its clients, by name: what each holds.
+    #[serde(default)]
+    pub clients: BTreeMap<String, SeataClientConfig>,
+    /// How long a TCC Try may hold its reservation before it is a WARNING.
+    #[serde(default, with = "serde_duration")]
+    pub reservation_age: Option<Duration>,
+    /// How long a saga instance may run without a change before it is a WARNING.
+    #[serde(default, with = "serde_duration")]
+    pub saga_stall: Option<Duration>,
+    /// How old an ended fence record may grow before the fence's clean task is late.
+    #[serde(default, with = "serde_duration")]
+    pub fence_retention: Option<Duration>,
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,
+}
+
+/// A business database of a coordinator's clients: the Seata tables it holds, each
+/// named as the client's settings name it; one not named is not read.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeataClientConfig {
+    /// A postgres target name or conninfo.
+    pub postgres: String,
+    /// AT mode's undo log (`client.undo.log-table`, usually `undo_log`).
+    pub undo_log: Option<String>,
+    /// TCC's fence table (`tcc.fence.log-table-name`, usually `tcc_fence_log`).
+    pub tcc_fence_log: Option<String>,
+    /// The saga engine's table prefix (`tablePrefix`, usually `seata_`).
+    pub saga_table_prefix: Option<String>,
 }
 
 fn default_seata_global_table() -> String {

@@ -345,7 +345,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
         .seata
         .iter()
         .map(|(name, c)| {
-            let (grace, critical_age) = super::seata_globals::settings::ages(name, c);
+            let (grace, critical_age) = super::seata_common::ages(name, c);
             SeataView {
                 name: name.clone(),
                 postgres: pg_reference(

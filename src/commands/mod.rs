@@ -22,7 +22,10 @@ mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;
 mod resolve_pg;
+mod seata_common;
 mod seata_globals;
+mod seata_sagas;
+mod seata_tcc;
 mod serve;
 pub(crate) mod shared;
 

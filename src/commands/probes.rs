@@ -4,7 +4,7 @@
 
 use super::{
     kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, mysql_xa, pg_horizon, pg_outbox,
-    pg_prepared, pg_slots, reconcile, seata_globals,
+    pg_prepared, pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Probe, Registered};
@@ -21,6 +21,8 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<mysql_xa::MysqlXa>::new(),
     &Registered::<reconcile::Reconcile>::new(),
     &Registered::<seata_globals::SeataGlobals>::new(),
+    &Registered::<seata_tcc::SeataTcc>::new(),
+    &Registered::<seata_sagas::SeataSagas>::new(),
 ];
 
 /// The probe whose command is `path` ("pg outbox").

@@ -4,8 +4,8 @@
 //! locks whose global transaction is gone.
 
 mod codes;
-pub(crate) mod settings;
 
+use super::seata_common::{self, Coordinator, SeataSettings};
 use crate::cli::{CheckKind, Command, SeataCommand};
 use crate::config::Config;
 use crate::context::Context;
@@ -24,7 +24,6 @@ use crate::text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
-use settings::{Coordinator, GlobalsSettings};
 use std::time::Duration;
 
 /// The most overdue globals one coordinator's report lists (the count says how many
@@ -35,7 +34,7 @@ const LISTED: i64 = 100;
 pub(crate) struct SeataGlobals;
 
 impl Inspect for SeataGlobals {
-    type Settings = GlobalsSettings;
+    type Settings = SeataSettings;
     type Gathered = Vec<Read>;
     type Data = GlobalsReport;
     const NAME: &'static str = "seata globals";
@@ -55,9 +54,11 @@ impl Inspect for SeataGlobals {
         t: &Targets,
         _thresholds: &Thresholds,
         command: Command,
-    ) -> Result<Result<GlobalsSettings>, Command> {
+    ) -> Result<Result<SeataSettings>, Command> {
         match command {
-            Command::Seata(SeataCommand::Globals(a)) => Ok(settings::globals(t, a)),
+            Command::Seata(SeataCommand::Globals(a)) => {
+                Ok(seata_common::settings(t, a.name.as_deref(), a.show))
+            }
             other => Err(other),
         }
     }
@@ -71,7 +72,7 @@ impl Inspect for SeataGlobals {
             .collect()
     }
 
-    async fn gather(ctx: &Context, settings: &GlobalsSettings) -> Result<Vec<Read>> {
+    async fn gather(ctx: &Context, settings: &SeataSettings) -> Result<Vec<Read>> {
         let mut reads = Vec::new();
         for c in &settings.coordinators {
             reads.push(read(ctx, c, settings.show as i64).await);
@@ -79,11 +80,7 @@ impl Inspect for SeataGlobals {
         Ok(reads)
     }
 
-    fn report(
-        _ctx: &Context,
-        settings: &GlobalsSettings,
-        reads: Vec<Read>,
-    ) -> Report<GlobalsReport> {
+    fn report(_ctx: &Context, settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
         report_of(settings, reads)
     }
 }
@@ -148,7 +145,7 @@ struct CoordinatorEntry {
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
-fn report_of(settings: &GlobalsSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
+fn report_of(settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
     let mut findings = Vec::new();
     let mut coordinators = Vec::new();
     for (c, read) in settings.coordinators.iter().zip(reads) {
@@ -175,7 +172,7 @@ fn report_of(settings: &GlobalsSettings, reads: Vec<Read>) -> Report<GlobalsRepo
             Read::Failed(e) => findings.push(Finding::new(
                 Severity::Unknown,
                 codes::SEATA_STORE_UNREADABLE,
-                subject(c),
+                c.subject(),
                 format!("{e:#}"),
             )),
         }
@@ -198,33 +195,13 @@ fn report_of(settings: &GlobalsSettings, reads: Vec<Read>) -> Report<GlobalsRepo
     )
 }
 
-impl Coordinator {
-    /// The store as the report names it: the config's target name, or the connection
-    /// without its password.
-    fn postgres_shown(&self) -> String {
-        match &self.target {
-            Ok(t) => t.name.clone().unwrap_or_else(|| t.params.describe()),
-            Err(_) => "(unusable: see the finding)".into(),
-        }
-    }
-
-    /// Where a statement for its store runs: a statement names no server.
-    fn place(&self) -> String {
-        super::pg_common::place(&self.target, &self.postgres)
-    }
-}
-
-fn subject(c: &Coordinator) -> String {
-    format!("seata coordinator {}", c.name)
-}
-
 /// A table of the store that could not be read: UNKNOWN, with what would show it.
 fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
     let finding = |message: crate::text::Text| {
         Finding::new(
             Severity::Unknown,
             codes::SEATA_STORE_UNREADABLE,
-            subject(c),
+            c.subject(),
             message,
         )
     };
@@ -284,7 +261,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
         findings.push(Finding::new(
             worst,
             codes::SEATA_GLOBAL_OVERDUE,
-            subject(c),
+            c.subject(),
             format!("{unlisted} more global transaction(s) past their timeout than the {LISTED} oldest listed"),
         ));
     }
@@ -300,7 +277,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
             Finding::new(
                 Severity::Critical,
                 codes::SEATA_ORPHAN_LOCKS,
-                subject(c),
+                c.subject(),
                 text![
                     orphans.rows,
                     " row lock(s) of ",
@@ -337,7 +314,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
             ),
         };
         findings.push(
-            Finding::new(Severity::Ok, codes::SEATA_GLOBALS, subject(c), message)
+            Finding::new(Severity::Ok, codes::SEATA_GLOBALS, c.subject(), message)
                 .evidence("source", c.global_table.clone()),
         );
     }

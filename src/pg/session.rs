@@ -864,6 +864,40 @@ impl Session {
         }
     }
 
+    /// Runs one read-only query with no parameters through the simple protocol: every
+    /// value as PostgreSQL's text of it (None for NULL), every literal typed by the
+    /// server as its column is. The outer error is the time bound, the inner one the
+    /// server's answer.
+    pub async fn simple_rows(
+        &self,
+        sql: &str,
+    ) -> Result<Result<Vec<Vec<Option<String>>>, tokio_postgres::Error>> {
+        let _running = Running::start(&self.canceller);
+        let answer = match tokio::time::timeout(self.timeout, self.client.simple_query(sql)).await {
+            Ok(Err(e)) if e.as_db_error().is_none() => return Err(session_error(&self.wire, e)),
+            Ok(answer) => answer,
+            Err(_) => {
+                return Err(anyhow!(
+                    "statement did not finish within {}",
+                    crate::units::format_duration(self.timeout)
+                ))
+            }
+        };
+        Ok(answer.map(|messages| {
+            messages
+                .iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(row) => Some(
+                        (0..row.len())
+                            .map(|i| row.get(i).map(str::to_string))
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .collect()
+        }))
+    }
+
     /// Prepares a statement: its columns' names and types are known before it runs.
     pub async fn prepare(&self, sql: &str) -> Result<tokio_postgres::Statement> {
         self.bounded(self.client.prepare(sql)).await

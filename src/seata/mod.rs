@@ -2,5 +2,8 @@
 //! shows it: global transactions, their branches and the row locks they hold, as typed
 //! data. What the statuses mean is here; what they come to for an operator is not.
 
+pub mod fence;
+pub mod saga;
 pub mod status;
 pub mod store;
+pub mod undo;

@@ -198,6 +198,66 @@ pub async fn inspect(session: &Session, tables: Tables<'_>) -> Result<Result<boo
     })
 }
 
+/// What keeps each of these tables (each with the columns it must have) from being
+/// read: every problem, checked side by side on the one connection.
+pub async fn table_problems(session: &Session, tables: &[(&str, &[&str])]) -> Result<Vec<Problem>> {
+    let checks = tables
+        .iter()
+        .map(|(table, columns)| privileges::table(session, table, columns));
+    let access = futures_util::future::try_join_all(checks).await?;
+    Ok(tables
+        .iter()
+        .zip(access)
+        .filter_map(|((table, _), access)| problem(table, access))
+        .collect())
+}
+
+/// A global transaction as another table names it (a fence record, a saga instance, an
+/// undo log): what the store says of it now.
+#[derive(Debug, Clone, Serialize)]
+pub struct Known {
+    pub status: i16,
+    pub status_name: &'static str,
+    pub stage: Stage,
+    pub begun_at: Option<DateTime<Utc>>,
+    pub timeout_ms: Option<i64>,
+}
+
+/// The store's rows for these xids, by xid; an xid with none is not in the map (its
+/// global has ended and been deleted, or never reached this coordinator). By the index
+/// on `xid` (its primary key).
+pub async fn globals_of(
+    session: &Session,
+    global_table: &str,
+    xids: &[String],
+) -> Result<BTreeMap<String, Known>> {
+    if xids.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let sql = format!(
+        "SELECT xid, status, begin_time, timeout::int8 FROM {} WHERE xid = ANY($1::text[])",
+        quote::qualified(global_table)
+    );
+    let rows = session.query(&sql, &[&xids]).await?;
+    rows.iter()
+        .map(|r| {
+            let status: i16 = r.try_get(1)?;
+            let (status_name, stage) = status::global(status);
+            let begin_ms: Option<i64> = r.try_get(2)?;
+            Ok((
+                r.try_get(0)?,
+                Known {
+                    status,
+                    status_name,
+                    stage,
+                    begun_at: begin_ms.and_then(DateTime::from_timestamp_millis),
+                    timeout_ms: r.try_get(3)?,
+                },
+            ))
+        })
+        .collect()
+}
+
 /// What keeps `table` from being read, if anything (the optional `status` aside).
 fn problem(table: &str, access: TableAccess) -> Option<Problem> {
     let table = table.to_string();

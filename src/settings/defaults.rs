@@ -412,6 +412,24 @@ pub const SEATA_CRITICAL_AGE: Entry = entry(
     Value::Duration(mins(30)),
     "how long past its timeout an unended global is CRITICAL",
 );
+pub const SEATA_RESERVATION_AGE: Entry = entry(
+    Some("seata.*.reservation_age"),
+    None,
+    Value::Duration(mins(10)),
+    "how long a TCC Try may hold its reservation with no Confirm or Cancel before it is a WARNING",
+);
+pub const SEATA_SAGA_STALL: Entry = entry(
+    Some("seata.*.saga_stall"),
+    None,
+    Value::Duration(mins(10)),
+    "how long a running saga instance may go without a change before it is a WARNING",
+);
+pub const SEATA_FENCE_RETENTION: Entry = entry(
+    Some("seata.*.fence_retention"),
+    None,
+    Value::Duration(Duration::from_secs(2 * 24 * 3600)),
+    "how old an ended TCC fence record may grow before the fence's clean task is late (Seata deletes them after a day)",
+);
 pub const SEATA_CHECK: Entry = entry(
     Some("seata.*.check"),
     None,
@@ -532,6 +550,9 @@ pub const ALL: &[Entry] = &[
     SEATA_LOCK_TABLE,
     SEATA_GRACE,
     SEATA_CRITICAL_AGE,
+    SEATA_RESERVATION_AGE,
+    SEATA_SAGA_STALL,
+    SEATA_FENCE_RETENTION,
     SEATA_CHECK,
     SEATA_SHOW,
     AUDIT_PATH,

@@ -133,7 +133,20 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
             reg("lock_table", &defaults::SEATA_LOCK_TABLE),
             reg("grace", &defaults::SEATA_GRACE),
             reg("critical_age", &defaults::SEATA_CRITICAL_AGE),
+            reg("reservation_age", &defaults::SEATA_RESERVATION_AGE),
+            reg("saga_stall", &defaults::SEATA_SAGA_STALL),
+            reg("fence_retention", &defaults::SEATA_FENCE_RETENTION),
             reg("check", &defaults::SEATA_CHECK),
+        ],
+    ),
+    (
+        "seata.NAME.clients.NAME",
+        "The business databases of the coordinator's clients (indoubt seata globals, seata tcc, seata sagas): the Seata tables each holds, named as the client names them; a table not named is not read.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the business database"),
+            plain("undo_log", Kind::Text, "AT mode's undo log (client.undo.log-table, usually undo_log): the images of a stuck branch, and undo logs no global needs"),
+            plain("tcc_fence_log", Kind::Text, "TCC's fence table (usually tcc_fence_log): reservations nobody releases, records never cleaned"),
+            plain("saga_table_prefix", Kind::Text, "the saga engine's table prefix (usually seata_): instances unknown, stalled, or whose compensation failed"),
         ],
     ),
     (
@@ -201,6 +214,15 @@ outbox:
     postgres: prod
     table: public.outbox
     check: true
+seata:
+  orders-tc:
+    postgres: host=db3.example.com user=monitor dbname=seata
+    check: true
+    clients:
+      wallet:
+        postgres: host=db2.example.com user=monitor dbname=wallet
+        undo_log: undo_log
+        tcc_fence_log: tcc_fence_log
 audit:
   path: /var/lib/indoubt/audit.jsonl
 resolve:

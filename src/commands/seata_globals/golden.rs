@@ -121,7 +121,7 @@ fn snapshot() -> Snapshot {
 }
 
 fn report() -> Report<GlobalsReport> {
-    let settings: GlobalsSettings = golden::probe_settings(CONFIG, &["seata", "globals"]);
+    let settings: SeataSettings = golden::probe_settings(CONFIG, &["seata", "globals"]);
     let reads = vec![
         Read::Snapshot(snapshot()),
         Read::Problems(vec![Problem::NotReadable {

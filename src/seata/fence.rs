@@ -1,0 +1,170 @@
+//! A TCC client's fence table (`tcc_fence_log`, in the business database) on PostgreSQL:
+//! the Try records no Confirm or Cancel has ended (each a reservation held), and how
+//! many records of each status the fence's clean task has left, the oldest and those
+//! older than its retention. Times are the client's local time, as it wrote them.
+
+use super::store::{self, Problem};
+use crate::pg::session::Session;
+use crate::quote;
+use anyhow::{anyhow, Result};
+use chrono::{DateTime, NaiveDateTime, Utc};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// The columns Seata's `tcc_fence_log` has (1.5 through 2.x).
+pub const COLUMNS: [&str; 6] = [
+    "xid",
+    "branch_id",
+    "action_name",
+    "status",
+    "gmt_create",
+    "gmt_modified",
+];
+
+/// A fence record's status, as `TCCFenceConstant` names it.
+pub fn status_name(status: i16) -> Option<&'static str> {
+    Some(match status {
+        1 => "tried",
+        2 => "committed",
+        3 => "rollbacked",
+        4 => "suspended",
+        _ => return None,
+    })
+}
+
+/// The fence's state.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fence {
+    /// The database's local time when read (`localtimestamp`): what the ages of records
+    /// whose global is gone are measured against.
+    pub local_now: NaiveDateTime,
+    /// The same moment in UTC: what a global's begin time is measured against.
+    pub now: DateTime<Utc>,
+    pub by_status: Vec<FenceCount>,
+    /// The Try records no Confirm or Cancel has ended, oldest first (at most `limit`).
+    pub tried: Vec<Record>,
+    /// How many there are in all.
+    pub tried_total: i64,
+}
+
+/// The records of one status.
+#[derive(Debug, Clone, Serialize)]
+pub struct FenceCount {
+    pub status: i16,
+    pub name: Option<&'static str>,
+    pub records: i64,
+    /// The oldest one's `gmt_modified`, local time.
+    pub oldest_local: Option<NaiveDateTime>,
+    /// Those last changed longer ago than the retention, by the database's clock.
+    pub past_retention: i64,
+}
+
+/// One fence record.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    pub xid: String,
+    pub branch_id: i64,
+    pub action_name: Option<String>,
+    pub created_local: Option<NaiveDateTime>,
+}
+
+/// Whether the fence table can be read: the problems otherwise.
+pub async fn inspect(session: &Session, table: &str) -> Result<Vec<Problem>> {
+    store::table_problems(session, &[(table, &COLUMNS)]).await
+}
+
+/// The fence's state: counts by status (one pass, through the status index when the
+/// table is large), and the `limit` oldest Try records still open.
+pub async fn read(
+    session: &Session,
+    table: &str,
+    retention: Duration,
+    limit: i64,
+) -> Result<Fence> {
+    let t = quote::qualified(table);
+    let retention_s = retention.as_secs_f64();
+    let counts = format!(
+        "SELECT status, count(*), min(gmt_modified),
+       count(*) FILTER (WHERE gmt_modified < localtimestamp - make_interval(secs => $1))
+FROM {t} GROUP BY status ORDER BY status"
+    );
+    let tried = format!(
+        "SELECT xid, branch_id, action_name, gmt_create, count(*) OVER ()
+FROM {t} WHERE status = 1 ORDER BY gmt_create, xid, branch_id LIMIT $1"
+    );
+    type Params<'p> = &'p (dyn tokio_postgres::types::ToSql + Sync);
+    let (by_retention, by_limit): ([Params; 1], [Params; 1]) = ([&retention_s], [&limit]);
+    let (count_rows, tried_rows, now_rows) = tokio::try_join!(
+        session.query(&counts, &by_retention),
+        session.query(&tried, &by_limit),
+        session.query("SELECT localtimestamp, statement_timestamp()", &[]),
+    )?;
+    let now_row = now_rows
+        .first()
+        .ok_or_else(|| anyhow!("SELECT localtimestamp returned no row"))?;
+    let (local_now, now) = (now_row.try_get(0)?, now_row.try_get(1)?);
+    let by_status = count_rows
+        .iter()
+        .map(|r| {
+            let status: i16 = r.try_get(0)?;
+            Ok(FenceCount {
+                status,
+                name: status_name(status),
+                records: r.try_get(1)?,
+                oldest_local: r.try_get(2)?,
+                past_retention: r.try_get(3)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut tried_total = 0;
+    let tried = tried_rows
+        .iter()
+        .map(|r| {
+            tried_total = r.try_get(4)?;
+            Ok(Record {
+                xid: r.try_get(0)?,
+                branch_id: r.try_get(1)?,
+                action_name: r.try_get(2)?,
+                created_local: r.try_get(3)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Fence {
+        local_now,
+        now,
+        by_status,
+        tried,
+        tried_total,
+    })
+}
+
+/// Which of these records are still tried now: read again after the store was asked,
+/// so a Confirm or Cancel that ran in between (and ended its global) is not taken for a
+/// reservation nobody releases.
+pub async fn still_tried(
+    session: &Session,
+    table: &str,
+    xids: &[String],
+) -> Result<BTreeSet<(String, i64)>> {
+    if xids.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let sql = format!(
+        "SELECT xid, branch_id FROM {} WHERE xid = ANY($1::text[]) AND status = 1",
+        quote::qualified(table)
+    );
+    session
+        .query(&sql, &[&xids])
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect()
+}
+
+/// The statement that lists the open Try records: read-only, to paste where the fence is.
+pub fn tried_statement(table: &str) -> quote::Sql {
+    quote::Sql::new("SELECT xid, branch_id, action_name, gmt_create FROM ")
+        .qualified(table)
+        .push(" WHERE status = 1 ORDER BY gmt_create;")
+}

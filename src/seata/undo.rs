@@ -1,0 +1,550 @@
+//! An AT client's undo log (`undo_log`, in the business database) on PostgreSQL: the
+//! before and after images a branch wrote, decoded where the serializer is readable
+//! (Jackson, uncompressed or gzip), and the rows as they are now, compared the way
+//! Seata's rollback compares them (`AbstractUndoExecutor.dataValidationAndGoOn`): the row
+//! still as the branch left it can be rolled back; one already as before needs nothing;
+//! any other is a dirty write the rollback refuses.
+
+use super::store::{self, Problem};
+use crate::pg::session::Session;
+use crate::quote;
+use anyhow::Result;
+use chrono::NaiveDateTime;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Read;
+
+/// The columns Seata's `undo_log` has (1.x and 2.x).
+pub const COLUMNS: [&str; 7] = [
+    "branch_id",
+    "xid",
+    "context",
+    "rollback_info",
+    "log_status",
+    "log_created",
+    "log_modified",
+];
+
+/// One branch's undo log.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoLog {
+    pub xid: String,
+    pub branch_id: i64,
+    /// 0 normal, 1 a defense record (a rollback that came before the branch's local
+    /// commit: nothing to undo).
+    pub log_status: i32,
+    pub created_local: Option<NaiveDateTime>,
+    /// Its `context` as written (`serializer=jackson&compressorType=NONE`).
+    pub context: String,
+    /// The images, or why they cannot be read.
+    pub images: Result<Vec<TableImages>, String>,
+}
+
+/// What one statement of the branch changed in one table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableImages {
+    /// INSERT, UPDATE or DELETE.
+    pub sql_type: String,
+    pub table: String,
+    pub before: Vec<ImageRow>,
+    pub after: Vec<ImageRow>,
+}
+
+/// A row as an image holds it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ImageRow {
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub primary_key: bool,
+    pub value: ImageValue,
+}
+
+/// A value as Jackson wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum ImageValue {
+    Null,
+    Text(String),
+    /// A number, as written (compared by value, as Seata compares numbers).
+    Number(String),
+    Bool(bool),
+    /// A type indoubt does not compare (a timestamp, bytes, …): its Java class.
+    Other(String),
+}
+
+impl ImageValue {
+    /// As PostgreSQL would take it in a literal; None when it cannot be one.
+    pub fn literal(&self) -> Option<String> {
+        match self {
+            ImageValue::Text(s) | ImageValue::Number(s) => Some(s.clone()),
+            ImageValue::Bool(b) => Some(b.to_string()),
+            ImageValue::Null | ImageValue::Other(_) => None,
+        }
+    }
+
+    /// Whether a column's value now (PostgreSQL's text of it, None for NULL) is this.
+    /// None: not comparable here.
+    pub fn same_as(&self, now: Option<&str>) -> Option<bool> {
+        Some(match (self, now) {
+            (ImageValue::Null, now) => now.is_none(),
+            (_, None) => false,
+            (ImageValue::Text(s), Some(now)) => s == now,
+            (ImageValue::Bool(b), Some(now)) => match now {
+                "t" | "true" => *b,
+                "f" | "false" => !*b,
+                _ => return None,
+            },
+            (ImageValue::Number(n), Some(now)) => same_number(n, now)?,
+            (ImageValue::Other(_), Some(_)) => return None,
+        })
+    }
+
+    /// As an operator reads it.
+    pub fn shown(&self) -> String {
+        match self {
+            ImageValue::Null => "NULL".into(),
+            ImageValue::Text(s) => format!("{s:?}"),
+            ImageValue::Number(n) => n.clone(),
+            ImageValue::Bool(b) => b.to_string(),
+            ImageValue::Other(class) => format!("({class})"),
+        }
+    }
+}
+
+/// Two numbers' texts, equal by value (`90.0` is `90.00`): exactly for integers, else
+/// as decimals; None when either is not a number.
+fn same_number(a: &str, b: &str) -> Option<bool> {
+    if let (Ok(x), Ok(y)) = (a.parse::<i128>(), b.parse::<i128>()) {
+        return Some(x == y);
+    }
+    let (x, y) = (decimal(a)?, decimal(b)?);
+    Some(x == y)
+}
+
+/// A decimal's digits and exponent, normalised (`90.00` and `9E+1` are the same).
+fn decimal(s: &str) -> Option<(bool, String, i64)> {
+    let s = s.trim();
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], s[i + 1..].parse::<i64>().ok()?),
+        None => (s, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    let exponent = exponent - frac.len() as i64;
+    let trimmed = digits.trim_start_matches('0');
+    if trimmed.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    let significant = trimmed.trim_end_matches('0');
+    let exponent = exponent + (trimmed.len() - significant.len()) as i64;
+    Some((negative, significant.to_string(), exponent))
+}
+
+/// Decodes `rollback_info` by its `context`; the reason when it cannot.
+pub fn decode(context: &str, rollback_info: &[u8]) -> Result<Vec<TableImages>, String> {
+    let setting = |key: &str| {
+        context
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    };
+    let serializer = setting("serializer").unwrap_or("jackson");
+    let compressor = setting("compressorType").unwrap_or("NONE");
+    let bytes = match compressor {
+        "NONE" => rollback_info.to_vec(),
+        "GZIP" => {
+            let mut out = Vec::new();
+            flate2::read::GzDecoder::new(rollback_info)
+                .read_to_end(&mut out)
+                .map_err(|e| format!("its gzip does not decompress: {e}"))?;
+            out
+        }
+        other => {
+            return Err(format!(
+                "compressed with {other}, which indoubt does not read"
+            ))
+        }
+    };
+    if serializer != "jackson" {
+        return Err(format!(
+            "written by the {serializer} serializer, which indoubt does not read (Jackson only)"
+        ));
+    }
+    let json: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("not Jackson's JSON: {e}"))?;
+    images_of(&json).ok_or_else(|| "not a BranchUndoLog as Seata 1.x/2.x writes it".into())
+}
+
+/// Jackson's typed values: `["java.util.ArrayList", [...]]`, `["java.lang.Long", 1]`.
+fn untyped(v: &Value) -> (Option<&str>, &Value) {
+    match v.as_array().map(Vec::as_slice) {
+        Some([Value::String(class), inner]) if class.contains('.') || class.starts_with('[') => {
+            (Some(class.as_str()), inner)
+        }
+        _ => (None, v),
+    }
+}
+
+fn list(v: &Value) -> Option<&Vec<Value>> {
+    untyped(v).1.as_array()
+}
+
+fn images_of(json: &Value) -> Option<Vec<TableImages>> {
+    list(json.get("sqlUndoLogs")?)?
+        .iter()
+        .map(|log| {
+            let rows = |key: &str| -> Option<Vec<ImageRow>> {
+                match log.get(key) {
+                    None | Some(Value::Null) => Some(Vec::new()),
+                    Some(image) => list(image.get("rows")?)?.iter().map(row_of).collect(),
+                }
+            };
+            Some(TableImages {
+                sql_type: log.get("sqlType")?.as_str()?.to_string(),
+                table: log.get("tableName")?.as_str()?.to_string(),
+                before: rows("beforeImage")?,
+                after: rows("afterImage")?,
+            })
+        })
+        .collect()
+}
+
+fn row_of(row: &Value) -> Option<ImageRow> {
+    let fields = list(row.get("fields")?)?
+        .iter()
+        .map(|f| {
+            Some(Field {
+                name: f.get("name")?.as_str()?.to_string(),
+                primary_key: f.get("keyType").and_then(Value::as_str) == Some("PRIMARY_KEY"),
+                value: value_of(f.get("value").unwrap_or(&Value::Null)),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(ImageRow { fields })
+}
+
+fn value_of(v: &Value) -> ImageValue {
+    let (class, inner) = untyped(v);
+    match (class, inner) {
+        (_, Value::Null) => ImageValue::Null,
+        (None | Some("java.lang.String"), Value::String(s)) => ImageValue::Text(s.clone()),
+        (_, Value::Number(n)) => ImageValue::Number(n.to_string()),
+        (_, Value::Bool(b)) => ImageValue::Bool(*b),
+        (Some(class), _) => ImageValue::Other(class.to_string()),
+        (None, _) => ImageValue::Other("?".into()),
+    }
+}
+
+/// Whether the undo log table can be read.
+pub async fn inspect(session: &Session, table: &str) -> Result<Vec<Problem>> {
+    store::table_problems(session, &[(table, &COLUMNS)]).await
+}
+
+/// The undo logs of these global transactions (by the unique index on xid, branch_id).
+pub async fn of_globals(session: &Session, table: &str, xids: &[String]) -> Result<Vec<UndoLog>> {
+    if xids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT xid, branch_id, log_status, log_created, context, rollback_info FROM {}
+WHERE xid = ANY($1::text[]) ORDER BY xid, branch_id",
+        quote::qualified(table)
+    );
+    session
+        .query(&sql, &[&xids])
+        .await?
+        .iter()
+        .map(|r| {
+            let context: String = r.try_get(4)?;
+            let info: Vec<u8> = r.try_get(5)?;
+            Ok(UndoLog {
+                xid: r.try_get(0)?,
+                branch_id: r.try_get(1)?,
+                log_status: r.try_get(2)?,
+                created_local: r.try_get(3)?,
+                images: decode(&context, &info),
+                context,
+            })
+        })
+        .collect()
+}
+
+/// The global transactions with undo logs older than `older_than` seconds by the
+/// database's clock: (xid, records, the oldest's time), oldest first, at most `limit`.
+/// Which of them the store no longer has is the caller's to ask.
+pub async fn old_globals(
+    session: &Session,
+    table: &str,
+    older_than: f64,
+    limit: i64,
+) -> Result<Vec<(String, i64, Option<NaiveDateTime>)>> {
+    let sql = format!(
+        "SELECT xid, count(*), min(log_created) FROM {}
+WHERE log_created < localtimestamp - make_interval(secs => $1)
+GROUP BY xid ORDER BY min(log_created), xid LIMIT $2",
+        quote::qualified(table)
+    );
+    session
+        .query(&sql, &[&older_than, &limit])
+        .await?
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+        .collect()
+}
+
+/// One image row checked against the row as it is now.
+#[derive(Debug, Clone, Serialize)]
+pub struct RowCheck {
+    pub table: String,
+    /// The primary key, `column=value` joined by `, `.
+    pub key: String,
+    pub now: Now,
+}
+
+/// The row now, against the branch's images.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "now", rename_all = "snake_case")]
+pub enum Now {
+    /// As the branch left it (its after image): the rollback can restore it.
+    AsAfter,
+    /// As it was before the branch (its before image): nothing left to undo.
+    AsBefore,
+    /// Changed since the branch by someone else: the rollback refuses it.
+    Changed { columns: Vec<ChangedColumn> },
+    /// The row is not there (deleted since, or the branch deleted it).
+    Absent,
+    /// Not compared, and why (a key or value of a type indoubt does not compare, a
+    /// table it cannot read).
+    NotCompared { why: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChangedColumn {
+    pub column: String,
+    /// What the branch wrote.
+    pub after: String,
+    /// What is there now (`NULL` for null).
+    pub now: String,
+}
+
+/// Each row of a branch's images (at most `sample` of them) against the table now.
+pub async fn check_rows(
+    session: &Session,
+    images: &[TableImages],
+    sample: usize,
+) -> Result<(Vec<RowCheck>, usize)> {
+    let mut checks = Vec::new();
+    let mut rows = 0;
+    for t in images {
+        // The rows the rollback reads: the before image's keys, or the after image's
+        // for an INSERT.
+        let (keyed, before) = match t.sql_type.as_str() {
+            "INSERT" => (&t.after, false),
+            _ => (&t.before, true),
+        };
+        for (i, row) in keyed.iter().enumerate() {
+            rows += 1;
+            if checks.len() >= sample {
+                continue;
+            }
+            let after = match before {
+                true => t.after.get(i),
+                false => Some(row),
+            };
+            let before_row = before.then_some(row);
+            checks.push(check_row(session, &t.table, row, before_row, after).await?);
+        }
+    }
+    Ok((checks, rows))
+}
+
+async fn check_row(
+    session: &Session,
+    table: &str,
+    keyed: &ImageRow,
+    before: Option<&ImageRow>,
+    after: Option<&ImageRow>,
+) -> Result<RowCheck> {
+    let keys: Vec<&Field> = keyed.fields.iter().filter(|f| f.primary_key).collect();
+    let key = keys
+        .iter()
+        .map(|f| format!("{}={}", f.name, f.value.shown()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let done = |now| RowCheck {
+        table: table.to_string(),
+        key: key.clone(),
+        now,
+    };
+    let literals: Option<Vec<String>> = keys.iter().map(|f| f.value.literal()).collect();
+    let (Some(literals), false) = (literals, keys.is_empty()) else {
+        return Ok(done(Now::NotCompared {
+            why: "its primary key is not a value indoubt can look up".into(),
+        }));
+    };
+    let columns: Vec<&str> = keyed.fields.iter().map(|f| f.name.as_str()).collect();
+    let mut sql = String::from("SELECT ");
+    let casts: Vec<String> = columns
+        .iter()
+        .map(|c| format!("{}::text", quote::sql_identifier(c)))
+        .collect();
+    sql.push_str(&casts.join(", "));
+    sql.push_str(" FROM ");
+    sql.push_str(&quote::qualified(table));
+    sql.push_str(" WHERE ");
+    let conditions: Vec<String> = keys
+        .iter()
+        .zip(&literals)
+        .map(|(f, v)| {
+            format!(
+                "{} = {}",
+                quote::sql_identifier(&f.name),
+                quote::sql_literal(v)
+            )
+        })
+        .collect();
+    sql.push_str(&conditions.join(" AND "));
+    // Literals, not parameters: PostgreSQL types them as the key's own type, so the
+    // primary key's index finds the row whatever that type is.
+    let rows = match session.simple_rows(&sql).await? {
+        Ok(rows) => rows,
+        Err(e) => {
+            return Ok(done(Now::NotCompared {
+                why: format!("reading it failed: {e}"),
+            }))
+        }
+    };
+    let Some(now) = rows.first() else {
+        return Ok(done(Now::Absent));
+    };
+    // The row now by column name (an image lists its columns in its own order).
+    let now: BTreeMap<&str, Option<&str>> = columns
+        .iter()
+        .copied()
+        .zip(now.iter().map(Option::as_deref))
+        .collect();
+    let column_same = |f: &Field| now.get(f.name.as_str()).and_then(|v| f.value.same_as(*v));
+    let same = |image: &ImageRow| -> Option<bool> {
+        let mut all = true;
+        for f in &image.fields {
+            all &= column_same(f)?;
+        }
+        Some(all)
+    };
+    let verdict = match (after.map(same), before.map(same)) {
+        (Some(Some(true)), _) => Now::AsAfter,
+        (_, Some(Some(true))) => Now::AsBefore,
+        (Some(None), _) | (None, Some(None)) => Now::NotCompared {
+            why: "a column holds a type indoubt does not compare".into(),
+        },
+        _ => Now::Changed {
+            columns: after
+                .map(|a| {
+                    a.fields
+                        .iter()
+                        .filter(|f| column_same(f) == Some(false))
+                        .map(|f| ChangedColumn {
+                            column: f.name.clone(),
+                            after: f.value.shown(),
+                            now: now
+                                .get(f.name.as_str())
+                                .copied()
+                                .flatten()
+                                .map_or("NULL".into(), |v| format!("{v:?}")),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        },
+    };
+    Ok(done(verdict))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seata 2.0.0's Jackson undo log of `UPDATE accounts SET amount = 90, note = 'seata'
+    /// WHERE id = 1001`, as the lab's harness wrote it.
+    const LAB: &str = r#"{"@class":"io.seata.rm.datasource.undo.BranchUndoLog","xid":"192.0.2.2:18091:1","branchId":3,"sqlUndoLogs":["java.util.ArrayList",[{"@class":"io.seata.rm.datasource.undo.SQLUndoLog","sqlType":"UPDATE","tableName":"accounts","beforeImage":{"@class":"io.seata.rm.datasource.sql.struct.TableRecords","tableName":"accounts","rows":["java.util.ArrayList",[{"@class":"io.seata.rm.datasource.sql.struct.Row","fields":["java.util.ArrayList",[{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"id","keyType":"PRIMARY_KEY","type":-5,"value":["java.lang.Long",1001]},{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"amount","keyType":"NULL","type":4,"value":100},{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"note","keyType":"NULL","type":12,"value":"before"}]]}]]},"afterImage":{"@class":"io.seata.rm.datasource.sql.struct.TableRecords","tableName":"accounts","rows":["java.util.ArrayList",[{"@class":"io.seata.rm.datasource.sql.struct.Row","fields":["java.util.ArrayList",[{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"id","keyType":"PRIMARY_KEY","type":-5,"value":["java.lang.Long",1001]},{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"amount","keyType":"NULL","type":4,"value":90},{"@class":"io.seata.rm.datasource.sql.struct.Field","name":"note","keyType":"NULL","type":12,"value":"seata"}]]}]]}}]]}"#;
+
+    #[test]
+    fn jackson_images_are_decoded_with_their_keys_and_values() {
+        let images = decode("serializer=jackson&compressorType=NONE", LAB.as_bytes()).unwrap();
+        assert_eq!(images.len(), 1);
+        let t = &images[0];
+        assert_eq!(
+            (t.sql_type.as_str(), t.table.as_str()),
+            ("UPDATE", "accounts")
+        );
+        let after: Vec<(&str, bool, &ImageValue)> = t.after[0]
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.primary_key, &f.value))
+            .collect();
+        assert_eq!(
+            after,
+            [
+                ("id", true, &ImageValue::Number("1001".into())),
+                ("amount", false, &ImageValue::Number("90".into())),
+                ("note", false, &ImageValue::Text("seata".into())),
+            ]
+        );
+        assert_eq!(
+            t.before[0].fields[2].value,
+            ImageValue::Text("before".into())
+        );
+    }
+
+    #[test]
+    fn gzip_is_read_and_other_serializers_say_why_not() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(LAB.as_bytes()).unwrap();
+        let zipped = gz.finish().unwrap();
+        assert_eq!(
+            decode("serializer=jackson&compressorType=GZIP", &zipped).unwrap()[0].table,
+            "accounts"
+        );
+        let kryo = decode("serializer=kryo&compressorType=NONE", b"\x01\x02").unwrap_err();
+        assert!(kryo.contains("kryo"), "{kryo}");
+        let broken = decode("serializer=jackson&compressorType=NONE", b"{\"x\":1}").unwrap_err();
+        assert!(broken.contains("BranchUndoLog"), "{broken}");
+    }
+
+    #[test]
+    fn values_compare_as_seata_compares_them() {
+        let n = |s: &str| ImageValue::Number(s.into());
+        assert_eq!(n("90.0").same_as(Some("90.00")), Some(true));
+        assert_eq!(n("90").same_as(Some("90.5")), Some(false));
+        assert_eq!(
+            n("12345678901234567890").same_as(Some("12345678901234567891")),
+            Some(false)
+        );
+        assert_eq!(n("1E+2").same_as(Some("100")), Some(true));
+        assert_eq!(n("0.0").same_as(Some("0")), Some(true));
+        assert_eq!(ImageValue::Null.same_as(None), Some(true));
+        assert_eq!(ImageValue::Null.same_as(Some("")), Some(false));
+        assert_eq!(ImageValue::Text("a".into()).same_as(None), Some(false));
+        assert_eq!(ImageValue::Bool(true).same_as(Some("t")), Some(true));
+        assert_eq!(
+            ImageValue::Other("java.sql.Timestamp".into()).same_as(Some("x")),
+            None
+        );
+    }
+}
