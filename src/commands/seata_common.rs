@@ -4,6 +4,7 @@
 
 pub(crate) mod codes;
 
+use crate::codes::Code;
 use crate::config::{SeataClientConfig, SeataConfig};
 use crate::context::Context;
 use crate::error::hinted;
@@ -215,21 +216,17 @@ pub(crate) async fn known_globals(
     store::globals_of(&session, &c.global_table, xids).await
 }
 
-/// A client table that could not be read: UNKNOWN, with what would show it.
+/// A client table that could not be read: UNKNOWN, with what would show it. (`code` is
+/// always `codes::SEATA_CLIENT_UNREADABLE`: named by each probe, which lists it.)
 pub(crate) fn client_problem(
+    code: Code,
     c: &Coordinator,
     client: &Client,
     what: &str,
     problem: &Problem,
 ) -> Finding {
-    let finding = |message: Text| {
-        Finding::new(
-            Severity::Unknown,
-            codes::SEATA_CLIENT_UNREADABLE,
-            client_subject(c, client),
-            message,
-        )
-    };
+    let finding =
+        |message: Text| Finding::new(Severity::Unknown, code, client_subject(c, client), message);
     match problem {
         Problem::Missing { table } => finding(text![
             "no table ",
@@ -274,11 +271,16 @@ pub(crate) fn client_problem(
     }
 }
 
-/// A client's read that failed: UNKNOWN.
-pub(crate) fn client_failed(c: &Coordinator, client: &Client, e: &anyhow::Error) -> Finding {
+/// A client's read that failed: UNKNOWN (`code` as in `client_problem`).
+pub(crate) fn client_failed(
+    code: Code,
+    c: &Coordinator,
+    client: &Client,
+    e: &anyhow::Error,
+) -> Finding {
     Finding::new(
         Severity::Unknown,
-        codes::SEATA_CLIENT_UNREADABLE,
+        code,
         client_subject(c, client),
         format!("{e:#}"),
     )

@@ -5,7 +5,7 @@
 
 mod codes;
 
-use super::seata_common::{self, Coordinator, SeataSettings};
+use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
 use crate::cli::{CheckKind, Command, SeataCommand};
 use crate::config::Config;
 use crate::context::Context;
@@ -16,6 +16,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::seata::status::Stage;
 use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
+use crate::seata::undo::{self, Now, RowCheck, UndoLog};
 use crate::settings::probe::{example, planned, Inspect, Pages};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
@@ -35,7 +36,7 @@ pub(crate) struct SeataGlobals;
 
 impl Inspect for SeataGlobals {
     type Settings = SeataSettings;
-    type Gathered = Vec<Read>;
+    type Gathered = Vec<(Read, Vec<ClientRead<Undo>>)>;
     type Data = GlobalsReport;
     const NAME: &'static str = "seata globals";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Seata);
@@ -46,8 +47,17 @@ impl Inspect for SeataGlobals {
             example!("One coordinator, up to 20 branches and locked rows of each global, as JSON", "indoubt -o json seata globals orders-tc --show 20"),
         ],
         see_also: &["pg prepared", "mysql xa"],
-        // Its own, documented in its folder (codes.rs).
-        codes: codes::ALL,
+        // Its own, documented in its folder (codes.rs), and the client tables' one.
+        codes: &[
+            codes::SEATA_GLOBALS,
+            codes::SEATA_GLOBAL_OVERDUE,
+            codes::SEATA_GLOBAL_GIVEN_UP,
+            codes::SEATA_GLOBAL_STATUS_UNKNOWN,
+            codes::SEATA_ORPHAN_LOCKS,
+            codes::SEATA_UNDO_ORPHANED,
+            codes::SEATA_STORE_UNREADABLE,
+            seata_common::codes::SEATA_CLIENT_UNREADABLE,
+        ],
     };
 
     fn settings(
@@ -72,17 +82,118 @@ impl Inspect for SeataGlobals {
             .collect()
     }
 
-    async fn gather(ctx: &Context, settings: &SeataSettings) -> Result<Vec<Read>> {
+    async fn gather(
+        ctx: &Context,
+        settings: &SeataSettings,
+    ) -> Result<Vec<(Read, Vec<ClientRead<Undo>>)>> {
         let mut reads = Vec::new();
         for c in &settings.coordinators {
-            reads.push(read(ctx, c, settings.show as i64).await);
+            let store = read(ctx, c, settings.show as i64).await;
+            // The AT globals' undo logs, in each client that holds one.
+            let xids: Vec<String> = match &store {
+                Read::Snapshot(s) => s
+                    .overdue
+                    .iter()
+                    .filter(|g| {
+                        g.branches
+                            .iter()
+                            .any(|b| b.branch_type.as_deref() == Some("AT"))
+                    })
+                    .map(|g| g.xid.clone())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let mut clients = Vec::new();
+            for client in undo_clients(c) {
+                clients.push(read_undo(ctx, c, client, &xids, settings.show).await);
+            }
+            reads.push((store, clients));
         }
         Ok(reads)
     }
 
-    fn report(_ctx: &Context, settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
+    fn report(
+        _ctx: &Context,
+        settings: &SeataSettings,
+        reads: Vec<(Read, Vec<ClientRead<Undo>>)>,
+    ) -> Report<GlobalsReport> {
         report_of(settings, reads)
     }
+}
+
+/// The clients with an undo log, and its table.
+fn undo_clients(c: &Coordinator) -> impl Iterator<Item = (&Client, &str)> {
+    c.clients
+        .iter()
+        .filter_map(|k| k.undo_log.as_deref().map(|t| (k, t)))
+}
+
+/// One client's undo logs: those of the listed AT globals, each checked against the rows
+/// now, and those of globals the store no longer has.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Undo {
+    pub branches: Vec<BranchUndo>,
+    /// Global transactions with undo logs older than the grace that the store has no
+    /// row for (at most LISTED); null when the store could not be asked.
+    pub orphaned: Option<Vec<OrphanedUndo>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct BranchUndo {
+    #[serde(flatten)]
+    pub log: UndoLog,
+    /// Its rows (at most --show) against the table now.
+    pub checks: Vec<RowCheck>,
+    /// Rows its images hold in all.
+    pub rows: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct OrphanedUndo {
+    pub xid: String,
+    pub records: i64,
+    pub oldest_local: Option<chrono::NaiveDateTime>,
+}
+
+async fn read_undo(
+    ctx: &Context,
+    c: &Coordinator,
+    (client, table): (&Client, &str),
+    xids: &[String],
+    show: usize,
+) -> ClientRead<Undo> {
+    let read = async {
+        let session = seata_common::connect(ctx, &client.target).await?;
+        let problems = undo::inspect(&session, table).await?;
+        if !problems.is_empty() {
+            return Ok(ClientRead::Problems(problems));
+        }
+        let mut branches = Vec::new();
+        for log in undo::of_globals(&session, table, xids).await? {
+            let (checks, rows) = match &log.images {
+                Ok(images) => undo::check_rows(&session, images, show).await?,
+                Err(_) => (Vec::new(), 0),
+            };
+            branches.push(BranchUndo { log, checks, rows });
+        }
+        let old = undo::old_globals(&session, table, c.grace.value.as_secs_f64(), LISTED).await?;
+        let old_xids: Vec<String> = old.iter().map(|(x, _, _)| x.clone()).collect();
+        let orphaned = seata_common::known_globals(ctx, c, &old_xids)
+            .await
+            .ok()
+            .map(|known| {
+                old.into_iter()
+                    .filter(|(x, _, _)| !known.contains_key(x))
+                    .map(|(xid, records, oldest_local)| OrphanedUndo {
+                        xid,
+                        records,
+                        oldest_local,
+                    })
+                    .collect()
+            });
+        Ok::<_, anyhow::Error>(ClientRead::Read(Undo { branches, orphaned }))
+    };
+    read.await.unwrap_or_else(ClientRead::Failed)
 }
 
 /// What one coordinator's store came to: its state, the tables it could not read, or why
@@ -142,13 +253,104 @@ struct CoordinatorEntry {
     /// Null when it could not be read (the findings say why).
     snapshot: Option<Snapshot>,
     problems: Vec<Problem>,
+    /// Its clients' undo logs (the clients with an undo_log in the config).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clients: Vec<ClientUndoEntry>,
+}
+
+#[derive(Debug, Serialize)]
+struct ClientUndoEntry {
+    name: String,
+    undo_table: String,
+    /// Null when it could not be read (the findings say why).
+    undo: Option<Undo>,
+}
+
+/// Undo logs whose global transaction the store no longer has.
+fn orphaned_undo(c: &Coordinator, client: &Client, table: &str, undo: &Undo) -> Option<Finding> {
+    let orphaned = undo.orphaned.as_ref()?;
+    if orphaned.is_empty() {
+        return None;
+    }
+    let records: i64 = orphaned.iter().map(|o| o.records).sum();
+    let sample: Vec<&str> = orphaned.iter().take(3).map(|o| o.xid.as_str()).collect();
+    let more = if orphaned.len() > sample.len() {
+        ", …"
+    } else {
+        ""
+    };
+    Some(
+        Finding::new(
+            Severity::Warning,
+            codes::SEATA_UNDO_ORPHANED,
+            seata_common::client_subject(c, client),
+            text![
+                records,
+                " undo log record(s) of ",
+                orphaned.len(),
+                " global transaction(s) no longer in the store (",
+                sample.join(", "),
+                more,
+                "), older than ",
+                format_duration(c.grace.value),
+                ": phase two never reached this database for them, so nothing will roll those branches back or delete their undo logs"
+            ],
+        )
+        .evidence("source", table.to_string())
+        .evidence("client", client.name.clone())
+        .evidence("records", records)
+        .evidence("xids", orphaned.len())
+        .advice("find each global's outcome in the coordinator's log: if it committed, its undo logs can go; if it rolled back, what the branch wrote is still there")
+        .next(Next::sql(undo::orphans_statement(table).placed(&client.place()))),
+    )
 }
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
-fn report_of(settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport> {
+fn report_of(
+    settings: &SeataSettings,
+    reads: Vec<(Read, Vec<ClientRead<Undo>>)>,
+) -> Report<GlobalsReport> {
     let mut findings = Vec::new();
     let mut coordinators = Vec::new();
-    for (c, read) in settings.coordinators.iter().zip(reads) {
+    for (c, (read, client_reads)) in settings.coordinators.iter().zip(reads) {
+        let mut undos = Vec::new();
+        let mut client_findings = Vec::new();
+        let mut clients = Vec::new();
+        for ((client, table), read) in undo_clients(c).zip(client_reads) {
+            let undo = match read {
+                ClientRead::Read(undo) => Some(undo),
+                ClientRead::Problems(problems) => {
+                    client_findings.extend(problems.iter().map(|p| {
+                        seata_common::client_problem(
+                            seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                            c,
+                            client,
+                            "the AT undo log",
+                            p,
+                        )
+                    }));
+                    None
+                }
+                ClientRead::Failed(e) => {
+                    client_findings.push(seata_common::client_failed(
+                        seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                        c,
+                        client,
+                        &e,
+                    ));
+                    None
+                }
+            };
+            if let Some(undo) = &undo {
+                client_findings.extend(orphaned_undo(c, client, table, undo));
+                undos.push((client, undo.clone()));
+            }
+            clients.push(ClientUndoEntry {
+                name: client.name.clone(),
+                undo_table: table.to_string(),
+                undo,
+            });
+        }
         let mut entry = CoordinatorEntry {
             name: c.name.clone(),
             store: c.postgres_shown(),
@@ -159,10 +361,11 @@ fn report_of(settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport
             critical_age_seconds: c.critical_age.value.as_secs(),
             snapshot: None,
             problems: Vec::new(),
+            clients,
         };
         match read {
             Read::Snapshot(snapshot) => {
-                findings.extend(assess(c, &snapshot));
+                findings.extend(assess(c, &snapshot, &undos));
                 entry.snapshot = Some(snapshot);
             }
             Read::Problems(problems) => {
@@ -176,6 +379,12 @@ fn report_of(settings: &SeataSettings, reads: Vec<Read>) -> Report<GlobalsReport
                 format!("{e:#}"),
             )),
         }
+        for f in &mut client_findings {
+            if f.object.is_none() {
+                f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
+            }
+        }
+        findings.extend(client_findings);
         coordinators.push(entry);
     }
     let target = Target {
@@ -244,12 +453,19 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
     }
 }
 
-/// What a coordinator's store comes to.
-fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
+/// What a coordinator's store comes to, with its clients' undo logs.
+fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Vec<Finding> {
     let mut findings: Vec<Finding> = snapshot
         .overdue
         .iter()
-        .map(|g| global_finding(c, g))
+        .map(|g| {
+            let logs: Vec<(&Client, &BranchUndo)> = undos
+                .iter()
+                .flat_map(|(client, u)| u.branches.iter().map(move |b| (*client, b)))
+                .filter(|(_, b)| b.log.xid == g.xid)
+                .collect();
+            global_finding(c, g, &logs)
+        })
         .collect();
     let unlisted = snapshot.overdue_total - snapshot.overdue.len() as i64;
     if unlisted > 0 {
@@ -327,6 +543,100 @@ fn assess(c: &Coordinator, snapshot: &Snapshot) -> Vec<Finding> {
     findings
 }
 
+/// What the undo logs of a global's AT branches say of its rows now, as a sentence to
+/// add, and whether any row was changed after its branch (a dirty write).
+fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
+    let mut text = String::new();
+    let mut dirty = false;
+    for (client, b) in logs {
+        let at = format!("client {}", client.name);
+        if let Err(why) = &b.log.images {
+            text.push_str(&format!("; its undo log in {at} cannot be read: {why}"));
+            continue;
+        }
+        if b.log.log_status == 1 {
+            text.push_str(&format!(
+                "; {at} holds a defense record for branch {} (nothing to undo)",
+                b.log.branch_id
+            ));
+            continue;
+        }
+        let checks = &b.checks;
+        if checks.is_empty() {
+            continue;
+        }
+        let of = |now: fn(&Now) -> bool| checks.iter().filter(|c| now(&c.now)).count();
+        let more = match b.rows > checks.len() {
+            true => format!(" (the first {} of its {} rows)", checks.len(), b.rows),
+            false => String::new(),
+        };
+        for check in checks {
+            match &check.now {
+                Now::Changed { columns } => {
+                    dirty = true;
+                    let changed: Vec<String> = columns
+                        .iter()
+                        .map(|c| {
+                            format!("{}: the branch wrote {}, now {}", c.column, c.after, c.now)
+                        })
+                        .collect();
+                    text.push_str(&format!(
+                        "; in {at}, row {} {} was changed after the branch ({}): a dirty write, which the rollback refuses",
+                        check.table,
+                        check.key,
+                        changed.join("; ")
+                    ));
+                }
+                Now::NotCompared { why } => text.push_str(&format!(
+                    "; in {at}, row {} {} was not compared: {why}",
+                    check.table, check.key
+                )),
+                _ => {}
+            }
+        }
+        if of(|n| *n == Now::AsAfter) == checks.len() {
+            text.push_str(&format!(
+                "; its rows in {at} are as the branch left them{more}: a rollback can restore them"
+            ));
+        } else if of(|n| *n == Now::AsBefore) == checks.len() {
+            text.push_str(&format!(
+                "; its rows in {at} are already as before the branch{more}"
+            ));
+        } else if of(|n| *n == Now::Absent) > 0 {
+            text.push_str(&format!(
+                "; {} of its rows in {at} are no longer there",
+                of(|n| *n == Now::Absent)
+            ));
+        }
+    }
+    (text, dirty)
+}
+
+/// The undo logs' row checks, for the evidence: `client table key: verdict`.
+fn undo_rows(logs: &[(&Client, &BranchUndo)]) -> Vec<String> {
+    logs.iter()
+        .flat_map(|(client, b)| {
+            b.checks.iter().map(move |c| {
+                let now = match &c.now {
+                    Now::AsAfter => "as the branch left it".to_string(),
+                    Now::AsBefore => "as before the branch".to_string(),
+                    Now::Changed { columns } => format!(
+                        "changed after the branch: {}",
+                        columns
+                            .iter()
+                            .map(|c| format!("{} {} -> {}", c.column, c.after, c.now))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    Now::Absent => "not there".to_string(),
+                    Now::NotCompared { why } => format!("not compared: {why}"),
+                };
+                format!("{} {} {}: {now}", client.name, c.table, c.key)
+            })
+        })
+        .collect()
+}
+
 /// A branch as one line: its type, its status as Seata names it, its resource.
 fn branch_text(b: &store::Branch) -> String {
     format!(
@@ -361,7 +671,7 @@ fn locked_row(row: &store::LockedRow) -> String {
 
 /// One global transaction that should have ended: graded by its stage and by how long
 /// past its timeout it is.
-fn global_finding(c: &Coordinator, g: &Global) -> Finding {
+fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) -> Finding {
     let past = g.past_timeout_seconds.map(|s| seconds(s.max(0.0)));
     let past_text = past.map_or_else(
         || "with no begin time".to_string(),
@@ -433,13 +743,18 @@ fn global_finding(c: &Coordinator, g: &Global) -> Finding {
         (None, None) => String::new(),
     };
     let branches: Vec<String> = g.branches.iter().map(branch_text).collect();
+    let (undo_text, dirty) = undo_verdict(logs);
+    let advice = match dirty {
+        true => "a person decides, with the service's owner: either set the row back to what the branch wrote (the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change, delete this branch's undo_log row (the retry then finds nothing to undo) and settle the difference by hand",
+        false => advice,
+    };
     let finding = Finding::new(
         severity,
         code,
         text!["seata global ", g.xid, name],
         match g.stage {
             Stage::Unknown => text![what, locks],
-            _ => text![g.status_name, ": ", what, locks],
+            _ => text![g.status_name, ": ", what, locks, undo_text],
         },
     )
     .evidence("source", c.global_table.clone())
@@ -454,6 +769,11 @@ fn global_finding(c: &Coordinator, g: &Global) -> Finding {
     .evidence("row_locks", g.locks.rows)
     .advice(advice)
     .object(Object::new(ObjectKind::SeataGlobal, g.xid.as_str()));
+    // The undo logs' verdict per row, when a client with an undo log was read.
+    let finding = match logs.is_empty() {
+        true => finding,
+        false => finding.evidence("undo_rows", undo_rows(logs)),
+    };
     finding.next(Next::sql(
         store::global_statement(tables(c), &g.xid).placed(&c.place()),
     ))

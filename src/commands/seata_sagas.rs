@@ -5,7 +5,7 @@
 
 mod codes;
 
-use super::seata_common::{self, codes as common, Client, ClientRead, Coordinator, SeataSettings};
+use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
 use crate::cli::{CheckKind, Command, SeataCommand};
 use crate::config::Config;
 use crate::context::Context;
@@ -47,7 +47,7 @@ impl Inspect for SeataSagas {
         codes: &[
             codes::SEATA_SAGAS,
             codes::SEATA_SAGA_STUCK,
-            common::SEATA_CLIENT_UNREADABLE,
+            seata_common::codes::SEATA_CLIENT_UNREADABLE,
         ],
     };
 
@@ -180,7 +180,7 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Sagas>>>) -> Re
         if saga_clients(c).next().is_none() {
             findings.push(Finding::new(
                 Severity::Unknown,
-                common::SEATA_CLIENT_UNREADABLE,
+                seata_common::codes::SEATA_CLIENT_UNREADABLE,
                 c.subject(),
                 "no client of this coordinator names a saga_table_prefix in the config: no saga store was read",
             ).advice("name each saga client's business database and table prefix under seata: NAME: clients: in the config"));
@@ -199,9 +199,22 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Sagas>>>) -> Re
                 }
                 ClientRead::Problems(problems) => problems
                     .iter()
-                    .map(|p| seata_common::client_problem(c, client, "the saga store", p))
+                    .map(|p| {
+                        seata_common::client_problem(
+                            seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                            c,
+                            client,
+                            "the saga store",
+                            p,
+                        )
+                    })
                     .collect(),
-                ClientRead::Failed(e) => vec![seata_common::client_failed(c, client, &e)],
+                ClientRead::Failed(e) => vec![seata_common::client_failed(
+                    seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                    c,
+                    client,
+                    &e,
+                )],
             };
             for f in &mut client_findings {
                 if f.object.is_none() {

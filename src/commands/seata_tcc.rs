@@ -4,7 +4,7 @@
 
 mod codes;
 
-use super::seata_common::{self, codes as common, Client, ClientRead, Coordinator, SeataSettings};
+use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
 use crate::cli::{CheckKind, Command, SeataCommand};
 use crate::config::Config;
 use crate::context::Context;
@@ -47,7 +47,7 @@ impl Inspect for SeataTcc {
             codes::SEATA_TCC,
             codes::SEATA_TCC_RESERVATION,
             codes::SEATA_TCC_UNCLEANED,
-            common::SEATA_CLIENT_UNREADABLE,
+            seata_common::codes::SEATA_CLIENT_UNREADABLE,
         ],
     };
 
@@ -203,7 +203,7 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> R
         if fenced_clients(c).next().is_none() {
             findings.push(Finding::new(
                 Severity::Unknown,
-                common::SEATA_CLIENT_UNREADABLE,
+                seata_common::codes::SEATA_CLIENT_UNREADABLE,
                 c.subject(),
                 "no client of this coordinator names a tcc_fence_log in the config: no TCC fence was read",
             ).advice("name each TCC client's business database and fence table under seata: NAME: clients: in the config"));
@@ -223,14 +223,23 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> R
                     client_findings.extend(assess(c, client, table, &fenced, &mut client_entry));
                     client_entry.by_status = Some(fenced.fence.by_status);
                 }
-                ClientRead::Problems(problems) => client_findings.extend(
-                    problems
-                        .iter()
-                        .map(|p| seata_common::client_problem(c, client, "the TCC fence", p)),
-                ),
-                ClientRead::Failed(e) => {
-                    client_findings.push(seata_common::client_failed(c, client, &e))
+                ClientRead::Problems(problems) => {
+                    client_findings.extend(problems.iter().map(|p| {
+                        seata_common::client_problem(
+                            seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                            c,
+                            client,
+                            "the TCC fence",
+                            p,
+                        )
+                    }))
                 }
+                ClientRead::Failed(e) => client_findings.push(seata_common::client_failed(
+                    seata_common::codes::SEATA_CLIENT_UNREADABLE,
+                    c,
+                    client,
+                    &e,
+                )),
             }
             for f in &mut client_findings {
                 if f.object.is_none() {

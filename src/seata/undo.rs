@@ -37,8 +37,23 @@ pub struct UndoLog {
     pub created_local: Option<NaiveDateTime>,
     /// Its `context` as written (`serializer=jackson&compressorType=NONE`).
     pub context: String,
-    /// The images, or why they cannot be read.
+    /// The images, or why they cannot be read (`{"unreadable": why}` in JSON).
+    #[serde(serialize_with = "images_or_why")]
     pub images: Result<Vec<TableImages>, String>,
+}
+
+fn images_or_why<S: serde::Serializer>(
+    images: &Result<Vec<TableImages>, String>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Unreadable<'a> {
+        unreadable: &'a str,
+    }
+    match images {
+        Ok(images) => images.serialize(s),
+        Err(why) => Unreadable { unreadable: why }.serialize(s),
+    }
 }
 
 /// What one statement of the branch changed in one table.
@@ -307,6 +322,14 @@ GROUP BY xid ORDER BY min(log_created), xid LIMIT $2",
         .collect()
 }
 
+/// The statement that lists the undo logs, oldest first, with their global's xid:
+/// read-only, to paste where the undo log is.
+pub fn orphans_statement(table: &str) -> quote::Sql {
+    quote::Sql::new("SELECT xid, branch_id, log_status, log_created FROM ")
+        .qualified(table)
+        .push(" ORDER BY log_created, xid;")
+}
+
 /// One image row checked against the row as it is now.
 #[derive(Debug, Clone, Serialize)]
 pub struct RowCheck {
@@ -461,11 +484,19 @@ async fn check_row(
                         .map(|f| ChangedColumn {
                             column: f.name.clone(),
                             after: f.value.shown(),
-                            now: now
-                                .get(f.name.as_str())
-                                .copied()
-                                .flatten()
-                                .map_or("NULL".into(), |v| format!("{v:?}")),
+                            now: match now.get(f.name.as_str()).copied().flatten() {
+                                None => "NULL".into(),
+                                // Shown as the image's value is: a number bare, text quoted.
+                                Some(v)
+                                    if matches!(
+                                        f.value,
+                                        ImageValue::Number(_) | ImageValue::Bool(_)
+                                    ) =>
+                                {
+                                    v.to_string()
+                                }
+                                Some(v) => format!("{v:?}"),
+                            },
                         })
                         .collect()
                 })

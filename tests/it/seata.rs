@@ -58,7 +58,11 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         "the second global failed on this one's lock"
     );
     let dir = tempfile::tempdir().unwrap();
-    let config = write_config(dir.path(), &store, "");
+    let clients = format!(
+        "    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
+        db.url()
+    );
+    let config = write_config(dir.path(), &store, &clients);
     // Listed as soon as it is given up (an unended one only past its timeout and grace).
     let mut found = Value::Null;
     wait_for("the stuck global past its timeout and grace", || {
@@ -100,14 +104,55 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         g["locks"]["held_since"].is_string(),
         "the lock's age is known: {g:#}"
     );
+    // The branch's undo log in the business database, against the row now: the dirty
+    // write, column by column (the harness wrote 100/'before' -> 90/'seata', then 7/'dirty').
+    let (r, _) = globals(&config);
+    let branches = &r["coordinators"][0]["clients"][0]["undo"]["branches"];
+    let undo = branches
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|b| b["xid"] == xid.as_str())
+        .unwrap_or_else(|| panic!("no undo log of {xid}: {r:#}"));
+    let check = &undo["checks"][0];
+    assert_eq!(check["table"], table, "{undo:#}");
+    assert_eq!(check["key"], "id=4711", "{undo:#}");
+    assert_eq!(check["now"]["now"], "changed", "{undo:#}");
+    let columns: Vec<(String, String, String)> = check["now"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap().to_string();
+            (s("column"), s("after"), s("now"))
+        })
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            ("amount".into(), "90".into(), "7".into()),
+            ("note".into(), "\"seata\"".into(), "\"dirty\"".into())
+        ],
+        "{undo:#}"
+    );
+    assert_eq!(
+        undo["images"][0]["before"][0]["fields"][1]["value"]["value"], "100",
+        "the before image is decoded: {undo:#}"
+    );
     // The table and the finding: its xid, the locked row, the statement that lists them.
     let out = run(indoubt()
-        .args(["--width", "200", "--config"])
+        .args(["--width", "1000", "--config"])
         .arg(&config)
         .args(["seata", "globals"]));
     assert!(out.code >= 1, "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains(&xid), "{}", out.stdout);
     assert!(out.stdout.contains("accounts:4711"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("row accounts id=4711 was changed after the branch (amount: the branch wrote 90, now 7; note: the branch wrote \"seata\", now \"dirty\"): a dirty write, which the rollback refuses"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("a person decides"), "{}", out.stdout);
     assert_eq!(out.code, 2, "{}", out.stdout);
     assert!(
         out.stdout.contains("(explain: seata_global_given_up)"),
@@ -475,4 +520,253 @@ fn locks_of_a_global_that_is_gone_are_orphans_listed_by_row_key() {
             .contains("WHERE NOT EXISTS (SELECT 1 FROM \"global_table\" AS g WHERE g.xid = l.xid)"),
         "{finding:#}"
     );
+}
+
+/// A config naming the lab's coordinator and one client database holding `tables`
+/// (`tcc_fence_log: tcc_fence_log`, …), with `extra` settings of the coordinator.
+fn client_config(
+    dir: &std::path::Path,
+    store: &str,
+    db: &TestDb,
+    tables: &str,
+    extra: &str,
+) -> std::path::PathBuf {
+    let tables: String = tables
+        .split(',')
+        .map(|t| format!("        {}\n", t.trim()))
+        .collect();
+    write_config(
+        dir,
+        store,
+        &format!(
+            "{extra}    clients:\n      biz:\n        postgres: {}\n{tables}",
+            db.url()
+        ),
+    )
+}
+
+fn probe(config: &std::path::Path, args: &[&str]) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(config)
+        .args(args));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+/// TCC through Seata's own fence: a Try whose client died before the global ended (the
+/// coordinator times it out and retries the Cancel with no client to run it), a Cancel
+/// that came before its Try (a suspended record). `seata tcc` names the Try a
+/// reservation held, with its action and its global's status, and counts the suspended.
+#[test]
+fn a_tcc_try_nobody_confirms_or_cancels_is_a_reservation_held() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_tcc");
+    let jdbc = common::xa::jdbc(&db.url());
+    let tried = stuck(
+        "tcc-no-cancel",
+        &[
+            format!("tc={tc}"),
+            format!("db={jdbc}"),
+            "table=resv".into(),
+            "id=1".into(),
+            format!("app={}", unique("tcc")),
+            "timeout_ms=2000".into(),
+        ],
+    );
+    let xid = line(&tried, "tried").fields["xid"].clone();
+    stuck(
+        "tcc-suspended",
+        &[
+            format!("tc={tc}"),
+            format!("db={jdbc}"),
+            "table=resv".into(),
+            "id=3".into(),
+            format!("app={}", unique("tcs")),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = client_config(
+        dir.path(),
+        &store,
+        &db,
+        "tcc_fence_log: tcc_fence_log",
+        "    reservation_age: 1s\n",
+    );
+    let mut found = Value::Null;
+    wait_for("the Try past its global's timeout", || {
+        let (r, _) = probe(&config, &["seata", "tcc"]);
+        let client = &r["coordinators"][0]["clients"][0];
+        let hit = client["reservations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|x| x["xid"] == xid.as_str() && x["global"]["status"] == 6)
+            .cloned();
+        match hit {
+            Some(_) => {
+                found = r.clone();
+                true
+            }
+            None => false,
+        }
+    });
+    let client = &found["coordinators"][0]["clients"][0];
+    let reservation = &client["reservations"][0];
+    assert_eq!(
+        reservation["action_name"], "indoubt-lab-reserve",
+        "{client:#}"
+    );
+    assert_eq!(reservation["severity"], "WARNING", "{client:#}");
+    assert_eq!(reservation["held_since"], "global_begin", "{client:#}");
+    let suspended = client["by_status"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "suspended")
+        .unwrap_or_else(|| panic!("no suspended count: {client:#}"));
+    assert_eq!(suspended["records"], 1, "{client:#}");
+    let out = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&config)
+        .args(["seata", "tcc"]));
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("its global is TimeoutRollbacking: the coordinator retries its Cancel until the service completes it"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("(explain: seata_tcc_reservation)"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// Sagas run by Seata's state machine engine: one whose Charge state's outcome is
+/// unknown (the coordinator retries it forward), one whose compensation (Refund of
+/// Debit) failed (the coordinator retries the compensation). `seata sagas` names both
+/// with their business keys and the states that did not succeed.
+#[test]
+fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_key() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_saga");
+    let jdbc = common::xa::jdbc(&db.url());
+    let (unknown_key, failed_key) = (unique("o"), unique("p"));
+    for (command, key) in [
+        ("saga-unknown", &unknown_key),
+        ("saga-compensation-failed", &failed_key),
+    ] {
+        stuck(
+            command,
+            &[
+                format!("tc={tc}"),
+                format!("db={jdbc}"),
+                format!("business_key={key}"),
+                format!("app={}", unique("saga")),
+                "serve_ms=0".into(),
+            ],
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = client_config(dir.path(), &store, &db, "saga_table_prefix: seata_", "");
+    let (r, out) = probe(&config, &["seata", "sagas"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let stuck = r["coordinators"][0]["clients"][0]["stuck"]
+        .as_array()
+        .unwrap();
+    let by_key = |key: &str| {
+        stuck
+            .iter()
+            .find(|s| s["business_key"] == key)
+            .unwrap_or_else(|| panic!("no stuck instance {key}: {r:#}"))
+    };
+    let unknown = by_key(&unknown_key);
+    assert_eq!(unknown["status"], "UN", "{unknown:#}");
+    assert_eq!(unknown["machine"], "indoubtLabOrder", "{unknown:#}");
+    assert_eq!(unknown["states"][0]["name"], "Charge", "{unknown:#}");
+    assert_eq!(
+        unknown["global"]["status_name"], "CommitRetrying",
+        "{unknown:#}"
+    );
+    let failed = by_key(&failed_key);
+    assert_eq!(failed["compensation_status"], "FA", "{failed:#}");
+    let states: Vec<(String, String, Value)> = failed["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().into(),
+                s["status"].as_str().unwrap().into(),
+                s["compensates"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("Charge".into(), "FA".into(), Value::Null),
+            ("Refund".into(), "FA".into(), Value::from("Debit")),
+        ],
+        "{failed:#}"
+    );
+    assert_eq!(
+        failed["global"]["status_name"], "RollbackRetrying",
+        "{failed:#}"
+    );
+    let out = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&config)
+        .args(["seata", "sagas"]));
+    assert!(
+        out.stdout.contains(&format!(
+            "seata saga indoubtLabOrder business key {failed_key}"
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("its compensation failed: what its succeeded states did is not undone (states: Charge failed, Refund failed (compensates Debit)); its global is RollbackRetrying: the coordinator retries it"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A client whose fence and saga tables are not there: UNKNOWN (exit 3) naming each,
+/// never an OK.
+#[test]
+fn a_client_table_that_is_not_there_is_unknown() {
+    let (_, store) = coordinator();
+    let db = TestDb::create("seata_none");
+    let dir = tempfile::tempdir().unwrap();
+    let config = client_config(
+        dir.path(),
+        &store,
+        &db,
+        "tcc_fence_log: tcc_fence_log, saga_table_prefix: seata_",
+        "",
+    );
+    for (probe_name, table) in [
+        ("tcc", "tcc_fence_log"),
+        ("sagas", "seata_state_machine_inst"),
+    ] {
+        let out = run(indoubt()
+            .args(["--width", "1000", "--config"])
+            .arg(&config)
+            .args(["seata", probe_name]));
+        assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+        assert!(
+            out.stdout.contains(&format!("no table {table}")),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("(explain: seata_client_unreadable)"),
+            "{}",
+            out.stdout
+        );
+    }
 }

@@ -31,6 +31,12 @@ crate::codes::codes! {
         fix: "List them with the statement of the finding's next, confirm with the coordinator's logs that their global transactions ended, and delete exactly those lock rows (by row_key) while no global transaction holds the rows; `indoubt seata globals -o json` lists a sample.",
     }
 
+    SEATA_UNDO_ORPHANED = "seata_undo_orphaned" {
+        meaning: "A business database holds AT undo logs (undo_log rows) of global transactions the coordinator's store no longer has, older than the grace.",
+        why: "Seata deletes a branch's undo log when its phase two runs there (at once on rollback, soon after on commit): one left behind means phase two never reached this database. If the global rolled back, what the branch wrote is still in the tables; if it committed, the rows are only garbage.",
+        fix: "Find each global's outcome in the coordinator's log (the finding's next lists the records). After a commit, delete the undo logs; after a rollback, restore the rows from the before image by hand (`indoubt seata globals -o json` shows the images of stuck globals), then delete them.",
+    }
+
     SEATA_STORE_UNREADABLE = "seata_store_unreadable" {
         meaning: "The coordinator's store could not be read: the connection failed, a table is missing or lacks columns of Seata's layout, or the role may not read it. The finding says which.",
         why: "What was not read is not known: global transactions may be stuck there unseen.",

@@ -123,10 +123,13 @@ fn snapshot() -> Snapshot {
 fn report() -> Report<GlobalsReport> {
     let settings: SeataSettings = golden::probe_settings(CONFIG, &["seata", "globals"]);
     let reads = vec![
-        Read::Snapshot(snapshot()),
-        Read::Problems(vec![Problem::NotReadable {
-            table: "payments.lock_table".into(),
-        }]),
+        (Read::Snapshot(snapshot()), Vec::new()),
+        (
+            Read::Problems(vec![Problem::NotReadable {
+                table: "payments.lock_table".into(),
+            }]),
+            Vec::new(),
+        ),
     ];
     let mut report = report_of(&settings, reads);
     report.generated_at = fixed_now();
