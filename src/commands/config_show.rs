@@ -96,6 +96,29 @@ struct SeataView {
     grace: Sourced,
     critical_age: Sourced,
     check: bool,
+    /// Its clients' business databases; their thresholds only with clients.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clients: Vec<SeataClientView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_thresholds: Option<SeataClientThresholds>,
+}
+
+#[derive(Debug, Serialize)]
+struct SeataClientView {
+    name: String,
+    postgres: String,
+    undo_log: Option<String>,
+    tcc_fence_log: Option<String>,
+    saga_table_prefix: Option<String>,
+    /// The probes `check` runs that read it.
+    checked_by: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+struct SeataClientThresholds {
+    reservation_age: Sourced,
+    saga_stall: Sourced,
+    fence_retention: Sourced,
 }
 
 #[derive(Debug, Serialize)]
@@ -360,6 +383,40 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                 grace: duration(&grace),
                 critical_age: duration(&critical_age),
                 check: run_by_check(config, "seata globals", name),
+                clients: c
+                    .clients
+                    .iter()
+                    .map(|(client, k)| SeataClientView {
+                        name: client.clone(),
+                        postgres: pg_reference(
+                            config,
+                            &format!("seata coordinator {name} client {client}"),
+                            &k.postgres,
+                            &mut findings,
+                        ),
+                        undo_log: k.undo_log.clone(),
+                        tcc_fence_log: k.tcc_fence_log.clone(),
+                        saga_table_prefix: k.saga_table_prefix.clone(),
+                        checked_by: [
+                            ("seata globals", k.undo_log.is_some()),
+                            ("seata tcc", k.tcc_fence_log.is_some()),
+                            ("seata sagas", k.saga_table_prefix.is_some()),
+                        ]
+                        .into_iter()
+                        .filter(|(probe, holds)| *holds && run_by_check(config, probe, name))
+                        .map(|(probe, _)| probe)
+                        .collect(),
+                    })
+                    .collect(),
+                client_thresholds: (!c.clients.is_empty()).then(|| {
+                    let (reservation_age, saga_stall, fence_retention) =
+                        super::seata_common::client_ages(name, c);
+                    SeataClientThresholds {
+                        reservation_age: duration(&reservation_age),
+                        saga_stall: duration(&saga_stall),
+                        fence_retention: duration(&fence_retention),
+                    }
+                }),
             }
         })
         .collect();
@@ -740,8 +797,19 @@ impl TableView for ConfigReport {
             ]);
         }
         for c in &self.seata_coordinators {
-            let ages = [("grace", &c.grace), ("critical_age", &c.critical_age)]
-                .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            let mut ages: Vec<Shown> = [("grace", &c.grace), ("critical_age", &c.critical_age)]
+                .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source))
+                .to_vec();
+            if let Some(t) = &c.client_thresholds {
+                ages.extend(
+                    [
+                        ("reservation_age", &t.reservation_age),
+                        ("saga_stall", &t.saga_stall),
+                        ("fence_retention", &t.fence_retention),
+                    ]
+                    .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source)),
+                );
+            }
             table.add_row(vec![
                 Cell::new("seata"),
                 Cell::new(&c.name),
@@ -755,6 +823,25 @@ impl TableView for ConfigReport {
                     "\n",
                 )),
             ]);
+            for k in &c.clients {
+                let tables: Vec<String> = [
+                    ("undo_log", &k.undo_log),
+                    ("tcc_fence_log", &k.tcc_fence_log),
+                    ("saga_table_prefix", &k.saga_table_prefix),
+                ]
+                .into_iter()
+                .filter_map(|(what, t)| t.as_ref().map(|t| format!("{what} {t}")))
+                .collect();
+                table.add_row(vec![
+                    Cell::new("seata client"),
+                    Cell::new(format!("{} {}", c.name, k.name)),
+                    Cell::new(format!("{} {}", k.postgres, tables.join(", "))),
+                    Cell::new(Shown::join(
+                        k.checked_by.iter().map(|p| shown!("run by check ({})", p)),
+                        "\n",
+                    )),
+                ]);
+            }
         }
         for d in &self.resolve.decision_sources {
             let place = d

@@ -188,6 +188,33 @@ impl Plans {
                     });
                 }
             }
+            for (client, k) in &c.clients {
+                use crate::seata::{fence, saga, undo};
+                let section = format!("seata coordinator {name} client {client}");
+                let Some(plan) = plans.pg_ref(t, &section, &k.postgres, true) else {
+                    continue;
+                };
+                let mut tables: Vec<(String, &[&str])> = Vec::new();
+                if let Some(u) = &k.undo_log {
+                    tables.push((u.clone(), &undo::COLUMNS));
+                }
+                if let Some(f) = &k.tcc_fence_log {
+                    tables.push((f.clone(), &fence::COLUMNS));
+                }
+                if let Some(prefix) = &k.saga_table_prefix {
+                    let [inst, state, def] = saga::tables(prefix);
+                    tables.push((inst, &saga::INSTANCE_COLUMNS));
+                    tables.push((state, &saga::STATE_COLUMNS));
+                    tables.push((def, &saga::DEFINITION_COLUMNS));
+                }
+                for (table, columns) in tables {
+                    plan.uses.push(PgUse::Table {
+                        section: section.clone(),
+                        table,
+                        columns: columns.iter().map(|c| c.to_string()).collect(),
+                    });
+                }
+            }
         }
         let r = &config.resolve;
         // A participant of the mysql: section is checked with the mysql targets.
