@@ -378,6 +378,8 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('globals', 'globals', [CompletionResultType]::ParameterValue, 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone')
+            [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases')
+            [CompletionResult]::new('sagas', 'sagas', [CompletionResultType]::ParameterValue, 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -396,12 +398,49 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;seata;tcc' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;seata;sagas' {
+            [CompletionResult]::new('--show', '--show', [CompletionResultType]::ParameterName, 'How many states of each saga instance to list')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;seata;help' {
             [CompletionResult]::new('globals', 'globals', [CompletionResultType]::ParameterValue, 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone')
+            [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases')
+            [CompletionResult]::new('sagas', 'sagas', [CompletionResultType]::ParameterValue, 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'indoubt;seata;help;globals' {
+            break
+        }
+        'indoubt;seata;help;tcc' {
+            break
+        }
+        'indoubt;seata;help;sagas' {
             break
         }
         'indoubt;seata;help;help' {
@@ -811,9 +850,17 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         }
         'indoubt;help;seata' {
             [CompletionResult]::new('globals', 'globals', [CompletionResultType]::ParameterValue, 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone')
+            [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases')
+            [CompletionResult]::new('sagas', 'sagas', [CompletionResultType]::ParameterValue, 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores')
             break
         }
         'indoubt;help;seata;globals' {
+            break
+        }
+        'indoubt;help;seata;tcc' {
+            break
+        }
+        'indoubt;help;seata;sagas' {
             break
         }
         'indoubt;help;reconcile' {

@@ -175,6 +175,12 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__seata,globals)
                 cmd="indoubt__subcmd__help__subcmd__seata__subcmd__globals"
                 ;;
+            indoubt__subcmd__help__subcmd__seata,sagas)
+                cmd="indoubt__subcmd__help__subcmd__seata__subcmd__sagas"
+                ;;
+            indoubt__subcmd__help__subcmd__seata,tcc)
+                cmd="indoubt__subcmd__help__subcmd__seata__subcmd__tcc"
+                ;;
             indoubt__subcmd__kafka,hanging)
                 cmd="indoubt__subcmd__kafka__subcmd__hanging"
                 ;;
@@ -277,11 +283,23 @@ _indoubt() {
             indoubt__subcmd__seata,help)
                 cmd="indoubt__subcmd__seata__subcmd__help"
                 ;;
+            indoubt__subcmd__seata,sagas)
+                cmd="indoubt__subcmd__seata__subcmd__sagas"
+                ;;
+            indoubt__subcmd__seata,tcc)
+                cmd="indoubt__subcmd__seata__subcmd__tcc"
+                ;;
             indoubt__subcmd__seata__subcmd__help,globals)
                 cmd="indoubt__subcmd__seata__subcmd__help__subcmd__globals"
                 ;;
             indoubt__subcmd__seata__subcmd__help,help)
                 cmd="indoubt__subcmd__seata__subcmd__help__subcmd__help"
+                ;;
+            indoubt__subcmd__seata__subcmd__help,sagas)
+                cmd="indoubt__subcmd__seata__subcmd__help__subcmd__sagas"
+                ;;
+            indoubt__subcmd__seata__subcmd__help,tcc)
+                cmd="indoubt__subcmd__seata__subcmd__help__subcmd__tcc"
                 ;;
             *)
                 ;;
@@ -1166,7 +1184,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__seata)
-            opts="globals"
+            opts="globals tcc sagas"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1180,6 +1198,34 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__seata__subcmd__globals)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__seata__subcmd__sagas)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__seata__subcmd__tcc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2670,7 +2716,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__seata)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help globals help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help globals tcc sagas help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2750,7 +2796,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__seata__subcmd__help)
-            opts="globals help"
+            opts="globals tcc sagas help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2784,6 +2830,114 @@ _indoubt() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__seata__subcmd__help__subcmd__sagas)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__seata__subcmd__help__subcmd__tcc)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__seata__subcmd__sagas)
+            opts="-o -v -h --show --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --show)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__seata__subcmd__tcc)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -347,6 +347,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+            cand tcc 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases'
+            cand sagas 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;seata;globals'= {
@@ -363,11 +365,44 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;seata;tcc'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;seata;sagas'= {
+            cand --show 'How many states of each saga instance to list'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;seata;help'= {
             cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+            cand tcc 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases'
+            cand sagas 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;seata;help;globals'= {
+        }
+        &'indoubt;seata;help;tcc'= {
+        }
+        &'indoubt;seata;help;sagas'= {
         }
         &'indoubt;seata;help;help'= {
         }
@@ -735,8 +770,14 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;help;seata'= {
             cand globals 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+            cand tcc 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients'' databases'
+            cand sagas 'Saga instances unknown, stalled, or whose compensation failed, in the clients'' saga stores'
         }
         &'indoubt;help;seata;globals'= {
+        }
+        &'indoubt;help;seata;tcc'= {
+        }
+        &'indoubt;help;seata;sagas'= {
         }
         &'indoubt;help;reconcile'= {
         }

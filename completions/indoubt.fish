@@ -323,23 +323,25 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from xa" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
 complete -c indoubt -n "__fish_indoubt_using_subcommand mysql; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -l no-color -d 'Never use colour: --color never'
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -s v -l verbose -d 'Print what is being done on stderr'
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -f -a "globals" -d 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
-complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -f -a "globals" -d 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -f -a "tcc" -d 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients\' databases'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -f -a "sagas" -d 'Saga instances unknown, stalled, or whose compensation failed, in the clients\' saga stores'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and not __fish_seen_subcommand_from globals tcc sagas help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -l show -d 'How many branches and locked rows of each global to list' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -356,7 +358,40 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from globals" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from tcc" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l show -d 'How many states of each saga instance to list' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from sagas" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "globals" -d 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "tcc" -d 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients\' databases'
+complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "sagas" -d 'Saga instances unknown, stalled, or whose compensation failed, in the clients\' saga stores'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)' -r
@@ -711,6 +746,8 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from kafka" -f -a "hanging" -d 'Find hanging transactions: open on a partition, but never to be ended by their coordinator'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from mysql" -f -a "xa" -d 'List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID; and the history list that purge has not removed, with the oldest transaction'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "globals" -d 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "tcc" -d 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients\' databases'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "sagas" -d 'Saga instances unknown, stalled, or whose compensation failed, in the clients\' saga stores'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'

