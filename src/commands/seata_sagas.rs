@@ -281,6 +281,7 @@ fn assess(
             .map(|u| (local_now - u).num_milliseconds() as f64 / 1000.0);
         let unchanged_d = unchanged.map(|s| seconds(s.max(0.0)));
         let stalled = unchanged_d.is_some_and(|u| u >= c.saga_stall.value);
+        let failed = what_stuck(&i).is_some();
         let what = what_stuck(&i).map(str::to_string).or_else(|| {
             stalled.then(|| match i.compensation_status.as_deref() {
                 Some("RU") => "its compensation has made no progress".to_string(),
@@ -292,6 +293,10 @@ fn assess(
             (Some(g), _) if matches!(g.stage, Stage::GaveUp | Stage::Ended) => {
                 format!("its global is {}: nothing will retry it", g.status_name)
             }
+            (Some(g), _) if g.stage == Stage::Open => format!(
+                "its global is {}: not yet asked to end (the coordinator rolls it back at its timeout)",
+                g.status_name
+            ),
             (Some(g), _) => format!("its global is {}: the coordinator retries it", g.status_name),
             (None, true) => format!("its global transaction is no longer in coordinator {}'s store: nothing will retry it", c.name),
             (None, false) => "what the coordinator says of its global is not known (the store could not be read)".into(),
@@ -337,9 +342,10 @@ fn assess(
             .evidence("compensation_status", i.compensation_status.clone())
             .evidence("unchanged_seconds", unchanged)
             .evidence("global_status", global.as_ref().map(|g| g.status))
-            .advice(match abandoned {
-                false => "read why the failing state's service call fails (its excep in the state table, the service's log): the coordinator's next retry goes on once it can succeed",
-                true => "decide with the owners whether to finish it forward or compensate its succeeded states by hand, and record what was done",
+            .advice(match (abandoned, failed) {
+                (true, _) => "decide with the owners whether to finish it forward or compensate its succeeded states by hand, and record what was done",
+                (false, true) => "read why the failing state's service call fails (its excep in the state table, the service's log): the coordinator's next retry goes on once it can succeed",
+                (false, false) => "check that the application running it is alive, and its log: a saga runs inside its application's engine, and one that died mid-state moves again only when the coordinator retries its global",
             })
             .object(Object::new(ObjectKind::SeataGlobal, i.id.as_str()))
             .next(Next::sql(saga::instance_statement(prefix, &i.id).placed(&client.place()))),
@@ -405,6 +411,9 @@ fn state_text(s: &saga::State) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod golden;
 
 impl TableView for SagasReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {

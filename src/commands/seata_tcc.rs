@@ -452,6 +452,9 @@ fn assess(
     findings
 }
 
+#[cfg(test)]
+mod golden;
+
 impl TableView for TccReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
         let mut table = style.table(&["COORDINATOR", "CLIENT", "ACTION", "XID", "HELD", "GLOBAL"]);

@@ -647,17 +647,20 @@ fn a_tcc_try_nobody_confirms_or_cancels_is_a_reservation_held() {
 
 /// Sagas run by Seata's state machine engine: one whose Charge state's outcome is
 /// unknown (the coordinator retries it forward), one whose compensation (Refund of
-/// Debit) failed (the coordinator retries the compensation). `seata sagas` names both
-/// with their business keys and the states that did not succeed.
+/// Debit) failed (the coordinator retries the compensation), one whose application died
+/// inside Charge (running, unchanged past the stall). `seata sagas` names each with its
+/// business key and the states that did not succeed.
 #[test]
 fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_key() {
     let (tc, store) = coordinator();
     let db = TestDb::create("seata_saga");
     let jdbc = common::xa::jdbc(&db.url());
-    let (unknown_key, failed_key) = (unique("o"), unique("p"));
-    for (command, key) in [
-        ("saga-unknown", &unknown_key),
-        ("saga-compensation-failed", &failed_key),
+    let (unknown_key, failed_key, running_key) = (unique("o"), unique("p"), unique("r"));
+    for (command, key, more) in [
+        ("saga-unknown", &unknown_key, "serve_ms=0"),
+        ("saga-compensation-failed", &failed_key, "serve_ms=0"),
+        // Halts the JVM inside its Charge state: running, and nothing moves it.
+        ("saga-running", &running_key, "timeout_ms=60000"),
     ] {
         stuck(
             command,
@@ -666,12 +669,20 @@ fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_ke
                 format!("db={jdbc}"),
                 format!("business_key={key}"),
                 format!("app={}", unique("saga")),
-                "serve_ms=0".into(),
+                more.into(),
             ],
         );
     }
     let dir = tempfile::tempdir().unwrap();
-    let config = client_config(dir.path(), &store, &db, "saga_table_prefix: seata_", "");
+    let config = client_config(
+        dir.path(),
+        &store,
+        &db,
+        "saga_table_prefix: seata_",
+        "    saga_stall: 1s\n",
+    );
+    // The running one is stuck once unchanged for the stall (a second).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     let (r, out) = probe(&config, &["seata", "sagas"]);
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     let stuck = r["coordinators"][0]["clients"][0]["stuck"]
@@ -717,6 +728,11 @@ fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_ke
         failed["global"]["status_name"], "RollbackRetrying",
         "{failed:#}"
     );
+    let running = by_key(&running_key);
+    assert_eq!(running["status"], "RU", "{running:#}");
+    assert_eq!(running["states"][0]["name"], "Charge", "{running:#}");
+    assert_eq!(running["states"][0]["status"], "RU", "{running:#}");
+    assert_eq!(running["global"]["status_name"], "Begin", "{running:#}");
     let out = run(indoubt()
         .args(["--width", "1000", "--config"])
         .arg(&config)
