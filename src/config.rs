@@ -73,8 +73,10 @@ pub struct OutboxConfig {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeataConfig {
-    /// A postgres target name or conninfo: the store's database.
-    pub postgres: String,
+    /// A postgres target name or conninfo: the store's database (or `mysql:`).
+    pub postgres: Option<String>,
+    /// A mysql target name: the store's database on MySQL or MariaDB (or `postgres:`).
+    pub mysql: Option<String>,
     /// The tables, as the coordinator's `store.db.global-table`, `branch-table` and
     /// `lock-table` name them (optionally schema-qualified).
     #[serde(default = "default_seata_global_table")]

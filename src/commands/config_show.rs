@@ -371,12 +371,16 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             let (grace, critical_age) = super::seata_common::ages(name, c);
             SeataView {
                 name: name.clone(),
-                postgres: pg_reference(
-                    config,
-                    &format!("seata coordinator {name}"),
-                    &c.postgres,
-                    &mut findings,
-                ),
+                postgres: match (&c.postgres, &c.mysql) {
+                    (Some(pg), _) => pg_reference(
+                        config,
+                        &format!("seata coordinator {name}"),
+                        pg,
+                        &mut findings,
+                    ),
+                    (None, Some(my)) => format!("mysql {my}"),
+                    (None, None) => "(none)".into(),
+                },
                 global_table: c.global_table.clone(),
                 branch_table: c.branch_table.clone(),
                 lock_table: c.lock_table.clone(),

@@ -11,9 +11,10 @@ use crate::error::hinted;
 use crate::findings::{Finding, Severity};
 use crate::next::Next;
 use crate::pg::session::{self, Session};
+use crate::seata::mysql_store;
 use crate::seata::store::{self, Known, Problem};
 use crate::settings::defaults;
-use crate::settings::targets::{Referenced, Targets};
+use crate::settings::targets::{MysqlTarget, Referenced, Targets};
 use crate::settings::{pair, Setting};
 use crate::text;
 use crate::text::Text;
@@ -35,10 +36,10 @@ pub struct SeataSettings {
 /// One coordinator of the config.
 pub struct Coordinator {
     pub name: String,
-    /// The config's `postgres:` as written.
-    pub postgres: String,
+    /// The config's `postgres:` or `mysql:` as written.
+    pub written: String,
     /// Its store's server; one that cannot be used is this coordinator's UNKNOWN.
-    pub target: Referenced,
+    pub store: Store,
     pub global_table: String,
     pub branch_table: String,
     pub lock_table: String,
@@ -48,6 +49,12 @@ pub struct Coordinator {
     pub saga_stall: Setting<Duration>,
     pub fence_retention: Setting<Duration>,
     pub clients: Vec<Client>,
+}
+
+/// Where a coordinator's store is.
+pub enum Store {
+    Postgres(Referenced),
+    Mysql(Result<MysqlTarget, String>),
 }
 
 /// A business database of the coordinator's clients, and the Seata tables it holds.
@@ -101,13 +108,23 @@ pub fn client_ages(
     )
 }
 
-pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Coordinator {
+pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Result<Coordinator> {
     let (grace, critical_age) = ages(name, c);
     let (reservation_age, saga_stall, fence_retention) = client_ages(name, c);
-    Coordinator {
+    let (written, store) = match (&c.postgres, &c.mysql) {
+        (Some(pg), None) => (pg.clone(), Store::Postgres(t.referenced(pg))),
+        (None, Some(my)) => (my.clone(), Store::Mysql(t.mysql_referenced(my))),
+        _ => {
+            return Err(hinted(
+                format!("seata coordinator {name} names its store by neither or both of postgres: and mysql:"),
+                "name the store's database with exactly one of them (see `man 5 indoubt-config`)",
+            ))
+        }
+    };
+    Ok(Coordinator {
         name: name.to_string(),
-        postgres: c.postgres.clone(),
-        target: t.referenced(&c.postgres),
+        written,
+        store,
         global_table: c.global_table.clone(),
         branch_table: c.branch_table.clone(),
         lock_table: c.lock_table.clone(),
@@ -121,22 +138,32 @@ pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Coordinator {
             .iter()
             .map(|(n, client)| Client::of(t, n, client))
             .collect(),
-    }
+    })
 }
 
 impl Coordinator {
     /// The store as the report names it: the config's target name, or the connection
     /// without its password.
-    pub fn postgres_shown(&self) -> String {
-        match &self.target {
-            Ok(t) => t.name.clone().unwrap_or_else(|| t.params.describe()),
-            Err(_) => "(unusable: see the finding)".into(),
+    pub fn store_shown(&self) -> String {
+        match &self.store {
+            Store::Postgres(Ok(t)) => t.name.clone().unwrap_or_else(|| t.params.describe()),
+            Store::Mysql(Ok(_)) => format!("mysql target {}", self.written),
+            _ => "(unusable: see the finding)".into(),
         }
     }
 
     /// Where a statement for its store runs: a statement names no server.
     pub fn place(&self) -> String {
-        super::pg_common::place(&self.target, &self.postgres)
+        match &self.store {
+            Store::Postgres(target) => super::pg_common::place(target, &self.written),
+            Store::Mysql(_) => format!("in the store's database (mysql target {})", self.written),
+        }
+    }
+
+    /// Whether its store is PostgreSQL: the statements indoubt prints to paste are
+    /// PostgreSQL's.
+    pub fn on_postgres(&self) -> bool {
+        matches!(self.store, Store::Postgres(_))
     }
 
     pub fn subject(&self) -> String {
@@ -168,7 +195,7 @@ pub fn settings(t: &Targets, name: Option<&str>, show: usize) -> Result<SeataSet
         if name_asked.is_some_and(|n| n != name) {
             continue;
         }
-        let c = coordinator(t, name, c);
+        let c = coordinator(t, name, c)?;
         // The grace is when an unended global becomes a WARNING: past the critical
         // age it would never be one.
         pair(
@@ -202,6 +229,22 @@ pub(crate) async fn connect(ctx: &Context, target: &Referenced) -> Result<Sessio
     Ok(session)
 }
 
+/// A read-only session on a MySQL or MariaDB store.
+pub(crate) async fn connect_mysql(
+    ctx: &Context,
+    target: &Result<MysqlTarget, String>,
+) -> Result<crate::mysql::session::Session> {
+    let target = target.clone().map_err(anyhow::Error::msg)?;
+    let session = crate::mysql::session::connect(
+        &target.params,
+        ctx.timeout,
+        crate::mysql::session::Mode::ReadOnly,
+    )
+    .await?;
+    ctx.note(format!("connected: {}", session.version));
+    Ok(session)
+}
+
 /// What the coordinator's store says now of these global transactions, by xid (an xid
 /// it has no row for is missing from the map); the error when it cannot be read.
 pub(crate) async fn known_globals(
@@ -212,8 +255,18 @@ pub(crate) async fn known_globals(
     if xids.is_empty() {
         return Ok(BTreeMap::new());
     }
-    let session = connect(ctx, &c.target).await?;
-    store::globals_of(&session, &c.global_table, xids).await
+    match &c.store {
+        Store::Postgres(target) => {
+            let session = connect(ctx, target).await?;
+            store::globals_of(&session, &c.global_table, xids).await
+        }
+        Store::Mysql(target) => {
+            let mut session = connect_mysql(ctx, target).await?;
+            let known = mysql_store::globals_of(&mut session, &c.global_table, xids).await;
+            session.close().await;
+            known
+        }
+    }
 }
 
 /// A client table that could not be read: UNKNOWN, with what would show it. (`code` is

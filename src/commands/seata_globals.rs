@@ -5,15 +5,15 @@
 
 mod codes;
 
-use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
+use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings, Store};
 use crate::cli::{CheckKind, Command, SeataCommand};
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::Next;
-use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
+use crate::seata::mysql_store;
 use crate::seata::status::Stage;
 use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
@@ -213,10 +213,12 @@ fn tables(c: &Coordinator) -> Tables<'_> {
 }
 
 async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
+    let target = match &c.store {
+        Store::Postgres(target) => target,
+        Store::Mysql(target) => return read_mysql(ctx, c, target, sample).await,
+    };
     let read = async {
-        let target = c.target.clone().map_err(anyhow::Error::msg)?;
-        let session = session::connect(&target.params, ctx.timeout).await?;
-        ctx.note(format!("connected: PostgreSQL {}", session.info.version));
+        let session = seata_common::connect(ctx, target).await?;
         Ok::<_, anyhow::Error>(match store::inspect(&session, tables(c)).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
@@ -231,6 +233,35 @@ async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
                 .await?,
             ),
         })
+    };
+    read.await.unwrap_or_else(Read::Failed)
+}
+
+/// The same read of a store on MySQL or MariaDB.
+async fn read_mysql(
+    ctx: &Context,
+    c: &Coordinator,
+    target: &Result<crate::settings::targets::MysqlTarget, String>,
+    sample: i64,
+) -> Read {
+    let read = async {
+        let mut session = seata_common::connect_mysql(ctx, target).await?;
+        let read = match mysql_store::inspect(&mut session, tables(c)).await? {
+            Err(problems) => Read::Problems(problems),
+            Ok(lock_status) => Read::Snapshot(
+                mysql_store::read(
+                    &mut session,
+                    tables(c),
+                    lock_status,
+                    c.grace.value,
+                    LISTED,
+                    sample,
+                )
+                .await?,
+            ),
+        };
+        session.close().await;
+        Ok::<_, anyhow::Error>(read)
     };
     read.await.unwrap_or_else(Read::Failed)
 }
@@ -353,7 +384,7 @@ fn report_of(
         }
         let mut entry = CoordinatorEntry {
             name: c.name.clone(),
-            store: c.postgres_shown(),
+            store: c.store_shown(),
             global_table: c.global_table.clone(),
             branch_table: c.branch_table.clone(),
             lock_table: c.lock_table.clone(),
@@ -438,8 +469,8 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             ])
             .advice("grant the monitoring role SELECT on the coordinator's three tables");
             // The role is the one this run connects as; unknown without a usable target.
-            match &c.target {
-                Ok(t) => finding.next(Next::sql(
+            match &c.store {
+                Store::Postgres(Ok(t)) => finding.next(Next::sql(
                     crate::quote::Sql::new("GRANT SELECT ON TABLE ")
                         .qualified(table)
                         .push(" TO ")
@@ -447,7 +478,7 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
                         .push(";")
                         .placed(&format!("{}, as the table's owner", c.place())),
                 )),
-                Err(_) => finding,
+                _ => finding,
             }
         }
     }
@@ -489,8 +520,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
         } else {
             ""
         };
-        findings.push(
-            Finding::new(
+        let finding = Finding::new(
                 Severity::Critical,
                 codes::SEATA_ORPHAN_LOCKS,
                 c.subject(),
@@ -510,9 +540,13 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
             .evidence("rows", orphans.rows)
             .evidence("xids", orphans.xids)
             .evidence("oldest_gmt_create_store_local", orphans.oldest_local.map(|t| t.to_string()))
-            .advice("confirm in the coordinator's log that their global transactions ended, then delete exactly these lock rows by row_key")
-            .next(Next::sql(store::orphan_locks_statement(tables(c)).placed(&c.place()))),
-        );
+            .advice("confirm in the coordinator's log that their global transactions ended, then delete exactly these lock rows by row_key");
+        findings.push(match c.on_postgres() {
+            true => finding.next(Next::sql(
+                store::orphan_locks_statement(tables(c)).placed(&c.place()),
+            )),
+            false => finding,
+        });
     }
     if findings.is_empty() {
         let live: i64 = snapshot.by_status.iter().map(|s| s.globals).sum();
@@ -774,9 +808,13 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
         true => finding,
         false => finding.evidence("undo_rows", undo_rows(logs)),
     };
-    finding.next(Next::sql(
-        store::global_statement(tables(c), &g.xid).placed(&c.place()),
-    ))
+    // The statements to paste are PostgreSQL's: a MySQL store gets the advice only.
+    match c.on_postgres() {
+        true => finding.next(Next::sql(
+            store::global_statement(tables(c), &g.xid).placed(&c.place()),
+        )),
+        false => finding,
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! data. What the statuses mean is here; what they come to for an operator is not.
 
 pub mod fence;
+pub mod mysql_store;
 pub mod saga;
 pub mod status;
 pub mod store;

@@ -555,7 +555,7 @@ pub fn orphan_locks_statement(tables: Tables<'_>) -> quote::Sql {
 /// The coordinator's UTC offset as a row shows it: its local `gmt_create` minus its UTC
 /// `begin_time`, both taken at the global's begin, to the nearest quarter hour (every
 /// time zone's offset is a multiple of 15 minutes).
-fn store_offset(
+pub(crate) fn store_offset(
     created_local: Option<NaiveDateTime>,
     begun_at: Option<DateTime<Utc>>,
 ) -> Option<chrono::Duration> {

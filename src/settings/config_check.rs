@@ -174,7 +174,13 @@ impl Plans {
         }
         for (name, c) in &config.seata {
             let section = format!("seata coordinator {name}");
-            if let Some(plan) = plans.pg_ref(t, &section, &c.postgres, true) {
+            // A store on MySQL: its target's connection is checked with the mysql
+            // targets (its tables are not, yet).
+            let store = c
+                .postgres
+                .as_ref()
+                .and_then(|pg| plans.pg_ref(t, &section, pg, true));
+            if let Some(plan) = store {
                 use crate::seata::store::{BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS};
                 for (table, columns) in [
                     (&c.global_table, &GLOBAL_COLUMNS[..]),

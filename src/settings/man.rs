@@ -127,7 +127,8 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         "seata.NAME",
         "Named Apache Seata coordinators (indoubt seata globals), by their database store (store.mode=db).",
         &[
-            plain("postgres", Kind::Text, "a postgres target name or connection string: the store's database"),
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the store's database (store.db.db-type postgresql)"),
+            plain("mysql", Kind::Text, "instead of postgres: a mysql target name, for a store on MySQL or MariaDB (db-type mysql)"),
             reg("global_table", &defaults::SEATA_GLOBAL_TABLE),
             reg("branch_table", &defaults::SEATA_BRANCH_TABLE),
             reg("lock_table", &defaults::SEATA_LOCK_TABLE),

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::seata::{coordinator, line, stuck};
+use common::seata::{coordinator, coordinator_mariadb, line, stuck};
 use common::*;
 use serde_json::Value;
 
@@ -785,4 +785,95 @@ fn a_client_table_that_is_not_there_is_unknown() {
             out.stdout
         );
     }
+}
+
+/// A coordinator whose store is in MariaDB (`store.db.db-type: mysql`, as Seata's users
+/// on MariaDB run it): an AT global whose client died after a dirty write is timed out
+/// and retried, and `seata globals` reads it there as on PostgreSQL — its status, its
+/// branch, its row lock and (from the business database's undo log) the dirty write.
+#[test]
+fn a_store_in_mariadb_is_read_as_one_in_postgres() {
+    let (tc, store_url) = coordinator_mariadb();
+    let db = TestDb::create("seata_my");
+    let lines = stuck(
+        "at-dirty",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4712".into(),
+            format!("app={}", unique("atm")),
+            "halt=after-dirty-write".into(),
+            "timeout_ms=2000".into(),
+        ],
+    );
+    let xid = line(&lines, "global").fields["xid"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mysql:\n  store:\n    url: {store_url}\n    option_file: {}\n    ssl_mode: DISABLED\nseata:\n  tc:\n    mysql: store\n    grace: 1s\n    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
+            common::mysql::cnf(),
+            db.url()
+        ),
+    )
+    .unwrap();
+    let mut found = Value::Null;
+    wait_for(
+        "the global timed out, past its grace, in the MariaDB store",
+        || {
+            let (r, _) = globals(&config);
+            let hit = r["coordinators"][0]["snapshot"]["overdue"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|g| g["xid"] == xid.as_str() && g["status"] == 6)
+                .cloned();
+            match hit {
+                Some(g) => {
+                    found = g;
+                    true
+                }
+                None => false,
+            }
+        },
+    );
+    let g = &found;
+    assert_eq!(g["status_name"], "TimeoutRollbacking", "{g:#}");
+    assert_eq!(g["branches"][0]["branch_type"], "AT", "{g:#}");
+    assert_eq!(g["locks"]["rows"], 1, "{g:#}");
+    assert_eq!(g["locks"]["sample"][0]["pk"], "4712", "{g:#}");
+    assert!(g["past_timeout_seconds"].as_f64().unwrap() > 1.0, "{g:#}");
+    assert!(g["locks"]["held_since"].is_string(), "{g:#}");
+    let out = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&config)
+        .args(["seata", "globals"]));
+    assert!(out.code >= 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("row accounts id=4712 was changed after the branch (amount: the branch wrote 90, now 7; note: the branch wrote \"seata\", now \"dirty\")"),
+        "{}",
+        out.stdout
+    );
+    // A table the store does not have: UNKNOWN, named.
+    let wrong = dir.path().join("wrong.yaml");
+    std::fs::write(
+        &wrong,
+        std::fs::read_to_string(&config).unwrap().replace(
+            "    grace: 1s\n",
+            "    grace: 1s\n    lock_table: no_such_locks\n",
+        ),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&wrong)
+        .args(["seata", "globals"]));
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("no table no_such_locks"),
+        "{}",
+        out.stdout
+    );
 }

@@ -1,5 +1,5 @@
-//! The lab's Apache Seata coordinator (tests/lab/seata/server, its store in the lab's
-//! PostgreSQL) and the client harness that leaves its stuck states (tests/lab/seata/run).
+//! The lab's Apache Seata coordinators (tests/lab/seata/server, their stores in the lab's
+//! PostgreSQL and MariaDB) and the client harness that leaves its stuck states (tests/lab/seata/run).
 
 use super::*;
 use std::collections::BTreeMap;
@@ -8,30 +8,41 @@ use std::collections::BTreeMap;
 /// `127.0.0.1:PORT`, its store's URL). Started once (the script is idempotent).
 pub fn coordinator() -> (String, String) {
     static STARTED: OnceLock<(String, String)> = OnceLock::new();
+    STARTED.get_or_init(|| started("pg", "PG")).clone()
+}
+
+/// The running coordinator with its store in the lab's MariaDB (database `seata`): its
+/// transaction service and its store's URL (no password: the lab's option file has it).
+pub fn coordinator_mariadb() -> (String, String) {
+    static STARTED: OnceLock<(String, String)> = OnceLock::new();
     STARTED
-        .get_or_init(|| {
-            let out = std::process::Command::new(repo_root().join("tests/lab/seata/server"))
-                .args(["start", "pg"])
-                .output()
-                .expect("run tests/lab/seata/server");
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            assert!(
-                out.status.success(),
-                "tests/lab/seata/server start pg failed: {text}{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let env: HashMap<String, String> = text
-                .lines()
-                .filter_map(|l| l.strip_prefix("export "))
-                .filter_map(|l| l.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.trim_matches('\'').to_string()))
-                .collect();
-            (
-                env["INDOUBT_LAB_SEATA_PG_TC"].clone(),
-                env["INDOUBT_LAB_SEATA_PG_STORE_URL"].clone(),
-            )
-        })
+        .get_or_init(|| started("mariadb", "MARIADB"))
         .clone()
+}
+
+/// Starts one of the lab's coordinators (`pg` or `mariadb`; idempotent) and reads its
+/// `INDOUBT_LAB_SEATA_<ENV>_TC` and `_STORE_URL` from what the script prints.
+fn started(instance: &str, env_name: &str) -> (String, String) {
+    let out = std::process::Command::new(repo_root().join("tests/lab/seata/server"))
+        .args(["start", instance])
+        .output()
+        .expect("run tests/lab/seata/server");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "tests/lab/seata/server start {instance} failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let env: HashMap<String, String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("export "))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.trim_matches('\'').to_string()))
+        .collect();
+    (
+        env[&format!("INDOUBT_LAB_SEATA_{env_name}_TC")].clone(),
+        env[&format!("INDOUBT_LAB_SEATA_{env_name}_STORE_URL")].clone(),
+    )
 }
 
 /// One line the harness printed: its kind and its `key=value` fields.
