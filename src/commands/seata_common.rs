@@ -52,6 +52,8 @@ pub struct Coordinator {
 }
 
 /// Where a coordinator's store is.
+// One per coordinator of the config: its size is of no consequence.
+#[allow(clippy::large_enum_variant)]
 pub enum Store {
     Postgres(Referenced),
     Mysql(Result<MysqlTarget, String>),
