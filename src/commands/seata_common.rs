@@ -8,9 +8,10 @@ use crate::codes::Code;
 use crate::config::{SeataClientConfig, SeataConfig};
 use crate::context::Context;
 use crate::error::hinted;
-use crate::findings::{Finding, Severity};
+use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::Next;
 use crate::pg::session::{self, Session};
+use crate::report::Target;
 use crate::seata::mysql_store;
 use crate::seata::store::{self, Known, Problem};
 use crate::settings::defaults;
@@ -343,4 +344,28 @@ pub(crate) fn client_failed(
 
 pub(crate) fn client_subject(c: &Coordinator, client: &Client) -> String {
     format!("seata coordinator {} client {}", c.name, client.name)
+}
+
+/// Findings about a coordinator's clients, grouped under the coordinator in `check`
+/// (the ones about a global keep their own object).
+pub(crate) fn owned(c: &Coordinator, mut findings: Vec<Finding>) -> Vec<Finding> {
+    for f in &mut findings {
+        if f.object.is_none() {
+            f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
+        }
+    }
+    findings
+}
+
+/// Where a `seata` report looked: the config file that names the coordinators.
+pub(crate) fn report_target(settings: &SeataSettings) -> Target {
+    Target {
+        name: None,
+        kind: "seata".into(),
+        address: settings
+            .config_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    }
 }

@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
-use crate::report::{Report, TableView, Target};
+use crate::report::{Report, TableView};
 use crate::seata::mysql_store;
 use crate::seata::status::Stage;
 use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
@@ -410,23 +410,10 @@ fn report_of(
                 format!("{e:#}"),
             )),
         }
-        for f in &mut client_findings {
-            if f.object.is_none() {
-                f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
-            }
-        }
-        findings.extend(client_findings);
+        findings.extend(seata_common::owned(c, client_findings));
         coordinators.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "seata".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = seata_common::report_target(settings);
     Report::new(
         "seata globals",
         target,
@@ -569,12 +556,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
         );
     }
     // Every finding of this coordinator is about its globals: `check` groups them.
-    for f in &mut findings {
-        if f.object.is_none() {
-            f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
-        }
-    }
-    findings
+    seata_common::owned(c, findings)
 }
 
 /// What the undo logs of a global's AT branches say of its rows now, as a sentence to

@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
-use crate::report::{Report, TableView, Target};
+use crate::report::{Report, TableView};
 use crate::seata::saga::{self, Instance, Unended};
 use crate::seata::status::Stage;
 use crate::seata::store::Known;
@@ -193,7 +193,7 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Sagas>>>) -> Re
                 unended_total: None,
                 store_error: None,
             };
-            let mut client_findings = match read {
+            let client_findings = match read {
                 ClientRead::Read(sagas) => {
                     assess(c, client, prefix, settings.show, sagas, &mut client_entry)
                 }
@@ -216,25 +216,12 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Sagas>>>) -> Re
                     &e,
                 )],
             };
-            for f in &mut client_findings {
-                if f.object.is_none() {
-                    f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
-                }
-            }
-            findings.extend(client_findings);
+            findings.extend(seata_common::owned(c, client_findings));
             entry.clients.push(client_entry);
         }
         coordinators.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "seata".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = seata_common::report_target(settings);
     Report::new(
         "seata sagas",
         target,

@@ -11,7 +11,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
-use crate::report::{Report, TableView, Target};
+use crate::report::{Report, TableView};
 use crate::seata::fence::{self, Fence, FenceCount};
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::Known;
@@ -241,25 +241,12 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> R
                     &e,
                 )),
             }
-            for f in &mut client_findings {
-                if f.object.is_none() {
-                    f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
-                }
-            }
-            findings.extend(client_findings);
+            findings.extend(seata_common::owned(c, client_findings));
             entry.clients.push(client_entry);
         }
         coordinators.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "seata".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = seata_common::report_target(settings);
     Report::new("seata tcc", target, findings, TccReport { coordinators })
 }
 
