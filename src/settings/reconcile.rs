@@ -23,6 +23,16 @@ pub struct Parameters {
     pub slack: Setting<Duration>,
 }
 
+/// The flags over a job's fields that have a default (`reconcile --id-from`, `--since`,
+/// `--until`, `--settle`, `--slack`).
+pub struct Overrides {
+    pub id_from: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub settle: Option<Duration>,
+    pub slack: Option<Duration>,
+}
+
 /// Everything one comparison needs, resolved.
 pub struct ReconcileSettings {
     pub job: Option<String>,
@@ -55,9 +65,9 @@ pub struct ReconcileSettings {
 pub fn parameters(
     name: Option<&str>,
     job: Option<&ReconcileJobConfig>,
-    flags: Option<&ReconcileArgs>,
+    flags: Option<&Overrides>,
 ) -> Parameters {
-    let flag = |f: fn(&ReconcileArgs) -> &Option<String>| flags.and_then(|a| f(a).clone());
+    let flag = |f: fn(&Overrides) -> &Option<String>| flags.and_then(|a| f(a).clone());
     let section = name.unwrap_or_default();
     let text = |entry: &'static defaults::Entry,
                 field: Option<&String>,
@@ -179,7 +189,17 @@ pub fn reconcile(t: &Targets, args: ReconcileArgs) -> Result<ReconcileSettings> 
     };
     let query = need(pick(&args.query, |j| &j.query), "--query")?;
     let topic = need(pick(&args.topic, |j| &j.topic), "--topic")?;
-    let p = parameters(job_name.as_deref(), job, Some(&args));
+    let p = parameters(
+        job_name.as_deref(),
+        job,
+        Some(&Overrides {
+            id_from: args.id_from.clone(),
+            since: args.since.clone(),
+            until: args.until.clone(),
+            settle: args.settle,
+            slack: args.slack,
+        }),
+    );
     let id_from = IdFrom::parse(&p.id_from.value).ok_or_else(|| {
         anyhow::anyhow!(
             "invalid --id-from {:?}: use key, header:NAME or json:/pointer",
