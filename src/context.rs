@@ -22,6 +22,10 @@ pub struct Context {
     pub timeout_from: crate::settings::Source,
     /// What a next command must repeat of this run (its --config).
     pub invocation: crate::next::Invocation,
+    /// This run's command line as the audit trail records it, secrets masked
+    /// (`audit::redact`); set by the run (`commands::run`), which has the command line's
+    /// definition. Empty in a context made otherwise (tests).
+    pub command_line: Vec<String>,
     /// The reads a check run shares among its checks; None outside one.
     pub(crate) shared: Shared,
 }
@@ -66,6 +70,7 @@ impl Context {
             invocation: crate::next::Invocation {
                 config: global.config.clone(),
             },
+            command_line: Vec::new(),
             shared: Shared::default(),
         })
     }

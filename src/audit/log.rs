@@ -597,7 +597,7 @@ pub enum Resealed {
 /// Makes a new head for a log whose chain is intact line by line, after appending a
 /// record of it (who, when, why, what the old head said). Refused, with nothing done,
 /// when any line is broken.
-pub fn reseal(path: &Path, reason: &str) -> Result<Resealed> {
+pub fn reseal(path: &Path, reason: &str, command_line: Vec<String>) -> Result<Resealed> {
     if fsafe::open_read(path, "audit log")?.is_none() {
         bail!("no audit log at {}: nothing to reseal", path.display());
     }
@@ -632,6 +632,7 @@ pub fn reseal(path: &Path, reason: &str) -> Result<Resealed> {
             let mut record = Record::reseal(
                 path,
                 reason,
+                command_line,
                 serde_json::json!({
                     "old_head": head.text(),
                     "old_head_problem": head.describe(),

@@ -283,6 +283,8 @@ pub struct Action {
     pub heuristic: bool,
     pub reason: Option<String>,
     pub ticket: Option<String>,
+    /// The run's command line, secrets masked (`Context::command_line`).
+    pub command_line: Vec<String>,
 }
 
 impl Record {
@@ -300,7 +302,7 @@ impl Record {
             ),
             operator: Operator::current(),
             identity: Some(Identity::current()),
-            command_line: super::redact::command_line(std::env::args_os()),
+            command_line: a.command_line,
             reason: a.reason,
             ticket: a.ticket,
             target: a.target,
@@ -317,9 +319,14 @@ impl Record {
         }
     }
 
-    /// The record of `audit reseal` on the log at `log`: who, when, why, and (in
-    /// `evidence`) what the old head said.
-    pub fn reseal(log: &std::path::Path, reason: &str, evidence: serde_json::Value) -> Record {
+    /// The record of `audit reseal` on the log at `log`: who, when, from which command
+    /// line (secrets masked), why, and (in `evidence`) what the old head said.
+    pub fn reseal(
+        log: &std::path::Path,
+        reason: &str,
+        command_line: Vec<String>,
+        evidence: serde_json::Value,
+    ) -> Record {
         let now = chrono::Utc::now();
         Record {
             seq: 0,
@@ -332,7 +339,7 @@ impl Record {
             ),
             operator: Operator::current(),
             identity: Some(Identity::current()),
-            command_line: super::redact::command_line(std::env::args_os()),
+            command_line,
             reason: Some(reason.to_string()),
             ticket: None,
             target: Target {
@@ -442,6 +449,7 @@ mod tests {
             heuristic: false,
             reason: None,
             ticket: None,
+            command_line: vec![],
         }))
         .unwrap();
         assert_eq!(text["identity"]["uid"], identity.uid);

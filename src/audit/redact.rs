@@ -9,10 +9,9 @@
 //! masked alike. Any other value is masked where the whole of it reads as a connection
 //! string or URL that sets a password.
 
-use crate::cli::{Cli, ClientProperty, MysqlConn, PgConn, PgDbname};
+use crate::cli::{ClientProperty, MysqlConn, PgConn, PgDbname};
 use crate::pg::conninfo;
 use crate::settings::kafka_client::target::redact_property_arg;
-use clap::CommandFactory;
 use std::any::TypeId;
 use std::ffi::OsString;
 
@@ -35,9 +34,14 @@ enum Kind {
     Bare,
 }
 
-/// Every argument of the process (the program name first), with secrets masked.
-pub fn command_line(args: impl IntoIterator<Item = OsString>) -> Vec<String> {
-    let mut root = Cli::command();
+/// Every argument of the process (the program name first), with secrets masked, walked
+/// by `definition`: the command line's one definition (`help::command`), handed down
+/// because the audit trail may not import the registry of commands it is made of.
+pub fn command_line(
+    definition: &clap::Command,
+    args: impl IntoIterator<Item = OsString>,
+) -> Vec<String> {
+    let mut root = definition.clone();
     root.build();
     let mut current = &root;
     let mut args = args.into_iter().map(|a| a.to_string_lossy().into_owned());
@@ -200,8 +204,13 @@ fn with_password_masked(value: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn definition() -> clap::Command {
+        crate::help::command()
+    }
+
     fn line(args: &[&str]) -> Vec<String> {
         command_line(
+            &definition(),
             std::iter::once("indoubt")
                 .chain(args.iter().copied())
                 .map(OsString::from),
@@ -362,11 +371,14 @@ mod tests {
     #[test]
     fn non_utf8_arguments_do_not_panic() {
         use std::os::unix::ffi::OsStringExt;
-        let shown = command_line([
-            OsString::from("indoubt"),
-            OsString::from("--audit-log"),
-            OsString::from_vec(vec![b'/', 0xff]),
-        ]);
+        let shown = command_line(
+            &definition(),
+            [
+                OsString::from("indoubt"),
+                OsString::from("--audit-log"),
+                OsString::from_vec(vec![b'/', 0xff]),
+            ],
+        );
         assert_eq!(shown.len(), 3);
     }
 
@@ -408,7 +420,7 @@ mod tests {
             }
             command.get_subcommands().for_each(walk);
         }
-        walk(&Cli::command());
+        walk(&definition());
     }
 
     /// psql's -d takes a whole connection string as --pg does: masked alike in every

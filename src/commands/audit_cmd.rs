@@ -250,7 +250,7 @@ fn verify_report(snapshot: AuditSnapshot) -> Report<AuditReport> {
 
 pub fn reseal(ctx: &Context, audit_log: &AuditLog, reason: &str) -> Result<Severity> {
     let path = audit_log.path()?;
-    let (code, message, records) = match log::reseal(path, reason)? {
+    let (code, message, records) = match log::reseal(path, reason, ctx.command_line.clone())? {
         log::Resealed::Nothing => (
             codes::AUDIT_HEAD_MATCHES,
             "the head names the last record: nothing to reseal, nothing done".to_string(),

@@ -252,6 +252,7 @@ pub async fn run<S: Subject>(
                 heuristic: plan.heuristic,
                 reason: confirmation.reason.clone(),
                 ticket: confirmation.ticket.clone(),
+                command_line: ctx.command_line.clone(),
             }),
         );
         let intent = match recorded {

@@ -40,6 +40,7 @@ pub fn context() -> Context {
         invocation: crate::next::Invocation {
             config: Some(CONFIG_PATH.into()),
         },
+        command_line: Vec::new(),
         shared: Default::default(),
     }
 }
