@@ -17,7 +17,7 @@ pub fn render_all() -> Vec<(PathBuf, Vec<u8>)> {
         Shell::Elvish,
         Shell::PowerShell,
     ] {
-        let mut cmd = help::command();
+        let mut cmd = help::command(&probes::REGISTRY);
         let mut out = Vec::new();
         clap_complete::generate(shell, &mut cmd, "indoubt", &mut out);
         let name = match shell {
@@ -29,7 +29,7 @@ pub fn render_all() -> Vec<(PathBuf, Vec<u8>)> {
         };
         files.push((PathBuf::from("completions").join(name), out));
     }
-    let mut cmd = help::command();
+    let mut cmd = help::command(&probes::REGISTRY);
     cmd.build();
     man_pages(&cmd, None, "", &mut files);
     files.push((
@@ -96,7 +96,7 @@ fn page_name(path: &str) -> String {
 /// Text for roff: backslashes and hyphens escaped, no line starting with a control
 /// character.
 fn examples_section(path: &str) -> String {
-    let examples = help::examples(path);
+    let examples = help::examples(&probes::REGISTRY, path);
     if examples.is_empty() {
         return String::new();
     }

@@ -1,6 +1,10 @@
 //! Command-line definitions (clap derive). The doc comments here are the `--help` text.
+//! The probes' commands are not here: each probe declares its own arguments in its folder
+//! (`Inspect::Args`), flattening the shared groups below (`PgTargetArgs`, …), and
+//! `settings::probe::Registry` places them by their paths around the root and commands
+//! defined here.
 
-use crate::units::{parse_count, parse_duration, parse_size};
+use crate::units::parse_duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -69,14 +73,37 @@ secret_bearing! {
 /// branches; Apache Seata global transactions that never end and the row locks they
 /// hold; and reads the coordinator's decision from transaction managers' logs
 /// (Narayana, Atomikos) and Seata's store. Inspection never writes: sessions are read-only, autocommit and bounded by --timeout.
+// The root alone (the doc comment above is indoubt's help): its name and the global
+// options. `settings::probe::Registry::definition` puts the commands under it, each
+// probe's from the registry, then the [`Command`]s below; help.rs's `command` is the result.
 #[derive(Debug, Parser)]
 #[command(name = "indoubt", version, after_long_help = EXIT_CODES_HELP)]
-pub struct Cli {
+pub struct Root {
     #[command(flatten)]
     pub global: GlobalArgs,
+}
 
-    #[command(subcommand)]
+/// A command line as parsed: `Registry::invocation` makes it of what clap matched.
+#[derive(Debug)]
+pub struct Cli {
+    pub global: GlobalArgs,
     pub command: Command,
+}
+
+/// A probe's command as parsed: the probe (by its command's path, as the registry names
+/// it) and its own arguments, of the type it declares (`Inspect::Args`), for it to
+/// resolve. (cli.rs names no probe: the probes build on the settings, which build on this.)
+pub struct ProbeInvocation {
+    pub command: &'static str,
+    pub args: Box<dyn std::any::Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for ProbeInvocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProbeInvocation")
+            .field("command", &self.command)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The options every command takes, in a section of their own in each command's help.
@@ -132,23 +159,13 @@ impl OutputFormat {
     }
 }
 
+// The commands besides the probes' (which come before them in the help). No doc comment:
+// clap's derive would make it the root's help.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Inspect PostgreSQL
-    #[command(subcommand)]
-    Pg(PgCommand),
-    /// Inspect Kafka: LSO gaps, producers, transactions, hanging transactions
-    #[command(subcommand)]
-    Kafka(KafkaCommand),
-    /// Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back
-    #[command(subcommand)]
-    Mysql(MysqlCommand),
-    /// Inspect Apache Seata: global transactions that never end, and the row locks they hold
-    #[command(subcommand)]
-    Seata(SeataCommand),
-    /// Compare the ids in a database window with the ids in a topic (dual-write gaps)
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Reconcile(ReconcileArgs),
+    /// A probe's command (`pg prepared`, `reconcile`): the registry's, never clap's derive.
+    #[command(skip)]
+    Probe(ProbeInvocation),
     /// Resolve an in-doubt transaction: evidence, the coordinator's decision, confirmation, audit
     #[command(subcommand)]
     Resolve(ResolveCommand),
@@ -464,36 +481,6 @@ pub struct MysqlTargetArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum MysqlCommand {
-    /// List prepared XA branches (XA RECOVER): age, locks, blocked sessions, decoded XID;
-    /// and the history list that purge has not removed, with the oldest transaction
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Xa(MysqlXaArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct MysqlXaArgs {
-    #[command(flatten)]
-    pub target: MysqlTargetArgs,
-
-    /// Age at which a prepared branch is a WARNING [config: thresholds.prepared.warning_age; default 5m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub warning_age: Option<Duration>,
-
-    /// Age at which a prepared branch is CRITICAL [config: thresholds.prepared.critical_age; default 30m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub critical_age: Option<Duration>,
-
-    /// History list length that is a WARNING [config: thresholds.purge.warning_history_length; default 100k]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub warning_history_length: Option<u64>,
-
-    /// History list length that is CRITICAL [config: thresholds.purge.critical_history_length; default 1M]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub critical_history_length: Option<u64>,
-}
-
-#[derive(Debug, Subcommand)]
 pub enum AuditCommand {
     /// List audit records
     #[command(after_long_help = EXIT_CODES_HELP)]
@@ -550,22 +537,6 @@ pub struct AuditVerifyArgs {
     pub audit_log: Option<PathBuf>,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum KafkaCommand {
-    /// Per partition: high watermark, last stable offset, the gap, and the open transaction pinning it
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Lso(LsoArgs),
-    /// Active producers of one partition (DescribeProducers)
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Producers(ProducersArgs),
-    /// Transactions known to the coordinators (ListTransactions, DescribeTransactions)
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Transactions(TransactionsArgs),
-    /// Find hanging transactions: open on a partition, but never to be ended by their coordinator
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Hanging(HangingArgs),
-}
-
 /// Which Kafka cluster to look at, the way kafka tools and kcat name one.
 #[derive(Debug, Args)]
 pub struct KafkaTargetArgs {
@@ -589,94 +560,6 @@ pub struct KafkaTargetArgs {
     pub command_config: Option<PathBuf>,
 }
 
-#[derive(Debug, Args)]
-pub struct LsoArgs {
-    #[command(flatten)]
-    pub target: KafkaTargetArgs,
-
-    /// Only this topic (repeatable) [default: every topic, internal ones included]
-    #[arg(long, value_name = "TOPIC", conflicts_with = "topic_regex")]
-    pub topic: Vec<String>,
-
-    /// Only topics whose name matches this regular expression
-    #[arg(long, value_name = "REGEX")]
-    pub topic_regex: Option<String>,
-
-    /// Age of the first unstable record that is a WARNING [config: thresholds.lso.warning_age; default 5m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub warning_age: Option<Duration>,
-
-    /// … CRITICAL [config: thresholds.lso.critical_age; default 15m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub critical_age: Option<Duration>,
-
-    /// Offsets between LSO and high watermark that are a WARNING [config: thresholds.lso.warning_gap; default 100k]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub warning_gap: Option<u64>,
-
-    /// … CRITICAL [config: thresholds.lso.critical_gap; default 1M]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub critical_gap: Option<u64>,
-}
-
-#[derive(Debug, Args)]
-pub struct ProducersArgs {
-    #[command(flatten)]
-    pub target: KafkaTargetArgs,
-
-    /// The topic of the partition (required)
-    #[arg(long, value_name = "TOPIC")]
-    pub topic: Option<String>,
-
-    /// The partition whose producers to describe (required)
-    #[arg(long, value_name = "PARTITION")]
-    pub partition: Option<i32>,
-}
-
-#[derive(Debug, Args)]
-pub struct TransactionsArgs {
-    #[command(flatten)]
-    pub target: KafkaTargetArgs,
-
-    /// Only transactions in this state (Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort, …); repeatable
-    #[arg(long, value_name = "STATE", conflicts_with = "transactional_id")]
-    pub state: Vec<String>,
-
-    /// Only transactions started longer ago than this (the broker filters from Kafka 3.8; before, indoubt filters on the start times)
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, conflicts_with = "transactional_id")]
-    pub min_duration: Option<Duration>,
-
-    /// Describe this transactional id only
-    #[arg(long, value_name = "ID")]
-    pub transactional_id: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct HangingArgs {
-    #[command(flatten)]
-    pub target: KafkaTargetArgs,
-
-    /// Search this topic [default: every topic]
-    #[arg(long, value_name = "TOPIC", conflicts_with_all = ["broker_id", "topic_regex"])]
-    pub topic: Option<String>,
-
-    /// Search the topics whose name matches this regular expression
-    #[arg(long, value_name = "REGEX")]
-    pub topic_regex: Option<String>,
-
-    /// … only this partition of it
-    #[arg(long, value_name = "PARTITION", requires = "topic")]
-    pub partition: Option<i32>,
-
-    /// Search the partitions with a replica on this broker
-    #[arg(long, value_name = "ID")]
-    pub broker_id: Option<i32>,
-
-    /// Transactions whose last write is older than this are examined, as kafka-transactions.sh [config: thresholds.hanging.max_transaction_timeout; default 15m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub max_transaction_timeout: Option<Duration>,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Show the config in force: its file, every target (never a secret) and the thresholds;
@@ -695,71 +578,6 @@ pub struct ConfigShowArgs {
     /// that stops a reconcile job or outbox check CRITICAL
     #[arg(long)]
     pub check: bool,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PgCommand {
-    /// List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID
-    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
-    Prepared(PreparedArgs),
-    /// List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages
-    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
-    Slots(SlotsArgs),
-    /// Name who holds back the xmin horizon, and how far each database is from wraparound
-    #[command(after_long_help = EXIT_CODES_HELP, disable_help_flag = true)]
-    Horizon(HorizonArgs),
-    /// Outbox health: unpublished rows, their age, rows a monotonic-cursor relay skipped; inbox size and age
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Outbox(OutboxArgs),
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SeataCommand {
-    /// Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Globals(SeataGlobalsArgs),
-    /// TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients' databases
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Tcc(SeataTccArgs),
-    /// Saga instances unknown, stalled, or whose compensation failed, in the clients' saga stores
-    #[command(after_long_help = EXIT_CODES_HELP)]
-    Sagas(SeataSagasArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct SeataTccArgs {
-    /// Only this coordinator of the config (seata: NAME) [default: all of them]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SeataSagasArgs {
-    /// Only this coordinator of the config (seata: NAME) [default: all of them]
-    pub name: Option<String>,
-
-    /// How many states of each saga instance to list
-    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::SEATA_SHOW.number() as usize)]
-    pub show: usize,
-}
-
-#[derive(Debug, Args)]
-pub struct SeataGlobalsArgs {
-    /// Only this coordinator of the config (seata: NAME) [default: all of them]
-    pub name: Option<String>,
-
-    /// How many branches and locked rows of each global to list
-    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::SEATA_SHOW.number() as usize)]
-    pub show: usize,
-}
-
-#[derive(Debug, Args)]
-pub struct OutboxArgs {
-    /// Only this outbox (or inbox) of the config [default: all of them]
-    pub name: Option<String>,
-
-    /// How many skipped ids to list
-    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::OUTBOX_SHOW.number() as usize)]
-    pub show: usize,
 }
 
 /// Which PostgreSQL server to look at: --pg, and psql's own -h, -p, -U and -d, which
@@ -791,142 +609,4 @@ pub struct PgTargetArgs {
     /// Print help (-h is the host, as in psql)
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
-}
-
-#[derive(Debug, Args)]
-pub struct PreparedArgs {
-    #[command(flatten)]
-    pub target: PgTargetArgs,
-
-    /// Only prepared transactions of this database (repeatable; -d is the database to connect to, as in psql)
-    #[arg(long = "database", value_name = "NAME")]
-    pub databases: Vec<String>,
-
-    /// Age at which a prepared transaction is a WARNING [config: thresholds.prepared.warning_age; default 5m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub warning_age: Option<Duration>,
-
-    /// Age at which a prepared transaction is CRITICAL [config: thresholds.prepared.critical_age; default 30m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub critical_age: Option<Duration>,
-}
-
-#[derive(Debug, Args)]
-pub struct SlotsArgs {
-    #[command(flatten)]
-    pub target: PgTargetArgs,
-
-    /// WAL retained by an inactive slot that is a WARNING, e.g. 512MiB, 1GB [config: thresholds.slots.warning_retained; default 1GiB]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub warning_retained: Option<u64>,
-
-    /// WAL retained by an inactive slot that is CRITICAL [config: thresholds.slots.critical_retained; default 10GiB]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub critical_retained: Option<u64>,
-}
-
-#[derive(Debug, Args)]
-pub struct HorizonArgs {
-    #[command(flatten)]
-    pub target: PgTargetArgs,
-
-    /// How long one holder may hold the horizon before a WARNING [config: thresholds.horizon.warning_age; default 1h]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub warning_age: Option<Duration>,
-
-    /// … before CRITICAL [config: thresholds.horizon.critical_age; default 6h]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub critical_age: Option<Duration>,
-
-    /// How many xids one holder may hold the horizon back before a WARNING, e.g. 10M [config: thresholds.horizon.warning_xids; default 10M]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub warning_xids: Option<u64>,
-
-    /// … before CRITICAL [config: thresholds.horizon.critical_xids; default 100M]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub critical_xids: Option<u64>,
-
-    /// Database age (datfrozenxid, datminmxid) that is a WARNING [config: thresholds.wraparound.warning_xids; default 1.3B]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub wraparound_warning_xids: Option<u64>,
-
-    /// Database age that is CRITICAL [config: thresholds.wraparound.critical_xids; default 1.4B]
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub wraparound_critical_xids: Option<u64>,
-}
-
-#[derive(Debug, Args)]
-pub struct ReconcileArgs {
-    /// A reconcile job from the config; flags override its fields [default: the config's
-    /// only job, unless --query and --topic are given]
-    pub job: Option<String>,
-
-    /// Never draw the progress spinner on stderr (it is drawn only on a terminal anyway)
-    #[arg(long)]
-    pub no_progress: bool,
-
-    /// The database: a target name, a postgres:// URL or conninfo
-    #[arg(long, value_name = "TARGET")]
-    pub pg: Option<PgConn>,
-
-    /// Returns the id (text or integer) and optionally the row's time, for rows in [$1,
-    /// $2); an id longer than 4096 bytes is refused (exit 3, naming the row)
-    #[arg(long, value_name = "SQL")]
-    pub query: Option<String>,
-
-    #[command(flatten)]
-    pub kafka: KafkaTargetArgs,
-
-    /// The topic the rows are published to [default: the job's topic]
-    #[arg(long, value_name = "TOPIC")]
-    pub topic: Option<String>,
-
-    /// Where a message's id is: key, header:NAME or json:/pointer [default: key]; an id
-    /// longer than 4096 bytes is refused (exit 3, naming the partition and offset)
-    #[arg(long, value_name = "WHERE")]
-    pub id_from: Option<String>,
-
-    /// The window's start: an RFC 3339 time or a duration back from now, e.g. 3h [default: 24h]
-    #[arg(long, value_name = "TIME")]
-    pub since: Option<String>,
-
-    /// The window's end (exclusive): a time or a duration back from now [default: 0s, now]
-    #[arg(long, value_name = "TIME")]
-    pub until: Option<String>,
-
-    /// Rows younger than this are not yet expected in the topic (relay lag) [default: 5m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub settle: Option<Duration>,
-
-    /// Read the topic from this much before the window's start (producer clock skew) [default: 1m]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub slack: Option<Duration>,
-
-    /// Compare counts only, without keeping ids
-    #[arg(long)]
-    pub count_only: bool,
-
-    /// Write every id of every class to this file (`class<TAB>id` lines), each field
-    /// escaped: \\ \t \n \r, \xHH for other ASCII control bytes, \u{HHHH} for C1
-    /// controls and U+2028/U+2029
-    #[arg(long, value_name = "FILE")]
-    pub ids_out: Option<PathBuf>,
-
-    /// How many ids of each class the table shows
-    #[arg(long, value_name = "N", default_value_t = crate::settings::defaults::RECONCILE_SHOW.number() as usize)]
-    pub show: usize,
-
-    /// Memory the ids of both sides may take, at most 1GiB; past it they are sorted into
-    /// runs on disk and merged, with the same result [default: 512MiB]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory: Option<u64>,
-
-    /// Where the runs past --memory go: a private directory is made there and removed on
-    /// exit [default: $TMPDIR, else /tmp]
-    #[arg(long, value_name = "DIR")]
-    pub spill_dir: Option<PathBuf>,
-
-    /// Bound on the database query (it may stream millions of rows) [default: 1h]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
-    pub query_timeout: Option<Duration>,
 }

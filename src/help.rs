@@ -1,18 +1,20 @@
-//! The examples every command's help ends with (and its man page's EXAMPLES): a probe's
-//! from the registry (its `Pages`), the other commands' from one table by command path;
-//! and the clap command with them attached. A test walks
-//! the whole command tree: every leaf has examples, every argument a description, and
-//! every example parses to the command it illustrates.
+//! The command line's one definition ([`command`]): the registry's commands with every
+//! command's examples at the end of its help (and its man page's EXAMPLES) — a probe's
+//! from the registry (its `Pages`), the other commands' from one table by command path.
+//! It parses, helps, completes and documents, and the audit trail reads a command line by
+//! it. The registry is handed in (`commands::probes::REGISTRY`): the settings parse
+//! `check`'s plans with it and may not import the commands. A test walks the whole command
+//! tree: every leaf has examples, every argument a description, and every example parses
+//! to the command it illustrates.
 
 use crate::cli::Cli;
-use crate::commands::probes;
 use crate::settings::probe::example as ex;
 pub use crate::settings::probe::Example;
-use clap::CommandFactory;
+use crate::settings::probe::Registry;
 
 /// The examples of the command at `path` ("" for indoubt itself, "pg prepared").
-pub fn examples(path: &str) -> &'static [Example] {
-    if let Some(probe) = probes::named(path) {
+pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
+    if let Some(probe) = registry.probe(path) {
         return probe.pages().examples;
     }
     match path {
@@ -154,11 +156,20 @@ fn raw_words(line: &str) -> Vec<&str> {
 
 /// The command-line definition with every command's examples at the end of its help:
 /// `-h` shows them alone, `--help` after the exit codes.
-pub fn command() -> clap::Command {
-    with_examples(Cli::command(), "")
+pub fn command(registry: &Registry) -> clap::Command {
+    with_examples(registry, registry.definition(), "")
 }
 
-fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
+/// `argv` (the program's name first) parsed by [`command`]: the run's command line.
+pub fn parse_from<I, T>(registry: &Registry, argv: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    registry.invocation(&command(registry).try_get_matches_from(argv)?)
+}
+
+fn with_examples(registry: &Registry, mut cmd: clap::Command, path: &str) -> clap::Command {
     let names: Vec<String> = cmd
         .get_subcommands()
         .map(|s| s.get_name().to_string())
@@ -168,9 +179,9 @@ fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
             "" => name.clone(),
             _ => format!("{path} {name}"),
         };
-        cmd = cmd.mut_subcommand(&name, |sub| with_examples(sub, &sub_path));
+        cmd = cmd.mut_subcommand(&name, |sub| with_examples(registry, sub, &sub_path));
     }
-    let examples = examples(path);
+    let examples = examples(registry, path);
     if examples.is_empty() {
         return cmd;
     }
@@ -218,7 +229,7 @@ pub fn words(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::FromArgMatches;
+    use crate::commands::probes::REGISTRY;
 
     /// Every command and subcommand, with its path ("" for the root).
     fn walk(cmd: &clap::Command, path: String, out: &mut Vec<(String, clap::Command)>) {
@@ -233,7 +244,7 @@ mod tests {
     }
 
     fn tree() -> Vec<(String, clap::Command)> {
-        let mut cmd = command();
+        let mut cmd = command(&REGISTRY);
         cmd.build();
         let mut all = Vec::new();
         walk(&cmd, String::new(), &mut all);
@@ -258,7 +269,7 @@ mod tests {
                 }
             }
             if cmd.get_subcommands().all(|s| s.get_name() == "help") {
-                let n = examples(&path).len();
+                let n = examples(&REGISTRY, &path).len();
                 let help = cmd
                     .get_after_help()
                     .map(|h| h.to_string())
@@ -267,7 +278,7 @@ mod tests {
                     .get_after_long_help()
                     .map(|h| h.to_string())
                     .unwrap_or_default();
-                let text = render(examples(&path));
+                let text = render(examples(&REGISTRY, &path));
                 if !(2..=3).contains(&n) || help != text || !long.ends_with(&text) {
                     without_examples.push(path.clone());
                 }
@@ -289,13 +300,13 @@ mod tests {
     fn every_example_parses_to_its_own_command() {
         let mut checked = 0;
         for (path, _) in tree() {
-            for e in examples(&path) {
+            for e in examples(&REGISTRY, &path) {
                 let words = words(e.line);
                 assert_eq!(words[0], "indoubt", "{}", e.line);
-                let matches = command()
+                let matches = command(&REGISTRY)
                     .try_get_matches_from(&words)
                     .unwrap_or_else(|err| panic!("{}: {err}", e.line));
-                assert!(Cli::from_arg_matches(&matches).is_ok(), "{}", e.line);
+                assert!(REGISTRY.invocation(&matches).is_ok(), "{}", e.line);
                 let mut ran = Vec::new();
                 let mut m = &matches;
                 while let Some((name, sub)) = m.subcommand() {
@@ -350,7 +361,7 @@ mod tests {
     fn long_examples_are_continued_lines_that_read_back_whole() {
         let mut continued = 0;
         for (path, _) in tree() {
-            for e in examples(&path) {
+            for e in examples(&REGISTRY, &path) {
                 let lines = lines(e.line);
                 for l in &lines {
                     assert!(

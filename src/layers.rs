@@ -421,7 +421,7 @@ fn layer_breaks(graph: &Graph) -> Vec<String> {
 /// Every long flag of indoubt's, as `--name`, from the CLI's own definitions.
 fn long_flags() -> BTreeSet<String> {
     let mut flags = BTreeSet::new();
-    let mut commands = vec![crate::help::command()];
+    let mut commands = vec![crate::help::command(&crate::commands::probes::REGISTRY)];
     while let Some(command) = commands.pop() {
         for arg in command.get_arguments() {
             for long in arg.get_long_and_visible_aliases().into_iter().flatten() {

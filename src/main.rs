@@ -3,27 +3,28 @@
 // the interrupt race): past the default limit of 128 the type checker gives up.
 #![recursion_limit = "256"]
 
-use clap::FromArgMatches;
+use indoubt::commands::probes::REGISTRY;
 use indoubt::interrupt::{self, Ended};
 use indoubt::usage::{self, HelpAsked};
-use indoubt::{cli, commands, error, hints, shown, term};
+use indoubt::{commands, error, hints, shown, term};
 use std::process::ExitCode;
 
 /// Exit code for usage, config and runtime errors: UNKNOWN, never clap's 2 (CRITICAL to a monitor).
 const EXIT_UNKNOWN: u8 = 3;
 
 fn main() -> ExitCode {
-    // The definitions with every command's examples attached (help::command).
-    let parsed = indoubt::help::command()
+    // The one definition: the registry's commands, every command's examples attached
+    // (help::command); a probe's command is parsed into its own arguments.
+    let parsed = indoubt::help::command(&REGISTRY)
         .try_get_matches()
-        .and_then(|matches| cli::Cli::from_arg_matches(&matches));
+        .and_then(|matches| REGISTRY.invocation(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             if err.kind() == clap::error::ErrorKind::DisplayHelp {
                 let args: Vec<_> = std::env::args_os().skip(1).collect();
                 if let HelpAsked::WithOthers { path } =
-                    usage::help_asked(&indoubt::help::command(), &args)
+                    usage::help_asked(&indoubt::help::command(&REGISTRY), &args)
                 {
                     // Help and exit 0 would read as OK to a monitor that runs this line.
                     let alone = match path.as_str() {

@@ -56,11 +56,13 @@ pub fn help_asked(cmd: &clap::Command, args: &[OsString]) -> HelpAsked {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     fn asked(args: &[&str]) -> HelpAsked {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        help_asked(&crate::cli::Cli::command(), &args)
+        help_asked(
+            &crate::help::command(&crate::commands::probes::REGISTRY),
+            &args,
+        )
     }
 
     #[test]

@@ -205,7 +205,7 @@ mod tests {
     use super::*;
 
     fn definition() -> clap::Command {
-        crate::help::command()
+        crate::help::command(&crate::commands::probes::REGISTRY)
     }
 
     fn line(args: &[&str]) -> Vec<String> {

@@ -1,8 +1,10 @@
 //! `indoubt kafka hanging`: kafka-transactions.sh's find-hanging, telling a hanging
 //! transaction (its coordinator will never end it) from a long one it still owns.
 
+mod settings;
+
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::{CheckKind, Command, KafkaCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -14,7 +16,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::HangingSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -58,6 +60,7 @@ struct OpenTransaction {
 pub(crate) struct KafkaHanging;
 
 impl Inspect for KafkaHanging {
+    type Args = settings::HangingArgs;
     type Settings = HangingSettings;
     type Gathered = HangingSnapshot;
     type Data = HangingReport;
@@ -82,17 +85,8 @@ impl Inspect for KafkaHanging {
         ],
     };
 
-    fn settings(
-        t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<HangingSettings>, Command> {
-        match command {
-            Command::Kafka(KafkaCommand::Hanging(a)) => {
-                Ok(settings::kafka::hanging(t, thresholds, a))
-            }
-            other => Err(other),
-        }
+    fn settings(t: &Targets, thresholds: &Thresholds, args: Self::Args) -> Result<HangingSettings> {
+        settings::hanging(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

@@ -1,7 +1,9 @@
 //! `indoubt kafka lso`: where read_committed consumers are stuck, by how much, since when, and why.
 
+mod settings;
+
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::{CheckKind, Command, KafkaCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -13,7 +15,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::LsoSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::targets::Targets;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -76,6 +78,7 @@ struct PartitionLso {
 pub(crate) struct KafkaLso;
 
 impl Inspect for KafkaLso {
+    type Args = settings::LsoArgs;
     type Settings = LsoSettings;
     type Gathered = LsoSnapshot;
     type Data = LsoReport;
@@ -100,13 +103,10 @@ impl Inspect for KafkaLso {
 
     fn settings(
         t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<LsoSettings>, Command> {
-        match command {
-            Command::Kafka(KafkaCommand::Lso(a)) => Ok(settings::kafka::lso(t, thresholds, a)),
-            other => Err(other),
-        }
+        thresholds: &crate::settings::Thresholds,
+        args: Self::Args,
+    ) -> Result<LsoSettings> {
+        settings::lso(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

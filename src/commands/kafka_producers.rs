@@ -1,7 +1,9 @@
 //! `indoubt kafka producers`: DescribeProducers for one partition.
 
+mod settings;
+
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::{CheckKind, Command, KafkaCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -11,7 +13,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::ProducersSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -47,6 +49,7 @@ pub(crate) struct ProducersSnapshot {
 pub(crate) struct KafkaProducers;
 
 impl Inspect for KafkaProducers {
+    type Args = settings::ProducersArgs;
     type Settings = ProducersSettings;
     type Gathered = ProducersSnapshot;
     type Data = ProducersReport;
@@ -64,13 +67,10 @@ impl Inspect for KafkaProducers {
 
     fn settings(
         t: &Targets,
-        _thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<ProducersSettings>, Command> {
-        match command {
-            Command::Kafka(KafkaCommand::Producers(a)) => Ok(settings::kafka::producers(t, a)),
-            other => Err(other),
-        }
+        _thresholds: &Thresholds,
+        args: Self::Args,
+    ) -> Result<ProducersSettings> {
+        settings::producers(t, args)
     }
 
     async fn gather(ctx: &Context, s: &ProducersSettings) -> Result<ProducersSnapshot> {

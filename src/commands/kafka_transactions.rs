@@ -1,8 +1,10 @@
 //! `indoubt kafka transactions`: what the transaction coordinators know, listed on every
 //! broker and described through each id's coordinator.
 
+mod settings;
+
 use super::kafka_common::{self, format_ms, now_ms};
-use crate::cli::{CheckKind, Command, KafkaCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -11,7 +13,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::kafka::TransactionsSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -47,6 +49,7 @@ pub(crate) struct TransactionsSnapshot {
 pub(crate) struct KafkaTransactions;
 
 impl Inspect for KafkaTransactions {
+    type Args = settings::TransactionsArgs;
     type Settings = TransactionsSettings;
     type Gathered = TransactionsSnapshot;
     type Data = TransactionsReport;
@@ -69,15 +72,10 @@ impl Inspect for KafkaTransactions {
 
     fn settings(
         t: &Targets,
-        _thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<TransactionsSettings>, Command> {
-        match command {
-            Command::Kafka(KafkaCommand::Transactions(a)) => {
-                Ok(settings::kafka::transactions(t, a))
-            }
-            other => Err(other),
-        }
+        _thresholds: &Thresholds,
+        args: Self::Args,
+    ) -> Result<TransactionsSettings> {
+        settings::transactions(t, args)
     }
 
     async fn gather(ctx: &Context, s: &TransactionsSettings) -> Result<TransactionsSnapshot> {

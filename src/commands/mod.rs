@@ -52,11 +52,13 @@ pub async fn run(cli: Cli) -> Result<Severity> {
     }
     // Every setting of the run, resolved (and every resolution error raised) before any
     // command connects to anything.
-    let Resolved { mut ctx, command } = crate::settings::resolve(cli, probes::ALL)?;
+    let Resolved { mut ctx, command } = crate::settings::resolve(cli, &probes::REGISTRY)?;
     // The command line as the audit trail records it: read by the one definition, which
     // the audit trail may not import, secrets masked.
-    ctx.command_line =
-        crate::audit::redact::command_line(&crate::help::command(), std::env::args_os());
+    ctx.command_line = crate::audit::redact::command_line(
+        &crate::help::command(&probes::REGISTRY),
+        std::env::args_os(),
+    );
     use CommandSettings as S;
     match command {
         S::Probe(run) => {

@@ -2,8 +2,10 @@
 //! age (as far as it is known), with its locks, the sessions behind it and its decoded
 //! XID; and the history list that purge has not removed, with the oldest transaction.
 
+mod settings;
+
 use super::pg_common::Addressing;
-use crate::cli::{CheckKind, Command, MysqlCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -17,7 +19,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::mysql::MysqlXaSettings;
 use crate::settings::probe::{example, planned, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::targets::Targets;
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -62,6 +64,7 @@ pub(crate) struct XaReport {
 pub(crate) struct MysqlXa;
 
 impl Inspect for MysqlXa {
+    type Args = settings::MysqlXaArgs;
     type Settings = MysqlXaSettings;
     type Gathered = Snapshot;
     type Data = XaReport;
@@ -87,13 +90,10 @@ impl Inspect for MysqlXa {
 
     fn settings(
         t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<MysqlXaSettings>, Command> {
-        match command {
-            Command::Mysql(MysqlCommand::Xa(a)) => Ok(settings::mysql::xa(t, thresholds, a)),
-            other => Err(other),
-        }
+        thresholds: &crate::settings::Thresholds,
+        args: Self::Args,
+    ) -> Result<MysqlXaSettings> {
+        settings::xa(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

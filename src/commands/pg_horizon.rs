@@ -1,7 +1,9 @@
 //! `indoubt pg horizon`: the one culprit holding back vacuum, every other holder, and wraparound per database.
 
+mod settings;
+
 use super::pg_common::{self, Addressing};
-use crate::cli::{CheckKind, Command, PgCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -12,7 +14,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::HorizonSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::targets::Targets;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -84,6 +86,7 @@ struct Thresholds {
 pub(crate) struct PgHorizon;
 
 impl Inspect for PgHorizon {
+    type Args = settings::HorizonArgs;
     type Settings = HorizonSettings;
     type Gathered = HorizonSnapshot;
     type Data = HorizonReport;
@@ -101,13 +104,10 @@ impl Inspect for PgHorizon {
 
     fn settings(
         t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<HorizonSettings>, Command> {
-        match command {
-            Command::Pg(PgCommand::Horizon(a)) => Ok(settings::pg::horizon(t, thresholds, a)),
-            other => Err(other),
-        }
+        thresholds: &crate::settings::Thresholds,
+        args: Self::Args,
+    ) -> Result<HorizonSettings> {
+        settings::horizon(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

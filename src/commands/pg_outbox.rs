@@ -1,6 +1,8 @@
 //! `indoubt pg outbox`: every configured outbox and inbox — backlog, age, skipped rows, growth.
 
-use crate::cli::{CheckKind, Command, PgCommand};
+mod settings;
+
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -13,7 +15,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
 use crate::settings::probe::{example, planned, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::{format_duration, seconds};
@@ -104,6 +106,7 @@ fn save(file: &Path, now: &Previous) -> Result<()> {
 pub(crate) struct PgOutbox;
 
 impl Inspect for PgOutbox {
+    type Args = settings::OutboxArgs;
     type Settings = OutboxSettings;
     type Gathered = Read;
     type Data = OutboxReport;
@@ -128,15 +131,8 @@ impl Inspect for PgOutbox {
         ],
     };
 
-    fn settings(
-        t: &Targets,
-        _thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<OutboxSettings>, Command> {
-        match command {
-            Command::Pg(PgCommand::Outbox(a)) => Ok(settings::pg::outboxes(t, a)),
-            other => Err(other),
-        }
+    fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<OutboxSettings> {
+        settings::outboxes(t, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

@@ -1,7 +1,9 @@
 //! `indoubt pg prepared`: every prepared transaction of a cluster, graded by age, with locks, victims and decoded GID.
 
+mod settings;
+
 use super::pg_common::{self, Addressing};
-use crate::cli::{CheckKind, Command, PgCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -11,7 +13,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::PreparedSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::targets::Targets;
 use crate::shown;
 use crate::term::Shown;
 use crate::text;
@@ -70,6 +72,7 @@ impl Serialize for PreparedReport {
 pub(crate) struct PgPrepared;
 
 impl Inspect for PgPrepared {
+    type Args = settings::PreparedArgs;
     type Settings = PreparedSettings;
     type Gathered = PreparedSnapshot;
     type Data = PreparedReport;
@@ -93,13 +96,10 @@ impl Inspect for PgPrepared {
 
     fn settings(
         t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<PreparedSettings>, Command> {
-        match command {
-            Command::Pg(PgCommand::Prepared(a)) => Ok(settings::pg::prepared(t, thresholds, a)),
-            other => Err(other),
-        }
+        thresholds: &crate::settings::Thresholds,
+        args: Self::Args,
+    ) -> Result<PreparedSettings> {
+        settings::prepared(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

@@ -1,7 +1,9 @@
 //! `indoubt pg slots`: replication slots, the WAL they retain and what they hold back.
 
+mod settings;
+
 use super::pg_common;
-use crate::cli::{CheckKind, Command, PgCommand};
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -11,7 +13,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::settings::pg::SlotsSettings;
 use crate::settings::probe::{example, Inspect, Pages};
-use crate::settings::{self, targets::Targets};
+use crate::settings::targets::Targets;
 use crate::shown;
 use crate::term::Shown;
 use crate::text::Text;
@@ -55,6 +57,7 @@ struct Thresholds {
 pub(crate) struct PgSlots;
 
 impl Inspect for PgSlots {
+    type Args = settings::SlotsArgs;
     type Settings = SlotsSettings;
     type Gathered = SlotsSnapshot;
     type Data = SlotsReport;
@@ -80,13 +83,10 @@ impl Inspect for PgSlots {
 
     fn settings(
         t: &Targets,
-        thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<SlotsSettings>, Command> {
-        match command {
-            Command::Pg(PgCommand::Slots(a)) => Ok(settings::pg::slots(t, thresholds, a)),
-            other => Err(other),
-        }
+        thresholds: &crate::settings::Thresholds,
+        args: Self::Args,
+    ) -> Result<SlotsSettings> {
+        settings::slots(t, thresholds, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

@@ -1,33 +1,63 @@
-//! The registry: every probe (inspect command) indoubt has, in the order `check` runs a
-//! target's checks. A new probe is one line here; `check`, `serve`, the settings,
-//! `--help`, `explain` and the man pages read it.
+//! The registry: every probe (inspect command) indoubt has, and the families their
+//! commands sit in. A new probe is one line here; the command line's definition (its
+//! command and arguments), `check`, `serve`, the settings, `--help`, `explain` and the man
+//! pages read it.
 
 use super::{
     kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, mysql_xa, pg_horizon, pg_outbox,
     pg_prepared, pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
-use crate::settings::probe::{Probe, Registered};
+use crate::settings::probe::{Family, Probe, Registered, Registry};
 
+/// The order of the lines is the order of the commands in `--help` (a family where its
+/// first probe is), and the order `check` runs one target's checks in.
 pub static ALL: &[&dyn Probe] = &[
     &Registered::<pg_prepared::PgPrepared>::new(),
     &Registered::<pg_slots::PgSlots>::new(),
     &Registered::<pg_horizon::PgHorizon>::new(),
     &Registered::<pg_outbox::PgOutbox>::new(),
     &Registered::<kafka_lso::KafkaLso>::new(),
-    &Registered::<kafka_hanging::KafkaHanging>::new(),
     &Registered::<kafka_producers::KafkaProducers>::new(),
     &Registered::<kafka_transactions::KafkaTransactions>::new(),
+    &Registered::<kafka_hanging::KafkaHanging>::new(),
     &Registered::<mysql_xa::MysqlXa>::new(),
-    &Registered::<reconcile::Reconcile>::new(),
     &Registered::<seata_globals::SeataGlobals>::new(),
     &Registered::<seata_tcc::SeataTcc>::new(),
     &Registered::<seata_sagas::SeataSagas>::new(),
+    &Registered::<reconcile::Reconcile>::new(),
 ];
+
+/// The command of each family (the first word of its probes' paths), with its help.
+pub static FAMILIES: &[Family] = &[
+    Family {
+        name: "pg",
+        about: "Inspect PostgreSQL",
+    },
+    Family {
+        name: "kafka",
+        about: "Inspect Kafka: LSO gaps, producers, transactions, hanging transactions",
+    },
+    Family {
+        name: "mysql",
+        about: "Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back",
+    },
+    Family {
+        name: "seata",
+        about:
+            "Inspect Apache Seata: global transactions that never end, and the row locks they hold",
+    },
+];
+
+/// The registry, as the run hands it to the settings and `--help` (`help::command`).
+pub static REGISTRY: Registry = Registry {
+    probes: ALL,
+    families: FAMILIES,
+};
 
 /// The probe whose command is `path` ("pg outbox").
 pub fn named(path: &str) -> Option<&'static dyn Probe> {
-    ALL.iter().copied().find(|p| p.command() == path)
+    REGISTRY.probe(path)
 }
 
 /// Every finding code, as `explain` lists them: the shared list (`crate::codes`), then
@@ -47,4 +77,38 @@ pub fn codes() -> Vec<Code> {
 /// The code named `name`, exactly.
 pub fn code(name: &str) -> Option<Code> {
     codes().into_iter().find(|c| c.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each probe's path is a family's command and one more word, or one word of its own;
+    /// each family has a probe; no two probes share a path.
+    #[test]
+    fn every_probe_has_its_place_and_every_family_its_probes() {
+        let mut paths = Vec::new();
+        for probe in ALL {
+            let path = probe.command();
+            match path.split(' ').collect::<Vec<_>>()[..] {
+                [_] => {}
+                [family, _] => assert!(
+                    FAMILIES.iter().any(|f| f.name == family),
+                    "{path}: no family {family} in FAMILIES"
+                ),
+                _ => panic!("{path}: a probe's path is one or two words"),
+            }
+            assert!(!paths.contains(&path), "{path} twice");
+            paths.push(path);
+        }
+        for family in FAMILIES {
+            assert!(
+                paths
+                    .iter()
+                    .any(|p| p.split(' ').next() == Some(family.name)),
+                "family {} has no probe",
+                family.name
+            );
+        }
+    }
 }

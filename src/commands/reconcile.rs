@@ -1,7 +1,9 @@
 //! `indoubt reconcile`: orders in the database that their events never announced, found
 //! as the difference of two sets — never as an ERROR line.
 
-use crate::cli::{CheckKind, Command};
+mod settings;
+
+use crate::cli::CheckKind;
 use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
@@ -18,7 +20,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::probe::{example, planned, Inspect, Pages};
 use crate::settings::reconcile::ReconcileSettings;
-use crate::settings::{self, targets::Targets};
+use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
 use crate::units::format_duration;
@@ -158,6 +160,7 @@ struct Duplicate {
 pub(crate) struct Reconcile;
 
 impl Inspect for Reconcile {
+    type Args = settings::ReconcileArgs;
     type Settings = ReconcileSettings;
     type Gathered = (Target, ReconcileReport);
     type Data = ReconcileReport;
@@ -186,13 +189,10 @@ impl Inspect for Reconcile {
 
     fn settings(
         t: &Targets,
-        _thresholds: &settings::Thresholds,
-        command: Command,
-    ) -> Result<Result<ReconcileSettings>, Command> {
-        match command {
-            Command::Reconcile(a) => Ok(settings::reconcile::reconcile(t, a)),
-            other => Err(other),
-        }
+        _thresholds: &Thresholds,
+        args: Self::Args,
+    ) -> Result<ReconcileSettings> {
+        settings::reconcile(t, args)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

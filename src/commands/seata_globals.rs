@@ -4,9 +4,10 @@
 //! locks whose global transaction is gone.
 
 mod codes;
+mod settings;
 
 use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings, Store};
-use crate::cli::{CheckKind, Command, SeataCommand};
+use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -35,6 +36,7 @@ const LISTED: i64 = 100;
 pub(crate) struct SeataGlobals;
 
 impl Inspect for SeataGlobals {
+    type Args = settings::SeataGlobalsArgs;
     type Settings = SeataSettings;
     type Gathered = Vec<(Read, Vec<ClientRead<Undo>>)>;
     type Data = GlobalsReport;
@@ -60,17 +62,8 @@ impl Inspect for SeataGlobals {
         ],
     };
 
-    fn settings(
-        t: &Targets,
-        _thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<SeataSettings>, Command> {
-        match command {
-            Command::Seata(SeataCommand::Globals(a)) => {
-                Ok(seata_common::settings(t, a.name.as_deref(), a.show))
-            }
-            other => Err(other),
-        }
+    fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
+        seata_common::settings(t, args.name.as_deref(), args.show)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

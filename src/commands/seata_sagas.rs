@@ -4,9 +4,10 @@
 //! says of their global transaction.
 
 mod codes;
+mod settings;
 
 use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
-use crate::cli::{CheckKind, Command, SeataCommand};
+use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -32,6 +33,7 @@ const LISTED: i64 = 100;
 pub(crate) struct SeataSagas;
 
 impl Inspect for SeataSagas {
+    type Args = settings::SeataSagasArgs;
     type Settings = SeataSettings;
     type Gathered = Vec<Vec<ClientRead<Sagas>>>;
     type Data = SagasReport;
@@ -51,17 +53,8 @@ impl Inspect for SeataSagas {
         ],
     };
 
-    fn settings(
-        t: &Targets,
-        _thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<SeataSettings>, Command> {
-        match command {
-            Command::Seata(SeataCommand::Sagas(a)) => {
-                Ok(seata_common::settings(t, a.name.as_deref(), a.show))
-            }
-            other => Err(other),
-        }
+    fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
+        seata_common::settings(t, args.name.as_deref(), args.show)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

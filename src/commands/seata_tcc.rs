@@ -3,9 +3,10 @@
 //! says of their global transaction), and ended fence records the clean task left.
 
 mod codes;
+mod settings;
 
 use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings};
-use crate::cli::{CheckKind, Command, SeataCommand};
+use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
@@ -31,6 +32,7 @@ const LISTED: i64 = 100;
 pub(crate) struct SeataTcc;
 
 impl Inspect for SeataTcc {
+    type Args = settings::SeataTccArgs;
     type Settings = SeataSettings;
     type Gathered = Vec<Vec<ClientRead<Fenced>>>;
     type Data = TccReport;
@@ -51,17 +53,8 @@ impl Inspect for SeataTcc {
         ],
     };
 
-    fn settings(
-        t: &Targets,
-        _thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<SeataSettings>, Command> {
-        match command {
-            Command::Seata(SeataCommand::Tcc(a)) => {
-                Ok(seata_common::settings(t, a.name.as_deref(), 0))
-            }
-            other => Err(other),
-        }
+    fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
+        seata_common::settings(t, args.name.as_deref(), 0)
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {

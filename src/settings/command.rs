@@ -6,18 +6,18 @@
 
 use super::config_check::{ConfigCheckSettings, Plans};
 use super::pg::{self, Inbox, Outbox};
-use super::probe::{Probe, Run};
+use super::probe::{Registry, Run};
 use super::reconcile::{self, Parameters};
 use super::resolution::{self, ResolveKafkaSettings, ResolvePgSettings};
 use super::targets::{AuditLog, Targets};
 use super::{Checked, Setting, Thresholds};
 use crate::cli::{
-    AuditCommand, CheckKind, CheckRunArgs, Cli, Command, ConfigCommand, ResolveCommand,
+    AuditCommand, CheckKind, CheckRunArgs, Cli, Command, ConfigCommand, ProbeInvocation,
+    ResolveCommand,
 };
 use crate::config::{self, Loaded};
 use crate::context::Context;
 use anyhow::{anyhow, Result};
-use clap::Parser;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -99,11 +99,12 @@ pub struct Planned {
 }
 
 /// The run's settings from its command line, the environment and the config; reads no
-/// server. (`explain` needs none: it is run before.) `probes` is the registry.
-pub fn resolve(cli: Cli, probes: &[&dyn Probe]) -> Result<Resolved> {
+/// server. (`explain` needs none: it is run before.) `registry` is the commands' registry
+/// (`commands::probes::REGISTRY`).
+pub fn resolve(cli: Cli, registry: &Registry) -> Result<Resolved> {
     let ctx = Context::new(&cli.global)?;
     let config = config::load(cli.global.config.as_deref())?;
-    resolve_loaded(cli, ctx, config, probes)
+    resolve_loaded(cli, ctx, config, registry)
 }
 
 /// The same from a config already loaded (tests and fixtures give one of their own).
@@ -111,7 +112,7 @@ pub fn resolve_loaded(
     cli: Cli,
     ctx: Context,
     config: Loaded,
-    probes: &[&dyn Probe],
+    registry: &Registry,
 ) -> Result<Resolved> {
     let thresholds = Thresholds::resolve(&config.config.thresholds);
     let command = {
@@ -125,12 +126,12 @@ pub fn resolve_loaded(
                 &thresholds,
                 args.run,
                 (args.quiet, args.prometheus_file),
-                probes,
+                registry,
             )?)),
             Command::Serve(args) => Some(CommandSettings::Serve(Box::new(ServeSettings {
                 listen: args.listen,
                 interval: serve_interval(args.interval, args.run.deadline)?,
-                check: check(&t, &thresholds, args.run, (false, None), probes)?,
+                check: check(&t, &thresholds, args.run, (false, None), registry)?,
             }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
                 CommandSettings::ConfigCheck(Box::new(ConfigCheckSettings {
@@ -139,7 +140,7 @@ pub fn resolve_loaded(
                 })),
             ),
             Command::Config(ConfigCommand::Show(_)) => None,
-            other => Some(command(&t, &thresholds, other, probes)?),
+            other => Some(command(&t, &thresholds, other, registry)?),
         }
     };
     let command = match command {
@@ -149,37 +150,29 @@ pub fn resolve_loaded(
     Ok(Resolved { ctx, command })
 }
 
-/// A probe's run, when `command` is one of the registry's probes; any other command is
-/// handed back.
-#[allow(clippy::result_large_err)] // the command given back, as in `Inspect::settings`
+/// A probe's run: the probe of its command resolves its arguments.
 fn probe(
     t: &Targets,
     thresholds: &Thresholds,
-    mut command: Command,
-    probes: &[&dyn Probe],
-) -> Result<Result<Box<dyn Run>>, Command> {
-    for probe in probes {
-        match probe.resolve(t, thresholds, command) {
-            Ok(run) => return Ok(run),
-            Err(given_back) => command = given_back,
-        }
-    }
-    Err(command)
+    invocation: ProbeInvocation,
+    registry: &Registry,
+) -> Result<Box<dyn Run>> {
+    let probe = registry
+        .probe(invocation.command)
+        .ok_or_else(|| anyhow!("no probe in the registry runs {}", invocation.command))?;
+    probe.resolve(t, thresholds, invocation.args)
 }
 
-/// A leaf command's settings (`check` resolves each of its checks with this too).
+/// A leaf command's settings.
 fn command(
     t: &Targets,
     thresholds: &Thresholds,
     command: Command,
-    probes: &[&dyn Probe],
+    registry: &Registry,
 ) -> Result<CommandSettings> {
     use CommandSettings as S;
-    let command = match probe(t, thresholds, command, probes) {
-        Ok(run) => return Ok(S::Probe(run?)),
-        Err(not_a_probe) => not_a_probe,
-    };
     Ok(match command {
+        Command::Probe(invocation) => S::Probe(probe(t, thresholds, invocation, registry)?),
         Command::Resolve(ResolveCommand::Pg(a)) => {
             S::ResolvePg(Box::new(resolution::resolve_pg(t, a)?))
         }
@@ -204,8 +197,6 @@ fn command(
         Command::Config(_) | Command::Check(_) | Command::Serve(_) | Command::Explain(_) => {
             return Err(anyhow!("resolved elsewhere: {command:?}"))
         }
-        // An inspect command's family (pg, kafka, seata, …) whose leaf no probe claimed.
-        other => return Err(anyhow!("no probe in the registry runs {other:?}")),
     })
 }
 
@@ -256,7 +247,7 @@ fn check(
     thresholds: &Thresholds,
     args: CheckRunArgs,
     (quiet, prometheus_file): (bool, Option<PathBuf>),
-    probes: &[&dyn Probe],
+    registry: &Registry,
 ) -> Result<CheckSettings> {
     let enabled = |kind: CheckKind| {
         if args.only.is_empty() {
@@ -265,12 +256,14 @@ fn check(
             args.only.contains(&kind)
         }
     };
-    let plan: Vec<Planned> = plan(t.config, &enabled, probes)
+    // Built once: each check's arguments are parsed by it.
+    let mut definition = crate::help::command(registry);
+    let plan: Vec<Planned> = plan(t.config, &enabled, registry)
         .into_iter()
         .map(|(check, target, argv)| Planned {
             check,
             target,
-            settings: planned(t, thresholds, &argv, probes),
+            settings: planned(t, thresholds, &argv, registry, &mut definition),
         })
         .collect();
     if plan.is_empty() {
@@ -328,18 +321,24 @@ fn serve_interval(interval: Duration, deadline: Duration) -> Result<Duration> {
 }
 
 /// The run of the probe `argv` names, parsed from exactly the arguments a user typing it
-/// would give, so each check has that command's defaults and the config's thresholds.
+/// would give (by `definition`, the command line's one: `help::command`), so each check
+/// has that command's defaults and the config's thresholds.
 fn planned(
     t: &Targets,
     thresholds: &Thresholds,
     argv: &[String],
-    probes: &[&dyn Probe],
+    registry: &Registry,
+    definition: &mut clap::Command,
 ) -> Result<Box<dyn Run>> {
-    let cli =
-        Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().map(String::as_str)))
-            .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
-    probe(t, thresholds, cli.command, probes)
-        .unwrap_or_else(|other| Err(anyhow!("check plans no such probe: {other:?}")))
+    let argv = std::iter::once("indoubt").chain(argv.iter().map(String::as_str));
+    let cli = definition
+        .try_get_matches_from_mut(argv)
+        .and_then(|matches| registry.invocation(&matches))
+        .map_err(|e| anyhow!("building the check's arguments: {e}"))?;
+    match cli.command {
+        Command::Probe(invocation) => probe(t, thresholds, invocation, registry),
+        other => Err(anyhow!("check plans no such probe: {other:?}")),
+    }
 }
 
 /// Every (check, target, argv) the config and the selection enable, in selection, then
@@ -348,10 +347,10 @@ fn planned(
 fn plan(
     config: &Loaded,
     enabled: &dyn Fn(CheckKind) -> bool,
-    probes: &[&dyn Probe],
+    registry: &Registry,
 ) -> Vec<(&'static str, String, Vec<String>)> {
     let mut plan = Vec::new();
-    for (registered, probe) in probes.iter().enumerate() {
+    for (registered, probe) in registry.probes.iter().enumerate() {
         let Some(selection) = probe.selection().filter(|s| enabled(*s)) else {
             continue;
         };
@@ -376,14 +375,16 @@ mod tests {
     use crate::settings::probe::settings_of;
 
     fn resolved(argv: &[&str], yaml: &str) -> Result<Resolved> {
-        let cli = Cli::try_parse_from(std::iter::once("indoubt").chain(argv.iter().copied()))?;
+        let registry = &crate::commands::probes::REGISTRY;
+        let argv = std::iter::once("indoubt").chain(argv.iter().copied());
+        let cli = crate::help::parse_from(registry, argv)?;
         let ctx = Context::new(&cli.global)?;
         let path = std::path::Path::new("/etc/indoubt/test.yaml");
         let config = Loaded {
             path: Some(path.to_path_buf()),
             config: config::parse(yaml, path)?,
         };
-        resolve_loaded(cli, ctx, config, crate::commands::probes::ALL)
+        resolve_loaded(cli, ctx, config, registry)
     }
 
     #[test]

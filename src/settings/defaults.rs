@@ -612,7 +612,6 @@ mod tests {
     /// `kafka lso --warning-gap` → the args of that command named `warning-gap`; a flag
     /// without a command (`--audit-log`) → every arg of that name in any command.
     fn args_of(flag: &str) -> Vec<(String, clap::Arg)> {
-        use clap::CommandFactory;
         let mut words: Vec<&str> = flag.split(' ').collect();
         let long = words.pop().and_then(|w| w.strip_prefix("--")).unwrap_or("");
         let mut found = Vec::new();
@@ -631,7 +630,7 @@ mod tests {
                 walk(sub, format!("{path} {}", sub.get_name()), long, found);
             }
         }
-        let mut cmd = crate::cli::Cli::command();
+        let mut cmd = crate::help::command(&crate::commands::probes::REGISTRY);
         cmd.build();
         let mut at = &cmd;
         for word in &words {
@@ -695,7 +694,6 @@ mod tests {
 
     #[test]
     fn every_default_a_help_text_states_is_in_the_registry() {
-        use clap::CommandFactory;
         fn walk(cmd: &clap::Command, path: &str) {
             for arg in cmd.get_arguments() {
                 let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
@@ -718,6 +716,9 @@ mod tests {
                 walk(sub, &format!("{path} {}", sub.get_name()));
             }
         }
-        walk(&crate::cli::Cli::command(), "");
+        walk(
+            &crate::help::command(&crate::commands::probes::REGISTRY),
+            "",
+        );
     }
 }

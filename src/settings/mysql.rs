@@ -1,11 +1,10 @@
 //! The resolved settings of `mysql xa`: the server, how next commands address it, and
-//! the age and history-list thresholds, each pair checked.
+//! the age and history-list thresholds, each pair checked (resolved from its arguments in
+//! its folder, `settings.rs`); how a next command addresses a MySQL server.
 
 use super::addressing::Addressing;
 use super::targets::{MysqlTarget, Targets};
-use super::{Note, Thresholds};
-use crate::cli::{MysqlTargetArgs, MysqlXaArgs};
-use anyhow::Result;
+use crate::cli::MysqlTargetArgs;
 use std::time::Duration;
 
 /// `mysql xa`.
@@ -16,22 +15,6 @@ pub struct MysqlXaSettings {
     pub age: (Duration, Duration),
     /// History list length: warning, critical.
     pub history: (u64, u64),
-}
-
-pub fn xa(t: &Targets, thresholds: &Thresholds, args: MysqlXaArgs) -> Result<MysqlXaSettings> {
-    let note: Note = &|message| t.ctx.note(message);
-    let age = thresholds.prepared((args.warning_age, args.critical_age), note)?;
-    let history = thresholds.purge(
-        (args.warning_history_length, args.critical_history_length),
-        note,
-    )?;
-    let target = t.mysql_for(&args.target)?;
-    Ok(MysqlXaSettings {
-        addressing: addressing(t, &args.target, &target),
-        target,
-        age,
-        history,
-    })
 }
 
 /// How a next command reaches this server again: the config's name, else the URL as

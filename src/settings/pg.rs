@@ -1,14 +1,11 @@
 //! The resolved settings of the PostgreSQL commands: the server, the next commands'
 //! addressing, and each threshold pair checked; the outboxes and inboxes of the config.
+//! Each command resolves its arguments into them in its own folder (`settings.rs`).
 
 use super::addressing::Addressing;
 use super::targets::{PgTarget, Referenced, Targets};
-use super::{defaults, pair, Note, Setting, Thresholds};
-use crate::cli::{HorizonArgs, OutboxArgs, PreparedArgs, SlotsArgs};
+use super::{defaults, Setting};
 use crate::config::{InboxConfig, OutboxConfig};
-use crate::error::hinted;
-use crate::units::format_duration;
-use anyhow::Result;
 use std::time::Duration;
 
 /// `pg prepared`.
@@ -74,51 +71,6 @@ pub struct Inbox {
     pub created_at_column: String,
 }
 
-pub fn prepared(
-    t: &Targets,
-    thresholds: &Thresholds,
-    args: PreparedArgs,
-) -> Result<PreparedSettings> {
-    let note: Note = &|message| t.ctx.note(message);
-    let age = thresholds.prepared((args.warning_age, args.critical_age), note)?;
-    let target = t.pg_for_server(&args.target)?;
-    Ok(PreparedSettings {
-        addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
-        target,
-        databases: args.databases,
-        age,
-    })
-}
-
-pub fn slots(t: &Targets, thresholds: &Thresholds, args: SlotsArgs) -> Result<SlotsSettings> {
-    let note: Note = &|message| t.ctx.note(message);
-    let retained = thresholds.slots((args.warning_retained, args.critical_retained), note)?;
-    let xids = thresholds.horizon_xids((None, None), note)?;
-    Ok(SlotsSettings {
-        target: t.pg_for_server(&args.target)?,
-        retained,
-        xids,
-    })
-}
-
-pub fn horizon(t: &Targets, thresholds: &Thresholds, args: HorizonArgs) -> Result<HorizonSettings> {
-    let note: Note = &|message| t.ctx.note(message);
-    let age = thresholds.horizon_age((args.warning_age, args.critical_age), note)?;
-    let xids = thresholds.horizon_xids((args.warning_xids, args.critical_xids), note)?;
-    let wraparound = thresholds.wraparound(
-        (args.wraparound_warning_xids, args.wraparound_critical_xids),
-        note,
-    )?;
-    let target = t.pg_for_server(&args.target)?;
-    Ok(HorizonSettings {
-        addressing: Addressing::new(&t.ctx.invocation, &args.target, &target),
-        target,
-        age,
-        xids,
-        wraparound,
-    })
-}
-
 /// An outbox's fields with their defaults and sources (its age pair unchecked: `config
 /// show` reports what is configured; `pg outbox` refuses a warning above the critical).
 pub fn outbox(t: &Targets, name: &str, o: &OutboxConfig) -> Outbox {
@@ -145,46 +97,4 @@ pub fn inbox(t: &Targets, name: &str, i: &InboxConfig) -> Inbox {
         table: i.table.clone(),
         created_at_column: i.created_at_column.clone(),
     }
-}
-
-pub fn outboxes(t: &Targets, args: OutboxArgs) -> Result<OutboxSettings> {
-    let config = &t.config.config;
-    if config.outbox.is_empty() && config.inbox.is_empty() {
-        return Err(hinted(
-            "no outbox or inbox in the config",
-            "name them under outbox: and inbox: (see README.md)",
-        ));
-    }
-    if let Some(n) = &args.name {
-        if !config.outbox.contains_key(n) && !config.inbox.contains_key(n) {
-            return Err(hinted(
-                format!("no outbox or inbox named {n:?} in the config"),
-                "see outbox: and inbox: in the config",
-            ));
-        }
-    }
-    let wanted = |name: &str| args.name.as_deref().is_none_or(|n| n == name);
-    let mut outboxes = Vec::new();
-    for (name, o) in config.outbox.iter().filter(|(n, _)| wanted(n)) {
-        let outbox = outbox(t, name, o);
-        pair(
-            &format!("outbox {name} age"),
-            (None, None),
-            (&outbox.warning_age, &outbox.critical_age),
-            format_duration,
-        )?;
-        outboxes.push(outbox);
-    }
-    let inboxes = config
-        .inbox
-        .iter()
-        .filter(|(n, _)| wanted(n))
-        .map(|(name, i)| inbox(t, name, i))
-        .collect();
-    Ok(OutboxSettings {
-        outboxes,
-        inboxes,
-        show: args.show,
-        config_file: t.config.path.clone(),
-    })
 }

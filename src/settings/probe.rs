@@ -1,19 +1,21 @@
-//! A probe: one inspect command as a type. It resolves its own settings, says how `check`
-//! runs it from the config, reads (I/O only), judges what it read (pure: severity is
-//! decided there and only there), and carries its pages (examples, related pages, its
-//! finding codes). One registry (`commands::probes::ALL`) lists every probe; the run,
-//! `check`, `serve`, the settings resolution, `--help`, `explain` and the man pages read
-//! that list, never a table of their own.
+//! A probe: one inspect command as a type. It declares its command-line arguments,
+//! resolves its own settings from them, says how `check` runs it from the config, reads
+//! (I/O only), judges what it read (pure: severity is decided there and only there), and
+//! carries its pages (examples, related pages, its finding codes). One registry
+//! (`commands::probes::REGISTRY`) lists every probe and the families their commands sit
+//! in; the command line's definition, the run, `check`, `serve`, the settings
+//! resolution, `--help`, `explain` and the man pages read it, never a table of their own.
 
 use super::targets::Targets;
 use super::Thresholds;
-use crate::cli::{CheckKind, Command};
+use crate::cli::{self, CheckKind, Cli, GlobalArgs, ProbeInvocation};
 use crate::codes::Code;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::{self, Report, TableView};
-use anyhow::Result;
+use anyhow::{anyhow, Result};
+use clap::{ArgMatches, FromArgMatches};
 use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 use std::any::Any;
@@ -22,6 +24,10 @@ use std::marker::PhantomData;
 
 /// What each probe implements.
 pub trait Inspect: Sync + Send + 'static {
+    /// Its command's arguments: a clap `Args` struct of its own (in its folder), whose
+    /// doc comment and `#[command(...)]` attributes are its command's help; shared groups
+    /// (`cli::PgTargetArgs`, …) are flattened in.
+    type Args: clap::Args + FromArgMatches + Send + Sync + 'static;
     /// Everything one run needs: targets, thresholds, flags, resolved.
     type Settings: Send + Sync + 'static;
     /// What was read: data, no judgement.
@@ -38,14 +44,8 @@ pub trait Inspect: Sync + Send + 'static {
     /// Its help's and man page's examples, related pages and codes.
     const PAGES: Pages;
 
-    /// Its settings when `command` is its command; any other command is handed back.
-    // The Err is not an error but the command given back, whole and unboxed.
-    #[allow(clippy::result_large_err)]
-    fn settings(
-        t: &Targets,
-        thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<Self::Settings>, Command>;
+    /// Its settings from its arguments, the config and the thresholds in force.
+    fn settings(t: &Targets, thresholds: &Thresholds, args: Self::Args) -> Result<Self::Settings>;
 
     /// The runs `check` makes of it: (target, the arguments a user would type). Each is
     /// resolved with `settings`, so a check has its command's defaults and the config's
@@ -106,14 +106,18 @@ pub trait Probe: Sync {
     /// Its type's path (`indoubt::commands::pg_prepared::PgPrepared`): where its source is.
     fn type_name(&self) -> &'static str;
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)>;
-    /// A run of it when `command` is its command; any other command is handed back.
-    #[allow(clippy::result_large_err)] // the command given back, as in `Inspect::settings`
+    /// Its command in the command line's definition: the last word of its path, with its
+    /// arguments and its help.
+    fn subcommand(&self) -> clap::Command;
+    /// Its arguments, from what clap matched of its command.
+    fn args(&self, matches: &ArgMatches) -> Result<Box<dyn Any + Send + Sync>, clap::Error>;
+    /// A run of it with `args` (what `args` made of its command line).
     fn resolve(
         &self,
         t: &Targets,
         thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<Box<dyn Run>>, Command>;
+        args: Box<dyn Any + Send + Sync>,
+    ) -> Result<Box<dyn Run>>;
 }
 
 /// One probe with its settings resolved: ready to read and judge.
@@ -173,16 +177,26 @@ impl<P: Inspect> Probe for Registered<P> {
         P::plan(config)
     }
 
-    #[allow(clippy::result_large_err)] // the command given back, as in `Inspect::settings`
+    fn subcommand(&self) -> clap::Command {
+        let name = P::COMMAND.rsplit(' ').next().unwrap_or(P::COMMAND);
+        <P::Args as clap::Args>::augment_args(clap::Command::new(name))
+    }
+
+    fn args(&self, matches: &ArgMatches) -> Result<Box<dyn Any + Send + Sync>, clap::Error> {
+        Ok(Box::new(P::Args::from_arg_matches(matches)?))
+    }
+
     fn resolve(
         &self,
         t: &Targets,
         thresholds: &Thresholds,
-        command: Command,
-    ) -> Result<Result<Box<dyn Run>>, Command> {
-        P::settings(t, thresholds, command).map(|settings| {
-            settings.map(|settings| Box::new(Ready::<P> { settings }) as Box<dyn Run>)
-        })
+        args: Box<dyn Any + Send + Sync>,
+    ) -> Result<Box<dyn Run>> {
+        let args = args
+            .downcast::<P::Args>()
+            .map_err(|_| anyhow!("{} was given another command's arguments", P::COMMAND))?;
+        let settings = P::settings(t, thresholds, *args)?;
+        Ok(Box::new(Ready::<P> { settings }))
     }
 }
 
@@ -231,6 +245,86 @@ pub fn planned(target: &str, words: &[&str]) -> (String, Vec<String>) {
         target.to_string(),
         words.iter().map(|w| w.to_string()).collect(),
     )
+}
+
+/// A family of probes: the command their paths share (`pg` of `pg prepared`), with its
+/// one-line help. The registry lists them; each is placed where its first probe is.
+pub struct Family {
+    pub name: &'static str,
+    pub about: &'static str,
+}
+
+/// The registry, as the commands layer hands it to what may not import it (the
+/// settings, `--help`): every probe, and the families their commands sit in.
+pub struct Registry {
+    /// In the order of their commands in `--help`, which is also the order `check` runs
+    /// one target's checks in.
+    pub probes: &'static [&'static dyn Probe],
+    pub families: &'static [Family],
+}
+
+impl Registry {
+    /// The probe whose command is `path` ("pg outbox").
+    pub fn probe(&self, path: &str) -> Option<&'static dyn Probe> {
+        self.probes.iter().copied().find(|p| p.command() == path)
+    }
+
+    /// The command line's definition without the examples (`help::command` adds them, and
+    /// is the one definition that parses, helps and documents): cli.rs's root, then each
+    /// probe's command, a family's command where its first probe is, then cli.rs's other
+    /// commands. A family's command is what clap's derive makes of a subcommand enum: its
+    /// subcommand required, and help when it is given alone.
+    pub fn definition(&self) -> clap::Command {
+        use clap::{CommandFactory, Subcommand};
+        let mut root = cli::Root::command();
+        let mut placed: Vec<&str> = Vec::new();
+        for probe in self.probes {
+            match probe.command().split_once(' ') {
+                None => root = root.subcommand(probe.subcommand()),
+                Some((family, _)) if !placed.contains(&family) => {
+                    placed.push(family);
+                    let about = self
+                        .families
+                        .iter()
+                        .find(|f| f.name == family)
+                        .map(|f| f.about);
+                    let mut command = clap::Command::new(family)
+                        .subcommand_required(true)
+                        .arg_required_else_help(true);
+                    for member in self.probes {
+                        if member.command().split_once(' ').map(|(f, _)| f) == Some(family) {
+                            command = command.subcommand(member.subcommand());
+                        }
+                    }
+                    root = root.subcommand(command.about(about).long_about(None::<&str>));
+                }
+                Some(_) => {}
+            }
+        }
+        cli::Command::augment_subcommands(root)
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+    }
+
+    /// What clap matched (with [`definition`](Self::definition)'s commands), as the run's
+    /// command line: a probe's command with its own arguments, or one of cli.rs's.
+    pub fn invocation(&self, matches: &ArgMatches) -> Result<Cli, clap::Error> {
+        let global = GlobalArgs::from_arg_matches(matches)?;
+        let mut path: Vec<&str> = Vec::new();
+        let mut leaf = matches;
+        while let Some((name, sub)) = leaf.subcommand() {
+            path.push(name);
+            leaf = sub;
+        }
+        let command = match self.probe(&path.join(" ")) {
+            Some(probe) => cli::Command::Probe(ProbeInvocation {
+                command: probe.command(),
+                args: probe.args(leaf)?,
+            }),
+            None => cli::Command::from_arg_matches(matches)?,
+        };
+        Ok(Cli { global, command })
+    }
 }
 
 /// A run's typed settings, when it is a run of the probe whose settings are `S`.

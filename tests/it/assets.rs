@@ -106,7 +106,7 @@ fn completions_and_man_pages_are_current() {
     ] {
         let text = page(name);
         assert!(text.contains(".SH EXAMPLES"), "{name}: no EXAMPLES");
-        for e in indoubt::help::examples(path) {
+        for e in indoubt::help::examples(&indoubt::commands::probes::REGISTRY, path) {
             let line = indoubt::help::lines(e.line)
                 .join("\n")
                 .replace('\\', "\\e")

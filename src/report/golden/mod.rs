@@ -48,7 +48,6 @@ pub fn context() -> Context {
 /// `indoubt --config /etc/indoubt/prod.yaml ARGS…` on the fixture config: its command's
 /// settings, resolved as a run resolves them (the config given, not read from disk).
 pub fn settings(config_yaml: &str, args: &[&str]) -> crate::settings::CommandSettings {
-    use clap::Parser as _;
     let path = std::path::Path::new(CONFIG_PATH);
     let config = match crate::config::parse(config_yaml, path) {
         Ok(config) => config,
@@ -56,7 +55,8 @@ pub fn settings(config_yaml: &str, args: &[&str]) -> crate::settings::CommandSet
     };
     let mut argv = vec!["indoubt", "--config", CONFIG_PATH];
     argv.extend_from_slice(args);
-    let cli = match crate::cli::Cli::try_parse_from(argv) {
+    let registry = &crate::commands::probes::REGISTRY;
+    let cli = match crate::help::parse_from(registry, argv) {
         Ok(cli) => cli,
         Err(e) => panic!("fixture command line {args:?}: {e}"),
     };
@@ -64,7 +64,7 @@ pub fn settings(config_yaml: &str, args: &[&str]) -> crate::settings::CommandSet
         path: Some(path.to_path_buf()),
         config,
     };
-    match crate::settings::resolve_loaded(cli, context(), loaded, crate::commands::probes::ALL) {
+    match crate::settings::resolve_loaded(cli, context(), loaded, registry) {
         Ok(resolved) => resolved.command,
         Err(e) => panic!("fixture settings {args:?}: {e:#}"),
     }
