@@ -454,6 +454,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+            cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;pg'= {
@@ -542,10 +543,33 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;resolve;tcc'= {
+            cand --branch-id 'The Try''s branch, as `seata tcc` shows it'
+            cand --as 'What was done by hand: its reservation released (cancelled) or kept (confirmed)'
+            cand --coordinator 'The coordinator of the config (seata: NAME) [default: the only one]'
+            cand --client 'Its client whose fence holds the Try [default: its only client with a tcc_fence_log]'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+            cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
@@ -553,6 +577,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;resolve;help;mysql'= {
         }
         &'indoubt;resolve;help;kafka'= {
+        }
+        &'indoubt;resolve;help;tcc'= {
         }
         &'indoubt;resolve;help;help'= {
         }
@@ -785,12 +811,15 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
             cand kafka 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+            cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
         }
         &'indoubt;help;resolve;pg'= {
         }
         &'indoubt;help;resolve;mysql'= {
         }
         &'indoubt;help;resolve;kafka'= {
+        }
+        &'indoubt;help;resolve;tcc'= {
         }
         &'indoubt;help;audit'= {
             cand list 'List audit records'

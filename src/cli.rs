@@ -324,6 +324,45 @@ pub enum ResolveCommand {
     /// then check that the LSO moved
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Kafka(ResolveKafkaArgs),
+    /// Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was
+    /// done by hand, so the coordinator's next Cancel (or Confirm) finds it done
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Tcc(ResolveTccArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveTccArgs {
+    /// The Try's global transaction: its xid, as `seata tcc` shows it
+    pub xid: String,
+
+    /// The Try's branch, as `seata tcc` shows it
+    #[arg(long, value_name = "ID")]
+    pub branch_id: i64,
+
+    /// What was done by hand: its reservation released (cancelled) or kept (confirmed)
+    #[arg(long = "as", value_enum, value_name = "PHASE")]
+    pub phase: TccPhase,
+
+    /// The coordinator of the config (seata: NAME) [default: the only one]
+    #[arg(long, value_name = "NAME")]
+    pub coordinator: Option<String>,
+
+    /// Its client whose fence holds the Try [default: its only client with a tcc_fence_log]
+    #[arg(long, value_name = "NAME")]
+    pub client: Option<String>,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+/// The phase a TCC Try was given by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TccPhase {
+    /// Its Cancel's work was done: the reservation is released
+    Cancelled,
+    /// Its Confirm's work was done: the reservation is kept
+    Confirmed,
 }
 
 #[derive(Debug, Args)]

@@ -502,6 +502,18 @@ codes! {
         fix: "Wait and run `indoubt resolve pg 'GID' --dry-run` again; --force makes it a recorded heuristic decision.",
     }
 
+    TCC_PHASE_CONFLICT = "tcc_phase_conflict" {
+        meaning: "resolve tcc: the phase named (--as cancelled or confirmed) contradicts what the coordinator decided for the Try's global transaction (rolling back or committing).",
+        why: "The coordinator's next retry would run the other phase: a reservation released that its global committed, or kept that it rolled back. Refused.",
+        fix: "Do by hand the phase the coordinator decided (`indoubt seata tcc` shows its global's status), then mark that one: `indoubt resolve tcc XID --branch-id N --as cancelled` for a rollback.",
+    }
+
+    TCC_UNDECIDED = "tcc_undecided" {
+        meaning: "resolve tcc: the Try's global transaction has not been asked to end (Begin): its coordinator has decided nothing yet.",
+        why: "Marking the Try now would pre-empt a decision not yet made. Refused.",
+        fix: "Wait for its timeout (the coordinator rolls it back then) and run `indoubt seata tcc` again.",
+    }
+
     PROPOSAL_ONLY = "proposal_only" {
         meaning: "resolve --yes without --commit or --rollback: the sources propose a decision, but a runbook acts only on one it names.",
         why: "A proposal can change between runs; an unattended run must say what it does.",

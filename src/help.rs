@@ -33,6 +33,10 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("Every branch of its global transaction (PostgreSQL too), by the logged decision", "indoubt resolve mysql 0x6f72646572732d34373131,0x01,131077 --all-branches --commit --ticket INC-1234"),
             ex!("A runbook: an explicit decision, no prompt", "indoubt resolve mysql \"X'6f72646572732d34373131',X'01',131077\" --rollback --yes --reason 'coordinator log: rolled back'"),
         ],
+        "resolve tcc" => &[
+            ex!("What it would mark, and why; changes nothing", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --dry-run"),
+            ex!("Mark it cancelled after releasing the reservation by hand, at the prompt", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --ticket INC-1234"),
+        ],
         "resolve kafka" => &[
             ex!("The marker it would send; changes nothing", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --dry-run"),
             ex!("Abort it, at the prompt", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --ticket INC-1234"),

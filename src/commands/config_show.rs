@@ -368,7 +368,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
         .seata
         .iter()
         .map(|(name, c)| {
-            let (grace, critical_age) = super::seata_common::ages(name, c);
+            let (grace, critical_age) = crate::settings::seata::ages(name, c);
             SeataView {
                 name: name.clone(),
                 postgres: match (&c.postgres, &c.mysql) {
@@ -414,7 +414,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                     .collect(),
                 client_thresholds: (!c.clients.is_empty()).then(|| {
                     let (reservation_age, saga_stall, fence_retention) =
-                        super::seata_common::client_ages(name, c);
+                        crate::settings::seata::client_ages(name, c);
                     SeataClientThresholds {
                         reservation_age: duration(&reservation_age),
                         saga_stall: duration(&saga_stall),

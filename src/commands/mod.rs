@@ -22,6 +22,7 @@ mod reconcile;
 mod resolve_kafka;
 mod resolve_mysql;
 mod resolve_pg;
+mod resolve_tcc;
 mod seata_common;
 mod seata_globals;
 mod seata_sagas;
@@ -69,6 +70,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolvePg(s) => resolve_pg::run(&ctx, &s).await,
         S::ResolveKafka(s) => resolve_kafka::run(&ctx, &s).await,
         S::ResolveMysql(s) => resolve_mysql::run(&ctx, &s).await,
+        S::ResolveTcc(s) => resolve_tcc::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

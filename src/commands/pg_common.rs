@@ -93,18 +93,4 @@ pub fn on_every_server(
         .collect()
 }
 
-/// Where a statement for a configured table runs, as the comment before it says it (a
-/// statement names no server): its database of the target, or of the connection as
-/// written when that could not be used.
-pub(crate) fn place(target: &crate::settings::targets::Referenced, written: &str) -> String {
-    match target {
-        Ok(t) => format!(
-            "in database {} of {}",
-            t.params.dbname,
-            t.name
-                .as_deref()
-                .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
-        ),
-        Err(_) => format!("in the database of {written}"),
-    }
-}
+pub(crate) use crate::settings::targets::place;

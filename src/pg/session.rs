@@ -864,6 +864,33 @@ impl Session {
         }
     }
 
+    /// Runs statements that write (a transaction: `BEGIN READ WRITE; UPDATE …; COMMIT`)
+    /// through the simple protocol: the rows they changed in all. The outer error is the
+    /// time bound or a lost connection (the outcome is then unknown); the inner one the
+    /// server's answer, whole for its SQLSTATE.
+    pub async fn write_counted(&self, sql: &str) -> Result<Result<u64, tokio_postgres::Error>> {
+        let _running = Running::start(&self.canceller);
+        match tokio::time::timeout(self.timeout, self.client.simple_query(sql)).await {
+            Ok(Err(e)) if e.as_db_error().is_none() => Err(anyhow!(
+                "{} (its outcome is unknown: check the object)",
+                session_error(&self.wire, e)
+            )),
+            Ok(answer) => Ok(answer.map(|messages| {
+                messages
+                    .iter()
+                    .map(|m| match m {
+                        tokio_postgres::SimpleQueryMessage::CommandComplete(n) => *n,
+                        _ => 0,
+                    })
+                    .sum()
+            })),
+            Err(_) => Err(anyhow!(
+                "statement did not finish within {} (its outcome is unknown: check the object)",
+                crate::units::format_duration(self.timeout)
+            )),
+        }
+    }
+
     /// Runs one read-only query with no parameters through the simple protocol: every
     /// value as PostgreSQL's text of it (None for NULL), every literal typed by the
     /// server as its column is. The outer error is the time bound, the inner one the

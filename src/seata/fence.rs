@@ -162,6 +162,41 @@ pub async fn still_tried(
         .collect()
 }
 
+/// One fence record now: (status, action name, gmt_create), or None when there is none.
+pub async fn record(
+    session: &Session,
+    table: &str,
+    xid: &str,
+    branch_id: i64,
+) -> Result<Option<(i16, Option<String>, Option<NaiveDateTime>)>> {
+    let sql = format!(
+        "SELECT status, action_name, gmt_create FROM {} WHERE xid = $1 AND branch_id = $2",
+        quote::qualified(table)
+    );
+    session
+        .query(&sql, &[&xid, &branch_id])
+        .await?
+        .first()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+        .transpose()
+}
+
+/// The transaction that marks one Try record as the phase that ran (2 committed, 3 rolled
+/// back), only while it is still tried: the `status = 1` guard makes a record that changed
+/// since it was read a no-op (0 rows). A session is read-only by default: hence `BEGIN
+/// READ WRITE`.
+pub fn mark_statement(table: &str, xid: &str, branch_id: i64, status: i16) -> quote::Sql {
+    quote::Sql::new("BEGIN READ WRITE; UPDATE ")
+        .qualified(table)
+        .push(" SET status = ")
+        .number(status.into())
+        .push(", gmt_modified = localtimestamp WHERE xid = ")
+        .literal(xid.as_bytes())
+        .push(" AND branch_id = ")
+        .number(branch_id)
+        .push(" AND status = 1; COMMIT;")
+}
+
 /// The statement that lists the open Try records: read-only, to paste where the fence is.
 pub fn tried_statement(table: &str) -> quote::Sql {
     quote::Sql::new("SELECT xid, branch_id, action_name, gmt_create FROM ")

@@ -34,6 +34,7 @@ pub enum CommandSettings {
     ResolvePg(Box<ResolvePgSettings>),
     ResolveKafka(Box<ResolveKafkaSettings>),
     ResolveMysql(Box<resolution::ResolveMysqlSettings>),
+    ResolveTcc(Box<super::seata::ResolveTccSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -181,6 +182,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::Kafka(a)) => {
             S::ResolveKafka(Box::new(resolution::resolve_kafka(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Tcc(a)) => {
+            S::ResolveTcc(Box::new(super::seata::resolve_tcc(t, a)?))
         }
         Command::Audit(AuditCommand::List(a)) => S::AuditList(AuditListSettings {
             log: t.audit_log(a.audit_log.as_deref()),

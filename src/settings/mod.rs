@@ -15,6 +15,7 @@ pub mod pg;
 pub mod probe;
 pub mod reconcile;
 pub mod resolution;
+pub mod seata;
 pub mod targets;
 
 use crate::config;

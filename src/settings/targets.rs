@@ -445,3 +445,19 @@ impl Targets<'_> {
         format!("no server was named: no --pg or -h, {config}, and {used}")
     }
 }
+
+/// Where a statement for a configured table runs, as the comment before it says it (a
+/// statement names no server): its database of the target, or of the connection as
+/// written when that could not be used.
+pub fn place(target: &Referenced, written: &str) -> String {
+    match target {
+        Ok(t) => format!(
+            "in database {} of {}",
+            t.params.dbname,
+            t.name
+                .as_deref()
+                .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
+        ),
+        Err(_) => format!("in the database of {written}"),
+    }
+}

@@ -877,3 +877,148 @@ fn a_store_in_mariadb_is_read_as_one_in_postgres() {
         out.stdout
     );
 }
+
+/// The recovery the TCC fence allows: a Cancel that fails on every retry (the service
+/// refuses it; the harness keeps serving the coordinator's retries) is done by hand,
+/// then `resolve tcc --as cancelled` marks the Try rolled back in its fence — after a dry
+/// run that changes nothing and a refusal of the phase the coordinator did not decide.
+/// The coordinator's next retry of the Cancel finds it done (Seata's fence answers
+/// without calling the service) and the global transaction ends.
+#[test]
+fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_fix");
+    let jdbc = common::xa::jdbc(&db.url());
+    let app = unique("tfx");
+    let harness = {
+        let args = vec![
+            format!("tc={tc}"),
+            format!("db={jdbc}"),
+            "table=resv".into(),
+            "id=2".into(),
+            format!("app={app}"),
+            "serve_ms=25000".into(),
+        ];
+        std::thread::spawn(move || stuck("tcc-cancel-fails", &args))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = client_config(
+        dir.path(),
+        &store,
+        &db,
+        "tcc_fence_log: tcc_fence_log",
+        "    reservation_age: 1s\n",
+    );
+    let audit = dir.path().join("audit.jsonl");
+    let mut held = Value::Null;
+    wait_for(
+        "the Try held while the coordinator retries its Cancel",
+        || {
+            let (r, _) = probe(&config, &["seata", "tcc"]);
+            match r["coordinators"][0]["clients"][0]["reservations"][0].clone() {
+                x if x["global"]["status"] == 5 => {
+                    held = x;
+                    true
+                }
+                _ => false,
+            }
+        },
+    );
+    let xid = held["xid"].as_str().unwrap().to_string();
+    let branch = held["branch_id"].as_i64().unwrap().to_string();
+    let fence_status = || -> i16 {
+        db.admin()
+            .query_one(
+                "SELECT status FROM tcc_fence_log WHERE xid = $1",
+                &[&xid.as_str()],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let resolve = |more: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&config)
+            .args([
+                "resolve",
+                "tcc",
+                &xid,
+                "--branch-id",
+                &branch,
+                "--audit-log",
+            ])
+            .arg(&audit)
+            .args(more));
+        let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        (json, out)
+    };
+    let (dry, out) = resolve(&["--as", "cancelled", "--dry-run"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+    assert_eq!(
+        dry["heuristic"], false,
+        "the coordinator decided rollback: {dry:#}"
+    );
+    assert_eq!(fence_status(), 1, "a dry run changes nothing");
+    let (conflict, out) = resolve(&["--as", "confirmed", "--yes", "--reason", "test"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        conflict["findings"][0]["code"], "tcc_phase_conflict",
+        "{conflict:#}"
+    );
+    assert_eq!(fence_status(), 1, "a refusal changes nothing");
+    let (done, out) = resolve(&[
+        "--as",
+        "cancelled",
+        "--yes",
+        "--reason",
+        "reservation released by hand",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
+    assert_eq!(done["outcome"]["status"], "ok", "{done:#}");
+    assert_eq!(fence_status(), 3, "marked rolled back");
+    let trail = std::fs::read_to_string(&audit).unwrap();
+    assert!(trail.contains("reservation released by hand"), "{trail}");
+    // Asked again: already so, nothing done.
+    let (again, out) = resolve(&["--as", "cancelled", "--yes", "--reason", "again"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        again["findings"][0]["code"], "already_resolved",
+        "{again:#}"
+    );
+    // The coordinator's next Cancel reaches the live client, whose fence says it ran.
+    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
+    wait_for("the global ended by the coordinator's retry", || {
+        store_db
+            .query(
+                "SELECT 1 FROM global_table WHERE xid = $1",
+                &[&xid.as_str()],
+            )
+            .unwrap()
+            .is_empty()
+    });
+    // A branch that is not there: UNKNOWN, nothing done.
+    let out = run(indoubt()
+        .args(["--config"])
+        .arg(&config)
+        .args([
+            "resolve",
+            "tcc",
+            &xid,
+            "--branch-id",
+            "1",
+            "--as",
+            "cancelled",
+            "--audit-log",
+        ])
+        .arg(&audit)
+        .args(["--yes", "--reason", "typo"]));
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("holds no record of branch 1"),
+        "{}",
+        out.stdout
+    );
+    harness.join().unwrap();
+}

@@ -7,6 +7,7 @@ mod branch;
 pub mod kafka;
 pub mod mysql;
 pub mod pg;
+pub mod seata;
 
 pub use branch::{Branch, Decided, Engine};
 
