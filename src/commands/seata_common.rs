@@ -173,3 +173,18 @@ pub(crate) fn report_target(settings: &SeataSettings) -> Target {
             .unwrap_or_default(),
     }
 }
+
+/// The runs `check` makes of a `seata` client probe: each coordinator with `check: true`
+/// one of whose clients holds the probe's table (`holds`).
+pub(crate) fn client_plan(
+    config: &crate::config::Config,
+    probe: &str,
+    holds: fn(&crate::config::SeataClientConfig) -> bool,
+) -> Vec<(String, Vec<String>)> {
+    config
+        .seata
+        .iter()
+        .filter(|(_, c)| c.check && c.clients.values().any(holds))
+        .map(|(name, _)| crate::settings::probe::planned(name, &["seata", probe, "--", name]))
+        .collect()
+}

@@ -17,7 +17,7 @@ use crate::report::{Report, TableView};
 use crate::seata::saga::{self, Instance, Unended};
 use crate::seata::status::Stage;
 use crate::seata::store::Known;
-use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
 use crate::text;
@@ -58,12 +58,7 @@ impl Inspect for SeataSagas {
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
-        config
-            .seata
-            .iter()
-            .filter(|(_, c)| c.check && c.clients.values().any(|k| k.saga_table_prefix.is_some()))
-            .map(|(name, _)| planned(name, &["seata", "sagas", "--", name]))
-            .collect()
+        seata_common::client_plan(config, "sagas", |k| k.saga_table_prefix.is_some())
     }
 
     async fn gather(

@@ -16,7 +16,7 @@ use crate::report::{Report, TableView};
 use crate::seata::fence::{self, Fence, FenceCount};
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::Known;
-use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::probe::{example, Inspect, Pages};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
 use crate::text;
@@ -58,12 +58,7 @@ impl Inspect for SeataTcc {
     }
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
-        config
-            .seata
-            .iter()
-            .filter(|(_, c)| c.check && c.clients.values().any(|k| k.tcc_fence_log.is_some()))
-            .map(|(name, _)| planned(name, &["seata", "tcc", "--", name]))
-            .collect()
+        seata_common::client_plan(config, "tcc", |k| k.tcc_fence_log.is_some())
     }
 
     async fn gather(
