@@ -26,6 +26,7 @@ use crate::text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The most overdue globals one coordinator's report lists (the count says how many
@@ -83,7 +84,8 @@ impl Inspect for SeataGlobals {
         for c in &settings.coordinators {
             let store = read(ctx, c, settings.show as i64).await;
             // The AT globals' undo logs, in each client that holds one.
-            let xids: Vec<String> = match &store {
+            let xids: Vec<(String, BTreeSet<String>)> = match &store {
+                // With the tables each one locks (the lock table's, not the undo log's).
                 Read::Snapshot(s) => s
                     .overdue
                     .iter()
@@ -92,7 +94,16 @@ impl Inspect for SeataGlobals {
                             .iter()
                             .any(|b| b.branch_type.as_deref() == Some("AT"))
                     })
-                    .map(|g| g.xid.clone())
+                    .map(|g| {
+                        let tables = g
+                            .locks
+                            .sample
+                            .iter()
+                            .filter_map(|l| l.table_name.as_deref())
+                            .map(str::to_lowercase)
+                            .collect();
+                        (g.xid.clone(), tables)
+                    })
                     .collect(),
                 _ => Vec::new(),
             };
@@ -152,7 +163,7 @@ async fn read_undo(
     ctx: &Context,
     c: &Coordinator,
     (client, table): (&Client, &str),
-    xids: &[String],
+    xids: &[(String, BTreeSet<String>)],
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
@@ -162,9 +173,14 @@ async fn read_undo(
             return Ok(ClientRead::Problems(problems));
         }
         let mut branches = Vec::new();
-        for log in undo::of_globals(&session, table, xids).await? {
+        let locked: BTreeMap<&str, &BTreeSet<String>> =
+            xids.iter().map(|(x, t)| (x.as_str(), t)).collect();
+        let ids: Vec<String> = xids.iter().map(|(x, _)| x.clone()).collect();
+        let none = BTreeSet::new();
+        for log in undo::of_globals(&session, table, &ids).await? {
+            let tables = locked.get(log.xid.as_str()).copied().unwrap_or(&none);
             let (checks, rows) = match &log.images {
-                Ok(images) => undo::check_rows(&session, images, show).await?,
+                Ok(images) => undo::check_rows(&session, images, tables, show).await?,
                 Err(_) => (Vec::new(), 0),
             };
             branches.push(BranchUndo { log, checks, rows });

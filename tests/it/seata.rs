@@ -139,6 +139,29 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         undo["images"][0]["before"][0]["fields"][1]["value"]["value"], "100",
         "the before image is decoded: {undo:#}"
     );
+    // An undo log planted by someone who may write the business database, naming another
+    // table: indoubt does not read that table (the global locks no row of it).
+    let mut admin = db.admin();
+    admin
+        .batch_execute("CREATE TABLE secrets (id bigint PRIMARY KEY, v text); INSERT INTO secrets VALUES (1, 'hunter2-value')")
+        .unwrap();
+    let planted = r#"{"sqlUndoLogs":["java.util.ArrayList",[{"sqlType":"UPDATE","tableName":"secrets","beforeImage":{"rows":["java.util.ArrayList",[{"fields":["java.util.ArrayList",[{"name":"id","keyType":"PRIMARY_KEY","value":1},{"name":"v","keyType":"NULL","value":"x"}]]}]]},"afterImage":{"rows":["java.util.ArrayList",[{"fields":["java.util.ArrayList",[{"name":"id","keyType":"PRIMARY_KEY","value":1},{"name":"v","keyType":"NULL","value":"y"}]]}]]}}]]}"#;
+    admin
+        .execute(
+            "INSERT INTO undo_log (branch_id, xid, context, rollback_info, log_status, log_created, log_modified) VALUES (1, $1, 'serializer=jackson&compressorType=NONE', convert_to($2, 'UTF8'), 0, localtimestamp, localtimestamp)",
+            &[&xid.as_str(), &planted],
+        )
+        .unwrap();
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args(["seata", "globals"]));
+    assert!(!out.stdout.contains("hunter2"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("holds no row lock on this table"),
+        "{}",
+        out.stdout
+    );
     // The table and the finding: its xid, the locked row, the statement that lists them.
     let out = run(indoubt()
         .args(["--width", "1000", "--config"])
