@@ -676,6 +676,12 @@ codes! {
         fix: "Run the GRANT of the finding's next, e.g. `GRANT SELECT ON TABLE \"public\".\"outbox\" TO \"ROLE\";` or correct the table and column names in the config (`indoubt config show`).",
     }
 
+    MYSQL_TABLE_UNREADABLE = "mysql_table_unreadable" {
+        meaning: "`config show --check`: a table the config names on a MySQL or MariaDB target (a Seata coordinator's store) cannot be read by the account: the table or a column does not exist, or SELECT is not granted (the server's answer to reading none of its rows says which).",
+        why: "The check that reads it cannot run at all: CRITICAL.",
+        fix: "Run the GRANT of the finding's next, e.g. `GRANT SELECT ON seata.global_table TO 'monitor'@'%';` or correct the table names in the config (`indoubt config show`).",
+    }
+
     KAFKA_ACL_MISSING = "kafka_acl_missing" {
         meaning: "`config show --check`: the broker says the principal may not do an operation indoubt needs (the authorized operations of the cluster or a topic, or a refused DESCRIBE of a transactional id); the finding names the operation, the resource and what it costs.",
         why: "Without READ on a topic, reconcile cannot read it and kafka lso cannot name the transaction behind a gap; without DESCRIBE on transactional ids the broker lists none of them, so kafka transactions is empty and kafka hanging takes a live transaction for a hanging one; without ALTER or CLUSTER_ACTION on the cluster resolve kafka cannot write an abort marker.",

@@ -178,6 +178,21 @@ impl Sql {
         Some(self)
     }
 
+    /// A MySQL `db`.`table` (or `table`), each part in backticks with backticks doubled,
+    /// or None when a name holds a character that would not show.
+    pub fn mysql_qualified(mut self, name: &str) -> Option<Sql> {
+        if !name.chars().all(showable) {
+            return None;
+        }
+        for (i, part) in name.split('.').enumerate() {
+            if i > 0 {
+                self.0.push('.');
+            }
+            self.0.push_str(&format!("`{}`", part.replace('`', "``")));
+        }
+        Some(self)
+    }
+
     /// A statement assembled by a library from program text and names quoted by
     /// [`qualified`] or [`sql_identifier`] and literals by [`sql_literal`] (all of which
     /// show as themselves), as the outbox relay's statements are.

@@ -14,7 +14,7 @@ use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::pg::{Outbox, OutboxSettings};
-use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
@@ -142,6 +142,26 @@ impl Inspect for PgOutbox {
             .filter(|(_, outbox)| outbox.check)
             .map(|(name, _)| planned(name, &["pg", "outbox", "--", name]))
             .collect()
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        let outboxes = config.outbox.iter().map(|(name, o)| {
+            Uses::pg_table(
+                &format!("outbox {name}"),
+                &o.postgres,
+                &o.table,
+                &[&o.id_column, &o.created_at_column, &o.published_at_column],
+            )
+        });
+        let inboxes = config.inbox.iter().map(|(name, i)| {
+            Uses::pg_table(
+                &format!("inbox {name}"),
+                &i.postgres,
+                &i.table,
+                &[&i.created_at_column],
+            )
+        });
+        outboxes.chain(inboxes).collect()
     }
 
     async fn gather(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {

@@ -18,7 +18,7 @@ use crate::reconcile::spill::{Budget, Scratch};
 use crate::reconcile::topic::{self, Unparseable, Unstable, Window};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
-use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::probe::{self, example, planned, Inspect, Pages, Uses};
 use crate::settings::reconcile::ReconcileSettings;
 use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
@@ -202,6 +202,40 @@ impl Inspect for Reconcile {
             .filter(|(_, job)| job.check)
             .map(|(name, _)| planned(name, &["reconcile", "--no-progress", "--", name]))
             .collect()
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        // A job that names no target uses the config's only one of that kind.
+        let only = |names: Vec<&String>| (names.len() == 1).then(|| names[0].clone());
+        let only_pg = only(config.postgres.keys().collect());
+        let only_kafka = only(config.kafka.keys().collect());
+        let mut reads = Vec::new();
+        for (job, j) in &config.reconcile {
+            let section = format!("reconcile job {job}");
+            if let (Some(postgres), Some(query)) =
+                (j.postgres.clone().or(only_pg.clone()), &j.query)
+            {
+                reads.push(Uses {
+                    section: section.clone(),
+                    read: probe::Read::PgQuery {
+                        postgres,
+                        job: job.clone(),
+                        query: query.clone(),
+                    },
+                });
+            }
+            if let (Some(kafka), Some(topic)) = (j.kafka.clone().or(only_kafka.clone()), &j.topic) {
+                reads.push(Uses {
+                    section,
+                    read: probe::Read::KafkaTopic {
+                        kafka,
+                        job: job.clone(),
+                        topic: topic.clone(),
+                    },
+                });
+            }
+        }
+        reads
     }
 
     async fn gather(

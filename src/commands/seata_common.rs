@@ -14,6 +14,7 @@ use crate::pg::session::{self, Session};
 use crate::report::Target;
 use crate::seata::mysql_store;
 use crate::seata::store::{self, Known, Problem};
+use crate::settings::probe::Uses;
 use crate::settings::targets::{MysqlTarget, Referenced};
 use crate::text;
 use crate::text::Text;
@@ -187,4 +188,25 @@ pub(crate) fn client_plan(
         .filter(|(_, c)| c.check && c.clients.values().any(holds))
         .map(|(name, _)| crate::settings::probe::planned(name, &["seata", probe, "--", name]))
         .collect()
+}
+
+/// The tables a client probe reads of one client (a table's name and its columns).
+pub(crate) type ClientTables = Vec<(String, &'static [&'static str])>;
+
+/// What a `seata` client probe reads in each client's database: the tables `tables` names
+/// of it (none when the client holds none of the probe's), with their columns.
+pub(crate) fn client_reads(
+    config: &crate::config::Config,
+    tables: fn(&crate::config::SeataClientConfig) -> ClientTables,
+) -> Vec<Uses> {
+    let mut reads = Vec::new();
+    for (name, c) in &config.seata {
+        for (client, k) in &c.clients {
+            let section = format!("seata coordinator {name} client {client}");
+            for (table, columns) in tables(k) {
+                reads.push(Uses::pg_table(&section, &k.postgres, &table, columns));
+            }
+        }
+    }
+    reads
 }

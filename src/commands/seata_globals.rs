@@ -18,7 +18,7 @@ use crate::seata::mysql_store;
 use crate::seata::status::Stage;
 use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
-use crate::settings::probe::{example, planned, Inspect, Pages};
+use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
@@ -74,6 +74,33 @@ impl Inspect for SeataGlobals {
             .filter(|(_, c)| c.check)
             .map(|(name, _)| planned(name, &["seata", "globals", "--", name]))
             .collect()
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        let mut reads = Vec::new();
+        for (name, c) in &config.seata {
+            let section = format!("seata coordinator {name}");
+            for (table, columns) in [
+                (&c.global_table, &store::GLOBAL_COLUMNS[..]),
+                (&c.branch_table, &store::BRANCH_COLUMNS[..]),
+                (&c.lock_table, &store::LOCK_COLUMNS[..]),
+            ] {
+                // A store named by neither or both is refused by the settings (and by
+                // config show).
+                match (&c.postgres, &c.mysql) {
+                    (Some(pg), None) => reads.push(Uses::pg_table(&section, pg, table, columns)),
+                    (None, Some(my)) => reads.push(Uses::mysql_table(&section, my, table, columns)),
+                    _ => {}
+                }
+            }
+        }
+        reads.extend(seata_common::client_reads(config, |k| {
+            k.undo_log
+                .iter()
+                .map(|u| (u.clone(), &undo::COLUMNS[..]))
+                .collect()
+        }));
+        reads
     }
 
     async fn gather(

@@ -17,7 +17,7 @@ use crate::report::{Report, TableView};
 use crate::seata::saga::{self, Instance, Unended};
 use crate::seata::status::Stage;
 use crate::seata::store::Known;
-use crate::settings::probe::{example, Inspect, Pages};
+use crate::settings::probe::{example, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
 use crate::text;
@@ -59,6 +59,20 @@ impl Inspect for SeataSagas {
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
         seata_common::client_plan(config, "sagas", |k| k.saga_table_prefix.is_some())
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        seata_common::client_reads(config, |k| {
+            let Some(prefix) = &k.saga_table_prefix else {
+                return Vec::new();
+            };
+            let [instances, states, definitions] = saga::tables(prefix);
+            vec![
+                (instances, &saga::INSTANCE_COLUMNS[..]),
+                (states, &saga::STATE_COLUMNS[..]),
+                (definitions, &saga::DEFINITION_COLUMNS[..]),
+            ]
+        })
     }
 
     async fn gather(

@@ -16,7 +16,7 @@ use crate::report::{Report, TableView};
 use crate::seata::fence::{self, Fence, FenceCount};
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::Known;
-use crate::settings::probe::{example, Inspect, Pages};
+use crate::settings::probe::{example, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
 use crate::text;
@@ -59,6 +59,15 @@ impl Inspect for SeataTcc {
 
     fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
         seata_common::client_plan(config, "tcc", |k| k.tcc_fence_log.is_some())
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        seata_common::client_reads(config, |k| {
+            k.tcc_fence_log
+                .iter()
+                .map(|f| (f.clone(), &fence::COLUMNS[..]))
+                .collect()
+        })
     }
 
     async fn gather(

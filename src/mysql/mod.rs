@@ -3,6 +3,7 @@
 
 pub mod params;
 pub mod session;
+pub mod tables;
 pub mod xa;
 
 /// A statement's text, unless it may carry a secret (`ALTER USER … IDENTIFIED BY '…'`,

@@ -10,27 +10,11 @@ use super::store::{
     StatusCount, Tables, BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS,
 };
 use crate::mysql::session::{int, text, Session};
+use crate::mysql::tables::{hex, qualified};
 use anyhow::{anyhow, Result};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// `db.table` or `table` as MySQL names it: each part in backticks, backticks doubled.
-pub fn qualified(name: &str) -> String {
-    name.split('.')
-        .map(|part| format!("`{}`", part.replace('`', "``")))
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
-/// A string as a hex literal: the same bytes whatever the session's sql_mode.
-fn hex(value: &str) -> String {
-    let digits: String = value.bytes().map(|b| format!("{b:02X}")).collect();
-    match digits.is_empty() {
-        true => "''".into(),
-        false => format!("X'{digits}'"),
-    }
-}
 
 /// A list of numbers for `IN (…)`.
 fn numbers(values: &[i16]) -> String {
@@ -354,17 +338,4 @@ pub async fn globals_of(
             ))
         })
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_values_are_quoted_for_any_sql_mode() {
-        assert_eq!(qualified("seata.global_table"), "`seata`.`global_table`");
-        assert_eq!(qualified("we`ird"), "`we``ird`");
-        assert_eq!(hex("a'\\"), "X'61275C'");
-        assert_eq!(hex(""), "''");
-    }
 }

@@ -136,7 +136,7 @@ pub fn resolve_loaded(
             }))),
             Command::Config(ConfigCommand::Show(args)) if args.check => Some(
                 CommandSettings::ConfigCheck(Box::new(ConfigCheckSettings {
-                    plans: Plans::of(&t),
+                    plans: Plans::of(&t, registry),
                     config_file: config.path.clone(),
                 })),
             ),
@@ -431,6 +431,65 @@ mod tests {
             plan[4],
             ("kafka hanging", Ok(run)) if settings_of::<super::super::kafka::HangingSettings>(run).is_some()
         ));
+    }
+
+    /// `config show --check` checks what each probe of the registry says it reads: the
+    /// Seata store's tables where the store is (postgres or mysql), each client's tables
+    /// in its database, a reconcile job's query and topic.
+    #[test]
+    fn config_checks_plan_is_what_the_registrys_probes_read() {
+        use crate::settings::config_check::PgUse;
+        let yaml = "postgres:\n  store:\n    conninfo: postgres://u@s.invalid/seata\n  biz:\n    conninfo: postgres://u@b.invalid/biz\nmysql:\n  my:\n    url: mysql://u@m.invalid/seata\nkafka:\n  k:\n    bootstrap_servers: k.invalid:9092\nseata:\n  tc:\n    postgres: store\n    clients:\n      wallet:\n        postgres: biz\n        undo_log: undo_log\n        tcc_fence_log: tcc_fence_log\n        saga_table_prefix: seata_\n  tm:\n    mysql: my\nreconcile:\n  orders:\n    postgres: biz\n    query: SELECT id FROM orders\n    topic: orders\n";
+        let Ok(Resolved {
+            command: CommandSettings::ConfigCheck(s),
+            ..
+        }) = resolved(&["config", "show", "--check"], yaml)
+        else {
+            panic!("resolved as config show --check");
+        };
+        let tables = |name: &str| -> Vec<(String, String)> {
+            let plan = s.plans.pg.iter().find(|p| p.name == name).unwrap();
+            plan.uses
+                .iter()
+                .map(|u| match u {
+                    PgUse::Table { section, table, .. } => (section.clone(), table.clone()),
+                    PgUse::Reconcile { job, .. } => (format!("reconcile {job}"), String::new()),
+                })
+                .collect()
+        };
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            tables("store"),
+            pairs(&[
+                ("seata coordinator tc", "global_table"),
+                ("seata coordinator tc", "branch_table"),
+                ("seata coordinator tc", "lock_table"),
+            ])
+        );
+        let client = "seata coordinator tc client wallet";
+        assert_eq!(
+            tables("biz"),
+            pairs(&[
+                ("reconcile orders", ""),
+                (client, "undo_log"),
+                (client, "tcc_fence_log"),
+                (client, "seata_state_machine_inst"),
+                (client, "seata_state_inst"),
+                (client, "seata_state_machine_def"),
+            ])
+        );
+        let my = &s.plans.mysql[0];
+        assert_eq!(my.used_by, ["seata coordinator tm"]);
+        let my_tables: Vec<&str> = my.uses.iter().map(|u| u.table.as_str()).collect();
+        assert_eq!(my_tables, ["global_table", "branch_table", "lock_table"]);
+        assert_eq!(
+            s.plans.kafka[0].topics,
+            [("orders".into(), vec!["orders".into()])]
+        );
     }
 
     #[test]

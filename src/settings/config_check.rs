@@ -4,6 +4,7 @@
 //! settings, before any connection. What is checked of each is src/commands/config_check/'s.
 
 use super::kafka_client::{client_config, KafkaTarget};
+use super::probe::{Read, Registry, Uses};
 use super::targets::{MysqlTarget, PgTarget, Targets};
 use crate::codes;
 use crate::findings::{Finding, Severity};
@@ -41,11 +42,19 @@ pub struct PgPlan {
     pub uses: Vec<PgUse>,
 }
 
-/// A MySQL target to check.
+/// A MySQL target to check, and the tables the config's sections read in it.
 pub struct MysqlPlan {
     pub name: String,
     pub target: std::result::Result<MysqlTarget, String>,
     pub used_by: Vec<String>,
+    pub uses: Vec<TableUse>,
+}
+
+/// A table a section reads, and the columns it reads of it.
+pub struct TableUse {
+    pub section: String,
+    pub table: String,
+    pub columns: Vec<String>,
 }
 
 /// A Kafka target to check, with the topics the config reads from it.
@@ -72,7 +81,7 @@ pub struct Plans {
 }
 
 impl Plans {
-    pub(crate) fn of(t: &Targets) -> Plans {
+    pub(crate) fn of(t: &Targets, registry: &Registry) -> Plans {
         let config = &t.config.config;
         let mut plans = Plans {
             pg: Vec::new(),
@@ -90,6 +99,7 @@ impl Plans {
                     .then(|| "resolve.participants".to_string())
                     .into_iter()
                     .collect(),
+                uses: Vec::new(),
             });
         }
         for name in config.postgres.keys() {
@@ -116,109 +126,67 @@ impl Plans {
                 check_topic_regex: configured.check_topic_regex.clone(),
             });
         }
-        let only_pg = (config.postgres.len() == 1)
-            .then(|| config.postgres.keys().next().cloned())
-            .flatten();
-        let only_kafka = (config.kafka.len() == 1)
-            .then(|| config.kafka.keys().next().cloned())
-            .flatten();
-        for (job, j) in &config.reconcile {
-            let section = format!("reconcile job {job}");
-            if let (Some(pg), Some(query)) = (j.postgres.clone().or(only_pg.clone()), &j.query) {
-                if let Some(plan) = plans.pg_ref(t, &section, &pg, true) {
-                    plan.uses.push(PgUse::Reconcile {
-                        job: job.clone(),
-                        query: query.clone(),
-                    });
-                }
-            }
-            if let (Some(kafka), Some(topic)) = (j.kafka.clone().or(only_kafka.clone()), &j.topic) {
-                match plans.kafka.iter_mut().find(|k| k.name == kafka) {
-                    Some(plan) => {
-                        plan.used_by.push(section.clone());
-                        match plan.topics.iter_mut().find(|(t, _)| t == topic) {
-                            Some((_, jobs)) => jobs.push(job.clone()),
-                            None => plan.topics.push((topic.clone(), vec![job.clone()])),
-                        }
+        // What each probe reads that the config names, from the registry; a reconcile
+        // job's query first, so each target's rows keep the order they have always had.
+        let mut reads: Vec<Uses> = registry
+            .probes
+            .iter()
+            .flat_map(|p| p.reads(config))
+            .collect();
+        reads.sort_by_key(|u| !matches!(u.read, Read::PgQuery { .. }));
+        for Uses { section, read } in reads {
+            match read {
+                Read::PgQuery {
+                    postgres,
+                    job,
+                    query,
+                } => {
+                    if let Some(plan) = plans.pg_ref(t, &section, &postgres, true) {
+                        plan.uses.push(PgUse::Reconcile { job, query });
                     }
-                    None => plans.unusable.push(unusable_reference(
-                        &section,
-                        format!("kafka {kafka:?} is not a kafka target of the config"),
-                    )),
                 }
-            }
-        }
-        for (name, o) in &config.outbox {
-            let section = format!("outbox {name}");
-            if let Some(plan) = plans.pg_ref(t, &section, &o.postgres, true) {
-                plan.uses.push(PgUse::Table {
-                    section,
-                    table: o.table.clone(),
-                    columns: vec![
-                        o.id_column.clone(),
-                        o.created_at_column.clone(),
-                        o.published_at_column.clone(),
-                    ],
-                });
-            }
-        }
-        for (name, i) in &config.inbox {
-            let section = format!("inbox {name}");
-            if let Some(plan) = plans.pg_ref(t, &section, &i.postgres, true) {
-                plan.uses.push(PgUse::Table {
-                    section,
-                    table: i.table.clone(),
-                    columns: vec![i.created_at_column.clone()],
-                });
-            }
-        }
-        for (name, c) in &config.seata {
-            let section = format!("seata coordinator {name}");
-            // A store on MySQL: its target's connection is checked with the mysql
-            // targets (its tables are not, yet).
-            let store = c
-                .postgres
-                .as_ref()
-                .and_then(|pg| plans.pg_ref(t, &section, pg, true));
-            if let Some(plan) = store {
-                use crate::seata::store::{BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS};
-                for (table, columns) in [
-                    (&c.global_table, &GLOBAL_COLUMNS[..]),
-                    (&c.branch_table, &BRANCH_COLUMNS[..]),
-                    (&c.lock_table, &LOCK_COLUMNS[..]),
-                ] {
-                    plan.uses.push(PgUse::Table {
-                        section: section.clone(),
-                        table: table.clone(),
-                        columns: columns.iter().map(|c| c.to_string()).collect(),
-                    });
+                Read::PgTable {
+                    postgres,
+                    table,
+                    columns,
+                } => {
+                    if let Some(plan) = plans.pg_ref(t, &section, &postgres, true) {
+                        plan.uses.push(PgUse::Table {
+                            section,
+                            table,
+                            columns,
+                        });
+                    }
                 }
-            }
-            for (client, k) in &c.clients {
-                use crate::seata::{fence, saga, undo};
-                let section = format!("seata coordinator {name} client {client}");
-                let Some(plan) = plans.pg_ref(t, &section, &k.postgres, true) else {
-                    continue;
-                };
-                let mut tables: Vec<(String, &[&str])> = Vec::new();
-                if let Some(u) = &k.undo_log {
-                    tables.push((u.clone(), &undo::COLUMNS));
+                Read::MysqlTable {
+                    mysql,
+                    table,
+                    columns,
+                } => {
+                    if let Some(plan) = plans.mysql_ref(t, &section, &mysql) {
+                        plan.uses.push(TableUse {
+                            section,
+                            table,
+                            columns,
+                        });
+                    }
                 }
-                if let Some(f) = &k.tcc_fence_log {
-                    tables.push((f.clone(), &fence::COLUMNS));
-                }
-                if let Some(prefix) = &k.saga_table_prefix {
-                    let [inst, state, def] = saga::tables(prefix);
-                    tables.push((inst, &saga::INSTANCE_COLUMNS));
-                    tables.push((state, &saga::STATE_COLUMNS));
-                    tables.push((def, &saga::DEFINITION_COLUMNS));
-                }
-                for (table, columns) in tables {
-                    plan.uses.push(PgUse::Table {
-                        section: section.clone(),
-                        table,
-                        columns: columns.iter().map(|c| c.to_string()).collect(),
-                    });
+                Read::KafkaTopic { kafka, job, topic } => {
+                    match plans.kafka.iter_mut().find(|k| k.name == kafka) {
+                        Some(plan) => {
+                            if !plan.used_by.contains(&section) {
+                                plan.used_by.push(section.clone());
+                            }
+                            match plan.topics.iter_mut().find(|(t, _)| *t == topic) {
+                                Some((_, jobs)) => jobs.push(job),
+                                None => plan.topics.push((topic, vec![job])),
+                            }
+                        }
+                        None => plans.unusable.push(unusable_reference(
+                            &section,
+                            format!("kafka {kafka:?} is not a kafka target of the config"),
+                        )),
+                    }
                 }
             }
         }
@@ -317,6 +285,44 @@ impl Plans {
                 None
             }
         }
+    }
+}
+
+impl Plans {
+    /// The plan a section's mysql reference (a target name or a URL) points at, made
+    /// once per URL.
+    fn mysql_ref(&mut self, t: &Targets, section: &str, value: &str) -> Option<&mut MysqlPlan> {
+        let at = match self.mysql.iter().position(|p| p.name == value) {
+            Some(i) => i,
+            None if crate::mysql::params::looks_like_url(value) => {
+                let name = format!("{section}'s connection string");
+                let i = match self.mysql.iter().position(|p| p.name == name) {
+                    Some(i) => i,
+                    None => {
+                        self.mysql.push(MysqlPlan {
+                            name,
+                            target: t.mysql_referenced(value),
+                            used_by: Vec::new(),
+                            uses: Vec::new(),
+                        });
+                        self.mysql.len() - 1
+                    }
+                };
+                i
+            }
+            None => {
+                self.unusable.push(unusable_reference(
+                    section,
+                    "its mysql reference is neither a mysql target of the config nor a URL",
+                ));
+                return None;
+            }
+        };
+        let plan = &mut self.mysql[at];
+        if !plan.used_by.iter().any(|u| u == section) {
+            plan.used_by.push(section.to_string());
+        }
+        Some(plan)
     }
 }
 

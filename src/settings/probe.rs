@@ -54,6 +54,14 @@ pub trait Inspect: Sync + Send + 'static {
         Vec::new()
     }
 
+    /// What it reads that the config names (a table, a query, a topic), each with the
+    /// config section that names it: `config show --check` checks each as the target's
+    /// role would read it. (What every probe of a target's kind reads, the server's own
+    /// catalogs, is checked per kind.)
+    fn reads(_config: &Config) -> Vec<Uses> {
+        Vec::new()
+    }
+
     /// Reads what the report needs. (Not `Send`: `check` runs its probes side by side on
     /// one task.)
     fn gather(
@@ -97,6 +105,70 @@ macro_rules! example {
 }
 pub(crate) use example;
 
+/// One thing a probe reads that the config names, and the section that names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Uses {
+    /// `outbox orders`, `seata coordinator tc client wallet`.
+    pub section: String,
+    pub read: Read,
+}
+
+/// What is read, in which target: the target as the section writes it (a target of the
+/// config or a connection string).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    /// A postgres table and the columns the probe reads of it.
+    PgTable {
+        postgres: String,
+        table: String,
+        columns: Vec<String>,
+    },
+    /// A query a reconcile job runs in a postgres database.
+    PgQuery {
+        postgres: String,
+        job: String,
+        query: String,
+    },
+    /// A MySQL or MariaDB table and the columns the probe reads of it.
+    MysqlTable {
+        mysql: String,
+        table: String,
+        columns: Vec<String>,
+    },
+    /// A topic a reconcile job reads.
+    KafkaTopic {
+        kafka: String,
+        job: String,
+        topic: String,
+    },
+}
+
+impl Uses {
+    /// `table`'s `columns`, read in the postgres target `postgres`.
+    pub fn pg_table(section: &str, postgres: &str, table: &str, columns: &[&str]) -> Uses {
+        Uses {
+            section: section.to_string(),
+            read: Read::PgTable {
+                postgres: postgres.to_string(),
+                table: table.to_string(),
+                columns: columns.iter().map(|c| c.to_string()).collect(),
+            },
+        }
+    }
+
+    /// `table`'s `columns`, read in the mysql target `mysql`.
+    pub fn mysql_table(section: &str, mysql: &str, table: &str, columns: &[&str]) -> Uses {
+        Uses {
+            section: section.to_string(),
+            read: Read::MysqlTable {
+                mysql: mysql.to_string(),
+                table: table.to_string(),
+                columns: columns.iter().map(|c| c.to_string()).collect(),
+            },
+        }
+    }
+}
+
 /// A probe in the registry: the same, without its types.
 pub trait Probe: Sync {
     fn name(&self) -> &'static str;
@@ -106,6 +178,7 @@ pub trait Probe: Sync {
     /// Its type's path (`indoubt::commands::pg_prepared::PgPrepared`): where its source is.
     fn type_name(&self) -> &'static str;
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)>;
+    fn reads(&self, config: &Config) -> Vec<Uses>;
     /// Its command in the command line's definition: the last word of its path, with its
     /// arguments and its help.
     fn subcommand(&self) -> clap::Command;
@@ -175,6 +248,10 @@ impl<P: Inspect> Probe for Registered<P> {
 
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)> {
         P::plan(config)
+    }
+
+    fn reads(&self, config: &Config) -> Vec<Uses> {
+        P::reads(config)
     }
 
     fn subcommand(&self) -> clap::Command {

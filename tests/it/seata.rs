@@ -1045,3 +1045,80 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
     );
     harness.join().unwrap();
 }
+
+/// `config show --check` reads a MariaDB store's three tables as the store's account
+/// does: a table it may not read is CRITICAL with the GRANT (which, pasted as an admin,
+/// makes the check pass), a table that is not there is named.
+#[test]
+fn config_show_check_reads_a_mariadb_stores_tables_as_its_account() {
+    let (_, store_url) = coordinator_mariadb();
+    let (_, address) = store_url
+        .strip_prefix("mysql://")
+        .and_then(|rest| rest.split_once('@'))
+        .expect("mysql://USER@ADDRESS/DB");
+    let database = address.rsplit_once('/').expect("a database").1.to_string();
+    let user = unique("seatachk");
+    common::mysql::sql(&format!(
+        "CREATE USER '{user}'@'%' IDENTIFIED BY 'pw-{user}'; GRANT SELECT ON `{database}`.`global_table` TO '{user}'@'%'"
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("chk.cnf");
+    std::fs::write(&cnf, format!("[client]\npassword=pw-{user}\n")).unwrap();
+    let config = dir.path().join("c.yaml");
+    let yaml = format!(
+        "mysql:\n  store:\n    url: mysql://{user}@{address}\n    option_file: {}\n    ssl_mode: DISABLED\nseata:\n  tc:\n    mysql: store\n",
+        cnf.display()
+    );
+    std::fs::write(&config, &yaml).unwrap();
+    let check = |config: &std::path::Path| {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(config)
+            .args(["config", "show", "--check"]));
+        let r: Value = serde_json::from_str(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+        let unreadable: Vec<Value> = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "mysql_table_unreadable")
+            .cloned()
+            .collect();
+        (unreadable, out)
+    };
+    let (unreadable, out) = check(&config);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(unreadable.len(), 2, "{unreadable:#?}");
+    for (finding, table) in unreadable.iter().zip(["branch_table", "lock_table"]) {
+        assert_eq!(finding["severity"], "CRITICAL", "{finding:#}");
+        let grant = format!("GRANT SELECT ON `{database}`.`{table}` TO '{user}'@'%';");
+        let next = finding["next"].as_str().unwrap_or_default();
+        assert!(next.contains(&grant), "{grant} in {finding:#}");
+        // The statement as printed, run by an admin.
+        common::mysql::sql(next.trim_start_matches(|c| c != 'G'));
+    }
+    let (unreadable, out) = check(&config);
+    assert!(unreadable.is_empty(), "{unreadable:#?}\n{}", out.stdout);
+    // A lock table the store does not have: to an account with privileges on the
+    // tables only, the server answers as for a table it may not read; both are named.
+    let wrong = dir.path().join("wrong.yaml");
+    std::fs::write(&wrong, format!("{yaml}    lock_table: no_such_locks\n")).unwrap();
+    let (unreadable, _) = check(&wrong);
+    assert_eq!(unreadable.len(), 1, "{unreadable:#?}");
+    assert!(
+        unreadable[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no SELECT on table no_such_locks, or no such table")),
+        "{unreadable:#?}"
+    );
+    // As an account that may read the database, the server says the table is not there.
+    common::mysql::sql(&format!("GRANT SELECT ON `{database}`.* TO '{user}'@'%'"));
+    let (unreadable, _) = check(&wrong);
+    assert!(
+        unreadable[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("table no_such_locks was not found")),
+        "{unreadable:#?}"
+    );
+    common::mysql::sql(&format!("DROP USER '{user}'@'%'"));
+}

@@ -1,14 +1,17 @@
-//! A mysql target's checks: the connection, then each read `mysql xa` makes, as the
-//! server answers them, with the GRANT that gives what is missing.
+//! A mysql target's checks: the connection, then each read `mysql xa` makes and each
+//! table a section of the config reads there (a Seata store's), as the server answers
+//! them, with the GRANT that gives what is missing.
 
 use super::checks::{Check, TargetChecks};
 use crate::codes;
 use crate::context::Context;
 use crate::findings::Severity;
+use crate::mysql::params::MysqlParams;
 use crate::mysql::session::{self as my, Flavor};
+use crate::mysql::tables::{self, TableAccess};
 use crate::mysql::xa::{self, Snapshot};
 use crate::next::{Next, Sql};
-use crate::settings::config_check::MysqlPlan;
+use crate::settings::config_check::{MysqlPlan, TableUse};
 
 /// Connects as the target's user and makes the reads of `mysql xa`.
 pub(super) async fn check(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
@@ -37,9 +40,76 @@ pub(super) async fn check(ctx: &Context, plan: &MysqlPlan) -> TargetChecks {
         tls: session.tls,
     };
     let collected = xa::collect(&mut session).await;
+    let mut checks = checks(&server, &collected, &target.params.user);
+    for using in &plan.uses {
+        let access = tables::access(&mut session, &using.table, &using.columns).await;
+        checks.push(table_check(using, &access, &target.params));
+    }
     session.close().await;
-    let checks = checks(&server, &collected, &target.params.user);
     TargetChecks::new("mysql", &plan.name, address, &plan.used_by, checks)
+}
+
+/// A table a section reads, as the account may read it (`access`).
+pub(super) fn table_check(
+    using: &TableUse,
+    access: &anyhow::Result<TableAccess>,
+    params: &MysqlParams,
+) -> Check {
+    let (section, table) = (&using.section, &using.table);
+    let failed = |why: String| {
+        Check::failed(
+            section,
+            Severity::Critical,
+            codes::MYSQL_TABLE_UNREADABLE,
+            format!("{why}: the {section} check cannot run"),
+        )
+    };
+    match access {
+        Ok(TableAccess::Readable) => Check::ok(
+            section,
+            format!(
+                "SELECT on table {table} (columns {})",
+                using.columns.join(", ")
+            ),
+        ),
+        Ok(TableAccess::Missing) => failed(format!(
+            "table {table} was not found (or its database is not usable by the account)"
+        )),
+        Ok(TableAccess::MissingColumns(missing, said)) if missing.is_empty() => {
+            failed(format!("table {table}: {said}"))
+        }
+        Ok(TableAccess::MissingColumns(missing, _)) => failed(format!(
+            "table {table} has no column {}",
+            missing.join(", ")
+        )),
+        Ok(TableAccess::Denied(said) | TableAccess::DeniedOrMissing(said)) => {
+            // A table named without its database is in the target's.
+            let qualified = match (table.contains('.'), &params.database) {
+                (true, _) => Some(table.to_string()),
+                (false, Some(db)) => Some(format!("{db}.{table}")),
+                (false, None) => None,
+            };
+            let grant = qualified.and_then(|q| {
+                Sql::new("GRANT SELECT ON ")
+                    .mysql_qualified(&q)?
+                    .push(" TO ")
+                    .mysql_account(&params.user, "%")
+            });
+            let why = match access {
+                Ok(TableAccess::DeniedOrMissing(_)) => format!(
+                    "no SELECT on table {table}, or no such table (the server answers both alike to an account with no privilege on it: {said})"
+                ),
+                _ => format!("no SELECT on table {table} ({said})"),
+            };
+            failed(why).next(grant.map(|sql| Next::sql(sql.push(";"))))
+        }
+        Err(e) => Check::failed(
+            section,
+            Severity::Unknown,
+            codes::MYSQL_TABLE_UNREADABLE,
+            format!("{e:#}"),
+        ),
+    }
 }
 
 /// The server a session reached, as its connection row names it.
