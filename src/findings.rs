@@ -128,6 +128,14 @@ impl Finding {
         self
     }
 
+    /// The same, when there is one.
+    pub fn next_if(self, next: Option<Next>) -> Self {
+        match next {
+            Some(next) => self.next(next),
+            None => self,
+        }
+    }
+
     pub fn object(mut self, object: Object) -> Self {
         self.object = Some(object);
         self

@@ -88,6 +88,7 @@ pub(crate) fn client_problem(
 ) -> Finding {
     let finding =
         |message: Text| Finding::new(Severity::Unknown, code, client_subject(c, client), message);
+    let role = client.target.as_ref().ok().map(|t| t.params.user.as_str());
     match problem {
         Problem::Missing { table } => finding(text![
             "no table ",
@@ -108,28 +109,51 @@ pub(crate) fn client_problem(
             columns.join(", "),
             " of Seata's layout: another product's table, or a Seata version indoubt does not read"
         ]),
-        Problem::NotReadable { table } => {
-            let finding = finding(text![
-                "the role may not read table ",
-                table,
-                " (",
-                what,
-                "): what it holds is not known"
-            ])
-            .advice("grant the monitoring role SELECT on it");
-            match &client.target {
-                Ok(t) => finding.next(Next::sql(
-                    crate::quote::Sql::new("GRANT SELECT ON TABLE ")
-                        .qualified(table)
-                        .push(" TO ")
-                        .ident(&t.params.user)
-                        .push(";")
-                        .placed(&format!("{}, as the table's owner", client.place())),
-                )),
-                Err(_) => finding,
-            }
-        }
+        Problem::NotReadable { table } => finding(text![
+            "the role may not read table ",
+            table,
+            " (",
+            what,
+            "): what it holds is not known"
+        ])
+        .advice("grant the monitoring role SELECT on it")
+        .next_if(grant(problem, role, &client.place())),
+        Problem::SchemaUnusable { table, schema } => finding(text![
+            "the role may not use schema ",
+            schema,
+            ", so table ",
+            table,
+            " (",
+            what,
+            ") cannot be looked up: what it holds is not known"
+        ])
+        .advice("grant the monitoring role USAGE on the schema")
+        .next_if(grant(problem, role, &client.place())),
     }
+}
+
+/// The GRANT that lets `role` read a table a problem names (SELECT on it, or USAGE on its
+/// schema), to paste where the table is (`place`); None for a problem no grant mends or
+/// when the role is not known.
+pub(crate) fn grant(problem: &Problem, role: Option<&str>, place: &str) -> Option<Next> {
+    let role = role?;
+    let (sql, owner) = match problem {
+        Problem::NotReadable { table } => (
+            crate::quote::Sql::new("GRANT SELECT ON TABLE ").qualified(table),
+            "the table's owner",
+        ),
+        Problem::SchemaUnusable { schema, .. } => (
+            crate::quote::Sql::new("GRANT USAGE ON SCHEMA ").ident(schema),
+            "the schema's owner",
+        ),
+        Problem::Missing { .. } | Problem::MissingColumns { .. } => return None,
+    };
+    Some(Next::sql(
+        sql.push(" TO ")
+            .ident(role)
+            .push(";")
+            .placed(&format!("{place}, as {owner}")),
+    ))
 }
 
 /// A client's read that failed: UNKNOWN (`code` as in `client_problem`).

@@ -15,7 +15,7 @@ use crate::next::Next;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::seata::mysql_store;
-use crate::seata::status::Stage;
+use crate::seata::status::{self, Decided, Stage};
 use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
@@ -26,7 +26,7 @@ use crate::text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// The most overdue globals one coordinator's report lists (the count says how many
@@ -110,27 +110,16 @@ impl Inspect for SeataGlobals {
         let mut reads = Vec::new();
         for c in &settings.coordinators {
             let store = read(ctx, c, settings.show as i64).await;
-            // The AT globals' undo logs, in each client that holds one.
-            let xids: Vec<(String, BTreeSet<String>)> = match &store {
-                // With the tables each one locks (the lock table's, not the undo log's).
+            // The AT globals' undo logs, in each client that holds one, with what the
+            // store says each holds (its AT branches, the rows it locks): an undo log is
+            // compared only where the store agrees. A global the coordinator decided to
+            // commit is not: its commit deletes the undo log without reading a row.
+            let xids: Vec<Held> = match &store {
                 Read::Snapshot(s) => s
                     .overdue
                     .iter()
-                    .filter(|g| {
-                        g.branches
-                            .iter()
-                            .any(|b| b.branch_type.as_deref() == Some("AT"))
-                    })
-                    .map(|g| {
-                        let tables = g
-                            .locks
-                            .sample
-                            .iter()
-                            .filter_map(|l| l.table_name.as_deref())
-                            .map(str::to_lowercase)
-                            .collect();
-                        (g.xid.clone(), tables)
-                    })
+                    .filter(|g| status::decided(g.status) != Decided::Commit)
+                    .filter_map(Held::of)
                     .collect(),
                 _ => Vec::new(),
             };
@@ -186,11 +175,42 @@ pub(crate) struct OrphanedUndo {
     pub oldest_local: Option<chrono::NaiveDateTime>,
 }
 
+/// What the store says one AT global holds, as read: its AT branches and the rows it
+/// locks (table and `pk`, exactly as the lock table writes them).
+pub(crate) struct Held {
+    xid: String,
+    branches: BTreeSet<i64>,
+    rows: BTreeSet<(String, String)>,
+}
+
+impl Held {
+    /// None for a global with no AT branch.
+    fn of(g: &Global) -> Option<Held> {
+        let branches: BTreeSet<i64> = g
+            .branches
+            .iter()
+            .filter(|b| b.branch_type.as_deref() == Some("AT"))
+            .map(|b| b.branch_id)
+            .collect();
+        let rows = g
+            .locks
+            .sample
+            .iter()
+            .filter_map(|l| Some((l.table_name.clone()?, l.pk.clone()?)))
+            .collect();
+        (!branches.is_empty()).then(|| Held {
+            xid: g.xid.clone(),
+            branches,
+            rows,
+        })
+    }
+}
+
 async fn read_undo(
     ctx: &Context,
     c: &Coordinator,
     (client, table): (&Client, &str),
-    xids: &[(String, BTreeSet<String>)],
+    xids: &[Held],
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
@@ -200,14 +220,26 @@ async fn read_undo(
             return Ok(ClientRead::Problems(problems));
         }
         let mut branches = Vec::new();
-        let locked: BTreeMap<&str, &BTreeSet<String>> =
-            xids.iter().map(|(x, t)| (x.as_str(), t)).collect();
-        let ids: Vec<String> = xids.iter().map(|(x, _)| x.clone()).collect();
-        let none = BTreeSet::new();
+        let ids: Vec<String> = xids.iter().map(|h| h.xid.clone()).collect();
         for log in undo::of_globals(&session, table, &ids).await? {
-            let tables = locked.get(log.xid.as_str()).copied().unwrap_or(&none);
+            let Some(held) = xids.iter().find(|h| h.xid == log.xid) else {
+                continue;
+            };
             let (checks, rows) = match &log.images {
-                Ok(images) => undo::check_rows(&session, images, tables, show).await?,
+                Ok(_) if !held.branches.contains(&log.branch_id) => (
+                    vec![RowCheck {
+                        table: String::new(),
+                        key: String::new(),
+                        now: Now::NotCompared {
+                            why: format!(
+                                "branch {} is not an AT branch of this global in the coordinator's branch table (as read): its rows are not read",
+                                log.branch_id
+                            ),
+                        },
+                    }],
+                    0,
+                ),
+                Ok(images) => undo::check_rows(&session, images, &held.rows, show).await?,
                 Err(_) => (Vec::new(), 0),
             };
             branches.push(BranchUndo { log, checks, rows });
@@ -460,6 +492,12 @@ fn report_of(
 
 /// A table of the store that could not be read: UNKNOWN, with what would show it.
 fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
+    // The role this run connects as; unknown without a usable target. (A MySQL store's
+    // problems are read otherwise, and its statements are not PostgreSQL's.)
+    let role = match &c.store {
+        Store::Postgres(Ok(t)) => Some(t.params.user.as_str()),
+        _ => None,
+    };
     let finding = |message: crate::text::Text| {
         Finding::new(
             Severity::Unknown,
@@ -484,26 +522,22 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             columns.join(", "),
             " of Seata's layout: another product's table, or a Seata version indoubt does not read"
         ]),
-        Problem::NotReadable { table } => {
-            let finding = finding(text![
-                "the role may not read table ",
-                table,
-                ": what it holds is not known"
-            ])
-            .advice("grant the monitoring role SELECT on the coordinator's three tables");
-            // The role is the one this run connects as; unknown without a usable target.
-            match &c.store {
-                Store::Postgres(Ok(t)) => finding.next(Next::sql(
-                    crate::quote::Sql::new("GRANT SELECT ON TABLE ")
-                        .qualified(table)
-                        .push(" TO ")
-                        .ident(&t.params.user)
-                        .push(";")
-                        .placed(&format!("{}, as the table's owner", c.place())),
-                )),
-                _ => finding,
-            }
-        }
+        Problem::NotReadable { table } => finding(text![
+            "the role may not read table ",
+            table,
+            ": what it holds is not known"
+        ])
+        .advice("grant the monitoring role SELECT on the coordinator's three tables")
+        .next_if(seata_common::grant(problem, role, &c.place())),
+        Problem::SchemaUnusable { table, schema } => finding(text![
+            "the role may not use schema ",
+            schema,
+            ", so table ",
+            table,
+            " cannot be looked up: what it holds is not known"
+        ])
+        .advice("grant the monitoring role USAGE on the schema")
+        .next_if(seata_common::grant(problem, role, &c.place())),
     }
 }
 
@@ -632,18 +666,31 @@ fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
                             format!("{}: the branch wrote {}, now {}", c.column, c.after, c.now)
                         })
                         .collect();
+                    let how = match changed.is_empty() {
+                        // A DELETE's row, there again.
+                        true => "was written again after the branch deleted it".to_string(),
+                        false => format!("was changed after the branch ({})", changed.join("; ")),
+                    };
                     text.push_str(&format!(
-                        "; in {at}, row {} {} was changed after the branch ({}): a dirty write, which the rollback refuses",
-                        check.table,
-                        check.key,
-                        changed.join("; ")
+                        "; in {at}, row {} {} {how}: a dirty write, which the rollback refuses",
+                        check.table, check.key
                     ));
+                }
+                Now::Deleted => {
+                    dirty = true;
+                    text.push_str(&format!(
+                        "; in {at}, row {} {} was deleted after the branch updated it: a dirty write, which the rollback refuses",
+                        check.table, check.key
+                    ));
+                }
+                Now::NotCompared { why } if check.table.is_empty() => {
+                    text.push_str(&format!("; its undo log in {at}: {why}"))
                 }
                 Now::NotCompared { why } => text.push_str(&format!(
                     "; in {at}, row {} {} was not compared: {why}",
                     check.table, check.key
                 )),
-                _ => {}
+                Now::AsAfter | Now::AsBefore => {}
             }
         }
         if of(|n| *n == Now::AsAfter) == checks.len() {
@@ -653,11 +700,6 @@ fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
         } else if of(|n| *n == Now::AsBefore) == checks.len() {
             text.push_str(&format!(
                 "; its rows in {at} are already as before the branch{more}"
-            ));
-        } else if of(|n| *n == Now::Absent) > 0 {
-            text.push_str(&format!(
-                "; {} of its rows in {at} are no longer there",
-                of(|n| *n == Now::Absent)
             ));
         }
     }
@@ -680,7 +722,7 @@ fn undo_rows(logs: &[(&Client, &BranchUndo)]) -> Vec<String> {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
-                    Now::Absent => "not there".to_string(),
+                    Now::Deleted => "deleted after the branch updated it".to_string(),
                     Now::NotCompared { why } => format!("not compared: {why}"),
                 };
                 format!("{} {} {}: {now}", client.name, c.table, c.key)
@@ -733,6 +775,11 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
         Some(p) if p >= c.critical_age.value => Severity::Critical,
         _ => Severity::Warning,
     };
+    // A rollback with AT branches: the one an undo log's rows can hold up.
+    let at_rollback = status::decided(g.status) == Decided::Rollback
+        && g.branches
+            .iter()
+            .any(|b| b.branch_type.as_deref() == Some("AT"));
     let (severity, code, what, advice) = match g.stage {
         Stage::GaveUp => (
             Severity::Critical,
@@ -756,7 +803,10 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
             by_age(past),
             codes::SEATA_GLOBAL_OVERDUE,
             format!("{past_text}: a branch's phase two keeps failing and the coordinator retries it"),
-            "read why in the coordinator's and the branch's logs; an AT rollback that fails on a row changed outside Seata succeeds once the row is what its undo_log after image says",
+            match at_rollback {
+                true => "read why in the coordinator's and the branch's logs; an AT rollback that fails on a row changed outside Seata succeeds once the row is what its undo_log after image says",
+                false => "read why in the coordinator's and the branch's logs, and make the branch's phase two succeed: the coordinator's next retry then ends the global",
+            },
         ),
         Stage::Ending | Stage::Ended => (
             by_age(past),
@@ -784,7 +834,7 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
                 .map(|t| format!(" since {}", t.format("%Y-%m-%d %H:%M:%S UTC")))
                 .unwrap_or_default();
             format!(
-                "; holds {n} row lock(s){since} ({}): other transactions writing them fail with a global lock conflict",
+                "; holds {n} row lock(s){since} ({}): Seata transactions writing them (and @GlobalLock ones) fail with a global lock conflict",
                 locked_rows(&g.locks)
             )
         }
@@ -796,9 +846,12 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
     };
     let branches: Vec<String> = g.branches.iter().map(branch_text).collect();
     let (undo_text, dirty) = undo_verdict(logs);
-    let advice = match dirty {
-        true => "a person decides, with the service's owner: either set the row back to what the branch wrote (the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change, delete this branch's undo_log row (the retry then finds nothing to undo) and settle the difference by hand",
-        false => advice,
+    let advice = match (dirty, g.stage) {
+        (false, _) => advice,
+        // The coordinator retries no more: what the rollback should have done is done by
+        // hand, or not at all.
+        (true, Stage::GaveUp) => "a person decides, with the service's owner: the coordinator no longer retries this rollback, so either set the row to the branch's before image by hand (the later change is lost) or keep the later change and settle the difference by hand; then delete this branch's undo_log row and remove the session through the coordinator",
+        (true, _) => "a person decides, with the service's owner: either set the row back to what the branch wrote (the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change, delete this branch's undo_log row (the retry then finds nothing to undo) and settle the difference by hand",
     };
     let finding = Finding::new(
         severity,

@@ -180,6 +180,9 @@ pub async fn prepared_ownership(session: &Session) -> Result<PreparedOwnership> 
 /// SELECT on it and on the columns named.
 #[derive(Debug, Clone, Serialize)]
 pub struct TableAccess {
+    /// The table's schema, when the role may not use it (no USAGE): the table cannot be
+    /// looked up, and `exists` is false.
+    pub unusable_schema: Option<String>,
     pub exists: bool,
     /// SELECT on the whole table.
     pub select: bool,
@@ -190,33 +193,42 @@ pub struct TableAccess {
     pub unreadable_columns: Vec<String>,
 }
 
+/// Each step guarded by CASE, which PostgreSQL evaluates in order (AND and WHERE it
+/// need not): `to_regclass` raises for a schema the role may not use, and
+/// `has_column_privilege` for a column the table does not have.
 const TABLE_SQL: &str = "\
-WITH t AS (SELECT to_regclass($1) AS oid)
-SELECT t.oid IS NOT NULL, t.oid IS NOT NULL AND has_table_privilege(t.oid, 'SELECT'),
-       (SELECT array_agg(c ORDER BY c) FROM unnest($2::text[]) c
-        WHERE t.oid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_attribute a
-          WHERE a.attrelid = t.oid AND a.attname = c AND a.attnum > 0 AND NOT a.attisdropped)),
-       (SELECT array_agg(c ORDER BY c) FROM unnest($2::text[]) c
-        WHERE t.oid IS NOT NULL AND EXISTS (SELECT 1 FROM pg_attribute a
-          WHERE a.attrelid = t.oid AND a.attname = c AND a.attnum > 0 AND NOT a.attisdropped)
-          AND NOT has_column_privilege(t.oid, c, 'SELECT'))
+WITH s AS (SELECT NOT EXISTS (SELECT 1 FROM pg_namespace n
+             WHERE n.nspname = $3 AND NOT has_schema_privilege(n.oid, 'USAGE')) AS usable),
+t AS (SELECT s.usable, CASE WHEN s.usable THEN to_regclass($1) END AS oid FROM s),
+c AS (SELECT c, EXISTS (SELECT 1 FROM pg_attribute a, t
+        WHERE a.attrelid = t.oid AND a.attname = c AND a.attnum > 0 AND NOT a.attisdropped)
+        AS present
+      FROM unnest($2::text[]) c)
+SELECT t.usable, t.oid IS NOT NULL,
+       CASE WHEN t.oid IS NOT NULL THEN has_table_privilege(t.oid, 'SELECT') ELSE false END,
+       (SELECT array_agg(c ORDER BY c) FROM c WHERE t.oid IS NOT NULL AND NOT c.present),
+       (SELECT array_agg(c ORDER BY c) FROM c
+        WHERE CASE WHEN c.present THEN NOT has_column_privilege(t.oid, c.c, 'SELECT') ELSE false END)
 FROM t";
 
 pub async fn table(session: &Session, table: &str, columns: &[&str]) -> Result<TableAccess> {
     let columns: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+    let schema: Option<String> = table.split_once('.').map(|(s, _)| s.to_string());
     let rows = session
-        .query(TABLE_SQL, &[&quote_name(table), &columns])
+        .query(TABLE_SQL, &[&quote_name(table), &columns, &schema])
         .await
         .with_context(|| format!("reading the privileges on table {table}"))?;
     let row = rows.first().context("no row for the table's privileges")?;
+    let usable: bool = row.try_get(0)?;
     Ok(TableAccess {
-        exists: row.try_get(0)?,
-        select: row.try_get(1)?,
+        unusable_schema: (!usable).then(|| schema.unwrap_or_default()),
+        exists: row.try_get(1)?,
+        select: row.try_get(2)?,
         missing_columns: row
-            .try_get::<_, Option<Vec<String>>>(2)?
+            .try_get::<_, Option<Vec<String>>>(3)?
             .unwrap_or_default(),
         unreadable_columns: row
-            .try_get::<_, Option<Vec<String>>>(3)?
+            .try_get::<_, Option<Vec<String>>>(4)?
             .unwrap_or_default(),
     })
 }

@@ -123,7 +123,7 @@ pub async fn read(
     let now_ms = "UNIX_TIMESTAMP(NOW(3)) * 1000";
     let overdue_where = format!(
         "status NOT IN ({ended})
-  AND (status IN ({gave_up}) OR status NOT BETWEEN 0 AND 20
+  AND (status IN ({gave_up}) OR status NOT BETWEEN 0 AND 20 OR begin_time IS NULL
        OR begin_time + COALESCE(timeout, 0) + {grace_ms} < {now_ms})"
     );
     let rows = session

@@ -64,6 +64,8 @@ pub enum Problem {
     Missing { table: String },
     /// The role may not SELECT from it.
     NotReadable { table: String },
+    /// The role may not use its schema (no USAGE), so it cannot even be looked up.
+    SchemaUnusable { table: String, schema: String },
     /// It lacks columns this Seata layout has: another product's table, or another
     /// version's.
     MissingColumns { table: String, columns: Vec<String> },
@@ -268,7 +270,9 @@ fn problem(table: &str, access: TableAccess) -> Option<Problem> {
         .filter(required)
         .cloned()
         .collect();
-    if !access.exists {
+    if let Some(schema) = access.unusable_schema {
+        Some(Problem::SchemaUnusable { table, schema })
+    } else if !access.exists {
         Some(Problem::Missing { table })
     } else if !missing.is_empty() {
         Some(Problem::MissingColumns {
@@ -302,6 +306,7 @@ pub async fn read(
     let grace_ms = grace.as_millis() as i64;
     let counts = format!("SELECT status, count(*) FROM {g} GROUP BY status ORDER BY status");
     // Past its timeout: begin_time (epoch ms) + timeout (ms), against the server's clock.
+    // An unended global with no begin_time cannot be timed: listed, not taken as fine.
     let overdue = format!(
         "SELECT xid, transaction_id, status, application_id, transaction_service_group,
        transaction_name, timeout::int8, begin_time,
@@ -309,7 +314,7 @@ pub async fn read(
        gmt_create, gmt_modified, count(*) OVER (), statement_timestamp()
 FROM {g}
 WHERE NOT status = ANY($1)
-  AND (status = ANY($2) OR status NOT BETWEEN 0 AND 20
+  AND (status = ANY($2) OR status NOT BETWEEN 0 AND 20 OR begin_time IS NULL
        OR begin_time + COALESCE(timeout, 0) + $3 < extract(epoch FROM statement_timestamp()) * 1000)
 ORDER BY begin_time NULLS FIRST, xid
 LIMIT $4"

@@ -349,8 +349,9 @@ pub enum Now {
     AsBefore,
     /// Changed since the branch by someone else: the rollback refuses it.
     Changed { columns: Vec<ChangedColumn> },
-    /// The row is not there (deleted since, or the branch deleted it).
-    Absent,
+    /// The row the branch updated is not there: deleted since, a dirty write the
+    /// rollback refuses too.
+    Deleted,
     /// Not compared, and why (a key or value of a type indoubt does not compare, a
     /// table it cannot read).
     NotCompared { why: String },
@@ -365,67 +366,86 @@ pub struct ChangedColumn {
     pub now: String,
 }
 
+/// A row's primary key as the coordinator's lock table writes it (`pk`): the key's
+/// values joined by `_`; None when a key value is not one indoubt can write.
+fn lock_key(row: &ImageRow) -> Option<String> {
+    let values: Option<Vec<String>> = row
+        .fields
+        .iter()
+        .filter(|f| f.primary_key)
+        .map(|f| f.value.literal())
+        .collect();
+    values.filter(|v| !v.is_empty()).map(|v| v.join("_"))
+}
+
 /// Each row of a branch's images (at most `sample` of them) against the table now.
-/// Only tables in `locked` are read (those the coordinator's lock table says the global
-/// locks): an undo log is written by whoever can write the business database, and its
-/// table names must not make indoubt read and print rows of any other table.
+/// Only rows the coordinator's lock table says the global locks are read (`locked`:
+/// table and `pk` as it writes them, exactly): an undo log is written by whoever can
+/// write the business database, and what it names must not make indoubt read and print
+/// any other row. The after image's row is the one with the same key (Seata pairs them
+/// by key, not by position).
 pub async fn check_rows(
     session: &Session,
     images: &[TableImages],
-    locked: &BTreeSet<String>,
+    locked: &BTreeSet<(String, String)>,
     sample: usize,
 ) -> Result<(Vec<RowCheck>, usize)> {
     let mut checks = Vec::new();
     let mut rows = 0;
     for t in images {
-        if !locked.contains(&t.table.to_lowercase()) {
-            rows += t.before.len().max(t.after.len());
-            if checks.len() < sample {
-                checks.push(RowCheck {
-                    table: t.table.clone(),
-                    key: String::new(),
-                    now: Now::NotCompared {
-                        why: "its global holds no row lock on this table in the coordinator's lock table: not read".into(),
-                    },
-                });
-            }
-            continue;
-        }
         // The rows the rollback reads: the before image's keys, or the after image's
         // for an INSERT.
-        let (keyed, before) = match t.sql_type.as_str() {
-            "INSERT" => (&t.after, false),
-            _ => (&t.before, true),
+        let keyed = match t.sql_type.as_str() {
+            "INSERT" => &t.after,
+            _ => &t.before,
         };
-        for (i, row) in keyed.iter().enumerate() {
+        for row in keyed {
             rows += 1;
             if checks.len() >= sample {
                 continue;
             }
-            let after = match before {
-                true => t.after.get(i),
-                false => Some(row),
-            };
-            let before_row = before.then_some(row);
-            checks.push(check_row(session, &t.table, row, before_row, after).await?);
+            let key = lock_key(row);
+            let held = key
+                .as_ref()
+                .is_some_and(|k| locked.contains(&(t.table.clone(), k.clone())));
+            if !held {
+                checks.push(RowCheck {
+                    table: t.table.clone(),
+                    key: key_text(row),
+                    now: Now::NotCompared {
+                        why: "the coordinator's lock table (as read) holds no lock of this global on this row: not read".into(),
+                    },
+                });
+                continue;
+            }
+            let after = t.after.iter().find(|a| lock_key(a) == key);
+            let before = t.before.iter().find(|b| lock_key(b) == key);
+            checks.push(check_row(session, &t.sql_type, &t.table, row, before, after).await?);
         }
     }
     Ok((checks, rows))
 }
 
+/// `column=value` of a row's primary key, joined by `, `.
+fn key_text(row: &ImageRow) -> String {
+    row.fields
+        .iter()
+        .filter(|f| f.primary_key)
+        .map(|f| format!("{}={}", f.name, f.value.shown()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 async fn check_row(
     session: &Session,
+    sql_type: &str,
     table: &str,
     keyed: &ImageRow,
     before: Option<&ImageRow>,
     after: Option<&ImageRow>,
 ) -> Result<RowCheck> {
     let keys: Vec<&Field> = keyed.fields.iter().filter(|f| f.primary_key).collect();
-    let key = keys
-        .iter()
-        .map(|f| format!("{}={}", f.name, f.value.shown()))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let key = key_text(keyed);
     let done = |now| RowCheck {
         table: table.to_string(),
         key: key.clone(),
@@ -438,12 +458,11 @@ async fn check_row(
         }));
     };
     let columns: Vec<&str> = keyed.fields.iter().map(|f| f.name.as_str()).collect();
+    // Each column as its type's output gives it (the simple protocol's text): a
+    // char(n) keeps its padding, as JDBC gave it to the image (`::text` would trim it).
     let mut sql = String::from("SELECT ");
-    let casts: Vec<String> = columns
-        .iter()
-        .map(|c| format!("{}::text", quote::sql_identifier(c)))
-        .collect();
-    sql.push_str(&casts.join(", "));
+    let listed: Vec<String> = columns.iter().map(|c| quote::sql_identifier(c)).collect();
+    sql.push_str(&listed.join(", "));
     sql.push_str(" FROM ");
     sql.push_str(&quote::qualified(table));
     sql.push_str(" WHERE ");
@@ -469,8 +488,15 @@ async fn check_row(
             }))
         }
     };
+    // No row: as an INSERT's rollback finds it once done, as a DELETE left it; an
+    // UPDATE's row deleted since is a dirty write (Seata compares it with the after
+    // image and refuses).
     let Some(now) = rows.first() else {
-        return Ok(done(Now::Absent));
+        return Ok(done(match sql_type {
+            "INSERT" => Now::AsBefore,
+            "DELETE" => Now::AsAfter,
+            _ => Now::Deleted,
+        }));
     };
     // The row now by column name (an image lists its columns in its own order).
     let now: BTreeMap<&str, Option<&str>> = columns

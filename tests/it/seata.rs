@@ -158,7 +158,9 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         .args(["seata", "globals"]));
     assert!(!out.stdout.contains("hunter2"), "{}", out.stdout);
     assert!(
-        out.stdout.contains("holds no row lock on this table"),
+        out.stdout.contains(
+            "branch 1 is not an AT branch of this global in the coordinator's branch table"
+        ),
         "{}",
         out.stdout
     );
@@ -176,9 +178,124 @@ fn an_at_rollback_on_a_dirty_write_is_given_up_and_keeps_its_row_lock() {
         out.stdout
     );
     assert!(out.stdout.contains("a person decides"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("the coordinator no longer retries this rollback"),
+        "RollbackFailed is not retried: {}",
+        out.stdout
+    );
     assert_eq!(out.code, 2, "{}", out.stdout);
     assert!(
         out.stdout.contains("(explain: seata_global_given_up)"),
+        "{}",
+        out.stdout
+    );
+    // The branch's own undo log rewritten by whoever may write the business database:
+    // what it names is read only where the lock table agrees, exactly.
+    let branch_id = branch["branch_id"].as_i64().unwrap();
+    let rewrite = |admin: &mut postgres::Client, images: &str| {
+        admin
+            .execute(
+                "UPDATE undo_log SET rollback_info = convert_to($1, 'UTF8') WHERE xid = $2 AND branch_id = $3",
+                &[&images, &xid.as_str(), &branch_id],
+            )
+            .unwrap();
+    };
+    let image = |table: &str, rows: &[(i64, &str)]| {
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|(id, rest)| format!(r#"{{"fields":["java.util.ArrayList",[{{"name":"id","keyType":"PRIMARY_KEY","value":["java.lang.Long",{id}]}}{rest}]]}}"#))
+            .collect();
+        format!(
+            r#"{{"tableName":"{table}","rows":["java.util.ArrayList",[{}]]}}"#,
+            rows.join(",")
+        )
+    };
+    let undo_log = |table: &str, before: &str, after: &str| {
+        format!(
+            r#"{{"sqlUndoLogs":["java.util.ArrayList",[{{"sqlType":"UPDATE","tableName":"{table}","beforeImage":{before},"afterImage":{after}}}]]}}"#
+        )
+    };
+    let undo_now = |config: &std::path::Path| -> Value {
+        let (r, _) = globals(config);
+        r["coordinators"][0]["clients"][0]["undo"]["branches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|b| b["xid"] == xid.as_str() && b["branch_id"] == branch_id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no undo log of branch {branch_id}: {r:#}"))
+    };
+    // Another table whose name differs only in case ("ACCOUNTS" is not accounts).
+    admin
+        .batch_execute("CREATE TABLE \"ACCOUNTS\" (id bigint PRIMARY KEY, password text); INSERT INTO \"ACCOUNTS\" VALUES (4711, 'hunter2-upper')")
+        .unwrap();
+    let pw = |v: &str| format!(r#",{{"name":"password","keyType":"NULL","value":"{v}"}}"#);
+    rewrite(
+        &mut admin,
+        &undo_log(
+            "ACCOUNTS",
+            &image("ACCOUNTS", &[(4711, &pw("x"))]),
+            &image("ACCOUNTS", &[(4711, &pw("y"))]),
+        ),
+    );
+    let undo = undo_now(&config);
+    assert!(!undo.to_string().contains("hunter2"), "{undo:#}");
+    assert_eq!(undo["checks"][0]["now"]["now"], "not_compared", "{undo:#}");
+    // A row of the locked table that the global does not lock is not read either; the
+    // one it locks is paired with its after image by key, not by position, and a
+    // char(n) column compares padded, as JDBC gave it to the image.
+    admin
+        .batch_execute(&format!(
+            "ALTER TABLE {table} ADD COLUMN code char(8) NOT NULL DEFAULT 'CD';
+             INSERT INTO {table} (id, amount, note) VALUES (9001, 1, 'other-secret')"
+        ))
+        .unwrap();
+    let now: Vec<(i64, String)> = admin
+        .query(
+            &format!("SELECT amount::int8, note FROM {table} WHERE id = 4711"),
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let (amount, note) = &now[0];
+    let row = |amount: i64, note: &str| {
+        format!(
+            r#",{{"name":"amount","keyType":"NULL","value":{amount}}},{{"name":"note","keyType":"NULL","value":"{note}"}},{{"name":"code","keyType":"NULL","value":"CD      "}}"#
+        )
+    };
+    rewrite(
+        &mut admin,
+        &undo_log(
+            table,
+            &image(table, &[(4711, &row(100, "before")), (9001, &row(0, "x"))]),
+            &image(table, &[(9001, &row(5, "y")), (4711, &row(*amount, note))]),
+        ),
+    );
+    let undo = undo_now(&config);
+    assert!(!undo.to_string().contains("other-secret"), "{undo:#}");
+    let checks = undo["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 2, "{undo:#}");
+    assert_eq!(checks[0]["key"], "id=4711", "{undo:#}");
+    assert_eq!(checks[0]["now"]["now"], "as_after", "{undo:#}");
+    assert_eq!(checks[1]["key"], "id=9001", "{undo:#}");
+    assert_eq!(checks[1]["now"]["now"], "not_compared", "{undo:#}");
+    // The updated row deleted since: a dirty write too.
+    admin
+        .batch_execute(&format!("DELETE FROM {table} WHERE id = 4711"))
+        .unwrap();
+    let undo = undo_now(&config);
+    assert_eq!(undo["checks"][0]["now"]["now"], "deleted", "{undo:#}");
+    let out = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&config)
+        .args(["seata", "globals"]));
+    assert!(
+        out.stdout.contains(
+            "row accounts id=4711 was deleted after the branch updated it: a dirty write"
+        ),
         "{}",
         out.stdout
     );
@@ -1121,4 +1238,76 @@ fn config_show_check_reads_a_mariadb_stores_tables_as_its_account() {
         "{unreadable:#?}"
     );
     common::mysql::sql(&format!("DROP USER '{user}'@'%'"));
+}
+
+/// A store of Seata 1.4 (its lock table has no `status`) is read; a branch table of
+/// another layout (no `client_id`) is named with the column it lacks; tables in a schema
+/// the role may not use are UNKNOWN with the GRANT USAGE that shows them — never the
+/// server's raw error in place of a finding.
+#[test]
+fn a_store_of_another_layout_or_in_a_hidden_schema_is_named_not_an_error() {
+    let db = TestDb::create("seata_layout");
+    let schema =
+        std::fs::read_to_string(repo_root().join("tests/lab/seata/sql/coordinator-postgresql.sql"))
+            .unwrap();
+    let mut admin = db.admin();
+    admin
+        .batch_execute(&format!(
+            "CREATE SCHEMA hid; SET search_path = hid; {schema} RESET search_path;
+             {schema}
+             DROP INDEX lock_table_status; ALTER TABLE lock_table DROP COLUMN status;"
+        ))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &db.url(), "");
+    let (r, out) = globals(&config);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        r["coordinators"][0]["snapshot"]["lock_status_column"], false,
+        "{r:#}"
+    );
+    admin
+        .batch_execute("ALTER TABLE branch_table DROP COLUMN client_id")
+        .unwrap();
+    let (r, out) = globals(&config);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    let message = r["findings"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("table branch_table lacks the column(s) client_id"),
+        "{r:#}"
+    );
+    // The schema's tables, as a role without USAGE on it.
+    let role = TestRole::create("seata_hid", "");
+    admin
+        .batch_execute(&format!(
+            "GRANT SELECT ON ALL TABLES IN SCHEMA hid TO \"{}\"",
+            role.name
+        ))
+        .unwrap();
+    let as_role = replace_credentials(&db.url(), &role.name, &role.password);
+    let config = write_config(
+        dir.path(),
+        &as_role,
+        "    global_table: hid.global_table\n    branch_table: hid.branch_table\n    lock_table: hid.lock_table\n",
+    );
+    let (r, out) = globals(&config);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    let findings = r["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 3, "{findings:#?}");
+    let grant = format!("GRANT USAGE ON SCHEMA \"hid\" TO \"{}\";", role.name);
+    for f in findings {
+        assert!(
+            f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("may not use schema hid")),
+            "{f:#}"
+        );
+        let next = f["next"].as_str().unwrap_or_default();
+        assert!(next.contains(&grant), "{grant} in {f:#}");
+    }
+    // The GRANT as printed, run as the schema's owner, lets the role read the store.
+    let next = findings[0]["next"].as_str().unwrap();
+    admin.batch_execute(next).unwrap();
+    let (_, out) = globals(&config);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
 }

@@ -164,6 +164,7 @@ fn orders(s: &ConfigCheckSettings) -> TargetChecks {
         "db error: ERROR: permission denied for table orders".to_string()
     ));
     let columns = Ok(TableAccess {
+        unusable_schema: None,
         exists: true,
         select: false,
         missing_columns: Vec::new(),
@@ -204,6 +205,7 @@ fn payments(s: &ConfigCheckSettings) -> TargetChecks {
     };
     let mut checks = pg_grants::checks(&read);
     let unreadable = Ok(TableAccess {
+        unusable_schema: None,
         exists: true,
         select: false,
         missing_columns: Vec::new(),

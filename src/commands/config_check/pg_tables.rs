@@ -81,6 +81,22 @@ pub(super) fn table_check(
     grantee: &str,
 ) -> Check {
     match access {
+        Ok(TableAccess {
+            unusable_schema: Some(schema),
+            ..
+        }) => Check::failed(
+            section,
+            Severity::Critical,
+            codes::PG_TABLE_UNREADABLE,
+            format!("no USAGE on schema {schema}, so table {table} cannot be looked up: the {section} check cannot run"),
+        )
+        .next(Some(Next::sql(
+            Sql::new("GRANT USAGE ON SCHEMA ")
+                .ident(schema)
+                .push(" TO ")
+                .ident(grantee)
+                .push(";"),
+        ))),
         Ok(a) if !a.exists => Check::failed(
             section,
             Severity::Critical,
@@ -126,5 +142,28 @@ pub(super) fn table_check(
             codes::PG_TABLE_UNREADABLE,
             format!("{e:#}"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table in a schema the role may not use cannot even be looked up: the check says
+    /// so and gives the GRANT USAGE (not "not found").
+    #[test]
+    fn a_schema_the_role_may_not_use_is_named_with_its_grant() {
+        let access = Ok(TableAccess {
+            unusable_schema: Some("hid".into()),
+            exists: false,
+            select: false,
+            missing_columns: Vec::new(),
+            unreadable_columns: Vec::new(),
+        });
+        let check = table_check("outbox orders", "hid.outbox", &[], &access, "monitor");
+        let shown = format!("{check:?}");
+        assert!(shown.contains("no USAGE on schema hid"), "{shown}");
+        let next = check.next.as_ref().map(|n| n.line()).unwrap_or_default();
+        assert_eq!(next, r#"GRANT USAGE ON SCHEMA "hid" TO "monitor";"#);
     }
 }
