@@ -1266,6 +1266,22 @@ fn a_store_of_another_layout_or_in_a_hidden_schema_is_named_not_an_error() {
         r["coordinators"][0]["snapshot"]["lock_status_column"], false,
         "{r:#}"
     );
+    // A Begin global with no begin_time cannot be timed: listed, never an OK.
+    admin
+        .batch_execute(
+            "INSERT INTO global_table (xid, status, timeout, gmt_create, gmt_modified)
+             VALUES ('10.0.0.1:8091:77', 1, 60000, now() - interval '3 days', now() - interval '3 days')",
+        )
+        .unwrap();
+    let (r, out) = globals(&config);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        r["findings"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Begin: with no begin time")),
+        "{r:#}"
+    );
+    admin.batch_execute("DELETE FROM global_table").unwrap();
     admin
         .batch_execute("ALTER TABLE branch_table DROP COLUMN client_id")
         .unwrap();
