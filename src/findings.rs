@@ -162,8 +162,6 @@ pub enum ObjectKind {
     Partition,
     Outbox,
     ReconcileJob,
-    /// An Apache Seata coordinator, by its config name.
-    SeataCoordinator,
     /// A Seata global transaction, by its xid.
     SeataGlobal,
 }

@@ -8,7 +8,7 @@ use crate::codes::Code;
 pub(crate) use crate::settings::seata::{settings, Client, Coordinator, SeataSettings, Store};
 
 use crate::context::Context;
-use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::findings::{Finding, Severity};
 use crate::next::Next;
 use crate::pg::session::{self, Session};
 use crate::report::Target;
@@ -173,17 +173,6 @@ pub(crate) fn client_failed(
 
 pub(crate) fn client_subject(c: &Coordinator, client: &Client) -> String {
     format!("seata coordinator {} client {}", c.name, client.name)
-}
-
-/// Findings about a coordinator's clients, grouped under the coordinator in `check`
-/// (the ones about a global keep their own object).
-pub(crate) fn owned(c: &Coordinator, mut findings: Vec<Finding>) -> Vec<Finding> {
-    for f in &mut findings {
-        if f.object.is_none() {
-            f.object = Some(Object::new(ObjectKind::SeataCoordinator, c.name.as_str()));
-        }
-    }
-    findings
 }
 
 /// Where a `seata` report looked: the config file that names the coordinators.

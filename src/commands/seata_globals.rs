@@ -478,7 +478,7 @@ fn report_of(
                 format!("{e:#}"),
             )),
         }
-        findings.extend(seata_common::owned(c, client_findings));
+        findings.extend(client_findings);
         coordinators.push(entry);
     }
     let target = seata_common::report_target(settings);
@@ -625,8 +625,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
                 .evidence("source", c.global_table.clone()),
         );
     }
-    // Every finding of this coordinator is about its globals: `check` groups them.
-    seata_common::owned(c, findings)
+    findings
 }
 
 /// What the undo logs of a global's AT branches say of its rows now, as a sentence to

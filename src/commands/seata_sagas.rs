@@ -218,7 +218,7 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Sagas>>>) -> Re
                     &e,
                 )],
             };
-            findings.extend(seata_common::owned(c, client_findings));
+            findings.extend(client_findings);
             entry.clients.push(client_entry);
         }
         coordinators.push(entry);

@@ -133,6 +133,22 @@ fn seata_tcc() {
             .any(|n| n.contains("GRANT SELECT ON TABLE \"booking\".\"tcc_fence_log\"")),
         "{nexts:?}"
     );
+    // In `check`, findings about different things are different incidents, each with
+    // its own next: the unreadable fence, and the records past retention, are not one.
+    let groups = crate::findings::group(&report.findings, |_| "tc".into());
+    for code in [
+        codes::SEATA_TCC_UNCLEANED,
+        seata_common::codes::SEATA_CLIENT_UNREADABLE,
+    ] {
+        let at = report.findings.iter().position(|f| f.code == code).unwrap();
+        let group = groups.iter().find(|g| g.findings.contains(&at)).unwrap();
+        assert_eq!(
+            group.findings,
+            [at],
+            "{} stands alone: {groups:?}",
+            code.name()
+        );
+    }
     let next_words = golden::words(&nexts);
     let mut whole: Vec<String> = vec!["10.0.3.5:8091:2612345678900000042".into()];
     whole.extend(next_words.iter().cloned());
