@@ -373,6 +373,8 @@ fn orphaned_undo(c: &Coordinator, client: &Client, table: &str, undo: &Undo) -> 
     }
     let records: i64 = orphaned.iter().map(|o| o.records).sum();
     let sample: Vec<&str> = orphaned.iter().take(3).map(|o| o.xid.as_str()).collect();
+    // The statement lists exactly these globals' undo logs (at most LISTED of them).
+    let xids: Vec<&str> = orphaned.iter().map(|o| o.xid.as_str()).collect();
     let more = if orphaned.len() > sample.len() {
         ", …"
     } else {
@@ -400,7 +402,9 @@ fn orphaned_undo(c: &Coordinator, client: &Client, table: &str, undo: &Undo) -> 
         .evidence("records", records)
         .evidence("xids", orphaned.len())
         .advice("find each global's outcome in the coordinator's log: if it committed, its undo logs can go; if it rolled back, what the branch wrote is still there")
-        .next(Next::sql(undo::orphans_statement(table).placed(&client.place()))),
+        .next(Next::sql(
+            undo::orphans_statement(table, &xids).placed(&client.place()),
+        )),
     )
 }
 

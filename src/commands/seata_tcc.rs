@@ -10,7 +10,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::next::Next;
+use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::seata::fence::{self, Fence, FenceCount};
@@ -86,11 +86,11 @@ impl Inspect for SeataTcc {
     }
 
     fn report(
-        _ctx: &Context,
+        ctx: &Context,
         settings: &SeataSettings,
         reads: Vec<Vec<ClientRead<Fenced>>>,
     ) -> Report<TccReport> {
-        report_of(settings, reads)
+        report_of(&ctx.invocation, settings, reads)
     }
 }
 
@@ -186,7 +186,11 @@ struct Reservation {
     severity: Severity,
 }
 
-fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> Report<TccReport> {
+fn report_of(
+    invocation: &Invocation,
+    settings: &SeataSettings,
+    reads: Vec<Vec<ClientRead<Fenced>>>,
+) -> Report<TccReport> {
     let mut findings = Vec::new();
     let mut coordinators = Vec::new();
     for (c, clients) in settings.coordinators.iter().zip(reads) {
@@ -217,7 +221,12 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> R
             let mut client_findings = Vec::new();
             match read {
                 ClientRead::Read(fenced) => {
-                    client_findings.extend(assess(c, client, table, &fenced, &mut client_entry));
+                    client_findings.extend(assess(
+                        invocation,
+                        (c, client, table),
+                        &fenced,
+                        &mut client_entry,
+                    ));
                     client_entry.by_status = Some(fenced.fence.by_status);
                 }
                 ClientRead::Problems(problems) => {
@@ -247,11 +256,41 @@ fn report_of(settings: &SeataSettings, reads: Vec<Vec<ClientRead<Fenced>>>) -> R
     Report::new("seata tcc", target, findings, TccReport { coordinators })
 }
 
+/// The second phase a coordinator decided for a TCC Try's global.
+#[derive(Clone, Copy)]
+enum Phase {
+    Confirm,
+    Cancel,
+}
+
+impl Phase {
+    /// As `resolve tcc --as` names what was done.
+    fn word(self) -> &'static str {
+        match self {
+            Phase::Confirm => "confirmed",
+            Phase::Cancel => "cancelled",
+        }
+    }
+
+    fn work(self) -> &'static str {
+        match self {
+            Phase::Confirm => "Confirm",
+            Phase::Cancel => "Cancel",
+        }
+    }
+
+    fn decision(self) -> &'static str {
+        match self {
+            Phase::Confirm => "to commit",
+            Phase::Cancel => "to roll back",
+        }
+    }
+}
+
 /// One client's fence, judged.
 fn assess(
-    c: &Coordinator,
-    client: &Client,
-    table: &str,
+    invocation: &Invocation,
+    (c, client, table): (&Coordinator, &Client, &str),
     fenced: &Fenced,
     entry: &mut ClientEntry,
 ) -> Vec<Finding> {
@@ -330,6 +369,13 @@ fn assess(
             |h| format!("for {}", format_duration(h)),
         );
         let action = r.action_name.as_deref().unwrap_or("?");
+        // The phase the coordinator decided for its global, which `resolve tcc` records
+        // once its work is done by hand; none while it is undecided or gone.
+        let phase = global.as_ref().and_then(|g| match decided(g.status) {
+            Decided::Rollback => Some(Phase::Cancel),
+            Decided::Commit => Some(Phase::Confirm),
+            _ => None,
+        });
         findings.push(
             Finding::new(
                 severity,
@@ -352,14 +398,52 @@ fn assess(
             .evidence("held_seconds", held)
             .evidence("held_since", since)
             .evidence("global_status", global.as_ref().map(|g| g.status))
-            .advice(match (&global, gone) {
-                (Some(g), _) if g.stage != Stage::GaveUp && g.stage != Stage::Ended => {
-                    "read why its Cancel or Confirm fails in the service's log: the coordinator's next retry runs it once it can succeed"
-                }
-                _ => "decide with the service's owner whether the reservation stands or is released, do it through the service, then mark the fence record as the phase that ran (2 committed, 3 rolled back)",
+            .advice(match (&global, phase) {
+                (Some(g), Some(phase)) if g.stage != Stage::GaveUp && g.stage != Stage::Ended => text![
+                    "read why its ",
+                    phase.work(),
+                    " fails in the service's log: the coordinator's next retry runs it once it can succeed; if it never can, do its work by hand through the service, then record that with the command below, which marks the fence record ",
+                    phase.word(),
+                    " only while it is still open"
+                ],
+                (_, Some(phase)) => text![
+                    "the coordinator decided ",
+                    phase.decision(),
+                    " and will not run the ",
+                    phase.work(),
+                    ": do its work by hand through the service with its owner, then record that with the command below, which marks the fence record ",
+                    phase.word(),
+                    " only while it is still open"
+                ],
+                (_, None) => text![
+                    "decide with the service's owner whether the reservation stands or is released, do it through the service, then record it: indoubt resolve tcc XID --branch-id N --as confirmed (or cancelled) marks the fence record only while it is still open"
+                ],
             })
             .object(Object::new(ObjectKind::SeataGlobal, r.xid.as_str()))
-            .next(Next::sql(fence::tried_statement(table).placed(&client.place()))),
+            .next(match phase {
+                Some(phase) => {
+                    let branch = r.branch_id.to_string();
+                    Next::indoubt(
+                        invocation,
+                        &[
+                            Word::Lit("resolve"),
+                            Word::Lit("tcc"),
+                            Word::Value(&r.xid),
+                            Word::Lit("--branch-id"),
+                            Word::Value(&branch),
+                            Word::Lit("--as"),
+                            Word::Lit(phase.word()),
+                            Word::Lit("--coordinator"),
+                            Word::Value(&c.name),
+                            Word::Lit("--client"),
+                            Word::Value(&client.name),
+                        ],
+                    )
+                }
+                None => Next::sql(
+                    fence::tried_statement(table, &r.xid, r.branch_id).placed(&client.place()),
+                ),
+            }),
         );
         entry.reservations.push(Reservation {
             xid: r.xid.clone(),

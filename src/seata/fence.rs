@@ -197,9 +197,14 @@ pub fn mark_statement(table: &str, xid: &str, branch_id: i64, status: i16) -> qu
         .push(" AND status = 1; COMMIT;")
 }
 
-/// The statement that lists the open Try records: read-only, to paste where the fence is.
-pub fn tried_statement(table: &str) -> quote::Sql {
-    quote::Sql::new("SELECT xid, branch_id, action_name, gmt_create FROM ")
+/// The statement that shows one Try's fence record: read-only, to paste where the fence
+/// is.
+pub fn tried_statement(table: &str, xid: &str, branch_id: i64) -> quote::Sql {
+    quote::Sql::new("SELECT xid, branch_id, action_name, status, gmt_create, gmt_modified FROM ")
         .qualified(table)
-        .push(" WHERE status = 1 ORDER BY gmt_create;")
+        .push(" WHERE xid = ")
+        .literal(xid.as_bytes())
+        .push(" AND branch_id = ")
+        .number(branch_id)
+        .push(";")
 }

@@ -203,7 +203,8 @@ ORDER BY s.machine_inst_id, s.gmt_started, s.id"
 /// store is.
 pub fn instance_statement(prefix: &str, id: &str) -> quote::Sql {
     let [_, state, _] = tables(prefix);
-    quote::Sql::new("SELECT id, name, status, state_id_compensated_for, state_id_retried_for, gmt_started, excep FROM ")
+    // excep is bytea (a serialized Java exception): its text as escaped bytes, not hex.
+    quote::Sql::new("SELECT id, name, status, state_id_compensated_for, state_id_retried_for, gmt_started, encode(excep, 'escape') AS excep FROM ")
         .qualified(&state)
         .push(" WHERE machine_inst_id = ")
         .literal(id.as_bytes())

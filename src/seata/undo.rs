@@ -322,12 +322,19 @@ GROUP BY xid ORDER BY min(log_created), xid LIMIT $2",
         .collect()
 }
 
-/// The statement that lists the undo logs, oldest first, with their global's xid:
-/// read-only, to paste where the undo log is.
-pub fn orphans_statement(table: &str) -> quote::Sql {
-    quote::Sql::new("SELECT xid, branch_id, log_status, log_created FROM ")
+/// The statement that lists these globals' undo logs, oldest first: read-only, to paste
+/// where the undo log is.
+pub fn orphans_statement(table: &str, xids: &[&str]) -> quote::Sql {
+    let mut sql = quote::Sql::new("SELECT xid, branch_id, log_status, log_created FROM ")
         .qualified(table)
-        .push(" ORDER BY log_created, xid;")
+        .push(" WHERE xid IN (");
+    for (i, xid) in xids.iter().enumerate() {
+        if i > 0 {
+            sql = sql.push(", ");
+        }
+        sql = sql.literal(xid.as_bytes());
+    }
+    sql.push(") ORDER BY log_created, xid;")
 }
 
 /// One image row checked against the row as it is now.

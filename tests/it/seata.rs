@@ -1092,6 +1092,36 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
         let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         (json, out)
     };
+    // The reservation's next, as `seata tcc` prints it, pasted into a shell (with
+    // --dry-run): the same Try, the phase the coordinator decided.
+    let (r, _) = probe(&config, &["seata", "tcc"]);
+    let next = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "seata_tcc_reservation")
+        .and_then(|f| f["next"].as_str())
+        .unwrap_or_else(|| panic!("no reservation next: {r:#}"))
+        .to_string();
+    assert!(next.contains("--as cancelled"), "{next}");
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let pasted = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "{} --dry-run",
+                next.replacen("indoubt ", "indoubt -o json ", 1)
+            ),
+        ])
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
+        .output()
+        .unwrap();
+    let dry: Value = serde_json::from_slice(&pasted.stdout)
+        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
+    assert_eq!(dry["findings"][0]["code"], "dry_run", "{next}: {dry:#}");
     let (dry, out) = resolve(&["--as", "cancelled", "--dry-run"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
