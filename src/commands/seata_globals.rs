@@ -947,6 +947,6 @@ impl TableView for GlobalsReport {
             }
         }
         table.optional(4);
-        vec![table.render()]
+        table.rendered_unless_empty()
     }
 }

@@ -447,13 +447,6 @@ impl TableView for SagasReport {
             }
         }
         // Nothing stuck: the findings say so; an empty table says nothing.
-        let any = self
-            .coordinators
-            .iter()
-            .any(|c| c.clients.iter().any(|k| !k.stuck.is_empty()));
-        match any {
-            true => vec![table.render()],
-            false => Vec::new(),
-        }
+        table.rendered_unless_empty()
     }
 }

@@ -494,7 +494,7 @@ fn assess(
                 codes::SEATA_TCC_UNCLEANED,
                 subject.clone(),
                 format!(
-                    "{past} ended fence record(s) older than {} ({counts}): the fence's clean task is not deleting them",
+                    "{past} ended fence record(s) older than {}: the fence's clean task is not deleting them (the fence holds {counts} in all)",
                     format_duration(c.fence_retention.value)
                 ),
             )
@@ -548,14 +548,6 @@ impl TableView for TccReport {
                 }
             }
         }
-        // Nothing stuck: the findings say so; an empty table says nothing.
-        let any = self
-            .coordinators
-            .iter()
-            .any(|c| c.clients.iter().any(|k| !k.reservations.is_empty()));
-        match any {
-            true => vec![table.render()],
-            false => Vec::new(),
-        }
+        table.rendered_unless_empty()
     }
 }

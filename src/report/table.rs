@@ -120,6 +120,15 @@ impl Grid {
         }
     }
 
+    /// The laid-out table, or none when it has no rows (a report whose findings say
+    /// nothing is stuck prints no empty header).
+    pub fn rendered_unless_empty(&self) -> Vec<Shown> {
+        match self.rows.is_empty() {
+            true => Vec::new(),
+            false => vec![self.render()],
+        }
+    }
+
     /// The laid-out table: every cell was a `Shown`, the borders are program text.
     pub fn render(&self) -> Shown {
         let shown = |i: &usize| self.wide || !self.optional.get(*i).copied().unwrap_or(false);

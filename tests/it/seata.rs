@@ -1296,6 +1296,13 @@ fn a_store_of_another_layout_or_in_a_hidden_schema_is_named_not_an_error() {
         r["coordinators"][0]["snapshot"]["lock_status_column"], false,
         "{r:#}"
     );
+    // Nothing stuck: the OK finding says so, and no empty table is printed.
+    let out = run(indoubt()
+        .args(["--config"])
+        .arg(&config)
+        .args(["seata", "globals"]));
+    assert!(out.stdout.starts_with("OK: "), "{}", out.stdout);
+    assert!(!out.stdout.contains("COORDINATOR"), "{}", out.stdout);
     // A Begin global with no begin_time cannot be timed: listed, never an OK.
     admin
         .batch_execute(
