@@ -163,6 +163,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__pg,slots)
                 cmd="indoubt__subcmd__help__subcmd__pg__subcmd__slots"
                 ;;
+            indoubt__subcmd__help__subcmd__resolve,at)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__at"
+                ;;
             indoubt__subcmd__help__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__kafka"
                 ;;
@@ -256,6 +259,9 @@ _indoubt() {
             indoubt__subcmd__pg__subcmd__help,slots)
                 cmd="indoubt__subcmd__pg__subcmd__help__subcmd__slots"
                 ;;
+            indoubt__subcmd__resolve,at)
+                cmd="indoubt__subcmd__resolve__subcmd__at"
+                ;;
             indoubt__subcmd__resolve,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help"
                 ;;
@@ -270,6 +276,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve,tcc)
                 cmd="indoubt__subcmd__resolve__subcmd__tcc"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,at)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__at"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__help"
@@ -1137,8 +1146,22 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc"
+            opts="pg mysql kafka tcc at"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__at)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2385,7 +2408,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2422,9 +2445,89 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc help"
+        indoubt__subcmd__resolve__subcmd__at)
+            opts="-o -v -h --branch-id --fix --coordinator --client --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --branch-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fix)
+                    COMPREPLY=($(compgen -W "after-image undo-log" -- "${cur}"))
+                    return 0
+                    ;;
+                --coordinator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help)
+            opts="pg mysql kafka tcc at help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__at)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

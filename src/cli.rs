@@ -328,6 +328,48 @@ pub enum ResolveCommand {
     /// done by hand, so the coordinator's next Cancel (or Confirm) finds it done
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Tcc(ResolveTccArgs),
+    /// Let a Seata AT rollback that a dirty write holds up go on while the coordinator
+    /// retries it: set the changed rows back to what the branch wrote, or delete the
+    /// branch's undo log
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    At(ResolveAtArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveAtArgs {
+    /// The branch's global transaction: its xid, as `seata globals` shows it
+    pub xid: String,
+
+    /// The AT branch whose undo log meets the changed rows, as `seata globals` shows it
+    #[arg(long, value_name = "ID")]
+    pub branch_id: i64,
+
+    /// What to do so that the coordinator's next retry of the rollback succeeds
+    #[arg(long, value_enum, value_name = "FIX")]
+    pub fix: AtFix,
+
+    /// The coordinator of the config (seata: NAME) [default: the only one]
+    #[arg(long, value_name = "NAME")]
+    pub coordinator: Option<String>,
+
+    /// Its client whose undo_log holds the branch [default: its only client with an undo_log]
+    #[arg(long, value_name = "NAME")]
+    pub client: Option<String>,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+/// What `resolve at` does so that a rollback held up by a dirty write can go on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AtFix {
+    /// Set each changed row back to the branch's after image: the retry then restores
+    /// the before image, and the later change is lost
+    AfterImage,
+    /// Delete the branch's undo log: the retry finds nothing to undo, and the later
+    /// change and the branch's own both stay (settle the difference by hand)
+    UndoLog,
 }
 
 #[derive(Debug, Args)]

@@ -508,6 +508,24 @@ codes! {
         fix: "Do by hand the phase the coordinator decided (`indoubt seata tcc` shows its global's status), then mark that one: `indoubt resolve tcc XID --branch-id N --as cancelled` for a rollback.",
     }
 
+    AT_NOT_RETRIED = "at_not_retried" {
+        meaning: "resolve at: the branch's global transaction is not a rollback the coordinator retries: it is still open (Begin), decided to commit, given up (RollbackFailed, TimeoutRollbackFailed), or gone from the store.",
+        why: "Both fixes only let the coordinator's next retry of the rollback succeed: with no retry coming, rows set back to the after image would stay that way (the later change lost and nothing restored), and a deleted undo log would change nothing. Refused.",
+        fix: "For a given-up global: decide with the service's owner what the rows must become, write that by hand, delete the branch's undo_log row, and remove the session through the coordinator. For an open one: wait for its timeout and run `indoubt seata globals` again.",
+    }
+
+    AT_NOT_FIXABLE = "at_not_fixable" {
+        meaning: "resolve at: the branch's rows cannot be set back to its after image as read: a row was deleted since, a column holds a type indoubt does not write (a timestamp, bytes), or not every row of the branch could be compared with the table now.",
+        why: "Setting back only some rows, or rows indoubt did not compare, would not let the rollback succeed, or would write what was not checked. Refused.",
+        fix: "Restore those rows by hand to the after image `indoubt -o json seata globals` shows, or use `--fix undo-log` (the later change stays), and let the coordinator retry.",
+    }
+
+    AT_NOTHING_TO_FIX = "at_nothing_to_fix" {
+        meaning: "resolve at: every row of the branch is as the branch left it (or already as before it): no dirty write holds its rollback up.",
+        why: "The coordinator's next retry can roll the branch back as it is; nothing needed doing (exit 0).",
+        fix: "If the global still does not end, check that a client of the branch's resource runs and reaches the coordinator (`indoubt seata globals` shows its branches), and read the coordinator's log for its xid.",
+    }
+
     TCC_UNDECIDED = "tcc_undecided" {
         meaning: "resolve tcc: the Try's global transaction has not been asked to end (Begin): its coordinator has decided nothing yet.",
         why: "Marking the Try now would pre-empt a decision not yet made. Refused.",

@@ -37,6 +37,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("What it would mark, and why; changes nothing", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --dry-run"),
             ex!("Mark it cancelled after releasing the reservation by hand, at the prompt", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --ticket INC-1234"),
         ],
+        "resolve at" => &[
+            ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
+            ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),
+            ex!("Keep the later change: delete the branch's undo log", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix undo-log --reason 'amount kept as corrected by finance'"),
+        ],
         "resolve kafka" => &[
             ex!("The marker it would send; changes nothing", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --dry-run"),
             ex!("Abort it, at the prompt", "indoubt resolve kafka -b kafka1:9092 --topic orders --partition 3 --start-offset 41234 --ticket INC-1234"),

@@ -19,6 +19,7 @@ mod pg_prepared;
 mod pg_slots;
 pub mod probes;
 mod reconcile;
+mod resolve_at;
 mod resolve_kafka;
 mod resolve_mysql;
 mod resolve_pg;
@@ -71,6 +72,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveKafka(s) => resolve_kafka::run(&ctx, &s).await,
         S::ResolveMysql(s) => resolve_mysql::run(&ctx, &s).await,
         S::ResolveTcc(s) => resolve_tcc::run(&ctx, &s).await,
+        S::ResolveAt(s) => resolve_at::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

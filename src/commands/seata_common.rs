@@ -77,6 +77,33 @@ pub(crate) async fn known_globals(
     }
 }
 
+/// What the coordinator's store says one global holds: its AT branches, and which of
+/// `rows` (table, pk) it locks.
+pub(crate) async fn held(
+    ctx: &Context,
+    c: &Coordinator,
+    xid: &str,
+    rows: &[(String, String)],
+) -> Result<store::Held> {
+    let tables = store::Tables {
+        global: &c.global_table,
+        branch: &c.branch_table,
+        lock: &c.lock_table,
+    };
+    match &c.store {
+        Store::Postgres(target) => {
+            let session = connect(ctx, target).await?;
+            store::held(&session, tables, xid, rows).await
+        }
+        Store::Mysql(target) => {
+            let mut session = connect_mysql(ctx, target).await?;
+            let held = mysql_store::held(&mut session, tables, xid, rows).await;
+            session.close().await;
+            held
+        }
+    }
+}
+
 /// A client table that could not be read: UNKNOWN, with what would show it. (`code` is
 /// always `codes::SEATA_CLIENT_UNREADABLE`: named by each probe, which lists it.)
 pub(crate) fn client_problem(

@@ -11,12 +11,12 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::next::Next;
+use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::seata::mysql_store;
 use crate::seata::status::{self, Decided, Stage};
-use crate::seata::store::{self, Global, Problem, Snapshot, Tables};
+use crate::seata::store::{self, Global, Held, Problem, Snapshot, Tables};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
@@ -26,7 +26,6 @@ use crate::text;
 use crate::units::{format_duration, seconds};
 use anyhow::Result;
 use serde::Serialize;
-use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// The most overdue globals one coordinator's report lists (the count says how many
@@ -114,12 +113,12 @@ impl Inspect for SeataGlobals {
             // store says each holds (its AT branches, the rows it locks): an undo log is
             // compared only where the store agrees. A global the coordinator decided to
             // commit is not: its commit deletes the undo log without reading a row.
-            let xids: Vec<Held> = match &store {
+            let xids: Vec<(String, Held)> = match &store {
                 Read::Snapshot(s) => s
                     .overdue
                     .iter()
                     .filter(|g| status::decided(g.status) != Decided::Commit)
-                    .filter_map(Held::of)
+                    .filter_map(Held::of_global)
                     .collect(),
                 _ => Vec::new(),
             };
@@ -133,11 +132,11 @@ impl Inspect for SeataGlobals {
     }
 
     fn report(
-        _ctx: &Context,
+        ctx: &Context,
         settings: &SeataSettings,
         reads: Vec<(Read, Vec<ClientRead<Undo>>)>,
     ) -> Report<GlobalsReport> {
-        report_of(settings, reads)
+        report_of(&ctx.invocation, settings, reads)
     }
 }
 
@@ -175,42 +174,11 @@ pub(crate) struct OrphanedUndo {
     pub oldest_local: Option<chrono::NaiveDateTime>,
 }
 
-/// What the store says one AT global holds, as read: its AT branches and the rows it
-/// locks (table and `pk`, exactly as the lock table writes them).
-pub(crate) struct Held {
-    xid: String,
-    branches: BTreeSet<i64>,
-    rows: BTreeSet<(String, String)>,
-}
-
-impl Held {
-    /// None for a global with no AT branch.
-    fn of(g: &Global) -> Option<Held> {
-        let branches: BTreeSet<i64> = g
-            .branches
-            .iter()
-            .filter(|b| b.branch_type.as_deref() == Some("AT"))
-            .map(|b| b.branch_id)
-            .collect();
-        let rows = g
-            .locks
-            .sample
-            .iter()
-            .filter_map(|l| Some((l.table_name.clone()?, l.pk.clone()?)))
-            .collect();
-        (!branches.is_empty()).then(|| Held {
-            xid: g.xid.clone(),
-            branches,
-            rows,
-        })
-    }
-}
-
 async fn read_undo(
     ctx: &Context,
     c: &Coordinator,
     (client, table): (&Client, &str),
-    xids: &[Held],
+    xids: &[(String, Held)],
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
@@ -220,14 +188,15 @@ async fn read_undo(
             return Ok(ClientRead::Problems(problems));
         }
         let mut branches = Vec::new();
-        let ids: Vec<String> = xids.iter().map(|h| h.xid.clone()).collect();
+        let ids: Vec<String> = xids.iter().map(|(x, _)| x.clone()).collect();
         for log in undo::of_globals(&session, table, &ids).await? {
-            let Some(held) = xids.iter().find(|h| h.xid == log.xid) else {
+            let Some((_, held)) = xids.iter().find(|(x, _)| *x == log.xid) else {
                 continue;
             };
             let (checks, rows) = match &log.images {
-                Ok(_) if !held.branches.contains(&log.branch_id) => (
+                Ok(_) if !held.at_branches.contains(&log.branch_id) => (
                     vec![RowCheck {
+                        read: None,
                         table: String::new(),
                         key: String::new(),
                         now: Now::NotCompared {
@@ -410,6 +379,7 @@ fn orphaned_undo(c: &Coordinator, client: &Client, table: &str, undo: &Undo) -> 
 
 /// The report from what was read: pure, so the golden tests build it as a run does.
 fn report_of(
+    invocation: &Invocation,
     settings: &SeataSettings,
     reads: Vec<(Read, Vec<ClientRead<Undo>>)>,
 ) -> Report<GlobalsReport> {
@@ -468,7 +438,7 @@ fn report_of(
         };
         match read {
             Read::Snapshot(snapshot) => {
-                findings.extend(assess(c, &snapshot, &undos));
+                findings.extend(assess(invocation, c, &snapshot, &undos));
                 entry.snapshot = Some(snapshot);
             }
             Read::Problems(problems) => {
@@ -546,7 +516,12 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
 }
 
 /// What a coordinator's store comes to, with its clients' undo logs.
-fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Vec<Finding> {
+fn assess(
+    invocation: &Invocation,
+    c: &Coordinator,
+    snapshot: &Snapshot,
+    undos: &[(&Client, Undo)],
+) -> Vec<Finding> {
     let mut findings: Vec<Finding> = snapshot
         .overdue
         .iter()
@@ -556,7 +531,7 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
                 .flat_map(|(client, u)| u.branches.iter().map(move |b| (*client, b)))
                 .filter(|(_, b)| b.log.xid == g.xid)
                 .collect();
-            global_finding(c, g, &logs)
+            global_finding(invocation, c, g, &logs)
         })
         .collect();
     let unlisted = snapshot.overdue_total - snapshot.overdue.len() as i64;
@@ -632,11 +607,11 @@ fn assess(c: &Coordinator, snapshot: &Snapshot, undos: &[(&Client, Undo)]) -> Ve
     findings
 }
 
-/// What the undo logs of a global's AT branches say of its rows now, as a sentence to
-/// add, and whether any row was changed after its branch (a dirty write).
-fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
+/// What the undo logs say of a global's rows, as a sentence to append; and the first
+/// branch whose rows a dirty write changed (its client's name and its branch id).
+fn undo_verdict<'a>(logs: &[(&'a Client, &BranchUndo)]) -> (String, Option<(&'a str, i64)>) {
     let mut text = String::new();
-    let mut dirty = false;
+    let mut dirty: Option<(&str, i64)> = None;
     for (client, b) in logs {
         let at = format!("client {}", client.name);
         if let Err(why) = &b.log.images {
@@ -662,7 +637,7 @@ fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
         for check in checks {
             match &check.now {
                 Now::Changed { columns } => {
-                    dirty = true;
+                    dirty = dirty.or(Some((client.name.as_str(), b.log.branch_id)));
                     let changed: Vec<String> = columns
                         .iter()
                         .map(|c| {
@@ -680,7 +655,7 @@ fn undo_verdict(logs: &[(&Client, &BranchUndo)]) -> (String, bool) {
                     ));
                 }
                 Now::Deleted => {
-                    dirty = true;
+                    dirty = dirty.or(Some((client.name.as_str(), b.log.branch_id)));
                     text.push_str(&format!(
                         "; in {at}, row {} {} was deleted after the branch updated it: a dirty write, which the rollback refuses",
                         check.table, check.key
@@ -768,7 +743,12 @@ fn locked_row(row: &store::LockedRow) -> String {
 
 /// One global transaction that should have ended: graded by its stage and by how long
 /// past its timeout it is.
-fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) -> Finding {
+fn global_finding(
+    invocation: &Invocation,
+    c: &Coordinator,
+    g: &Global,
+    logs: &[(&Client, &BranchUndo)],
+) -> Finding {
     let past = g.past_timeout_seconds.map(|s| seconds(s.max(0.0)));
     let past_text = past.map_or_else(
         || "with no begin time".to_string(),
@@ -849,12 +829,16 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
     };
     let branches: Vec<String> = g.branches.iter().map(branch_text).collect();
     let (undo_text, dirty) = undo_verdict(logs);
+    // A rollback the coordinator retries, held up by a dirty write: `resolve at` lets it
+    // go on (a dry run first; the person picks the fix).
+    let retried = at_rollback && matches!(g.stage, Stage::Retrying | Stage::Ending);
     let advice = match (dirty, g.stage) {
-        (false, _) => advice,
+        (None, _) => advice,
         // The coordinator retries no more: what the rollback should have done is done by
         // hand, or not at all.
-        (true, Stage::GaveUp) => "a person decides, with the service's owner: the coordinator no longer retries this rollback, so either set the row to the branch's before image by hand (the later change is lost) or keep the later change and settle the difference by hand; then delete this branch's undo_log row and remove the session through the coordinator",
-        (true, _) => "a person decides, with the service's owner: either set the row back to what the branch wrote (the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change, delete this branch's undo_log row (the retry then finds nothing to undo) and settle the difference by hand",
+        (Some(_), Stage::GaveUp) => "a person decides, with the service's owner: the coordinator no longer retries this rollback, so either set the row to the branch's before image by hand (the later change is lost) or keep the later change and settle the difference by hand; then delete this branch's undo_log row and remove the session through the coordinator",
+        (Some(_), _) if retried => "a person decides, with the service's owner: either set the rows back to what the branch wrote (the command below, a dry run: the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change (the same with --fix undo-log: its undo log deleted, the retry finds nothing to undo) and settle the difference by hand",
+        (Some(_), _) => "a person decides, with the service's owner: either set the row back to what the branch wrote (the coordinator's next retry then restores the before image, and the later change is lost), or keep the later change, delete this branch's undo_log row (the retry then finds nothing to undo) and settle the difference by hand",
     };
     let finding = Finding::new(
         severity,
@@ -882,6 +866,26 @@ fn global_finding(c: &Coordinator, g: &Global, logs: &[(&Client, &BranchUndo)]) 
         true => finding,
         false => finding.evidence("undo_rows", undo_rows(logs)),
     };
+    if let (Some((client, branch)), true) = (dirty, retried) {
+        let branch = branch.to_string();
+        return finding.next(Next::indoubt(
+            invocation,
+            &[
+                Word::Lit("resolve"),
+                Word::Lit("at"),
+                Word::Value(&g.xid),
+                Word::Lit("--branch-id"),
+                Word::Value(&branch),
+                Word::Lit("--fix"),
+                Word::Lit("after-image"),
+                Word::Lit("--coordinator"),
+                Word::Value(&c.name),
+                Word::Lit("--client"),
+                Word::Value(client),
+                Word::Lit("--dry-run"),
+            ],
+        ));
+    }
     // The statements to paste are PostgreSQL's: a MySQL store gets the advice only.
     match c.on_postgres() {
         true => finding.next(Next::sql(

@@ -402,7 +402,7 @@ fn assess(
                 (Some(g), Some(phase)) if g.stage != Stage::GaveUp && g.stage != Stage::Ended => text![
                     "read why its ",
                     phase.work(),
-                    " fails in the service's log: the coordinator's next retry runs it once it can succeed; if it never can, do its work by hand through the service, then record that with the command below, which marks the fence record ",
+                    " fails in the service's log: the coordinator's next retry runs it once it can succeed; if it never can, do its work by hand through the service, then record that with the command below (a dry run first), which marks the fence record ",
                     phase.word(),
                     " only while it is still open"
                 ],
@@ -411,7 +411,7 @@ fn assess(
                     phase.decision(),
                     " and will not run the ",
                     phase.work(),
-                    ": do its work by hand through the service with its owner, then record that with the command below, which marks the fence record ",
+                    ": do its work by hand through the service with its owner, then record that with the command below (a dry run first), which marks the fence record ",
                     phase.word(),
                     " only while it is still open"
                 ],
@@ -437,6 +437,7 @@ fn assess(
                             Word::Value(&c.name),
                             Word::Lit("--client"),
                             Word::Value(&client.name),
+                            Word::Lit("--dry-run"),
                         ],
                     )
                 }

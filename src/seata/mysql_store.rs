@@ -6,7 +6,7 @@
 
 use super::status::{self, Stage};
 use super::store::{
-    Branch, Global, Known, LockedRow, Locks, OrphanLock, OrphanLocks, Problem, Snapshot,
+    Branch, Global, Held, Known, LockedRow, Locks, OrphanLock, OrphanLocks, Problem, Snapshot,
     StatusCount, Tables, BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS,
 };
 use crate::mysql::session::{int, text, Session};
@@ -338,4 +338,42 @@ pub async fn globals_of(
             ))
         })
         .collect())
+}
+
+/// One global's AT branches, and which of `rows` (table, pk) it locks, as `store::held`.
+pub async fn held(
+    session: &mut Session,
+    tables: Tables<'_>,
+    xid: &str,
+    rows: &[(String, String)],
+) -> Result<Held> {
+    let mut held = Held::default();
+    let branches = format!(
+        "SELECT branch_id FROM {} WHERE xid = {} AND branch_type = 'AT'",
+        qualified(tables.branch),
+        hex(xid)
+    );
+    for r in session.rows(&branches).await? {
+        if let Some(id) = int(&r, 0) {
+            held.at_branches.insert(id);
+        }
+    }
+    if rows.is_empty() {
+        return Ok(held);
+    }
+    let pks: Vec<String> = rows.iter().map(|(_, pk)| hex(pk)).collect();
+    let locks = format!(
+        "SELECT table_name, pk FROM {} WHERE xid = {} AND pk IN ({})",
+        qualified(tables.lock),
+        hex(xid),
+        pks.join(", ")
+    );
+    for r in session.rows(&locks).await? {
+        if let (Some(table), Some(pk)) = (text(&r, 0), text(&r, 1)) {
+            if rows.contains(&(table.clone(), pk.clone())) {
+                held.rows.insert((table, pk));
+            }
+        }
+    }
+    Ok(held)
 }

@@ -11,7 +11,7 @@ use crate::quote;
 use anyhow::{anyhow, Result};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// The coordinator's tables, as `store.db.global-table`, `branch-table` and `lock-table`
@@ -152,6 +152,72 @@ pub struct LockedRow {
     pub resource_id: Option<String>,
     pub table_name: Option<String>,
     pub pk: Option<String>,
+}
+
+/// What the store says one global holds: its AT branches, and rows it locks (table and
+/// `pk`, exactly as the lock table writes them).
+#[derive(Debug, Clone, Default)]
+pub struct Held {
+    pub at_branches: BTreeSet<i64>,
+    pub rows: BTreeSet<(String, String)>,
+}
+
+impl Held {
+    /// A listed global's (its branches and locks as sampled, with its xid); None for one
+    /// with no AT branch.
+    pub fn of_global(g: &Global) -> Option<(String, Held)> {
+        let at_branches: BTreeSet<i64> = g
+            .branches
+            .iter()
+            .filter(|b| b.branch_type.as_deref() == Some("AT"))
+            .map(|b| b.branch_id)
+            .collect();
+        let rows = g
+            .locks
+            .sample
+            .iter()
+            .filter_map(|l| Some((l.table_name.clone()?, l.pk.clone()?)))
+            .collect();
+        (!at_branches.is_empty()).then(|| (g.xid.clone(), Held { at_branches, rows }))
+    }
+}
+
+/// One global's AT branches, and which of `rows` (table, pk) it locks: by the indexes
+/// Seata creates on `xid`.
+pub async fn held(
+    session: &Session,
+    tables: Tables<'_>,
+    xid: &str,
+    rows: &[(String, String)],
+) -> Result<Held> {
+    let branches = format!(
+        "SELECT branch_id FROM {} WHERE xid = $1 AND branch_type = 'AT'",
+        quote::qualified(tables.branch)
+    );
+    let locks = format!(
+        "SELECT table_name, pk FROM {} WHERE xid = $1 AND pk = ANY($2::text[])",
+        quote::qualified(tables.lock)
+    );
+    let pks: Vec<String> = rows.iter().map(|(_, pk)| pk.clone()).collect();
+    type Params<'p> = &'p (dyn tokio_postgres::types::ToSql + Sync);
+    let params: [Params; 2] = [&xid, &pks];
+    let (b, l) = tokio::try_join!(
+        session.query(&branches, &params[..1]),
+        session.query(&locks, &params),
+    )?;
+    let mut held = Held::default();
+    for r in &b {
+        held.at_branches.insert(r.try_get(0)?);
+    }
+    for r in &l {
+        let row: (Option<String>, Option<String>) = (r.try_get(0)?, r.try_get(1)?);
+        if let (Some(table), Some(pk)) = row {
+            if rows.contains(&(table.clone(), pk.clone())) {
+                held.rows.insert((table, pk));
+            }
+        }
+    }
+    Ok(held)
 }
 
 /// Locks whose global transaction is gone.

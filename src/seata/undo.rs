@@ -37,6 +37,9 @@ pub struct UndoLog {
     pub created_local: Option<NaiveDateTime>,
     /// Its `context` as written (`serializer=jackson&compressorType=NONE`).
     pub context: String,
+    /// The md5 of its `rollback_info`: what a statement that deletes it checks first.
+    #[serde(skip)]
+    pub digest: String,
     /// The images, or why they cannot be read (`{"unreadable": why}` in JSON).
     #[serde(serialize_with = "images_or_why")]
     pub images: Result<Vec<TableImages>, String>,
@@ -276,7 +279,7 @@ pub async fn of_globals(session: &Session, table: &str, xids: &[String]) -> Resu
         return Ok(Vec::new());
     }
     let sql = format!(
-        "SELECT xid, branch_id, log_status, log_created, context, rollback_info FROM {}
+        "SELECT xid, branch_id, log_status, log_created, context, rollback_info, md5(rollback_info) FROM {}
 WHERE xid = ANY($1::text[]) ORDER BY xid, branch_id",
         quote::qualified(table)
     );
@@ -284,19 +287,23 @@ WHERE xid = ANY($1::text[]) ORDER BY xid, branch_id",
         .query(&sql, &[&xids])
         .await?
         .iter()
-        .map(|r| {
-            let context: String = r.try_get(4)?;
-            let info: Vec<u8> = r.try_get(5)?;
-            Ok(UndoLog {
-                xid: r.try_get(0)?,
-                branch_id: r.try_get(1)?,
-                log_status: r.try_get(2)?,
-                created_local: r.try_get(3)?,
-                images: decode(&context, &info),
-                context,
-            })
-        })
+        .map(undo_log)
         .collect()
+}
+
+/// A row of `xid, branch_id, log_status, log_created, context, rollback_info, md5`.
+fn undo_log(r: &tokio_postgres::Row) -> Result<UndoLog> {
+    let context: String = r.try_get(4)?;
+    let info: Vec<u8> = r.try_get(5)?;
+    Ok(UndoLog {
+        xid: r.try_get(0)?,
+        branch_id: r.try_get(1)?,
+        log_status: r.try_get(2)?,
+        created_local: r.try_get(3)?,
+        images: decode(&context, &info),
+        context,
+        digest: r.try_get(6)?,
+    })
 }
 
 /// The global transactions with undo logs older than `older_than` seconds by the
@@ -344,6 +351,18 @@ pub struct RowCheck {
     /// The primary key, `column=value` joined by `, `.
     pub key: String,
     pub now: Now,
+    /// The row as read, for a statement that writes it back (not in JSON: `now` says
+    /// what differs).
+    #[serde(skip)]
+    pub read: Option<ReadRow>,
+}
+
+/// A row as read: its key's columns and values, and every image column's value now
+/// (PostgreSQL's text of it, None for NULL).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadRow {
+    pub key: Vec<(String, String)>,
+    pub now: Vec<(String, Option<String>)>,
 }
 
 /// The row now, against the branch's images.
@@ -422,6 +441,7 @@ pub async fn check_rows(
                     now: Now::NotCompared {
                         why: "the coordinator's lock table (as read) holds no lock of this global on this row: not read".into(),
                     },
+                    read: None,
                 });
                 continue;
             }
@@ -434,7 +454,7 @@ pub async fn check_rows(
 }
 
 /// `column=value` of a row's primary key, joined by `, `.
-fn key_text(row: &ImageRow) -> String {
+pub fn key_text(row: &ImageRow) -> String {
     row.fields
         .iter()
         .filter(|f| f.primary_key)
@@ -457,6 +477,7 @@ async fn check_row(
         table: table.to_string(),
         key: key.clone(),
         now,
+        read: None,
     };
     let literals: Option<Vec<String>> = keys.iter().map(|f| f.value.literal()).collect();
     let (Some(literals), false) = (literals, keys.is_empty()) else {
@@ -553,7 +574,119 @@ async fn check_row(
                 .unwrap_or_default(),
         },
     };
-    Ok(done(verdict))
+    let read = ReadRow {
+        key: keys
+            .iter()
+            .zip(&literals)
+            .map(|(f, v)| (f.name.clone(), v.clone()))
+            .collect(),
+        now: now
+            .iter()
+            .map(|(c, v)| (c.to_string(), v.map(str::to_string)))
+            .collect(),
+    };
+    Ok(RowCheck {
+        read: Some(read),
+        ..done(verdict)
+    })
+}
+
+/// The rows a branch's images key (the before image's, an INSERT's after image's): each
+/// table and `pk` as the coordinator's lock table writes them.
+pub fn keyed_rows(images: &[TableImages]) -> Vec<(String, String)> {
+    images
+        .iter()
+        .flat_map(|t| {
+            let keyed = match t.sql_type.as_str() {
+                "INSERT" => &t.after,
+                _ => &t.before,
+            };
+            keyed
+                .iter()
+                .filter_map(|row| Some((t.table.clone(), lock_key(row)?)))
+        })
+        .collect()
+}
+
+/// The statement that sets a changed row back to the branch's after image, guarded: it
+/// changes the row only while every image column is still what was read. The reason
+/// when it cannot be written (a value of a type indoubt does not write, a row not read).
+pub fn restore_statement(
+    table: &str,
+    after: &ImageRow,
+    read: &ReadRow,
+) -> Result<quote::Sql, String> {
+    let mut sets = Vec::new();
+    for f in after.fields.iter().filter(|f| !f.primary_key) {
+        let value = match &f.value {
+            ImageValue::Null => "NULL".to_string(),
+            v => quote::sql_literal(&v.literal().ok_or_else(|| {
+                format!(
+                    "column {} holds a value of a type indoubt does not write ({})",
+                    f.name,
+                    v.shown()
+                )
+            })?),
+        };
+        sets.push(format!("{} = {value}", quote::sql_identifier(&f.name)));
+    }
+    if sets.is_empty() {
+        return Err("its after image sets no column".into());
+    }
+    // The key, then every column as read: the row is written only while unchanged.
+    let mut guard: Vec<String> = read
+        .key
+        .iter()
+        .map(|(c, v)| format!("{} = {}", quote::sql_identifier(c), quote::sql_literal(v)))
+        .collect();
+    guard.extend(read.now.iter().map(|(c, v)| {
+        format!(
+            "{} IS NOT DISTINCT FROM {}",
+            quote::sql_identifier(c),
+            v.as_deref()
+                .map_or_else(|| "NULL".to_string(), quote::sql_literal)
+        )
+    }));
+    Ok(quote::Sql::assembled(format!(
+        "UPDATE {} SET {} WHERE {};",
+        quote::qualified(table),
+        sets.join(", "),
+        guard.join(" AND ")
+    )))
+}
+
+/// The statement that deletes one branch's undo log, guarded: only while its
+/// rollback_info is what was read (its md5).
+pub fn delete_statement(table: &str, xid: &str, branch_id: i64, digest: &str) -> quote::Sql {
+    quote::Sql::new("BEGIN READ WRITE; DELETE FROM ")
+        .qualified(table)
+        .push(" WHERE xid = ")
+        .literal(xid.as_bytes())
+        .push(" AND branch_id = ")
+        .number(branch_id)
+        .push(" AND md5(rollback_info) = ")
+        .literal(digest.as_bytes())
+        .push("; COMMIT;")
+}
+
+/// One branch's undo log, or None when it has none.
+pub async fn of_branch(
+    session: &Session,
+    table: &str,
+    xid: &str,
+    branch_id: i64,
+) -> Result<Option<UndoLog>> {
+    let sql = format!(
+        "SELECT xid, branch_id, log_status, log_created, context, rollback_info, md5(rollback_info) FROM {}
+WHERE xid = $1 AND branch_id = $2",
+        quote::qualified(table)
+    );
+    session
+        .query(&sql, &[&xid, &branch_id])
+        .await?
+        .first()
+        .map(undo_log)
+        .transpose()
 }
 
 #[cfg(test)]

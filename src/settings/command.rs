@@ -35,6 +35,7 @@ pub enum CommandSettings {
     ResolveKafka(Box<ResolveKafkaSettings>),
     ResolveMysql(Box<resolution::ResolveMysqlSettings>),
     ResolveTcc(Box<super::seata::ResolveTccSettings>),
+    ResolveAt(Box<super::seata::ResolveAtSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -185,6 +186,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::Tcc(a)) => {
             S::ResolveTcc(Box::new(super::seata::resolve_tcc(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::At(a)) => {
+            S::ResolveAt(Box::new(super::seata::resolve_at(t, a)?))
         }
         Command::Audit(AuditCommand::List(a)) => S::AuditList(AuditListSettings {
             log: t.audit_log(a.audit_log.as_deref()),

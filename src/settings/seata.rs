@@ -227,6 +227,68 @@ impl ResolveTccSettings {
 }
 
 pub fn resolve_tcc(t: &Targets, args: crate::cli::ResolveTccArgs) -> Result<ResolveTccSettings> {
+    let (coordinator, client) = coordinator_and_client(
+        t,
+        (args.coordinator.as_deref(), args.client.as_deref()),
+        ("tcc_fence_log", |k| k.tcc_fence_log.is_some()),
+    )?;
+    Ok(ResolveTccSettings {
+        coordinator,
+        client,
+        xid: args.xid,
+        branch_id: args.branch_id,
+        phase: args.phase,
+        confirm: super::resolution::confirm(t, args.confirm),
+    })
+}
+
+/// `resolve at`: the AT branch named, its coordinator and the client whose undo log
+/// holds it.
+pub struct ResolveAtSettings {
+    pub coordinator: Coordinator,
+    /// Which of `coordinator.clients`.
+    pub client: usize,
+    pub xid: String,
+    pub branch_id: i64,
+    pub fix: crate::cli::AtFix,
+    pub confirm: super::resolution::Confirm,
+}
+
+impl ResolveAtSettings {
+    pub fn client(&self) -> &Client {
+        &self.coordinator.clients[self.client]
+    }
+
+    /// The client's undo log table (a client is chosen only with one).
+    pub fn undo_table(&self) -> &str {
+        self.client().undo_log.as_deref().unwrap_or_default()
+    }
+}
+
+pub fn resolve_at(t: &Targets, args: crate::cli::ResolveAtArgs) -> Result<ResolveAtSettings> {
+    let (coordinator, client) = coordinator_and_client(
+        t,
+        (args.coordinator.as_deref(), args.client.as_deref()),
+        ("undo_log", |k| k.undo_log.is_some()),
+    )?;
+    Ok(ResolveAtSettings {
+        coordinator,
+        client,
+        xid: args.xid,
+        branch_id: args.branch_id,
+        fix: args.fix,
+        confirm: super::resolution::confirm(t, args.confirm),
+    })
+}
+
+/// The coordinator a resolution names (else the config's only one) and which of its
+/// clients holds the table (`holds`, named `table` in messages): the one named, else the
+/// only one that holds it.
+fn coordinator_and_client(
+    t: &Targets,
+    (coordinator_asked, client_asked): (Option<&str>, Option<&str>),
+    (table, holds): (&str, fn(&Client) -> bool),
+) -> Result<(Coordinator, usize)> {
     let config = &t.config.config;
     let names = |keys: Vec<&String>| {
         keys.iter()
@@ -234,7 +296,7 @@ pub fn resolve_tcc(t: &Targets, args: crate::cli::ResolveTccArgs) -> Result<Reso
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let (name, c) = match &args.coordinator {
+    let (name, c) = match coordinator_asked {
         Some(n) => config.seata.get_key_value(n).ok_or_else(|| {
             hinted(
                 format!("no seata coordinator named {n:?} in the config"),
@@ -255,40 +317,33 @@ pub fn resolve_tcc(t: &Targets, args: crate::cli::ResolveTccArgs) -> Result<Reso
         }
     };
     let coordinator = coordinator(t, name, c)?;
-    let fenced: Vec<usize> = coordinator
+    let holding: Vec<usize> = coordinator
         .clients
         .iter()
         .enumerate()
-        .filter(|(_, k)| k.tcc_fence_log.is_some())
+        .filter(|(_, k)| holds(k))
         .map(|(i, _)| i)
         .collect();
-    let client = match &args.client {
-        Some(n) => *fenced
+    let client = match client_asked {
+        Some(n) => *holding
             .iter()
-            .find(|i| coordinator.clients[**i].name == *n)
+            .find(|i| coordinator.clients[**i].name == n)
             .ok_or_else(|| {
                 hinted(
-                    format!("coordinator {name} has no client {n:?} with a tcc_fence_log"),
-                    "name the client's tcc_fence_log under seata: NAME: clients: in the config",
+                    format!("coordinator {name} has no client {n:?} with a {table}"),
+                    format!("name the client's {table} under seata: NAME: clients: in the config"),
                 )
             })?,
-        None if fenced.len() == 1 => fenced[0],
+        None if holding.len() == 1 => holding[0],
         None => {
             return Err(hinted(
                 format!(
-                    "which client's fence? coordinator {name} has {} clients with a tcc_fence_log",
-                    fenced.len()
+                    "which client? coordinator {name} has {} clients with a {table}",
+                    holding.len()
                 ),
                 "name it with --client (`indoubt config show` lists them)",
             ))
         }
     };
-    Ok(ResolveTccSettings {
-        coordinator,
-        client,
-        xid: args.xid,
-        branch_id: args.branch_id,
-        phase: args.phase,
-        confirm: super::resolution::confirm(t, args.confirm),
-    })
+    Ok((coordinator, client))
 }

@@ -1092,8 +1092,8 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
         let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         (json, out)
     };
-    // The reservation's next, as `seata tcc` prints it, pasted into a shell (with
-    // --dry-run): the same Try, the phase the coordinator decided.
+    // The reservation's next, as `seata tcc` prints it (a dry run), pasted into a
+    // shell: the same Try, the phase the coordinator decided.
     let (r, _) = probe(&config, &["seata", "tcc"]);
     let next = r["findings"]
         .as_array()
@@ -1103,16 +1103,13 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
         .and_then(|f| f["next"].as_str())
         .unwrap_or_else(|| panic!("no reservation next: {r:#}"))
         .to_string();
-    assert!(next.contains("--as cancelled"), "{next}");
+    assert!(
+        next.contains("--as cancelled") && next.ends_with("--dry-run"),
+        "{next}"
+    );
     let bin = assert_cmd::cargo::cargo_bin("indoubt");
     let pasted = std::process::Command::new("sh")
-        .args([
-            "-c",
-            &format!(
-                "{} --dry-run",
-                next.replacen("indoubt ", "indoubt -o json ", 1)
-            ),
-        ])
+        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
         .env(
             "PATH",
             format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
@@ -1363,4 +1360,308 @@ fn a_store_of_another_layout_or_in_a_hidden_schema_is_named_not_an_error() {
     admin.batch_execute(next).unwrap();
     let (_, out) = globals(&config);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+}
+
+/// The recovery of an AT rollback that a dirty write holds up, while the coordinator
+/// retries it (the client died after the dirty write: TimeoutRollbacking, retried with no
+/// client to take it): `resolve at --fix after-image` sets the row back to what the
+/// branch wrote — after a dry run that changes nothing, and never while the row changes
+/// under it — and the next retry, taken by a client of the database (`at-serve`), rolls
+/// the branch back to the before image and ends the global.
+#[test]
+fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_atfix");
+    let lines = stuck(
+        "at-dirty",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4713".into(),
+            format!("app={}", unique("atfix")),
+            "halt=after-dirty-write".into(),
+            "timeout_ms=2000".into(),
+        ],
+    );
+    let xid = line(&lines, "global").fields["xid"].clone();
+    let branch = line(&lines, "branch").fields["branch_id"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let clients = format!(
+        "    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
+        db.url()
+    );
+    let config = write_config(dir.path(), &store, &clients);
+    let audit = dir.path().join("audit.jsonl");
+    wait_for(
+        "the global timed out and retried by the coordinator",
+        || {
+            let (r, _) = globals(&config);
+            r["coordinators"][0]["snapshot"]["overdue"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|g| g["xid"] == xid.as_str() && g["status"] == 6)
+        },
+    );
+    let row = || -> (i32, String) {
+        let r = db
+            .admin()
+            .query_one("SELECT amount, note FROM accounts WHERE id = 4713", &[])
+            .unwrap();
+        (r.get(0), r.get(1))
+    };
+    let resolve = |more: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&config)
+            .args(["resolve", "at", &xid, "--branch-id", &branch, "--audit-log"])
+            .arg(&audit)
+            .args(more));
+        let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        (json, out)
+    };
+    // The global's next, as `seata globals` prints it (a dry run), pasted into a shell.
+    let (r, _) = globals(&config);
+    let next = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["evidence"]["xid"] == xid.as_str())
+        .and_then(|f| f["next"].as_str())
+        .unwrap_or_else(|| panic!("no next: {r:#}"))
+        .to_string();
+    assert!(
+        next.contains(" resolve at ")
+            && next.contains("--fix after-image")
+            && next.ends_with("--dry-run"),
+        "{next}"
+    );
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let pasted = std::process::Command::new("sh")
+        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
+        .output()
+        .unwrap();
+    let dry: Value = serde_json::from_slice(&pasted.stdout)
+        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
+    assert_eq!(pasted.status.code(), Some(0), "{dry:#}");
+    assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+    assert_eq!(dry["rows"][0]["now"]["now"], "changed", "{dry:#}");
+    let statement = dry["statements"][0].as_str().unwrap();
+    assert!(
+        statement.starts_with("UPDATE \"accounts\" SET \"amount\" = '90', \"note\" = 'seata' WHERE \"id\" = '4713' AND"),
+        "{statement}"
+    );
+    assert_eq!(row(), (7, "dirty".into()), "a dry run changes nothing");
+    // Changed again between the read and the write: the guard holds, nothing is done.
+    db.admin()
+        .batch_execute("UPDATE accounts SET amount = 8 WHERE id = 4713")
+        .unwrap();
+    let stale = dry["statements"][0].as_str().unwrap().to_string();
+    let changed = db.admin().execute(stale.as_str(), &[]).unwrap();
+    assert_eq!(
+        changed, 0,
+        "the statement as printed guards the row: {stale}"
+    );
+    db.admin()
+        .batch_execute("UPDATE accounts SET amount = 7 WHERE id = 4713")
+        .unwrap();
+    let (done, out) = resolve(&[
+        "--fix",
+        "after-image",
+        "--yes",
+        "--reason",
+        "the dirty write was a mistake",
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
+    assert_eq!(row(), (90, "seata".into()), "set back to the after image");
+    let trail = std::fs::read_to_string(&audit).unwrap();
+    assert!(trail.contains("the dirty write was a mistake"), "{trail}");
+    // A client of the database takes the coordinator's next retry: the rollback
+    // succeeds, the row is as before the branch, the global ends.
+    let serving = stuck(
+        "at-serve",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4713".into(),
+            format!("app={}", unique("atserve")),
+            "serve_ms=8000".into(),
+        ],
+    );
+    assert_eq!(
+        line(&serving, "row").fields["amount"],
+        "100",
+        "rolled back to the before image"
+    );
+    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
+    wait_for("the global ended by the coordinator's retry", || {
+        store_db
+            .query(
+                "SELECT 1 FROM global_table WHERE xid = $1",
+                &[&xid.as_str()],
+            )
+            .unwrap()
+            .is_empty()
+    });
+    assert_eq!(row(), (100, "before".into()));
+    // Nothing left to fix: the undo log went with the rollback.
+    let (again, out) = resolve(&["--fix", "after-image", "--yes", "--reason", "again"]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(again["findings"][0]["code"], "not_there", "{again:#}");
+}
+
+/// A rollback the coordinator gave up (Seata 2.0.0 gives up at once when the client
+/// itself meets the dirty write) gets no retry: `resolve at` refuses both fixes and says
+/// why, changing nothing.
+#[test]
+fn resolve_at_refuses_a_rollback_the_coordinator_gave_up() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_atgone");
+    let lines = stuck(
+        "at-dirty",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4714".into(),
+            format!("app={}", unique("atgone")),
+        ],
+    );
+    let xid = line(&lines, "global").fields["xid"].clone();
+    let branch = line(&lines, "branch").fields["branch_id"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let clients = format!(
+        "    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
+        db.url()
+    );
+    let config = write_config(dir.path(), &store, &clients);
+    for fix in ["after-image", "undo-log"] {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&config)
+            .args(["resolve", "at", &xid, "--branch-id", &branch, "--fix", fix])
+            .args(["--yes", "--reason", "test"]));
+        assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+        let r: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(r["findings"][0]["code"], "at_not_retried", "{r:#}");
+        assert!(
+            r["findings"][0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("RollbackFailed: the coordinator has given it up")),
+            "{r:#}"
+        );
+    }
+    let r = db
+        .admin()
+        .query_one("SELECT amount, note FROM accounts WHERE id = 4714", &[])
+        .unwrap();
+    assert_eq!(
+        (r.get::<_, i32>(0), r.get::<_, String>(1)),
+        (7, "dirty".into())
+    );
+    let undo_logs: i64 = db
+        .admin()
+        .query_one(
+            "SELECT count(*) FROM undo_log WHERE xid = $1",
+            &[&xid.as_str()],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(undo_logs, 1, "nothing deleted");
+}
+
+/// The other recovery: the later change is kept. `resolve at --fix undo-log` (a
+/// heuristic: recorded with its reason) deletes the branch's undo log, and the next retry
+/// finds nothing to undo: the global ends with the row as the dirty write left it.
+#[test]
+fn an_at_rollback_held_up_by_a_dirty_write_ends_keeping_it_once_the_undo_log_goes() {
+    let (tc, store) = coordinator();
+    let db = TestDb::create("seata_atkeep");
+    let lines = stuck(
+        "at-dirty",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4715".into(),
+            format!("app={}", unique("atkeep")),
+            "halt=after-dirty-write".into(),
+            "timeout_ms=2000".into(),
+        ],
+    );
+    let xid = line(&lines, "global").fields["xid"].clone();
+    let branch = line(&lines, "branch").fields["branch_id"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let clients = format!(
+        "    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
+        db.url()
+    );
+    let config = write_config(dir.path(), &store, &clients);
+    wait_for(
+        "the global timed out and retried by the coordinator",
+        || {
+            let (r, _) = globals(&config);
+            r["coordinators"][0]["snapshot"]["overdue"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|g| g["xid"] == xid.as_str() && g["status"] == 6)
+        },
+    );
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&config)
+        .args([
+            "resolve",
+            "at",
+            &xid,
+            "--branch-id",
+            &branch,
+            "--fix",
+            "undo-log",
+        ])
+        .args(["--audit-log"])
+        .arg(dir.path().join("audit.jsonl"))
+        .args(["--yes", "--reason", "finance corrected the amount by hand"]));
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let done: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
+    assert_eq!(done["heuristic"], true, "{done:#}");
+    stuck(
+        "at-serve",
+        &[
+            format!("tc={tc}"),
+            format!("db={}", common::xa::jdbc(&db.url())),
+            "table=accounts".into(),
+            "id=4715".into(),
+            format!("app={}", unique("atkeep2")),
+            "serve_ms=8000".into(),
+        ],
+    );
+    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
+    wait_for("the global ended by the coordinator's retry", || {
+        store_db
+            .query(
+                "SELECT 1 FROM global_table WHERE xid = $1",
+                &[&xid.as_str()],
+            )
+            .unwrap()
+            .is_empty()
+    });
+    let r = db
+        .admin()
+        .query_one("SELECT amount, note FROM accounts WHERE id = 4715", &[])
+        .unwrap();
+    assert_eq!(
+        (r.get::<_, i32>(0), r.get::<_, String>(1)),
+        (7, "dirty".into()),
+        "the later change kept"
+    );
 }

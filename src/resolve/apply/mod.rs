@@ -8,6 +8,7 @@ pub mod kafka;
 pub mod mysql;
 pub mod pg;
 pub mod seata;
+pub mod seata_at;
 
 pub use branch::{Branch, Decided, Engine};
 

@@ -229,9 +229,13 @@ impl Subject for FenceMark {
             }
             Ok(Err(e)) => {
                 let code = e.as_db_error().map(|d| d.code().code().to_string());
-                let applied =
-                    Applied::new(Status::Error, codes::FAILED, format!("nothing done: {e}"))
-                        .server_code(code.clone());
+                let said = crate::pg::wire::pg_error(e);
+                let applied = Applied::new(
+                    Status::Error,
+                    codes::FAILED,
+                    format!("nothing done: {said:#}"),
+                )
+                .server_code(code.clone());
                 match code.as_deref() {
                     Some("42501") => applied.advice(text![
                         "grant the role UPDATE on ",

@@ -51,6 +51,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *   Stuck at-dirty          tc=HOST:PORT db=JDBC_URL table=NAME id=N [app=NAME] [group=NAME]
  *                           [timeout_ms=N] [halt=none|after-dirty-write]
  *   Stuck at-blocked        tc=... db=JDBC_URL table=NAME id=N [app=NAME] [held_by=XID]
+ *   Stuck at-serve          tc=... db=JDBC_URL table=NAME id=N [app=NAME] [serve_ms=N]
  *   Stuck tcc-no-cancel     tc=... db=JDBC_URL table=NAME id=N app=NAME [timeout_ms=N]
  *   Stuck tcc-cancel-fails  tc=... db=JDBC_URL table=NAME id=N app=NAME [serve_ms=N]
  *   Stuck tcc-suspended     tc=... db=JDBC_URL table=NAME id=N app=NAME
@@ -114,6 +115,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * <li>{@code at-blocked}: only the second part: a new global transaction updates the row
  *     through Seata (this process's client also takes any retried rollback of that
  *     database's stuck branches meanwhile).
+ * <li>{@code at-serve}: an AT client of the database and nothing else: its RM takes the
+ *     coordinator's retried rollbacks of that database's stuck branches for
+ *     {@code serve_ms}, then the row is printed.
  * <li>{@code tcc-no-cancel}: a TCC Try (fence row status 1, the business row 'reserved')
  *     whose global is never ended by its client: the JVM halts after the Try.
  * <li>{@code tcc-cancel-fails}: a Try, then the TM rolls the global back and the Cancel
@@ -175,6 +179,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *     coordinator's commit of a branch reached the client.
  * <li>{@code try-error xid=X error=CLASS message=...}: the Try failed (tcc-suspended).
  * <li>{@code serving ms=N}: the process stays up that long.
+ * <li>{@code resource id=R}: at-serve, the AT resource its client registered.
  * <li>{@code xa-prepared db=pg|mariadb format=9752 gtrid=TEXT bqual=TEXT gtrid_hex=H
  *     bqual_hex=H}: an XA branch of this global prepared in that database (read with XA
  *     RECOVER).
@@ -197,6 +202,7 @@ public final class Stuck {
         switch (args[0]) {
             case "at-dirty" -> atDirty(s);
             case "at-blocked" -> atBlocked(s);
+            case "at-serve" -> atServe(s);
             case "tcc-no-cancel", "tcc-cancel-fails", "tcc-suspended" -> tcc(s, args[0]);
             case "saga-running", "saga-unknown", "saga-compensation-failed", "saga-compensation-unknown" -> saga(s, args[0]);
             case "xa" -> xa(s);
@@ -290,6 +296,16 @@ public final class Stuck {
         initClients(s);
         DataSourceProxy proxy = new DataSourceProxy(raw);
         blocked(s, proxy, raw, s.opt("held_by", "unknown"));
+    }
+
+    /** at-serve: an AT resource manager of the database, answering retried rollbacks. */
+    private static void atServe(Settings s) throws Exception {
+        DataSource raw = dataSource(s.db());
+        initClients(s);
+        DataSourceProxy proxy = new DataSourceProxy(raw);
+        say("resource id=" + proxy.getResourceId());
+        serve(s);
+        printRow(raw, s.table(), s.id());
     }
 
     /** Anyone else who goes through Seata waits on the global lock, and fails. */

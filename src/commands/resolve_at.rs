@@ -1,0 +1,391 @@
+//! `indoubt resolve at XID --branch-id N --fix after-image|undo-log`: a Seata AT branch
+//! whose rollback a dirty write holds up (its rows no longer as it left them, which
+//! Seata's undo refuses), while the coordinator still retries that rollback. Either its
+//! changed rows are set back to what the branch wrote (the retry then restores the before
+//! image: the later change is lost), or its undo log is deleted (the retry finds nothing
+//! to undo: the later change and the branch's own both stay). The evidence is the undo
+//! log, the rows now, and what the coordinator's store says of the global, its branch
+//! and its locks; the write goes through the one flow (dry run, confirmation, audit,
+//! guards).
+
+use super::seata_common;
+use crate::audit::record::Outcome;
+use crate::cli::AtFix;
+use crate::codes;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::quote::Sql;
+use crate::report::evidence::{self, Block};
+use crate::report::table::Style;
+use crate::report::{self, Report, TableView, Target};
+use crate::resolve::apply::seata_at::{AtFixing, UndoLogRead};
+use crate::resolve::flow::{self, EarlierIntent};
+use crate::seata::status::{decided, Decided, Stage};
+use crate::seata::store::{Held, Known};
+use crate::seata::undo::{self, Now, RowCheck, UndoLog};
+use crate::settings::seata::ResolveAtSettings;
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
+use anyhow::Result;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct ResolveAtReport {
+    coordinator: String,
+    client: String,
+    undo_table: String,
+    xid: String,
+    branch_id: i64,
+    fix: AtFix,
+    /// The branch's undo log as read; null when there is none.
+    undo: Option<UndoLog>,
+    /// Its rows against the table now.
+    rows: Vec<RowCheck>,
+    /// Its global in the store; null when it has none (or it could not be read:
+    /// `store_error`).
+    global: Option<Known>,
+    /// Whether the store names this branch an AT branch of the global.
+    branch_in_store: Option<bool>,
+    store_error: Option<String>,
+    /// What would run (or ran).
+    statements: Vec<String>,
+    heuristic: bool,
+    why: Option<String>,
+    outcome: Option<Outcome>,
+    audit_log: Option<String>,
+    earlier_intents: Vec<EarlierIntent>,
+    #[serde(skip)]
+    evidence_shown: bool,
+}
+
+pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
+    let client = s.client();
+    let table = s.undo_table();
+    let target = client.target.clone().map_err(anyhow::Error::msg)?;
+    let report_target = Target {
+        name: target.name.clone(),
+        kind: "postgres".into(),
+        address: target.params.describe(),
+    };
+    let session = seata_common::connect(ctx, &client.target).await?;
+    let log = undo::of_branch(&session, table, &s.xid, s.branch_id).await?;
+    let images = log.as_ref().and_then(|l| l.images.as_ref().ok());
+    let keyed = images.map(|i| undo::keyed_rows(i)).unwrap_or_default();
+    // What the store says: the global's status, its AT branches, the rows it locks.
+    let known = seata_common::known_globals(ctx, &s.coordinator, std::slice::from_ref(&s.xid));
+    let held = seata_common::held(ctx, &s.coordinator, &s.xid, &keyed);
+    let (known, held) = futures_util::join!(known, held);
+    let store_error = known
+        .as_ref()
+        .err()
+        .or(held.as_ref().err())
+        .map(|e| format!("{e:#}"));
+    // Only rows the store says the global locks are read (as `seata globals` reads them).
+    let rows = match (images, &held) {
+        (Some(images), Ok(held)) if held.at_branches.contains(&s.branch_id) => {
+            undo::check_rows(&session, images, &held.rows, usize::MAX)
+                .await?
+                .0
+        }
+        _ => Vec::new(),
+    };
+    let mut data = ResolveAtReport {
+        coordinator: s.coordinator.name.clone(),
+        client: client.name.clone(),
+        undo_table: table.to_string(),
+        xid: s.xid.clone(),
+        branch_id: s.branch_id,
+        fix: s.fix,
+        global: known.as_ref().ok().and_then(|k| k.get(&s.xid)).cloned(),
+        branch_in_store: held
+            .as_ref()
+            .ok()
+            .map(|h: &Held| h.at_branches.contains(&s.branch_id)),
+        store_error,
+        undo: log,
+        rows,
+        statements: Vec::new(),
+        heuristic: s.fix == AtFix::UndoLog,
+        why: None,
+        outcome: None,
+        audit_log: None,
+        earlier_intents: Vec::new(),
+        evidence_shown: false,
+    };
+    let (statements, why) = match judge(&data) {
+        Ok(judged) => judged,
+        Err(finding) => return finish(ctx, report_target, vec![*finding], data),
+    };
+    data.statements = statements.iter().map(|s| s.as_str().to_string()).collect();
+    data.why = Some(why);
+    let evidence = serde_json::json!({
+        "coordinator": data.coordinator,
+        "client": data.client,
+        "undo_table": data.undo_table,
+        "global": data.global,
+        "fix": data.fix,
+        "rows": data.rows,
+        "why": data.why,
+    });
+    let undo = UndoLogRead {
+        table: table.to_string(),
+        xid: s.xid.clone(),
+        branch_id: s.branch_id,
+        digest: data
+            .undo
+            .as_ref()
+            .map(|u| u.digest.clone())
+            .unwrap_or_default(),
+    };
+    let mut subjects = [AtFixing::new(
+        target,
+        report_target.clone(),
+        undo,
+        s.fix,
+        statements,
+        evidence,
+        blocks(&data),
+        ctx.timeout,
+    )];
+    let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
+    data.outcome = done.outcomes.into_iter().next().flatten();
+    data.audit_log = done.audit_log;
+    data.earlier_intents = done.earlier_intents;
+    data.evidence_shown = done.evidence_shown;
+    finish(ctx, report_target, done.findings, data)
+}
+
+fn subject(data: &ResolveAtReport) -> crate::text::Text {
+    text!["at branch ", data.xid, " branch ", data.branch_id]
+}
+
+/// The statements that fix the branch, and why they let its rollback go on; else the
+/// refusal. Pure: the golden tests call it.
+fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
+    let refuse = |severity, code, message: String| {
+        Err(Box::new(
+            Finding::new(severity, code, subject(data), message)
+                .evidence("source", data.undo_table.clone()),
+        ))
+    };
+    let Some(log) = &data.undo else {
+        return refuse(
+            Severity::Unknown,
+            codes::NOT_THERE,
+            format!(
+                "nothing done: {} holds no undo log of branch {} of this xid (is it the right client and branch? `indoubt seata globals` names each AT branch's undo log)",
+                data.undo_table, data.branch_id
+            ),
+        );
+    };
+    if log.log_status == 1 {
+        return refuse(
+            Severity::Ok,
+            codes::AT_NOTHING_TO_FIX,
+            "nothing done: it is a defense record (the rollback came before the branch's local commit): there is nothing to undo".into(),
+        );
+    }
+    let images = match &log.images {
+        Ok(images) => images,
+        Err(why) => {
+            return refuse(
+                Severity::Unknown,
+                codes::FAILED,
+                format!("nothing done: its undo log cannot be read: {why}"),
+            )
+        }
+    };
+    if let Some(e) = &data.store_error {
+        return refuse(
+            Severity::Unknown,
+            codes::FAILED,
+            format!(
+                "nothing done: what the coordinator's store says of its global is not known ({e})"
+            ),
+        );
+    }
+    let Some(g) = &data.global else {
+        return refuse(
+            Severity::Warning,
+            codes::AT_NOT_RETRIED,
+            "REFUSED: its global transaction is no longer in the coordinator's store: no retry will come".into(),
+        );
+    };
+    let retried = decided(g.status) == Decided::Rollback
+        && matches!(g.stage, Stage::Retrying | Stage::Ending);
+    if !retried {
+        let what = match (g.stage, decided(g.status)) {
+            (Stage::GaveUp, _) => "the coordinator has given it up and retries it no more",
+            (Stage::Open, _) => "the coordinator has not decided it yet",
+            (_, Decided::Commit) => "it commits, and a commit reads no row",
+            _ => "the coordinator is not rolling it back",
+        };
+        return refuse(
+            Severity::Warning,
+            codes::AT_NOT_RETRIED,
+            format!("REFUSED: its global is {}: {what}", g.status_name),
+        );
+    }
+    if data.branch_in_store != Some(true) {
+        return refuse(
+            Severity::Critical,
+            codes::NOT_THERE,
+            format!(
+                "REFUSED: branch {} is not an AT branch of this global in the coordinator's branch table",
+                data.branch_id
+            ),
+        );
+    }
+    let keyed = undo::keyed_rows(images).len();
+    let unread: Vec<&RowCheck> = data
+        .rows
+        .iter()
+        .filter(|r| matches!(r.now, Now::NotCompared { .. }))
+        .collect();
+    if data.rows.len() < keyed || !unread.is_empty() {
+        return refuse(
+            Severity::Critical,
+            codes::AT_NOT_FIXABLE,
+            format!(
+                "REFUSED: {} of its {keyed} row(s) could not be compared with the table now (`indoubt -o json seata globals` says why)",
+                unread.len().max(keyed - data.rows.len().min(keyed))
+            ),
+        );
+    }
+    let dirty: Vec<&RowCheck> = data
+        .rows
+        .iter()
+        .filter(|r| matches!(r.now, Now::Changed { .. } | Now::Deleted))
+        .collect();
+    if dirty.is_empty() {
+        return refuse(
+            Severity::Ok,
+            codes::AT_NOTHING_TO_FIX,
+            "nothing done: every row of the branch is as it left it (or already as before it): the coordinator's next retry can roll it back as it is".into(),
+        );
+    }
+    match data.fix {
+        AtFix::UndoLog => Ok((
+            vec![undo::delete_statement(
+                &data.undo_table,
+                &data.xid,
+                data.branch_id,
+                &log.digest,
+            )],
+            format!(
+                "its global is {}: the coordinator retries the rollback, which {} changed row(s) refuse; with no undo log the next retry finds nothing to undo and ends the branch, keeping those rows as they are now and what the branch wrote to the others",
+                g.status_name,
+                dirty.len()
+            ),
+        )),
+        AtFix::AfterImage => {
+            let mut statements = Vec::new();
+            for check in &dirty {
+                let fail = |why: String| {
+                    refuse(
+                        Severity::Critical,
+                        codes::AT_NOT_FIXABLE,
+                        format!("REFUSED: row {} {}: {why}", check.table, check.key),
+                    )
+                };
+                if check.now == Now::Deleted {
+                    return fail("it was deleted since: set it back by hand (an INSERT of the after image)".into());
+                }
+                let after = images
+                    .iter()
+                    .filter(|t| t.table == check.table)
+                    .flat_map(|t| &t.after)
+                    .find(|a| undo::key_text(a) == check.key);
+                let (Some(after), Some(read)) = (after, &check.read) else {
+                    return fail("its after image or its row as read is missing".into());
+                };
+                match undo::restore_statement(&check.table, after, read) {
+                    Ok(sql) => statements.push(sql),
+                    Err(why) => return fail(why),
+                }
+            }
+            Ok((
+                statements,
+                format!(
+                    "its global is {}: the coordinator retries the rollback, which {} changed row(s) refuse; set back to what the branch wrote, the next retry restores the before image (what was written to them since is lost)",
+                    g.status_name,
+                    dirty.len()
+                ),
+            ))
+        }
+    }
+}
+
+/// What the operator confirms: the branch, its global, each changed row, the statements.
+fn blocks(data: &ResolveAtReport) -> Vec<Block> {
+    let mut b = Block::new(shown!("at branch, undo log {}", data.undo_table));
+    b.whole("xid", Shown::text(&data.xid))
+        .field("branch", shown!("{}", data.branch_id))
+        .field(
+            "global",
+            match (&data.global, &data.store_error) {
+                (Some(g), _) => shown!("{} (status {})", g.status_name, g.status),
+                (None, Some(e)) => shown!("not known: {}", e),
+                (None, None) => Shown::lit("gone from the coordinator's store"),
+            },
+        );
+    for row in &data.rows {
+        let now = match &row.now {
+            Now::Changed { columns } if columns.is_empty() => {
+                Shown::lit("written again after the branch deleted it")
+            }
+            Now::Changed { columns } => shown!(
+                "changed after the branch: {}",
+                columns
+                    .iter()
+                    .map(|c| format!("{} {} -> {}", c.column, c.after, c.now))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Now::Deleted => Shown::lit("deleted after the branch updated it"),
+            Now::AsAfter => Shown::lit("as the branch left it"),
+            Now::AsBefore => Shown::lit("as before the branch"),
+            Now::NotCompared { why } => shown!("not compared: {}", why),
+        };
+        b.field("row", shown!("{} {}: {}", row.table, row.key, now));
+    }
+    if let Some(why) = &data.why {
+        b.field("why", shown!("{}", why));
+    }
+    for statement in &data.statements {
+        b.whole("will run", Shown::text(statement));
+    }
+    if data.heuristic && data.why.is_some() {
+        b.alarm(
+            "HEURISTIC",
+            Shown::lit("the branch's own change stays, which the rollback would have undone: recorded with the reason given"),
+        );
+    }
+    vec![b]
+}
+
+fn finish(
+    ctx: &Context,
+    target: Target,
+    findings: Vec<Finding>,
+    data: ResolveAtReport,
+) -> Result<Severity> {
+    let report = Report::new("resolve at", target, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for ResolveAtReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        let mut lines = Vec::new();
+        if !self.evidence_shown {
+            lines.push(evidence::render(&blocks(self), style));
+            lines.extend(flow::warnings(&self.earlier_intents, style));
+        }
+        if let Some(path) = &self.audit_log {
+            lines.push(shown!("recorded in {}", path));
+        }
+        lines
+    }
+}

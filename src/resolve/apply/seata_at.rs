@@ -1,0 +1,325 @@
+//! Letting a Seata AT rollback that a dirty write holds up go on, in the branch's
+//! business database: its changed rows set back to the branch's after image (each
+//! UPDATE guarded by every column as read, all in one transaction that is rolled back
+//! unless each changes its one row), or its undo log deleted (guarded by the md5 of what
+//! was read). The undo log is read again right before.
+
+use crate::audit::record::Status;
+use crate::cli::AtFix;
+use crate::codes;
+use crate::findings::Finding;
+use crate::pg::session::{self, Session};
+use crate::quote::Sql;
+use crate::report::evidence::Block;
+use crate::report::Target;
+use crate::resolve::confirm::{Confirmed, Expected};
+use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
+use crate::seata::undo;
+use crate::settings::targets::PgTarget;
+use crate::term::Shown;
+use crate::text;
+use crate::text::Text;
+use anyhow::Result;
+use std::time::Duration;
+
+/// One branch's undo log, as read, and the statements that fix it.
+pub struct UndoLogRead {
+    pub table: String,
+    pub xid: String,
+    pub branch_id: i64,
+    /// md5 of its rollback_info when read.
+    pub digest: String,
+}
+
+/// What is proposed for the branch: known before anything is sent.
+pub struct AtFixing {
+    pub target: PgTarget,
+    pub report_target: Target,
+    pub undo: UndoLogRead,
+    pub fix: AtFix,
+    /// The writes, in order: the UPDATEs of the rows, or the DELETE of the undo log.
+    pub statements: Vec<Sql>,
+    pub plan: Plan,
+    pub evidence: serde_json::Value,
+    pub summary: Vec<Block>,
+    pub timeout: Duration,
+    /// `XID#BRANCH`, what may be typed instead of the token.
+    id: String,
+}
+
+impl AtFixing {
+    #[allow(clippy::too_many_arguments)] // one branch's whole description, once
+    pub fn new(
+        target: PgTarget,
+        report_target: Target,
+        undo: UndoLogRead,
+        fix: AtFix,
+        statements: Vec<Sql>,
+        evidence: serde_json::Value,
+        summary: Vec<Block>,
+        timeout: Duration,
+    ) -> AtFixing {
+        let plan = Plan {
+            decision: "rollback",
+            // Deleting the undo log keeps what the branch wrote, which the rollback the
+            // coordinator decided would have undone: a person's decision.
+            heuristic: fix == AtFix::UndoLog,
+            action: action(fix, &statements),
+        };
+        let id = format!("{}#{}", undo.xid, undo.branch_id);
+        AtFixing {
+            target,
+            report_target,
+            undo,
+            fix,
+            statements,
+            plan,
+            evidence,
+            summary,
+            timeout,
+            id,
+        }
+    }
+
+    async fn session(&self) -> Result<Session> {
+        session::connect(&self.target.params, self.timeout).await
+    }
+
+    /// The undo log's md5 now: None when it is gone.
+    async fn digest_now(&self, session: &Session) -> Result<Option<String>> {
+        let u = &self.undo;
+        Ok(undo::of_branch(session, &u.table, &u.xid, u.branch_id)
+            .await?
+            .map(|log| log.digest))
+    }
+
+    /// What an undo log no longer as read came to.
+    fn changed(&self, now: Option<String>, when: &str) -> Applied {
+        match now {
+            None => Applied::new(
+                Status::Refused,
+                codes::CHANGED_MEANWHILE,
+                format!("REFUSED: the branch's undo log is gone ({when}: the coordinator's retry may have rolled it back, or someone deleted it): nothing done"),
+            ),
+            Some(_) => Applied::new(
+                Status::Refused,
+                codes::CHANGED_MEANWHILE,
+                format!("REFUSED: the branch's undo log changed ({when}): nothing done"),
+            ),
+        }
+    }
+
+    /// The UPDATEs, in one transaction kept only when each changed its one row.
+    async fn set_rows_back(&self, session: &Session) -> Applied {
+        #[allow(clippy::disallowed_methods)] // the one place an AT branch's rows are written
+        let step = |sql: String| async move { session.write_counted(&sql).await };
+        let failed = |e: String| Applied::new(Status::Error, codes::FAILED, e);
+        match step("BEGIN READ WRITE".into()).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                return failed(format!("nothing done: {:#}", crate::pg::wire::pg_error(e)))
+            }
+            Err(e) => return Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+        }
+        for (i, sql) in self.statements.iter().enumerate() {
+            match step(sql.as_str().to_string()).await {
+                Ok(Ok(1)) => {}
+                Ok(Ok(_)) => {
+                    let rolled_back = step("ROLLBACK".into()).await;
+                    let mut applied = Applied::new(
+                        Status::LostRace,
+                        codes::LOST_RACE,
+                        format!(
+                            "row {} of {} changed between the read and the write: nothing done (rolled back)",
+                            i + 1,
+                            self.statements.len()
+                        ),
+                    );
+                    if !matches!(rolled_back, Ok(Ok(_))) {
+                        applied.status = Status::Unknown;
+                        applied.detail.push_str(
+                            "; the ROLLBACK was not answered: the session's end rolls it back",
+                        );
+                    }
+                    return applied;
+                }
+                Ok(Err(e)) => {
+                    let code = e.as_db_error().map(|d| d.code().code().to_string());
+                    let said = crate::pg::wire::pg_error(e);
+                    let _ = step("ROLLBACK".into()).await;
+                    let applied = failed(format!("nothing done (rolled back): {said:#}"))
+                        .server_code(code.clone());
+                    return match code.as_deref() {
+                        Some("42501") => applied
+                            .advice("grant the role UPDATE on the table (or run as its owner)"),
+                        _ => applied,
+                    };
+                }
+                Err(e) => return Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+            }
+        }
+        match step("COMMIT".into()).await {
+            Ok(Ok(_)) => Applied::new(
+                Status::Ok,
+                codes::RESOLVED,
+                format!(
+                    "set {} row(s) back to what the branch wrote: the coordinator's next retry of the rollback restores the before image",
+                    self.statements.len()
+                ),
+            ),
+            Ok(Err(e)) => failed(format!(
+                "nothing done: the COMMIT failed: {:#}",
+                crate::pg::wire::pg_error(e)
+            )),
+            Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+        }
+    }
+
+    async fn delete_undo_log(&self, session: &Session) -> Applied {
+        let Some(statement) = self.statements.first() else {
+            return Applied::new(Status::Error, codes::FAILED, "nothing to run");
+        };
+        #[allow(clippy::disallowed_methods)] // the one place an undo log is deleted
+        let ran = session.write_counted(statement.as_str()).await;
+        match ran {
+            Ok(Ok(1)) => Applied::new(
+                Status::Ok,
+                codes::RESOLVED,
+                "deleted the branch's undo log: the coordinator's next retry finds nothing to undo and ends the branch",
+            ),
+            Ok(Ok(_)) => {
+                let now = self.digest_now(session).await.ok().flatten();
+                let mut applied = self.changed(now, "when written");
+                applied.status = Status::LostRace;
+                applied.code = codes::LOST_RACE;
+                applied
+            }
+            Ok(Err(e)) => {
+                let code = e.as_db_error().map(|d| d.code().code().to_string());
+                let said = crate::pg::wire::pg_error(e);
+                let applied =
+                    Applied::new(Status::Error, codes::FAILED, format!("nothing done: {said:#}"))
+                        .server_code(code.clone());
+                match code.as_deref() {
+                    Some("42501") => applied.advice(text![
+                        "grant the role DELETE on ",
+                        self.undo.table,
+                        " (or run as its owner)"
+                    ]),
+                    _ => applied,
+                }
+            }
+            Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+        }
+    }
+}
+
+/// The statements as one text to confirm and record.
+fn action(fix: AtFix, statements: &[Sql]) -> String {
+    let each: Vec<&str> = statements.iter().map(Sql::as_str).collect();
+    match fix {
+        AtFix::AfterImage => format!(
+            "BEGIN READ WRITE; {} COMMIT; (each UPDATE must change its one row, else ROLLBACK)",
+            each.join(" ")
+        ),
+        AtFix::UndoLog => each.join(" "),
+    }
+}
+
+impl Proposal for AtFixing {
+    fn name(&self) -> Text {
+        text!["at branch ", self.undo.xid, " branch ", self.undo.branch_id]
+    }
+
+    fn target(&self) -> Target {
+        self.report_target.clone()
+    }
+
+    fn object(&self) -> String {
+        format!(
+            "seata at undo log {} xid {} branch {}",
+            self.undo.table, self.undo.xid, self.undo.branch_id
+        )
+    }
+
+    fn id(&self) -> Expected<'_> {
+        Expected {
+            shown: Shown::text(&self.id),
+            exact: self.id.as_bytes(),
+            called: None,
+        }
+    }
+
+    fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    fn evidence(&self) -> serde_json::Value {
+        self.evidence.clone()
+    }
+
+    fn summary(&self) -> Vec<Block> {
+        self.summary.clone()
+    }
+
+    fn dry_run(&self) -> Text {
+        match self.fix {
+            AtFix::AfterImage => text![
+                "dry run: would set ",
+                self.statements.len(),
+                " row(s) back to what the branch wrote: ",
+                self.plan.action
+            ],
+            AtFix::UndoLog => text!["dry run: would delete its undo log: ", self.plan.action],
+        }
+    }
+
+    fn annotate(&self, finding: Finding) -> Finding {
+        finding.evidence("undo_table", self.undo.table.clone())
+    }
+}
+
+impl Subject for AtFixing {
+    type Proposal = AtFixing;
+
+    fn proposal(&self) -> &AtFixing {
+        self
+    }
+
+    /// Whether the role may write shows in the server's answer, which then changes
+    /// nothing.
+    async fn preflight(&mut self) -> Result<Option<Finding>> {
+        Ok(None)
+    }
+
+    /// The prompt may have taken minutes: the undo log still as read, or what became of
+    /// it. (The rows are guarded by their UPDATEs.)
+    async fn still_valid(&mut self) -> Option<Applied> {
+        let now = async {
+            let session = self.session().await?;
+            self.digest_now(&session).await
+        };
+        match now.await {
+            Ok(Some(d)) if d == self.undo.digest => None,
+            Ok(now) => Some(self.changed(now, "read again before acting")),
+            Err(e) => Some(Applied::new(
+                Status::Error,
+                codes::FAILED,
+                format!("nothing done: it could not be read again before acting: {e:#}"),
+            )),
+        }
+    }
+
+    async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
+        let session = match self.session().await {
+            Ok(session) => session,
+            Err(e) => {
+                return Applied::new(Status::Error, codes::FAILED, format!("nothing done: {e:#}"))
+            }
+        };
+        match self.fix {
+            AtFix::AfterImage => self.set_rows_back(&session).await,
+            AtFix::UndoLog => self.delete_undo_log(&session).await,
+        }
+    }
+}
