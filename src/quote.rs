@@ -193,6 +193,21 @@ impl Sql {
         Some(self)
     }
 
+    /// A MySQL string literal: `'…'` when it holds only characters that show and no quote
+    /// or backslash (whose reading depends on sql_mode), else a hex literal `X'…'` of its
+    /// bytes, which reads the same in every mode.
+    pub fn mysql_text(mut self, value: &str) -> Sql {
+        let plain = value.chars().all(|c| showable(c) && c != '\\' && c != '\'');
+        match (plain, value.is_empty()) {
+            (true, _) | (_, true) => self.0.push_str(&format!("'{value}'")),
+            (false, false) => {
+                let digits: String = value.bytes().map(|b| format!("{b:02X}")).collect();
+                self.0.push_str(&format!("X'{digits}'"));
+            }
+        }
+        self
+    }
+
     /// A statement assembled by a library from program text and names quoted by
     /// [`qualified`] or [`sql_identifier`] and literals by [`sql_literal`] (all of which
     /// show as themselves), as the outbox relay's statements are.
@@ -284,6 +299,17 @@ fn sql_literal_bytes(value: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_mysql_string_is_quoted_when_plain_and_hex_otherwise() {
+        let lit = |v: &str| Sql::new("").mysql_text(v).as_str().to_string();
+        assert_eq!(lit("10.0.0.1:8091:42"), "'10.0.0.1:8091:42'");
+        assert_eq!(lit("a'b"), "X'612762'");
+        assert_eq!(lit("a\\b"), "X'615C62'");
+        assert_eq!(lit("a\nb"), "X'610A62'");
+        assert_eq!(lit(""), "''");
+    }
+
     use super::*;
 
     #[test]

@@ -85,11 +85,7 @@ pub(crate) async fn held(
     xid: &str,
     rows: &[(String, String)],
 ) -> Result<store::Held> {
-    let tables = store::Tables {
-        global: &c.global_table,
-        branch: &c.branch_table,
-        lock: &c.lock_table,
-    };
+    let tables = c.tables();
     match &c.store {
         Store::Postgres(target) => {
             let session = connect(ctx, target).await?;

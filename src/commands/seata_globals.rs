@@ -16,7 +16,7 @@ use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
 use crate::seata::mysql_store;
 use crate::seata::status::{self, Decided, Stage};
-use crate::seata::store::{self, Global, Held, Problem, Snapshot, Tables};
+use crate::seata::store::{self, Global, Held, Problem, Snapshot};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
@@ -241,14 +241,6 @@ pub(crate) enum Read {
     Failed(anyhow::Error),
 }
 
-fn tables(c: &Coordinator) -> Tables<'_> {
-    Tables {
-        global: &c.global_table,
-        branch: &c.branch_table,
-        lock: &c.lock_table,
-    }
-}
-
 async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
     let target = match &c.store {
         Store::Postgres(target) => target,
@@ -256,12 +248,12 @@ async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
     };
     let read = async {
         let session = seata_common::connect(ctx, target).await?;
-        Ok::<_, anyhow::Error>(match store::inspect(&session, tables(c)).await? {
+        Ok::<_, anyhow::Error>(match store::inspect(&session, c.tables()).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
                 store::read(
                     &session,
-                    tables(c),
+                    c.tables(),
                     lock_status,
                     c.grace.value,
                     LISTED,
@@ -283,12 +275,12 @@ async fn read_mysql(
 ) -> Read {
     let read = async {
         let mut session = seata_common::connect_mysql(ctx, target).await?;
-        let read = match mysql_store::inspect(&mut session, tables(c)).await? {
+        let read = match mysql_store::inspect(&mut session, c.tables()).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
                 mysql_store::read(
                     &mut session,
-                    tables(c),
+                    c.tables(),
                     lock_status,
                     c.grace.value,
                     LISTED,
@@ -577,12 +569,12 @@ fn assess(
             .evidence("xids", orphans.xids)
             .evidence("oldest_gmt_create_store_local", orphans.oldest_local.map(|t| t.to_string()))
             .advice("confirm in the coordinator's log that their global transactions ended, then delete exactly these lock rows by row_key");
-        findings.push(match c.on_postgres() {
-            true => finding.next(Next::sql(
-                store::orphan_locks_statement(tables(c)).placed(&c.place()),
-            )),
-            false => finding,
-        });
+        // In the store's SQL (none for a MySQL table name that would not show).
+        let statement = match c.on_postgres() {
+            true => Some(store::orphan_locks_statement(c.tables())),
+            false => mysql_store::orphan_locks_statement(c.tables()),
+        };
+        findings.push(finding.next_if(statement.map(|s| Next::sql(s.placed(&c.place())))));
     }
     if findings.is_empty() {
         let live: i64 = snapshot.by_status.iter().map(|s| s.globals).sum();
@@ -886,13 +878,11 @@ fn global_finding(
             ],
         ));
     }
-    // The statements to paste are PostgreSQL's: a MySQL store gets the advice only.
-    match c.on_postgres() {
-        true => finding.next(Next::sql(
-            store::global_statement(tables(c), &g.xid).placed(&c.place()),
-        )),
-        false => finding,
-    }
+    let statement = match c.on_postgres() {
+        true => Some(store::global_statement(c.tables(), &g.xid)),
+        false => mysql_store::global_statement(c.tables(), &g.xid),
+    };
+    finding.next_if(statement.map(|s| Next::sql(s.placed(&c.place()))))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::store::{
 };
 use crate::mysql::session::{int, text, Session};
 use crate::mysql::tables::{hex, qualified};
+use crate::quote;
 use anyhow::{anyhow, Result};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use std::collections::BTreeMap;
@@ -376,4 +377,33 @@ pub async fn held(
         }
     }
     Ok(held)
+}
+
+/// `store::global_statement` in MySQL's SQL: a global's branches and the rows each locks,
+/// read-only; None when a table's name holds a character that would not show.
+pub fn global_statement(tables: Tables<'_>, xid: &str) -> Option<quote::Sql> {
+    Some(
+        quote::Sql::new(
+            "SELECT b.branch_id, b.branch_type, b.resource_id, b.status, l.table_name, l.pk FROM ",
+        )
+        .mysql_qualified(tables.branch)?
+        .push(" AS b LEFT JOIN ")
+        .mysql_qualified(tables.lock)?
+        .push(" AS l ON l.branch_id = b.branch_id WHERE b.xid = ")
+        .mysql_text(xid)
+        .push(" ORDER BY b.branch_id, l.table_name, l.pk;"),
+    )
+}
+
+/// `store::orphan_locks_statement` in MySQL's SQL.
+pub fn orphan_locks_statement(tables: Tables<'_>) -> Option<quote::Sql> {
+    Some(
+        quote::Sql::new(
+            "SELECT l.row_key, l.xid, l.resource_id, l.table_name, l.pk, l.gmt_create FROM ",
+        )
+        .mysql_qualified(tables.lock)?
+        .push(" AS l WHERE NOT EXISTS (SELECT 1 FROM ")
+        .mysql_qualified(tables.global)?
+        .push(" AS g WHERE g.xid = l.xid) ORDER BY l.gmt_create, l.row_key;"),
+    )
 }

@@ -151,10 +151,19 @@ impl Coordinator {
         }
     }
 
-    /// Whether its store is PostgreSQL: the statements indoubt prints to paste are
-    /// PostgreSQL's.
+    /// Whether its store is PostgreSQL (else MySQL or MariaDB: its statements are in
+    /// that SQL).
     pub fn on_postgres(&self) -> bool {
         matches!(self.store, Store::Postgres(_))
+    }
+
+    /// Its store's three tables, as the config names them.
+    pub fn tables(&self) -> crate::seata::store::Tables<'_> {
+        crate::seata::store::Tables {
+            global: &self.global_table,
+            branch: &self.branch_table,
+            lock: &self.lock_table,
+        }
     }
 
     pub fn subject(&self) -> String {

@@ -996,6 +996,46 @@ fn a_store_in_mariadb_is_read_as_one_in_postgres() {
         "{}",
         out.stdout
     );
+    // Its next: resolve at's dry run, which reads the branch and its locks from the
+    // MariaDB store, pasted into a shell.
+    let next_of = || {
+        let (r, _) = globals(&config);
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["evidence"]["xid"] == xid.as_str())
+            .and_then(|f| f["next"].as_str())
+            .unwrap_or_else(|| panic!("no next: {r:#}"))
+            .to_string()
+    };
+    let next = next_of();
+    assert!(next.contains(" resolve at "), "{next}");
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let pasted = std::process::Command::new("sh")
+        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
+        .output()
+        .unwrap();
+    let dry: Value = serde_json::from_slice(&pasted.stdout)
+        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
+    assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+    assert_eq!(dry["branch_in_store"], true, "{dry:#}");
+    // The row as the branch left it: no dirty write, and the next is the SELECT of its
+    // branches and locks in MariaDB's SQL, which runs as printed in the store's database.
+    db.admin()
+        .batch_execute("UPDATE accounts SET amount = 90, note = 'seata' WHERE id = 4712")
+        .unwrap();
+    let next = next_of();
+    let database = store_url.rsplit_once('/').unwrap().1;
+    let listed = common::mysql::sql(&format!("USE `{database}`; {next}"));
+    assert!(
+        listed.contains("\tAT\t") && listed.contains("accounts\t4712"),
+        "{next}: {listed}"
+    );
     // A table the store does not have: UNKNOWN, named.
     let wrong = dir.path().join("wrong.yaml");
     std::fs::write(
