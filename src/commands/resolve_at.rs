@@ -9,17 +9,16 @@
 //! guards).
 
 use super::seata_common;
-use crate::audit::record::Outcome;
 use crate::cli::AtFix;
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::quote::Sql;
-use crate::report::evidence::{self, Block};
+use crate::report::evidence::Block;
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::seata_at::{AtFixing, UndoLogRead};
-use crate::resolve::flow::{self, EarlierIntent};
+use crate::resolve::flow::{self, Recorded};
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::{Held, Known};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
@@ -52,11 +51,8 @@ pub(crate) struct ResolveAtReport {
     statements: Vec<String>,
     heuristic: bool,
     why: Option<String>,
-    outcome: Option<Outcome>,
-    audit_log: Option<String>,
-    earlier_intents: Vec<EarlierIntent>,
-    #[serde(skip)]
-    evidence_shown: bool,
+    #[serde(flatten)]
+    recorded: Recorded,
 }
 
 pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
@@ -108,10 +104,7 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         statements: Vec::new(),
         heuristic: s.fix == AtFix::UndoLog,
         why: None,
-        outcome: None,
-        audit_log: None,
-        earlier_intents: Vec::new(),
-        evidence_shown: false,
+        recorded: Recorded::default(),
     };
     let (statements, why) = match judge(&data) {
         Ok(judged) => judged,
@@ -149,11 +142,9 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         ctx.timeout,
     )];
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
-    data.outcome = done.outcomes.into_iter().next().flatten();
-    data.audit_log = done.audit_log;
-    data.earlier_intents = done.earlier_intents;
-    data.evidence_shown = done.evidence_shown;
-    finish(ctx, report_target, done.findings, data)
+    let (findings, recorded) = Recorded::of(done);
+    data.recorded = recorded;
+    finish(ctx, report_target, findings, data)
 }
 
 fn subject(data: &ResolveAtReport) -> crate::text::Text {
@@ -378,14 +369,8 @@ fn finish(
 
 impl TableView for ResolveAtReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = Vec::new();
-        if !self.evidence_shown {
-            lines.push(evidence::render(&blocks(self), style));
-            lines.extend(flow::warnings(&self.earlier_intents, style));
-        }
-        if let Some(path) = &self.audit_log {
-            lines.push(shown!("recorded in {}", path));
-        }
+        let mut lines = self.recorded.evidence(&blocks(self), style);
+        lines.extend(self.recorded.recorded_in());
         lines
     }
 }

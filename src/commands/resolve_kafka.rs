@@ -3,7 +3,6 @@
 //! coordinator still owns unless forced.
 
 use super::kafka_common::{self, format_ms};
-use crate::audit::record::Outcome;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::kafka::cluster::{Cluster, TopicPartition};
@@ -14,7 +13,7 @@ use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::absent::{Absent, Named};
 use crate::resolve::apply::kafka::{self, Abort, Marker, Open};
-use crate::resolve::flow::{self, EarlierIntent};
+use crate::resolve::flow::{self, Recorded};
 use crate::settings::resolution::ResolveKafkaSettings;
 use crate::shown;
 use crate::term::Shown;
@@ -49,13 +48,8 @@ struct ResolveKafkaReport {
     /// The request sent (or, with --dry-run, that would be sent).
     request: Option<String>,
     dry_run: bool,
-    outcome: Option<Outcome>,
-    audit_log: Option<String>,
-    /// Earlier resolves of this transaction whose intent has no outcome in the audit log.
-    earlier_intents: Vec<EarlierIntent>,
-    /// The confirmation prompt showed the evidence already (the table does not repeat it).
-    #[serde(skip)]
-    evidence_shown: bool,
+    #[serde(flatten)]
+    recorded: Recorded,
 }
 
 impl ResolveKafkaReport {
@@ -79,10 +73,7 @@ impl ResolveKafkaReport {
             reason: None,
             request: None,
             dry_run,
-            outcome: None,
-            audit_log: None,
-            earlier_intents: Vec::new(),
-            evidence_shown: false,
+            recorded: Recorded::default(),
         }
     }
 }
@@ -130,11 +121,9 @@ pub async fn run(ctx: &Context, s: &ResolveKafkaSettings) -> Result<Severity> {
     let [marker] = marker;
     data.high_watermark_after = marker.after.map(|(hw, _)| hw);
     data.last_stable_offset_after = marker.after.map(|(_, lso)| lso);
-    data.outcome = done.outcomes.into_iter().next().flatten();
-    data.audit_log = done.audit_log;
-    data.earlier_intents = done.earlier_intents;
-    data.evidence_shown = done.evidence_shown;
-    finish(ctx, target, done.findings, *data)
+    let (findings, recorded) = Recorded::of(done);
+    data.recorded = recorded;
+    finish(ctx, target, findings, *data)
 }
 
 async fn gather(
@@ -398,12 +387,8 @@ fn shown_opt<T: std::fmt::Display>(value: &Option<T>) -> Shown {
 
 impl TableView for ResolveKafkaReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = Vec::new();
         // Shown once: not again after the prompt showed it.
-        if !self.evidence_shown {
-            lines.push(evidence::render(&evidence_blocks(self), style));
-            lines.extend(flow::warnings(&self.earlier_intents, style));
-        }
+        let mut lines = self.recorded.evidence(&evidence_blocks(self), style);
         if let (Some(hw), Some(lso)) = (self.high_watermark_after, self.last_stable_offset_after) {
             let mut after = Block::untitled();
             after.field(
@@ -418,9 +403,7 @@ impl TableView for ResolveKafkaReport {
             );
             lines.push(evidence::render(&[after], style));
         }
-        if let Some(path) = &self.audit_log {
-            lines.push(shown!("recorded in {}", path));
-        }
+        lines.extend(self.recorded.recorded_in());
         lines
     }
 }
@@ -450,10 +433,7 @@ mod tests {
             reason: Some("no coordinator lists a transactional id for this producer".into()),
             request: Some("WriteTxnMarkers(abort)".into()),
             dry_run: false,
-            outcome: None,
-            audit_log: None,
-            earlier_intents: Vec::new(),
-            evidence_shown: false,
+            recorded: Recorded::default(),
         };
         let style = Style {
             color: false,

@@ -143,6 +143,49 @@ pub struct EarlierIntent {
     pub action: String,
 }
 
+/// What the flow came to for a report of one object, in its JSON (flattened): the
+/// outcome recorded, where, and earlier intents without one.
+#[derive(Debug, Default, Serialize)]
+pub struct Recorded {
+    pub outcome: Option<Outcome>,
+    pub audit_log: Option<String>,
+    /// Earlier resolves of this object whose intent has no outcome in the audit log.
+    pub earlier_intents: Vec<EarlierIntent>,
+    /// The confirmation prompt showed the evidence already (the table does not repeat it).
+    #[serde(skip)]
+    pub evidence_shown: bool,
+}
+
+impl Recorded {
+    /// The flow's result for its one subject: its findings, and what it recorded.
+    pub fn of(done: Done) -> (Vec<Finding>, Recorded) {
+        let recorded = Recorded {
+            outcome: done.outcomes.into_iter().next().flatten(),
+            audit_log: done.audit_log,
+            earlier_intents: done.earlier_intents,
+            evidence_shown: done.evidence_shown,
+        };
+        (done.findings, recorded)
+    }
+
+    /// The evidence, unless the prompt showed it, with the earlier intents' warnings.
+    pub fn evidence(&self, blocks: &[Block], style: &Style) -> Vec<Shown> {
+        let mut lines = Vec::new();
+        if !self.evidence_shown {
+            lines.push(evidence::render(blocks, style));
+            lines.extend(warnings(&self.earlier_intents, style));
+        }
+        lines
+    }
+
+    /// Where the resolution was recorded.
+    pub fn recorded_in(&self) -> Option<Shown> {
+        self.audit_log
+            .as_ref()
+            .map(|path| shown!("recorded in {}", path))
+    }
+}
+
 /// What the flow did, for the command's report.
 #[derive(Debug, Default)]
 pub struct Done {

@@ -20,6 +20,23 @@ fn write_config(dir: &std::path::Path, store_url: &str, extra: &str) -> std::pat
     path
 }
 
+/// A next command as printed (an `indoubt …` line), run by `sh` with the indoubt under
+/// test first on PATH and `-o json`: its report and exit status.
+fn pasted(next: &str) -> (Value, Option<i32>) {
+    let bin = assert_cmd::cargo::cargo_bin("indoubt");
+    let out = std::process::Command::new("sh")
+        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (report, out.status.code())
+}
+
 fn globals(config: &std::path::Path) -> (Value, Outcome) {
     let out = run(indoubt()
         .args(["-o", "json", "--config"])
@@ -1011,17 +1028,8 @@ fn a_store_in_mariadb_is_read_as_one_in_postgres() {
     };
     let next = next_of();
     assert!(next.contains(" resolve at "), "{next}");
-    let bin = assert_cmd::cargo::cargo_bin("indoubt");
-    let pasted = std::process::Command::new("sh")
-        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
-        )
-        .output()
-        .unwrap();
-    let dry: Value = serde_json::from_slice(&pasted.stdout)
-        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
+    let (dry, code) = pasted(&next);
+    assert_eq!(code, Some(0), "{dry:#}");
     assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
     assert_eq!(dry["branch_in_store"], true, "{dry:#}");
     // The row as the branch left it: no dirty write, and the next is the SELECT of its
@@ -1147,17 +1155,8 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
         next.contains("--as cancelled") && next.ends_with("--dry-run"),
         "{next}"
     );
-    let bin = assert_cmd::cargo::cargo_bin("indoubt");
-    let pasted = std::process::Command::new("sh")
-        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
-        )
-        .output()
-        .unwrap();
-    let dry: Value = serde_json::from_slice(&pasted.stdout)
-        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
+    let (dry, code) = pasted(&next);
+    assert_eq!(code, Some(0), "{next}: {dry:#}");
     assert_eq!(dry["findings"][0]["code"], "dry_run", "{next}: {dry:#}");
     let (dry, out) = resolve(&["--as", "cancelled", "--dry-run"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
@@ -1402,24 +1401,32 @@ fn a_store_of_another_layout_or_in_a_hidden_schema_is_named_not_an_error() {
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
 }
 
-/// The recovery of an AT rollback that a dirty write holds up, while the coordinator
-/// retries it (the client died after the dirty write: TimeoutRollbacking, retried with no
-/// client to take it): `resolve at --fix after-image` sets the row back to what the
-/// branch wrote — after a dry run that changes nothing, and never while the row changes
-/// under it — and the next retry, taken by a client of the database (`at-serve`), rolls
-/// the branch back to the before image and ends the global.
-#[test]
-fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
+/// An AT global whose client died right after a dirty write of row `id` of `accounts`, in
+/// a database of its own: timed out, its rollback retried by the coordinator with no client
+/// to take it (TimeoutRollbacking); a config naming the lab's coordinator and that
+/// database as its client `biz`.
+struct HeldUp {
+    tc: String,
+    store: String,
+    db: TestDb,
+    id: u32,
+    xid: String,
+    branch: String,
+    dir: tempfile::TempDir,
+    config: std::path::PathBuf,
+}
+
+fn held_up(prefix: &str, id: u32) -> HeldUp {
     let (tc, store) = coordinator();
-    let db = TestDb::create("seata_atfix");
+    let db = TestDb::create(prefix);
     let lines = stuck(
         "at-dirty",
         &[
             format!("tc={tc}"),
             format!("db={}", common::xa::jdbc(&db.url())),
             "table=accounts".into(),
-            "id=4713".into(),
-            format!("app={}", unique("atfix")),
+            format!("id={id}"),
+            format!("app={}", unique(prefix)),
             "halt=after-dirty-write".into(),
             "timeout_ms=2000".into(),
         ],
@@ -1432,7 +1439,6 @@ fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
         db.url()
     );
     let config = write_config(dir.path(), &store, &clients);
-    let audit = dir.path().join("audit.jsonl");
     wait_for(
         "the global timed out and retried by the coordinator",
         || {
@@ -1444,30 +1450,94 @@ fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
                 .any(|g| g["xid"] == xid.as_str() && g["status"] == 6)
         },
     );
-    let row = || -> (i32, String) {
-        let r = db
+    HeldUp {
+        tc,
+        store,
+        db,
+        id,
+        xid,
+        branch,
+        dir,
+        config,
+    }
+}
+
+impl HeldUp {
+    /// The row now: (amount, note).
+    fn row(&self) -> (i32, String) {
+        let r = self
+            .db
             .admin()
-            .query_one("SELECT amount, note FROM accounts WHERE id = 4713", &[])
+            .query_one(
+                "SELECT amount, note FROM accounts WHERE id = $1",
+                &[&i64::from(self.id)],
+            )
             .unwrap();
         (r.get(0), r.get(1))
-    };
+    }
+
+    /// A client of the database (`at-serve`) takes the coordinator's next retry; returns
+    /// once the global has ended (its row gone from the store).
+    fn served_until_ended(&self) -> Vec<common::seata::Line> {
+        let served = stuck(
+            "at-serve",
+            &[
+                format!("tc={}", self.tc),
+                format!("db={}", common::xa::jdbc(&self.db.url())),
+                "table=accounts".into(),
+                format!("id={}", self.id),
+                format!("app={}", unique("atserve")),
+                "serve_ms=8000".into(),
+            ],
+        );
+        let mut store = postgres::Client::connect(&self.store, postgres::NoTls).unwrap();
+        wait_for("the global ended by the coordinator's retry", || {
+            store
+                .query(
+                    "SELECT 1 FROM global_table WHERE xid = $1",
+                    &[&self.xid.as_str()],
+                )
+                .unwrap()
+                .is_empty()
+        });
+        served
+    }
+}
+
+/// The recovery of an AT rollback that a dirty write holds up, while the coordinator
+/// retries it (the client died after the dirty write: TimeoutRollbacking, retried with no
+/// client to take it): `resolve at --fix after-image` sets the row back to what the
+/// branch wrote — after a dry run that changes nothing, and never while the row changes
+/// under it — and the next retry, taken by a client of the database (`at-serve`), rolls
+/// the branch back to the before image and ends the global.
+#[test]
+fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
+    let h = held_up("seata_atfix", 4713);
+    let audit = h.dir.path().join("audit.jsonl");
     let resolve = |more: &[&str]| {
         let out = run(indoubt()
             .args(["-o", "json", "--config"])
-            .arg(&config)
-            .args(["resolve", "at", &xid, "--branch-id", &branch, "--audit-log"])
+            .arg(&h.config)
+            .args([
+                "resolve",
+                "at",
+                &h.xid,
+                "--branch-id",
+                &h.branch,
+                "--audit-log",
+            ])
             .arg(&audit)
             .args(more));
         let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         (json, out)
     };
     // The global's next, as `seata globals` prints it (a dry run), pasted into a shell.
-    let (r, _) = globals(&config);
+    let (r, _) = globals(&h.config);
     let next = r["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["evidence"]["xid"] == xid.as_str())
+        .find(|f| f["evidence"]["xid"] == h.xid.as_str())
         .and_then(|f| f["next"].as_str())
         .unwrap_or_else(|| panic!("no next: {r:#}"))
         .to_string();
@@ -1477,18 +1547,8 @@ fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
             && next.ends_with("--dry-run"),
         "{next}"
     );
-    let bin = assert_cmd::cargo::cargo_bin("indoubt");
-    let pasted = std::process::Command::new("sh")
-        .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
-        .env(
-            "PATH",
-            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
-        )
-        .output()
-        .unwrap();
-    let dry: Value = serde_json::from_slice(&pasted.stdout)
-        .unwrap_or_else(|e| panic!("{next}: {e}: {}", String::from_utf8_lossy(&pasted.stderr)));
-    assert_eq!(pasted.status.code(), Some(0), "{dry:#}");
+    let (dry, code) = pasted(&next);
+    assert_eq!(code, Some(0), "{dry:#}");
     assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
     assert_eq!(dry["rows"][0]["now"]["now"], "changed", "{dry:#}");
     let statement = dry["statements"][0].as_str().unwrap();
@@ -1496,18 +1556,18 @@ fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
         statement.starts_with("UPDATE \"accounts\" SET \"amount\" = '90', \"note\" = 'seata' WHERE \"id\" = '4713' AND"),
         "{statement}"
     );
-    assert_eq!(row(), (7, "dirty".into()), "a dry run changes nothing");
+    assert_eq!(h.row(), (7, "dirty".into()), "a dry run changes nothing");
     // Changed again between the read and the write: the guard holds, nothing is done.
-    db.admin()
+    let admin = || h.db.admin();
+    admin()
         .batch_execute("UPDATE accounts SET amount = 8 WHERE id = 4713")
         .unwrap();
-    let stale = dry["statements"][0].as_str().unwrap().to_string();
-    let changed = db.admin().execute(stale.as_str(), &[]).unwrap();
+    let changed = admin().execute(statement, &[]).unwrap();
     assert_eq!(
         changed, 0,
-        "the statement as printed guards the row: {stale}"
+        "the statement as printed guards the row: {statement}"
     );
-    db.admin()
+    admin()
         .batch_execute("UPDATE accounts SET amount = 7 WHERE id = 4713")
         .unwrap();
     let (done, out) = resolve(&[
@@ -1519,38 +1579,18 @@ fn an_at_rollback_held_up_by_a_dirty_write_goes_on_once_the_row_is_set_back() {
     ]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
-    assert_eq!(row(), (90, "seata".into()), "set back to the after image");
+    assert_eq!(h.row(), (90, "seata".into()), "set back to the after image");
     let trail = std::fs::read_to_string(&audit).unwrap();
     assert!(trail.contains("the dirty write was a mistake"), "{trail}");
     // A client of the database takes the coordinator's next retry: the rollback
     // succeeds, the row is as before the branch, the global ends.
-    let serving = stuck(
-        "at-serve",
-        &[
-            format!("tc={tc}"),
-            format!("db={}", common::xa::jdbc(&db.url())),
-            "table=accounts".into(),
-            "id=4713".into(),
-            format!("app={}", unique("atserve")),
-            "serve_ms=8000".into(),
-        ],
-    );
+    let served = h.served_until_ended();
     assert_eq!(
-        line(&serving, "row").fields["amount"],
+        line(&served, "row").fields["amount"],
         "100",
         "rolled back to the before image"
     );
-    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
-    wait_for("the global ended by the coordinator's retry", || {
-        store_db
-            .query(
-                "SELECT 1 FROM global_table WHERE xid = $1",
-                &[&xid.as_str()],
-            )
-            .unwrap()
-            .is_empty()
-    });
-    assert_eq!(row(), (100, "before".into()));
+    assert_eq!(h.row(), (100, "before".into()));
     // Nothing left to fix: the undo log went with the rollback.
     let (again, out) = resolve(&["--fix", "after-image", "--yes", "--reason", "again"]);
     assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
@@ -1622,86 +1662,26 @@ fn resolve_at_refuses_a_rollback_the_coordinator_gave_up() {
 /// finds nothing to undo: the global ends with the row as the dirty write left it.
 #[test]
 fn an_at_rollback_held_up_by_a_dirty_write_ends_keeping_it_once_the_undo_log_goes() {
-    let (tc, store) = coordinator();
-    let db = TestDb::create("seata_atkeep");
-    let lines = stuck(
-        "at-dirty",
-        &[
-            format!("tc={tc}"),
-            format!("db={}", common::xa::jdbc(&db.url())),
-            "table=accounts".into(),
-            "id=4715".into(),
-            format!("app={}", unique("atkeep")),
-            "halt=after-dirty-write".into(),
-            "timeout_ms=2000".into(),
-        ],
-    );
-    let xid = line(&lines, "global").fields["xid"].clone();
-    let branch = line(&lines, "branch").fields["branch_id"].clone();
-    let dir = tempfile::tempdir().unwrap();
-    let clients = format!(
-        "    clients:\n      biz:\n        postgres: {}\n        undo_log: undo_log\n",
-        db.url()
-    );
-    let config = write_config(dir.path(), &store, &clients);
-    wait_for(
-        "the global timed out and retried by the coordinator",
-        || {
-            let (r, _) = globals(&config);
-            r["coordinators"][0]["snapshot"]["overdue"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|g| g["xid"] == xid.as_str() && g["status"] == 6)
-        },
-    );
+    let h = held_up("seata_atkeep", 4715);
     let out = run(indoubt()
         .args(["-o", "json", "--config"])
-        .arg(&config)
+        .arg(&h.config)
         .args([
             "resolve",
             "at",
-            &xid,
+            &h.xid,
             "--branch-id",
-            &branch,
+            &h.branch,
             "--fix",
             "undo-log",
         ])
         .args(["--audit-log"])
-        .arg(dir.path().join("audit.jsonl"))
+        .arg(h.dir.path().join("audit.jsonl"))
         .args(["--yes", "--reason", "finance corrected the amount by hand"]));
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     let done: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
     assert_eq!(done["heuristic"], true, "{done:#}");
-    stuck(
-        "at-serve",
-        &[
-            format!("tc={tc}"),
-            format!("db={}", common::xa::jdbc(&db.url())),
-            "table=accounts".into(),
-            "id=4715".into(),
-            format!("app={}", unique("atkeep2")),
-            "serve_ms=8000".into(),
-        ],
-    );
-    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
-    wait_for("the global ended by the coordinator's retry", || {
-        store_db
-            .query(
-                "SELECT 1 FROM global_table WHERE xid = $1",
-                &[&xid.as_str()],
-            )
-            .unwrap()
-            .is_empty()
-    });
-    let r = db
-        .admin()
-        .query_one("SELECT amount, note FROM accounts WHERE id = 4715", &[])
-        .unwrap();
-    assert_eq!(
-        (r.get::<_, i32>(0), r.get::<_, String>(1)),
-        (7, "dirty".into()),
-        "the later change kept"
-    );
+    h.served_until_ended();
+    assert_eq!(h.row(), (7, "dirty".into()), "the later change kept");
 }
