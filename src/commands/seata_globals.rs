@@ -940,6 +940,8 @@ impl TableView for GlobalsReport {
                 ]);
             }
         }
+        // An xid is copied as a whole (into resolve at, a SELECT).
+        table.keep_whole(1);
         table.optional(4);
         table.rendered_unless_empty()
     }

@@ -549,6 +549,8 @@ impl TableView for TccReport {
                 }
             }
         }
+        // An xid is copied as a whole (into resolve tcc).
+        table.keep_whole(3);
         table.rendered_unless_empty()
     }
 }

@@ -323,7 +323,13 @@ fn grid(header: &[&str], rows: &[Vec<LaidCell>], frame: Frame, widths: &[usize])
         let wrapped: Vec<Vec<String>> = widths
             .iter()
             .enumerate()
-            .map(|(i, w)| row.get(i).map_or_else(Vec::new, |c| wrap(c.text, *w)))
+            .map(|(i, w)| {
+                row.get(i).map_or_else(Vec::new, |c| match c.whole {
+                    // As it is, its spaces too: its column is as wide as it (`fit`).
+                    true => c.text.split('\n').map(str::to_string).collect(),
+                    false => wrap(c.text, *w),
+                })
+            })
             .collect();
         let height = wrapped.iter().map(Vec::len).max().unwrap_or(1).max(1);
         let mut lines = Vec::new();

@@ -383,3 +383,22 @@ fn push_wrapped_keeping(
     out.push(&Shown::__from_format(format_args!("{lines}")));
     out.push_lit("\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value kept whole (an xid, a GID) shows as it is, its runs of spaces included:
+    /// copied from the table into a command, it is the same value.
+    #[test]
+    fn a_value_kept_whole_keeps_its_spaces() {
+        for frame in [Frame::Plain, Frame::Boxed] {
+            let style = crate::report::golden::style(frame, 80, false);
+            let mut table = style.table(&["COORDINATOR", "XID"]);
+            table.add_row(vec![Cell::new("lab"), Cell::new("S:a    b")]);
+            table.keep_whole(1);
+            let shown = table.render().into_string();
+            assert!(shown.contains("S:a    b"), "{shown}");
+        }
+    }
+}
