@@ -143,6 +143,13 @@ impl Next {
         }
     }
 
+    /// The whole line as an evidence block's value ("will run"): as typed, not escaped —
+    /// its words show as themselves, and escaping would change what is read or pasted.
+    pub fn shown(&self) -> crate::term::Shown {
+        #[allow(clippy::disallowed_methods)]
+        crate::term::Shown::__from_format(format_args!("{}", self.line()))
+    }
+
     /// The words as typed: a break between two of them changes nothing a shell or psql reads.
     pub fn words(&self) -> &[String] {
         &self.words

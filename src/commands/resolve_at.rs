@@ -17,7 +17,7 @@ use crate::quote::Sql;
 use crate::report::evidence::Block;
 use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
-use crate::resolve::apply::seata_at::{AtFixing, UndoLogRead};
+use crate::resolve::apply::seata_at::{AtFixing, StoreCheck, UndoLogRead};
 use crate::resolve::flow::{self, Recorded};
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::{Held, Known};
@@ -27,6 +27,7 @@ use crate::shown;
 use crate::term::Shown;
 use crate::text;
 use anyhow::Result;
+use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -77,10 +78,10 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         .err()
         .or(held.as_ref().err())
         .map(|e| format!("{e:#}"));
-    // Only rows the store says the global locks are read (as `seata globals` reads them).
+    // Only rows the store says the branch locks are read (as `seata globals` reads them).
     let rows = match (images, &held) {
         (Some(images), Ok(held)) if held.at_branches.contains(&s.branch_id) => {
-            undo::check_rows(&session, images, &held.rows, usize::MAX)
+            undo::check_rows(&session, images, &held.locked_by(s.branch_id), usize::MAX)
                 .await?
                 .0
         }
@@ -121,6 +122,21 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         "rows": data.rows,
         "why": data.why,
     });
+    // The rows it writes must still be locked by the branch right before the write.
+    let writes: Vec<(String, String)> = match s.fix {
+        AtFix::AfterImage => data
+            .rows
+            .iter()
+            .filter(|r| matches!(r.now, Now::Changed { .. } | Now::Reverted))
+            .filter_map(|r| Some((r.table.clone(), r.read.as_ref()?.lock_key())))
+            .collect(),
+        AtFix::UndoLog => Vec::new(),
+    };
+    let store = StoreNow {
+        ctx,
+        settings: s,
+        rows: writes,
+    };
     let undo = UndoLogRead {
         table: table.to_string(),
         xid: s.xid.clone(),
@@ -139,12 +155,68 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         statements,
         evidence,
         blocks(&data),
-        ctx.timeout,
+        (ctx.timeout, Box::new(store)),
     )];
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
     finish(ctx, report_target, findings, data)
+}
+
+/// The store, asked again right before the write.
+struct StoreNow<'a> {
+    ctx: &'a Context,
+    settings: &'a ResolveAtSettings,
+    /// The rows the write changes: (table, pk).
+    rows: Vec<(String, String)>,
+}
+
+impl StoreCheck for StoreNow<'_> {
+    fn recheck(&self) -> LocalBoxFuture<'_, Result<Option<String>>> {
+        Box::pin(async move {
+            let (s, xid) = (self.settings, &self.settings.xid);
+            let known =
+                seata_common::known_globals(self.ctx, &s.coordinator, std::slice::from_ref(xid))
+                    .await?;
+            let held = seata_common::held(self.ctx, &s.coordinator, xid, &self.rows).await?;
+            Ok(still_holds(known.get(xid), &held, s.branch_id, &self.rows))
+        })
+    }
+}
+
+/// A rollback the coordinator retries: the one whose next retry a fix lets through.
+fn retried(g: &Known) -> bool {
+    decided(g.status) == Decided::Rollback && matches!(g.stage, Stage::Retrying | Stage::Ending)
+}
+
+/// What no longer holds of what the fix rests on (the store's word on the global, the
+/// branch and the rows it writes), or None.
+fn still_holds(
+    global: Option<&Known>,
+    held: &Held,
+    branch_id: i64,
+    rows: &[(String, String)],
+) -> Option<String> {
+    let Some(g) = global else {
+        return Some("its global is gone from the coordinator's store".into());
+    };
+    if !retried(g) {
+        return Some(format!(
+            "its global is {}: not a rollback the coordinator retries",
+            g.status_name
+        ));
+    }
+    if !held.at_branches.contains(&branch_id) {
+        return Some(format!(
+            "branch {branch_id} is no longer an AT branch of it in the branch table"
+        ));
+    }
+    let locked = held.locked_by(branch_id);
+    rows.iter()
+        .find(|r| !locked.contains(r))
+        .map(|(table, pk)| {
+            format!("the lock table no longer says branch {branch_id} locks {table}:{pk}")
+        })
 }
 
 fn subject(data: &ResolveAtReport) -> crate::text::Text {
@@ -203,9 +275,7 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
             "REFUSED: its global transaction is no longer in the coordinator's store: no retry will come".into(),
         );
     };
-    let retried = decided(g.status) == Decided::Rollback
-        && matches!(g.stage, Stage::Retrying | Stage::Ending);
-    if !retried {
+    if !retried(g) {
         let what = match (g.stage, decided(g.status)) {
             (Stage::GaveUp, _) => "the coordinator has given it up and retries it no more",
             (Stage::Open, _) => "the coordinator has not decided it yet",
@@ -247,7 +317,7 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
     let dirty: Vec<&RowCheck> = data
         .rows
         .iter()
-        .filter(|r| matches!(r.now, Now::Changed { .. } | Now::Deleted))
+        .filter(|r| matches!(r.now, Now::Changed { .. } | Now::Deleted | Now::Reverted))
         .collect();
     if dirty.is_empty() {
         return refuse(
@@ -284,10 +354,8 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
                     return fail("it was deleted since: set it back by hand (an INSERT of the after image)".into());
                 }
                 let after = images
-                    .iter()
-                    .filter(|t| t.table == check.table)
-                    .flat_map(|t| &t.after)
-                    .find(|a| undo::key_text(a) == check.key);
+                    .get(check.statement)
+                    .and_then(|t| t.after.iter().find(|a| undo::key_text(a) == check.key));
                 let (Some(after), Some(read)) = (after, &check.read) else {
                     return fail("its after image or its row as read is missing".into());
                 };
@@ -322,30 +390,16 @@ fn blocks(data: &ResolveAtReport) -> Vec<Block> {
             },
         );
     for row in &data.rows {
-        let now = match &row.now {
-            Now::Changed { columns } if columns.is_empty() => {
-                Shown::lit("written again after the branch deleted it")
-            }
-            Now::Changed { columns } => shown!(
-                "changed after the branch: {}",
-                columns
-                    .iter()
-                    .map(|c| format!("{} {} -> {}", c.column, c.after, c.now))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Now::Deleted => Shown::lit("deleted after the branch updated it"),
-            Now::AsAfter => Shown::lit("as the branch left it"),
-            Now::AsBefore => Shown::lit("as before the branch"),
-            Now::NotCompared { why } => shown!("not compared: {}", why),
-        };
+        let now = Shown::text(&seata_common::row_now(&row.now));
         b.field("row", shown!("{} {}: {}", row.table, row.key, now));
     }
     if let Some(why) = &data.why {
         b.field("why", shown!("{}", why));
     }
     for statement in &data.statements {
-        b.whole("will run", Shown::text(statement));
+        // Exactly as it runs (it was built by Sql: it shows as itself).
+        let sql = crate::next::Next::sql(crate::quote::Sql::assembled(statement.clone()));
+        b.whole("will run", sql.shown());
     }
     if data.heuristic && data.why.is_some() {
         b.alarm(
@@ -372,5 +426,41 @@ impl TableView for ResolveAtReport {
         let mut lines = self.recorded.evidence(&blocks(self), style);
         lines.extend(self.recorded.recorded_in());
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known(status: i16) -> Known {
+        let (status_name, stage) = crate::seata::status::global(status);
+        Known {
+            status,
+            status_name,
+            stage,
+            begun_at: None,
+            timeout_ms: None,
+        }
+    }
+
+    /// Read again right before the write (the prompt may have taken minutes), the store
+    /// must still say what the fix rests on; any change refuses it.
+    #[test]
+    fn the_write_waits_on_the_store_still_saying_what_the_fix_rests_on() {
+        let rows = vec![("accounts".to_string(), "1001".to_string())];
+        let mut held = Held::default();
+        held.at_branches.insert(7);
+        held.rows.insert((7, "accounts".into(), "1001".into()));
+        assert_eq!(still_holds(Some(&known(6)), &held, 7, &rows), None);
+        let given_up = still_holds(Some(&known(12)), &held, 7, &rows);
+        assert!(given_up.is_some_and(|w| w.contains("RollbackFailed")));
+        assert!(still_holds(None, &held, 7, &rows).is_some_and(|w| w.contains("gone")));
+        assert!(still_holds(Some(&known(6)), &held, 8, &rows).is_some());
+        let mut other = Held::default();
+        other.at_branches.insert(7);
+        other.rows.insert((9, "accounts".into(), "1001".into()));
+        let unlocked = still_holds(Some(&known(6)), &other, 7, &rows);
+        assert!(unlocked.is_some_and(|w| w.contains("accounts:1001")));
     }
 }

@@ -239,7 +239,9 @@ fn blocks(data: &ResolveTccReport) -> Vec<Block> {
         b.field("why", shown!("{}", why));
     }
     if let Some(statement) = &data.statement {
-        b.whole("will run", Shown::text(statement));
+        // Exactly as it runs (it was built by Sql: it shows as itself).
+        let sql = crate::next::Next::sql(crate::quote::Sql::assembled(statement.clone()));
+        b.whole("will run", sql.shown());
     }
     if data.heuristic {
         b.alarm(

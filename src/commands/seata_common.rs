@@ -246,3 +246,26 @@ pub(crate) fn client_reads(
     }
     reads
 }
+
+/// A row of an AT branch against the table now, as the evidence says it.
+pub(crate) fn row_now(now: &crate::seata::undo::Now) -> String {
+    use crate::seata::undo::Now;
+    match now {
+        Now::AsAfter => "as the branch left it".into(),
+        Now::AsBefore => "as before the branch".into(),
+        Now::Changed { columns } if columns.is_empty() => {
+            "written again after the branch deleted it".into()
+        }
+        Now::Changed { columns } => format!(
+            "changed after the branch: {}",
+            columns
+                .iter()
+                .map(|c| format!("{} {} -> {}", c.column, c.after, c.now))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Now::Deleted => "deleted after the branch updated it".into(),
+        Now::Reverted => "as before the branch while other rows of its statement are not, which the rollback refuses as a whole".into(),
+        Now::NotCompared { why } => format!("not compared: {why}"),
+    }
+}

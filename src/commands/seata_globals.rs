@@ -197,6 +197,7 @@ async fn read_undo(
                 Ok(_) if !held.at_branches.contains(&log.branch_id) => (
                     vec![RowCheck {
                         read: None,
+                        statement: 0,
                         table: String::new(),
                         key: String::new(),
                         now: Now::NotCompared {
@@ -208,7 +209,10 @@ async fn read_undo(
                     }],
                     0,
                 ),
-                Ok(images) => undo::check_rows(&session, images, &held.rows, show).await?,
+                Ok(images) => {
+                    let locked = held.locked_by(log.branch_id);
+                    undo::check_rows(&session, images, &locked, show).await?
+                }
                 Err(_) => (Vec::new(), 0),
             };
             branches.push(BranchUndo { log, checks, rows });
@@ -653,6 +657,13 @@ fn undo_verdict<'a>(logs: &[(&'a Client, &BranchUndo)]) -> (String, Option<(&'a 
                         check.table, check.key
                     ));
                 }
+                Now::Reverted => {
+                    dirty = dirty.or(Some((client.name.as_str(), b.log.branch_id)));
+                    text.push_str(&format!(
+                        "; in {at}, row {} {} is already as before the branch while other rows of its statement are not: the rollback refuses the statement as a whole",
+                        check.table, check.key
+                    ));
+                }
                 Now::NotCompared { why } if check.table.is_empty() => {
                     text.push_str(&format!("; its undo log in {at}: {why}"))
                 }
@@ -681,20 +692,7 @@ fn undo_rows(logs: &[(&Client, &BranchUndo)]) -> Vec<String> {
     logs.iter()
         .flat_map(|(client, b)| {
             b.checks.iter().map(move |c| {
-                let now = match &c.now {
-                    Now::AsAfter => "as the branch left it".to_string(),
-                    Now::AsBefore => "as before the branch".to_string(),
-                    Now::Changed { columns } => format!(
-                        "changed after the branch: {}",
-                        columns
-                            .iter()
-                            .map(|c| format!("{} {} -> {}", c.column, c.after, c.now))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    Now::Deleted => "deleted after the branch updated it".to_string(),
-                    Now::NotCompared { why } => format!("not compared: {why}"),
-                };
+                let now = seata_common::row_now(&c.now);
                 format!("{} {} {}: {now}", client.name, c.table, c.key)
             })
         })

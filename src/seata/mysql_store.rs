@@ -196,6 +196,7 @@ ORDER BY gmt_create, row_key LIMIT {sample}"
             .map(|r| OrphanLock {
                 xid: text(r, 0),
                 row: LockedRow {
+                    branch_id: None,
                     resource_id: text(r, 1),
                     table_name: text(r, 2),
                     pk: text(r, 3),
@@ -286,8 +287,8 @@ WHERE xid IN ({xids}) GROUP BY xid"
     }
     let locked = session
         .rows(&format!(
-            "SELECT xid, resource_id, table_name, pk FROM (
-  SELECT xid, resource_id, table_name, pk, row_key,
+            "SELECT xid, resource_id, table_name, pk, branch_id FROM (
+  SELECT xid, resource_id, table_name, pk, branch_id, row_key,
          row_number() OVER (PARTITION BY xid ORDER BY row_key) AS n
   FROM {l} WHERE xid IN ({xids})) AS s
 WHERE n <= {sample} ORDER BY xid, row_key"
@@ -298,6 +299,7 @@ WHERE n <= {sample} ORDER BY xid, row_key"
             continue;
         };
         globals[i].locks.sample.push(LockedRow {
+            branch_id: int(r, 4),
             resource_id: text(r, 1),
             table_name: text(r, 2),
             pk: text(r, 3),
@@ -364,15 +366,15 @@ pub async fn held(
     }
     let pks: Vec<String> = rows.iter().map(|(_, pk)| hex(pk)).collect();
     let locks = format!(
-        "SELECT table_name, pk FROM {} WHERE xid = {} AND pk IN ({})",
+        "SELECT branch_id, table_name, pk FROM {} WHERE xid = {} AND pk IN ({})",
         qualified(tables.lock),
         hex(xid),
         pks.join(", ")
     );
     for r in session.rows(&locks).await? {
-        if let (Some(table), Some(pk)) = (text(&r, 0), text(&r, 1)) {
+        if let (Some(branch), Some(table), Some(pk)) = (int(&r, 0), text(&r, 1), text(&r, 2)) {
             if rows.contains(&(table.clone(), pk.clone())) {
-                held.rows.insert((table, pk));
+                held.rows.insert((branch, table, pk));
             }
         }
     }

@@ -149,17 +149,20 @@ pub struct Locks {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LockedRow {
+    /// The branch that holds it (read for a listed global's locks, not for orphans).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_id: Option<i64>,
     pub resource_id: Option<String>,
     pub table_name: Option<String>,
     pub pk: Option<String>,
 }
 
-/// What the store says one global holds: its AT branches, and rows it locks (table and
-/// `pk`, exactly as the lock table writes them).
+/// What the store says one global holds: its AT branches, and rows they lock (branch,
+/// table and `pk`, exactly as the lock table writes them).
 #[derive(Debug, Clone, Default)]
 pub struct Held {
     pub at_branches: BTreeSet<i64>,
-    pub rows: BTreeSet<(String, String)>,
+    pub rows: BTreeSet<(i64, String, String)>,
 }
 
 impl Held {
@@ -176,9 +179,18 @@ impl Held {
             .locks
             .sample
             .iter()
-            .filter_map(|l| Some((l.table_name.clone()?, l.pk.clone()?)))
+            .filter_map(|l| Some((l.branch_id?, l.table_name.clone()?, l.pk.clone()?)))
             .collect();
         (!at_branches.is_empty()).then(|| (g.xid.clone(), Held { at_branches, rows }))
+    }
+
+    /// The rows (table, pk) this branch locks.
+    pub fn locked_by(&self, branch_id: i64) -> BTreeSet<(String, String)> {
+        self.rows
+            .iter()
+            .filter(|(b, _, _)| *b == branch_id)
+            .map(|(_, table, pk)| (table.clone(), pk.clone()))
+            .collect()
     }
 }
 
@@ -195,7 +207,7 @@ pub async fn held(
         quote::qualified(tables.branch)
     );
     let locks = format!(
-        "SELECT table_name, pk FROM {} WHERE xid = $1 AND pk = ANY($2::text[])",
+        "SELECT branch_id, table_name, pk FROM {} WHERE xid = $1 AND pk = ANY($2::text[])",
         quote::qualified(tables.lock)
     );
     let pks: Vec<String> = rows.iter().map(|(_, pk)| pk.clone()).collect();
@@ -210,10 +222,11 @@ pub async fn held(
         held.at_branches.insert(r.try_get(0)?);
     }
     for r in &l {
-        let row: (Option<String>, Option<String>) = (r.try_get(0)?, r.try_get(1)?);
-        if let (Some(table), Some(pk)) = row {
+        let row: (Option<i64>, Option<String>, Option<String>) =
+            (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+        if let (Some(branch), Some(table), Some(pk)) = row {
             if rows.contains(&(table.clone(), pk.clone())) {
-                held.rows.insert((table, pk));
+                held.rows.insert((branch, table, pk));
             }
         }
     }
@@ -475,6 +488,7 @@ LEFT JOIN LATERAL (SELECT * FROM o ORDER BY gmt_create NULLS FIRST, row_key LIMI
                 Ok(OrphanLock {
                     xid: r.try_get(3)?,
                     row: LockedRow {
+                        branch_id: None,
                         resource_id: r.try_get(4)?,
                         table_name: r.try_get(5)?,
                         pk: r.try_get(6)?,
@@ -519,10 +533,10 @@ CROSS JOIN LATERAL (
 WHERE xid = ANY($1::text[]) GROUP BY xid"
     );
     let lock_sample = format!(
-        "SELECT x.xid, s.resource_id, s.table_name, s.pk
+        "SELECT x.xid, s.resource_id, s.table_name, s.pk, s.branch_id
 FROM unnest($1::text[]) AS x(xid)
 CROSS JOIN LATERAL (
-  SELECT resource_id, table_name, pk FROM {l} WHERE xid = x.xid ORDER BY row_key LIMIT $2) AS s"
+  SELECT resource_id, table_name, pk, branch_id FROM {l} WHERE xid = x.xid ORDER BY row_key LIMIT $2) AS s"
     );
     type Params<'p> = &'p (dyn tokio_postgres::types::ToSql + Sync);
     let by_xid: [Params; 2] = [&xids, &sample];
@@ -572,6 +586,7 @@ CROSS JOIN LATERAL (
             continue;
         };
         globals[i].locks.sample.push(LockedRow {
+            branch_id: r.try_get(4)?,
             resource_id: r.try_get(1)?,
             table_name: r.try_get(2)?,
             pk: r.try_get(3)?,

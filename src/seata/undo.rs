@@ -11,7 +11,7 @@ use crate::quote;
 use anyhow::Result;
 use chrono::NaiveDateTime;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 
@@ -203,32 +203,93 @@ pub fn decode(context: &str, rollback_info: &[u8]) -> Result<Vec<TableImages>, S
             "written by the {serializer} serializer, which indoubt does not read (Jackson only)"
         ));
     }
-    let json: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("not Jackson's JSON: {e}"))?;
+    let json = Json::parse(&bytes).map_err(|e| format!("not Jackson's JSON: {e}"))?;
     images_of(&json).ok_or_else(|| "not a BranchUndoLog as Seata 1.x/2.x writes it".into())
 }
 
-/// Jackson's typed values: `["java.util.ArrayList", [...]]`, `["java.lang.Long", 1]`.
-fn untyped(v: &Value) -> (Option<&str>, &Value) {
-    match v.as_array().map(Vec::as_slice) {
-        Some([Value::String(class), inner]) if class.contains('.') || class.starts_with('[') => {
-            (Some(class.as_str()), inner)
+/// A JSON value whose numbers keep their text as written: Jackson writes a BigDecimal
+/// exactly (`1.000000000000000001`), which a float would round.
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Number(String),
+    Text(String),
+    List(Vec<Json>),
+    Object(BTreeMap<String, Json>),
+}
+
+impl Json {
+    fn parse(bytes: &[u8]) -> Result<Json, serde_json::Error> {
+        let raw: &RawValue = serde_json::from_slice(bytes)?;
+        Json::of(raw)
+    }
+
+    /// Each level read as raw values, so a number is never parsed as one.
+    fn of(raw: &RawValue) -> Result<Json, serde_json::Error> {
+        let text = raw.get().trim_start();
+        Ok(match text.as_bytes().first() {
+            Some(b'{') => {
+                let map: BTreeMap<String, &RawValue> = serde_json::from_str(text)?;
+                Json::Object(
+                    map.into_iter()
+                        .map(|(k, v)| Ok((k, Json::of(v)?)))
+                        .collect::<Result<_, serde_json::Error>>()?,
+                )
+            }
+            Some(b'[') => {
+                let list: Vec<&RawValue> = serde_json::from_str(text)?;
+                Json::List(list.into_iter().map(Json::of).collect::<Result<_, _>>()?)
+            }
+            Some(b'"') => Json::Text(serde_json::from_str(text)?),
+            Some(b't' | b'f') => Json::Bool(serde_json::from_str(text)?),
+            Some(b'n') => Json::Null,
+            _ => Json::Number(text.trim_end().to_string()),
+        })
+    }
+
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(map) => map.get(key),
+            _ => None,
         }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Jackson's typed values: `["java.util.ArrayList", [...]]`, `["java.lang.Long", 1]`.
+fn untyped(v: &Json) -> (Option<&str>, &Json) {
+    match v {
+        Json::List(items) => match items.as_slice() {
+            [Json::Text(class), inner] if class.contains('.') || class.starts_with('[') => {
+                (Some(class.as_str()), inner)
+            }
+            _ => (None, v),
+        },
         _ => (None, v),
     }
 }
 
-fn list(v: &Value) -> Option<&Vec<Value>> {
-    untyped(v).1.as_array()
+fn list(v: &Json) -> Option<&Vec<Json>> {
+    match untyped(v).1 {
+        Json::List(items) => Some(items),
+        _ => None,
+    }
 }
 
-fn images_of(json: &Value) -> Option<Vec<TableImages>> {
+fn images_of(json: &Json) -> Option<Vec<TableImages>> {
     list(json.get("sqlUndoLogs")?)?
         .iter()
         .map(|log| {
             let rows = |key: &str| -> Option<Vec<ImageRow>> {
                 match log.get(key) {
-                    None | Some(Value::Null) => Some(Vec::new()),
+                    None | Some(Json::Null) => Some(Vec::new()),
                     Some(image) => list(image.get("rows")?)?.iter().map(row_of).collect(),
                 }
             };
@@ -242,27 +303,27 @@ fn images_of(json: &Value) -> Option<Vec<TableImages>> {
         .collect()
 }
 
-fn row_of(row: &Value) -> Option<ImageRow> {
+fn row_of(row: &Json) -> Option<ImageRow> {
     let fields = list(row.get("fields")?)?
         .iter()
         .map(|f| {
             Some(Field {
                 name: f.get("name")?.as_str()?.to_string(),
-                primary_key: f.get("keyType").and_then(Value::as_str) == Some("PRIMARY_KEY"),
-                value: value_of(f.get("value").unwrap_or(&Value::Null)),
+                primary_key: f.get("keyType").and_then(Json::as_str) == Some("PRIMARY_KEY"),
+                value: value_of(f.get("value").unwrap_or(&Json::Null)),
             })
         })
         .collect::<Option<Vec<_>>>()?;
     Some(ImageRow { fields })
 }
 
-fn value_of(v: &Value) -> ImageValue {
+fn value_of(v: &Json) -> ImageValue {
     let (class, inner) = untyped(v);
     match (class, inner) {
-        (_, Value::Null) => ImageValue::Null,
-        (None | Some("java.lang.String"), Value::String(s)) => ImageValue::Text(s.clone()),
-        (_, Value::Number(n)) => ImageValue::Number(n.to_string()),
-        (_, Value::Bool(b)) => ImageValue::Bool(*b),
+        (_, Json::Null) => ImageValue::Null,
+        (None | Some("java.lang.String"), Json::Text(s)) => ImageValue::Text(s.clone()),
+        (_, Json::Number(n)) => ImageValue::Number(n.clone()),
+        (_, Json::Bool(b)) => ImageValue::Bool(*b),
         (Some(class), _) => ImageValue::Other(class.to_string()),
         (None, _) => ImageValue::Other("?".into()),
     }
@@ -355,6 +416,9 @@ pub struct RowCheck {
     /// what differs).
     #[serde(skip)]
     pub read: Option<ReadRow>,
+    /// Which statement of the undo log (its `sqlUndoLogs` index) the row is of.
+    #[serde(skip)]
+    pub statement: usize,
 }
 
 /// A row as read: its key's columns and values, and every image column's value now
@@ -363,6 +427,14 @@ pub struct RowCheck {
 pub struct ReadRow {
     pub key: Vec<(String, String)>,
     pub now: Vec<(String, Option<String>)>,
+}
+
+impl ReadRow {
+    /// Its key as the lock table's `pk` writes it (values joined by `_`).
+    pub fn lock_key(&self) -> String {
+        let values: Vec<&str> = self.key.iter().map(|(_, v)| v.as_str()).collect();
+        values.join("_")
+    }
 }
 
 /// The row now, against the branch's images.
@@ -378,6 +450,9 @@ pub enum Now {
     /// The row the branch updated is not there: deleted since, a dirty write the
     /// rollback refuses too.
     Deleted,
+    /// As before the branch, while other rows of its statement are not: Seata compares a
+    /// statement's rows together, so its rollback refuses this one too.
+    Reverted,
     /// Not compared, and why (a key or value of a type indoubt does not compare, a
     /// table it cannot read).
     NotCompared { why: String },
@@ -404,51 +479,86 @@ fn lock_key(row: &ImageRow) -> Option<String> {
     values.filter(|v| !v.is_empty()).map(|v| v.join("_"))
 }
 
-/// Each row of a branch's images (at most `sample` of them) against the table now.
-/// Only rows the coordinator's lock table says the global locks are read (`locked`:
-/// table and `pk` as it writes them, exactly): an undo log is written by whoever can
-/// write the business database, and what it names must not make indoubt read and print
-/// any other row. The after image's row is the one with the same key (Seata pairs them
-/// by key, not by position).
+/// The rows a statement's undo reads: the before image's, or the after image's for an
+/// INSERT.
+fn keyed(t: &TableImages) -> &[ImageRow] {
+    match t.sql_type.as_str() {
+        "INSERT" => &t.after,
+        _ => &t.before,
+    }
+}
+
+/// Each row of a branch's images (at most `sample` of them) against the table now, and
+/// how many rows they hold. Only rows the coordinator's lock table says the branch locks
+/// are read (`locked`: table and `pk` as it writes them, exactly): an undo log is written
+/// by whoever can write the business database, and what it names must not make indoubt
+/// read and print any other row. The after image's row is the one with the same key
+/// (Seata pairs them by key, not by position). Seata judges each statement's rows
+/// together (`dataValidationAndGoOn`): all as the branch left them, or all as before;
+/// so a row already as before, beside rows as the branch left them or changed, holds
+/// the rollback up too (`Reverted`). A row the branch changed in more than one
+/// statement is undone in turn, statement by statement: not compared here.
 pub async fn check_rows(
     session: &Session,
     images: &[TableImages],
     locked: &BTreeSet<(String, String)>,
     sample: usize,
 ) -> Result<(Vec<RowCheck>, usize)> {
+    let mut statements_of: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for t in images {
+        for key in keyed(t).iter().filter_map(lock_key) {
+            *statements_of.entry((t.table.clone(), key)).or_default() += 1;
+        }
+    }
     let mut checks = Vec::new();
     let mut rows = 0;
-    for t in images {
-        // The rows the rollback reads: the before image's keys, or the after image's
-        // for an INSERT.
-        let keyed = match t.sql_type.as_str() {
-            "INSERT" => &t.after,
-            _ => &t.before,
-        };
-        for row in keyed {
+    for (statement, t) in images.iter().enumerate() {
+        let mut these = Vec::new();
+        for row in keyed(t) {
             rows += 1;
-            if checks.len() >= sample {
+            if checks.len() + these.len() >= sample {
                 continue;
             }
             let key = lock_key(row);
-            let held = key
-                .as_ref()
-                .is_some_and(|k| locked.contains(&(t.table.clone(), k.clone())));
-            if !held {
-                checks.push(RowCheck {
-                    table: t.table.clone(),
-                    key: key_text(row),
-                    now: Now::NotCompared {
-                        why: "the coordinator's lock table (as read) holds no lock of this global on this row: not read".into(),
-                    },
-                    read: None,
-                });
+            let not_compared = |why: &str| RowCheck {
+                table: t.table.clone(),
+                key: key_text(row),
+                now: Now::NotCompared { why: why.into() },
+                read: None,
+                statement,
+            };
+            let at = key.clone().map(|k| (t.table.clone(), k));
+            if !at.as_ref().is_some_and(|at| locked.contains(at)) {
+                these.push(not_compared("the coordinator's lock table (as read) holds no lock of this branch on this row: not read"));
+                continue;
+            }
+            if at.and_then(|at| statements_of.get(&at).copied()) > Some(1) {
+                these.push(not_compared("the branch changed it in more than one statement, which its rollback undoes in turn: not compared"));
                 continue;
             }
             let after = t.after.iter().find(|a| lock_key(a) == key);
             let before = t.before.iter().find(|b| lock_key(b) == key);
-            checks.push(check_row(session, &t.sql_type, &t.table, row, before, after).await?);
+            if t.sql_type == "UPDATE" && after.is_none() {
+                these.push(not_compared(
+                    "its after image has no row with this key: not compared",
+                ));
+                continue;
+            }
+            let mut check = check_row(session, &t.sql_type, &t.table, row, before, after).await?;
+            check.statement = statement;
+            these.push(check);
         }
+        // Rows of one statement are judged together: one as before beside others that
+        // are not is refused as well.
+        if these
+            .iter()
+            .any(|c| matches!(c.now, Now::AsAfter | Now::Changed { .. } | Now::Deleted))
+        {
+            for c in these.iter_mut().filter(|c| c.now == Now::AsBefore) {
+                c.now = Now::Reverted;
+            }
+        }
+        checks.extend(these);
     }
     Ok((checks, rows))
 }
@@ -478,6 +588,7 @@ async fn check_row(
         key: key.clone(),
         now,
         read: None,
+        statement: 0,
     };
     let literals: Option<Vec<String>> = keys.iter().map(|f| f.value.literal()).collect();
     let (Some(literals), false) = (literals, keys.is_empty()) else {
@@ -512,7 +623,7 @@ async fn check_row(
         Ok(rows) => rows,
         Err(e) => {
             return Ok(done(Now::NotCompared {
-                why: format!("reading it failed: {e}"),
+                why: format!("reading it failed: {:#}", crate::pg::wire::pg_error(e)),
             }))
         }
     };
@@ -639,13 +750,17 @@ pub fn restore_statement(
         .iter()
         .map(|(c, v)| format!("{} = {}", quote::sql_identifier(c), quote::sql_literal(v)))
         .collect();
+    // By the value's text as it was read (its type's output, as `format('%s', …)` gives
+    // it): a type with no `=` (json, xml, point) is guarded as well as any other.
     guard.extend(read.now.iter().map(|(c, v)| {
-        format!(
-            "{} IS NOT DISTINCT FROM {}",
-            quote::sql_identifier(c),
-            v.as_deref()
-                .map_or_else(|| "NULL".to_string(), quote::sql_literal)
-        )
+        let c = quote::sql_identifier(c);
+        match v {
+            None => format!("{c} IS NULL"),
+            Some(v) => format!(
+                "{c} IS NOT NULL AND format('%s', {c}) = {}",
+                quote::sql_literal(v)
+            ),
+        }
     }));
     Ok(quote::Sql::assembled(format!(
         "UPDATE {} SET {} WHERE {};",
@@ -739,6 +854,28 @@ mod tests {
         assert!(kryo.contains("kryo"), "{kryo}");
         let broken = decode("serializer=jackson&compressorType=NONE", b"{\"x\":1}").unwrap_err();
         assert!(broken.contains("BranchUndoLog"), "{broken}");
+    }
+
+    /// A BigDecimal keeps every digit Jackson wrote (a float would make
+    /// 1.000000000000000001 into 1.0, and a clean row dirty).
+    #[test]
+    fn numbers_keep_the_digits_jackson_wrote() {
+        let info = br#"{"sqlUndoLogs":["java.util.ArrayList",[{"sqlType":"UPDATE","tableName":"w","beforeImage":{"rows":["java.util.ArrayList",[{"fields":["java.util.ArrayList",[{"name":"id","keyType":"PRIMARY_KEY","value":["java.lang.Long",12345678901234567890123]},{"name":"bal","keyType":"NULL","value":["java.math.BigDecimal",1.000000000000000001]}]]}]]},"afterImage":null}]]}"#;
+        let images = decode("serializer=jackson&compressorType=NONE", info).unwrap();
+        let fields = &images[0].before[0].fields;
+        assert_eq!(
+            fields[0].value,
+            ImageValue::Number("12345678901234567890123".into())
+        );
+        assert_eq!(
+            fields[1].value,
+            ImageValue::Number("1.000000000000000001".into())
+        );
+        assert_eq!(
+            fields[1].value.same_as(Some("1.000000000000000001")),
+            Some(true)
+        );
+        assert_eq!(fields[1].value.same_as(Some("1.0")), Some(false));
     }
 
     #[test]

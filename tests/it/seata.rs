@@ -1685,3 +1685,142 @@ fn an_at_rollback_held_up_by_a_dirty_write_ends_keeping_it_once_the_undo_log_goe
     h.served_until_ended();
     assert_eq!(h.row(), (7, "dirty".into()), "the later change kept");
 }
+
+/// `resolve at` judges a statement's rows together as Seata's undo does: of one UPDATE's
+/// three locked rows, one changed since, one as the branch left it (a numeric(38,18)
+/// compared with every digit Jackson wrote) and one already as before — the last holds
+/// the rollback up too, so it is set back with the changed one, and the clean one is not
+/// written. A lock held by another branch of the global does not let it write a row.
+#[test]
+fn resolve_at_judges_a_statements_rows_together_with_exact_decimals() {
+    let h = held_up("seata_atrows", 4716);
+    let mut db = h.db.admin();
+    db.batch_execute(
+        "ALTER TABLE accounts ADD COLUMN bal numeric(38,18) NOT NULL DEFAULT 1.000000000000000001;
+         INSERT INTO accounts (id, amount, note) VALUES (4800, 90, 'seata'), (4801, 100, 'before'), (4802, 7, 'dirty')",
+    )
+    .unwrap();
+    // The branch's locks on the new rows (4802's by another branch id), as the
+    // coordinator writes them.
+    let mut store = postgres::Client::connect(&h.store, postgres::NoTls).unwrap();
+    let branch: i64 = h.branch.parse().unwrap();
+    let resource: String = store
+        .query_one(
+            "SELECT resource_id FROM lock_table WHERE xid = $1",
+            &[&h.xid.as_str()],
+        )
+        .unwrap()
+        .get(0);
+    for (pk, by) in [("4800", branch), ("4801", branch), ("4802", branch + 1000)] {
+        store
+            .execute(
+                "INSERT INTO lock_table (row_key, xid, branch_id, resource_id, table_name, pk, gmt_create, gmt_modified)
+                 VALUES ($1 || '^^^accounts^^^' || $2, $3, $4, $1, 'accounts', $2, localtimestamp, localtimestamp)",
+                &[&resource, &pk, &h.xid.as_str(), &by],
+            )
+            .unwrap();
+    }
+    let field = |name: &str, value: &str| {
+        format!(r#"{{"name":"{name}","keyType":"NULL","value":{value}}}"#)
+    };
+    let row = |id: u32, amount: u32, note: &str| {
+        format!(
+            r#"{{"fields":["java.util.ArrayList",[{{"name":"id","keyType":"PRIMARY_KEY","value":["java.lang.Long",{id}]}},{},{},{}]]}}"#,
+            field("amount", &amount.to_string()),
+            field("note", &format!("\"{note}\"")),
+            field("bal", r#"["java.math.BigDecimal",1.000000000000000001]"#)
+        )
+    };
+    let image = |rows: Vec<String>| {
+        format!(
+            r#"{{"tableName":"accounts","rows":["java.util.ArrayList",[{}]]}}"#,
+            rows.join(",")
+        )
+    };
+    let ids = [4716, 4800, 4801, 4802];
+    let undo = format!(
+        r#"{{"sqlUndoLogs":["java.util.ArrayList",[{{"sqlType":"UPDATE","tableName":"accounts","beforeImage":{},"afterImage":{}}}]]}}"#,
+        image(ids.iter().map(|&id| row(id, 100, "before")).collect()),
+        image(ids.iter().map(|&id| row(id, 90, "seata")).collect()),
+    );
+    db.execute(
+        "UPDATE undo_log SET rollback_info = convert_to($1, 'UTF8') WHERE xid = $2 AND branch_id = $3",
+        &[&undo, &h.xid.as_str(), &branch],
+    )
+    .unwrap();
+    let resolve = |more: &[&str]| {
+        let out = run(indoubt()
+            .args(["-o", "json", "--config"])
+            .arg(&h.config)
+            .args([
+                "resolve",
+                "at",
+                &h.xid,
+                "--branch-id",
+                &h.branch,
+                "--fix",
+                "after-image",
+            ])
+            .args(["--audit-log"])
+            .arg(h.dir.path().join("audit.jsonl"))
+            .args(more));
+        let json: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        (json, out)
+    };
+    // 4802 is locked by another branch: not read, and nothing is written.
+    let (refused, out) = resolve(&["--dry-run"]);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        refused["findings"][0]["code"], "at_not_fixable",
+        "{refused:#}"
+    );
+    assert_eq!(
+        refused["rows"][3]["now"]["now"], "not_compared",
+        "{refused:#}"
+    );
+    // Without that row in the undo log: the statement's rows judged together.
+    let undo = undo.replace(&format!(",{}", row(4802, 100, "before")), "");
+    let undo = undo.replace(&format!(",{}", row(4802, 90, "seata")), "");
+    db.execute(
+        "UPDATE undo_log SET rollback_info = convert_to($1, 'UTF8') WHERE xid = $2 AND branch_id = $3",
+        &[&undo, &h.xid.as_str(), &branch],
+    )
+    .unwrap();
+    let (dry, out) = resolve(&["--dry-run"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let verdicts: Vec<&str> = dry["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["now"]["now"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["changed", "as_after", "reverted"], "{dry:#}");
+    let statements = dry["statements"].as_array().unwrap();
+    assert_eq!(statements.len(), 2, "{dry:#}");
+    assert!(
+        statements[0]
+            .as_str()
+            .unwrap()
+            .contains("\"bal\" = '1.000000000000000001'"),
+        "{dry:#}"
+    );
+    let (done, out) = resolve(&["--yes", "--reason", "rows set back"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
+    let now: Vec<(i64, i32, String, String)> = db
+        .query(
+            "SELECT id, amount, note, bal::text FROM accounts WHERE id IN (4716, 4800, 4801) ORDER BY id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    for (id, amount, note, bal) in now {
+        assert_eq!(
+            (amount, note.as_str(), bal.as_str()),
+            (90, "seata", "1.000000000000000001"),
+            "row {id} as the branch left it"
+        );
+    }
+}

@@ -57,6 +57,7 @@ fn branch(id: i64, kind: &str, status: i16, resource: &str) -> Branch {
 
 fn row(table: &str, pk: &str) -> LockedRow {
     LockedRow {
+        branch_id: None,
         resource_id: Some("jdbc:postgresql://db-orders-1:5432/orders".into()),
         table_name: Some(table.into()),
         pk: Some(pk.into()),

@@ -20,6 +20,7 @@ use crate::term::Shown;
 use crate::text;
 use crate::text::Text;
 use anyhow::Result;
+use futures_util::future::LocalBoxFuture;
 use std::time::Duration;
 
 /// One branch's undo log, as read, and the statements that fix it.
@@ -31,8 +32,16 @@ pub struct UndoLogRead {
     pub digest: String,
 }
 
+/// Whether the coordinator's store still says what the fix rests on — the global a
+/// rollback it retries, the branch an AT branch of it, each row to write locked by that
+/// branch: None, else what changed. Asked again right before the write (the prompt may
+/// have taken minutes).
+pub trait StoreCheck {
+    fn recheck(&self) -> LocalBoxFuture<'_, Result<Option<String>>>;
+}
+
 /// What is proposed for the branch: known before anything is sent.
-pub struct AtFixing {
+pub struct AtFixing<'a> {
     pub target: PgTarget,
     pub report_target: Target,
     pub undo: UndoLogRead,
@@ -43,11 +52,12 @@ pub struct AtFixing {
     pub evidence: serde_json::Value,
     pub summary: Vec<Block>,
     pub timeout: Duration,
+    store: Box<dyn StoreCheck + 'a>,
     /// `XID#BRANCH`, what may be typed instead of the token.
     id: String,
 }
 
-impl AtFixing {
+impl<'a> AtFixing<'a> {
     #[allow(clippy::too_many_arguments)] // one branch's whole description, once
     pub fn new(
         target: PgTarget,
@@ -57,8 +67,8 @@ impl AtFixing {
         statements: Vec<Sql>,
         evidence: serde_json::Value,
         summary: Vec<Block>,
-        timeout: Duration,
-    ) -> AtFixing {
+        (timeout, store): (Duration, Box<dyn StoreCheck + 'a>),
+    ) -> AtFixing<'a> {
         let plan = Plan {
             decision: "rollback",
             // Deleting the undo log keeps what the branch wrote, which the rollback the
@@ -77,6 +87,7 @@ impl AtFixing {
             evidence,
             summary,
             timeout,
+            store,
             id,
         }
     }
@@ -226,7 +237,7 @@ fn action(fix: AtFix, statements: &[Sql]) -> String {
     }
 }
 
-impl Proposal for AtFixing {
+impl Proposal for AtFixing<'_> {
     fn name(&self) -> Text {
         text!["at branch ", self.undo.xid, " branch ", self.undo.branch_id]
     }
@@ -279,10 +290,10 @@ impl Proposal for AtFixing {
     }
 }
 
-impl Subject for AtFixing {
-    type Proposal = AtFixing;
+impl<'a> Subject for AtFixing<'a> {
+    type Proposal = AtFixing<'a>;
 
-    fn proposal(&self) -> &AtFixing {
+    fn proposal(&self) -> &AtFixing<'a> {
         self
     }
 
@@ -292,9 +303,28 @@ impl Subject for AtFixing {
         Ok(None)
     }
 
-    /// The prompt may have taken minutes: the undo log still as read, or what became of
-    /// it. (The rows are guarded by their UPDATEs.)
+    /// The prompt may have taken minutes: the store still says what the fix rests on, and
+    /// the undo log is still as read, or what became of them. (The rows are guarded by
+    /// their UPDATEs.)
     async fn still_valid(&mut self) -> Option<Applied> {
+        let unreadable = |e: anyhow::Error| {
+            Some(Applied::new(
+                Status::Error,
+                codes::FAILED,
+                format!("nothing done: it could not be read again before acting: {e:#}"),
+            ))
+        };
+        match self.store.recheck().await {
+            Ok(None) => {}
+            Ok(Some(changed)) => {
+                return Some(Applied::new(
+                    Status::Refused,
+                    codes::AT_NOT_RETRIED,
+                    format!("REFUSED: read again before acting, {changed}: nothing done"),
+                ))
+            }
+            Err(e) => return unreadable(e),
+        }
         let now = async {
             let session = self.session().await?;
             self.digest_now(&session).await
@@ -302,11 +332,7 @@ impl Subject for AtFixing {
         match now.await {
             Ok(Some(d)) if d == self.undo.digest => None,
             Ok(now) => Some(self.changed(now, "read again before acting")),
-            Err(e) => Some(Applied::new(
-                Status::Error,
-                codes::FAILED,
-                format!("nothing done: it could not be read again before acting: {e:#}"),
-            )),
+            Err(e) => unreadable(e),
         }
     }
 
