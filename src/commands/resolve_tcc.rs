@@ -122,7 +122,7 @@ fn subject(data: &ResolveTccReport) -> crate::text::Text {
 }
 
 /// Whether the record may be marked `wanted`, and why (the heuristic flag: without the
-/// coordinator's decision); else the refusal. Pure: the golden tests call it.
+/// coordinator's decision); else the refusal. Pure: it judges what was read.
 fn judge(data: &ResolveTccReport, wanted: i16) -> Result<(bool, String), Box<Finding>> {
     let refuse = |severity, code, message: String| {
         Err(Box::new(
