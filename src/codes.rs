@@ -695,7 +695,7 @@ codes! {
     }
 
     MYSQL_TABLE_UNREADABLE = "mysql_table_unreadable" {
-        meaning: "`config show --check`: a table the config names on a MySQL or MariaDB target (a Seata coordinator's store) cannot be read by the account: the table or a column does not exist, or SELECT is not granted (the server's answer to reading none of its rows says which).",
+        meaning: "`config show --check`: a table the config names on a MySQL or MariaDB target (a Seata coordinator's store or a client's business database) cannot be read by the account: the table or a column does not exist, or SELECT is not granted (the server's answer to reading none of its rows says which).",
         why: "The check that reads it cannot run at all: CRITICAL.",
         fix: "Run the GRANT of the finding's next, e.g. `GRANT SELECT ON seata.global_table TO 'monitor'@'%';` or correct the table names in the config (`indoubt config show`).",
     }

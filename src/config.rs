@@ -114,8 +114,9 @@ pub struct SeataConfig {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeataClientConfig {
-    /// A postgres target name or conninfo.
-    pub postgres: String,
+    /// A postgres target name or conninfo (or `mysql`: a mysql target name).
+    pub postgres: Option<String>,
+    pub mysql: Option<String>,
     /// AT mode's undo log (`client.undo.log-table`, usually `undo_log`).
     pub undo_log: Option<String>,
     /// TCC's fence table (`tcc.fence.log-table-name`, usually `tcc_fence_log`).

@@ -392,12 +392,16 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                     .iter()
                     .map(|(client, k)| SeataClientView {
                         name: client.clone(),
-                        postgres: pg_reference(
-                            config,
-                            &format!("seata coordinator {name} client {client}"),
-                            &k.postgres,
-                            &mut findings,
-                        ),
+                        postgres: match (&k.postgres, &k.mysql) {
+                            (Some(pg), _) => pg_reference(
+                                config,
+                                &format!("seata coordinator {name} client {client}"),
+                                pg,
+                                &mut findings,
+                            ),
+                            (None, Some(my)) => format!("mysql {my}"),
+                            (None, None) => "(none)".into(),
+                        },
                         undo_log: k.undo_log.clone(),
                         tcc_fence_log: k.tcc_fence_log.clone(),
                         saga_table_prefix: k.saga_table_prefix.clone(),

@@ -19,6 +19,7 @@ use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::seata_at::{AtFixing, StoreCheck, UndoLogRead};
 use crate::resolve::flow::{self, Recorded};
+use crate::seata::client::Dialect;
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::{Held, Known};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
@@ -59,14 +60,10 @@ pub(crate) struct ResolveAtReport {
 pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
     let client = s.client();
     let table = s.undo_table();
-    let target = client.target.clone().map_err(anyhow::Error::msg)?;
-    let report_target = Target {
-        name: target.name.clone(),
-        kind: "postgres".into(),
-        address: target.params.describe(),
-    };
-    let session = seata_common::connect(ctx, &client.target).await?;
-    let log = undo::of_branch(&session, table, &s.xid, s.branch_id).await?;
+    let target = seata_common::client_target(client)?;
+    let report_target = target.report_target();
+    let mut session = seata_common::connect_client(ctx, client, false).await?;
+    let log = undo::of_branch(&mut session, table, &s.xid, s.branch_id).await?;
     let images = log.as_ref().and_then(|l| l.images.as_ref().ok());
     let keyed = images.map(|i| undo::keyed_rows(i)).unwrap_or_default();
     // What the store says: the global's status, its AT branches, the rows it locks.
@@ -81,12 +78,18 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
     // Only rows the store says the branch locks are read (as `seata globals` reads them).
     let rows = match (images, &held) {
         (Some(images), Ok(held)) if held.at_branches.contains(&s.branch_id) => {
-            undo::check_rows(&session, images, &held.locked_by(s.branch_id), usize::MAX)
-                .await?
-                .0
+            undo::check_rows(
+                &mut session,
+                images,
+                &held.locked_by(s.branch_id),
+                usize::MAX,
+            )
+            .await?
+            .0
         }
         _ => Vec::new(),
     };
+    session.close().await;
     let mut data = ResolveAtReport {
         coordinator: s.coordinator.name.clone(),
         client: client.name.clone(),
@@ -107,7 +110,7 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
         why: None,
         recorded: Recorded::default(),
     };
-    let (statements, why) = match judge(&data) {
+    let (statements, why) = match judge(&data, client.dialect()) {
         Ok(judged) => judged,
         Err(finding) => return finish(ctx, report_target, vec![*finding], data),
     };
@@ -225,7 +228,7 @@ fn subject(data: &ResolveAtReport) -> crate::text::Text {
 
 /// The statements that fix the branch, and why they let its rollback go on; else the
 /// refusal. Pure: it judges what was read.
-fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
+fn judge(data: &ResolveAtReport, dialect: Dialect) -> Result<(Vec<Sql>, String), Box<Finding>> {
     let refuse = |severity, code, message: String| {
         Err(Box::new(
             Finding::new(severity, code, subject(data), message)
@@ -328,19 +331,29 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
         );
     }
     match data.fix {
-        AtFix::UndoLog => Ok((
-            vec![undo::delete_statement(
+        AtFix::UndoLog => {
+            let Some(delete) = undo::delete_statement(
+                dialect,
                 &data.undo_table,
                 &data.xid,
                 data.branch_id,
                 &log.digest,
-            )],
+            ) else {
+                return refuse(
+                    Severity::Unknown,
+                    codes::AT_NOT_FIXABLE,
+                    "nothing done: the undo log table's name holds a character that would not show in a statement".into(),
+                );
+            };
+            Ok((
+            vec![delete],
             format!(
                 "its global is {}: the coordinator retries the rollback, which {} changed row(s) refuse; with no undo log the next retry finds nothing to undo and ends the branch, keeping those rows as they are now and what the branch wrote to the others",
                 g.status_name,
                 dirty.len()
             ),
-        )),
+        ))
+        }
         AtFix::AfterImage => {
             let mut statements = Vec::new();
             for check in &dirty {
@@ -352,7 +365,10 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
                     )
                 };
                 if check.now == Now::Deleted {
-                    return fail("it was deleted since: set it back by hand (an INSERT of the after image)".into());
+                    return fail(
+                        "it was deleted since: set it back by hand (an INSERT of the after image)"
+                            .into(),
+                    );
                 }
                 let after = images
                     .get(check.statement)
@@ -360,7 +376,7 @@ fn judge(data: &ResolveAtReport) -> Result<(Vec<Sql>, String), Box<Finding>> {
                 let (Some(after), Some(read)) = (after, &check.read) else {
                     return fail("its after image or its row as read is missing".into());
                 };
-                match undo::restore_statement(&check.table, after, read) {
+                match undo::restore_statement(dialect, &check.table, after, read) {
                     Ok(sql) => statements.push(sql),
                     Err(why) => return fail(why),
                 }

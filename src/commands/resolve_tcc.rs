@@ -51,14 +51,12 @@ pub(crate) struct ResolveTccReport {
 pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
     let client = s.client();
     let table = s.fence_table();
-    let target = client.target.clone().map_err(anyhow::Error::msg)?;
-    let report_target = Target {
-        name: target.name.clone(),
-        kind: "postgres".into(),
-        address: target.params.describe(),
-    };
-    let session = seata_common::connect(ctx, &client.target).await?;
-    let record = fence::record(&session, table, &s.xid, s.branch_id).await?;
+    let target = seata_common::client_target(client)?;
+    let report_target = target.report_target();
+    let mut session = seata_common::connect_client(ctx, client, false).await?;
+    let record = fence::record(&mut session, table, &s.xid, s.branch_id).await;
+    session.close().await;
+    let record = record?;
     let known =
         seata_common::known_globals(ctx, &s.coordinator, std::slice::from_ref(&s.xid)).await;
     let mut data = ResolveTccReport {
@@ -85,7 +83,16 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
         Ok(judged) => judged,
         Err(finding) => return finish(ctx, report_target, vec![*finding], data),
     };
-    let plan = fence::mark_statement(table, &s.xid, s.branch_id, wanted);
+    let Some(plan) = fence::mark_statement(client.dialect(), table, &s.xid, s.branch_id, wanted)
+    else {
+        let finding = Finding::new(
+            Severity::Unknown,
+            codes::NOT_THERE,
+            subject(&data),
+            "nothing done: the fence table's name holds a character that would not show in a statement",
+        );
+        return finish(ctx, report_target, vec![finding], data);
+    };
     data.statement = Some(plan.as_str().to_string());
     data.heuristic = heuristic;
     data.why = Some(why);
@@ -105,7 +112,7 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
         report_target.clone(),
         table.to_string(),
         (s.xid.clone(), s.branch_id),
-        wanted,
+        (wanted, plan),
         heuristic,
         evidence,
         blocks(&data),

@@ -5,7 +5,7 @@
 pub(crate) mod codes;
 
 use crate::codes::Code;
-pub(crate) use crate::settings::seata::{settings, Client, Coordinator, SeataSettings, Store};
+pub(crate) use crate::settings::seata::{settings, Client, Coordinator, Db, SeataSettings};
 
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
@@ -37,18 +37,45 @@ pub(crate) async fn connect(ctx: &Context, target: &Referenced) -> Result<Sessio
     Ok(session)
 }
 
-/// A read-only session on a MySQL or MariaDB store.
+/// A session on a client's business database (read-only; for a resolution, one that may
+/// write: `resolve`).
+pub(crate) async fn connect_client(
+    ctx: &Context,
+    client: &Client,
+    resolve: bool,
+) -> Result<crate::seata::client::Session> {
+    use crate::seata::client::Session as Client;
+    Ok(match &client.db {
+        Db::Postgres(target) => Client::Pg(connect(ctx, target).await?),
+        Db::Mysql(target) => {
+            let mode = match resolve {
+                true => crate::mysql::session::Mode::Resolve,
+                false => crate::mysql::session::Mode::ReadOnly,
+            };
+            Client::Mysql(connect_mysql(ctx, target, mode).await?)
+        }
+    })
+}
+
+/// The business database a resolution writes in: an unusable target is the error.
+pub(crate) fn client_target(
+    client: &Client,
+) -> Result<crate::resolve::apply::seata_client::ClientTarget> {
+    use crate::resolve::apply::seata_client::ClientTarget;
+    Ok(match &client.db {
+        Db::Postgres(t) => ClientTarget::Pg(t.clone().map_err(anyhow::Error::msg)?),
+        Db::Mysql(t) => ClientTarget::Mysql(t.clone().map_err(anyhow::Error::msg)?),
+    })
+}
+
+/// A session on a MySQL or MariaDB store or client database.
 pub(crate) async fn connect_mysql(
     ctx: &Context,
     target: &Result<MysqlTarget, String>,
+    mode: crate::mysql::session::Mode,
 ) -> Result<crate::mysql::session::Session> {
     let target = target.clone().map_err(anyhow::Error::msg)?;
-    let session = crate::mysql::session::connect(
-        &target.params,
-        ctx.timeout,
-        crate::mysql::session::Mode::ReadOnly,
-    )
-    .await?;
+    let session = crate::mysql::session::connect(&target.params, ctx.timeout, mode).await?;
     ctx.note(format!("connected: {}", session.version));
     Ok(session)
 }
@@ -64,12 +91,13 @@ pub(crate) async fn known_globals(
         return Ok(BTreeMap::new());
     }
     match &c.store {
-        Store::Postgres(target) => {
+        Db::Postgres(target) => {
             let session = connect(ctx, target).await?;
             store::globals_of(&session, &c.global_table, xids).await
         }
-        Store::Mysql(target) => {
-            let mut session = connect_mysql(ctx, target).await?;
+        Db::Mysql(target) => {
+            let mut session =
+                connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
             let known = mysql_store::globals_of(&mut session, &c.global_table, xids).await;
             session.close().await;
             known
@@ -87,12 +115,13 @@ pub(crate) async fn held(
 ) -> Result<store::Held> {
     let tables = c.tables();
     match &c.store {
-        Store::Postgres(target) => {
+        Db::Postgres(target) => {
             let session = connect(ctx, target).await?;
             store::held(&session, tables, xid, rows).await
         }
-        Store::Mysql(target) => {
-            let mut session = connect_mysql(ctx, target).await?;
+        Db::Mysql(target) => {
+            let mut session =
+                connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
             let held = mysql_store::held(&mut session, tables, xid, rows).await;
             session.close().await;
             held
@@ -111,7 +140,6 @@ pub(crate) fn client_problem(
 ) -> Finding {
     let finding =
         |message: Text| Finding::new(Severity::Unknown, code, client_subject(c, client), message);
-    let role = client.target.as_ref().ok().map(|t| t.params.user.as_str());
     match problem {
         Problem::Missing { table } => finding(text![
             "no table ",
@@ -140,7 +168,7 @@ pub(crate) fn client_problem(
             "): what it holds is not known"
         ])
         .advice("grant the monitoring role SELECT on it")
-        .next_if(grant(problem, role, &client.place())),
+        .next_if(grant(problem, &client.db, &client.place())),
         Problem::SchemaUnusable { table, schema } => finding(text![
             "the role may not use schema ",
             schema,
@@ -151,15 +179,30 @@ pub(crate) fn client_problem(
             ") cannot be looked up: what it holds is not known"
         ])
         .advice("grant the monitoring role USAGE on the schema")
-        .next_if(grant(problem, role, &client.place())),
+        .next_if(grant(problem, &client.db, &client.place())),
     }
 }
 
-/// The GRANT that lets `role` read a table a problem names (SELECT on it, or USAGE on its
-/// schema), to paste where the table is (`place`); None for a problem no grant mends or
-/// when the role is not known.
-pub(crate) fn grant(problem: &Problem, role: Option<&str>, place: &str) -> Option<Next> {
-    let role = role?;
+/// The GRANT that lets the database's role read a table a problem names (SELECT on it,
+/// or USAGE on its schema), to paste where the table is (`place`); None for a problem no
+/// grant mends or when the role is not known.
+pub(crate) fn grant(problem: &Problem, db: &Db, place: &str) -> Option<Next> {
+    let role = db.role()?;
+    if let (Db::Mysql(_), Problem::NotReadable { table }) = (db, problem) {
+        // A table named without its database is in the connection's.
+        let table = match (table.contains('.'), db.mysql_database()) {
+            (true, _) => table.clone(),
+            (false, database) => format!("{}.{table}", database?),
+        };
+        return Some(Next::sql(
+            crate::quote::Sql::new("GRANT SELECT ON ")
+                .mysql_qualified(&table)?
+                .push(" TO ")
+                .mysql_account(role, "%")?
+                .push(";")
+                .placed(&format!("{place}, as an account that may grant it")),
+        ));
+    }
     let (sql, owner) = match problem {
         Problem::NotReadable { table } => (
             crate::quote::Sql::new("GRANT SELECT ON TABLE ").qualified(table),
@@ -240,7 +283,12 @@ pub(crate) fn client_reads(
         for (client, k) in &c.clients {
             let section = format!("seata coordinator {name} client {client}");
             for (table, columns) in tables(k) {
-                reads.push(Uses::pg_table(&section, &k.postgres, &table, columns));
+                reads.push(match (&k.postgres, &k.mysql) {
+                    (Some(pg), _) => Uses::pg_table(&section, pg, &table, columns),
+                    (None, my) => {
+                        Uses::mysql_table(&section, my.as_deref().unwrap_or(""), &table, columns)
+                    }
+                });
             }
         }
     }

@@ -6,7 +6,7 @@
 mod codes;
 mod settings;
 
-use super::seata_common::{self, Client, ClientRead, Coordinator, SeataSettings, Store};
+use super::seata_common::{self, Client, ClientRead, Coordinator, Db, SeataSettings};
 use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
@@ -182,14 +182,14 @@ async fn read_undo(
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
-        let session = seata_common::connect(ctx, &client.target).await?;
-        let problems = undo::inspect(&session, table).await?;
+        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let problems = undo::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));
         }
         let mut branches = Vec::new();
         let ids: Vec<String> = xids.iter().map(|(x, _)| x.clone()).collect();
-        for log in undo::of_globals(&session, table, &ids).await? {
+        for log in undo::of_globals(&mut session, table, &ids).await? {
             let Some((_, held)) = xids.iter().find(|(x, _)| *x == log.xid) else {
                 continue;
             };
@@ -211,13 +211,15 @@ async fn read_undo(
                 ),
                 Ok(images) => {
                     let locked = held.locked_by(log.branch_id);
-                    undo::check_rows(&session, images, &locked, show).await?
+                    undo::check_rows(&mut session, images, &locked, show).await?
                 }
                 Err(_) => (Vec::new(), 0),
             };
             branches.push(BranchUndo { log, checks, rows });
         }
-        let old = undo::old_globals(&session, table, c.grace.value.as_secs_f64(), LISTED).await?;
+        let old =
+            undo::old_globals(&mut session, table, c.grace.value.as_secs_f64(), LISTED).await?;
+        session.close().await;
         let old_xids: Vec<String> = old.iter().map(|(x, _, _)| x.clone()).collect();
         let orphaned = seata_common::known_globals(ctx, c, &old_xids)
             .await
@@ -247,8 +249,8 @@ pub(crate) enum Read {
 
 async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
     let target = match &c.store {
-        Store::Postgres(target) => target,
-        Store::Mysql(target) => return read_mysql(ctx, c, target, sample).await,
+        Db::Postgres(target) => target,
+        Db::Mysql(target) => return read_mysql(ctx, c, target, sample).await,
     };
     let read = async {
         let session = seata_common::connect(ctx, target).await?;
@@ -278,7 +280,8 @@ async fn read_mysql(
     sample: i64,
 ) -> Read {
     let read = async {
-        let mut session = seata_common::connect_mysql(ctx, target).await?;
+        let mut session =
+            seata_common::connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
         let read = match mysql_store::inspect(&mut session, c.tables()).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
@@ -367,9 +370,10 @@ fn orphaned_undo(c: &Coordinator, client: &Client, table: &str, undo: &Undo) -> 
         .evidence("records", records)
         .evidence("xids", orphaned.len())
         .advice("find each global's outcome in the coordinator's log: if it committed, its undo logs can go; if it rolled back, what the branch wrote is still there")
-        .next(Next::sql(
-            undo::orphans_statement(table, &xids).placed(&client.place()),
-        )),
+        .next_if(
+            undo::orphans_statement(client.dialect(), table, &xids)
+                .map(|s| Next::sql(s.placed(&client.place()))),
+        ),
     )
 }
 
@@ -462,12 +466,6 @@ fn report_of(
 
 /// A table of the store that could not be read: UNKNOWN, with what would show it.
 fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
-    // The role this run connects as; unknown without a usable target. (A MySQL store's
-    // problems are read otherwise, and its statements are not PostgreSQL's.)
-    let role = match &c.store {
-        Store::Postgres(Ok(t)) => Some(t.params.user.as_str()),
-        _ => None,
-    };
     let finding = |message: crate::text::Text| {
         Finding::new(
             Severity::Unknown,
@@ -498,7 +496,7 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             ": what it holds is not known"
         ])
         .advice("grant the monitoring role SELECT on the coordinator's three tables")
-        .next_if(seata_common::grant(problem, role, &c.place())),
+        .next_if(seata_common::grant(problem, &c.store, &c.place())),
         Problem::SchemaUnusable { table, schema } => finding(text![
             "the role may not use schema ",
             schema,
@@ -507,7 +505,7 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             " cannot be looked up: what it holds is not known"
         ])
         .advice("grant the monitoring role USAGE on the schema")
-        .next_if(seata_common::grant(problem, role, &c.place())),
+        .next_if(seata_common::grant(problem, &c.store, &c.place())),
     }
 }
 

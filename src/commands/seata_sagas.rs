@@ -119,12 +119,13 @@ async fn read(
     (client, prefix): (&Client, &str),
 ) -> ClientRead<Sagas> {
     let read = async {
-        let session = seata_common::connect(ctx, &client.target).await?;
-        let problems = saga::inspect(&session, prefix).await?;
+        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let problems = saga::inspect(&mut session, prefix).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));
         }
-        let unended = saga::read(&session, prefix, LISTED).await?;
+        let unended = saga::read(&mut session, prefix, LISTED).await?;
+        session.close().await;
         let xids: Vec<String> = unended.instances.iter().map(|i| i.id.clone()).collect();
         let globals = seata_common::known_globals(ctx, c, &xids)
             .await
@@ -337,7 +338,10 @@ fn assess(
                 (false, false) => "check that the application running it is alive, and its log: a saga runs inside its application's engine, and one that died mid-state moves again only when the coordinator retries its global",
             })
             .object(Object::new(ObjectKind::SeataGlobal, i.id.as_str()))
-            .next(Next::sql(saga::instance_statement(prefix, &i.id).placed(&client.place()))),
+            .next_if(
+                saga::instance_statement(client.dialect(), prefix, &i.id)
+                    .map(|s| Next::sql(s.placed(&client.place()))),
+            ),
         );
         entry.stuck.push(Stuck {
             instance: i,

@@ -116,12 +116,12 @@ async fn read(
     (client, table): (&Client, &str),
 ) -> ClientRead<Fenced> {
     let read = async {
-        let session = seata_common::connect(ctx, &client.target).await?;
-        let problems = fence::inspect(&session, table).await?;
+        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let problems = fence::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));
         }
-        let fence = fence::read(&session, table, c.fence_retention.value, LISTED).await?;
+        let fence = fence::read(&mut session, table, c.fence_retention.value, LISTED).await?;
         let xids: Vec<String> = fence.tried.iter().map(|r| r.xid.clone()).collect();
         let globals = seata_common::known_globals(ctx, c, &xids)
             .await
@@ -134,7 +134,8 @@ async fn read(
                 .collect(),
             Err(_) => Vec::new(),
         };
-        let still_tried = fence::still_tried(&session, table, &gone).await?;
+        let still_tried = fence::still_tried(&mut session, table, &gone).await?;
+        session.close().await;
         Ok::<_, anyhow::Error>(ClientRead::Read(Fenced {
             fence,
             globals,
@@ -420,10 +421,10 @@ fn assess(
                 ],
             })
             .object(Object::new(ObjectKind::SeataGlobal, r.xid.as_str()))
-            .next(match phase {
+            .next_if(match phase {
                 Some(phase) => {
                     let branch = r.branch_id.to_string();
-                    Next::indoubt(
+                    Some(Next::indoubt(
                         invocation,
                         &[
                             Word::Lit("resolve"),
@@ -439,11 +440,10 @@ fn assess(
                             Word::Value(&client.name),
                             Word::Lit("--dry-run"),
                         ],
-                    )
+                    ))
                 }
-                None => Next::sql(
-                    fence::tried_statement(table, &r.xid, r.branch_id).placed(&client.place()),
-                ),
+                None => fence::tried_statement(client.dialect(), table, &r.xid, r.branch_id)
+                    .map(|s| Next::sql(s.placed(&client.place()))),
             }),
         );
         entry.reservations.push(Reservation {

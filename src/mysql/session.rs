@@ -304,6 +304,27 @@ impl Session {
         self.run(sql).await
     }
 
+    /// A statement that writes, and the rows it changed (as the server counts them: a row
+    /// set to what it held is not). The inner error is the server's answer; the outer one
+    /// the time bound or a lost connection, after which the outcome is unknown. Only
+    /// resolve::apply calls it (clippy.toml).
+    pub async fn write_counted(&mut self, sql: &str) -> Result<Result<u64, ServerError>> {
+        let unknown = "its outcome is unknown: check the object";
+        match tokio::time::timeout(self.timeout, self.conn.query_drop(sql)).await {
+            Err(_) => Err(anyhow!(
+                "statement did not finish within {} ({unknown})",
+                crate::units::format_duration(self.timeout)
+            )),
+            Ok(Err(mysql_async::Error::Server(s))) => Ok(Err(ServerError {
+                code: s.code,
+                state: s.state,
+                message: s.message,
+            })),
+            Ok(Err(e)) => Err(anyhow!("{e} ({unknown})")),
+            Ok(Ok(())) => Ok(Ok(self.conn.affected_rows())),
+        }
+    }
+
     /// A statement whose result is not read (the session's SET statements).
     async fn run(&mut self, sql: &str) -> Result<()> {
         let timeout = self.timeout;

@@ -1,10 +1,12 @@
-//! A TCC client's fence table (`tcc_fence_log`, in the business database) on PostgreSQL:
-//! the Try records no Confirm or Cancel has ended (each a reservation held), and how
+//! A TCC client's fence table (`tcc_fence_log`, in the business database), on
+//! PostgreSQL or MySQL/MariaDB: the Try records no Confirm or Cancel has ended (each a reservation held), and how
 //! many records of each status the fence's clean task has left, the oldest and those
 //! older than its retention. Times are the client's local time, as it wrote them.
 
-use super::store::{self, Problem};
-use crate::pg::session::Session;
+use super::client::{local_time, mysql_xids, Dialect, Session};
+use super::store::Problem;
+use crate::mysql::session::{int, text};
+use crate::mysql::tables::{hex, qualified};
 use crate::quote;
 use anyhow::{anyhow, Result};
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -70,18 +72,22 @@ pub struct Record {
 }
 
 /// Whether the fence table can be read: the problems otherwise.
-pub async fn inspect(session: &Session, table: &str) -> Result<Vec<Problem>> {
-    store::table_problems(session, &[(table, &COLUMNS)]).await
+pub async fn inspect(session: &mut Session, table: &str) -> Result<Vec<Problem>> {
+    session.table_problems(&[(table, &COLUMNS)]).await
 }
 
 /// The fence's state: counts by status (one pass, through the status index when the
 /// table is large), and the `limit` oldest Try records still open.
 pub async fn read(
-    session: &Session,
+    session: &mut Session,
     table: &str,
     retention: Duration,
     limit: i64,
 ) -> Result<Fence> {
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => return read_mysql(s, table, retention, limit).await,
+    };
     let t = quote::qualified(table);
     let retention_s = retention.as_secs_f64();
     let counts = format!(
@@ -139,17 +145,96 @@ FROM {t} WHERE status = 1 ORDER BY gmt_create, xid, branch_id LIMIT $1"
     })
 }
 
+/// `read` in MySQL's SQL (times as the client wrote them, against `NOW()` in the
+/// server's own zone, as PostgreSQL's `localtimestamp`).
+async fn read_mysql(
+    session: &mut crate::mysql::session::Session,
+    table: &str,
+    retention: Duration,
+    limit: i64,
+) -> Result<Fence> {
+    let t = qualified(table);
+    let retention_us = retention.as_micros();
+    let by_status = session
+        .rows(&format!(
+            "SELECT status, count(*), min(gmt_modified),
+       sum(gmt_modified < NOW(6) - INTERVAL {retention_us} MICROSECOND)
+FROM {t} GROUP BY status ORDER BY status"
+        ))
+        .await?
+        .iter()
+        .map(|r| {
+            let status = int(r, 0).ok_or_else(|| anyhow!("a status that is not a number"))? as i16;
+            Ok(FenceCount {
+                status,
+                name: status_name(status),
+                records: int(r, 1).unwrap_or(0),
+                oldest_local: local_time(r, 2),
+                past_retention: int(r, 3).unwrap_or(0),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut tried_total = 0;
+    let tried = session
+        .rows(&format!(
+            "SELECT xid, branch_id, action_name, gmt_create, count(*) OVER ()
+FROM {t} WHERE status = 1 ORDER BY gmt_create, xid, branch_id LIMIT {limit}"
+        ))
+        .await?
+        .iter()
+        .map(|r| {
+            tried_total = int(r, 4).unwrap_or(0);
+            Record {
+                xid: text(r, 0).unwrap_or_default(),
+                branch_id: int(r, 1).unwrap_or_default(),
+                action_name: text(r, 2),
+                created_local: local_time(r, 3),
+            }
+        })
+        .collect();
+    let now = session.rows("SELECT NOW(6), UTC_TIMESTAMP(6)").await?;
+    let now = now
+        .first()
+        .ok_or_else(|| anyhow!("SELECT NOW(6) returned no row"))?;
+    let (Some(local_now), Some(utc)) = (local_time(now, 0), local_time(now, 1)) else {
+        return Err(anyhow!("SELECT NOW(6) gave no time"));
+    };
+    Ok(Fence {
+        local_now,
+        now: utc.and_utc(),
+        by_status,
+        tried,
+        tried_total,
+    })
+}
+
 /// Which of these records are still tried now: read again after the store was asked,
 /// so a Confirm or Cancel that ran in between (and ended its global) is not taken for a
 /// reservation nobody releases.
 pub async fn still_tried(
-    session: &Session,
+    session: &mut Session,
     table: &str,
     xids: &[String],
 ) -> Result<BTreeSet<(String, i64)>> {
     if xids.is_empty() {
         return Ok(BTreeSet::new());
     }
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => {
+            let sql = format!(
+                "SELECT xid, branch_id FROM {} WHERE xid IN ({}) AND status = 1",
+                qualified(table),
+                mysql_xids(xids)
+            );
+            return Ok(s
+                .rows(&sql)
+                .await?
+                .iter()
+                .filter_map(|r| Some((text(r, 0)?, int(r, 1)?)))
+                .collect());
+        }
+    };
     let sql = format!(
         "SELECT xid, branch_id FROM {} WHERE xid = ANY($1::text[]) AND status = 1",
         quote::qualified(table)
@@ -164,11 +249,28 @@ pub async fn still_tried(
 
 /// One fence record now: (status, action name, gmt_create), or None when there is none.
 pub async fn record(
-    session: &Session,
+    session: &mut Session,
     table: &str,
     xid: &str,
     branch_id: i64,
 ) -> Result<Option<(i16, Option<String>, Option<NaiveDateTime>)>> {
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => {
+            let sql = format!(
+                "SELECT status, action_name, gmt_create FROM {} WHERE xid = {} AND branch_id = {branch_id}",
+                qualified(table),
+                hex(xid)
+            );
+            return Ok(s.rows(&sql).await?.first().map(|r| {
+                (
+                    int(r, 0).unwrap_or_default() as i16,
+                    text(r, 1),
+                    local_time(r, 2),
+                )
+            }));
+        }
+    };
     let sql = format!(
         "SELECT status, action_name, gmt_create FROM {} WHERE xid = $1 AND branch_id = $2",
         quote::qualified(table)
@@ -183,28 +285,61 @@ pub async fn record(
 
 /// The transaction that marks one Try record as the phase that ran (2 committed, 3 rolled
 /// back), only while it is still tried: the `status = 1` guard makes a record that changed
-/// since it was read a no-op (0 rows). A session is read-only by default: hence `BEGIN
-/// READ WRITE`.
-pub fn mark_statement(table: &str, xid: &str, branch_id: i64, status: i16) -> quote::Sql {
-    quote::Sql::new("BEGIN READ WRITE; UPDATE ")
-        .qualified(table)
-        .push(" SET status = ")
-        .number(status.into())
-        .push(", gmt_modified = localtimestamp WHERE xid = ")
-        .literal(xid.as_bytes())
-        .push(" AND branch_id = ")
-        .number(branch_id)
-        .push(" AND status = 1; COMMIT;")
+/// since it was read a no-op (0 rows). A PostgreSQL session is read-only by default: hence
+/// `BEGIN READ WRITE`; on MySQL one UPDATE commits itself.
+pub fn mark_statement(
+    dialect: Dialect,
+    table: &str,
+    xid: &str,
+    branch_id: i64,
+    status: i16,
+) -> Option<quote::Sql> {
+    if dialect == Dialect::Mysql {
+        return Some(
+            quote::Sql::new("UPDATE ")
+                .mysql_qualified(table)?
+                .push(" SET status = ")
+                .number(status.into())
+                .push(", gmt_modified = NOW(3) WHERE xid = ")
+                .mysql_text(xid)
+                .push(" AND branch_id = ")
+                .number(branch_id)
+                .push(" AND status = 1;"),
+        );
+    }
+    Some(
+        quote::Sql::new("BEGIN READ WRITE; UPDATE ")
+            .qualified(table)
+            .push(" SET status = ")
+            .number(status.into())
+            .push(", gmt_modified = localtimestamp WHERE xid = ")
+            .literal(xid.as_bytes())
+            .push(" AND branch_id = ")
+            .number(branch_id)
+            .push(" AND status = 1; COMMIT;"),
+    )
 }
 
 /// The statement that shows one Try's fence record: read-only, to paste where the fence
 /// is.
-pub fn tried_statement(table: &str, xid: &str, branch_id: i64) -> quote::Sql {
-    quote::Sql::new("SELECT xid, branch_id, action_name, status, gmt_create, gmt_modified FROM ")
-        .qualified(table)
-        .push(" WHERE xid = ")
-        .literal(xid.as_bytes())
-        .push(" AND branch_id = ")
-        .number(branch_id)
-        .push(";")
+pub fn tried_statement(
+    dialect: Dialect,
+    table: &str,
+    xid: &str,
+    branch_id: i64,
+) -> Option<quote::Sql> {
+    let select = quote::Sql::new(
+        "SELECT xid, branch_id, action_name, status, gmt_create, gmt_modified FROM ",
+    );
+    let sql = match dialect {
+        Dialect::Postgres => select
+            .qualified(table)
+            .push(" WHERE xid = ")
+            .literal(xid.as_bytes()),
+        Dialect::Mysql => select
+            .mysql_qualified(table)?
+            .push(" WHERE xid = ")
+            .mysql_text(xid),
+    };
+    Some(sql.push(" AND branch_id = ").number(branch_id).push(";"))
 }

@@ -4,6 +4,7 @@
 //! exact bytes, no escaping rules that depend on sql_mode) or a number; window functions
 //! (MariaDB 10.2+, MySQL 8) take LATERAL's place.
 
+use super::client::{local_time, mysql_xids};
 use super::status::{self, Stage};
 use super::store::{
     Branch, Global, Held, Known, LockedRow, Locks, OrphanLock, OrphanLocks, Problem, Snapshot,
@@ -24,11 +25,6 @@ fn numbers(values: &[i16]) -> String {
         .map(i16::to_string)
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn time(row: &mysql_async::Row, i: usize) -> Option<NaiveDateTime> {
-    let t = text(row, i)?;
-    NaiveDateTime::parse_from_str(t.trim(), "%Y-%m-%d %H:%M:%S%.f").ok()
 }
 
 /// Which of the three tables can be read, by `information_schema.COLUMNS` (which shows a
@@ -163,8 +159,8 @@ LIMIT {limit}"
             timeout_ms: int(r, 6),
             begun_at,
             past_timeout_seconds: begun_at.and(crate::mysql::session::float(r, 8)),
-            modified_local: time(r, 10),
-            store_offset: super::store::store_offset(time(r, 9), begun_at),
+            modified_local: local_time(r, 10),
+            store_offset: super::store::store_offset(local_time(r, 9), begun_at),
             branches: Vec::new(),
             branches_unlisted: 0,
             locks: Locks::default(),
@@ -212,7 +208,7 @@ ORDER BY gmt_create, row_key LIMIT {sample}"
         orphan_locks: OrphanLocks {
             rows,
             xids: int(counts, 1).unwrap_or(0),
-            oldest_local: time(counts, 2),
+            oldest_local: local_time(counts, 2),
             sample: orphan_sample,
         },
         lock_status_column,
@@ -280,7 +276,7 @@ WHERE xid IN ({xids}) GROUP BY xid"
         let g = &mut globals[i];
         g.locks.rows = int(r, 1).unwrap_or(0);
         g.locks.rollbacking = int(r, 3);
-        g.locks.held_since = match (time(r, 2), g.store_offset) {
+        g.locks.held_since = match (local_time(r, 2), g.store_offset) {
             (Some(local), Some(offset)) => Some((local - offset).and_utc()),
             _ => None,
         };
@@ -317,7 +313,7 @@ pub async fn globals_of(
     if xids.is_empty() {
         return Ok(BTreeMap::new());
     }
-    let list = xids.iter().map(|x| hex(x)).collect::<Vec<_>>().join(", ");
+    let list = mysql_xids(xids);
     let rows = session
         .rows(&format!(
             "SELECT xid, status, begin_time, timeout FROM {} WHERE xid IN ({list})",

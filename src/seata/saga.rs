@@ -1,11 +1,12 @@
 //! The saga state machine engine's store (its `db` store, `seata_state_machine_inst`,
 //! `seata_state_inst` and `seata_state_machine_def` under the configured prefix) on
-//! PostgreSQL: the instances that did not end — unknown, running, compensation failed,
+//! PostgreSQL or MySQL/MariaDB: the instances that did not end — unknown, running, compensation failed,
 //! unknown or running — with their business key, their machine and the states that
 //! failed or did not finish. An instance's id is its global transaction's xid.
 
-use super::store::{self, Problem};
-use crate::pg::session::Session;
+use super::client::{local_time, mysql_xids, Dialect, Session};
+use super::store::Problem;
+use crate::mysql::session::{int, text};
 use crate::quote;
 use anyhow::Result;
 use chrono::NaiveDateTime;
@@ -100,31 +101,31 @@ pub struct State {
 }
 
 /// Whether the engine's three tables can be read.
-pub async fn inspect(session: &Session, prefix: &str) -> Result<Vec<Problem>> {
+pub async fn inspect(session: &mut Session, prefix: &str) -> Result<Vec<Problem>> {
     let [inst, state, def] = tables(prefix);
-    store::table_problems(
-        session,
-        &[
+    session
+        .table_problems(&[
             (&inst, &INSTANCE_COLUMNS),
             (&state, &STATE_COLUMNS),
             (&def, &DEFINITION_COLUMNS),
-        ],
-    )
-    .await
+        ])
+        .await
 }
 
 /// The instances that did not end: status unknown or running, or a compensation that
 /// failed, is unknown or running; oldest first. The engine's schema has no index on
 /// status, so this reads the instance table once; the states are read for the listed
 /// instances only.
-pub async fn read(session: &Session, prefix: &str, limit: i64) -> Result<Unended> {
+pub async fn read(session: &mut Session, prefix: &str, limit: i64) -> Result<Unended> {
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => return read_mysql(s, prefix, limit).await,
+    };
     let [inst, state, def] = tables(prefix).map(|t| quote::qualified(&t));
     let instances = format!(
-        "SELECT i.id, i.business_key, coalesce(d.name, i.machine_id), i.status,
-       i.compensation_status, i.is_running, i.parent_id, i.gmt_started, i.gmt_updated,
-       count(*) OVER (), localtimestamp
+        "SELECT {INSTANCE_SELECT}, count(*) OVER (), localtimestamp
 FROM {inst} AS i LEFT JOIN {def} AS d ON d.id = i.machine_id
-WHERE i.status IN ('UN', 'RU') OR i.compensation_status IN ('FA', 'UN', 'RU')
+WHERE {UNENDED}
 ORDER BY i.gmt_started, i.id
 LIMIT $1"
     );
@@ -160,17 +161,7 @@ LIMIT $1"
     };
     if !listed.is_empty() {
         let ids: Vec<String> = listed.iter().map(|i| i.id.clone()).collect();
-        // One pass over the states of all listed instances (the key is (id,
-        // machine_inst_id): no index starts with the instance). A compensation's name
-        // for the state it compensates comes from the same instance's rows.
-        let states = format!(
-            "SELECT s.machine_inst_id, s.name, s.service_name, s.service_method, s.status,
-       c.name, s.state_id_retried_for IS NOT NULL, s.gmt_started
-FROM {state} AS s
-LEFT JOIN {state} AS c ON c.machine_inst_id = s.machine_inst_id AND c.id = s.state_id_compensated_for
-WHERE s.machine_inst_id = ANY($1::text[]) AND s.status <> 'SU'
-ORDER BY s.machine_inst_id, s.gmt_started, s.id"
-        );
+        let states = states_sql(&state, "= ANY($1::text[])");
         let at: BTreeMap<&str, usize> = ids
             .iter()
             .enumerate()
@@ -199,14 +190,113 @@ ORDER BY s.machine_inst_id, s.gmt_started, s.id"
     })
 }
 
+/// The instance columns both dialects read, then the total and the database's local time.
+const INSTANCE_SELECT: &str = "i.id, i.business_key, coalesce(d.name, i.machine_id), i.status,
+       i.compensation_status, i.is_running, i.parent_id, i.gmt_started, i.gmt_updated";
+/// Which instances did not end.
+const UNENDED: &str = "i.status IN ('UN', 'RU') OR i.compensation_status IN ('FA', 'UN', 'RU')";
+
+/// The states that did not succeed of the instances `of_instances` picks (one pass over
+/// the states of all of them: the key is (id, machine_inst_id), no index starts with the
+/// instance). A compensation's name for the state it compensates comes from the same
+/// instance's rows.
+fn states_sql(state: &str, of_instances: &str) -> String {
+    format!(
+        "SELECT s.machine_inst_id, s.name, s.service_name, s.service_method, s.status,
+       c.name, s.state_id_retried_for IS NOT NULL, s.gmt_started
+FROM {state} AS s
+LEFT JOIN {state} AS c ON c.machine_inst_id = s.machine_inst_id AND c.id = s.state_id_compensated_for
+WHERE s.machine_inst_id {of_instances} AND s.status <> 'SU'
+ORDER BY s.machine_inst_id, s.gmt_started, s.id"
+    )
+}
+
+/// `read` in MySQL's SQL.
+async fn read_mysql(
+    session: &mut crate::mysql::session::Session,
+    prefix: &str,
+    limit: i64,
+) -> Result<Unended> {
+    let [inst, state, def] = tables(prefix).map(|t| crate::mysql::tables::qualified(&t));
+    let rows = session
+        .rows(&format!(
+            "SELECT {INSTANCE_SELECT}, count(*) OVER (), NOW(3)
+FROM {inst} AS i LEFT JOIN {def} AS d ON d.id = i.machine_id
+WHERE {UNENDED}
+ORDER BY i.gmt_started, i.id
+LIMIT {limit}"
+        ))
+        .await?;
+    let mut total = 0;
+    let mut listed = Vec::new();
+    for r in &rows {
+        total = int(r, 9).unwrap_or(0);
+        listed.push(Instance {
+            id: text(r, 0).unwrap_or_default(),
+            business_key: text(r, 1),
+            machine: text(r, 2).unwrap_or_default(),
+            status: text(r, 3),
+            compensation_status: text(r, 4),
+            is_running: int(r, 5).map(|n| n != 0),
+            parent_id: text(r, 6),
+            started_local: local_time(r, 7),
+            updated_local: local_time(r, 8),
+            states: Vec::new(),
+        });
+    }
+    let now = session.rows("SELECT NOW(3)").await?;
+    let local_now = now
+        .first()
+        .and_then(|r| local_time(r, 0))
+        .ok_or_else(|| anyhow::anyhow!("SELECT NOW(3) gave no time"))?;
+    if !listed.is_empty() {
+        let ids: Vec<String> = listed.iter().map(|i| i.id.clone()).collect();
+        let states = states_sql(&state, &format!("IN ({})", mysql_xids(&ids)));
+        let at: BTreeMap<String, usize> =
+            ids.into_iter().enumerate().map(|(i, id)| (id, i)).collect();
+        for r in session.rows(&states).await? {
+            let Some(&i) = text(&r, 0).and_then(|id| at.get(&id)) else {
+                continue;
+            };
+            listed[i].states.push(State {
+                name: text(&r, 1).unwrap_or_default(),
+                service: text(&r, 2),
+                method: text(&r, 3),
+                status: text(&r, 4).unwrap_or_default(),
+                compensates: text(&r, 5),
+                retry: int(&r, 6) == Some(1),
+                started_local: local_time(&r, 7),
+            });
+        }
+    }
+    Ok(Unended {
+        local_now,
+        instances: listed,
+        total,
+    })
+}
+
 /// The statement that shows one instance's states: read-only, to paste where the saga
 /// store is.
-pub fn instance_statement(prefix: &str, id: &str) -> quote::Sql {
+pub fn instance_statement(dialect: Dialect, prefix: &str, id: &str) -> Option<quote::Sql> {
     let [_, state, _] = tables(prefix);
+    if dialect == Dialect::Mysql {
+        // excep (a serialized Java exception) is left out: the mysql client prints a
+        // blob's bytes as they are, control bytes and all, to the terminal.
+        return Some(
+            quote::Sql::new("SELECT id, name, status, state_id_compensated_for, state_id_retried_for, gmt_started FROM ")
+                .mysql_qualified(&state)?
+                .push(" WHERE machine_inst_id = ")
+                .mysql_text(id)
+                .push(" ORDER BY gmt_started;"),
+        );
+    }
     // excep is bytea (a serialized Java exception): its text as escaped bytes, not hex.
-    quote::Sql::new("SELECT id, name, status, state_id_compensated_for, state_id_retried_for, gmt_started, encode(excep, 'escape') AS excep FROM ")
+    Some(
+        quote::Sql::new("SELECT id, name, status, state_id_compensated_for, state_id_retried_for, gmt_started, encode(excep, 'escape') AS excep FROM ")
         .qualified(&state)
         .push(" WHERE machine_inst_id = ")
         .literal(id.as_bytes())
-        .push(" ORDER BY gmt_started;")
+        .push(" ORDER BY gmt_started;"),
+    )
 }

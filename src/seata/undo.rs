@@ -1,12 +1,14 @@
-//! An AT client's undo log (`undo_log`, in the business database) on PostgreSQL: the
-//! before and after images a branch wrote, decoded where the serializer is readable
+//! An AT client's undo log (`undo_log`, in the business database) on PostgreSQL or
+//! MySQL/MariaDB: the before and after images a branch wrote, decoded where the serializer is readable
 //! (Jackson, uncompressed or gzip), and the rows as they are now, compared the way
 //! Seata's rollback compares them (`AbstractUndoExecutor.dataValidationAndGoOn`): the row
 //! still as the branch left it can be rolled back; one already as before needs nothing;
 //! any other is a dirty write the rollback refuses.
 
-use super::store::{self, Problem};
-use crate::pg::session::Session;
+use super::client::{local_time, mysql_number, mysql_xids, Dialect, Session};
+use super::store::Problem;
+use crate::mysql::session::{bytes, int, text};
+use crate::mysql::tables::{hex, identifier, qualified};
 use crate::quote;
 use anyhow::Result;
 use chrono::NaiveDateTime;
@@ -96,12 +98,26 @@ pub enum ImageValue {
 }
 
 impl ImageValue {
-    /// As PostgreSQL would take it in a literal; None when it cannot be one.
+    /// The text of a literal of it (as PostgreSQL takes it in a quoted literal); None
+    /// when it cannot be one.
     pub fn literal(&self) -> Option<String> {
         match self {
             ImageValue::Text(s) | ImageValue::Number(s) => Some(s.clone()),
             ImageValue::Bool(b) => Some(b.to_string()),
             ImageValue::Null | ImageValue::Other(_) => None,
+        }
+    }
+
+    /// As a literal of the dialect: PostgreSQL's quoted text (typed by the server as its
+    /// column is); MySQL's number bare, text as `Sql::mysql_text`, a boolean as TRUE or
+    /// FALSE. None when it cannot be one.
+    pub fn sql(&self, dialect: Dialect) -> Option<String> {
+        match (dialect, self) {
+            (Dialect::Postgres, v) => v.literal().map(|l| quote::sql_literal(&l)),
+            (Dialect::Mysql, ImageValue::Number(n)) => mysql_number(n),
+            (Dialect::Mysql, ImageValue::Text(t)) => Some(super::client::mysql_char(t)),
+            (Dialect::Mysql, ImageValue::Bool(b)) => Some(b.to_string().to_uppercase()),
+            (Dialect::Mysql, ImageValue::Null | ImageValue::Other(_)) => None,
         }
     }
 
@@ -112,9 +128,10 @@ impl ImageValue {
             (ImageValue::Null, now) => now.is_none(),
             (_, None) => false,
             (ImageValue::Text(s), Some(now)) => s == now,
+            // PostgreSQL's boolean; MySQL's tinyint(1), which JDBC reads as one.
             (ImageValue::Bool(b), Some(now)) => match now {
-                "t" | "true" => *b,
-                "f" | "false" => !*b,
+                "t" | "true" | "1" => *b,
+                "f" | "false" | "0" => !*b,
                 _ => return None,
             },
             (ImageValue::Number(n), Some(now)) => same_number(n, now)?,
@@ -330,17 +347,51 @@ fn value_of(v: &Json) -> ImageValue {
 }
 
 /// Whether the undo log table can be read.
-pub async fn inspect(session: &Session, table: &str) -> Result<Vec<Problem>> {
-    store::table_problems(session, &[(table, &COLUMNS)]).await
+pub async fn inspect(session: &mut Session, table: &str) -> Result<Vec<Problem>> {
+    session.table_problems(&[(table, &COLUMNS)]).await
+}
+
+/// What an undo log's reads select, in both dialects (md5 is the same hex in each).
+const SELECTED: &str =
+    "xid, branch_id, log_status, log_created, context, rollback_info, md5(rollback_info)";
+
+/// A MySQL row of `SELECTED`.
+fn mysql_undo_log(r: &mysql_async::Row) -> UndoLog {
+    let context = text(r, 4).unwrap_or_default();
+    let info = bytes(r, 5).unwrap_or_default();
+    UndoLog {
+        xid: text(r, 0).unwrap_or_default(),
+        branch_id: int(r, 1).unwrap_or_default(),
+        log_status: int(r, 2).unwrap_or_default() as i32,
+        created_local: local_time(r, 3),
+        images: decode(&context, &info),
+        context,
+        digest: text(r, 6).unwrap_or_default(),
+    }
 }
 
 /// The undo logs of these global transactions (by the unique index on xid, branch_id).
-pub async fn of_globals(session: &Session, table: &str, xids: &[String]) -> Result<Vec<UndoLog>> {
+pub async fn of_globals(
+    session: &mut Session,
+    table: &str,
+    xids: &[String],
+) -> Result<Vec<UndoLog>> {
     if xids.is_empty() {
         return Ok(Vec::new());
     }
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => {
+            let sql = format!(
+                "SELECT {SELECTED} FROM {} WHERE xid IN ({}) ORDER BY xid, branch_id",
+                qualified(table),
+                mysql_xids(xids)
+            );
+            return Ok(s.rows(&sql).await?.iter().map(mysql_undo_log).collect());
+        }
+    };
     let sql = format!(
-        "SELECT xid, branch_id, log_status, log_created, context, rollback_info, md5(rollback_info) FROM {}
+        "SELECT {SELECTED} FROM {}
 WHERE xid = ANY($1::text[]) ORDER BY xid, branch_id",
         quote::qualified(table)
     );
@@ -371,11 +422,32 @@ fn undo_log(r: &tokio_postgres::Row) -> Result<UndoLog> {
 /// database's clock: (xid, records, the oldest's time), oldest first, at most `limit`.
 /// Which of them the store no longer has is the caller's to ask.
 pub async fn old_globals(
-    session: &Session,
+    session: &mut Session,
     table: &str,
     older_than: f64,
     limit: i64,
 ) -> Result<Vec<(String, i64, Option<NaiveDateTime>)>> {
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => {
+            let micros = (older_than * 1e6) as i64;
+            let sql = format!(
+                "SELECT xid, count(*), min(log_created) FROM {}
+WHERE log_created < NOW(6) - INTERVAL {micros} MICROSECOND
+GROUP BY xid ORDER BY min(log_created), xid LIMIT {limit}",
+                qualified(table)
+            );
+            return Ok(s
+                .rows(&sql)
+                .await?
+                .iter()
+                .map(|r| {
+                    let xid = text(r, 0).unwrap_or_default();
+                    (xid, int(r, 1).unwrap_or(0), local_time(r, 2))
+                })
+                .collect());
+        }
+    };
     let sql = format!(
         "SELECT xid, count(*), min(log_created) FROM {}
 WHERE log_created < localtimestamp - make_interval(secs => $1)
@@ -392,17 +464,23 @@ GROUP BY xid ORDER BY min(log_created), xid LIMIT $2",
 
 /// The statement that lists these globals' undo logs, oldest first: read-only, to paste
 /// where the undo log is.
-pub fn orphans_statement(table: &str, xids: &[&str]) -> quote::Sql {
-    let mut sql = quote::Sql::new("SELECT xid, branch_id, log_status, log_created FROM ")
-        .qualified(table)
-        .push(" WHERE xid IN (");
+pub fn orphans_statement(dialect: Dialect, table: &str, xids: &[&str]) -> Option<quote::Sql> {
+    let select = quote::Sql::new("SELECT xid, branch_id, log_status, log_created FROM ");
+    let mut sql = match dialect {
+        Dialect::Postgres => select.qualified(table),
+        Dialect::Mysql => select.mysql_qualified(table)?,
+    }
+    .push(" WHERE xid IN (");
     for (i, xid) in xids.iter().enumerate() {
         if i > 0 {
             sql = sql.push(", ");
         }
-        sql = sql.literal(xid.as_bytes());
+        sql = match dialect {
+            Dialect::Postgres => sql.literal(xid.as_bytes()),
+            Dialect::Mysql => sql.mysql_text(xid),
+        };
     }
-    sql.push(") ORDER BY log_created, xid;")
+    Some(sql.push(") ORDER BY log_created, xid;"))
 }
 
 /// One image row checked against the row as it is now.
@@ -421,18 +499,18 @@ pub struct RowCheck {
     pub statement: usize,
 }
 
-/// A row as read: its key's columns and values, and every image column's value now
-/// (PostgreSQL's text of it, None for NULL).
+/// A row as read: its key's columns and values (the image's), and every image column's
+/// value now (the database's text of it, None for NULL).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadRow {
-    pub key: Vec<(String, String)>,
+    pub key: Vec<(String, ImageValue)>,
     pub now: Vec<(String, Option<String>)>,
 }
 
 impl ReadRow {
     /// Its key as the lock table's `pk` writes it (values joined by `_`).
     pub fn lock_key(&self) -> String {
-        let values: Vec<&str> = self.key.iter().map(|(_, v)| v.as_str()).collect();
+        let values: Vec<String> = self.key.iter().filter_map(|(_, v)| v.literal()).collect();
         values.join("_")
     }
 }
@@ -499,7 +577,7 @@ fn keyed(t: &TableImages) -> &[ImageRow] {
 /// the rollback up too (`Reverted`). A row the branch changed in more than one
 /// statement is undone in turn, statement by statement: not compared here.
 pub async fn check_rows(
-    session: &Session,
+    session: &mut Session,
     images: &[TableImages],
     locked: &BTreeSet<(String, String)>,
     sample: usize,
@@ -574,7 +652,7 @@ pub fn key_text(row: &ImageRow) -> String {
 }
 
 async fn check_row(
-    session: &Session,
+    session: &mut Session,
     sql_type: &str,
     table: &str,
     keyed: &ImageRow,
@@ -590,40 +668,19 @@ async fn check_row(
         read: None,
         statement: 0,
     };
-    let literals: Option<Vec<String>> = keys.iter().map(|f| f.value.literal()).collect();
+    let dialect = session.dialect();
+    let literals: Option<Vec<String>> = keys.iter().map(|f| f.value.sql(dialect)).collect();
     let (Some(literals), false) = (literals, keys.is_empty()) else {
         return Ok(done(Now::NotCompared {
             why: "its primary key is not a value indoubt can look up".into(),
         }));
     };
     let columns: Vec<&str> = keyed.fields.iter().map(|f| f.name.as_str()).collect();
-    // Each column as its type's output gives it (the simple protocol's text): a
-    // char(n) keeps its padding, as JDBC gave it to the image (`::text` would trim it).
-    let mut sql = String::from("SELECT ");
-    let listed: Vec<String> = columns.iter().map(|c| quote::sql_identifier(c)).collect();
-    sql.push_str(&listed.join(", "));
-    sql.push_str(" FROM ");
-    sql.push_str(&quote::qualified(table));
-    sql.push_str(" WHERE ");
-    let conditions: Vec<String> = keys
-        .iter()
-        .zip(&literals)
-        .map(|(f, v)| {
-            format!(
-                "{} = {}",
-                quote::sql_identifier(&f.name),
-                quote::sql_literal(v)
-            )
-        })
-        .collect();
-    sql.push_str(&conditions.join(" AND "));
-    // Literals, not parameters: PostgreSQL types them as the key's own type, so the
-    // primary key's index finds the row whatever that type is.
-    let rows = match session.simple_rows(&sql).await? {
+    let rows = match row_now(session, table, &columns, (&keys, &literals)).await? {
         Ok(rows) => rows,
-        Err(e) => {
+        Err(why) => {
             return Ok(done(Now::NotCompared {
-                why: format!("reading it failed: {:#}", crate::pg::wire::pg_error(e)),
+                why: format!("reading it failed: {why}"),
             }))
         }
     };
@@ -688,8 +745,7 @@ async fn check_row(
     let read = ReadRow {
         key: keys
             .iter()
-            .zip(&literals)
-            .map(|(f, v)| (f.name.clone(), v.clone()))
+            .map(|f| (f.name.clone(), f.value.clone()))
             .collect(),
         now: now
             .iter()
@@ -700,6 +756,71 @@ async fn check_row(
         read: Some(read),
         ..done(verdict)
     })
+}
+
+/// The row with this key, each of `columns` as the database's text of it (None for
+/// NULL): no row, one, or the server's refusal (which the row's check says).
+async fn row_now(
+    session: &mut Session,
+    table: &str,
+    columns: &[&str],
+    (keys, literals): (&[&Field], &[String]),
+) -> Result<Result<Vec<Vec<Option<String>>>, String>> {
+    match session {
+        Session::Pg(session) => {
+            // Each column as its type's output gives it (the simple protocol's text): a
+            // char(n) keeps its padding, as JDBC gave it to the image (`::text` would
+            // trim it). Literals, not parameters: PostgreSQL types them as the key's own
+            // type, so the primary key's index finds the row whatever that type is.
+            let listed: Vec<String> = columns.iter().map(|c| quote::sql_identifier(c)).collect();
+            let conditions: Vec<String> = keys
+                .iter()
+                .zip(literals)
+                .map(|(f, v)| format!("{} = {v}", quote::sql_identifier(&f.name)))
+                .collect();
+            let sql = format!(
+                "SELECT {} FROM {} WHERE {}",
+                listed.join(", "),
+                quote::qualified(table),
+                conditions.join(" AND ")
+            );
+            Ok(session
+                .simple_rows(&sql)
+                .await?
+                .map_err(|e| format!("{:#}", crate::pg::wire::pg_error(e))))
+        }
+        Session::Mysql(session) => {
+            // Each column as its text in utf8mb4 (`mysql_text`), which a guard on the
+            // write compares again the same way.
+            let listed: Vec<String> = columns.iter().map(|c| mysql_as_text(c)).collect();
+            let conditions: Vec<String> = keys
+                .iter()
+                .zip(literals)
+                .map(|(f, v)| format!("{} = {v}", identifier(&f.name)))
+                .collect();
+            let sql = format!(
+                "SELECT {} FROM {} WHERE {}",
+                listed.join(", "),
+                qualified(table),
+                conditions.join(" AND ")
+            );
+            match session.rows(&sql).await {
+                Ok(rows) => Ok(Ok(rows
+                    .iter()
+                    .map(|r| (0..columns.len()).map(|i| text(r, i)).collect())
+                    .collect())),
+                Err(e) => match crate::mysql::session::server_error(&e) {
+                    Some(server) => Ok(Err(server.to_string())),
+                    None => Err(e),
+                },
+            }
+        }
+    }
+}
+
+/// A MySQL column as its text in utf8mb4 (what the check reads and a guard compares).
+fn mysql_as_text(column: &str) -> String {
+    format!("CAST({} AS CHAR CHARACTER SET utf8mb4)", identifier(column))
 }
 
 /// The rows a branch's images key (the before image's, an INSERT's after image's): each
@@ -723,76 +844,120 @@ pub fn keyed_rows(images: &[TableImages]) -> Vec<(String, String)> {
 /// changes the row only while every image column is still what was read. The reason
 /// when it cannot be written (a value of a type indoubt does not write, a row not read).
 pub fn restore_statement(
+    dialect: Dialect,
     table: &str,
     after: &ImageRow,
     read: &ReadRow,
 ) -> Result<quote::Sql, String> {
+    let ident = |c: &str| match dialect {
+        Dialect::Postgres => quote::sql_identifier(c),
+        Dialect::Mysql => identifier(c),
+    };
     let mut sets = Vec::new();
     for f in after.fields.iter().filter(|f| !f.primary_key) {
         let value = match &f.value {
             ImageValue::Null => "NULL".to_string(),
-            v => quote::sql_literal(&v.literal().ok_or_else(|| {
+            v => v.sql(dialect).ok_or_else(|| {
                 format!(
                     "column {} holds a value of a type indoubt does not write ({})",
                     f.name,
                     v.shown()
                 )
-            })?),
+            })?,
         };
-        sets.push(format!("{} = {value}", quote::sql_identifier(&f.name)));
+        sets.push(format!("{} = {value}", ident(&f.name)));
     }
     if sets.is_empty() {
         return Err("its after image sets no column".into());
     }
     // The key, then every column as read: the row is written only while unchanged.
-    let mut guard: Vec<String> = read
-        .key
-        .iter()
-        .map(|(c, v)| format!("{} = {}", quote::sql_identifier(c), quote::sql_literal(v)))
-        .collect();
-    // By the value's text as it was read (its type's output, as `format('%s', …)` gives
-    // it): a type with no `=` (json, xml, point) is guarded as well as any other.
-    guard.extend(read.now.iter().map(|(c, v)| {
-        let c = quote::sql_identifier(c);
-        match v {
-            None => format!("{c} IS NULL"),
-            Some(v) => format!(
+    let mut guard = Vec::new();
+    for (c, v) in &read.key {
+        let v = v
+            .sql(dialect)
+            .ok_or_else(|| format!("its key {c} is not a value indoubt can write"))?;
+        guard.push(format!("{} = {v}", ident(c)));
+    }
+    // By the value's text as it was read: a type with no `=` (json, xml, point) is
+    // guarded as well as any other. PostgreSQL: its type's output, as `format('%s', …)`
+    // gives it; MySQL: its utf8mb4 text, compared byte for byte (no collation folds
+    // case or trailing spaces).
+    guard.extend(read.now.iter().map(|(c, v)| match (v, dialect) {
+        (None, _) => format!("{} IS NULL", ident(c)),
+        (Some(v), Dialect::Postgres) => {
+            let c = ident(c);
+            format!(
                 "{c} IS NOT NULL AND format('%s', {c}) = {}",
                 quote::sql_literal(v)
-            ),
+            )
         }
+        (Some(v), Dialect::Mysql) => format!(
+            "CAST({} AS BINARY) = CAST({} AS BINARY)",
+            mysql_as_text(c),
+            super::client::mysql_char(v)
+        ),
     }));
+    let table = match dialect {
+        Dialect::Postgres => quote::qualified(table),
+        Dialect::Mysql => qualified(table),
+    };
     Ok(quote::Sql::assembled(format!(
-        "UPDATE {} SET {} WHERE {};",
-        quote::qualified(table),
+        "UPDATE {table} SET {} WHERE {};",
         sets.join(", "),
         guard.join(" AND ")
     )))
 }
 
 /// The statement that deletes one branch's undo log, guarded: only while its
-/// rollback_info is what was read (its md5).
-pub fn delete_statement(table: &str, xid: &str, branch_id: i64, digest: &str) -> quote::Sql {
-    quote::Sql::new("BEGIN READ WRITE; DELETE FROM ")
-        .qualified(table)
-        .push(" WHERE xid = ")
-        .literal(xid.as_bytes())
-        .push(" AND branch_id = ")
-        .number(branch_id)
-        .push(" AND md5(rollback_info) = ")
-        .literal(digest.as_bytes())
-        .push("; COMMIT;")
+/// rollback_info is what was read (its md5). On PostgreSQL in `BEGIN READ WRITE` (a
+/// session is read-only by default); on MySQL the DELETE commits itself.
+pub fn delete_statement(
+    dialect: Dialect,
+    table: &str,
+    xid: &str,
+    branch_id: i64,
+    digest: &str,
+) -> Option<quote::Sql> {
+    let sql = match dialect {
+        Dialect::Postgres => quote::Sql::new("BEGIN READ WRITE; DELETE FROM ")
+            .qualified(table)
+            .push(" WHERE xid = ")
+            .literal(xid.as_bytes()),
+        Dialect::Mysql => quote::Sql::new("DELETE FROM ")
+            .mysql_qualified(table)?
+            .push(" WHERE xid = ")
+            .mysql_text(xid),
+    }
+    .push(" AND branch_id = ")
+    .number(branch_id)
+    .push(" AND md5(rollback_info) = ")
+    .literal(digest.as_bytes());
+    Some(match dialect {
+        Dialect::Postgres => sql.push("; COMMIT;"),
+        Dialect::Mysql => sql.push(";"),
+    })
 }
 
 /// One branch's undo log, or None when it has none.
 pub async fn of_branch(
-    session: &Session,
+    session: &mut Session,
     table: &str,
     xid: &str,
     branch_id: i64,
 ) -> Result<Option<UndoLog>> {
+    let session = match session {
+        Session::Pg(s) => s,
+        Session::Mysql(s) => {
+            let sql = format!(
+                "SELECT {SELECTED} FROM {} WHERE xid = {} AND branch_id = {branch_id}",
+                qualified(table),
+                hex(xid)
+            );
+            return Ok(s.rows(&sql).await?.first().map(mysql_undo_log));
+        }
+    };
     let sql = format!(
-        "SELECT xid, branch_id, log_status, log_created, context, rollback_info, md5(rollback_info) FROM {}
+        "SELECT {SELECTED} FROM {}
 WHERE xid = $1 AND branch_id = $2",
         quote::qualified(table)
     );
@@ -876,6 +1041,38 @@ mod tests {
             Some(true)
         );
         assert_eq!(fields[1].value.same_as(Some("1.0")), Some(false));
+    }
+
+    /// MySQL's statement: each value a number, a plain quoted string or CONVERT of its
+    /// bytes (never a bare X'…', a number where one is expected), every column guarded by
+    /// its utf8mb4 text byte for byte.
+    #[test]
+    fn a_mysql_restore_writes_typed_values_and_guards_each_column_exactly() {
+        let images = decode("serializer=jackson&compressorType=NONE", LAB.as_bytes()).unwrap();
+        let after = &images[0].after[0];
+        let read = ReadRow {
+            key: vec![("id".into(), ImageValue::Number("1001".into()))],
+            now: vec![
+                ("id".into(), Some("1001".into())),
+                ("amount".into(), Some("7".into())),
+                ("note".into(), Some("it's".into())),
+            ],
+        };
+        let sql = restore_statement(Dialect::Mysql, "accounts", after, &read).unwrap();
+        assert_eq!(
+            sql.as_str(),
+            "UPDATE `accounts` SET `amount` = 90, `note` = 'seata' WHERE `id` = 1001 \
+AND CAST(CAST(`id` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST('1001' AS BINARY) \
+AND CAST(CAST(`amount` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST('7' AS BINARY) \
+AND CAST(CAST(`note` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST(CONVERT(X'69742773' USING utf8mb4) AS BINARY);"
+        );
+        assert_eq!(read.lock_key(), "1001");
+        let pg = restore_statement(Dialect::Postgres, "accounts", after, &read).unwrap();
+        assert!(
+            pg.as_str().starts_with("UPDATE \"accounts\" SET \"amount\" = '90', \"note\" = 'seata' WHERE \"id\" = '1001' AND "),
+            "{}",
+            pg.as_str()
+        );
     }
 
     #[test]

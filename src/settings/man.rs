@@ -145,6 +145,7 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         "The business databases of the coordinator's clients (indoubt seata globals, seata tcc, seata sagas): the Seata tables each holds, named as the client names them; a table not named is not read.",
         &[
             plain("postgres", Kind::Text, "a postgres target name or connection string: the business database"),
+            plain("mysql", Kind::Text, "instead of postgres: a mysql target name, for a business database on MySQL or MariaDB"),
             plain("undo_log", Kind::Text, "AT mode's undo log (client.undo.log-table, usually undo_log): the images of a stuck branch, and undo logs no global needs"),
             plain("tcc_fence_log", Kind::Text, "TCC's fence table (usually tcc_fence_log): reservations nobody releases, records never cleaned"),
             plain("saga_table_prefix", Kind::Text, "the saga engine's table prefix (usually seata_): instances unknown, stalled, or whose compensation failed"),

@@ -28,7 +28,7 @@ pub struct Coordinator {
     /// The config's `postgres:` or `mysql:` as written.
     pub written: String,
     /// Its store's server; one that cannot be used is this coordinator's UNKNOWN.
-    pub store: Store,
+    pub store: Db,
     pub global_table: String,
     pub branch_table: String,
     pub lock_table: String,
@@ -40,40 +40,99 @@ pub struct Coordinator {
     pub clients: Vec<Client>,
 }
 
-/// Where a coordinator's store is.
-// One per coordinator of the config: its size is of no consequence.
+/// Where a coordinator's store or a client's business database is: PostgreSQL, or MySQL
+/// or MariaDB (whose statements are in their SQL).
+// One or a few per coordinator of the config: its size is of no consequence.
 #[allow(clippy::large_enum_variant)]
-pub enum Store {
+pub enum Db {
     Postgres(Referenced),
     Mysql(Result<MysqlTarget, String>),
+}
+
+impl Db {
+    /// The config's `postgres:` or `mysql:` (exactly one), resolved; `whose` names the
+    /// section in the error.
+    fn of(
+        t: &Targets,
+        whose: &str,
+        (pg, my): (&Option<String>, &Option<String>),
+    ) -> Result<(String, Db)> {
+        match (pg, my) {
+            (Some(pg), None) => Ok((pg.clone(), Db::Postgres(t.referenced(pg)))),
+            (None, Some(my)) => Ok((my.clone(), Db::Mysql(t.mysql_referenced(my)))),
+            _ => Err(hinted(
+                format!("{whose} names its database by neither or both of postgres: and mysql:"),
+                "name the database with exactly one of them (see `man 5 indoubt-config`)",
+            )),
+        }
+    }
+
+    /// Where a statement for it runs (`written`: the config's name for it): a statement
+    /// names no server.
+    pub fn place(&self, written: &str, whose: &str) -> String {
+        match self {
+            Db::Postgres(target) => crate::settings::targets::place(target, written),
+            Db::Mysql(_) => format!("in {whose} database (mysql target {written})"),
+        }
+    }
+
+    /// The role or account it connects as, when its target is usable.
+    pub fn role(&self) -> Option<&str> {
+        match self {
+            Db::Postgres(Ok(t)) => Some(t.params.user.as_str()),
+            Db::Mysql(Ok(t)) => Some(t.params.user.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The MySQL database its connection names, if any.
+    pub fn mysql_database(&self) -> Option<&str> {
+        match self {
+            Db::Mysql(Ok(t)) => t.params.database.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// A business database of the coordinator's clients, and the Seata tables it holds.
 pub struct Client {
     pub name: String,
-    /// The config's `postgres:` as written.
-    pub postgres: String,
-    pub target: Referenced,
+    /// The config's `postgres:` or `mysql:` as written.
+    pub written: String,
+    pub db: Db,
     pub undo_log: Option<String>,
     pub tcc_fence_log: Option<String>,
     pub saga_table_prefix: Option<String>,
 }
 
 impl Client {
-    fn of(t: &Targets, name: &str, c: &SeataClientConfig) -> Client {
-        Client {
+    fn of(t: &Targets, coordinator: &str, name: &str, c: &SeataClientConfig) -> Result<Client> {
+        let (written, db) = Db::of(
+            t,
+            &format!("seata coordinator {coordinator} client {name}"),
+            (&c.postgres, &c.mysql),
+        )?;
+        Ok(Client {
             name: name.to_string(),
-            postgres: c.postgres.clone(),
-            target: t.referenced(&c.postgres),
+            written,
+            db,
             undo_log: c.undo_log.clone(),
             tcc_fence_log: c.tcc_fence_log.clone(),
             saga_table_prefix: c.saga_table_prefix.clone(),
-        }
+        })
     }
 
     /// Where a statement for its database runs.
     pub fn place(&self) -> String {
-        crate::settings::targets::place(&self.target, &self.postgres)
+        self.db.place(&self.written, "the client's")
+    }
+
+    /// Which SQL its statements are in.
+    pub fn dialect(&self) -> crate::seata::client::Dialect {
+        match self.db {
+            Db::Postgres(_) => crate::seata::client::Dialect::Postgres,
+            Db::Mysql(_) => crate::seata::client::Dialect::Mysql,
+        }
     }
 }
 
@@ -102,16 +161,11 @@ pub fn client_ages(
 pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Result<Coordinator> {
     let (grace, critical_age) = ages(name, c);
     let (reservation_age, saga_stall, fence_retention) = client_ages(name, c);
-    let (written, store) = match (&c.postgres, &c.mysql) {
-        (Some(pg), None) => (pg.clone(), Store::Postgres(t.referenced(pg))),
-        (None, Some(my)) => (my.clone(), Store::Mysql(t.mysql_referenced(my))),
-        _ => {
-            return Err(hinted(
-                format!("seata coordinator {name} names its store by neither or both of postgres: and mysql:"),
-                "name the store's database with exactly one of them (see `man 5 indoubt-config`)",
-            ))
-        }
-    };
+    let (written, store) = Db::of(
+        t,
+        &format!("seata coordinator {name}"),
+        (&c.postgres, &c.mysql),
+    )?;
     Ok(Coordinator {
         name: name.to_string(),
         written,
@@ -127,8 +181,8 @@ pub fn coordinator(t: &Targets, name: &str, c: &SeataConfig) -> Result<Coordinat
         clients: c
             .clients
             .iter()
-            .map(|(n, client)| Client::of(t, n, client))
-            .collect(),
+            .map(|(n, client)| Client::of(t, name, n, client))
+            .collect::<Result<_>>()?,
     })
 }
 
@@ -137,24 +191,21 @@ impl Coordinator {
     /// without its password.
     pub fn store_shown(&self) -> String {
         match &self.store {
-            Store::Postgres(Ok(t)) => t.name.clone().unwrap_or_else(|| t.params.describe()),
-            Store::Mysql(Ok(_)) => format!("mysql target {}", self.written),
+            Db::Postgres(Ok(t)) => t.name.clone().unwrap_or_else(|| t.params.describe()),
+            Db::Mysql(Ok(_)) => format!("mysql target {}", self.written),
             _ => "(unusable: see the finding)".into(),
         }
     }
 
     /// Where a statement for its store runs: a statement names no server.
     pub fn place(&self) -> String {
-        match &self.store {
-            Store::Postgres(target) => crate::settings::targets::place(target, &self.written),
-            Store::Mysql(_) => format!("in the store's database (mysql target {})", self.written),
-        }
+        self.store.place(&self.written, "the store's")
     }
 
     /// Whether its store is PostgreSQL (else MySQL or MariaDB: its statements are in
     /// that SQL).
     pub fn on_postgres(&self) -> bool {
-        matches!(self.store, Store::Postgres(_))
+        matches!(self.store, Db::Postgres(_))
     }
 
     /// Its store's three tables, as the config names them.

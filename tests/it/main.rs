@@ -35,6 +35,7 @@ mod resolve_pg;
 mod resolve_tm;
 mod resolve_tm_mysql;
 mod seata;
+mod seata_mariadb;
 mod secrets;
 mod serve;
 mod settings;

@@ -22,7 +22,7 @@ fn write_config(dir: &std::path::Path, store_url: &str, extra: &str) -> std::pat
 
 /// A next command as printed (an `indoubt …` line), run by `sh` with the indoubt under
 /// test first on PATH and `-o json`: its report and exit status.
-fn pasted(next: &str) -> (Value, Option<i32>) {
+pub(crate) fn pasted(next: &str) -> (Value, Option<i32>) {
     let bin = assert_cmd::cargo::cargo_bin("indoubt");
     let out = std::process::Command::new("sh")
         .args(["-c", &next.replacen("indoubt ", "indoubt -o json ", 1)])
@@ -37,7 +37,7 @@ fn pasted(next: &str) -> (Value, Option<i32>) {
     (report, out.status.code())
 }
 
-fn globals(config: &std::path::Path) -> (Value, Outcome) {
+pub(crate) fn globals(config: &std::path::Path) -> (Value, Outcome) {
     let out = run(indoubt()
         .args(["-o", "json", "--config"])
         .arg(config)
@@ -702,7 +702,7 @@ fn client_config(
     )
 }
 
-fn probe(config: &std::path::Path, args: &[&str]) -> (Value, Outcome) {
+pub(crate) fn probe(config: &std::path::Path, args: &[&str]) -> (Value, Outcome) {
     let out = run(indoubt()
         .args(["-o", "json", "--config"])
         .arg(config)
@@ -1194,16 +1194,7 @@ fn a_try_marked_cancelled_by_hand_lets_the_coordinators_retry_end_its_global() {
         "{again:#}"
     );
     // The coordinator's next Cancel reaches the live client, whose fence says it ran.
-    let mut store_db = postgres::Client::connect(&store, postgres::NoTls).unwrap();
-    wait_for("the global ended by the coordinator's retry", || {
-        store_db
-            .query(
-                "SELECT 1 FROM global_table WHERE xid = $1",
-                &[&xid.as_str()],
-            )
-            .unwrap()
-            .is_empty()
-    });
+    common::seata::wait_ended(&store, &xid);
     // A branch that is not there: UNKNOWN, nothing done.
     let out = run(indoubt()
         .args(["--config"])
@@ -1487,19 +1478,11 @@ impl HeldUp {
                 "table=accounts".into(),
                 format!("id={}", self.id),
                 format!("app={}", unique("atserve")),
-                "serve_ms=8000".into(),
+                "serve_ms=30000".into(),
+                format!("until_ended={}", self.xid),
             ],
         );
-        let mut store = postgres::Client::connect(&self.store, postgres::NoTls).unwrap();
-        wait_for("the global ended by the coordinator's retry", || {
-            store
-                .query(
-                    "SELECT 1 FROM global_table WHERE xid = $1",
-                    &[&self.xid.as_str()],
-                )
-                .unwrap()
-                .is_empty()
-        });
+        common::seata::wait_ended(&self.store, &self.xid);
         served
     }
 }

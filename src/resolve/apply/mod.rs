@@ -9,6 +9,7 @@ pub mod mysql;
 pub mod pg;
 pub mod seata;
 pub mod seata_at;
+pub mod seata_client;
 
 pub use branch::{Branch, Decided, Engine};
 

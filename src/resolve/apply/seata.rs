@@ -2,16 +2,16 @@
 //! rolled back), in its client's fence table: read again right before, written only
 //! while it is still tried (the statement's own `status = 1` guard), its row count read.
 
+use super::seata_client::{write_counted, ClientTarget};
 use crate::audit::record::Status;
 use crate::codes;
 use crate::findings::Finding;
-use crate::pg::session::{self, Session};
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
+use crate::seata::client::Session;
 use crate::seata::fence;
-use crate::settings::targets::PgTarget;
 use crate::term::Shown;
 use crate::text;
 use crate::text::Text;
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// What is proposed for the Try record: known before anything is sent.
 pub struct FenceMark {
-    pub target: PgTarget,
+    pub target: ClientTarget,
     pub report_target: Target,
     pub table: String,
     pub xid: String,
@@ -38,11 +38,11 @@ pub struct FenceMark {
 impl FenceMark {
     #[allow(clippy::too_many_arguments)] // one record's whole description, once
     pub fn new(
-        target: PgTarget,
+        target: ClientTarget,
         report_target: Target,
         table: String,
         (xid, branch_id): (String, i64),
-        status: i16,
+        (status, statement): (i16, crate::quote::Sql),
         heuristic: bool,
         evidence: serde_json::Value,
         summary: Vec<Block>,
@@ -54,9 +54,7 @@ impl FenceMark {
                 _ => "rollback",
             },
             heuristic,
-            action: fence::mark_statement(&table, &xid, branch_id, status)
-                .as_str()
-                .to_string(),
+            action: statement.as_str().to_string(),
         };
         let id = format!("{xid}#{branch_id}");
         FenceMark {
@@ -82,11 +80,11 @@ impl FenceMark {
     }
 
     async fn session(&self) -> Result<Session> {
-        session::connect(&self.target.params, self.timeout).await
+        self.target.connect(self.timeout).await
     }
 
     /// The record's status now: None when it is gone.
-    async fn status_now(&self, session: &Session) -> Result<Option<i16>> {
+    async fn status_now(&self, session: &mut Session) -> Result<Option<i16>> {
         Ok(
             fence::record(session, &self.table, &self.xid, self.branch_id)
                 .await?
@@ -188,8 +186,10 @@ impl Subject for FenceMark {
     /// The prompt may have taken minutes: still tried, or what became of it.
     async fn still_valid(&mut self) -> Option<Applied> {
         let now = async {
-            let session = self.session().await?;
-            self.status_now(&session).await
+            let mut session = self.session().await?;
+            let now = self.status_now(&mut session).await;
+            session.close().await;
+            now
         };
         match now.await {
             Ok(Some(1)) => None,
@@ -203,15 +203,13 @@ impl Subject for FenceMark {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let session = match self.session().await {
+        let mut session = match self.session().await {
             Ok(session) => session,
             Err(e) => {
                 return Applied::new(Status::Error, codes::FAILED, format!("nothing done: {e:#}"))
             }
         };
-        #[allow(clippy::disallowed_methods)] // the one place a fence record is written
-        let ran = session.write_counted(&self.plan.action).await;
-        match ran {
+        let applied = match write_counted(&mut session, &self.plan.action).await {
             Ok(Ok(1)) => Applied::new(
                 Status::Ok,
                 codes::RESOLVED,
@@ -219,7 +217,7 @@ impl Subject for FenceMark {
             ),
             // The guard held it off: it changed between the read and the write.
             Ok(Ok(_)) => {
-                let now = self.status_now(&session).await.ok().flatten();
+                let now = self.status_now(&mut session).await.ok().flatten();
                 let mut applied = self.not_tried(now, "when written");
                 if applied.status == Status::Refused {
                     applied.status = Status::LostRace;
@@ -227,25 +225,17 @@ impl Subject for FenceMark {
                 }
                 applied
             }
-            Ok(Err(e)) => {
-                let code = e.as_db_error().map(|d| d.code().code().to_string());
-                let said = crate::pg::wire::pg_error(e);
-                let applied = Applied::new(
-                    Status::Error,
-                    codes::FAILED,
-                    format!("nothing done: {said:#}"),
-                )
-                .server_code(code.clone());
-                match code.as_deref() {
-                    Some("42501") => applied.advice(text![
-                        "grant the role UPDATE on ",
-                        self.table,
-                        " (or run as the fence's owner)"
-                    ]),
-                    _ => applied,
-                }
-            }
+            Ok(Err(refused)) => refused.applied(
+                "nothing done",
+                text![
+                    "grant the role UPDATE on ",
+                    self.table,
+                    " (or run as the fence's owner)"
+                ],
+            ),
             Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
-        }
+        };
+        session.close().await;
+        applied
     }
 }

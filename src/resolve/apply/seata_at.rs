@@ -4,18 +4,18 @@
 //! unless each changes its one row), or its undo log deleted (guarded by the md5 of what
 //! was read). The undo log is read again right before.
 
+use super::seata_client::{begin, write_counted, ClientTarget};
 use crate::audit::record::Status;
 use crate::cli::AtFix;
 use crate::codes;
 use crate::findings::Finding;
-use crate::pg::session::{self, Session};
 use crate::quote::Sql;
 use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
+use crate::seata::client::Session;
 use crate::seata::undo;
-use crate::settings::targets::PgTarget;
 use crate::term::Shown;
 use crate::text;
 use crate::text::Text;
@@ -42,7 +42,7 @@ pub trait StoreCheck {
 
 /// What is proposed for the branch: known before anything is sent.
 pub struct AtFixing<'a> {
-    pub target: PgTarget,
+    pub target: ClientTarget,
     pub report_target: Target,
     pub undo: UndoLogRead,
     pub fix: AtFix,
@@ -60,7 +60,7 @@ pub struct AtFixing<'a> {
 impl<'a> AtFixing<'a> {
     #[allow(clippy::too_many_arguments)] // one branch's whole description, once
     pub fn new(
-        target: PgTarget,
+        target: ClientTarget,
         report_target: Target,
         undo: UndoLogRead,
         fix: AtFix,
@@ -74,7 +74,7 @@ impl<'a> AtFixing<'a> {
             // Deleting the undo log keeps what the branch wrote, which the rollback the
             // coordinator decided would have undone: a person's decision.
             heuristic: fix == AtFix::UndoLog,
-            action: action(fix, &statements),
+            action: action(fix, &statements, begin(target.dialect())),
         };
         let id = format!("{}#{}", undo.xid, undo.branch_id);
         AtFixing {
@@ -93,11 +93,11 @@ impl<'a> AtFixing<'a> {
     }
 
     async fn session(&self) -> Result<Session> {
-        session::connect(&self.target.params, self.timeout).await
+        self.target.connect(self.timeout).await
     }
 
     /// The undo log's md5 now: None when it is gone.
-    async fn digest_now(&self, session: &Session) -> Result<Option<String>> {
+    async fn digest_now(&self, session: &mut Session) -> Result<Option<String>> {
         let u = &self.undo;
         Ok(undo::of_branch(session, &u.table, &u.xid, u.branch_id)
             .await?
@@ -121,22 +121,20 @@ impl<'a> AtFixing<'a> {
     }
 
     /// The UPDATEs, in one transaction kept only when each changed its one row.
-    async fn set_rows_back(&self, session: &Session) -> Applied {
-        #[allow(clippy::disallowed_methods)] // the one place an AT branch's rows are written
-        let step = |sql: String| async move { session.write_counted(&sql).await };
+    async fn set_rows_back(&self, session: &mut Session) -> Applied {
         let failed = |e: String| Applied::new(Status::Error, codes::FAILED, e);
-        match step("BEGIN READ WRITE".into()).await {
+        let unknown =
+            |e: anyhow::Error| Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}"));
+        match write_counted(session, begin(session.dialect())).await {
             Ok(Ok(_)) => {}
-            Ok(Err(e)) => {
-                return failed(format!("nothing done: {:#}", crate::pg::wire::pg_error(e)))
-            }
-            Err(e) => return Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+            Ok(Err(refused)) => return failed(format!("nothing done: {}", refused.said)),
+            Err(e) => return unknown(e),
         }
         for (i, sql) in self.statements.iter().enumerate() {
-            match step(sql.as_str().to_string()).await {
+            match write_counted(session, sql.as_str()).await {
                 Ok(Ok(1)) => {}
                 Ok(Ok(_)) => {
-                    let rolled_back = step("ROLLBACK".into()).await;
+                    let rolled_back = write_counted(session, "ROLLBACK").await;
                     let mut applied = Applied::new(
                         Status::LostRace,
                         codes::LOST_RACE,
@@ -154,22 +152,17 @@ impl<'a> AtFixing<'a> {
                     }
                     return applied;
                 }
-                Ok(Err(e)) => {
-                    let code = e.as_db_error().map(|d| d.code().code().to_string());
-                    let said = crate::pg::wire::pg_error(e);
-                    let _ = step("ROLLBACK".into()).await;
-                    let applied = failed(format!("nothing done (rolled back): {said:#}"))
-                        .server_code(code.clone());
-                    return match code.as_deref() {
-                        Some("42501") => applied
-                            .advice("grant the role UPDATE on the table (or run as its owner)"),
-                        _ => applied,
-                    };
+                Ok(Err(refused)) => {
+                    let _ = write_counted(session, "ROLLBACK").await;
+                    return refused.applied(
+                        "nothing done (rolled back)",
+                        text!["grant the role UPDATE on the table (or run as its owner)"],
+                    );
                 }
-                Err(e) => return Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+                Err(e) => return unknown(e),
             }
         }
-        match step("COMMIT".into()).await {
+        match write_counted(session, "COMMIT").await {
             Ok(Ok(_)) => Applied::new(
                 Status::Ok,
                 codes::RESOLVED,
@@ -178,21 +171,16 @@ impl<'a> AtFixing<'a> {
                     self.statements.len()
                 ),
             ),
-            Ok(Err(e)) => failed(format!(
-                "nothing done: the COMMIT failed: {:#}",
-                crate::pg::wire::pg_error(e)
-            )),
-            Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
+            Ok(Err(refused)) => failed(format!("nothing done: the COMMIT failed: {}", refused.said)),
+            Err(e) => unknown(e),
         }
     }
 
-    async fn delete_undo_log(&self, session: &Session) -> Applied {
+    async fn delete_undo_log(&self, session: &mut Session) -> Applied {
         let Some(statement) = self.statements.first() else {
             return Applied::new(Status::Error, codes::FAILED, "nothing to run");
         };
-        #[allow(clippy::disallowed_methods)] // the one place an undo log is deleted
-        let ran = session.write_counted(statement.as_str()).await;
-        match ran {
+        match write_counted(session, statement.as_str()).await {
             Ok(Ok(1)) => Applied::new(
                 Status::Ok,
                 codes::RESOLVED,
@@ -205,32 +193,21 @@ impl<'a> AtFixing<'a> {
                 applied.code = codes::LOST_RACE;
                 applied
             }
-            Ok(Err(e)) => {
-                let code = e.as_db_error().map(|d| d.code().code().to_string());
-                let said = crate::pg::wire::pg_error(e);
-                let applied =
-                    Applied::new(Status::Error, codes::FAILED, format!("nothing done: {said:#}"))
-                        .server_code(code.clone());
-                match code.as_deref() {
-                    Some("42501") => applied.advice(text![
-                        "grant the role DELETE on ",
-                        self.undo.table,
-                        " (or run as its owner)"
-                    ]),
-                    _ => applied,
-                }
-            }
+            Ok(Err(refused)) => refused.applied(
+                "nothing done",
+                text!["grant the role DELETE on ", self.undo.table, " (or run as its owner)"],
+            ),
             Err(e) => Applied::new(Status::Unknown, codes::FAILED, format!("{e:#}")),
         }
     }
 }
 
 /// The statements as one text to confirm and record.
-fn action(fix: AtFix, statements: &[Sql]) -> String {
+fn action(fix: AtFix, statements: &[Sql], begin: &str) -> String {
     let each: Vec<&str> = statements.iter().map(Sql::as_str).collect();
     match fix {
         AtFix::AfterImage => format!(
-            "BEGIN READ WRITE; {} COMMIT; (each UPDATE must change its one row, else ROLLBACK)",
+            "{begin}; {} COMMIT; (each UPDATE must change its one row, else ROLLBACK)",
             each.join(" ")
         ),
         AtFix::UndoLog => each.join(" "),
@@ -326,8 +303,10 @@ impl<'a> Subject for AtFixing<'a> {
             Err(e) => return unreadable(e),
         }
         let now = async {
-            let session = self.session().await?;
-            self.digest_now(&session).await
+            let mut session = self.session().await?;
+            let now = self.digest_now(&mut session).await;
+            session.close().await;
+            now
         };
         match now.await {
             Ok(Some(d)) if d == self.undo.digest => None,
@@ -337,15 +316,17 @@ impl<'a> Subject for AtFixing<'a> {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let session = match self.session().await {
+        let mut session = match self.session().await {
             Ok(session) => session,
             Err(e) => {
                 return Applied::new(Status::Error, codes::FAILED, format!("nothing done: {e:#}"))
             }
         };
-        match self.fix {
-            AtFix::AfterImage => self.set_rows_back(&session).await,
-            AtFix::UndoLog => self.delete_undo_log(&session).await,
-        }
+        let applied = match self.fix {
+            AtFix::AfterImage => self.set_rows_back(&mut session).await,
+            AtFix::UndoLog => self.delete_undo_log(&mut session).await,
+        };
+        session.close().await;
+        applied
     }
 }

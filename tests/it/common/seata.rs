@@ -101,3 +101,15 @@ pub fn line<'a>(lines: &'a [Line], kind: &str) -> &'a Line {
         panic!("the harness printed no {kind} line: {all:#?}")
     })
 }
+
+/// Waits until the coordinator whose store is this PostgreSQL URL has ended the global
+/// (its row gone from `global_table`).
+pub fn wait_ended(store: &str, xid: &str) {
+    let mut store = postgres::Client::connect(store, postgres::NoTls).unwrap();
+    wait_for("the global ended by the coordinator's retry", || {
+        store
+            .query("SELECT 1 FROM global_table WHERE xid = $1", &[&xid])
+            .unwrap()
+            .is_empty()
+    });
+}

@@ -52,6 +52,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *                           [timeout_ms=N] [halt=none|after-dirty-write]
  *   Stuck at-blocked        tc=... db=JDBC_URL table=NAME id=N [app=NAME] [held_by=XID]
  *   Stuck at-serve          tc=... db=JDBC_URL table=NAME id=N [app=NAME] [serve_ms=N]
+ *                           [until_ended=XID]
  *   Stuck tcc-no-cancel     tc=... db=JDBC_URL table=NAME id=N app=NAME [timeout_ms=N]
  *   Stuck tcc-cancel-fails  tc=... db=JDBC_URL table=NAME id=N app=NAME [serve_ms=N]
  *   Stuck tcc-suspended     tc=... db=JDBC_URL table=NAME id=N app=NAME
@@ -117,7 +118,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *     database's stuck branches meanwhile).
  * <li>{@code at-serve}: an AT client of the database and nothing else: its RM takes the
  *     coordinator's retried rollbacks of that database's stuck branches for
- *     {@code serve_ms}, then the row is printed.
+ *     {@code serve_ms} — or, with {@code until_ended}, until the coordinator has ended that
+ *     global, at most {@code serve_ms} — then the row is printed.
  * <li>{@code tcc-no-cancel}: a TCC Try (fence row status 1, the business row 'reserved')
  *     whose global is never ended by its client: the JVM halts after the Try.
  * <li>{@code tcc-cancel-fails}: a Try, then the TM rolls the global back and the Cancel
@@ -304,7 +306,19 @@ public final class Stuck {
         initClients(s);
         DataSourceProxy proxy = new DataSourceProxy(raw);
         say("resource id=" + proxy.getResourceId());
-        serve(s);
+        String xid = s.opt("until_ended", null);
+        if (xid == null) {
+            serve(s);
+        } else {
+            // Until the coordinator has ended that global (it answers Finished for one it
+            // no longer has), at most serve_ms: a fixed time is too short when the
+            // machine is busy.
+            say("serving ms=" + s.serveMillis + " until_ended=" + xid);
+            long deadline = System.currentTimeMillis() + s.serveMillis;
+            while (System.currentTimeMillis() < deadline && !ended(xid)) {
+                Thread.sleep(200);
+            }
+        }
         printRow(raw, s.table(), s.id());
     }
 
@@ -537,6 +551,17 @@ public final class Stuck {
     }
 
     /** Keeps the process up (its RM answering the coordinator's retries) for serve_ms. */
+    /** Whether the coordinator has ended this global: Finished, Committed or Rollbacked. */
+    private static boolean ended(String xid) {
+        try {
+            GlobalStatus status = GlobalTransactionContext.reload(xid).getStatus();
+            return status == GlobalStatus.Finished || status == GlobalStatus.Committed
+                || status == GlobalStatus.Rollbacked;
+        } catch (TransactionException e) {
+            return false;
+        }
+    }
+
     private static void serve(Settings s) throws InterruptedException {
         say("serving ms=" + s.serveMillis);
         Thread.sleep(s.serveMillis);

@@ -1,0 +1,118 @@
+//! A session on a Seata client's business database — PostgreSQL, or MySQL or MariaDB —
+//! for the readers of the client tables (undo log, fence, saga store), which speak each
+//! one's SQL; and whether a client table can be read at all.
+
+use super::store::{self, Problem};
+use crate::mysql::tables::{access, TableAccess};
+use anyhow::Result;
+
+/// A session on a business database.
+// One per client read or resolution: its size is of no consequence.
+#[allow(clippy::large_enum_variant)]
+pub enum Session {
+    Pg(crate::pg::session::Session),
+    Mysql(crate::mysql::session::Session),
+}
+
+/// Which SQL a statement for a business database is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Postgres,
+    Mysql,
+}
+
+impl Session {
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Session::Pg(_) => Dialect::Postgres,
+            Session::Mysql(_) => Dialect::Mysql,
+        }
+    }
+
+    /// What keeps each of these tables (and the columns read of it) from being read.
+    pub async fn table_problems(&mut self, tables: &[(&str, &[&str])]) -> Result<Vec<Problem>> {
+        let session = match self {
+            Session::Pg(s) => return store::table_problems(s, tables).await,
+            Session::Mysql(s) => s,
+        };
+        let mut problems = Vec::new();
+        for (table, columns) in tables {
+            let columns: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+            let table = table.to_string();
+            // The server answers a SELECT … LIMIT 0 as it would the read: the table,
+            // each column and the privileges on each are checked, no row is read.
+            problems.extend(match access(session, &table, &columns).await? {
+                TableAccess::Readable => None,
+                TableAccess::Missing => Some(Problem::Missing { table }),
+                TableAccess::MissingColumns(columns, _) if !columns.is_empty() => {
+                    Some(Problem::MissingColumns { table, columns })
+                }
+                TableAccess::MissingColumns(..)
+                | TableAccess::Denied(_)
+                | TableAccess::DeniedOrMissing(_) => Some(Problem::NotReadable { table }),
+            });
+        }
+        Ok(problems)
+    }
+
+    /// Ends the session; a failure to end it politely is of no consequence.
+    pub async fn close(self) {
+        match self {
+            Session::Pg(_) => {}
+            Session::Mysql(s) => s.close().await,
+        }
+    }
+}
+
+/// A MySQL DATETIME column as the text protocol gives it.
+pub fn local_time(row: &mysql_async::Row, i: usize) -> Option<chrono::NaiveDateTime> {
+    let t = crate::mysql::session::text(row, i)?;
+    chrono::NaiveDateTime::parse_from_str(t.trim(), "%Y-%m-%d %H:%M:%S%.f").ok()
+}
+
+/// A list of xids for MySQL's `IN (…)`, each a hex literal (compared as the bytes).
+pub fn mysql_xids(xids: &[String]) -> String {
+    let each: Vec<String> = xids.iter().map(|x| crate::mysql::tables::hex(x)).collect();
+    each.join(", ")
+}
+
+/// A string as a MySQL expression of that text in the column's character set: `'…'` when
+/// it holds only characters that show and no quote or backslash, else
+/// `CONVERT(X'…' USING utf8mb4)` — never a bare `X'…'`, which MySQL reads as a number
+/// where a number is expected.
+pub fn mysql_char(value: &str) -> String {
+    crate::quote::Sql::new("")
+        .mysql_text(value)
+        .as_str()
+        .to_string()
+}
+
+/// A number as written in an undo log (JSON's grammar: digits, a sign, a point, an
+/// exponent), bare; None for anything else, which is never placed in a statement.
+pub fn mysql_number(value: &str) -> Option<String> {
+    let fine = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-.eE".contains(c))
+        && value
+            .chars()
+            .next()
+            .is_some_and(|c| c == '-' || c.is_ascii_digit());
+    fine.then(|| value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mysql_value_is_never_a_bare_hex_literal() {
+        assert_eq!(mysql_char("seata"), "'seata'");
+        assert_eq!(mysql_char("it's"), "CONVERT(X'69742773' USING utf8mb4)");
+        assert_eq!(mysql_char(""), "''");
+        assert_eq!(mysql_number("90.50"), Some("90.50".into()));
+        assert_eq!(mysql_number("1E+2"), Some("1E+2".into()));
+        assert_eq!(mysql_number("1; DROP"), None);
+        assert_eq!(mysql_number("e1"), None);
+    }
+}
