@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
+            [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -446,6 +447,47 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;seata;help;help' {
             break
         }
+        'indoubt;modulith' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('publications', 'publications', [CompletionResultType]::ParameterValue, 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;modulith;publications' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;modulith;help' {
+            [CompletionResult]::new('publications', 'publications', [CompletionResultType]::ParameterValue, 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;modulith;help;publications' {
+            break
+        }
+        'indoubt;modulith;help;help' {
+            break
+        }
         'indoubt;reconcile' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)')
@@ -849,6 +891,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('kafka', 'kafka', [CompletionResultType]::ParameterValue, 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions')
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
+            [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -917,6 +960,13 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;seata;sagas' {
+            break
+        }
+        'indoubt;help;modulith' {
+            [CompletionResult]::new('publications', 'publications', [CompletionResultType]::ParameterValue, 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned')
+            break
+        }
+        'indoubt;help;modulith;publications' {
             break
         }
         'indoubt;help;reconcile' {

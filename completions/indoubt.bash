@@ -34,6 +34,9 @@ _indoubt() {
             indoubt,kafka)
                 cmd="indoubt__subcmd__kafka"
                 ;;
+            indoubt,modulith)
+                cmd="indoubt__subcmd__modulith"
+                ;;
             indoubt,mysql)
                 cmd="indoubt__subcmd__mysql"
                 ;;
@@ -106,6 +109,9 @@ _indoubt() {
             indoubt__subcmd__help,kafka)
                 cmd="indoubt__subcmd__help__subcmd__kafka"
                 ;;
+            indoubt__subcmd__help,modulith)
+                cmd="indoubt__subcmd__help__subcmd__modulith"
+                ;;
             indoubt__subcmd__help,mysql)
                 cmd="indoubt__subcmd__help__subcmd__mysql"
                 ;;
@@ -147,6 +153,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__kafka,transactions)
                 cmd="indoubt__subcmd__help__subcmd__kafka__subcmd__transactions"
+                ;;
+            indoubt__subcmd__help__subcmd__modulith,publications)
+                cmd="indoubt__subcmd__help__subcmd__modulith__subcmd__publications"
                 ;;
             indoubt__subcmd__help__subcmd__mysql,xa)
                 cmd="indoubt__subcmd__help__subcmd__mysql__subcmd__xa"
@@ -216,6 +225,18 @@ _indoubt() {
                 ;;
             indoubt__subcmd__kafka__subcmd__help,transactions)
                 cmd="indoubt__subcmd__kafka__subcmd__help__subcmd__transactions"
+                ;;
+            indoubt__subcmd__modulith,help)
+                cmd="indoubt__subcmd__modulith__subcmd__help"
+                ;;
+            indoubt__subcmd__modulith,publications)
+                cmd="indoubt__subcmd__modulith__subcmd__publications"
+                ;;
+            indoubt__subcmd__modulith__subcmd__help,help)
+                cmd="indoubt__subcmd__modulith__subcmd__help__subcmd__help"
+                ;;
+            indoubt__subcmd__modulith__subcmd__help,publications)
+                cmd="indoubt__subcmd__modulith__subcmd__help__subcmd__publications"
                 ;;
             indoubt__subcmd__mysql,help)
                 cmd="indoubt__subcmd__mysql__subcmd__help"
@@ -326,7 +347,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata reconcile resolve audit config check serve explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,11 +642,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)
@@ -824,7 +845,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka mysql seata reconcile resolve audit config check serve explain help"
+            opts="pg kafka mysql seata modulith reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1020,6 +1041,34 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__kafka__subcmd__transactions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__modulith)
+            opts="publications"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__modulith__subcmd__publications)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1686,6 +1735,124 @@ _indoubt() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__modulith)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help publications help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__modulith__subcmd__help)
+            opts="publications help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__modulith__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__modulith__subcmd__help__subcmd__publications)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__modulith__subcmd__publications)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3163,11 +3330,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)

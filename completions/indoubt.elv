@@ -35,6 +35,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
+            cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -405,6 +406,42 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;seata;help;sagas'= {
         }
         &'indoubt;seata;help;help'= {
+        }
+        &'indoubt;modulith'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand publications 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;modulith;publications'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;modulith;help'= {
+            cand publications 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;modulith;help;publications'= {
+        }
+        &'indoubt;modulith;help;help'= {
         }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
@@ -778,6 +815,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand kafka 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
+            cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -830,6 +868,11 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;seata;tcc'= {
         }
         &'indoubt;help;seata;sagas'= {
+        }
+        &'indoubt;help;modulith'= {
+            cand publications 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
+        }
+        &'indoubt;help;modulith;publications'= {
         }
         &'indoubt;help;reconcile'= {
         }

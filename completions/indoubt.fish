@@ -44,6 +44,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "pg" -d 'Inspect Pos
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "seata" -d 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "modulith" -d 'Inspect Spring Modulith\'s event publication registry: events never delivered'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
@@ -393,6 +394,40 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_s
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "tcc" -d 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients\' databases'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "sagas" -d 'Saga instances unknown, stalled, or whose compensation failed, in the clients\' saga stores'
 complete -c indoubt -n "__fish_indoubt_using_subcommand seata; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -f -a "publications" -d 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and not __fish_seen_subcommand_from publications help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from publications" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from help" -f -a "publications" -d 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
+complete -c indoubt -n "__fish_indoubt_using_subcommand modulith; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -707,13 +742,15 @@ kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'
-seata\t'seata coordinators with `check: true`'"
+seata\t'seata coordinators with `check: true`'
+modulith\t'modulith registries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'
-seata\t'seata coordinators with `check: true`'"
+seata\t'seata coordinators with `check: true`'
+modulith\t'modulith registries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -738,13 +775,15 @@ kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'
-seata\t'seata coordinators with `check: true`'"
+seata\t'seata coordinators with `check: true`'
+modulith\t'modulith registries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
 reconcile\t'reconcile jobs with `check: true`'
 outbox\t'outbox entries with `check: true`'
-seata\t'seata coordinators with `check: true`'"
+seata\t'seata coordinators with `check: true`'
+modulith\t'modulith registries with `check: true`'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l listen -d 'The address to serve /metrics, /healthz and /-/ready on' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l interval -d 'How often the checks run (one run at a time; /metrics serves the last completed)' -r
@@ -778,18 +817,19 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d '
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "pg" -d 'Inspect PostgreSQL'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "seata" -d 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "config" -d 'Inspect the config file'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata reconcile resolve audit config check serve explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "seata" -d 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "modulith" -d 'Inspect Spring Modulith\'s event publication registry: events never delivered'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith reconcile resolve audit config check serve explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
@@ -802,6 +842,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "globals" -d 'Global transactions past their timeout, given up or in an unknown status: branches, row locks held; locks of globals that are gone'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "tcc" -d 'TCC Trys no Confirm or Cancel ended (reservations held) and fence records never cleaned, in the clients\' databases'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from seata" -f -a "sagas" -d 'Saga instances unknown, stalled, or whose compensation failed, in the clients\' saga stores'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from modulith" -f -a "publications" -d 'Spring Modulith event publications never completed, listeners gone, poison events and completed rows never pruned'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'

@@ -224,6 +224,8 @@ pub enum CheckKind {
     Outbox,
     /// seata coordinators with `check: true`
     Seata,
+    /// modulith registries with `check: true`
+    Modulith,
 }
 
 /// What a run of the checks covers and how it runs: `check`'s and `serve`'s.

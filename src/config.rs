@@ -37,6 +37,9 @@ pub struct Config {
     /// Named Apache Seata coordinators, by their database store.
     #[serde(default)]
     pub seata: BTreeMap<String, SeataConfig>,
+    /// Named Spring Modulith event publication registries, by their database.
+    #[serde(default)]
+    pub modulith: BTreeMap<String, ModulithConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
 }
@@ -123,6 +126,27 @@ pub struct SeataClientConfig {
     pub tcc_fence_log: Option<String>,
     /// The saga engine's table prefix (`tablePrefix`, usually `seata_`).
     pub saga_table_prefix: Option<String>,
+}
+
+/// A Spring Modulith application's JDBC event publication registry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModulithConfig {
+    /// A postgres target name or conninfo (or `mysql`: a mysql target name).
+    pub postgres: Option<String>,
+    pub mysql: Option<String>,
+    /// The registry's table, optionally schema-qualified.
+    pub table: Option<String>,
+    #[serde(default, with = "serde_duration")]
+    pub incomplete_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    pub poison_attempts: Option<u64>,
+    #[serde(default, with = "serde_duration")]
+    pub retention: Option<Duration>,
+    /// Run by `indoubt check`.
+    #[serde(default)]
+    pub check: bool,
 }
 
 fn default_seata_global_table() -> String {

@@ -164,6 +164,8 @@ pub enum ObjectKind {
     ReconcileJob,
     /// A Seata global transaction, by its xid.
     SeataGlobal,
+    /// An event listener, by the id its registry names it with.
+    Listener,
 }
 
 /// One object on one server: its kind and its name as indoubt shows and reads it (server

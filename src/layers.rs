@@ -36,8 +36,17 @@ const LEAVES: [&str; 9] = [
 /// The client libraries: typed data and typed errors, for the application to judge and
 /// word. src/kafka imports only itself and the leaves (it could be a crate of its own);
 /// the others may also build on each other (reconcile reads PostgreSQL and Kafka, seata
-/// its coordinator's store through PostgreSQL).
-const LIBRARIES: [&str; 5] = ["kafka", "mysql", "pg", "reconcile", "seata"];
+/// its coordinator's store through PostgreSQL, appdb an application's database through
+/// either PostgreSQL or MySQL).
+const LIBRARIES: [&str; 7] = [
+    "appdb",
+    "kafka",
+    "modulith",
+    "mysql",
+    "pg",
+    "reconcile",
+    "seata",
+];
 
 /// What the settings never import: they are resolved before any command runs, and a
 /// command's types that the settings need live in src/settings.

@@ -1,6 +1,7 @@
 //! indoubt as a library: the CLI's modules, also used by the integration tests to speak
 //! the Kafka protocol directly (to make a genuinely hanging transaction, for one).
 
+pub mod appdb;
 pub mod assets;
 pub mod audit;
 pub mod cli;
@@ -19,6 +20,7 @@ pub mod interrupt;
 pub mod kafka;
 #[cfg(test)]
 mod layers;
+pub mod modulith;
 pub mod mysql;
 pub mod next;
 pub mod peer;

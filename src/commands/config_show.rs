@@ -34,6 +34,7 @@ struct ConfigReport {
     outboxes: Vec<OutboxView>,
     inboxes: Vec<InboxView>,
     seata_coordinators: Vec<SeataView>,
+    modulith_registries: Vec<ModulithView>,
     audit: AuditView,
     resolve: ResolveView,
 }
@@ -101,6 +102,20 @@ struct SeataView {
     clients: Vec<SeataClientView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     client_thresholds: Option<SeataClientThresholds>,
+}
+
+/// A Spring Modulith registry: its database and table, its thresholds.
+#[derive(Debug, Serialize)]
+struct ModulithView {
+    name: String,
+    /// The postgres reference, or `mysql NAME`.
+    database: String,
+    table: Sourced,
+    incomplete_age: Sourced,
+    critical_age: Sourced,
+    poison_attempts: Sourced,
+    retention: Sourced,
+    check: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -428,6 +443,33 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             }
         })
         .collect();
+    let modulith_registries = config
+        .modulith
+        .iter()
+        .map(|(name, m)| {
+            let (table, incomplete_age, critical_age, poison_attempts, retention) =
+                crate::settings::modulith::thresholds(name, m);
+            ModulithView {
+                name: name.clone(),
+                database: match (&m.postgres, &m.mysql) {
+                    (Some(pg), _) => {
+                        pg_reference(config, &format!("modulith {name}"), pg, &mut findings)
+                    }
+                    (None, Some(my)) => format!("mysql {my}"),
+                    (None, None) => "(none)".into(),
+                },
+                table: text(&table),
+                incomplete_age: duration(&incomplete_age),
+                critical_age: duration(&critical_age),
+                poison_attempts: Sourced {
+                    value: poison_attempts.value.to_string(),
+                    source: poison_attempts.source.describe(),
+                },
+                retention: duration(&retention),
+                check: run_by_check(config, "modulith publications", name),
+            }
+        })
+        .collect();
     let audit = AuditView {
         path: match &s.audit.path {
             Some(path) => Sourced {
@@ -468,6 +510,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             outboxes,
             inboxes,
             seata_coordinators,
+            modulith_registries,
             audit,
             resolve,
         },
@@ -850,6 +893,27 @@ impl TableView for ConfigReport {
                     )),
                 ]);
             }
+        }
+        for m in &self.modulith_registries {
+            let settings = [
+                ("incomplete_age", &m.incomplete_age),
+                ("critical_age", &m.critical_age),
+                ("poison_attempts", &m.poison_attempts),
+                ("retention", &m.retention),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            table.add_row(vec![
+                Cell::new("modulith"),
+                Cell::new(&m.name),
+                Cell::new(format!("{} table {}", m.database, m.table.value)),
+                Cell::new(Shown::join(
+                    settings
+                        .into_iter()
+                        .chain(m.check.then(|| shown!("run by check"))),
+                    "
+",
+                )),
+            ]);
         }
         for d in &self.resolve.decision_sources {
             let place = d

@@ -1,5 +1,6 @@
 //! One module per leaf command; each gathers, builds findings and a report, renders, and returns its status.
 
+mod appdb_common;
 mod audit_cmd;
 mod check;
 mod check_output;
@@ -11,6 +12,7 @@ mod kafka_hanging;
 mod kafka_lso;
 mod kafka_producers;
 mod kafka_transactions;
+mod modulith_publications;
 mod mysql_xa;
 mod pg_common;
 mod pg_horizon;

@@ -4,8 +4,8 @@
 //! pages read it.
 
 use super::{
-    kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, mysql_xa, pg_horizon, pg_outbox,
-    pg_prepared, pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
+    kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, modulith_publications, mysql_xa,
+    pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Family, Probe, Registered, Registry};
@@ -25,6 +25,7 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<seata_globals::SeataGlobals>::new(),
     &Registered::<seata_tcc::SeataTcc>::new(),
     &Registered::<seata_sagas::SeataSagas>::new(),
+    &Registered::<modulith_publications::ModulithPublications>::new(),
     &Registered::<reconcile::Reconcile>::new(),
 ];
 
@@ -46,6 +47,10 @@ pub static FAMILIES: &[Family] = &[
         name: "seata",
         about:
             "Inspect Apache Seata: global transactions that never end, and the row locks they hold",
+    },
+    Family {
+        name: "modulith",
+        about: "Inspect Spring Modulith's event publication registry: events never delivered",
     },
 ];
 

@@ -9,6 +9,7 @@
 //! guards).
 
 use super::seata_common;
+use crate::appdb::Dialect;
 use crate::cli::AtFix;
 use crate::codes;
 use crate::context::Context;
@@ -19,7 +20,6 @@ use crate::report::table::Style;
 use crate::report::{self, Report, TableView, Target};
 use crate::resolve::apply::seata_at::{AtFixing, StoreCheck, UndoLogRead};
 use crate::resolve::flow::{self, Recorded};
-use crate::seata::client::Dialect;
 use crate::seata::status::{decided, Decided, Stage};
 use crate::seata::store::{Held, Known};
 use crate::seata::undo::{self, Now, RowCheck, UndoLog};
@@ -62,7 +62,7 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
     let table = s.undo_table();
     let target = seata_common::client_target(client)?;
     let report_target = target.report_target();
-    let mut session = seata_common::connect_client(ctx, client, false).await?;
+    let mut session = seata_common::connect_client(ctx, client).await?;
     let log = undo::of_branch(&mut session, table, &s.xid, s.branch_id).await?;
     let images = log.as_ref().and_then(|l| l.images.as_ref().ok());
     let keyed = images.map(|i| undo::keyed_rows(i)).unwrap_or_default();

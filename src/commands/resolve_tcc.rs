@@ -53,7 +53,7 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
     let table = s.fence_table();
     let target = seata_common::client_target(client)?;
     let report_target = target.report_target();
-    let mut session = seata_common::connect_client(ctx, client, false).await?;
+    let mut session = seata_common::connect_client(ctx, client).await?;
     let record = fence::record(&mut session, table, &s.xid, s.branch_id).await;
     session.close().await;
     let record = record?;

@@ -9,13 +9,10 @@ pub(crate) use crate::settings::seata::{settings, Client, Coordinator, Db, Seata
 
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::next::Next;
-use crate::pg::session::{self, Session};
 use crate::report::Target;
 use crate::seata::mysql_store;
 use crate::seata::store::{self, Known, Problem};
 use crate::settings::probe::Uses;
-use crate::settings::targets::{MysqlTarget, Referenced};
 use crate::text;
 use crate::text::Text;
 use anyhow::Result;
@@ -29,32 +26,13 @@ pub(crate) enum ClientRead<T> {
     Failed(anyhow::Error),
 }
 
-/// A session on a client's (or the store's) database.
-pub(crate) async fn connect(ctx: &Context, target: &Referenced) -> Result<Session> {
-    let target = target.clone().map_err(anyhow::Error::msg)?;
-    let session = session::connect(&target.params, ctx.timeout).await?;
-    ctx.note(format!("connected: PostgreSQL {}", session.info.version));
-    Ok(session)
-}
-
-/// A session on a client's business database (read-only; for a resolution, one that may
-/// write: `resolve`).
+/// A read-only session on a client's business database (a resolution's writes connect
+/// through `client_target`).
 pub(crate) async fn connect_client(
     ctx: &Context,
     client: &Client,
-    resolve: bool,
-) -> Result<crate::seata::client::Session> {
-    use crate::seata::client::Session as Client;
-    Ok(match &client.db {
-        Db::Postgres(target) => Client::Pg(connect(ctx, target).await?),
-        Db::Mysql(target) => {
-            let mode = match resolve {
-                true => crate::mysql::session::Mode::Resolve,
-                false => crate::mysql::session::Mode::ReadOnly,
-            };
-            Client::Mysql(connect_mysql(ctx, target, mode).await?)
-        }
-    })
+) -> Result<crate::appdb::Session> {
+    super::appdb_common::connect(ctx, &client.db).await
 }
 
 /// The business database a resolution writes in: an unusable target is the error.
@@ -66,18 +44,6 @@ pub(crate) fn client_target(
         Db::Postgres(t) => ClientTarget::Pg(t.clone().map_err(anyhow::Error::msg)?),
         Db::Mysql(t) => ClientTarget::Mysql(t.clone().map_err(anyhow::Error::msg)?),
     })
-}
-
-/// A session on a MySQL or MariaDB store or client database.
-pub(crate) async fn connect_mysql(
-    ctx: &Context,
-    target: &Result<MysqlTarget, String>,
-    mode: crate::mysql::session::Mode,
-) -> Result<crate::mysql::session::Session> {
-    let target = target.clone().map_err(anyhow::Error::msg)?;
-    let session = crate::mysql::session::connect(&target.params, ctx.timeout, mode).await?;
-    ctx.note(format!("connected: {}", session.version));
-    Ok(session)
 }
 
 /// What the coordinator's store says now of these global transactions, by xid (an xid
@@ -92,12 +58,11 @@ pub(crate) async fn known_globals(
     }
     match &c.store {
         Db::Postgres(target) => {
-            let session = connect(ctx, target).await?;
+            let session = super::appdb_common::connect_pg(ctx, target).await?;
             store::globals_of(&session, &c.global_table, xids).await
         }
         Db::Mysql(target) => {
-            let mut session =
-                connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
+            let mut session = super::appdb_common::connect_mysql(ctx, target).await?;
             let known = mysql_store::globals_of(&mut session, &c.global_table, xids).await;
             session.close().await;
             known
@@ -116,12 +81,11 @@ pub(crate) async fn held(
     let tables = c.tables();
     match &c.store {
         Db::Postgres(target) => {
-            let session = connect(ctx, target).await?;
+            let session = super::appdb_common::connect_pg(ctx, target).await?;
             store::held(&session, tables, xid, rows).await
         }
         Db::Mysql(target) => {
-            let mut session =
-                connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
+            let mut session = super::appdb_common::connect_mysql(ctx, target).await?;
             let held = mysql_store::held(&mut session, tables, xid, rows).await;
             session.close().await;
             held
@@ -168,7 +132,7 @@ pub(crate) fn client_problem(
             "): what it holds is not known"
         ])
         .advice("grant the monitoring role SELECT on it")
-        .next_if(grant(problem, &client.db, &client.place())),
+        .next_if(super::appdb_common::grant(problem, &client.db, &client.place())),
         Problem::SchemaUnusable { table, schema } => finding(text![
             "the role may not use schema ",
             schema,
@@ -179,47 +143,8 @@ pub(crate) fn client_problem(
             ") cannot be looked up: what it holds is not known"
         ])
         .advice("grant the monitoring role USAGE on the schema")
-        .next_if(grant(problem, &client.db, &client.place())),
+        .next_if(super::appdb_common::grant(problem, &client.db, &client.place())),
     }
-}
-
-/// The GRANT that lets the database's role read a table a problem names (SELECT on it,
-/// or USAGE on its schema), to paste where the table is (`place`); None for a problem no
-/// grant mends or when the role is not known.
-pub(crate) fn grant(problem: &Problem, db: &Db, place: &str) -> Option<Next> {
-    let role = db.role()?;
-    if let (Db::Mysql(_), Problem::NotReadable { table }) = (db, problem) {
-        // A table named without its database is in the connection's.
-        let table = match (table.contains('.'), db.mysql_database()) {
-            (true, _) => table.clone(),
-            (false, database) => format!("{}.{table}", database?),
-        };
-        return Some(Next::sql(
-            crate::quote::Sql::new("GRANT SELECT ON ")
-                .mysql_qualified(&table)?
-                .push(" TO ")
-                .mysql_account(role, "%")?
-                .push(";")
-                .placed(&format!("{place}, as an account that may grant it")),
-        ));
-    }
-    let (sql, owner) = match problem {
-        Problem::NotReadable { table } => (
-            crate::quote::Sql::new("GRANT SELECT ON TABLE ").qualified(table),
-            "the table's owner",
-        ),
-        Problem::SchemaUnusable { schema, .. } => (
-            crate::quote::Sql::new("GRANT USAGE ON SCHEMA ").ident(schema),
-            "the schema's owner",
-        ),
-        Problem::Missing { .. } | Problem::MissingColumns { .. } => return None,
-    };
-    Some(Next::sql(
-        sql.push(" TO ")
-            .ident(role)
-            .push(";")
-            .placed(&format!("{place}, as {owner}")),
-    ))
 }
 
 /// A client's read that failed: UNKNOWN (`code` as in `client_problem`).

@@ -182,7 +182,7 @@ async fn read_undo(
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let mut session = seata_common::connect_client(ctx, client).await?;
         let problems = undo::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));
@@ -253,7 +253,7 @@ async fn read(ctx: &Context, c: &Coordinator, sample: i64) -> Read {
         Db::Mysql(target) => return read_mysql(ctx, c, target, sample).await,
     };
     let read = async {
-        let session = seata_common::connect(ctx, target).await?;
+        let session = super::appdb_common::connect_pg(ctx, target).await?;
         Ok::<_, anyhow::Error>(match store::inspect(&session, c.tables()).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
@@ -280,8 +280,7 @@ async fn read_mysql(
     sample: i64,
 ) -> Read {
     let read = async {
-        let mut session =
-            seata_common::connect_mysql(ctx, target, crate::mysql::session::Mode::ReadOnly).await?;
+        let mut session = super::appdb_common::connect_mysql(ctx, target).await?;
         let read = match mysql_store::inspect(&mut session, c.tables()).await? {
             Err(problems) => Read::Problems(problems),
             Ok(lock_status) => Read::Snapshot(
@@ -496,7 +495,7 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             ": what it holds is not known"
         ])
         .advice("grant the monitoring role SELECT on the coordinator's three tables")
-        .next_if(seata_common::grant(problem, &c.store, &c.place())),
+        .next_if(super::appdb_common::grant(problem, &c.store, &c.place())),
         Problem::SchemaUnusable { table, schema } => finding(text![
             "the role may not use schema ",
             schema,
@@ -505,7 +504,7 @@ fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
             " cannot be looked up: what it holds is not known"
         ])
         .advice("grant the monitoring role USAGE on the schema")
-        .next_if(seata_common::grant(problem, &c.store, &c.place())),
+        .next_if(super::appdb_common::grant(problem, &c.store, &c.place())),
     }
 }
 

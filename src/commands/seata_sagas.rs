@@ -119,7 +119,7 @@ async fn read(
     (client, prefix): (&Client, &str),
 ) -> ClientRead<Sagas> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let mut session = seata_common::connect_client(ctx, client).await?;
         let problems = saga::inspect(&mut session, prefix).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));

@@ -116,7 +116,7 @@ async fn read(
     (client, table): (&Client, &str),
 ) -> ClientRead<Fenced> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client, false).await?;
+        let mut session = seata_common::connect_client(ctx, client).await?;
         let problems = fence::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));

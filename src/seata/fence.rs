@@ -3,8 +3,8 @@
 //! many records of each status the fence's clean task has left, the oldest and those
 //! older than its retention. Times are the client's local time, as it wrote them.
 
-use super::client::{local_time, mysql_xids, Dialect, Session};
 use super::store::Problem;
+use crate::appdb::{local_time, mysql_xids, Dialect, Session};
 use crate::mysql::session::{int, text};
 use crate::mysql::tables::{hex, qualified};
 use crate::quote;

@@ -2,7 +2,6 @@
 //! shows it: global transactions, their branches and the row locks they hold, as typed
 //! data. What the statuses mean is here; what they come to for an operator is not.
 
-pub mod client;
 pub mod fence;
 pub mod mysql_store;
 pub mod saga;

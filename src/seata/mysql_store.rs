@@ -4,12 +4,12 @@
 //! exact bytes, no escaping rules that depend on sql_mode) or a number; window functions
 //! (MariaDB 10.2+, MySQL 8) take LATERAL's place.
 
-use super::client::{local_time, mysql_xids};
 use super::status::{self, Stage};
 use super::store::{
     Branch, Global, Held, Known, LockedRow, Locks, OrphanLock, OrphanLocks, Problem, Snapshot,
     StatusCount, Tables, BRANCH_COLUMNS, GLOBAL_COLUMNS, LOCK_COLUMNS,
 };
+use crate::appdb::{local_time, mysql_xids};
 use crate::mysql::session::{int, text, Session};
 use crate::mysql::tables::{hex, qualified};
 use crate::quote;

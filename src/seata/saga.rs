@@ -4,8 +4,8 @@
 //! unknown or running — with their business key, their machine and the states that
 //! failed or did not finish. An instance's id is its global transaction's xid.
 
-use super::client::{local_time, mysql_xids, Dialect, Session};
 use super::store::Problem;
+use crate::appdb::{local_time, mysql_xids, Dialect, Session};
 use crate::mysql::session::{int, text};
 use crate::quote;
 use anyhow::Result;

@@ -5,7 +5,7 @@
 //! they are in, so a store that keeps its ended rows is not read through.
 
 use super::status::{self, Stage};
-use crate::pg::privileges::{self, TableAccess};
+use crate::pg::privileges;
 use crate::pg::session::Session;
 use crate::quote;
 use anyhow::{anyhow, Result};
@@ -56,20 +56,7 @@ pub const LOCK_COLUMNS: [&str; 7] = [
     "gmt_create",
 ];
 
-/// What keeps a table of the store from being read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "problem", rename_all = "snake_case")]
-pub enum Problem {
-    /// No such table (or its schema is hidden from the role).
-    Missing { table: String },
-    /// The role may not SELECT from it.
-    NotReadable { table: String },
-    /// The role may not use its schema (no USAGE), so it cannot even be looked up.
-    SchemaUnusable { table: String, schema: String },
-    /// It lacks columns this Seata layout has: another product's table, or another
-    /// version's.
-    MissingColumns { table: String, columns: Vec<String> },
-}
+pub use crate::appdb::Problem;
 
 /// What the store holds now.
 #[derive(Debug, Clone, Serialize)]
@@ -271,26 +258,12 @@ pub async fn inspect(session: &Session, tables: Tables<'_>) -> Result<Result<boo
         (tables.lock, lock),
     ]
     .into_iter()
-    .filter_map(|(table, access)| problem(table, access))
+    .filter_map(|(table, access)| crate::appdb::problem(table, access, &["status"]))
     .collect();
     Ok(match problems.is_empty() {
         true => Ok(status_readable),
         false => Err(problems),
     })
-}
-
-/// What keeps each of these tables (each with the columns it must have) from being
-/// read: every problem, checked side by side on the one connection.
-pub async fn table_problems(session: &Session, tables: &[(&str, &[&str])]) -> Result<Vec<Problem>> {
-    let checks = tables
-        .iter()
-        .map(|(table, columns)| privileges::table(session, table, columns));
-    let access = futures_util::future::try_join_all(checks).await?;
-    Ok(tables
-        .iter()
-        .zip(access)
-        .filter_map(|((table, _), access)| problem(table, access))
-        .collect())
 }
 
 /// A global transaction as another table names it (a fence record, a saga instance, an
@@ -337,32 +310,6 @@ pub async fn globals_of(
             ))
         })
         .collect()
-}
-
-/// What keeps `table` from being read, if anything (the optional `status` aside).
-fn problem(table: &str, access: TableAccess) -> Option<Problem> {
-    let table = table.to_string();
-    let required = |c: &&String| c.as_str() != "status";
-    let missing: Vec<String> = access
-        .missing_columns
-        .iter()
-        .filter(required)
-        .cloned()
-        .collect();
-    if let Some(schema) = access.unusable_schema {
-        Some(Problem::SchemaUnusable { table, schema })
-    } else if !access.exists {
-        Some(Problem::Missing { table })
-    } else if !missing.is_empty() {
-        Some(Problem::MissingColumns {
-            table,
-            columns: missing,
-        })
-    } else if access.unreadable_columns.iter().any(|c| required(&c)) {
-        Some(Problem::NotReadable { table })
-    } else {
-        None
-    }
 }
 
 /// The store's state: the globals that should have ended (at most `limit`, each with at

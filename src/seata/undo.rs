@@ -5,8 +5,8 @@
 //! still as the branch left it can be rolled back; one already as before needs nothing;
 //! any other is a dirty write the rollback refuses.
 
-use super::client::{local_time, mysql_number, mysql_xids, Dialect, Session};
 use super::store::Problem;
+use crate::appdb::{local_time, mysql_number, mysql_xids, Dialect, Session};
 use crate::mysql::session::{bytes, int, text};
 use crate::mysql::tables::{hex, identifier, qualified};
 use crate::quote;
@@ -115,7 +115,7 @@ impl ImageValue {
         match (dialect, self) {
             (Dialect::Postgres, v) => v.literal().map(|l| quote::sql_literal(&l)),
             (Dialect::Mysql, ImageValue::Number(n)) => mysql_number(n),
-            (Dialect::Mysql, ImageValue::Text(t)) => Some(super::client::mysql_char(t)),
+            (Dialect::Mysql, ImageValue::Text(t)) => Some(crate::appdb::mysql_char(t)),
             (Dialect::Mysql, ImageValue::Bool(b)) => Some(b.to_string().to_uppercase()),
             (Dialect::Mysql, ImageValue::Null | ImageValue::Other(_)) => None,
         }
@@ -894,7 +894,7 @@ pub fn restore_statement(
         (Some(v), Dialect::Mysql) => format!(
             "CAST({} AS BINARY) = CAST({} AS BINARY)",
             mysql_as_text(c),
-            super::client::mysql_char(v)
+            crate::appdb::mysql_char(v)
         ),
     }));
     let table = match dialect {

@@ -436,6 +436,42 @@ pub const SEATA_CHECK: Entry = entry(
     Value::Bool(false),
     "watch the coordinator in `indoubt check`",
 );
+pub const MODULITH_TABLE: Entry = entry(
+    Some("modulith.*.table"),
+    None,
+    Value::Text("event_publication"),
+    "the registry's table, optionally schema-qualified (on MySQL and MariaDB Spring Modulith creates EVENT_PUBLICATION: the name is case-sensitive there)",
+);
+pub const MODULITH_INCOMPLETE_AGE: Entry = entry(
+    Some("modulith.*.incomplete_age"),
+    None,
+    Value::Duration(mins(5)),
+    "how long a publication may stay incomplete before it is a WARNING (a listener runs right after its transaction commits)",
+);
+pub const MODULITH_CRITICAL_AGE: Entry = entry(
+    Some("modulith.*.critical_age"),
+    None,
+    Value::Duration(mins(60)),
+    "how long a publication may stay incomplete before it is CRITICAL",
+);
+pub const MODULITH_POISON_ATTEMPTS: Entry = entry(
+    Some("modulith.*.poison_attempts"),
+    None,
+    Value::Number(3),
+    "how many completion attempts (Spring Modulith 2.x: 1 + resubmissions) an incomplete publication may reach before it is a poison event",
+);
+pub const MODULITH_RETENTION: Entry = entry(
+    Some("modulith.*.retention"),
+    None,
+    Value::Duration(Duration::from_secs(7 * 24 * 3600)),
+    "how long completed publications may be kept before the registry counts as unpruned",
+);
+pub const MODULITH_CHECK: Entry = entry(
+    Some("modulith.*.check"),
+    None,
+    Value::Bool(false),
+    "watch the registry in `indoubt check`",
+);
 pub const SEATA_SHOW: Entry = entry(
     None,
     Some("seata globals --show"),
@@ -555,6 +591,12 @@ pub const ALL: &[Entry] = &[
     SEATA_FENCE_RETENTION,
     SEATA_CHECK,
     SEATA_SHOW,
+    MODULITH_TABLE,
+    MODULITH_INCOMPLETE_AGE,
+    MODULITH_CRITICAL_AGE,
+    MODULITH_POISON_ATTEMPTS,
+    MODULITH_RETENTION,
+    MODULITH_CHECK,
     AUDIT_PATH,
     DECISION_SOURCE_KIND,
     DECISION_SOURCE_KEY,

@@ -152,6 +152,20 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         ],
     ),
     (
+        "modulith.NAME",
+        "Named Spring Modulith event publication registries (indoubt modulith publications): the JDBC registry's table in the application's database (1.x and 2.x layouts, found from the table's columns).",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the application's database"),
+            plain("mysql", Kind::Text, "instead of postgres: a mysql target name, for an application on MySQL or MariaDB"),
+            reg("table", &defaults::MODULITH_TABLE),
+            reg("incomplete_age", &defaults::MODULITH_INCOMPLETE_AGE),
+            reg("critical_age", &defaults::MODULITH_CRITICAL_AGE),
+            reg("poison_attempts", &defaults::MODULITH_POISON_ATTEMPTS),
+            reg("retention", &defaults::MODULITH_RETENTION),
+            reg("check", &defaults::MODULITH_CHECK),
+        ],
+    ),
+    (
         "audit",
         "The audit trail of resolutions.",
         &[reg("path", &defaults::AUDIT_PATH)],

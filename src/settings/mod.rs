@@ -4,12 +4,14 @@
 //! anything; a command's run takes its part of it and reads neither flags nor config.
 
 pub mod addressing;
+pub mod appdb;
 pub mod command;
 pub mod config_check;
 pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;
 pub mod man;
+pub mod modulith;
 pub mod mysql;
 pub mod pg;
 pub mod probe;

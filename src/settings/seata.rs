@@ -3,10 +3,11 @@
 //! holds, its thresholds, resolved before anything is read; and where a statement for one
 //! runs.
 
+pub use super::appdb::Db;
 use crate::config::{SeataClientConfig, SeataConfig};
 use crate::error::hinted;
 use crate::settings::defaults;
-use crate::settings::targets::{MysqlTarget, Referenced, Targets};
+use crate::settings::targets::Targets;
 use crate::settings::{pair, Setting};
 use crate::units::format_duration;
 use anyhow::Result;
@@ -38,60 +39,6 @@ pub struct Coordinator {
     pub saga_stall: Setting<Duration>,
     pub fence_retention: Setting<Duration>,
     pub clients: Vec<Client>,
-}
-
-/// Where a coordinator's store or a client's business database is: PostgreSQL, or MySQL
-/// or MariaDB (whose statements are in their SQL).
-// One or a few per coordinator of the config: its size is of no consequence.
-#[allow(clippy::large_enum_variant)]
-pub enum Db {
-    Postgres(Referenced),
-    Mysql(Result<MysqlTarget, String>),
-}
-
-impl Db {
-    /// The config's `postgres:` or `mysql:` (exactly one), resolved; `whose` names the
-    /// section in the error.
-    fn of(
-        t: &Targets,
-        whose: &str,
-        (pg, my): (&Option<String>, &Option<String>),
-    ) -> Result<(String, Db)> {
-        match (pg, my) {
-            (Some(pg), None) => Ok((pg.clone(), Db::Postgres(t.referenced(pg)))),
-            (None, Some(my)) => Ok((my.clone(), Db::Mysql(t.mysql_referenced(my)))),
-            _ => Err(hinted(
-                format!("{whose} names its database by neither or both of postgres: and mysql:"),
-                "name the database with exactly one of them (see `man 5 indoubt-config`)",
-            )),
-        }
-    }
-
-    /// Where a statement for it runs (`written`: the config's name for it): a statement
-    /// names no server.
-    pub fn place(&self, written: &str, whose: &str) -> String {
-        match self {
-            Db::Postgres(target) => crate::settings::targets::place(target, written),
-            Db::Mysql(_) => format!("in {whose} database (mysql target {written})"),
-        }
-    }
-
-    /// The role or account it connects as, when its target is usable.
-    pub fn role(&self) -> Option<&str> {
-        match self {
-            Db::Postgres(Ok(t)) => Some(t.params.user.as_str()),
-            Db::Mysql(Ok(t)) => Some(t.params.user.as_str()),
-            _ => None,
-        }
-    }
-
-    /// The MySQL database its connection names, if any.
-    pub fn mysql_database(&self) -> Option<&str> {
-        match self {
-            Db::Mysql(Ok(t)) => t.params.database.as_deref(),
-            _ => None,
-        }
-    }
 }
 
 /// A business database of the coordinator's clients, and the Seata tables it holds.
@@ -128,11 +75,8 @@ impl Client {
     }
 
     /// Which SQL its statements are in.
-    pub fn dialect(&self) -> crate::seata::client::Dialect {
-        match self.db {
-            Db::Postgres(_) => crate::seata::client::Dialect::Postgres,
-            Db::Mysql(_) => crate::seata::client::Dialect::Mysql,
-        }
+    pub fn dialect(&self) -> crate::appdb::Dialect {
+        self.db.dialect()
     }
 }
 

@@ -27,6 +27,7 @@ struct ConfigReport {
     outboxes: Vec<serde_json::Value>,
     inboxes: Vec<serde_json::Value>,
     seata_coordinators: Vec<serde_json::Value>,
+    modulith_registries: Vec<serde_json::Value>,
     audit: serde_json::Value,
     resolve: serde_json::Value,
 }
@@ -180,6 +181,7 @@ fn shows_targets_without_secrets_and_thresholds_in_force() {
     assert_eq!(report.target.kind, "config");
     // A config without a seata: section lists no coordinator (tests/it/seata.rs one with).
     assert!(report.seata_coordinators.is_empty());
+    assert!(report.modulith_registries.is_empty());
     assert!(!report.indoubt_version.is_empty() && report.generated_at.ends_with('Z'));
     assert_eq!(
         report.config_file.as_deref(),
@@ -563,4 +565,45 @@ fn a_regex_is_shown_as_written_in_the_config() {
         "{checked}"
     );
     assert!(!checked.contains(r"\\"), "a backslash doubled:\n{checked}");
+}
+
+/// A Spring Modulith registry: its database, its table (Spring Modulith's upper-case name
+/// on MySQL and MariaDB unless the config names one) and thresholds, each with where it
+/// came from.
+#[test]
+fn a_modulith_registry_is_shown_with_its_table_and_thresholds() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        "mysql:\n  app:\n    url: mysql://monitor@db.invalid:3306/shop\nmodulith:\n  shop:\n    mysql: app\n    retention: 30d\n    check: true\n  billing:\n    postgres: host=db.invalid dbname=billing user=monitor\n    table: events.event_publication\n",
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let by_name = |n: &str| {
+        report
+            .modulith_registries
+            .iter()
+            .find(|r| r["name"] == n)
+            .unwrap_or_else(|| panic!("no registry {n}: {:#?}", report.modulith_registries))
+            .clone()
+    };
+    let shop = by_name("shop");
+    assert_eq!(shop["database"], "mysql app", "{shop:#}");
+    assert_eq!(shop["table"]["value"], "EVENT_PUBLICATION", "{shop:#}");
+    assert_eq!(shop["table"]["source"], "default", "{shop:#}");
+    assert_eq!(shop["retention"]["value"], "30d", "{shop:#}");
+    assert_eq!(
+        shop["retention"]["source"], "config modulith.shop.retention",
+        "{shop:#}"
+    );
+    assert_eq!(shop["incomplete_age"]["value"], "5m", "{shop:#}");
+    assert_eq!(shop["check"], true, "{shop:#}");
+    let billing = by_name("billing");
+    assert_eq!(
+        billing["table"]["value"], "events.event_publication",
+        "{billing:#}"
+    );
+    assert_eq!(billing["check"], false, "{billing:#}");
 }

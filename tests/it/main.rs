@@ -21,6 +21,7 @@ mod kafka_oauth;
 mod kafka_tls;
 mod layout;
 mod libpq_habits;
+mod modulith;
 mod mysql_xa;
 mod next_shell;
 mod next_steps;

@@ -3,6 +3,7 @@
 //! while it is still tried (the statement's own `status = 1` guard), its row count read.
 
 use super::seata_client::{write_counted, ClientTarget};
+use crate::appdb::Session;
 use crate::audit::record::Status;
 use crate::codes;
 use crate::findings::Finding;
@@ -10,7 +11,6 @@ use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
-use crate::seata::client::Session;
 use crate::seata::fence;
 use crate::term::Shown;
 use crate::text;

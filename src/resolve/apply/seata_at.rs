@@ -5,6 +5,7 @@
 //! was read). The undo log is read again right before.
 
 use super::seata_client::{begin, write_counted, ClientTarget};
+use crate::appdb::Session;
 use crate::audit::record::Status;
 use crate::cli::AtFix;
 use crate::codes;
@@ -14,7 +15,6 @@ use crate::report::evidence::Block;
 use crate::report::Target;
 use crate::resolve::confirm::{Confirmed, Expected};
 use crate::resolve::flow::{Applied, Plan, Proposal, Subject};
-use crate::seata::client::Session;
 use crate::seata::undo;
 use crate::term::Shown;
 use crate::text;

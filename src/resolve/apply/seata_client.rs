@@ -2,11 +2,11 @@
 //! (PostgreSQL, or MySQL or MariaDB) that may write, and a write whose rows are counted,
 //! with the server's refusal said the same way for either.
 
+use crate::appdb::{Dialect, Session};
 use crate::audit::record::Status;
 use crate::codes;
 use crate::report::Target;
 use crate::resolve::flow::Applied;
-use crate::seata::client::{Dialect, Session};
 use crate::settings::targets::{MysqlTarget, PgTarget};
 use crate::text::Text;
 use anyhow::Result;

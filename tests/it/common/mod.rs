@@ -2,6 +2,7 @@
 #![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
 pub mod kafka;
+pub mod modulith;
 pub mod mysql;
 pub mod schema;
 pub mod seata;

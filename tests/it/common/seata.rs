@@ -54,17 +54,25 @@ pub struct Line {
 /// Runs the harness (`tests/lab/seata/run COMMAND key=value...`) and returns its lines
 /// (`halting: WHERE` among them when it halted the JVM where it was told to).
 pub fn stuck(command: &str, args: &[String]) -> Vec<Line> {
-    let out = std::process::Command::new(repo_root().join("tests/lab/seata/run"))
+    harness(&["tests/lab/seata/run"], command, args)
+}
+
+/// Runs a lab harness (its script and the script's own options, then `COMMAND
+/// key=value...`) that prints `KIND key=value...` lines and exits 0 after `done`, 1
+/// after `halting:` (the JVM halted on purpose); returns its lines.
+pub fn harness(script: &[&str], command: &str, args: &[String]) -> Vec<Line> {
+    let out = std::process::Command::new(repo_root().join(script[0]))
+        .args(&script[1..])
         .arg(command)
         .args(args)
         .output()
-        .expect("run tests/lab/seata/run");
+        .unwrap_or_else(|e| panic!("run {}: {e}", script[0]));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    // It exits 0 after `done`, 1 after `halting:` (the JVM halted on purpose).
     let halted = out.status.code() == Some(1) && text.lines().any(|l| l.starts_with("halting:"));
     assert!(
         out.status.success() || halted,
-        "tests/lab/seata/run {command} failed:\n{text}\n{}",
+        "{} {command} failed:\n{text}\n{}",
+        script.join(" "),
         String::from_utf8_lossy(&out.stderr)
     );
     text.lines()

@@ -1,12 +1,14 @@
-//! A session on a Seata client's business database — PostgreSQL, or MySQL or MariaDB —
-//! for the readers of the client tables (undo log, fence, saga store), which speak each
-//! one's SQL; and whether a client table can be read at all.
+//! A session on an application's own database — PostgreSQL, or MySQL or MariaDB — for the
+//! readers of the tables frameworks keep there (Seata's client tables, Spring Modulith's
+//! event publication registry), which speak each one's SQL; whether such a table can be
+//! read at all; and what values look like in MySQL's statements.
 
-use super::store::{self, Problem};
 use crate::mysql::tables::{access, TableAccess};
+use crate::pg::privileges;
 use anyhow::Result;
+use serde::Serialize;
 
-/// A session on a business database.
+/// A session on an application's database.
 // One per client read or resolution: its size is of no consequence.
 #[allow(clippy::large_enum_variant)]
 pub enum Session {
@@ -14,7 +16,7 @@ pub enum Session {
     Mysql(crate::mysql::session::Session),
 }
 
-/// Which SQL a statement for a business database is written in.
+/// Which SQL a statement for it is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     Postgres,
@@ -32,7 +34,7 @@ impl Session {
     /// What keeps each of these tables (and the columns read of it) from being read.
     pub async fn table_problems(&mut self, tables: &[(&str, &[&str])]) -> Result<Vec<Problem>> {
         let session = match self {
-            Session::Pg(s) => return store::table_problems(s, tables).await,
+            Session::Pg(s) => return pg_table_problems(s, tables).await,
             Session::Mysql(s) => s,
         };
         let mut problems = Vec::new();
@@ -61,6 +63,65 @@ impl Session {
             Session::Pg(_) => {}
             Session::Mysql(s) => s.close().await,
         }
+    }
+}
+
+/// What keeps a table from being read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum Problem {
+    /// No such table (or its schema is hidden from the role).
+    Missing { table: String },
+    /// The role may not SELECT from it.
+    NotReadable { table: String },
+    /// The role may not use its schema (no USAGE), so it cannot even be looked up.
+    SchemaUnusable { table: String, schema: String },
+    /// It lacks columns the framework's layout has: another product's table, or another
+    /// version's.
+    MissingColumns { table: String, columns: Vec<String> },
+}
+
+/// What keeps each of these PostgreSQL tables (each with the columns it must have) from
+/// being read: every problem, checked side by side on the one connection.
+async fn pg_table_problems(
+    session: &crate::pg::session::Session,
+    tables: &[(&str, &[&str])],
+) -> Result<Vec<Problem>> {
+    let checks = tables
+        .iter()
+        .map(|(table, columns)| privileges::table(session, table, columns));
+    let access = futures_util::future::try_join_all(checks).await?;
+    Ok(tables
+        .iter()
+        .zip(access)
+        .filter_map(|((table, _), access)| problem(table, access, &[]))
+        .collect())
+}
+
+/// What keeps a PostgreSQL `table` from being read, if anything (the `optional` columns
+/// aside).
+pub fn problem(table: &str, access: privileges::TableAccess, optional: &[&str]) -> Option<Problem> {
+    let table = table.to_string();
+    let required = |c: &&String| !optional.contains(&c.as_str());
+    let missing: Vec<String> = access
+        .missing_columns
+        .iter()
+        .filter(required)
+        .cloned()
+        .collect();
+    if let Some(schema) = access.unusable_schema {
+        Some(Problem::SchemaUnusable { table, schema })
+    } else if !access.exists {
+        Some(Problem::Missing { table })
+    } else if !missing.is_empty() {
+        Some(Problem::MissingColumns {
+            table,
+            columns: missing,
+        })
+    } else if access.unreadable_columns.iter().any(|c| required(&c)) {
+        Some(Problem::NotReadable { table })
+    } else {
+        None
     }
 }
 

@@ -1,0 +1,522 @@
+//! `indoubt modulith publications`: each configured Spring Modulith event publication
+//! registry — the publications no listener completed (by listener, with what 2.x's
+//! status says of them), listeners that complete nothing any more (renamed), poison
+//! events, and completed rows never pruned.
+
+mod codes;
+mod settings;
+
+use crate::appdb::Problem;
+use crate::cli::CheckKind;
+use crate::config::Config;
+use crate::context::Context;
+use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::modulith::registry::{self, Layout, Listener, Snapshot, COUNT_CAP, RECENT};
+use crate::next::Next;
+use crate::report::table::{Cell, Style};
+use crate::report::{Report, TableView, Target};
+use crate::settings::modulith::{ModulithSettings, Registry};
+use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
+use crate::settings::{targets::Targets, Thresholds};
+use crate::term::Shown;
+use crate::text;
+use crate::units::format_duration;
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// `modulith publications` as a probe.
+pub(crate) struct ModulithPublications;
+
+impl Inspect for ModulithPublications {
+    type Args = settings::ModulithArgs;
+    type Settings = ModulithSettings;
+    type Gathered = Vec<Read>;
+    type Data = ModulithReport;
+    const NAME: &'static str = "modulith publications";
+    const SELECTION: Option<CheckKind> = Some(CheckKind::Modulith);
+    const PAGES: Pages = Pages {
+        #[rustfmt::skip]
+        examples: &[
+            example!("Every registry of the config", "indoubt modulith publications"),
+            example!("One registry, as JSON", "indoubt -o json modulith publications orders"),
+        ],
+        see_also: &["pg outbox"],
+        codes: &[
+            codes::MODULITH_REGISTRY,
+            codes::MODULITH_INCOMPLETE,
+            codes::MODULITH_LISTENER_GONE,
+            codes::MODULITH_POISON,
+            codes::MODULITH_UNPRUNED,
+            codes::MODULITH_UNREADABLE,
+        ],
+    };
+
+    fn settings(
+        t: &Targets,
+        _thresholds: &Thresholds,
+        args: Self::Args,
+    ) -> Result<ModulithSettings> {
+        crate::settings::modulith::settings(t, args.name.as_deref())
+    }
+
+    fn plan(config: &Config) -> Vec<(String, Vec<String>)> {
+        config
+            .modulith
+            .iter()
+            .filter(|(_, m)| m.check)
+            .map(|(name, _)| planned(name, &["modulith", "publications", "--", name]))
+            .collect()
+    }
+
+    fn reads(config: &Config) -> Vec<Uses> {
+        config
+            .modulith
+            .iter()
+            .map(|(name, m)| {
+                let section = format!("modulith {name}");
+                let (table, ..) = crate::settings::modulith::thresholds(name, m);
+                match (&m.postgres, &m.mysql) {
+                    (Some(pg), _) => {
+                        Uses::pg_table(&section, pg, &table.value, &registry::V1_COLUMNS)
+                    }
+                    (None, my) => Uses::mysql_table(
+                        &section,
+                        my.as_deref().unwrap_or(""),
+                        &table.value,
+                        &registry::V1_COLUMNS,
+                    ),
+                }
+            })
+            .collect()
+    }
+
+    async fn gather(ctx: &Context, settings: &ModulithSettings) -> Result<Vec<Read>> {
+        let mut reads = Vec::new();
+        for r in &settings.registries {
+            reads.push(read(ctx, r).await);
+        }
+        Ok(reads)
+    }
+
+    fn report(
+        _ctx: &Context,
+        settings: &ModulithSettings,
+        reads: Vec<Read>,
+    ) -> Report<ModulithReport> {
+        report_of(settings, reads)
+    }
+}
+
+/// What one registry came to.
+pub(crate) enum Read {
+    Snapshot(Snapshot),
+    Problems(Vec<Problem>),
+    Failed(anyhow::Error),
+}
+
+async fn read(ctx: &Context, r: &Registry) -> Read {
+    let read = async {
+        let mut session = super::appdb_common::connect(ctx, &r.db).await?;
+        let table = &r.table.value;
+        let read = match registry::layout(&mut session, table).await? {
+            Err(problems) => Read::Problems(problems),
+            Ok(layout) => Read::Snapshot(
+                registry::read(
+                    &mut session,
+                    table,
+                    layout,
+                    (r.incomplete_age.value, r.retention.value),
+                )
+                .await?,
+            ),
+        };
+        session.close().await;
+        Ok::<_, anyhow::Error>(read)
+    };
+    read.await.unwrap_or_else(Read::Failed)
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct ModulithReport {
+    registries: Vec<RegistryEntry>,
+}
+
+#[derive(Debug, Serialize)]
+struct RegistryEntry {
+    name: String,
+    table: String,
+    incomplete_age_seconds: u64,
+    critical_age_seconds: u64,
+    poison_attempts: u64,
+    retention_seconds: u64,
+    /// Null when it could not be read (the findings say why).
+    snapshot: Option<Snapshot>,
+}
+
+fn report_of(settings: &ModulithSettings, reads: Vec<Read>) -> Report<ModulithReport> {
+    let mut findings = Vec::new();
+    let mut registries = Vec::new();
+    for (r, read) in settings.registries.iter().zip(reads) {
+        let mut entry = RegistryEntry {
+            name: r.name.clone(),
+            table: r.table.value.clone(),
+            incomplete_age_seconds: r.incomplete_age.value.as_secs(),
+            critical_age_seconds: r.critical_age.value.as_secs(),
+            poison_attempts: r.poison_attempts.value,
+            retention_seconds: r.retention.value.as_secs(),
+            snapshot: None,
+        };
+        match read {
+            Read::Snapshot(s) => {
+                findings.extend(assess(r, &s));
+                entry.snapshot = Some(s);
+            }
+            Read::Problems(problems) => {
+                findings.extend(problems.iter().map(|p| problem_finding(r, p)))
+            }
+            Read::Failed(e) => findings.push(Finding::new(
+                Severity::Unknown,
+                codes::MODULITH_UNREADABLE,
+                r.subject(),
+                format!("{e:#}"),
+            )),
+        }
+        registries.push(entry);
+    }
+    let target = Target {
+        name: None,
+        kind: "modulith".into(),
+        address: settings
+            .config_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    Report::new(
+        "modulith publications",
+        target,
+        findings,
+        ModulithReport { registries },
+    )
+}
+
+/// A registry that could not be read: UNKNOWN, with what would show it.
+fn problem_finding(r: &Registry, problem: &Problem) -> Finding {
+    let finding = |message: crate::text::Text| {
+        Finding::new(
+            Severity::Unknown,
+            codes::MODULITH_UNREADABLE,
+            r.subject(),
+            message,
+        )
+    };
+    let grant = super::appdb_common::grant(problem, &r.db, &r.place());
+    match problem {
+        Problem::Missing { table } => finding(text![
+            "no table ",
+            table,
+            " ",
+            r.place(),
+            ": is it the registry's table (EVENT_PUBLICATION on MySQL and MariaDB)?"
+        ])
+        .advice("name the registry's table under modulith: NAME: table: in the config"),
+        Problem::MissingColumns { table, columns } => finding(text![
+            "table ",
+            table,
+            " lacks the column(s) ",
+            columns.join(", "),
+            ": it is not a Spring Modulith 1.x or 2.x registry indoubt knows, so nothing is judged from it"
+        ]),
+        Problem::NotReadable { table } => finding(text![
+            "the role may not read table ",
+            table,
+            ": what it holds is not known"
+        ])
+        .advice("grant the monitoring role SELECT on it")
+        .next_if(grant),
+        Problem::SchemaUnusable { table, schema } => finding(text![
+            "the role may not use schema ",
+            schema,
+            ", so table ",
+            table,
+            " cannot be looked up: what it holds is not known"
+        ])
+        .advice("grant the monitoring role USAGE on the schema")
+        .next_if(grant),
+    }
+}
+
+/// How long ago, as an operator reads it.
+fn ago(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
+    format_duration((now - t).to_std().unwrap_or_default())
+}
+
+/// One registry, judged.
+fn assess(r: &Registry, s: &Snapshot) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for l in &s.listeners {
+        findings.extend(assess_listener(r, s, l));
+    }
+    if s.completed.past_retention > 0 {
+        let count = match s.completed.past_retention > COUNT_CAP {
+            true => format!("more than {COUNT_CAP}"),
+            false => s.completed.past_retention.to_string(),
+        };
+        let mut message = format!(
+            "{count} completed publication(s) older than {} are still in {}",
+            format_duration(r.retention.value),
+            r.table.value
+        );
+        if let Some(oldest) = s.completed.oldest {
+            message.push_str(&format!(
+                ", the oldest completed {} ago",
+                ago(s.now, oldest)
+            ));
+        }
+        if let (Some(rows), Some(bytes)) = (s.completed.estimated_rows, s.completed.bytes) {
+            message.push_str(&format!(
+                "; the table holds about {rows} rows in {} with its indexes",
+                crate::units::format_size(bytes.max(0) as u64)
+            ));
+        }
+        message.push_str(": nothing deletes them (completion mode UPDATE keeps every one)");
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                codes::MODULITH_UNPRUNED,
+                r.subject(),
+                message,
+            )
+            .evidence("source", r.table.value.clone())
+            .evidence("past_retention", s.completed.past_retention)
+            .evidence("estimated_rows", s.completed.estimated_rows)
+            .evidence("bytes", s.completed.bytes)
+            .advice(format!(
+                "delete them from inside the application on a schedule: completedEventPublications.deletePublicationsOlderThan(Duration.ofSeconds({})), or use completion mode DELETE or ARCHIVE",
+                r.retention.value.as_secs()
+            )),
+        );
+    }
+    if findings.is_empty() {
+        let layout = match s.layout {
+            Layout::V1 => "Spring Modulith 1.x layout",
+            Layout::V2 => "Spring Modulith 2.x layout",
+        };
+        findings.push(
+            Finding::new(
+                Severity::Ok,
+                codes::MODULITH_REGISTRY,
+                r.subject(),
+                format!(
+                    "{} incomplete publication(s), none older than {} ({layout})",
+                    s.incomplete_total,
+                    format_duration(r.incomplete_age.value)
+                ),
+            )
+            .evidence("source", r.table.value.clone()),
+        );
+    }
+    findings
+}
+
+/// One listener's incomplete publications, judged: listener gone, poison, or incomplete
+/// past the age; nothing when none is past it.
+fn assess_listener(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> {
+    if l.past_age == 0 {
+        return None;
+    }
+    let oldest = l.oldest?;
+    let age = (s.now - oldest).to_std().unwrap_or_default();
+    let by_age = match age >= r.critical_age.value {
+        true => Severity::Critical,
+        false => Severity::Warning,
+    };
+    let events = l.event_types.join(", ");
+    // Completed nothing since its oldest open row, as far as the newest completed rows
+    // show.
+    let silent = l.last_completion.is_none_or(|t| t < oldest) && s.recent.covers(oldest);
+    let successor = successor(s, l);
+    let poisoned = l
+        .max_attempts
+        .is_some_and(|n| n >= r.poison_attempts.value as i64);
+    let statuses = l.by_status.as_ref().map(|by| {
+        by.iter()
+            .map(|(status, n)| format!("{n} {status}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let mut message = format!(
+        "{} publication(s) of {events} to listener {} incomplete, the oldest published {} ago",
+        l.incomplete,
+        l.listener_id,
+        format_duration(age)
+    );
+    if let Some(statuses) = &statuses {
+        message.push_str(&format!(" ({statuses})"));
+    }
+    let (code, severity) = match (silent, &successor, poisoned) {
+        (true, Some(now), _) => {
+            message.push_str(&format!(
+                ": it has completed nothing since and gets no new publications, while {now}, which appeared after, completes {events}: the listener id these rows name is gone (renamed?), and resubmission matches ids exactly"
+            ));
+            (codes::MODULITH_LISTENER_GONE, Severity::Critical)
+        }
+        (_, _, true) => {
+            message.push_str(&format!(
+                ": one was attempted {} times: it fails on that event every time",
+                l.max_attempts.unwrap_or_default()
+            ));
+            (codes::MODULITH_POISON, Severity::Critical)
+        }
+        (silent, _, _) => {
+            match (silent, l.last_completion) {
+                (true, _) => message.push_str("; it has completed nothing since"),
+                (false, Some(t)) => {
+                    message.push_str(&format!("; its last completion was {} ago", ago(s.now, t)))
+                }
+                (false, None) => message.push_str(&format!(
+                    "; no completion of it among the newest {RECENT} completed rows"
+                )),
+            }
+            if l.by_status
+                .as_ref()
+                .is_some_and(|b| b.contains_key("PROCESSING"))
+            {
+                message.push_str(": PROCESSING ones were cut off mid-run, and nothing marks them failed or runs them again unless the application resubmits them");
+            } else {
+                message.push_str(": nothing runs them again unless the application resubmits them");
+            }
+            (codes::MODULITH_INCOMPLETE, by_age)
+        }
+    };
+    if l.by_status.as_ref().is_some_and(|b| b.contains_key("none")) {
+        message.push_str("; those with no status (rows of the 1.x layout) are never resubmitted by Spring Modulith 2.0");
+    }
+    let ids: Vec<&str> = l
+        .oldest_ids
+        .iter()
+        .filter(|id| uuid_like(id))
+        .map(String::as_str)
+        .collect();
+    let advice = match code {
+        c if c == codes::MODULITH_LISTENER_GONE => format!(
+            "if {} took over from it, give that listener the old id (@ApplicationModuleListener(id = \"{}\")) and resubmit them; else deliver them by hand and delete those rows",
+            successor.as_deref().unwrap_or("the listener that handles them now"),
+            l.listener_id
+        ),
+        c if c == codes::MODULITH_POISON => "read the event and the listener's log: fix the listener or the data, or deliver it by hand and delete the row; resubmitting it again changes nothing".to_string(),
+        _ => format!(
+            "fix why the listener does not complete (its log), then resubmit them from inside the application: incompleteEventPublications.resubmitIncompletePublications(p -> ids.contains(p.getIdentifier())) with ids = the oldest: {}",
+            ids.join(", ")
+        ),
+    };
+    Some(
+        Finding::new(severity, code, r.subject(), message)
+            .evidence("source", r.table.value.clone())
+            .evidence("listener_id", l.listener_id.clone())
+            .evidence("incomplete", l.incomplete)
+            .evidence("oldest_ids", l.oldest_ids.clone())
+            .evidence("successor", successor)
+            .advice(advice)
+            .object(Object::new(ObjectKind::Listener, l.listener_id.as_str()))
+            .next_if(
+                registry::incomplete_statement(
+                    r.db.dialect(),
+                    &r.table.value,
+                    s.layout,
+                    &l.listener_id,
+                )
+                .map(|sql| Next::sql(sql.placed(&r.place()))),
+            ),
+    )
+}
+
+/// The listener that took over this one's event type, as a rename leaves it: publications
+/// to this listener's id stopped (its newest is older than any of the other's), and the
+/// other, of the same event type, appeared after that and completes. A listener that is
+/// still there but fails keeps getting publications and has none. None when the newest
+/// completed rows do not reach back that far.
+fn successor(s: &Snapshot, l: &Listener) -> Option<String> {
+    let mine = s.recent.by_listener.get(&l.listener_id);
+    let newest = [l.newest, mine.map(|r| r.last_published)]
+        .into_iter()
+        .flatten()
+        .max()?;
+    if !s.recent.covers(newest) {
+        return None;
+    }
+    s.recent
+        .by_listener
+        .iter()
+        .filter(|(id, r)| {
+            **id != l.listener_id
+                && l.event_types.contains(&r.event_type)
+                && r.first_published > newest
+                // Its incomplete ones, if any, are after it too.
+                && s
+                    .listeners
+                    .iter()
+                    .find(|other| other.listener_id == **id)
+                    .is_none_or(|other| other.oldest.is_some_and(|o| o > newest))
+        })
+        .max_by_key(|(_, r)| r.last_completion)
+        .map(|(id, _)| id.clone())
+}
+
+/// Whether an id is a UUID's text (Spring Modulith's ids are; on MySQL the column is a
+/// VARCHAR anyone who can write it may fill): only such are named in advice.
+fn uuid_like(id: &str) -> bool {
+    id.len() == 36
+        && id.chars().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+impl TableView for ModulithReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        let mut table = style.table(&[
+            "REGISTRY",
+            "LISTENER",
+            "INCOMPLETE",
+            "OLDEST",
+            "STATUS",
+            "LAST DONE",
+        ]);
+        for r in &self.registries {
+            let Some(s) = &r.snapshot else { continue };
+            for l in &s.listeners {
+                table.add_row(vec![
+                    Cell::new(&r.name),
+                    Cell::new(&l.listener_id),
+                    Cell::new(l.incomplete.to_string()),
+                    Cell::new(
+                        l.oldest
+                            .map(|t| ago(s.now, t))
+                            .unwrap_or_else(|| "-".into()),
+                    ),
+                    Cell::new(
+                        l.by_status
+                            .as_ref()
+                            .map(|by| {
+                                by.iter()
+                                    .map(|(status, n)| format!("{n} {status}"))
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            })
+                            .unwrap_or_else(|| "-".into()),
+                    ),
+                    Cell::new(
+                        l.last_completion
+                            .map(|t| format!("{} ago", ago(s.now, t)))
+                            .unwrap_or_else(|| "-".into()),
+                    ),
+                ]);
+            }
+        }
+        // A listener id is copied as a whole (into an id = … annotation).
+        table.keep_whole(1);
+        table.rendered_unless_empty()
+    }
+}

@@ -1,0 +1,281 @@
+//! `indoubt modulith publications` against Spring Modulith's JDBC event publication
+//! registry, kept by a real Spring Boot application (tests/lab/modulith): 2.0 on Spring
+//! Boot 4.0 in PostgreSQL, 1.4 on Spring Boot 3.5 in MariaDB.
+#![allow(clippy::disallowed_methods)] // tests make their fixtures directly
+
+use crate::common;
+use common::modulith::{app, incomplete_ids, Build};
+use common::mysql::MysqlDb;
+use common::*;
+use serde_json::Value;
+
+fn probe(config: &std::path::Path) -> (Value, Outcome) {
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(config)
+        .args(["modulith", "publications"]));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
+        out,
+    )
+}
+
+fn findings<'a>(r: &'a Value, code: &str) -> Vec<&'a Value> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == code)
+        .collect()
+}
+
+/// The finding of `code` about the listener whose id holds `class`.
+fn about<'a>(r: &'a Value, code: &str, class: &str) -> &'a Value {
+    findings(r, code)
+        .into_iter()
+        .find(|f| {
+            f["evidence"]["listener_id"]
+                .as_str()
+                .is_some_and(|id| id.contains(&format!("${class}.on(")))
+        })
+        .unwrap_or_else(|| panic!("no {code} about {class}: {r:#}"))
+}
+
+/// Spring Modulith 2.0 in PostgreSQL: a listener that throws leaves FAILED publications,
+/// one killed mid-run a PROCESSING one; each is named by listener with its statuses, the
+/// statement as printed lists them, and once the listener is fixed the application's own
+/// resubmission of the ids indoubt names completes them, and the finding is gone. One
+/// resubmitted while it still fails is a poison event past its attempts; a renamed
+/// listener's rows are named with the listener that completes the event now; completed
+/// rows past the retention are counted.
+#[test]
+fn a_failed_a_cut_off_and_a_renamed_listeners_publications_are_named_until_resubmitted() {
+    let db = TestDb::create("modulith2");
+    let jdbc = common::xa::jdbc(&db.url());
+    app(Build::V2, "publish", &jdbc, &["listener=ok", "count=3"]);
+    let failed = app(Build::V2, "publish", &jdbc, &["listener=throws", "count=2"]);
+    let failed_ids = incomplete_ids(&failed, "Invoicing");
+    assert_eq!(failed_ids.len(), 2);
+    let halted = app(Build::V2, "publish", &jdbc, &["listener=dies", "count=1"]);
+    assert!(halted.iter().any(|l| l.kind == "halting"));
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "modulith:\n  orders:\n    postgres: {}\n    incomplete_age: 1s\n    retention: 1s\n    poison_attempts: 3\n",
+            db.url()
+        ),
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(r["registries"][0]["snapshot"]["layout"], "v2", "{r:#}");
+    let invoicing = about(&r, "modulith_incomplete", "Invoicing");
+    assert_eq!(invoicing["severity"], "WARNING", "{invoicing:#}");
+    assert!(
+        invoicing["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 publication(s) of indoubt.lab.modulith.App$OrderPlaced to listener indoubt.lab.modulith.App$Invoicing.on(indoubt.lab.modulith.App$OrderPlaced) incomplete, the oldest published "),
+        "{invoicing:#}"
+    );
+    assert!(
+        invoicing["message"]
+            .as_str()
+            .unwrap()
+            .contains("(2 FAILED)"),
+        "{invoicing:#}"
+    );
+    let mut named: Vec<String> = invoicing["evidence"]["oldest_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let mut expected = failed_ids.clone();
+    named.sort();
+    expected.sort();
+    assert_eq!(named, expected, "{invoicing:#}");
+    let packing = about(&r, "modulith_incomplete", "Packing");
+    assert!(
+        packing["message"]
+            .as_str()
+            .unwrap()
+            .contains("(1 PROCESSING)")
+            && packing["message"]
+                .as_str()
+                .unwrap()
+                .contains("PROCESSING ones were cut off mid-run"),
+        "{packing:#}"
+    );
+    // The statement as printed, run where it says: the listener's incomplete rows.
+    let next = invoicing["next"].as_str().unwrap();
+    let listed = db.admin().simple_query(next).unwrap();
+    let rows = listed
+        .iter()
+        .filter(|m| matches!(m, postgres::SimpleQueryMessage::Row(_)))
+        .count();
+    assert_eq!(rows, 2, "{next}");
+    let unpruned = &findings(&r, "modulith_unpruned")[0];
+    assert_eq!(unpruned["evidence"]["past_retention"], 3, "{unpruned:#}");
+    // Resubmitted three times more while it still fails: past its attempts, a poison.
+    let poison_id = failed_ids[0].clone();
+    app(
+        Build::V2,
+        "resubmit",
+        &jdbc,
+        &["listener=throws", &format!("ids={poison_id}"), "times=3"],
+    );
+    let (r, _) = probe(&config);
+    let poison = about(&r, "modulith_poison", "Invoicing");
+    assert_eq!(poison["severity"], "CRITICAL", "{poison:#}");
+    assert!(
+        poison["message"]
+            .as_str()
+            .unwrap()
+            .contains("one was attempted 4 times"),
+        "{poison:#}"
+    );
+    // Fixed, the application resubmits the ids indoubt named: they complete.
+    let done = app(
+        Build::V2,
+        "resubmit",
+        &jdbc,
+        &[
+            "listener=throws",
+            "fixed=true",
+            &format!("ids={}", failed_ids.join(",")),
+        ],
+    );
+    assert!(incomplete_ids(&done, "Invoicing").is_empty());
+    let (r, _) = probe(&config);
+    let left: Vec<&Value> = findings(&r, "modulith_incomplete")
+        .into_iter()
+        .chain(findings(&r, "modulith_poison"))
+        .filter(|f| {
+            f["evidence"]["listener_id"]
+                .as_str()
+                .unwrap()
+                .contains("$Invoicing.")
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:#?}");
+    // Billing renamed Accounting (a deployment of its own): its rows name a listener
+    // that is gone.
+    let renamed = TestDb::create("modulith2r");
+    let jdbc = common::xa::jdbc(&renamed.url());
+    app(Build::V2, "publish", &jdbc, &["listener=old", "count=1"]);
+    app(Build::V2, "publish", &jdbc, &["listener=new", "count=1"]);
+    app(Build::V2, "resubmit", &jdbc, &["listener=new"]);
+    std::fs::write(
+        &config,
+        format!(
+            "modulith:\n  orders:\n    postgres: {}\n    incomplete_age: 1s\n",
+            renamed.url()
+        ),
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    let gone = about(&r, "modulith_listener_gone", "Billing");
+    assert!(
+        gone["evidence"]["successor"]
+            .as_str()
+            .is_some_and(|s| s.contains("$Accounting.on(")),
+        "{gone:#}"
+    );
+    assert!(
+        gone["advice"]
+            .as_str()
+            .unwrap()
+            .contains("@ApplicationModuleListener(id = \"indoubt.lab.modulith.App$Billing.on(indoubt.lab.modulith.App$OrderPlaced)\")"),
+        "{gone:#}"
+    );
+    let human = run(indoubt()
+        .args(["--width", "1000", "--config"])
+        .arg(&config)
+        .args(["modulith", "publications"]));
+    assert!(
+        human.stdout.contains("(explain: modulith_listener_gone)"),
+        "{}",
+        human.stdout
+    );
+}
+
+/// Spring Modulith 1.4 in MariaDB (its upper-case EVENT_PUBLICATION, the 1.x layout): a
+/// throwing listener's publications and a renamed listener's are named as in PostgreSQL
+/// (no statuses: 1.x has none), the statement as printed runs in MariaDB; a table that is
+/// not there, and one of another layout, are UNKNOWN naming what is missing.
+#[test]
+fn a_1x_registry_in_mariadb_is_read_and_another_layout_is_unknown() {
+    let db = MysqlDb::create("modulith1");
+    let jdbc = db.jdbc();
+    // Billing renamed Accounting, then a listener that throws (still there: it keeps
+    // getting publications).
+    app(Build::V1, "publish", &jdbc, &["listener=ok", "count=2"]);
+    app(Build::V1, "publish", &jdbc, &["listener=old", "count=1"]);
+    app(Build::V1, "publish", &jdbc, &["listener=new", "count=1"]);
+    app(Build::V1, "publish", &jdbc, &["listener=throws", "count=2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    let write = |extra: &str| {
+        std::fs::write(
+            &config,
+            format!(
+                "mysql:\n  app:\n    url: {}{}\n    option_file: {}\n    ssl_mode: DISABLED\nmodulith:\n  orders:\n    mysql: app\n    incomplete_age: 1s\n{extra}",
+                common::mysql::url(),
+                db.name,
+                common::mysql::cnf()
+            ),
+        )
+        .unwrap();
+    };
+    write("");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(r["registries"][0]["table"], "EVENT_PUBLICATION", "{r:#}");
+    assert_eq!(r["registries"][0]["snapshot"]["layout"], "v1", "{r:#}");
+    let invoicing = about(&r, "modulith_incomplete", "Invoicing");
+    assert!(
+        invoicing["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 publication(s) of indoubt.lab.modulith.App$OrderPlaced to listener "),
+        "{invoicing:#}"
+    );
+    let gone = about(&r, "modulith_listener_gone", "Billing");
+    assert_eq!(gone["severity"], "CRITICAL", "{gone:#}");
+    let next = invoicing["next"].as_str().unwrap();
+    let listed = common::mysql::sql(&format!("USE {}; {next}", db.name));
+    assert_eq!(listed.lines().count(), 2, "{next}: {listed}");
+    // No such table; a table of another layout.
+    write("    table: event_publication\n");
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        findings(&r, "modulith_unreadable")[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no table event_publication"),
+        "{r:#}"
+    );
+    common::mysql::sql(&format!(
+        "CREATE TABLE {}.other (id VARCHAR(36), listener_id VARCHAR(512), event_type VARCHAR(512), serialized_event VARCHAR(4000), publication_date TIMESTAMP(6) NULL, completion_date TIMESTAMP(6) NULL, status VARCHAR(20))",
+        db.name
+    ));
+    write("    table: other\n");
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    let message = findings(&r, "modulith_unreadable")[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.contains("lacks the column(s) completion_attempts, last_resubmission_date"),
+        "{message}"
+    );
+}
