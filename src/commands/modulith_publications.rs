@@ -247,6 +247,17 @@ fn problem_finding(r: &Registry, problem: &Problem) -> Finding {
     }
 }
 
+/// A duration as Java's `java.time.Duration` spells it, in the largest whole unit.
+fn java_duration(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    match secs {
+        s if s > 0 && s % 86400 == 0 => format!("Duration.ofDays({})", s / 86400),
+        s if s > 0 && s % 3600 == 0 => format!("Duration.ofHours({})", s / 3600),
+        s if s > 0 && s % 60 == 0 => format!("Duration.ofMinutes({})", s / 60),
+        s => format!("Duration.ofSeconds({s})"),
+    }
+}
+
 /// How long ago, as an operator reads it.
 fn ago(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
     format_duration((now - t).to_std().unwrap_or_default())
@@ -293,8 +304,8 @@ fn assess(r: &Registry, s: &Snapshot) -> Vec<Finding> {
             .evidence("estimated_rows", s.completed.estimated_rows)
             .evidence("bytes", s.completed.bytes)
             .advice(format!(
-                "delete them from inside the application on a schedule: completedEventPublications.deletePublicationsOlderThan(Duration.ofSeconds({})), or use completion mode DELETE or ARCHIVE",
-                r.retention.value.as_secs()
+                "delete them from inside the application on a schedule: call deletePublicationsOlderThan({}) on its CompletedEventPublications, or use completion mode DELETE or ARCHIVE",
+                java_duration(r.retention.value)
             )),
         );
     }
@@ -473,6 +484,9 @@ fn uuid_like(id: &str) -> bool {
             _ => c.is_ascii_hexdigit(),
         })
 }
+
+#[cfg(test)]
+mod golden;
 
 impl TableView for ModulithReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {

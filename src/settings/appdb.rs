@@ -33,11 +33,13 @@ impl Db {
         }
     }
 
-    /// Where a statement for it runs (`written`: the config's name for it): a statement
-    /// names no server.
+    /// Where a statement for it runs (`written`: the config's name for it; `whose`: the
+    /// store, the client, the application): a statement names no server.
     pub fn place(&self, written: &str, whose: &str) -> String {
         match self {
             Db::Postgres(target) => crate::settings::targets::place(target, written),
+            // No apostrophe: the place is a comment before a statement, and a quote in
+            // it would read as the start of a literal to whatever reads the statement.
             Db::Mysql(_) => format!("in {whose} database (mysql target {written})"),
         }
     }

@@ -35,7 +35,7 @@ pub struct Registry {
 impl Registry {
     /// Where a statement for its database runs.
     pub fn place(&self) -> String {
-        self.db.place(&self.written, "the application's")
+        self.db.place(&self.written, "the application")
     }
 
     pub fn subject(&self) -> String {

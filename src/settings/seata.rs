@@ -71,7 +71,7 @@ impl Client {
 
     /// Where a statement for its database runs.
     pub fn place(&self) -> String {
-        self.db.place(&self.written, "the client's")
+        self.db.place(&self.written, "the client")
     }
 
     /// Which SQL its statements are in.
@@ -143,7 +143,7 @@ impl Coordinator {
 
     /// Where a statement for its store runs: a statement names no server.
     pub fn place(&self) -> String {
-        self.store.place(&self.written, "the store's")
+        self.store.place(&self.written, "the store")
     }
 
     /// Whether its store is PostgreSQL (else MySQL or MariaDB: its statements are in
