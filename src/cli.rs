@@ -335,6 +335,28 @@ pub enum ResolveCommand {
     /// branch's undo log
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     At(ResolveAtArgs),
+    /// Delete a Spring Modulith registry's completed publications older than a retention,
+    /// in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan
+    /// does), for an application that never prunes them
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Modulith(ResolveModulithArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveModulithArgs {
+    /// The registry of the config (modulith: NAME) [default: the only one]
+    pub name: Option<String>,
+
+    /// Delete those completed longer ago than this [default: the registry's retention]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub older_than: Option<Duration>,
+
+    /// Rows each DELETE takes (each batch commits by itself: locks are held briefly)
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub batch_size: u64,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

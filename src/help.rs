@@ -37,6 +37,10 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("What it would mark, and why; changes nothing", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --dry-run"),
             ex!("Mark it cancelled after releasing the reservation by hand, at the prompt", "indoubt resolve tcc 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --as cancelled --ticket INC-1234"),
         ],
+        "resolve modulith" => &[
+            ex!("How many it would delete, and how; changes nothing", "indoubt resolve modulith orders --dry-run"),
+            ex!("Delete those completed more than 30 days ago, 5,000 a batch, at the prompt", "indoubt resolve modulith orders --older-than 30d --batch-size 5000 --ticket INC-1234"),
+        ],
         "resolve at" => &[
             ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
             ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),

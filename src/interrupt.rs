@@ -6,7 +6,7 @@
 use crate::pg::cancel::{Canceller, Watcher};
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tokio::signal::unix::{signal, SignalKind};
 
@@ -86,6 +86,15 @@ static IN_FLIGHT: InFlight = InFlight {
 
 /// How many actions are under way whose outcome must still be recorded.
 static SHIELDED: AtomicUsize = AtomicUsize::new(0);
+
+/// A signal came while an action was shielded: one made of steps (batches) stops after
+/// the step under way.
+static STOP_ASKED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a signal asked the shielded action to stop at its next step.
+pub fn stop_asked() -> bool {
+    STOP_ASKED.load(Ordering::SeqCst)
+}
 
 /// Held from an audit intent to its outcome: a signal arriving meanwhile does not drop
 /// the action half done (that would leave an intent whose outcome nobody knows); the
@@ -192,6 +201,7 @@ pub async fn run<T>(command: impl Future<Output = T>) -> std::io::Result<Ended<T
                 if SHIELDED.load(Ordering::SeqCst) == 0 {
                     break signal;
                 }
+                STOP_ASKED.store(true, Ordering::SeqCst);
                 if !told {
                     told = true;
                     say(&format!(

@@ -29,6 +29,15 @@ pub(crate) async fn connect(ctx: &Context, db: &Db) -> Result<crate::appdb::Sess
     })
 }
 
+/// The database a resolution writes in: an unusable target is the error.
+pub(crate) fn target(db: &Db) -> Result<crate::resolve::apply::appdb::AppTarget> {
+    use crate::resolve::apply::appdb::AppTarget;
+    Ok(match db {
+        Db::Postgres(t) => AppTarget::Pg(t.clone().map_err(anyhow::Error::msg)?),
+        Db::Mysql(t) => AppTarget::Mysql(t.clone().map_err(anyhow::Error::msg)?),
+    })
+}
+
 /// A read-only session on a MySQL or MariaDB store or client database.
 pub(crate) async fn connect_mysql(
     ctx: &Context,

@@ -23,6 +23,7 @@ pub mod probes;
 mod reconcile;
 mod resolve_at;
 mod resolve_kafka;
+mod resolve_modulith;
 mod resolve_mysql;
 mod resolve_pg;
 mod resolve_tcc;
@@ -75,6 +76,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveMysql(s) => resolve_mysql::run(&ctx, &s).await,
         S::ResolveTcc(s) => resolve_tcc::run(&ctx, &s).await,
         S::ResolveAt(s) => resolve_at::run(&ctx, &s).await,
+        S::ResolveModulith(s) => resolve_modulith::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

@@ -36,14 +36,8 @@ pub(crate) async fn connect_client(
 }
 
 /// The business database a resolution writes in: an unusable target is the error.
-pub(crate) fn client_target(
-    client: &Client,
-) -> Result<crate::resolve::apply::seata_client::ClientTarget> {
-    use crate::resolve::apply::seata_client::ClientTarget;
-    Ok(match &client.db {
-        Db::Postgres(t) => ClientTarget::Pg(t.clone().map_err(anyhow::Error::msg)?),
-        Db::Mysql(t) => ClientTarget::Mysql(t.clone().map_err(anyhow::Error::msg)?),
-    })
+pub(crate) fn client_target(client: &Client) -> Result<crate::resolve::apply::appdb::AppTarget> {
+    super::appdb_common::target(&client.db)
 }
 
 /// What the coordinator's store says now of these global transactions, by xid (an xid

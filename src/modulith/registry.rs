@@ -528,3 +528,86 @@ pub fn incomplete_statement(
     };
     Some(sql.push(" ORDER BY publication_date;"))
 }
+
+/// What 2.x adds to "completed": marked so (as Spring Modulith's own delete requires).
+fn completed_only(layout: Layout) -> &'static str {
+    match layout {
+        Layout::V1 => "",
+        Layout::V2 => " AND (status = 'COMPLETED' OR status IS NULL)",
+    }
+}
+
+/// The statement that deletes one batch of completed publications older than `before`
+/// (the oldest first), as Spring Modulith's own `deleteCompletedPublicationsBefore`
+/// picks them: completed before that time, and in 2.x also marked COMPLETED (or of no
+/// status). One batch commits by itself; run again until it deletes fewer than `batch`.
+/// None when the table's name would not show.
+pub fn prune_statement(
+    dialect: Dialect,
+    table: &str,
+    layout: Layout,
+    before: DateTime<Utc>,
+    batch: u64,
+) -> Option<quote::Sql> {
+    let completed = completed_only(layout);
+    let micros = before.timestamp_micros();
+    Some(match dialect {
+        Dialect::Postgres => {
+            let t = quote::qualified(table);
+            // Through the completion date's index; the same WHERE again in the outer
+            // DELETE: a row completed again since (by nobody, but said) is not taken.
+            let cond =
+                format!("completion_date < to_timestamp({micros}::numeric / 1000000){completed}");
+            quote::Sql::assembled(format!(
+                "BEGIN READ WRITE; DELETE FROM {t} WHERE id IN (SELECT id FROM {t} WHERE {cond} ORDER BY completion_date LIMIT {batch}) AND {cond}; COMMIT;"
+            ))
+        }
+        Dialect::Mysql => quote::Sql::new("DELETE FROM ")
+            .mysql_qualified(table)?
+            .push(" WHERE completion_date < FROM_UNIXTIME(")
+            .number(micros.div_euclid(1_000_000))
+            .push(") + INTERVAL ")
+            .number(micros.rem_euclid(1_000_000))
+            .push(" MICROSECOND")
+            .push(completed)
+            .push(" ORDER BY completion_date LIMIT ")
+            .number(batch as i64)
+            .push(";"),
+    })
+}
+
+/// How many completed publications are older than `before` (as `prune_statement` picks
+/// them), counted up to `COUNT_CAP` (one more: more than the cap).
+pub async fn prunable(
+    session: &mut Session,
+    table: &str,
+    layout: Layout,
+    before: DateTime<Utc>,
+) -> Result<i64> {
+    let completed = completed_only(layout);
+    let micros = before.timestamp_micros();
+    let cap = COUNT_CAP + 1;
+    match session {
+        Session::Pg(s) => {
+            let t = quote::qualified(table);
+            let sql = format!(
+                "SELECT count(*) FROM (SELECT 1 FROM {t} WHERE completion_date < to_timestamp({micros}::numeric / 1000000){completed} LIMIT {cap}) AS c"
+            );
+            let rows = s.query(&sql, &[]).await?;
+            Ok(rows.first().map(|r| r.try_get(0)).transpose()?.unwrap_or(0))
+        }
+        Session::Mysql(s) => {
+            let sql = format!(
+                "SELECT count(*) FROM (SELECT 1 FROM {} WHERE completion_date < FROM_UNIXTIME({}) + INTERVAL {} MICROSECOND{completed} LIMIT {cap}) AS c",
+                crate::mysql::tables::qualified(table),
+                micros.div_euclid(1_000_000),
+                micros.rem_euclid(1_000_000)
+            );
+            Ok(s.rows(&sql)
+                .await?
+                .first()
+                .and_then(|r| int(r, 0))
+                .unwrap_or(0))
+        }
+    }
+}

@@ -36,6 +36,7 @@ pub enum CommandSettings {
     ResolveMysql(Box<resolution::ResolveMysqlSettings>),
     ResolveTcc(Box<super::seata::ResolveTccSettings>),
     ResolveAt(Box<super::seata::ResolveAtSettings>),
+    ResolveModulith(Box<super::modulith::ResolveModulithSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -189,6 +190,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::At(a)) => {
             S::ResolveAt(Box::new(super::seata::resolve_at(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Modulith(a)) => {
+            S::ResolveModulith(Box::new(super::modulith::resolve_modulith(t, a)?))
         }
         Command::Audit(AuditCommand::List(a)) => S::AuditList(AuditListSettings {
             log: t.audit_log(a.audit_log.as_deref()),

@@ -132,3 +132,48 @@ pub fn settings(t: &Targets, name: Option<&str>) -> Result<ModulithSettings> {
         config_file: t.config.path.clone(),
     })
 }
+
+/// `resolve modulith`: the registry, the age past which completed publications go, and
+/// the batch size.
+pub struct ResolveModulithSettings {
+    pub registry: Registry,
+    pub older_than: Setting<Duration>,
+    pub batch_size: u64,
+    pub confirm: super::resolution::Confirm,
+}
+
+pub fn resolve_modulith(
+    t: &Targets,
+    args: crate::cli::ResolveModulithArgs,
+) -> Result<ResolveModulithSettings> {
+    let config = &t.config.config;
+    let name = match (&args.name, config.modulith.len()) {
+        (Some(n), _) => n.clone(),
+        (None, 1) => config.modulith.keys().next().cloned().unwrap_or_default(),
+        (None, _) => {
+            let names: Vec<&str> = config.modulith.keys().map(String::as_str).collect();
+            return Err(hinted(
+                "which modulith registry? the config names none or several",
+                format!("name it (the config names: {})", names.join(", ")),
+            ));
+        }
+    };
+    let registry = settings(t, Some(&name))?
+        .registries
+        .pop()
+        .ok_or_else(|| anyhow::anyhow!("no modulith registry named {name:?}"))?;
+    let older_than = match args.older_than {
+        Some(d) => Setting {
+            value: d,
+            source: super::Source::Flag("--older-than"),
+            entry: &defaults::MODULITH_RETENTION,
+        },
+        None => registry.retention.clone(),
+    };
+    Ok(ResolveModulithSettings {
+        registry,
+        older_than,
+        batch_size: args.batch_size,
+        confirm: super::resolution::confirm(t, args.confirm),
+    })
+}

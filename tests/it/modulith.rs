@@ -279,3 +279,100 @@ fn a_1x_registry_in_mariadb_is_read_and_another_layout_is_unknown() {
         "{message}"
     );
 }
+
+/// `resolve modulith`: completed publications older than the cutoff are deleted in
+/// batches — after a dry run that deletes nothing — and the application's own
+/// `CompletedEventPublications` then finds only the newer ones; incomplete ones are never
+/// taken. On PostgreSQL (2.x) and MariaDB (1.x).
+#[test]
+fn completed_publications_older_than_the_cutoff_are_deleted_in_batches_and_only_those() {
+    let pg = TestDb::create("modulithprune");
+    let my = MysqlDb::create("modulithprune");
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    for (build, jdbc, registry) in [
+        (
+            Build::V2,
+            common::xa::jdbc(&pg.url()),
+            format!("postgres: {}", pg.url()),
+        ),
+        (Build::V1, my.jdbc(), "mysql: app".to_string()),
+    ] {
+        app(build, "publish", &jdbc, &["listener=ok", "count=5"]);
+        app(build, "publish", &jdbc, &["listener=throws", "count=1"]);
+        std::thread::sleep(std::time::Duration::from_secs(6));
+        app(build, "publish", &jdbc, &["listener=ok", "count=2"]);
+        let config = dir.path().join("c.yaml");
+        std::fs::write(
+            &config,
+            format!(
+                "mysql:\n  app:\n    url: {}{}\n    option_file: {}\n    ssl_mode: DISABLED\nmodulith:\n  orders:\n    {registry}\n",
+                common::mysql::url(),
+                my.name,
+                common::mysql::cnf()
+            ),
+        )
+        .unwrap();
+        let resolve = |more: &[&str]| {
+            let out = run(indoubt()
+                .args(["-o", "json", "--config"])
+                .arg(&config)
+                .args([
+                    "resolve",
+                    "modulith",
+                    "--older-than",
+                    "5s",
+                    "--batch-size",
+                    "2",
+                    "--audit-log",
+                ])
+                .arg(&audit)
+                .args(more));
+            let json: Value = serde_json::from_str(&out.stdout)
+                .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+            (json, out)
+        };
+        let (dry, out) = resolve(&["--dry-run"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+        assert_eq!(dry["prunable"], 5, "{dry:#}");
+        assert_eq!(dry["deleted"], 0, "{dry:#}");
+        let (done, out) = resolve(&["--yes", "--reason", "registry never pruned"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(done["findings"][0]["code"], "resolved", "{done:#}");
+        assert_eq!(done["deleted"], 5, "{done:#}");
+        assert!(
+            done["findings"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("in 3 batch(es)"),
+            "{done:#}"
+        );
+        // Nothing older left: nothing to do (asked right away: the newer two are
+        // younger than the cutoff for a few seconds only).
+        let (again, out) = resolve(&["--yes", "--reason", "again"]);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(
+            again["findings"][0]["code"], "already_resolved",
+            "{again:#}"
+        );
+        // The application's own registry: the two newer completed, the incomplete one kept.
+        let after = app(build, "completed", &jdbc, &["listener=ok"]);
+        assert_eq!(
+            common::seata::line(&after, "completed").fields["n"],
+            "2",
+            "the application finds only the newer ones"
+        );
+        let still = app(build, "publish", &jdbc, &["listener=ok", "count=0"]);
+        assert_eq!(incomplete_ids(&still, "Invoicing").len(), 1);
+    }
+    let trail = std::fs::read_to_string(&audit).unwrap();
+    // An intent and an outcome for each of the two deletes; the dry runs and the
+    // run with nothing to do recorded nothing.
+    assert_eq!(
+        trail.matches(r#""reason":"registry never pruned""#).count(),
+        4,
+        "{trail}"
+    );
+    assert_eq!(trail.matches(r#""reason":"again""#).count(), 0, "{trail}");
+}

@@ -3,13 +3,14 @@
 //! clippy.toml keeps the library calls that write (`Session::simple`, the MySQL
 //! `Session::write`, `Cluster::write_abort_marker`) to here.
 
+pub mod appdb;
 mod branch;
 pub mod kafka;
+pub mod modulith;
 pub mod mysql;
 pub mod pg;
 pub mod seata;
 pub mod seata_at;
-pub mod seata_client;
 
 pub use branch::{Branch, Decided, Engine};
 

@@ -2,7 +2,7 @@
 //! rolled back), in its client's fence table: read again right before, written only
 //! while it is still tried (the statement's own `status = 1` guard), its row count read.
 
-use super::seata_client::{write_counted, ClientTarget};
+use super::appdb::{write_counted, AppTarget};
 use crate::appdb::Session;
 use crate::audit::record::Status;
 use crate::codes;
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// What is proposed for the Try record: known before anything is sent.
 pub struct FenceMark {
-    pub target: ClientTarget,
+    pub target: AppTarget,
     pub report_target: Target,
     pub table: String,
     pub xid: String,
@@ -38,7 +38,7 @@ pub struct FenceMark {
 impl FenceMark {
     #[allow(clippy::too_many_arguments)] // one record's whole description, once
     pub fn new(
-        target: ClientTarget,
+        target: AppTarget,
         report_target: Target,
         table: String,
         (xid, branch_id): (String, i64),

@@ -4,7 +4,7 @@
 //! unless each changes its one row), or its undo log deleted (guarded by the md5 of what
 //! was read). The undo log is read again right before.
 
-use super::seata_client::{begin, write_counted, ClientTarget};
+use super::appdb::{begin, write_counted, AppTarget};
 use crate::appdb::Session;
 use crate::audit::record::Status;
 use crate::cli::AtFix;
@@ -42,7 +42,7 @@ pub trait StoreCheck {
 
 /// What is proposed for the branch: known before anything is sent.
 pub struct AtFixing<'a> {
-    pub target: ClientTarget,
+    pub target: AppTarget,
     pub report_target: Target,
     pub undo: UndoLogRead,
     pub fix: AtFix,
@@ -60,7 +60,7 @@ pub struct AtFixing<'a> {
 impl<'a> AtFixing<'a> {
     #[allow(clippy::too_many_arguments)] // one branch's whole description, once
     pub fn new(
-        target: ClientTarget,
+        target: AppTarget,
         report_target: Target,
         undo: UndoLogRead,
         fix: AtFix,

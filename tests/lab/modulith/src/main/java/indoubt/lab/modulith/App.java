@@ -11,6 +11,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.modulith.events.CompletedEventPublications;
 import org.springframework.modulith.events.IncompleteEventPublications;
 import org.springframework.modulith.events.core.EventPublicationRegistry;
 import org.springframework.stereotype.Component;
@@ -25,6 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <pre>
  *   App publish  listener=NAME count=N [fixed=true]
  *   App resubmit listener=NAME [ids=UUID,UUID...] [times=N] [fixed=true]
+ *   App completed
  * </pre>
  *
  * Spring's own settings come as {@code --spring.datasource.url=…} (the run script passes
@@ -48,6 +50,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <h2>Commands</h2>
  * <ul>
  * <li>{@code publish}: {@code count} events, each in a transaction of its own.
+ * <li>{@code completed}: how many completed publications the registry holds, as
+ *     {@code CompletedEventPublications.findAll} finds them.
  * <li>{@code resubmit}: {@code IncompleteEventPublications.resubmitIncompletePublications}
  *     with a filter of these ids (every incomplete one without {@code ids}), {@code times}
  *     times (each one counts an attempt in 2.x).
@@ -57,6 +61,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <ul>
  * <li>{@code published n=N}: the events were published (their listeners ran).
  * <li>{@code resubmitted times=N}.
+ * <li>{@code completed n=N}.
  * <li>{@code incomplete id=UUID listener=ID}: each publication the registry holds incomplete
  *     at the end, as {@code EventPublicationRegistry.findIncompletePublications} finds it.
  * <li>{@code halting: WHERE}: the JVM halts now (exit 1).
@@ -70,13 +75,16 @@ public class App implements CommandLineRunner {
     private final TransactionTemplate transactions;
     private final IncompleteEventPublications incomplete;
     private final EventPublicationRegistry registry;
+    private final CompletedEventPublications completed;
 
     App(ApplicationEventPublisher events, TransactionTemplate transactions,
-        IncompleteEventPublications incomplete, EventPublicationRegistry registry) {
+        IncompleteEventPublications incomplete, EventPublicationRegistry registry,
+        CompletedEventPublications completed) {
         this.events = events;
         this.transactions = transactions;
         this.incomplete = incomplete;
         this.registry = registry;
+        this.completed = completed;
     }
 
     public static void main(String[] args) {
@@ -120,6 +128,7 @@ public class App implements CommandLineRunner {
                 }
                 say("resubmitted times=" + times);
             }
+            case "completed" -> say("completed n=" + completed.findAll().size());
             default -> throw new IllegalArgumentException("unknown command " + command);
         }
         registry.findIncompletePublications().forEach(p ->

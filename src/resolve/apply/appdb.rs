@@ -1,6 +1,7 @@
-//! What the Seata resolutions share: a connection to the client's business database
-//! (PostgreSQL, or MySQL or MariaDB) that may write, and a write whose rows are counted,
-//! with the server's refusal said the same way for either.
+//! What the resolutions that write in an application's database share (Seata's client
+//! tables, Spring Modulith's registry): a connection to it (PostgreSQL, or MySQL or
+//! MariaDB) that may write, and a write whose rows are counted, with the server's refusal
+//! said the same way for either.
 
 use crate::appdb::{Dialect, Session};
 use crate::audit::record::Status;
@@ -12,26 +13,26 @@ use crate::text::Text;
 use anyhow::Result;
 use std::time::Duration;
 
-/// The business database a resolution writes in.
+/// The application's database a resolution writes in.
 // One per client read or resolution: its size is of no consequence.
 #[allow(clippy::large_enum_variant)]
-pub enum ClientTarget {
+pub enum AppTarget {
     Pg(PgTarget),
     Mysql(MysqlTarget),
 }
 
-impl ClientTarget {
+impl AppTarget {
     pub fn dialect(&self) -> Dialect {
         match self {
-            ClientTarget::Pg(_) => Dialect::Postgres,
-            ClientTarget::Mysql(_) => Dialect::Mysql,
+            AppTarget::Pg(_) => Dialect::Postgres,
+            AppTarget::Mysql(_) => Dialect::Mysql,
         }
     }
 
     pub fn report_target(&self) -> Target {
         match self {
-            ClientTarget::Pg(t) => t.report_target(),
-            ClientTarget::Mysql(t) => t.report_target(),
+            AppTarget::Pg(t) => t.report_target(),
+            AppTarget::Mysql(t) => t.report_target(),
         }
     }
 
@@ -39,10 +40,8 @@ impl ClientTarget {
     /// `BEGIN READ WRITE`), or MySQL's resolution session.
     pub async fn connect(&self, timeout: Duration) -> Result<Session> {
         Ok(match self {
-            ClientTarget::Pg(t) => {
-                Session::Pg(crate::pg::session::connect(&t.params, timeout).await?)
-            }
-            ClientTarget::Mysql(t) => Session::Mysql(
+            AppTarget::Pg(t) => Session::Pg(crate::pg::session::connect(&t.params, timeout).await?),
+            AppTarget::Mysql(t) => Session::Mysql(
                 crate::mysql::session::connect(
                     &t.params,
                     timeout,
@@ -84,7 +83,8 @@ impl Refusal {
 /// time bound or a lost connection (the outcome is then unknown), the inner one the
 /// server's refusal.
 pub async fn write_counted(session: &mut Session, sql: &str) -> Result<Result<u64, Refusal>> {
-    #[allow(clippy::disallowed_methods)] // the writes of the Seata resolutions, in their flow
+    #[allow(clippy::disallowed_methods)]
+    // the writes of the resolutions in an application database, in their flow
     Ok(match session {
         Session::Pg(s) => s.write_counted(sql).await?.map_err(|e| {
             let code = e.as_db_error().map(|d| d.code().code().to_string());
