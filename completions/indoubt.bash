@@ -178,6 +178,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__kafka"
                 ;;
+            indoubt__subcmd__help__subcmd__resolve,modulith)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__modulith"
+                ;;
             indoubt__subcmd__help__subcmd__resolve,mysql)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__mysql"
                 ;;
@@ -289,6 +292,9 @@ _indoubt() {
             indoubt__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__resolve__subcmd__kafka"
                 ;;
+            indoubt__subcmd__resolve,modulith)
+                cmd="indoubt__subcmd__resolve__subcmd__modulith"
+                ;;
             indoubt__subcmd__resolve,mysql)
                 cmd="indoubt__subcmd__resolve__subcmd__mysql"
                 ;;
@@ -306,6 +312,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,kafka)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__kafka"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,modulith)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__modulith"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,mysql)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__mysql"
@@ -1195,7 +1204,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at"
+            opts="pg mysql kafka tcc at modulith"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1223,6 +1232,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__kafka)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__modulith)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2575,7 +2598,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2679,7 +2702,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at help"
+            opts="pg mysql kafka tcc at modulith help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2721,6 +2744,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__kafka)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__modulith)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2824,6 +2861,64 @@ _indoubt() {
                     return 0
                     ;;
                 --coordinator-epoch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__modulith)
+            opts="-o -v -h --older-than --batch-size --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --batch-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

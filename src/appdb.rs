@@ -137,10 +137,9 @@ pub fn mysql_xids(xids: &[String]) -> String {
     each.join(", ")
 }
 
-/// A string as a MySQL expression of that text in the column's character set: `'…'` when
-/// it holds only characters that show and no quote or backslash, else
-/// `CONVERT(X'…' USING utf8mb4)` — never a bare `X'…'`, which MySQL reads as a number
-/// where a number is expected.
+/// A string as a MySQL expression of that text: `'…'` when it holds only characters that
+/// show and no quote or backslash, else `_utf8mb4 X'…'` — never a bare `X'…'`, which
+/// MySQL reads as a number where a number is expected.
 pub fn mysql_char(value: &str) -> String {
     crate::quote::Sql::new("")
         .mysql_text(value)
@@ -169,7 +168,7 @@ mod tests {
     #[test]
     fn a_mysql_value_is_never_a_bare_hex_literal() {
         assert_eq!(mysql_char("seata"), "'seata'");
-        assert_eq!(mysql_char("it's"), "CONVERT(X'69742773' USING utf8mb4)");
+        assert_eq!(mysql_char("it's"), "_utf8mb4 X'69742773'");
         assert_eq!(mysql_char(""), "''");
         assert_eq!(mysql_number("90.50"), Some("90.50".into()));
         assert_eq!(mysql_number("1E+2"), Some("1E+2".into()));

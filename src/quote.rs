@@ -194,18 +194,18 @@ impl Sql {
     }
 
     /// A MySQL character string: `'…'` when it holds only characters that show and no
-    /// quote or backslash (whose reading depends on sql_mode), else
-    /// `CONVERT(X'…' USING utf8mb4)` of its bytes, which reads the same in every mode — and
-    /// is text in every context, where a bare `X'…'` is a number where one is expected
-    /// (`SET amount = X'3930'` sets 14640).
+    /// quote or backslash (whose reading depends on sql_mode), else `_utf8mb4 X'…'` of its
+    /// bytes, which reads the same in every mode — and is text in every context, where a
+    /// bare `X'…'` is a number where one is expected (`SET amount = X'3930'` sets 14640).
+    /// The introducer keeps it coercible, as a quoted literal is: `CONVERT(… USING
+    /// utf8mb4)` would clash with a column of another collation (ERROR 1267).
     pub fn mysql_text(mut self, value: &str) -> Sql {
         let plain = value.chars().all(|c| showable(c) && c != '\\' && c != '\'');
         match (plain, value.is_empty()) {
             (true, _) | (_, true) => self.0.push_str(&format!("'{value}'")),
             (false, false) => {
                 let digits: String = value.bytes().map(|b| format!("{b:02X}")).collect();
-                self.0
-                    .push_str(&format!("CONVERT(X'{digits}' USING utf8mb4)"));
+                self.0.push_str(&format!("_utf8mb4 X'{digits}'"));
             }
         }
         self
@@ -307,9 +307,9 @@ mod tests {
     fn a_mysql_string_is_quoted_when_plain_and_hex_otherwise() {
         let lit = |v: &str| Sql::new("").mysql_text(v).as_str().to_string();
         assert_eq!(lit("10.0.0.1:8091:42"), "'10.0.0.1:8091:42'");
-        assert_eq!(lit("a'b"), "CONVERT(X'612762' USING utf8mb4)");
-        assert_eq!(lit("a\\b"), "CONVERT(X'615C62' USING utf8mb4)");
-        assert_eq!(lit("a\nb"), "CONVERT(X'610A62' USING utf8mb4)");
+        assert_eq!(lit("a'b"), "_utf8mb4 X'612762'");
+        assert_eq!(lit("a\\b"), "_utf8mb4 X'615C62'");
+        assert_eq!(lit("a\nb"), "_utf8mb4 X'610A62'");
         assert_eq!(lit(""), "''");
     }
 

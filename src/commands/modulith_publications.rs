@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::modulith::registry::{self, Layout, Listener, Snapshot, COUNT_CAP, RECENT};
-use crate::next::Next;
+use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::modulith::{ModulithSettings, Registry};
@@ -100,11 +100,11 @@ impl Inspect for ModulithPublications {
     }
 
     fn report(
-        _ctx: &Context,
+        ctx: &Context,
         settings: &ModulithSettings,
         reads: Vec<Read>,
     ) -> Report<ModulithReport> {
-        report_of(settings, reads)
+        report_of(&ctx.invocation, settings, reads)
     }
 }
 
@@ -154,7 +154,11 @@ struct RegistryEntry {
     snapshot: Option<Snapshot>,
 }
 
-fn report_of(settings: &ModulithSettings, reads: Vec<Read>) -> Report<ModulithReport> {
+fn report_of(
+    invocation: &Invocation,
+    settings: &ModulithSettings,
+    reads: Vec<Read>,
+) -> Report<ModulithReport> {
     let mut findings = Vec::new();
     let mut registries = Vec::new();
     for (r, read) in settings.registries.iter().zip(reads) {
@@ -169,7 +173,7 @@ fn report_of(settings: &ModulithSettings, reads: Vec<Read>) -> Report<ModulithRe
         };
         match read {
             Read::Snapshot(s) => {
-                findings.extend(assess(r, &s));
+                findings.extend(assess(invocation, r, &s));
                 entry.snapshot = Some(s);
             }
             Read::Problems(problems) => {
@@ -264,7 +268,7 @@ fn ago(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
 }
 
 /// One registry, judged.
-fn assess(r: &Registry, s: &Snapshot) -> Vec<Finding> {
+fn assess(invocation: &Invocation, r: &Registry, s: &Snapshot) -> Vec<Finding> {
     let mut findings = Vec::new();
     for l in &s.listeners {
         findings.extend(assess_listener(r, s, l));
@@ -291,7 +295,7 @@ fn assess(r: &Registry, s: &Snapshot) -> Vec<Finding> {
                 crate::units::format_size(bytes.max(0) as u64)
             ));
         }
-        message.push_str(": nothing deletes them (completion mode UPDATE keeps every one)");
+        message.push_str(": completion mode UPDATE keeps every one unless the application deletes them, and a table nobody prunes grows without bound");
         findings.push(
             Finding::new(
                 Severity::Warning,
@@ -304,8 +308,17 @@ fn assess(r: &Registry, s: &Snapshot) -> Vec<Finding> {
             .evidence("estimated_rows", s.completed.estimated_rows)
             .evidence("bytes", s.completed.bytes)
             .advice(format!(
-                "delete them from inside the application on a schedule: call deletePublicationsOlderThan({}) on its CompletedEventPublications, or use completion mode DELETE or ARCHIVE",
+                "delete them from inside the application on a schedule: call deletePublicationsOlderThan({}) on its CompletedEventPublications, or use completion mode DELETE or ARCHIVE; until then the command below deletes them in batches (a dry run first)",
                 java_duration(r.retention.value)
+            ))
+            .next(Next::indoubt(
+                invocation,
+                &[
+                    Word::Lit("resolve"),
+                    Word::Lit("modulith"),
+                    Word::Value(&r.name),
+                    Word::Lit("--dry-run"),
+                ],
             )),
         );
     }
@@ -346,7 +359,9 @@ fn assess_listener(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> 
     let events = l.event_types.join(", ");
     // Completed nothing since its oldest open row, as far as the newest completed rows
     // show.
-    let silent = l.last_completion.is_none_or(|t| t < oldest) && s.recent.covers(oldest);
+    // With no completed row kept (completion mode DELETE or ARCHIVE) nothing shows it.
+    let kept = s.recent.rows > 0;
+    let silent = kept && l.last_completion.is_none_or(|t| t < oldest) && s.recent.covers(oldest);
     let successor = successor(s, l);
     let poisoned = l
         .max_attempts
@@ -363,7 +378,7 @@ fn assess_listener(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> 
         l.listener_id,
         format_duration(age)
     );
-    if let Some(statuses) = &statuses {
+    if let Some(statuses) = statuses.as_ref().filter(|s| !s.is_empty()) {
         message.push_str(&format!(" ({statuses})"));
     }
     let (code, severity) = match (silent, &successor, poisoned) {
@@ -382,6 +397,7 @@ fn assess_listener(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> 
         }
         (silent, _, _) => {
             match (silent, l.last_completion) {
+                _ if !kept => message.push_str("; the table keeps no completed publication (completion mode DELETE or ARCHIVE?), so whether it completes others is not known here"),
                 (true, _) => message.push_str("; it has completed nothing since"),
                 (false, Some(t)) => {
                     message.push_str(&format!("; its last completion was {} ago", ago(s.now, t)))
@@ -412,14 +428,22 @@ fn assess_listener(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> 
         .collect();
     let advice = match code {
         c if c == codes::MODULITH_LISTENER_GONE => format!(
-            "if {} took over from it, give that listener the old id (@ApplicationModuleListener(id = \"{}\")) and resubmit them; else deliver them by hand and delete those rows",
+            "if {} took over from it, give that listener the old id (@ApplicationModuleListener(id = {})) and resubmit them; else deliver them by hand and delete those rows",
             successor.as_deref().unwrap_or("the listener that handles them now"),
-            l.listener_id
+            java_string(&l.listener_id)
         ),
         c if c == codes::MODULITH_POISON => "read the event and the listener's log: fix the listener or the data, or deliver it by hand and delete the row; resubmitting it again changes nothing".to_string(),
+        _ if ids.is_empty() => "fix why the listener does not complete (its log), then resubmit them from inside the application: incompleteEventPublications.resubmitIncompletePublications(p -> ids.contains(p.getIdentifier())), with the ids the statement below lists".to_string(),
         _ => format!(
-            "fix why the listener does not complete (its log), then resubmit them from inside the application: incompleteEventPublications.resubmitIncompletePublications(p -> ids.contains(p.getIdentifier())) with ids = the oldest: {}",
-            ids.join(", ")
+            "fix why the listener does not complete (its log), then resubmit them from inside the application: incompleteEventPublications.resubmitIncompletePublications(p -> ids.contains(p.getIdentifier())) with ids = Set.of({}){}",
+            ids.iter()
+                .map(|id| format!("UUID.fromString(\"{id}\")"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            match (l.incomplete as usize).saturating_sub(ids.len()) {
+                0 => String::new(),
+                more => format!(" (the oldest; {more} more: the statement below lists them all)"),
+            }
         ),
     };
     Some(
@@ -473,6 +497,28 @@ fn successor(s: &Snapshot, l: &Listener) -> Option<String> {
         })
         .max_by_key(|(_, r)| r.last_completion)
         .map(|(id, _)| id.clone())
+}
+
+/// A Java string literal of `s`: quotes and backslashes escaped, and every character that
+/// is not printable ASCII as `\uXXXX` (UTF-16), so that an id planted in the table stays
+/// one string in the snippet an operator pastes into the application.
+fn java_string(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Whether an id is a UUID's text (Spring Modulith's ids are; on MySQL the column is a
@@ -532,5 +578,22 @@ impl TableView for ModulithReport {
         // A listener id is copied as a whole (into an id = … annotation).
         table.keep_whole(1);
         table.rendered_unless_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::java_string;
+
+    /// An id planted in the table stays one Java string: its quote cannot end the
+    /// literal, and what is not printable ASCII is a \u escape.
+    #[test]
+    fn a_listener_id_is_one_java_string_whatever_it_holds() {
+        assert_eq!(
+            java_string(r#"com.ex.Old.on(E)"); Runtime.getRuntime().exec("x"); //"#),
+            r#""com.ex.Old.on(E)\"); Runtime.getRuntime().exec(\"x\"); //""#
+        );
+        assert_eq!(java_string("a\\b\u{202e}\u{1b}"), r#""a\\b\u202e\u001b""#);
+        assert_eq!(java_string("\u{1F600}"), r#""\ud83d\ude00""#);
     }
 }

@@ -238,6 +238,21 @@ fn statuses(
     (Some(by_status), int_at(at + STATUSES.len()))
 }
 
+/// The status counts with the rows of any other status (`COMPLETED` with no completion
+/// date, or a value no release writes) counted as `other`, so that they add up.
+fn with_other(
+    by_status: Option<BTreeMap<String, i64>>,
+    incomplete: i64,
+) -> Option<BTreeMap<String, i64>> {
+    by_status.map(|mut by| {
+        let known: i64 = by.values().sum();
+        if incomplete > known {
+            by.insert("other".into(), incomplete - known);
+        }
+        by
+    })
+}
+
 /// Listeners from the incomplete rows' read, with their ids and last completions.
 fn listeners(
     mut listed: Vec<Listener>,
@@ -301,7 +316,7 @@ mod pg {
                 oldest: r.try_get(4)?,
                 newest: r.try_get(6)?,
                 past_age: r.try_get(5)?,
-                by_status,
+                by_status: with_other(by_status, count),
                 max_attempts,
                 last_completion: None,
                 oldest_ids: Vec::new(),
@@ -421,7 +436,7 @@ mod mysql {
                 oldest: time(r, 4),
                 newest: time(r, 6),
                 past_age: int(r, 5).unwrap_or(0),
-                by_status,
+                by_status: with_other(by_status, count),
                 max_attempts,
                 last_completion: None,
                 oldest_ids: Vec::new(),

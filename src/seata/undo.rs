@@ -1043,8 +1043,8 @@ mod tests {
         assert_eq!(fields[1].value.same_as(Some("1.0")), Some(false));
     }
 
-    /// MySQL's statement: each value a number, a plain quoted string or CONVERT of its
-    /// bytes (never a bare X'…', a number where one is expected), every column guarded by
+    /// MySQL's statement: each value a number, a plain quoted string or its bytes with
+    /// the utf8mb4 introducer (never a bare X'…', a number where one is expected), every column guarded by
     /// its utf8mb4 text byte for byte.
     #[test]
     fn a_mysql_restore_writes_typed_values_and_guards_each_column_exactly() {
@@ -1064,7 +1064,7 @@ mod tests {
             "UPDATE `accounts` SET `amount` = 90, `note` = 'seata' WHERE `id` = 1001 \
 AND CAST(CAST(`id` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST('1001' AS BINARY) \
 AND CAST(CAST(`amount` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST('7' AS BINARY) \
-AND CAST(CAST(`note` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST(CONVERT(X'69742773' USING utf8mb4) AS BINARY);"
+AND CAST(CAST(`note` AS CHAR CHARACTER SET utf8mb4) AS BINARY) = CAST(_utf8mb4 X'69742773' AS BINARY);"
         );
         assert_eq!(read.lock_key(), "1001");
         let pg = restore_statement(Dialect::Postgres, "accounts", after, &read).unwrap();

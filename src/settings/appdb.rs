@@ -40,7 +40,10 @@ impl Db {
             Db::Postgres(target) => crate::settings::targets::place(target, written),
             // No apostrophe: the place is a comment before a statement, and a quote in
             // it would read as the start of a literal to whatever reads the statement.
-            Db::Mysql(_) => format!("in {whose} database (mysql target {written})"),
+            Db::Mysql(t) => match t.as_ref().ok().and_then(|t| t.params.database.as_deref()) {
+                Some(db) => format!("in database {db} of {whose} (mysql target {written})"),
+                None => format!("in {whose} database (mysql target {written})"),
+            },
         }
     }
 

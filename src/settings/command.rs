@@ -289,8 +289,9 @@ fn check(
                 "check runs what a config file names (README, \"Config\"): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
             ),
             Some(path) => anyhow!(
-                "no check to run: {} names no postgres or kafka target, no reconcile job \
-                 or outbox with `check: true`, no mysql target (or --only/--skip left none)",
+                "no check to run: {} names no postgres, kafka or mysql target, and no \
+                 reconcile job, outbox, seata coordinator or modulith registry with \
+                 `check: true` (or --only/--skip left none)",
                 path.display()
             ),
         });

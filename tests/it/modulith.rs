@@ -120,6 +120,16 @@ fn a_failed_a_cut_off_and_a_renamed_listeners_publications_are_named_until_resub
     assert_eq!(rows, 2, "{next}");
     let unpruned = &findings(&r, "modulith_unpruned")[0];
     assert_eq!(unpruned["evidence"]["past_retention"], 3, "{unpruned:#}");
+    // Its next, pasted: resolve modulith's dry run of the same three.
+    let next = unpruned["next"].as_str().unwrap();
+    assert!(
+        next.ends_with(" resolve modulith orders --dry-run"),
+        "{next}"
+    );
+    let (dry, code) = super::seata::pasted(next);
+    assert_eq!(code, Some(0), "{dry:#}");
+    assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+    assert_eq!(dry["prunable"], 3, "{dry:#}");
     // Resubmitted three times more while it still fails: past its attempts, a poison.
     let poison_id = failed_ids[0].clone();
     app(
@@ -278,6 +288,25 @@ fn a_1x_registry_in_mariadb_is_read_and_another_layout_is_unknown() {
         message.contains("lacks the column(s) completion_attempts, last_resubmission_date"),
         "{message}"
     );
+    // A table of another collation than the server's, and a listener id with a quote:
+    // the statement as printed still runs (a CONVERT(… USING utf8mb4) would clash).
+    common::mysql::sql(&format!(
+        "ALTER TABLE {db}.EVENT_PUBLICATION CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+         INSERT INTO {db}.EVENT_PUBLICATION VALUES (UUID(), 'it''s.on(E)', 'E', '{{}}', NOW(6) - INTERVAL 1 HOUR, NULL)",
+        db = db.name
+    ));
+    write("");
+    let (r, _) = probe(&config);
+    let quoted = findings(&r, "modulith_incomplete")
+        .into_iter()
+        .chain(findings(&r, "modulith_listener_gone"))
+        .find(|f| f["evidence"]["listener_id"] == "it's.on(E)")
+        .unwrap_or_else(|| panic!("no finding about it's.on(E): {r:#}"))
+        .clone();
+    let next = quoted["next"].as_str().unwrap();
+    assert!(next.contains("_utf8mb4 X'"), "{next}");
+    let listed = common::mysql::sql(&format!("USE {}; {next}", db.name));
+    assert_eq!(listed.lines().count(), 1, "{next}: {listed}");
 }
 
 /// `resolve modulith`: completed publications older than the cutoff are deleted in

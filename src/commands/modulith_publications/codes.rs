@@ -2,8 +2,8 @@
 
 crate::codes::codes! {
     MODULITH_REGISTRY = "modulith_registry" {
-        meaning: "A Spring Modulith event publication registry holds no publication incomplete past its age, none that went around its attempts, and no completed ones past the retention.",
-        why: "Every event its listeners were handed was delivered.",
+        meaning: "A Spring Modulith event publication registry holds no publication incomplete past its age (younger ones may still be running), none that went around its attempts, and no completed ones past the retention.",
+        why: "Every event its listeners were handed longer ago than the age was delivered.",
         fix: "Nothing to do.",
     }
     MODULITH_INCOMPLETE = "modulith_incomplete" {

@@ -116,7 +116,7 @@ fn report() -> Report<ModulithReport> {
         }]),
         Read::Snapshot(snapshot()),
     ];
-    let mut report = report_of(&settings, reads);
+    let mut report = report_of(&crate::next::Invocation::default(), &settings, reads);
     report.generated_at = fixed_now();
     report.target.address = "/etc/indoubt/config.yaml".into();
     report
