@@ -29,6 +29,12 @@ pub(crate) async fn connect(ctx: &Context, db: &Db) -> Result<crate::appdb::Sess
     })
 }
 
+/// Whether a connection failed because the MySQL account has no privilege on the database
+/// it names (ER_DBACCESS_DENIED_ERROR).
+pub(crate) fn database_denied(e: &anyhow::Error) -> bool {
+    crate::mysql::session::server_error(e).is_some_and(|s| s.code == 1044)
+}
+
 /// The database a resolution writes in: an unusable target is the error.
 pub(crate) fn target(db: &Db) -> Result<crate::resolve::apply::appdb::AppTarget> {
     use crate::resolve::apply::appdb::AppTarget;

@@ -116,9 +116,20 @@ pub(crate) enum Read {
 }
 
 async fn read(ctx: &Context, r: &Registry) -> Read {
+    let table = &r.table.value;
     let read = async {
-        let mut session = super::appdb_common::connect(ctx, &r.db).await?;
-        let table = &r.table.value;
+        let mut session = match super::appdb_common::connect(ctx, &r.db).await {
+            Ok(session) => session,
+            // MySQL refuses the connection to a database the account has no privilege
+            // on: the table is as unreadable as one it may not SELECT, and one GRANT mends
+            // both.
+            Err(e) if super::appdb_common::database_denied(&e) => {
+                return Ok(Read::Problems(vec![Problem::NotReadable {
+                    table: table.clone(),
+                }]))
+            }
+            Err(e) => return Err(e),
+        };
         let read = match registry::layout(&mut session, table).await? {
             Err(problems) => Read::Problems(problems),
             Ok(layout) => Read::Snapshot(

@@ -262,6 +262,42 @@ fn a_1x_registry_in_mariadb_is_read_and_another_layout_is_unknown() {
     let next = invoicing["next"].as_str().unwrap();
     let listed = common::mysql::sql(&format!("USE {}; {next}", db.name));
     assert_eq!(listed.lines().count(), 2, "{next}: {listed}");
+    // An account with no privilege on the database: the server refuses the connection;
+    // UNKNOWN with the GRANT that, run by an admin as printed, lets the next run read it.
+    let reader = unique("modrdr");
+    common::mysql::sql(&format!(
+        "CREATE USER '{reader}'@'%' IDENTIFIED BY 'pw-{reader}'"
+    ));
+    let reader_cnf = dir.path().join("reader.cnf");
+    std::fs::write(&reader_cnf, format!("[client]\npassword=pw-{reader}\n")).unwrap();
+    let limited = dir.path().join("limited.yaml");
+    std::fs::write(
+        &limited,
+        format!(
+            "mysql:\n  app:\n    url: mysql://{reader}@{}{}\n    option_file: {}\n    ssl_mode: DISABLED\nmodulith:\n  orders:\n    mysql: app\n    incomplete_age: 1s\n",
+            common::mysql::url().split_once('@').unwrap().1,
+            db.name,
+            reader_cnf.display()
+        ),
+    )
+    .unwrap();
+    let (r, out) = probe(&limited);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    let grant = findings(&r, "modulith_unreadable")[0]["next"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no GRANT: {r:#}"))
+        .to_string();
+    assert!(
+        grant.ends_with(&format!(
+            "GRANT SELECT ON `{}`.`EVENT_PUBLICATION` TO '{reader}'@'%';",
+            db.name
+        )),
+        "{grant}"
+    );
+    common::mysql::sql(&grant);
+    let (_, out) = probe(&limited);
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    common::mysql::sql(&format!("DROP USER '{reader}'@'%'"));
     // No such table; a table of another layout.
     write("    table: event_publication\n");
     let (r, out) = probe(&config);
