@@ -283,6 +283,7 @@ fn assess(invocation: &Invocation, r: &Registry, s: &Snapshot) -> Vec<Finding> {
     let mut findings = Vec::new();
     for l in &s.listeners {
         findings.extend(assess_listener(r, s, l));
+        findings.extend(dated_ahead(r, s, l));
     }
     if s.completed.past_retention > 0 {
         let count = match s.completed.past_retention > COUNT_CAP {
@@ -353,6 +354,30 @@ fn assess(invocation: &Invocation, r: &Registry, s: &Snapshot) -> Vec<Finding> {
         );
     }
     findings
+}
+
+/// Incomplete publications dated ahead of the database's clock (the application writes the
+/// date from its own): their age is not known, so none of them is judged by it.
+fn dated_ahead(r: &Registry, s: &Snapshot, l: &Listener) -> Option<Finding> {
+    let ahead = (l.newest? - s.now).to_std().ok()?;
+    if ahead < std::time::Duration::from_secs(60) {
+        return None;
+    }
+    Some(
+        Finding::new(
+            Severity::Warning,
+            codes::MODULITH_INCOMPLETE,
+            r.subject(),
+            format!(
+                "incomplete publication(s) to listener {} are dated up to {} ahead of the database's clock: how long those have waited is not known, and they are not judged by their age (is the application's clock or time zone off?)",
+                l.listener_id,
+                format_duration(ahead)
+            ),
+        )
+        .evidence("source", r.table.value.clone())
+        .evidence("listener_id", l.listener_id.clone())
+        .object(Object::new(ObjectKind::Listener, l.listener_id.as_str())),
+    )
 }
 
 /// One listener's incomplete publications, judged: listener gone, poison, or incomplete

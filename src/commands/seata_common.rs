@@ -35,6 +35,23 @@ pub(crate) async fn connect_client(
     super::appdb_common::connect(ctx, &client.db).await
 }
 
+/// A read-only session on a client's business database for reading `table`; the problem
+/// instead when MySQL refuses the account the database (no privilege on anything in it):
+/// the table is as unreadable as one it may not SELECT, and one GRANT mends both.
+pub(crate) async fn connect_to_read(
+    ctx: &Context,
+    client: &Client,
+    table: &str,
+) -> Result<Result<crate::appdb::Session, Vec<Problem>>> {
+    match connect_client(ctx, client).await {
+        Ok(session) => Ok(Ok(session)),
+        Err(e) if super::appdb_common::database_denied(&e) => Ok(Err(vec![Problem::NotReadable {
+            table: table.to_string(),
+        }])),
+        Err(e) => Err(e),
+    }
+}
+
 /// The business database a resolution writes in: an unusable target is the error.
 pub(crate) fn client_target(client: &Client) -> Result<crate::resolve::apply::appdb::AppTarget> {
     super::appdb_common::target(&client.db)

@@ -182,7 +182,10 @@ async fn read_undo(
     show: usize,
 ) -> ClientRead<Undo> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client).await?;
+        let mut session = match seata_common::connect_to_read(ctx, client, table).await? {
+            Ok(session) => session,
+            Err(problems) => return Ok(ClientRead::Problems(problems)),
+        };
         let problems = undo::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));

@@ -119,7 +119,11 @@ async fn read(
     (client, prefix): (&Client, &str),
 ) -> ClientRead<Sagas> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client).await?;
+        let instances = &saga::tables(prefix)[0];
+        let mut session = match seata_common::connect_to_read(ctx, client, instances).await? {
+            Ok(session) => session,
+            Err(problems) => return Ok(ClientRead::Problems(problems)),
+        };
         let problems = saga::inspect(&mut session, prefix).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));

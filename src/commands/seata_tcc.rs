@@ -116,7 +116,10 @@ async fn read(
     (client, table): (&Client, &str),
 ) -> ClientRead<Fenced> {
     let read = async {
-        let mut session = seata_common::connect_client(ctx, client).await?;
+        let mut session = match seata_common::connect_to_read(ctx, client, table).await? {
+            Ok(session) => session,
+            Err(problems) => return Ok(ClientRead::Problems(problems)),
+        };
         let problems = fence::inspect(&mut session, table).await?;
         if !problems.is_empty() {
             return Ok(ClientRead::Problems(problems));
