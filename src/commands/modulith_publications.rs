@@ -21,7 +21,7 @@ use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
 use crate::text;
 use crate::units::format_duration;
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -139,7 +139,12 @@ async fn read(ctx: &Context, r: &Registry) -> Read {
                     layout,
                     (r.incomplete_age.value, r.retention.value),
                 )
-                .await?,
+                .await
+                // Its columns are named as Spring Modulith names them, but a type that
+                // is not (a date kept as text) fails the read: say which table and why.
+                .with_context(|| {
+                    format!("reading {table}, whose columns are named as a Spring Modulith registry's but whose types may not be")
+                })?,
             ),
         };
         session.close().await;

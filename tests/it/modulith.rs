@@ -118,6 +118,30 @@ fn a_failed_a_cut_off_and_a_renamed_listeners_publications_are_named_until_resub
         .filter(|m| matches!(m, postgres::SimpleQueryMessage::Row(_)))
         .count();
     assert_eq!(rows, 2, "{next}");
+    // A table named as the registry's, a date kept as text: UNKNOWN, saying which table.
+    let odd = TestDb::create("modulithodd");
+    odd.admin()
+        .batch_execute(
+            "CREATE TABLE event_publication (id uuid PRIMARY KEY, listener_id text, event_type text,
+               serialized_event text, publication_date text, completion_date text)",
+        )
+        .unwrap();
+    let odd_config = dir.path().join("odd.yaml");
+    std::fs::write(
+        &odd_config,
+        format!("modulith:\n  odd:\n    postgres: {}\n", odd.url()),
+    )
+    .unwrap();
+    let (odd_report, out) = probe(&odd_config);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    let message = findings(&odd_report, "modulith_unreadable")[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.starts_with("reading event_publication, whose columns are named as a Spring Modulith registry's but whose types may not be: "),
+        "{message}"
+    );
     let unpruned = &findings(&r, "modulith_unpruned")[0];
     assert_eq!(unpruned["evidence"]["past_retention"], 3, "{unpruned:#}");
     // Its next, pasted: resolve modulith's dry run of the same three.
