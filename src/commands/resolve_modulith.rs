@@ -70,7 +70,7 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
         Ok(Ok(layout)) => layout,
         Ok(Err(problems)) => {
             session.close().await;
-            let what: Vec<String> = problems.iter().map(|p| format!("{p:?}")).collect();
+            let what: Vec<String> = problems.iter().map(problem_text).collect();
             return finish(
                 ctx,
                 report_target,
@@ -140,6 +140,18 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
     finish(ctx, report_target, findings, data)
+}
+
+/// A problem as the refusal says it (`modulith publications` says it at length, with the
+/// GRANT).
+fn problem_text(p: &crate::appdb::Problem) -> String {
+    use crate::appdb::Problem;
+    match p {
+        Problem::Missing { table } => format!("no table {table}"),
+        Problem::NotReadable { table } => format!("the role may not read {table}"),
+        Problem::SchemaUnusable { schema, .. } => format!("the role may not use schema {schema}"),
+        Problem::MissingColumns { columns, .. } => format!("no column {}", columns.join(", ")),
+    }
 }
 
 /// What the operator confirms: the registry, the cutoff, how many, the statement.

@@ -570,7 +570,8 @@ pub fn prune_statement(
         Dialect::Postgres => {
             let t = quote::qualified(table);
             // Through the completion date's index; the same WHERE again in the outer
-            // DELETE: a row completed again since (by nobody, but said) is not taken.
+            // DELETE, because a row changed between the subquery's read and its lock is
+            // checked again against the outer WHERE only.
             let cond =
                 format!("completion_date < to_timestamp({micros}::numeric / 1000000){completed}");
             quote::Sql::assembled(format!(

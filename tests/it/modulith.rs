@@ -455,6 +455,27 @@ fn completed_publications_older_than_the_cutoff_are_deleted_in_batches_and_only_
         let still = app(build, "publish", &jdbc, &["listener=ok", "count=0"]);
         assert_eq!(incomplete_ids(&still, "Invoicing").len(), 1);
     }
+    // A registry that is not there: nothing done, said in words.
+    let nowhere = dir.path().join("nowhere.yaml");
+    std::fs::write(
+        &nowhere,
+        format!(
+            "modulith:\n  orders:\n    postgres: {}\n    table: nope\n",
+            pg.url()
+        ),
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["--width", "200", "--config"])
+        .arg(&nowhere)
+        .args(["resolve", "modulith", "--dry-run"]));
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("nothing done: nope is not a registry indoubt can read (no table nope)"),
+        "{}",
+        out.stdout
+    );
     let trail = std::fs::read_to_string(&audit).unwrap();
     // An intent and an outcome for each of the two deletes; the dry runs and the
     // run with nothing to do recorded nothing.
