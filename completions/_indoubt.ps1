@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
+            [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -488,6 +489,47 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;modulith;help;help' {
             break
         }
+        'indoubt;camunda' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('incidents', 'incidents', [CompletionResultType]::ParameterValue, 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;camunda;incidents' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;camunda;help' {
+            [CompletionResult]::new('incidents', 'incidents', [CompletionResultType]::ParameterValue, 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;camunda;help;incidents' {
+            break
+        }
+        'indoubt;camunda;help;help' {
+            break
+        }
         'indoubt;reconcile' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)')
@@ -540,6 +582,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done')
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
+            [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -699,6 +742,26 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;resolve;camunda' {
+            [CompletionResult]::new('--retries', '--retries', [CompletionResultType]::ParameterName, 'The retries to give each (0 stops a job that keeps failing: it becomes an incident)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;resolve;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
@@ -706,6 +769,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done')
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
+            [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -725,6 +789,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;resolve;help;modulith' {
+            break
+        }
+        'indoubt;resolve;help;camunda' {
             break
         }
         'indoubt;resolve;help;help' {
@@ -918,6 +985,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back')
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
+            [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -995,6 +1063,13 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;help;modulith;publications' {
             break
         }
+        'indoubt;help;camunda' {
+            [CompletionResult]::new('incidents', 'incidents', [CompletionResultType]::ParameterValue, 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind')
+            break
+        }
+        'indoubt;help;camunda;incidents' {
+            break
+        }
         'indoubt;help;reconcile' {
             break
         }
@@ -1005,6 +1080,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('tcc', 'tcc', [CompletionResultType]::ParameterValue, 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done')
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
+            [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
             break
         }
         'indoubt;help;resolve;pg' {
@@ -1023,6 +1099,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;resolve;modulith' {
+            break
+        }
+        'indoubt;help;resolve;camunda' {
             break
         }
         'indoubt;help;audit' {

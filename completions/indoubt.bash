@@ -19,6 +19,9 @@ _indoubt() {
             indoubt,audit)
                 cmd="indoubt__subcmd__audit"
                 ;;
+            indoubt,camunda)
+                cmd="indoubt__subcmd__camunda"
+                ;;
             indoubt,check)
                 cmd="indoubt__subcmd__check"
                 ;;
@@ -79,6 +82,18 @@ _indoubt() {
             indoubt__subcmd__audit__subcmd__help,verify)
                 cmd="indoubt__subcmd__audit__subcmd__help__subcmd__verify"
                 ;;
+            indoubt__subcmd__camunda,help)
+                cmd="indoubt__subcmd__camunda__subcmd__help"
+                ;;
+            indoubt__subcmd__camunda,incidents)
+                cmd="indoubt__subcmd__camunda__subcmd__incidents"
+                ;;
+            indoubt__subcmd__camunda__subcmd__help,help)
+                cmd="indoubt__subcmd__camunda__subcmd__help__subcmd__help"
+                ;;
+            indoubt__subcmd__camunda__subcmd__help,incidents)
+                cmd="indoubt__subcmd__camunda__subcmd__help__subcmd__incidents"
+                ;;
             indoubt__subcmd__config,help)
                 cmd="indoubt__subcmd__config__subcmd__help"
                 ;;
@@ -93,6 +108,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help,audit)
                 cmd="indoubt__subcmd__help__subcmd__audit"
+                ;;
+            indoubt__subcmd__help,camunda)
+                cmd="indoubt__subcmd__help__subcmd__camunda"
                 ;;
             indoubt__subcmd__help,check)
                 cmd="indoubt__subcmd__help__subcmd__check"
@@ -139,6 +157,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__audit,verify)
                 cmd="indoubt__subcmd__help__subcmd__audit__subcmd__verify"
                 ;;
+            indoubt__subcmd__help__subcmd__camunda,incidents)
+                cmd="indoubt__subcmd__help__subcmd__camunda__subcmd__incidents"
+                ;;
             indoubt__subcmd__help__subcmd__config,show)
                 cmd="indoubt__subcmd__help__subcmd__config__subcmd__show"
                 ;;
@@ -174,6 +195,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__resolve,at)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__at"
+                ;;
+            indoubt__subcmd__help__subcmd__resolve,camunda)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__camunda"
                 ;;
             indoubt__subcmd__help__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__kafka"
@@ -286,6 +310,9 @@ _indoubt() {
             indoubt__subcmd__resolve,at)
                 cmd="indoubt__subcmd__resolve__subcmd__at"
                 ;;
+            indoubt__subcmd__resolve,camunda)
+                cmd="indoubt__subcmd__resolve__subcmd__camunda"
+                ;;
             indoubt__subcmd__resolve,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help"
                 ;;
@@ -306,6 +333,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,at)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__at"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,camunda)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__camunda"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__help"
@@ -356,7 +386,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith reconcile resolve audit config check serve explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith camunda reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -639,6 +669,124 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__camunda)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help incidents help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__camunda__subcmd__help)
+            opts="incidents help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__camunda__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__camunda__subcmd__help__subcmd__incidents)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__camunda__subcmd__incidents)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__check)
             opts="-q -o -v -h --deadline --only --skip --concurrency --quiet --prometheus-file --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -651,11 +799,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)
@@ -854,7 +1002,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka mysql seata modulith reconcile resolve audit config check serve explain help"
+            opts="pg kafka mysql seata modulith camunda reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +1058,34 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__audit__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__camunda)
+            opts="incidents"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__camunda__subcmd__incidents)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1204,7 +1380,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at modulith"
+            opts="pg mysql kafka tcc at modulith camunda"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1218,6 +1394,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__at)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__camunda)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2598,7 +2788,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2701,8 +2891,62 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__resolve__subcmd__camunda)
+            opts="-o -v -h --retries --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at modulith help"
+            opts="pg mysql kafka tcc at modulith camunda help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2716,6 +2960,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__at)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__camunda)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3425,11 +3683,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)

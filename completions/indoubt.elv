@@ -36,6 +36,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
+            cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -443,6 +444,42 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;modulith;help;help'= {
         }
+        &'indoubt;camunda'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand incidents 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;camunda;incidents'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;camunda;help'= {
+            cand incidents 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;camunda;help;incidents'= {
+        }
+        &'indoubt;camunda;help;help'= {
+        }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
             cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)'
@@ -494,6 +531,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
+            cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;pg'= {
@@ -646,6 +684,25 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;resolve;camunda'= {
+            cand --retries 'The retries to give each (0 stops a job that keeps failing: it becomes an incident)'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
@@ -653,6 +710,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
+            cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
@@ -666,6 +724,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;resolve;help;at'= {
         }
         &'indoubt;resolve;help;modulith'= {
+        }
+        &'indoubt;resolve;help;camunda'= {
         }
         &'indoubt;resolve;help;help'= {
         }
@@ -840,6 +900,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand mysql 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
+            cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -898,6 +959,11 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;help;modulith;publications'= {
         }
+        &'indoubt;help;camunda'= {
+            cand incidents 'Camunda 7 / Operaton incidents, jobs and external tasks that keep failing, and locks left behind'
+        }
+        &'indoubt;help;camunda;incidents'= {
+        }
         &'indoubt;help;reconcile'= {
         }
         &'indoubt;help;resolve'= {
@@ -907,6 +973,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand tcc 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator''s next Cancel (or Confirm) finds it done'
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
+            cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
         }
         &'indoubt;help;resolve;pg'= {
         }
@@ -919,6 +986,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;resolve;at'= {
         }
         &'indoubt;help;resolve;modulith'= {
+        }
+        &'indoubt;help;resolve;camunda'= {
         }
         &'indoubt;help;audit'= {
             cand list 'List audit records'

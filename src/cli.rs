@@ -226,6 +226,8 @@ pub enum CheckKind {
     Seata,
     /// modulith registries with `check: true`
     Modulith,
+    /// camunda engines with `check: true`
+    Camunda,
 }
 
 /// What a run of the checks covers and how it runs: `check`'s and `serve`'s.
@@ -340,6 +342,29 @@ pub enum ResolveCommand {
     /// does), for an application that never prunes them
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Modulith(ResolveModulithArgs),
+    /// Set the retries of a Camunda 7 / Operaton job or external task (by its id or its
+    /// incident's) through the engine's REST API, which resolves the incident the engine's
+    /// way; without a REST API configured, print the call
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Camunda(ResolveCamundaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveCamundaArgs {
+    /// The engine of the config (camunda: NAME)
+    pub name: String,
+
+    /// Jobs, external tasks or incidents (an incident stands for its job or task), as
+    /// `camunda incidents` names them
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+
+    /// The retries to give each (0 stops a job that keeps failing: it becomes an incident)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub retries: u32,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

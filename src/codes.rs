@@ -538,6 +538,12 @@ codes! {
         fix: "Name the decision: `indoubt resolve pg 'GID' --commit --yes --reason TEXT` (or --rollback).",
     }
 
+    CALL_ONLY = "call_only" {
+        meaning: "resolve camunda: no REST API is configured for the engine, so the call that would set the retries is printed and nothing is sent (indoubt never sets a workflow engine's retries in SQL).",
+        why: "Nothing was done; exit 1.",
+        fix: "Run the printed call where the engine's REST API is reachable, or name it under the engine's section (`rest: http://HOST:8080/engine-rest`) and run `indoubt resolve camunda NAME ID` again.",
+    }
+
     NO_DECISION = "no_decision" {
         meaning: "resolve: no decision source has the coordinator's decision, and none was asked for.",
         why: "indoubt does not guess; nothing done.",

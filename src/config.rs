@@ -40,6 +40,9 @@ pub struct Config {
     /// Named Spring Modulith event publication registries, by their database.
     #[serde(default)]
     pub modulith: BTreeMap<String, ModulithConfig>,
+    /// Named Camunda 7 / Operaton process engines, by their database.
+    #[serde(default)]
+    pub camunda: BTreeMap<String, CamundaConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
 }
@@ -144,6 +147,32 @@ pub struct ModulithConfig {
     pub poison_attempts: Option<u64>,
     #[serde(default, with = "serde_duration")]
     pub retention: Option<Duration>,
+    /// Run by `indoubt check`.
+    #[serde(default)]
+    pub check: bool,
+}
+
+/// A Camunda 7 or Operaton process engine: its database, and its REST API for the fixes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CamundaConfig {
+    /// A postgres target name or conninfo (the engine's database).
+    pub postgres: String,
+    /// The engine's `databaseTablePrefix` (a schema and a dot, `camunda.`).
+    pub table_prefix: Option<String>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub lock_age: Option<Duration>,
+    /// The engine's REST API (`http://HOST:8080/engine-rest`): where `resolve camunda` sets
+    /// retries. Without it the call is printed.
+    pub rest: Option<String>,
+    pub rest_user: Option<String>,
+    /// A file holding the REST user's password (only the owner may read it).
+    pub rest_password_file: Option<std::path::PathBuf>,
+    /// Plain http to a host that is not loopback.
+    #[serde(default)]
+    pub rest_allow_http: bool,
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,

@@ -166,6 +166,9 @@ pub enum ObjectKind {
     SeataGlobal,
     /// An event listener, by the id its registry names it with.
     Listener,
+    /// A process's activity in a workflow engine (`payment/charge`), whose incidents,
+    /// jobs or tasks are stuck.
+    Activity,
 }
 
 /// One object on one server: its kind and its name as indoubt shows and reads it (server

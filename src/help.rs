@@ -41,6 +41,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("How many it would delete, and how; changes nothing", "indoubt resolve modulith orders --dry-run"),
             ex!("Delete those completed more than 30 days ago, 5,000 a batch, at the prompt", "indoubt resolve modulith orders --older-than 30d --batch-size 5000 --ticket INC-1234"),
         ],
+        "resolve camunda" => &[
+            ex!("What the engine would be asked, for a job named by its incident; changes nothing", "indoubt resolve camunda billing 5b0c2f6e-8a1d-11ef-9f3a-0242ac120002 --dry-run"),
+            ex!("Give a job and an external task their retries back through the REST API, at the prompt", "indoubt resolve camunda billing 5b0c2f6e-8a1d-11ef-9f3a-0242ac120002 7e41d0c2-8a1d-11ef-9f3a-0242ac120002 --ticket INC-1234"),
+            ex!("Stop a job that kills its executor: no retries left, it becomes an incident", "indoubt resolve camunda billing 5b0c2f6e-8a1d-11ef-9f3a-0242ac120002 --retries 0 --reason 'job OOMs the executor'"),
+        ],
         "resolve at" => &[
             ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
             ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),

@@ -21,9 +21,10 @@ type Graph = BTreeMap<Module, BTreeMap<Module, BTreeSet<String>>>;
 
 /// Utilities every layer may use, the libraries included: each imports nothing of the
 /// crate but the others (checked below), so the libraries could be published with them.
-const LEAVES: [&str; 9] = [
+const LEAVES: [&str; 10] = [
     "gid",
     "global_tx",
+    "http",
     "peer",
     "quote",
     "secret",
@@ -38,8 +39,9 @@ const LEAVES: [&str; 9] = [
 /// the others may also build on each other (reconcile reads PostgreSQL and Kafka, seata
 /// its coordinator's store through PostgreSQL, appdb an application's database through
 /// either PostgreSQL or MySQL).
-const LIBRARIES: [&str; 7] = [
+const LIBRARIES: [&str; 8] = [
     "appdb",
+    "camunda",
     "kafka",
     "modulith",
     "mysql",

@@ -4,6 +4,7 @@
 pub mod appdb;
 pub mod assets;
 pub mod audit;
+pub mod camunda;
 pub mod cli;
 pub mod codes;
 pub mod commands;
@@ -16,6 +17,7 @@ pub mod gid;
 pub mod global_tx;
 pub mod help;
 pub mod hints;
+pub mod http;
 pub mod interrupt;
 pub mod kafka;
 #[cfg(test)]

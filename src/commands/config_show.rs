@@ -35,6 +35,7 @@ struct ConfigReport {
     inboxes: Vec<InboxView>,
     seata_coordinators: Vec<SeataView>,
     modulith_registries: Vec<ModulithView>,
+    camunda_engines: Vec<CamundaView>,
     audit: AuditView,
     resolve: ResolveView,
 }
@@ -115,6 +116,19 @@ struct ModulithView {
     critical_age: Sourced,
     poison_attempts: Sourced,
     retention: Sourced,
+    check: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct CamundaView {
+    name: String,
+    /// The postgres reference.
+    database: String,
+    table_prefix: Sourced,
+    critical_age: Sourced,
+    lock_age: Sourced,
+    /// The REST API's URL, if any (never its password).
+    rest: Option<String>,
     check: bool,
 }
 
@@ -470,6 +484,28 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             }
         })
         .collect();
+    let camunda_engines = config
+        .camunda
+        .iter()
+        .map(|(name, c)| {
+            let (table_prefix, critical_age, lock_age) =
+                crate::settings::camunda::thresholds(name, c);
+            CamundaView {
+                name: name.clone(),
+                database: pg_reference(
+                    config,
+                    &format!("camunda {name}"),
+                    &c.postgres,
+                    &mut findings,
+                ),
+                table_prefix: text(&table_prefix),
+                critical_age: duration(&critical_age),
+                lock_age: duration(&lock_age),
+                rest: c.rest.clone(),
+                check: run_by_check(config, "camunda incidents", name),
+            }
+        })
+        .collect();
     let audit = AuditView {
         path: match &s.audit.path {
             Some(path) => Sourced {
@@ -511,6 +547,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             inboxes,
             seata_coordinators,
             modulith_registries,
+            camunda_engines,
             audit,
             resolve,
         },
@@ -912,6 +949,28 @@ impl TableView for ConfigReport {
                         .chain(m.check.then(|| shown!("run by check"))),
                     "
 ",
+                )),
+            ]);
+        }
+        for c in &self.camunda_engines {
+            let settings = [
+                ("table_prefix", &c.table_prefix),
+                ("critical_age", &c.critical_age),
+                ("lock_age", &c.lock_age),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            table.add_row(vec![
+                Cell::new("camunda"),
+                Cell::new(&c.name),
+                Cell::new(match &c.rest {
+                    Some(url) => format!("{} rest {url}", c.database),
+                    None => c.database.clone(),
+                }),
+                Cell::new(Shown::join(
+                    settings
+                        .into_iter()
+                        .chain(c.check.then(|| shown!("run by check"))),
+                    "\n",
                 )),
             ]);
         }

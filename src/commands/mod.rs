@@ -2,6 +2,7 @@
 
 mod appdb_common;
 mod audit_cmd;
+mod camunda_incidents;
 mod check;
 mod check_output;
 mod config_check;
@@ -22,6 +23,7 @@ mod pg_slots;
 pub mod probes;
 mod reconcile;
 mod resolve_at;
+mod resolve_camunda;
 mod resolve_kafka;
 mod resolve_modulith;
 mod resolve_mysql;
@@ -77,6 +79,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveTcc(s) => resolve_tcc::run(&ctx, &s).await,
         S::ResolveAt(s) => resolve_at::run(&ctx, &s).await,
         S::ResolveModulith(s) => resolve_modulith::run(&ctx, &s).await,
+        S::ResolveCamunda(s) => resolve_camunda::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

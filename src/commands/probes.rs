@@ -4,8 +4,9 @@
 //! pages read it.
 
 use super::{
-    kafka_hanging, kafka_lso, kafka_producers, kafka_transactions, modulith_publications, mysql_xa,
-    pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
+    camunda_incidents, kafka_hanging, kafka_lso, kafka_producers, kafka_transactions,
+    modulith_publications, mysql_xa, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile,
+    seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Family, Probe, Registered, Registry};
@@ -26,6 +27,7 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<seata_tcc::SeataTcc>::new(),
     &Registered::<seata_sagas::SeataSagas>::new(),
     &Registered::<modulith_publications::ModulithPublications>::new(),
+    &Registered::<camunda_incidents::CamundaIncidents>::new(),
     &Registered::<reconcile::Reconcile>::new(),
 ];
 
@@ -51,6 +53,10 @@ pub static FAMILIES: &[Family] = &[
     Family {
         name: "modulith",
         about: "Inspect Spring Modulith's event publication registry: events never delivered",
+    },
+    Family {
+        name: "camunda",
+        about: "Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind",
     },
 ];
 

@@ -12,7 +12,6 @@ mod fanout;
 pub mod fetch;
 pub mod gss;
 pub mod gssapi;
-pub mod http;
 pub mod oauthbearer;
 pub mod offsets;
 pub mod records;

@@ -4,8 +4,8 @@
 //! 80% of the current one's life has passed (as the Java client's refresh window does),
 //! so a long run never presents an expired token.
 
-use super::http::{self, HttpTrust};
 use super::oauthbearer;
+use crate::http::{self, HttpTrust};
 use anyhow::{anyhow, bail, Result};
 use base64::Engine as _;
 use std::fmt;

@@ -37,6 +37,7 @@ pub enum CommandSettings {
     ResolveTcc(Box<super::seata::ResolveTccSettings>),
     ResolveAt(Box<super::seata::ResolveAtSettings>),
     ResolveModulith(Box<super::modulith::ResolveModulithSettings>),
+    ResolveCamunda(Box<super::camunda::ResolveCamundaSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -191,6 +192,9 @@ fn command(
         Command::Resolve(ResolveCommand::At(a)) => {
             S::ResolveAt(Box::new(super::seata::resolve_at(t, a)?))
         }
+        Command::Resolve(ResolveCommand::Camunda(a)) => {
+            S::ResolveCamunda(Box::new(super::camunda::resolve_camunda(t, a)?))
+        }
         Command::Resolve(ResolveCommand::Modulith(a)) => {
             S::ResolveModulith(Box::new(super::modulith::resolve_modulith(t, a)?))
         }
@@ -290,7 +294,7 @@ fn check(
             ),
             Some(path) => anyhow!(
                 "no check to run: {} names no postgres, kafka or mysql target, and no \
-                 reconcile job, outbox, seata coordinator or modulith registry with \
+                 reconcile job, outbox, seata coordinator, modulith registry or camunda engine with \
                  `check: true` (or --only/--skip left none)",
                 path.display()
             ),

@@ -472,6 +472,36 @@ pub const MODULITH_CHECK: Entry = entry(
     Value::Bool(false),
     "watch the registry in `indoubt check`",
 );
+pub const CAMUNDA_TABLE_PREFIX: Entry = entry(
+    Some("camunda.*.table_prefix"),
+    None,
+    Value::Text(""),
+    "the engine's databaseTablePrefix: a schema and a dot (camunda.) when its tables are not on the role's search_path",
+);
+pub const CAMUNDA_CRITICAL_AGE: Entry = entry(
+    Some("camunda.*.critical_age"),
+    None,
+    Value::Duration(mins(60)),
+    "how long an incident may stay open before it is CRITICAL (a WARNING before)",
+);
+pub const CAMUNDA_LOCK_AGE: Entry = entry(
+    Some("camunda.*.lock_age"),
+    None,
+    Value::Duration(mins(10)),
+    "how long after its lock expired a job or external task nothing took again is called left locked (a running job executor takes an expired job within seconds)",
+);
+pub const CAMUNDA_REST: Entry = entry(
+    Some("camunda.*.rest"),
+    None,
+    Value::Text(""),
+    "the engine's REST API (http://HOST:8080/engine-rest), where resolve camunda sets retries; without it the call is printed, never made in SQL",
+);
+pub const CAMUNDA_CHECK: Entry = entry(
+    Some("camunda.*.check"),
+    None,
+    Value::Bool(false),
+    "watch the engine in `indoubt check`",
+);
 pub const SEATA_SHOW: Entry = entry(
     None,
     Some("seata globals --show"),
@@ -597,6 +627,11 @@ pub const ALL: &[Entry] = &[
     MODULITH_POISON_ATTEMPTS,
     MODULITH_RETENTION,
     MODULITH_CHECK,
+    CAMUNDA_TABLE_PREFIX,
+    CAMUNDA_CRITICAL_AGE,
+    CAMUNDA_LOCK_AGE,
+    CAMUNDA_REST,
+    CAMUNDA_CHECK,
     AUDIT_PATH,
     DECISION_SOURCE_KIND,
     DECISION_SOURCE_KEY,

@@ -166,6 +166,21 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         ],
     ),
     (
+        "camunda.NAME",
+        "Named Camunda 7 / Operaton process engines (indoubt camunda incidents, resolve camunda): the engine's tables in its PostgreSQL database (schema versions 7.x and Operaton 1.x, read from ACT_GE_PROPERTY), and its REST API for the fixes.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the engine's database"),
+            reg("table_prefix", &defaults::CAMUNDA_TABLE_PREFIX),
+            reg("critical_age", &defaults::CAMUNDA_CRITICAL_AGE),
+            reg("lock_age", &defaults::CAMUNDA_LOCK_AGE),
+            reg("rest", &defaults::CAMUNDA_REST),
+            plain("rest_user", Kind::Text, "the REST API's user, for HTTP basic authentication (with rest_password_file)"),
+            plain("rest_password_file", Kind::Text, "a file holding that user's password (refused when others may write it)"),
+            plain("rest_allow_http", Kind::Bool, "allow plain http to a REST API that is not on loopback (the password and the calls cross the network in clear)"),
+            reg("check", &defaults::CAMUNDA_CHECK),
+        ],
+    ),
+    (
         "audit",
         "The audit trail of resolutions.",
         &[reg("path", &defaults::AUDIT_PATH)],

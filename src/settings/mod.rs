@@ -5,6 +5,7 @@
 
 pub mod addressing;
 pub mod appdb;
+pub mod camunda;
 pub mod command;
 pub mod config_check;
 pub mod defaults;

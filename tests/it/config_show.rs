@@ -28,6 +28,7 @@ struct ConfigReport {
     inboxes: Vec<serde_json::Value>,
     seata_coordinators: Vec<serde_json::Value>,
     modulith_registries: Vec<serde_json::Value>,
+    camunda_engines: Vec<serde_json::Value>,
     audit: serde_json::Value,
     resolve: serde_json::Value,
 }
@@ -606,4 +607,47 @@ fn a_modulith_registry_is_shown_with_its_table_and_thresholds() {
         "{billing:#}"
     );
     assert_eq!(billing["check"], false, "{billing:#}");
+}
+
+/// A Camunda / Operaton engine: its database, table prefix, thresholds and REST API, each
+/// with where it came from; a REST API over plain http to another host is refused before
+/// anything is sent (the password would cross in clear).
+#[test]
+fn a_camunda_engine_is_shown_with_its_thresholds_and_rest_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        "camunda:\n  billing:\n    postgres: host=db.invalid dbname=bpm user=monitor\n    table_prefix: camunda.\n    lock_age: 2m\n    rest: https://bpm.invalid/engine-rest\n    check: true\n",
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let billing = &report.camunda_engines[0];
+    assert_eq!(billing["table_prefix"]["value"], "camunda.", "{billing:#}");
+    assert_eq!(billing["lock_age"]["value"], "2m", "{billing:#}");
+    assert_eq!(
+        billing["lock_age"]["source"], "config camunda.billing.lock_age",
+        "{billing:#}"
+    );
+    assert_eq!(billing["critical_age"]["value"], "1h", "{billing:#}");
+    assert_eq!(billing["rest"], "https://bpm.invalid/engine-rest", "{billing:#}");
+    assert_eq!(billing["check"], true, "{billing:#}");
+
+    std::fs::write(
+        &config,
+        "camunda:\n  billing:\n    postgres: host=db.invalid dbname=bpm user=monitor\n    rest: http://bpm.invalid:8080/engine-rest\n",
+    )
+    .unwrap();
+    let out = run(indoubt()
+        .args(["--config"])
+        .arg(&config)
+        .args(["camunda", "incidents"]));
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("plain http to a host that is not loopback")
+            && out.stderr.contains("rest_allow_http"),
+        "{}",
+        out.stderr
+    );
 }

@@ -5,6 +5,7 @@
 mod common;
 
 mod assets;
+mod camunda;
 mod check;
 mod config_check;
 mod config_show;

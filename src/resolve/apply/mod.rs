@@ -5,6 +5,7 @@
 
 pub mod appdb;
 mod branch;
+pub mod camunda;
 pub mod kafka;
 pub mod modulith;
 pub mod mysql;

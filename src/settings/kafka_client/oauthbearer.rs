@@ -6,7 +6,7 @@
 
 use super::jaas::LoginModule;
 use crate::error::hinted;
-use crate::kafka::http::HttpTrust;
+use crate::http::HttpTrust;
 use crate::kafka::token::{
     ClientCredentials, OAuthBearer, Token, TokenFuture, TokenSource, Unsecured,
 };
@@ -126,7 +126,7 @@ pub fn from_properties(
                 urlencode_header: strict_bool(get, "sasl.oauthbearer.header.urlencode")?.unwrap_or(false),
                 trust: http_trust(get, &jaas)?,
             };
-            crate::kafka::http::check_url(url, &source.trust)?;
+            crate::http::check_url(url, &source.trust, crate::http::TOKEN_ENDPOINT)?;
             (Box::new(source), format!("client {client_id} at {url}"))
         }
         (None, Some(command)) => (

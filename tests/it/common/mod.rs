@@ -4,6 +4,7 @@
 pub mod kafka;
 pub mod modulith;
 pub mod mysql;
+pub mod operaton;
 pub mod schema;
 pub mod seata;
 pub mod tty;

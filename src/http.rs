@@ -1,6 +1,7 @@
-//! One bounded HTTP/1.1 POST of a form and its answer, over TCP or TLS that verifies the
-//! server: the transport of OAUTHBEARER's token endpoint (OIDC client credentials).
-//! Plain HTTP is allowed only to a loopback address, or when the caller was told to.
+//! One bounded HTTP/1.1 request and its answer, over TCP or TLS that verifies the server:
+//! the transport of OAUTHBEARER's token endpoint (OIDC client credentials) and of a
+//! workflow engine's REST API. Plain HTTP is allowed only to a loopback address, or when
+//! the caller was told to.
 
 use crate::tls::{self, Trust};
 use anyhow::{anyhow, bail, Context, Result};
@@ -11,8 +12,25 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-/// A token endpoint's answer is a small JSON document; more is not read.
+/// The answers read are small JSON documents; more is not read.
 const MAX_BODY: usize = 1 << 20;
+
+/// What an endpoint is, in the words of errors about its URL: what it is ("the token
+/// endpoint"), what crosses the network in clear over plain http, and how its user allows
+/// plain http anyway.
+#[derive(Debug, Clone, Copy)]
+pub struct Endpoint {
+    pub what: &'static str,
+    pub secrets: &'static str,
+    pub opt_in: &'static str,
+}
+
+/// OAUTHBEARER's token endpoint.
+pub const TOKEN_ENDPOINT: Endpoint = Endpoint {
+    what: "the token endpoint",
+    secrets: "the client secret and the token",
+    opt_in: "set sasl.oauthbearer.token.endpoint.allow.http=true",
+};
 
 /// How the server of an https URL is verified, and whether http is allowed elsewhere
 /// than on loopback.
@@ -46,20 +64,23 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
 
 /// Whether a URL may be used at all: https, or http to loopback (or with the opt-in).
 /// Checked before any connection, so a refused URL never receives the secret.
-pub fn check_url(url: &str, trust: &HttpTrust) -> Result<http::Uri> {
+pub fn check_url(url: &str, trust: &HttpTrust, endpoint: Endpoint) -> Result<http::Uri> {
+    let what = endpoint.what;
     let uri: http::Uri = url
         .parse()
-        .map_err(|e| anyhow!("the token endpoint URL {url:?} is not a URL: {e}"))?;
+        .map_err(|e| anyhow!("{what} URL {url:?} is not a URL: {e}"))?;
     let host = uri
         .host()
-        .ok_or_else(|| anyhow!("the token endpoint URL {url:?} names no host"))?;
+        .ok_or_else(|| anyhow!("{what} URL {url:?} names no host"))?;
     match uri.scheme_str() {
         Some("https") => {}
         Some("http") if is_loopback(host) || trust.allow_http => {}
         Some("http") => bail!(
-            "the token endpoint {url} is plain http to a host that is not loopback: the client secret and the token would cross the network in clear; use https, or set sasl.oauthbearer.token.endpoint.allow.http=true if that network is trusted"
+            "{what} {url} is plain http to a host that is not loopback: {} would cross the network in clear; use https, or {} if that network is trusted",
+            endpoint.secrets,
+            endpoint.opt_in
         ),
-        _ => bail!("the token endpoint URL {url:?} is neither https nor http"),
+        _ => bail!("{what} URL {url:?} is neither https nor http"),
     }
     Ok(uri)
 }
@@ -70,8 +91,8 @@ fn is_loopback(host: &str) -> bool {
         || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-/// POSTs `form` (application/x-www-form-urlencoded) to `url` with the given extra
-/// headers; the whole exchange, connect to last byte, within `timeout`.
+/// POSTs `form` (application/x-www-form-urlencoded) to the token endpoint `url` with the
+/// given extra headers; the whole exchange, connect to last byte, within `timeout`.
 pub async fn post_form(
     url: &str,
     headers: &[(&str, String)],
@@ -79,18 +100,44 @@ pub async fn post_form(
     trust: &HttpTrust,
     timeout: Duration,
 ) -> Result<Response> {
-    let uri = check_url(url, trust)?;
-    match tokio::time::timeout(timeout, exchange(&uri, headers, form, trust)).await {
-        Ok(result) => result.with_context(|| format!("POST {url}")),
-        Err(_) => bail!("POST {url}: no answer within {timeout:?}"),
+    let request = Request {
+        method: http::Method::POST,
+        url,
+        headers,
+        body: Some(("application/x-www-form-urlencoded", form)),
+    };
+    send(request, trust, TOKEN_ENDPOINT, timeout).await
+}
+
+/// One request: its method, URL, extra headers and body (with its content type).
+pub struct Request<'a> {
+    pub method: http::Method,
+    pub url: &'a str,
+    pub headers: &'a [(&'a str, String)],
+    pub body: Option<(&'static str, String)>,
+}
+
+/// Sends `request` to `endpoint` and reads its answer; the whole exchange, connect to
+/// last byte, within `timeout`.
+pub async fn send(
+    request: Request<'_>,
+    trust: &HttpTrust,
+    endpoint: Endpoint,
+    timeout: Duration,
+) -> Result<Response> {
+    let uri = check_url(request.url, trust, endpoint)?;
+    let (method, url) = (request.method.clone(), request.url);
+    match tokio::time::timeout(timeout, exchange(&uri, request, trust, endpoint)).await {
+        Ok(result) => result.with_context(|| format!("{method} {url}")),
+        Err(_) => bail!("{method} {url}: no answer within {timeout:?}"),
     }
 }
 
 async fn exchange(
     uri: &http::Uri,
-    headers: &[(&str, String)],
-    form: String,
+    request: Request<'_>,
     trust: &HttpTrust,
+    endpoint: Endpoint,
 ) -> Result<Response> {
     let host = uri.host().unwrap_or_default();
     let bare = host.trim_start_matches('[').trim_end_matches(']');
@@ -101,7 +148,7 @@ async fn exchange(
         .with_context(|| format!("connecting to {host}:{port}"))?;
     let _ = tcp.set_nodelay(true);
     let stream: Box<dyn Stream> = if tls {
-        // The token endpoint is verified as fully as a broker: chain and host name.
+        // An endpoint is verified as fully as a broker: chain and host name.
         let config = tls::Config {
             trust: trust.trust.clone(),
             identity: None,
@@ -116,7 +163,7 @@ async fn exchange(
             connector
                 .connect(bare, tcp)
                 .await
-                .context("TLS handshake with the token endpoint")?,
+                .with_context(|| format!("TLS handshake with {}", endpoint.what))?,
         )
     } else {
         Box::new(tcp)
@@ -132,22 +179,24 @@ async fn exchange(
     });
     let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
     let authority = uri.authority().map(|a| a.as_str()).unwrap_or(host);
-    let mut request = http::Request::post(path)
+    let mut built = http::Request::builder()
+        .method(request.method)
+        .uri(path)
         .header(http::header::HOST, authority)
-        .header(
-            http::header::CONTENT_TYPE,
-            "application/x-www-form-urlencoded",
-        )
         .header(http::header::ACCEPT, "application/json")
         .header(
             http::header::USER_AGENT,
             concat!("indoubt/", env!("CARGO_PKG_VERSION")),
         );
-    for (name, value) in headers {
-        request = request.header(*name, value.as_str());
+    if let Some((content_type, _)) = &request.body {
+        built = built.header(http::header::CONTENT_TYPE, *content_type);
     }
-    let request = request
-        .body(Full::new(Bytes::from(form)))
+    for (name, value) in request.headers {
+        built = built.header(*name, value.as_str());
+    }
+    let body = request.body.map(|(_, b)| b).unwrap_or_default();
+    let request = built
+        .body(Full::new(Bytes::from(body)))
         .context("building the HTTP request")?;
     let outcome = async {
         let response = sender
@@ -187,22 +236,26 @@ pub fn form_encode(value: &str) -> String {
 mod tests {
     use super::*;
 
+    fn check_url_(url: &str, trust: &HttpTrust) -> Result<http::Uri> {
+        check_url(url, trust, TOKEN_ENDPOINT)
+    }
+
     #[test]
     fn http_is_for_loopback_unless_allowed_by_name() {
         let strict = HttpTrust::default();
-        assert!(check_url("https://idp.example.com/oauth2/token", &strict).is_ok());
-        assert!(check_url("http://127.0.0.1:8080/token", &strict).is_ok());
-        assert!(check_url("http://[::1]:8080/token", &strict).is_ok());
-        assert!(check_url("http://localhost/token", &strict).is_ok());
-        let err = check_url("http://idp.example.com/token", &strict).unwrap_err();
+        assert!(check_url_("https://idp.example.com/oauth2/token", &strict).is_ok());
+        assert!(check_url_("http://127.0.0.1:8080/token", &strict).is_ok());
+        assert!(check_url_("http://[::1]:8080/token", &strict).is_ok());
+        assert!(check_url_("http://localhost/token", &strict).is_ok());
+        let err = check_url_("http://idp.example.com/token", &strict).unwrap_err();
         assert!(err.to_string().contains("allow.http"), "{err}");
         let open = HttpTrust {
             allow_http: true,
             ..HttpTrust::default()
         };
-        assert!(check_url("http://idp.example.com/token", &open).is_ok());
-        assert!(check_url("ftp://idp.example.com/token", &open).is_err());
-        assert!(check_url("not a url", &open).is_err());
+        assert!(check_url_("http://idp.example.com/token", &open).is_ok());
+        assert!(check_url_("ftp://idp.example.com/token", &open).is_err());
+        assert!(check_url_("not a url", &open).is_err());
     }
 
     #[test]
