@@ -631,7 +631,10 @@ fn a_camunda_engine_is_shown_with_its_thresholds_and_rest_api() {
         "{billing:#}"
     );
     assert_eq!(billing["critical_age"]["value"], "1h", "{billing:#}");
-    assert_eq!(billing["rest"], "https://bpm.invalid/engine-rest", "{billing:#}");
+    assert_eq!(
+        billing["rest"], "https://bpm.invalid/engine-rest",
+        "{billing:#}"
+    );
     assert_eq!(billing["check"], true, "{billing:#}");
 
     std::fs::write(
@@ -645,7 +648,8 @@ fn a_camunda_engine_is_shown_with_its_thresholds_and_rest_api() {
         .args(["camunda", "incidents"]));
     assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
     assert!(
-        out.stderr.contains("plain http to a host that is not loopback")
+        out.stderr
+            .contains("plain http to a host that is not loopback")
             && out.stderr.contains("rest_allow_http"),
         "{}",
         out.stderr
