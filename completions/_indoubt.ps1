@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
             [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind')
+            [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -530,6 +531,47 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;camunda;help;help' {
             break
         }
+        'indoubt;dbos' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('workflows', 'workflows', [CompletionResultType]::ParameterValue, 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;dbos;workflows' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'indoubt;dbos;help' {
+            [CompletionResult]::new('workflows', 'workflows', [CompletionResultType]::ParameterValue, 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'indoubt;dbos;help;workflows' {
+            break
+        }
+        'indoubt;dbos;help;help' {
+            break
+        }
         'indoubt;reconcile' {
             [CompletionResult]::new('--pg', '--pg', [CompletionResultType]::ParameterName, 'The database: a target name, a postgres:// URL or conninfo')
             [CompletionResult]::new('--query', '--query', [CompletionResultType]::ParameterName, 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)')
@@ -583,6 +625,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
             [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
+            [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -762,6 +805,28 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;resolve;dbos' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--resume', '--resume', [CompletionResultType]::ParameterName, 'Run them again from their last completed step (dbos workflow resume): only a process of their application version runs them')
+            [CompletionResult]::new('--cancel', '--cancel', [CompletionResultType]::ParameterName, 'Cancel them (dbos workflow cancel): their remaining steps never run')
+            [CompletionResult]::new('--executor-gone', '--executor-gone', [CompletionResultType]::ParameterName, 'The operator''s word that the process that ran these PENDING workflows is gone: DBOS keeps no liveness, and resuming a workflow whose process is alive runs it twice')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;resolve;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
@@ -770,6 +835,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
             [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
+            [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -792,6 +858,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;resolve;help;camunda' {
+            break
+        }
+        'indoubt;resolve;help;dbos' {
             break
         }
         'indoubt;resolve;help;help' {
@@ -986,6 +1055,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('seata', 'seata', [CompletionResultType]::ParameterValue, 'Inspect Apache Seata: global transactions that never end, and the row locks they hold')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Inspect Spring Modulith''s event publication registry: events never delivered')
             [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind')
+            [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue')
             [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Compare the ids in a database window with the ids in a topic (dual-write gaps)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and verify the audit trail of resolutions')
@@ -1070,6 +1140,13 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
         'indoubt;help;camunda;incidents' {
             break
         }
+        'indoubt;help;dbos' {
+            [CompletionResult]::new('workflows', 'workflows', [CompletionResultType]::ParameterValue, 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold')
+            break
+        }
+        'indoubt;help;dbos;workflows' {
+            break
+        }
         'indoubt;help;reconcile' {
             break
         }
@@ -1081,6 +1158,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('at', 'at', [CompletionResultType]::ParameterValue, 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log')
             [CompletionResult]::new('modulith', 'modulith', [CompletionResultType]::ParameterValue, 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them')
             [CompletionResult]::new('camunda', 'camunda', [CompletionResultType]::ParameterValue, 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call')
+            [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             break
         }
         'indoubt;help;resolve;pg' {
@@ -1102,6 +1180,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;resolve;camunda' {
+            break
+        }
+        'indoubt;help;resolve;dbos' {
             break
         }
         'indoubt;help;audit' {

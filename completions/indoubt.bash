@@ -28,6 +28,9 @@ _indoubt() {
             indoubt,config)
                 cmd="indoubt__subcmd__config"
                 ;;
+            indoubt,dbos)
+                cmd="indoubt__subcmd__dbos"
+                ;;
             indoubt,explain)
                 cmd="indoubt__subcmd__explain"
                 ;;
@@ -106,6 +109,18 @@ _indoubt() {
             indoubt__subcmd__config__subcmd__help,show)
                 cmd="indoubt__subcmd__config__subcmd__help__subcmd__show"
                 ;;
+            indoubt__subcmd__dbos,help)
+                cmd="indoubt__subcmd__dbos__subcmd__help"
+                ;;
+            indoubt__subcmd__dbos,workflows)
+                cmd="indoubt__subcmd__dbos__subcmd__workflows"
+                ;;
+            indoubt__subcmd__dbos__subcmd__help,help)
+                cmd="indoubt__subcmd__dbos__subcmd__help__subcmd__help"
+                ;;
+            indoubt__subcmd__dbos__subcmd__help,workflows)
+                cmd="indoubt__subcmd__dbos__subcmd__help__subcmd__workflows"
+                ;;
             indoubt__subcmd__help,audit)
                 cmd="indoubt__subcmd__help__subcmd__audit"
                 ;;
@@ -117,6 +132,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help,config)
                 cmd="indoubt__subcmd__help__subcmd__config"
+                ;;
+            indoubt__subcmd__help,dbos)
+                cmd="indoubt__subcmd__help__subcmd__dbos"
                 ;;
             indoubt__subcmd__help,explain)
                 cmd="indoubt__subcmd__help__subcmd__explain"
@@ -163,6 +181,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__config,show)
                 cmd="indoubt__subcmd__help__subcmd__config__subcmd__show"
                 ;;
+            indoubt__subcmd__help__subcmd__dbos,workflows)
+                cmd="indoubt__subcmd__help__subcmd__dbos__subcmd__workflows"
+                ;;
             indoubt__subcmd__help__subcmd__kafka,hanging)
                 cmd="indoubt__subcmd__help__subcmd__kafka__subcmd__hanging"
                 ;;
@@ -198,6 +219,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__resolve,camunda)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__camunda"
+                ;;
+            indoubt__subcmd__help__subcmd__resolve,dbos)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__dbos"
                 ;;
             indoubt__subcmd__help__subcmd__resolve,kafka)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__kafka"
@@ -313,6 +337,9 @@ _indoubt() {
             indoubt__subcmd__resolve,camunda)
                 cmd="indoubt__subcmd__resolve__subcmd__camunda"
                 ;;
+            indoubt__subcmd__resolve,dbos)
+                cmd="indoubt__subcmd__resolve__subcmd__dbos"
+                ;;
             indoubt__subcmd__resolve,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help"
                 ;;
@@ -336,6 +363,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,camunda)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__camunda"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,dbos)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__dbos"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,help)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__help"
@@ -386,7 +416,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith camunda reconcile resolve audit config check serve explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -799,11 +829,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)
@@ -963,6 +993,124 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__dbos)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help workflows help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__dbos__subcmd__help)
+            opts="workflows help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__dbos__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__dbos__subcmd__help__subcmd__workflows)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__dbos__subcmd__workflows)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__explain)
             opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1002,7 +1150,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka mysql seata modulith camunda reconcile resolve audit config check serve explain help"
+            opts="pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1128,6 +1276,34 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__config__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__dbos)
+            opts="workflows"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__dbos__subcmd__workflows)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1380,7 +1556,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at modulith camunda"
+            opts="pg mysql kafka tcc at modulith camunda dbos"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1408,6 +1584,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__camunda)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__dbos)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2788,7 +2978,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2945,8 +3135,58 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__resolve__subcmd__dbos)
+            opts="-o -v -h --resume --cancel --executor-gone --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at modulith camunda help"
+            opts="pg mysql kafka tcc at modulith camunda dbos help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2974,6 +3214,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__camunda)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__dbos)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3683,11 +3937,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)

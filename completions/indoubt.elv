@@ -37,6 +37,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
+            cand dbos 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -480,6 +481,42 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;camunda;help;help'= {
         }
+        &'indoubt;dbos'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand workflows 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;dbos;workflows'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'indoubt;dbos;help'= {
+            cand workflows 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'indoubt;dbos;help;workflows'= {
+        }
+        &'indoubt;dbos;help;help'= {
+        }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
             cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)'
@@ -532,6 +569,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
+            cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;pg'= {
@@ -703,6 +741,27 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;resolve;dbos'= {
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --resume 'Run them again from their last completed step (dbos workflow resume): only a process of their application version runs them'
+            cand --cancel 'Cancel them (dbos workflow cancel): their remaining steps never run'
+            cand --executor-gone 'The operator''s word that the process that ran these PENDING workflows is gone: DBOS keeps no liveness, and resuming a workflow whose process is alive runs it twice'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
@@ -711,6 +770,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
+            cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
@@ -726,6 +786,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;resolve;help;modulith'= {
         }
         &'indoubt;resolve;help;camunda'= {
+        }
+        &'indoubt;resolve;help;dbos'= {
         }
         &'indoubt;resolve;help;help'= {
         }
@@ -901,6 +963,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand seata 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
+            cand dbos 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -964,6 +1027,11 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;help;camunda;incidents'= {
         }
+        &'indoubt;help;dbos'= {
+            cand workflows 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold'
+        }
+        &'indoubt;help;dbos;workflows'= {
+        }
         &'indoubt;help;reconcile'= {
         }
         &'indoubt;help;resolve'= {
@@ -974,6 +1042,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand at 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch''s undo log'
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
+            cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
         }
         &'indoubt;help;resolve;pg'= {
         }
@@ -988,6 +1057,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;resolve;modulith'= {
         }
         &'indoubt;help;resolve;camunda'= {
+        }
+        &'indoubt;help;resolve;dbos'= {
         }
         &'indoubt;help;audit'= {
             cand list 'List audit records'

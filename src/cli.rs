@@ -228,6 +228,8 @@ pub enum CheckKind {
     Modulith,
     /// camunda engines with `check: true`
     Camunda,
+    /// dbos applications with `check: true`
+    Dbos,
 }
 
 /// What a run of the checks covers and how it runs: `check`'s and `serve`'s.
@@ -347,6 +349,39 @@ pub enum ResolveCommand {
     /// way; without a REST API configured, print the call
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Camunda(ResolveCamundaArgs),
+    /// Resume or cancel DBOS workflows through DBOS's own CLI (dbos workflow resume /
+    /// cancel), after checking each is there and what it is; without a CLI configured,
+    /// print the command
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Dbos(ResolveDbosArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("action").required(true).args(["resume", "cancel"]))]
+pub struct ResolveDbosArgs {
+    /// The application of the config (dbos: NAME)
+    pub name: String,
+
+    /// Workflow ids, as `dbos workflows` names them
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+
+    /// Run them again from their last completed step (dbos workflow resume): only a
+    /// process of their application version runs them
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Cancel them (dbos workflow cancel): their remaining steps never run
+    #[arg(long)]
+    pub cancel: bool,
+
+    /// The operator's word that the process that ran these PENDING workflows is gone:
+    /// DBOS keeps no liveness, and resuming a workflow whose process is alive runs it twice
+    #[arg(long)]
+    pub executor_gone: bool,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

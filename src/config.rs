@@ -43,6 +43,9 @@ pub struct Config {
     /// Named Camunda 7 / Operaton process engines, by their database.
     #[serde(default)]
     pub camunda: BTreeMap<String, CamundaConfig>,
+    /// Named DBOS Transact applications, by their system database.
+    #[serde(default)]
+    pub dbos: BTreeMap<String, DbosConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
 }
@@ -173,6 +176,28 @@ pub struct CamundaConfig {
     /// Plain http to a host that is not loopback.
     #[serde(default)]
     pub rest_allow_http: bool,
+    /// Run by `indoubt check`.
+    #[serde(default)]
+    pub check: bool,
+}
+
+/// A DBOS Transact application: its system database, and DBOS's CLI for the fixes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DbosConfig {
+    /// A postgres target name or conninfo (the application's system database).
+    pub postgres: String,
+    /// The schema of DBOS's tables (`dbos_system_schema`).
+    pub schema: Option<String>,
+    #[serde(default, with = "serde_duration")]
+    pub pending_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub critical_age: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub error_window: Option<Duration>,
+    /// DBOS's CLI as a command line (`[/srv/app/.venv/bin/dbos]`): what `resolve dbos`
+    /// runs. Without it the command is printed.
+    pub cli: Option<Vec<String>>,
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,

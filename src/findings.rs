@@ -169,6 +169,8 @@ pub enum ObjectKind {
     /// A process's activity in a workflow engine (`payment/charge`), whose incidents,
     /// jobs or tasks are stuck.
     Activity,
+    /// A durable workflow, by its name (DBOS: its function's).
+    Workflow,
 }
 
 /// One object on one server: its kind and its name as indoubt shows and reads it (server

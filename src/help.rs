@@ -46,6 +46,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("Give a job and an external task their retries back through the REST API, at the prompt", "indoubt resolve camunda billing 5b0c2f6e-8a1d-11ef-9f3a-0242ac120002 7e41d0c2-8a1d-11ef-9f3a-0242ac120002 --ticket INC-1234"),
             ex!("Stop a job that kills its executor: no retries left, it becomes an incident", "indoubt resolve camunda billing 5b0c2f6e-8a1d-11ef-9f3a-0242ac120002 --retries 0 --reason 'job OOMs the executor'"),
         ],
+        "resolve dbos" => &[
+            ex!("What DBOS's CLI would be asked, and why; runs nothing", "indoubt resolve dbos orders order-4711 --resume --dry-run"),
+            ex!("Resume workflows DBOS gave up on, once what killed them is fixed, at the prompt", "indoubt resolve dbos orders order-4711 order-4712 --resume --ticket INC-1234"),
+            ex!("Cancel a workflow stranded under a version no process runs", "indoubt resolve dbos orders order-4650 --cancel --reason 'v1 retired; refund issued by hand'"),
+        ],
         "resolve at" => &[
             ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
             ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),

@@ -39,9 +39,10 @@ const LEAVES: [&str; 10] = [
 /// the others may also build on each other (reconcile reads PostgreSQL and Kafka, seata
 /// its coordinator's store through PostgreSQL, appdb an application's database through
 /// either PostgreSQL or MySQL).
-const LIBRARIES: [&str; 8] = [
+const LIBRARIES: [&str; 9] = [
     "appdb",
     "camunda",
+    "dbos",
     "kafka",
     "modulith",
     "mysql",

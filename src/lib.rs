@@ -10,6 +10,7 @@ pub mod codes;
 pub mod commands;
 pub mod config;
 pub mod context;
+pub mod dbos;
 pub mod error;
 pub mod findings;
 pub mod fsafe;

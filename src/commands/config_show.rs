@@ -36,6 +36,7 @@ struct ConfigReport {
     seata_coordinators: Vec<SeataView>,
     modulith_registries: Vec<ModulithView>,
     camunda_engines: Vec<CamundaView>,
+    dbos_applications: Vec<DbosView>,
     audit: AuditView,
     resolve: ResolveView,
 }
@@ -129,6 +130,20 @@ struct CamundaView {
     lock_age: Sourced,
     /// The REST API's URL, if any (never its password).
     rest: Option<String>,
+    check: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct DbosView {
+    name: String,
+    /// The postgres reference.
+    database: String,
+    schema: Sourced,
+    pending_age: Sourced,
+    critical_age: Sourced,
+    error_window: Sourced,
+    /// DBOS's CLI as configured, if any.
+    cli: Option<Vec<String>>,
     check: bool,
 }
 
@@ -506,6 +521,24 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             }
         })
         .collect();
+    let dbos_applications = config
+        .dbos
+        .iter()
+        .map(|(name, c)| {
+            let (schema, pending_age, critical_age, error_window) =
+                crate::settings::dbos::thresholds(name, c);
+            DbosView {
+                name: name.clone(),
+                database: pg_reference(config, &format!("dbos {name}"), &c.postgres, &mut findings),
+                schema: text(&schema),
+                pending_age: duration(&pending_age),
+                critical_age: duration(&critical_age),
+                error_window: duration(&error_window),
+                cli: c.cli.clone(),
+                check: run_by_check(config, "dbos workflows", name),
+            }
+        })
+        .collect();
     let audit = AuditView {
         path: match &s.audit.path {
             Some(path) => Sourced {
@@ -548,6 +581,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             seata_coordinators,
             modulith_registries,
             camunda_engines,
+            dbos_applications,
             audit,
             resolve,
         },
@@ -970,6 +1004,29 @@ impl TableView for ConfigReport {
                     settings
                         .into_iter()
                         .chain(c.check.then(|| shown!("run by check"))),
+                    "\n",
+                )),
+            ]);
+        }
+        for d in &self.dbos_applications {
+            let settings = [
+                ("schema", &d.schema),
+                ("pending_age", &d.pending_age),
+                ("critical_age", &d.critical_age),
+                ("error_window", &d.error_window),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source));
+            table.add_row(vec![
+                Cell::new("dbos"),
+                Cell::new(&d.name),
+                Cell::new(match &d.cli {
+                    Some(cli) => format!("{} cli {}", d.database, cli.join(" ")),
+                    None => d.database.clone(),
+                }),
+                Cell::new(Shown::join(
+                    settings
+                        .into_iter()
+                        .chain(d.check.then(|| shown!("run by check"))),
                     "\n",
                 )),
             ]);

@@ -7,6 +7,7 @@ mod check;
 mod check_output;
 mod config_check;
 mod config_show;
+mod dbos_workflows;
 mod explain;
 mod kafka_common;
 mod kafka_hanging;
@@ -24,6 +25,7 @@ pub mod probes;
 mod reconcile;
 mod resolve_at;
 mod resolve_camunda;
+mod resolve_dbos;
 mod resolve_kafka;
 mod resolve_modulith;
 mod resolve_mysql;
@@ -80,6 +82,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveAt(s) => resolve_at::run(&ctx, &s).await,
         S::ResolveModulith(s) => resolve_modulith::run(&ctx, &s).await,
         S::ResolveCamunda(s) => resolve_camunda::run(&ctx, &s).await,
+        S::ResolveDbos(s) => resolve_dbos::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

@@ -4,9 +4,9 @@
 //! pages read it.
 
 use super::{
-    camunda_incidents, kafka_hanging, kafka_lso, kafka_producers, kafka_transactions,
-    modulith_publications, mysql_xa, pg_horizon, pg_outbox, pg_prepared, pg_slots, reconcile,
-    seata_globals, seata_sagas, seata_tcc,
+    camunda_incidents, dbos_workflows, kafka_hanging, kafka_lso, kafka_producers,
+    kafka_transactions, modulith_publications, mysql_xa, pg_horizon, pg_outbox, pg_prepared,
+    pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Family, Probe, Registered, Registry};
@@ -28,6 +28,7 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<seata_sagas::SeataSagas>::new(),
     &Registered::<modulith_publications::ModulithPublications>::new(),
     &Registered::<camunda_incidents::CamundaIncidents>::new(),
+    &Registered::<dbos_workflows::DbosWorkflows>::new(),
     &Registered::<reconcile::Reconcile>::new(),
 ];
 
@@ -57,6 +58,11 @@ pub static FAMILIES: &[Family] = &[
     Family {
         name: "camunda",
         about: "Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind",
+    },
+    Family {
+        name: "dbos",
+        about:
+            "Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue",
     },
 ];
 

@@ -5,4 +5,5 @@
 //! only wait (a sleep or a receive). Typed data; what it comes to for an operator is not
 //! here.
 
+pub mod cli;
 pub mod system;

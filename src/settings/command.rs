@@ -38,6 +38,7 @@ pub enum CommandSettings {
     ResolveAt(Box<super::seata::ResolveAtSettings>),
     ResolveModulith(Box<super::modulith::ResolveModulithSettings>),
     ResolveCamunda(Box<super::camunda::ResolveCamundaSettings>),
+    ResolveDbos(Box<super::dbos::ResolveDbosSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -192,6 +193,9 @@ fn command(
         Command::Resolve(ResolveCommand::At(a)) => {
             S::ResolveAt(Box::new(super::seata::resolve_at(t, a)?))
         }
+        Command::Resolve(ResolveCommand::Dbos(a)) => {
+            S::ResolveDbos(Box::new(super::dbos::resolve_dbos(t, a)?))
+        }
         Command::Resolve(ResolveCommand::Camunda(a)) => {
             S::ResolveCamunda(Box::new(super::camunda::resolve_camunda(t, a)?))
         }
@@ -294,7 +298,7 @@ fn check(
             ),
             Some(path) => anyhow!(
                 "no check to run: {} names no postgres, kafka or mysql target, and no \
-                 reconcile job, outbox, seata coordinator, modulith registry or camunda engine with \
+                 reconcile job, outbox, seata coordinator, modulith registry, camunda engine or dbos application with \
                  `check: true` (or --only/--skip left none)",
                 path.display()
             ),

@@ -502,6 +502,36 @@ pub const CAMUNDA_CHECK: Entry = entry(
     Value::Bool(false),
     "watch the engine in `indoubt check`",
 );
+pub const DBOS_SCHEMA: Entry = entry(
+    Some("dbos.*.schema"),
+    None,
+    Value::Text("dbos"),
+    "the schema of DBOS's system tables (the application's dbos_system_schema)",
+);
+pub const DBOS_PENDING_AGE: Entry = entry(
+    Some("dbos.*.pending_age"),
+    None,
+    Value::Duration(mins(10)),
+    "how long a PENDING workflow may go without a status change (DBOS writes none while its steps run) before it is a WARNING, and an ENQUEUED one may wait",
+);
+pub const DBOS_CRITICAL_AGE: Entry = entry(
+    Some("dbos.*.critical_age"),
+    None,
+    Value::Duration(mins(60)),
+    "how long before a stalled PENDING workflow or a starved queue is CRITICAL",
+);
+pub const DBOS_ERROR_WINDOW: Entry = entry(
+    Some("dbos.*.error_window"),
+    None,
+    Value::Duration(Duration::from_secs(24 * 3600)),
+    "how far back workflows that ended in ERROR are counted",
+);
+pub const DBOS_CHECK: Entry = entry(
+    Some("dbos.*.check"),
+    None,
+    Value::Bool(false),
+    "watch the application in `indoubt check`",
+);
 pub const SEATA_SHOW: Entry = entry(
     None,
     Some("seata globals --show"),
@@ -632,6 +662,11 @@ pub const ALL: &[Entry] = &[
     CAMUNDA_LOCK_AGE,
     CAMUNDA_REST,
     CAMUNDA_CHECK,
+    DBOS_SCHEMA,
+    DBOS_PENDING_AGE,
+    DBOS_CRITICAL_AGE,
+    DBOS_ERROR_WINDOW,
+    DBOS_CHECK,
     AUDIT_PATH,
     DECISION_SOURCE_KIND,
     DECISION_SOURCE_KEY,

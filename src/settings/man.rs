@@ -181,6 +181,19 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
         ],
     ),
     (
+        "dbos.NAME",
+        "Named DBOS Transact applications (indoubt dbos workflows, resolve dbos): DBOS's system tables in the application's system database (DBOS Transact 1.x to 3.x; its migration read from dbos_migrations), and DBOS's own CLI for the fixes.",
+        &[
+            plain("postgres", Kind::Text, "a postgres target name or connection string: the application's system database"),
+            reg("schema", &defaults::DBOS_SCHEMA),
+            reg("pending_age", &defaults::DBOS_PENDING_AGE),
+            reg("critical_age", &defaults::DBOS_CRITICAL_AGE),
+            reg("error_window", &defaults::DBOS_ERROR_WINDOW),
+            plain("cli", Kind::List, "DBOS's CLI as a command line, e.g. [/srv/app/.venv/bin/dbos]: resolve dbos runs its workflow resume and cancel (the password in PGPASSWORD, never on the command line); without it the command is printed"),
+            reg("check", &defaults::DBOS_CHECK),
+        ],
+    ),
+    (
         "audit",
         "The audit trail of resolutions.",
         &[reg("path", &defaults::AUDIT_PATH)],

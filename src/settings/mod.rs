@@ -8,6 +8,7 @@ pub mod appdb;
 pub mod camunda;
 pub mod command;
 pub mod config_check;
+pub mod dbos;
 pub mod defaults;
 pub mod kafka;
 pub mod kafka_client;

@@ -29,6 +29,7 @@ struct ConfigReport {
     seata_coordinators: Vec<serde_json::Value>,
     modulith_registries: Vec<serde_json::Value>,
     camunda_engines: Vec<serde_json::Value>,
+    dbos_applications: Vec<serde_json::Value>,
     audit: serde_json::Value,
     resolve: serde_json::Value,
 }
@@ -654,4 +655,30 @@ fn a_camunda_engine_is_shown_with_its_thresholds_and_rest_api() {
         "{}",
         out.stderr
     );
+}
+
+/// A DBOS application: its system database, schema, thresholds and CLI, each with where
+/// it came from.
+#[test]
+fn a_dbos_application_is_shown_with_its_schema_thresholds_and_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        "dbos:\n  orders:\n    postgres: host=db.invalid dbname=orders_sys user=monitor\n    pending_age: 30m\n    cli: [/srv/orders/.venv/bin/dbos]\n    check: true\n",
+    )
+    .unwrap();
+    let (report, out) = show(&config);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let orders = &report.dbos_applications[0];
+    assert_eq!(orders["schema"]["value"], "dbos", "{orders:#}");
+    assert_eq!(orders["schema"]["source"], "default", "{orders:#}");
+    assert_eq!(orders["pending_age"]["value"], "30m", "{orders:#}");
+    assert_eq!(
+        orders["pending_age"]["source"], "config dbos.orders.pending_age",
+        "{orders:#}"
+    );
+    assert_eq!(orders["error_window"]["value"], "1d", "{orders:#}");
+    assert_eq!(orders["cli"][0], "/srv/orders/.venv/bin/dbos", "{orders:#}");
+    assert_eq!(orders["check"], true, "{orders:#}");
 }

@@ -9,6 +9,7 @@ mod camunda;
 mod check;
 mod config_check;
 mod config_show;
+mod dbos;
 mod explain;
 mod hints;
 mod hostile_pg;

@@ -6,6 +6,7 @@
 pub mod appdb;
 mod branch;
 pub mod camunda;
+pub mod dbos;
 pub mod kafka;
 pub mod modulith;
 pub mod mysql;

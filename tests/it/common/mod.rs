@@ -1,6 +1,7 @@
 //! Test support: the running lab's settings, throwaway databases and clusters, and the indoubt binary.
 #![allow(clippy::disallowed_methods)] // tests make their fixtures directly
 
+pub mod dbos;
 pub mod kafka;
 pub mod modulith;
 pub mod mysql;

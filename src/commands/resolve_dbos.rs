@@ -1,0 +1,280 @@
+//! `indoubt resolve dbos NAME ID… --resume|--cancel [--executor-gone]`: resumes or
+//! cancels DBOS workflows through DBOS's own CLI. Each id is first found in DBOS's tables
+//! (a mistyped one stops the run: DBOS's `cancel` of an unknown id says nothing); what
+//! DBOS would ignore (a workflow in SUCCESS or ERROR) or what would run twice (resuming a
+//! PENDING workflow while DBOS processes are connected, unless the operator says its
+//! executor is gone) is refused; the rest goes through the one flow (dry run,
+//! confirmation, audit). Without a CLI configured, the command is printed.
+
+use crate::codes;
+use crate::context::Context;
+use crate::dbos::cli;
+use crate::dbos::system::{self, Found};
+use crate::findings::{Finding, Severity};
+use crate::next::{Next, Word};
+use crate::report::evidence::Block;
+use crate::report::table::Style;
+use crate::report::{self, Report, TableView, Target};
+use crate::resolve::apply::dbos::DbosCall;
+use crate::resolve::flow::{self, Recorded};
+use crate::settings::dbos::{Action, App, ResolveDbosSettings};
+use crate::shown;
+use crate::term::Shown;
+use crate::text;
+use anyhow::Result;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct ResolveDbosReport {
+    application: String,
+    action: Action,
+    /// DBOS processes connected to the database when read.
+    processes: i64,
+    /// Each workflow, as read from DBOS's tables.
+    found: Vec<Found>,
+    #[serde(flatten)]
+    recorded: Recorded,
+    /// What was confirmed (shown unless the prompt showed it).
+    #[serde(skip)]
+    blocks: Vec<Block>,
+}
+
+pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
+    let a = &s.app;
+    let target = a.target().map_err(anyhow::Error::msg)?;
+    let report_target = target.report_target();
+    let session = super::appdb_common::connect_pg(ctx, &a.target()).await?;
+    let tables = a.tables();
+    let mut data = ResolveDbosReport {
+        application: a.name.clone(),
+        action: s.action,
+        processes: 0,
+        found: Vec::new(),
+        recorded: Recorded::default(),
+        blocks: Vec::new(),
+    };
+    if !system::problems(&session, &tables).await?.is_empty() {
+        let finding = Finding::new(
+            Severity::Unknown,
+            codes::NOT_THERE,
+            a.subject(),
+            "nothing done: DBOS's tables cannot be read; `indoubt dbos workflows` says why",
+        );
+        return finish(ctx, report_target, vec![finding], data);
+    }
+    data.processes = system::processes(&session).await?;
+    let mut refusals = Vec::new();
+    for id in &s.ids {
+        match system::find(&session, &tables, id).await? {
+            Some(found) => {
+                refusals.extend(refusal(a, s, data.processes, &found));
+                data.found.push(found);
+            }
+            None => refusals.push(
+                Finding::new(
+                    Severity::Unknown,
+                    codes::NOT_THERE,
+                    a.subject(),
+                    text![
+                        "nothing done: application ",
+                        a.name,
+                        " has no workflow ",
+                        id.as_str(),
+                        " (mistyped? DBOS's own cancel of an unknown id would say nothing)"
+                    ],
+                )
+                .advice("`indoubt dbos workflows` names the ids of what is stuck"),
+            ),
+        }
+    }
+    if !refusals.is_empty() {
+        return finish(ctx, report_target, refusals, data);
+    }
+    let Some(program) = &a.cli else {
+        let findings = data
+            .found
+            .iter()
+            .map(|f| printed(a, &target.params, f, s))
+            .collect();
+        return finish(ctx, report_target, findings, data);
+    };
+    let mut subjects: Vec<DbosCall> = data
+        .found
+        .iter()
+        .map(|f| {
+            let call = cli::call(
+                program,
+                &target.params,
+                &a.schema.value,
+                s.action.word(),
+                &f.id,
+            );
+            let summary = vec![block(f, s, data.processes, &call.argv.join(" "))];
+            let evidence = serde_json::json!({
+                "application": a.name,
+                "found": f,
+                "processes": data.processes,
+                "executor_gone": s.executor_gone,
+            });
+            DbosCall::new(
+                call,
+                (target.params.clone(), tables.clone()),
+                report_target.clone(),
+                (a.name.clone(), f.clone(), s.action),
+                (evidence, summary),
+                ctx.timeout,
+            )
+        })
+        .collect();
+    data.blocks = subjects.iter().flat_map(|c| c.summary.clone()).collect();
+    let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
+    let (findings, recorded) = Recorded::of(done);
+    data.recorded = recorded;
+    finish(ctx, report_target, findings, data)
+}
+
+/// Why DBOS would not do what is asked, or would do harm: a finding, and nothing runs.
+fn refusal(a: &App, s: &ResolveDbosSettings, processes: i64, f: &Found) -> Option<Finding> {
+    let refuse =
+        |code, severity, message: String| Some(Finding::new(severity, code, a.subject(), message));
+    match (s.action, f.status.as_str()) {
+        (_, "SUCCESS") => refuse(
+            codes::ALREADY_RESOLVED,
+            Severity::Ok,
+            format!("nothing to do: workflow {} succeeded", f.id),
+        ),
+        (Action::Cancel, "CANCELLED") => refuse(
+            codes::ALREADY_RESOLVED,
+            Severity::Ok,
+            format!("nothing to do: workflow {} is already cancelled", f.id),
+        ),
+        (_, "ERROR") => refuse(
+            codes::NOT_JUDGED,
+            Severity::Warning,
+            format!(
+                "nothing done: workflow {} ended in ERROR, and DBOS's resume and cancel do nothing for it; dbos workflow fork {} --step N starts it again from step N (running that step's side effects again): run it yourself if that is wanted",
+                f.id, f.id
+            ),
+        ),
+        (Action::Resume, "PENDING") if processes > 0 && !s.executor_gone => refuse(
+            codes::NOT_JUDGED,
+            Severity::Warning,
+            format!(
+                "nothing done: workflow {} is PENDING on executor {}, and {processes} DBOS connection(s) are open on this database; DBOS keeps no liveness of its executors, and resuming a workflow whose process is alive runs it twice. Restart executor {} (it recovers its own), or, if you know its process is gone, add --executor-gone (recorded with the resolution)",
+                f.id,
+                f.executor.as_deref().unwrap_or("(none)"),
+                f.executor.as_deref().unwrap_or("(none)"),
+            ),
+        ),
+        _ => None,
+    }
+}
+
+/// Without a CLI: the command to run (nothing is run). A dry run says so as any dry run
+/// does; otherwise nothing was done, which is a WARNING.
+fn printed(
+    a: &App,
+    params: &crate::pg::conninfo::ConnParams,
+    f: &Found,
+    s: &ResolveDbosSettings,
+) -> Finding {
+    let url = cli::url(params);
+    let next = Next::tool(
+        "dbos",
+        &[
+            Word::Lit("workflow"),
+            Word::Lit(s.action.word()),
+            Word::Lit("--sys-db-url"),
+            Word::Value(&url),
+            Word::Lit("--schema"),
+            Word::Value(&a.schema.value),
+            Word::Lit("--"),
+            Word::Value(&f.id),
+        ],
+    );
+    let (severity, code) = match s.confirm.dry_run {
+        true => (Severity::Ok, codes::DRY_RUN),
+        false => (Severity::Warning, codes::CALL_ONLY),
+    };
+    Finding::new(
+        severity,
+        code,
+        a.subject(),
+        text![
+            "nothing run: no DBOS CLI is configured for application ",
+            a.name,
+            "; DBOS ",
+            s.action.word(),
+            "s workflow ",
+            f.id,
+            " through the command below (its password in PGPASSWORD)"
+        ],
+    )
+    .advice("or name DBOS's CLI under dbos: NAME: cli: in the config, and indoubt runs it after confirmation, with an audit record")
+    .next(next)
+}
+
+/// What the operator confirms: the workflow, its state, who may still run it, the command.
+fn block(f: &Found, s: &ResolveDbosSettings, processes: i64, command: &str) -> Block {
+    let mut b = Block::new(shown!("workflow {} ({})", f.id, f.name));
+    b.field("status", shown!("{}", f.status))
+        .field(
+            "version",
+            shown!("{}", f.version.as_deref().unwrap_or("(none)")),
+        )
+        .field(
+            "executor",
+            shown!("{}", f.executor.as_deref().unwrap_or("(none)")),
+        )
+        .field(
+            "last step",
+            shown!(
+                "{}",
+                f.last_step
+                    .as_ref()
+                    .map(|st| format!("{} (#{})", st.name, st.function_id))
+                    .unwrap_or_else(|| "none completed".into())
+            ),
+        )
+        .field(
+            "DBOS processes connected",
+            shown!(
+                "{}{}",
+                processes,
+                match (s.executor_gone, f.status.as_str()) {
+                    (true, "PENDING") => " (its executor is gone, says the operator)",
+                    _ => "",
+                }
+            ),
+        );
+    if s.action == Action::Resume {
+        b.field(
+            "runs it",
+            shown!(
+                "a process of version {} only",
+                f.version.as_deref().unwrap_or("(none)")
+            ),
+        );
+    }
+    b.field("will run", shown!("{}", command));
+    b
+}
+
+fn finish(
+    ctx: &Context,
+    target: Target,
+    findings: Vec<Finding>,
+    data: ResolveDbosReport,
+) -> Result<Severity> {
+    let report = Report::new("resolve dbos", target, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for ResolveDbosReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        let mut lines = self.recorded.evidence(&self.blocks, style);
+        lines.extend(self.recorded.recorded_in());
+        lines
+    }
+}
