@@ -3,8 +3,8 @@
 //! `ACT_RU_JOBDEF`'s activity, `ACT_GE_BYTEARRAY`'s stack traces, `ACT_GE_PROPERTY`'s
 //! schema version): whether they can be read, the open incidents (root causes only) by
 //! process and activity, and the jobs and external tasks that still fail with retries
-//! left or whose lock expired long ago — each counted in one pass over its table, with
-//! the oldest few named.
+//! left or whose lock expired long ago — each table read in one pass (ACT_RU_JOB has no
+//! index for either question), counted by group with the oldest few named.
 //!
 //! The engine writes its times as its JVM's local time in columns without a zone; they
 //! are compared with the database session's `localtimestamp`, so ages are right when the
@@ -370,53 +370,51 @@ async fn jobs(session: &Session, t: &Tables, cutoff: &str) -> Result<Vec<Stalled
         t.sql("act_ru_execution"),
     );
     let expired = format!("(j.lock_owner_ IS NOT NULL AND j.lock_exp_time_ < {cutoff})");
-    // One pass over the table for the counts of both, then the oldest few of each.
-    let groups = format!(
-        "SELECT coalesce(j.process_def_key_, ''), coalesce(d.act_id_, ''),
-       count(*) FILTER (WHERE {JOB_RETRYING}), min(j.retries_) FILTER (WHERE {JOB_RETRYING}), min(j.duedate_) FILTER (WHERE {JOB_RETRYING}),
-       count(*) FILTER (WHERE {expired}), min(j.retries_) FILTER (WHERE {expired}), min(j.lock_exp_time_) FILTER (WHERE {expired})
-FROM {job} j LEFT JOIN {jobdef} d ON d.id_ = j.job_def_id_
-WHERE {JOB_RETRYING} OR {expired} GROUP BY 1, 2"
-    );
-    let mut out = Vec::new();
-    for r in session.query(&groups, &[]).await? {
-        let (process, activity): (String, String) = (r.try_get(0)?, r.try_get(1)?);
-        for (stall, at) in [(Stall::Retrying, 2), (Stall::LockExpired, 5)] {
-            let count: i64 = r.try_get(at)?;
-            if count > 0 {
-                out.push(StalledGroup {
-                    kind: crate::camunda::rest::Kind::Job,
-                    stall,
-                    process: process.clone(),
-                    activity: activity.clone(),
-                    topic: None,
-                    count,
-                    min_retries: r.try_get(at + 1)?,
-                    earliest: r.try_get(at + 2)?,
-                    named: Vec::new(),
-                });
-            }
-        }
-    }
-    if out.is_empty() {
-        return Ok(out);
-    }
-    let named = format!(
-        "SELECT s.id_, s.process_instance_id_, e.business_key_, s.retries_, s.exception_msg_, s.lock_owner_, s.lock_exp_time_, s.duedate_, s.key_, s.act_, s.expired_
-FROM (SELECT j.*, coalesce(j.process_def_key_, '') AS key_, coalesce(d.act_id_, '') AS act_, {expired} AS expired_,
-             row_number() OVER (PARTITION BY j.process_def_key_, d.act_id_, {expired} ORDER BY coalesce(j.lock_exp_time_, j.duedate_), j.id_) AS n_
-      FROM {job} j LEFT JOIN {jobdef} d ON d.id_ = j.job_def_id_ WHERE {JOB_RETRYING} OR {expired}) AS s
+    // One pass over the table (it has no index for either condition): each matching row
+    // with its group's count, least retries and earliest time, and its place in the group;
+    // only the oldest few of each come back.
+    let sql = format!(
+        "SELECT s.id_, s.process_instance_id_, e.business_key_, s.retries_, s.exception_msg_, s.lock_owner_, s.lock_exp_time_, s.duedate_,
+       s.key_, s.act_, s.expired_, s.count_, s.min_retries_, s.earliest_
+FROM (SELECT m.*, count(*) OVER w AS count_, min(m.retries_) OVER w AS min_retries_,
+             min(coalesce(m.lock_exp_time_, m.duedate_)) OVER w AS earliest_,
+             row_number() OVER (w ORDER BY coalesce(m.lock_exp_time_, m.duedate_), m.id_) AS n_
+      FROM (SELECT j.id_, j.process_instance_id_, j.retries_, j.exception_msg_, j.lock_owner_, j.lock_exp_time_, j.duedate_,
+                   coalesce(j.process_def_key_, '') AS key_, coalesce(d.act_id_, '') AS act_, {expired} AS expired_
+            FROM {job} j LEFT JOIN {jobdef} d ON d.id_ = j.job_def_id_
+            WHERE {JOB_RETRYING} OR {expired}) AS m
+      WINDOW w AS (PARTITION BY m.key_, m.act_, m.expired_)) AS s
 LEFT JOIN {exe} e ON e.id_ = s.process_instance_id_
-WHERE s.n_ <= {NAMED} ORDER BY coalesce(s.lock_exp_time_, s.duedate_), s.id_"
+WHERE s.n_ <= {NAMED} ORDER BY s.earliest_, s.key_, s.act_, s.n_"
     );
-    for r in session.query(&named, &[]).await? {
-        let expired: bool = r.try_get(10)?;
-        let key: (String, String) = (r.try_get(8)?, r.try_get(9)?);
-        let stall = match expired {
+    let mut out: Vec<StalledGroup> = Vec::new();
+    for r in session.query(&sql, &[]).await? {
+        let stall = match r.try_get::<_, bool>(10)? {
             true => Stall::LockExpired,
             false => Stall::Retrying,
         };
-        let job = Stalled {
+        let key: (String, String) = (r.try_get(8)?, r.try_get(9)?);
+        let i = match out
+            .iter()
+            .position(|g| g.stall == stall && (&g.process, &g.activity) == (&key.0, &key.1))
+        {
+            Some(i) => i,
+            None => {
+                out.push(StalledGroup {
+                    kind: crate::camunda::rest::Kind::Job,
+                    stall,
+                    process: key.0,
+                    activity: key.1,
+                    topic: None,
+                    count: r.try_get(11)?,
+                    min_retries: r.try_get(12)?,
+                    earliest: r.try_get(13)?,
+                    named: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        out[i].named.push(Stalled {
             id: r.try_get(0)?,
             process_instance: r.try_get(1)?,
             business_key: r.try_get(2)?,
@@ -425,13 +423,7 @@ WHERE s.n_ <= {NAMED} ORDER BY coalesce(s.lock_exp_time_, s.duedate_), s.id_"
             owner: r.try_get(5)?,
             lock_expires: r.try_get(6)?,
             due: r.try_get(7)?,
-        };
-        if let Some(g) = out
-            .iter_mut()
-            .find(|g| g.stall == stall && (&g.process, &g.activity) == (&key.0, &key.1))
-        {
-            g.named.push(job);
-        }
+        });
     }
     Ok(out)
 }

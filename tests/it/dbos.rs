@@ -71,6 +71,8 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
     assert_eq!(status(&url, "m1"), "MAX_RECOVERY_ATTEMPTS_EXCEEDED");
     app("enqueue", &url, &["key=q", "count=3", "executor=e3"]);
     app("fail", &url, &["key=f1", "executor=e4"]);
+    // Its process died and nothing restarts executor e5.
+    app("die", &url, &["key=p1", "executor=e5"]);
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("c.yaml");
     let audit = dir.path().join("audit.log");
@@ -91,6 +93,14 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
         "{dead:#}"
     );
     naming(&r, "dbos_error", "f1");
+    let pending = naming(&r, "dbos_pending", "p1");
+    assert!(
+        pending["message"]
+            .as_str()
+            .unwrap()
+            .contains("on executor(s) e5"),
+        "{pending:#}"
+    );
     let starved = naming(&r, "dbos_queue_starved", "q-1");
     assert!(
         starved["message"]
@@ -176,6 +186,7 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
             "orders",
             "m1",
             "q-1",
+            "p1",
             "--resume",
             "--executor-gone",
             "--yes",
@@ -190,7 +201,7 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
         .iter()
         .map(|f| &f["code"])
         .collect();
-    assert_eq!(codes, ["resolved", "resolved"], "{done:#}");
+    assert_eq!(codes, ["resolved", "resolved", "resolved"], "{done:#}");
     assert_eq!(status(&url, "m1"), "ENQUEUED");
     let (cancelled, out) = resolve(
         &config,
@@ -210,9 +221,9 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
     app(
         "serve",
         &url,
-        &["executor=e9", "fixed=true", "until=m1,q-1,q-2,q-3"],
+        &["executor=e9", "fixed=true", "until=m1,p1,q-1,q-2,q-3"],
     );
-    for id in ["m1", "q-1", "q-2", "q-3"] {
+    for id in ["m1", "p1", "q-1", "q-2", "q-3"] {
         assert_eq!(status(&url, id), "SUCCESS", "{id}");
     }
     let (r, _) = probe(&config);
