@@ -419,9 +419,9 @@ codes! {
     }
 
     NOT_THERE = "not_there" {
-        meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
+        meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset, no job, external task or incident with that id in a Camunda engine, no DBOS workflow with that id), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
         why: "Nothing was done, and nothing says the transaction was ever resolved: a runbook must not read this as done. Exit 3.",
-        fix: "Check the id against what is there (the finding names the closest ones: `did you mean`): `indoubt pg prepared`, `indoubt mysql xa`, `indoubt kafka transactions`; check the server (--pg, --mysql, -b).",
+        fix: "Check the id against what is there (the finding names the closest ones: `did you mean`): `indoubt pg prepared`, `indoubt mysql xa`, `indoubt kafka transactions`, `indoubt camunda incidents`, `indoubt dbos workflows`; check the server (--pg, --mysql, -b).",
     }
 
     DRY_RUN = "dry_run" {
@@ -473,9 +473,9 @@ codes! {
     }
 
     CHANGED_MEANWHILE = "changed_meanwhile" {
-        meaning: "resolve kafka: the transaction changed between the confirmation and the action (ended, or another one opened). Nothing was sent.",
+        meaning: "resolve kafka: the transaction changed between the confirmation and the action (ended, or another one opened). resolve camunda: the job or external task is gone or its retries changed; resolve dbos: the workflow's status changed. Nothing was sent.",
         why: "indoubt acts only on what was confirmed.",
-        fix: "See its state now: the same `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --dry-run`.",
+        fix: "See its state now: the same command with --dry-run, e.g. `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --dry-run`.",
     }
 
     NOT_OWNER = "not_owner" {
@@ -539,9 +539,9 @@ codes! {
     }
 
     CALL_ONLY = "call_only" {
-        meaning: "resolve camunda: no REST API is configured for the engine, so the call that would set the retries is printed and nothing is sent (indoubt never sets a workflow engine's retries in SQL).",
-        why: "Nothing was done; exit 1.",
-        fix: "Run the printed call where the engine's REST API is reachable, or name it under the engine's section (`rest: http://HOST:8080/engine-rest`) and run `indoubt resolve camunda NAME ID` again.",
+        meaning: "resolve camunda: no REST API is configured for the engine, so the call that would set the retries is printed; resolve dbos: no DBOS CLI is configured, so DBOS's command is printed. Nothing is sent or run (indoubt never changes a workflow engine's state in SQL).",
+        why: "Nothing was done, on a dry run too; exit 1.",
+        fix: "Run the printed call or command where it can reach the engine, or name the API (`rest: http://HOST:8080/engine-rest`) or DBOS's CLI (`cli: [/path/to/dbos]`) under the section and run the resolve again.",
     }
 
     NO_DECISION = "no_decision" {
@@ -551,9 +551,9 @@ codes! {
     }
 
     NOT_JUDGED = "not_judged" {
-        meaning: "resolve kafka: whether the transaction hangs cannot be told (brokers before Kafka 3.0, or its coordinator could not be read).",
-        why: "Aborting a transaction its coordinator still owns would break it; nothing done.",
-        fix: "If you know its producer is gone: `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --force --dry-run`, then without --dry-run (a recorded heuristic, with a reason); else fix what could not be read and run it again.",
+        meaning: "resolve kafka: whether the transaction hangs cannot be told (brokers before Kafka 3.0, or its coordinator could not be read). resolve dbos: resuming a PENDING workflow while DBOS processes are connected (whether its own is alive is not known), or a workflow in ERROR (DBOS's resume and cancel do nothing for it). resolve camunda: a job or task with retries left and no incident (nothing to give back).",
+        why: "Acting on what the evidence does not support could break what still runs (abort a live transaction, run a workflow twice); nothing done.",
+        fix: "If you know its producer is gone: `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --force --dry-run`; a DBOS workflow whose process you know is gone: `indoubt resolve dbos NAME ID --resume --executor-gone --dry-run`; else fix what could not be read and run it again.",
     }
 
     OWNED_BY_COORDINATOR = "owned_by_coordinator" {

@@ -167,6 +167,9 @@ pub struct CamundaConfig {
     pub critical_age: Option<Duration>,
     #[serde(default, with = "serde_duration")]
     pub lock_age: Option<Duration>,
+    /// The engine's JVM time zone (`user.timezone`, e.g. `Europe/Berlin`), when it is not
+    /// the database session's: the engine writes its times as local times without a zone.
+    pub time_zone: Option<String>,
     /// The engine's REST API (`http://HOST:8080/engine-rest`): where `resolve camunda` sets
     /// retries. Without it the call is printed.
     pub rest: Option<String>,

@@ -166,10 +166,9 @@ pub enum ObjectKind {
     SeataGlobal,
     /// An event listener, by the id its registry names it with.
     Listener,
-    /// A process's activity in a workflow engine (`payment/charge`), whose incidents,
-    /// jobs or tasks are stuck.
-    Activity,
-    /// A durable workflow, by its name (DBOS: its function's).
+    /// A workflow engine's job or external task, by its id (Camunda, Operaton).
+    Job,
+    /// A durable workflow, by its id (DBOS), or a queue of them (`queue NAME`).
     Workflow,
 }
 

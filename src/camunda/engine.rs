@@ -7,8 +7,9 @@
 //! index for either question), counted by group with the oldest few named.
 //!
 //! The engine writes its times as its JVM's local time in columns without a zone; they
-//! are compared with the database session's `localtimestamp`, so ages are right when the
-//! engine and the database keep the same zone.
+//! are compared with the database's clock in the engine's zone when it is named (its
+//! `user.timezone`), else with the session's `localtimestamp` (right when the engine and
+//! the database keep the same zone).
 
 use crate::appdb::Problem;
 use crate::pg::session::Session;
@@ -253,24 +254,29 @@ pub struct Stalled {
 }
 
 /// The engine's state: `lock_age` is how long after its lock expired a job or external
-/// task still untaken is called left locked.
+/// task still untaken is called left locked; `zone` the engine's time zone, when named.
 pub async fn read(
     session: &Session,
     tables: &Tables,
     schema_version: String,
-    lock_age: Duration,
+    (lock_age, zone): (Duration, Option<&str>),
 ) -> Result<Snapshot> {
+    let now_sql = match zone {
+        Some(zone) => format!("(now() AT TIME ZONE {})", quote::sql_literal(zone)),
+        None => "localtimestamp".to_string(),
+    };
     let now: NaiveDateTime = session
-        .query("SELECT localtimestamp", &[])
-        .await?
+        .query(&format!("SELECT {now_sql}"), &[])
+        .await
+        .with_context(|| format!("reading the database's clock in the engine's zone ({now_sql})"))?
         .first()
-        .context("no row for localtimestamp")?
+        .context("no row for the database's clock")?
         .try_get(0)?;
     let incidents = incidents(session, tables)
         .await
         .context("reading the open incidents")?;
     let cutoff = format!(
-        "localtimestamp - make_interval(secs => {})",
+        "{now_sql} - make_interval(secs => {})",
         lock_age.as_secs_f64()
     );
     let mut stalled = jobs(session, tables, &cutoff)

@@ -126,6 +126,18 @@ impl Api {
         self.call(::http::Method::GET, &path, None, timeout).await
     }
 
+    /// `GET /incident?configuration=ID`: how many open incidents the engine has on this
+    /// job or external task (its id is an incident's configuration).
+    pub async fn open_incidents(&self, id: &str, timeout: Duration) -> Result<Option<usize>> {
+        let path = format!("incident?configuration={}", segment(id));
+        Ok(
+            match self.call(::http::Method::GET, &path, None, timeout).await? {
+                Answer::Done(Some(serde_json::Value::Array(list))) => Some(list.len()),
+                _ => None,
+            },
+        )
+    }
+
     /// `GET /version`: the engine's version, which also proves the URL is its API.
     pub async fn version(&self, timeout: Duration) -> Result<String> {
         match self

@@ -130,9 +130,14 @@ async fn read(ctx: &Context, e: &Engine) -> Read {
             Some(v) if engine::known_version(&v) => v,
             other => return Ok(Read::UnknownVersion(other)),
         };
-        let snapshot = engine::read(&session, &tables, version, e.lock_age.value)
-            .await
-            .with_context(|| format!("reading engine {}'s tables", e.name))?;
+        let snapshot = engine::read(
+            &session,
+            &tables,
+            version,
+            (e.lock_age.value, e.time_zone.as_deref()),
+        )
+        .await
+        .with_context(|| format!("reading engine {}'s tables", e.name))?;
         Ok::<_, anyhow::Error>(Read::Snapshot(snapshot))
     };
     read.await.unwrap_or_else(Read::Failed)
@@ -284,9 +289,11 @@ fn until(now: NaiveDateTime, t: NaiveDateTime) -> String {
     }
 }
 
-/// `process/activity`, as the object of a finding.
-fn activity(process: &str, activity: &str) -> Object {
-    Object::new(ObjectKind::Activity, format!("{process}/{activity}"))
+/// A finding's objects: the jobs or external tasks it names (the first its object, the
+/// rest related), so `check` joins two findings only when they name the same one.
+fn jobs(ids: &[&str]) -> (Option<Object>, Vec<Object>) {
+    let mut objects = ids.iter().map(|id| Object::new(ObjectKind::Job, *id));
+    (objects.next(), objects.collect())
 }
 
 /// The first frame of a stack trace (`at com.example.Charge.execute(Charge.java:12)`).
@@ -426,7 +433,8 @@ fn incident_finding(
         .iter()
         .map(|i| serde_json::to_value(i).unwrap_or_default())
         .collect();
-    Finding::new(severity, codes::CAMUNDA_INCIDENT, e.subject(), message)
+    let (object, related) = jobs(&ids);
+    let mut finding = Finding::new(severity, codes::CAMUNDA_INCIDENT, e.subject(), message)
         .evidence("process", g.process.clone())
         .evidence("activity", g.activity.clone())
         .evidence("incident_type", g.incident_type.clone())
@@ -434,8 +442,10 @@ fn incident_finding(
         .evidence("incidents", incidents)
         .evidence("newest_message", newest.and_then(|i| i.message.clone()))
         .advice(advice)
-        .object(activity(&g.process, &g.activity))
-        .next_if(kind.and_then(|_| resolve_next(invocation, e, &ids, None)))
+        .related(related)
+        .next_if(kind.and_then(|_| resolve_next(invocation, e, &ids, None)));
+    finding.object = object;
+    finding
 }
 
 /// Jobs or external tasks of one activity still failing, or left locked.
@@ -484,9 +494,8 @@ fn stalled_finding(e: &Engine, s: &Snapshot, g: &StalledGroup) -> Finding {
                 g.min_retries.unwrap_or_default(),
             ),
             format!(
-                "check that a job executor runs for this engine (a deployment-aware one takes only its deployments' jobs) and read the log of {}: an executor that died running a job leaves exactly this, and the next one that takes it runs it again without counting down a retry (camunda-bpm-platform issue 2858); to stop a job that kills its executor, set its retries to 0 through the engine (indoubt resolve camunda {} ID --retries 0)",
+                "check that a job executor runs for this engine (a deployment-aware one takes only its deployments' jobs) and read the log of {}: an executor that died running a job leaves exactly this, and the next one that takes it runs it again without counting down a retry (camunda-bpm-platform issue 2858); to stop a job that kills its executor, set its retries to 0 through the engine (resolve camunda with --retries 0)",
                 owners.join(", "),
-                e.name
             ),
         ),
         (Stall::LockExpired, Kind::ExternalTask) => (
@@ -510,7 +519,9 @@ fn stalled_finding(e: &Engine, s: &Snapshot, g: &StalledGroup) -> Finding {
         .iter()
         .map(|j| serde_json::to_value(j).unwrap_or_default())
         .collect();
-    Finding::new(Severity::Warning, code, e.subject(), message)
+    let ids: Vec<&str> = g.named.iter().map(|j| j.id.as_str()).collect();
+    let (object, related) = jobs(&ids);
+    let mut finding = Finding::new(Severity::Warning, code, e.subject(), message)
         .evidence("kind", serde_json::to_value(g.kind).unwrap_or_default())
         .evidence("process", g.process.clone())
         .evidence("activity", g.activity.clone())
@@ -518,7 +529,9 @@ fn stalled_finding(e: &Engine, s: &Snapshot, g: &StalledGroup) -> Finding {
         .evidence("count", g.count)
         .evidence("named", named)
         .advice(advice)
-        .object(activity(&g.process, &g.activity))
+        .related(related);
+    finding.object = object;
+    finding
 }
 
 #[cfg(test)]

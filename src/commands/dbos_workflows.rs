@@ -280,6 +280,16 @@ fn resolve_next(
     Some(Next::indoubt(invocation, &words))
 }
 
+/// A finding about these workflows, its objects set: the first its object, the rest
+/// related, so `check` joins two findings only when they name the same workflow.
+fn about(finding: Finding, ids: &[&str]) -> Finding {
+    let mut objects = ids.iter().map(|id| Object::new(ObjectKind::Workflow, *id));
+    let first = objects.next();
+    let mut finding = finding.related(objects);
+    finding.object = first;
+    finding
+}
+
 fn by_age(a: &App, age: Duration) -> Severity {
     match age >= a.critical_age.value {
         true => Severity::Critical,
@@ -328,7 +338,7 @@ fn assess(invocation: &Invocation, a: &App, s: &Snapshot) -> Vec<Finding> {
         if heads_named.contains(&w.id.as_str()) {
             continue;
         }
-        match (&s.latest_version, &w.version) {
+        match (s.latest_for(w.application.as_deref()), &w.version) {
             (Some(latest), Some(v)) if latest != v => stranded.push(w),
             _ => pending.push(w),
         }
@@ -380,8 +390,8 @@ fn group_by_name<'a>(ws: &[&'a Workflow]) -> Vec<Vec<&'a Workflow>> {
     groups
 }
 
-fn processes_text(s: &Snapshot) -> String {
-    match s.processes {
+fn connections_text(s: &Snapshot) -> String {
+    match s.connections {
         Some(0) => "no DBOS process is connected to this database".into(),
         Some(n) => format!(
             "{n} DBOS connection(s) are open on this database (DBOS keeps no liveness of its executors, so whether the one that ran these is alive is not known)"
@@ -402,7 +412,7 @@ fn dead_finding(invocation: &Invocation, a: &App, s: &Snapshot, g: &Group) -> Fi
         g.max_attempts.unwrap_or_default(),
         last_step_text(&g.last_step),
     );
-    Finding::new(Severity::Critical, codes::DBOS_DEAD_LETTERED, a.subject(), message)
+    let finding = Finding::new(Severity::Critical, codes::DBOS_DEAD_LETTERED, a.subject(), message)
         .evidence("status", g.status.clone())
         .evidence("workflow", g.name.clone())
         .evidence("version", g.version.clone())
@@ -410,8 +420,8 @@ fn dead_finding(invocation: &Invocation, a: &App, s: &Snapshot, g: &Group) -> Fi
         .evidence("ids", g.ids.clone())
         .evidence("last_step", serde_json::to_value(&g.last_step).unwrap_or_default())
         .advice("find what kills the process in that step (out of memory? a crash in native code?) and fix it, then resume them (DBOS runs them again from their last completed step) or cancel them and make up for their remaining steps by hand")
-        .object(Object::new(ObjectKind::Workflow, g.name.as_str()))
-        .next_if(resolve_next(invocation, a, "--resume", false, &ids))
+        .next_if(resolve_next(invocation, a, "--resume", false, &ids));
+    about(finding, &ids)
 }
 
 fn error_finding(a: &App, s: &Snapshot, g: &Group) -> Finding {
@@ -424,20 +434,21 @@ fn error_finding(a: &App, s: &Snapshot, g: &Group) -> Finding {
         ago(s.now_ms, g.newest_ms),
         last_step_text(&g.last_step),
     );
-    Finding::new(Severity::Warning, codes::DBOS_ERROR, a.subject(), message)
+    let ids: Vec<&str> = g.ids.iter().map(String::as_str).collect();
+    let finding = Finding::new(Severity::Warning, codes::DBOS_ERROR, a.subject(), message)
         .evidence("workflow", g.name.clone())
         .evidence("count", g.count)
         .evidence("ids", g.ids.clone())
-        .advice(format!(
-            "read the error (dbos workflow get {}); resume does nothing for a workflow in ERROR: dbos workflow fork ID --step N starts it again from step N, running that step's side effects again",
-            g.ids.first().map(String::as_str).unwrap_or("ID")
-        ))
-        .object(Object::new(ObjectKind::Workflow, g.name.as_str()))
+        .advice("read each one's error with DBOS's CLI (dbos workflow get, with its id); resume does nothing for a workflow in ERROR: dbos workflow fork with its id and --step N starts it again from step N, running that step's side effects again");
+    about(finding, &ids)
 }
 
 fn stranded_finding(invocation: &Invocation, a: &App, s: &Snapshot, ws: &[&Workflow]) -> Finding {
     let w = ws[0];
-    let latest = s.latest_version.clone().unwrap_or_default();
+    let latest = s
+        .latest_for(w.application.as_deref())
+        .cloned()
+        .unwrap_or_default();
     let message = format!(
         "{} PENDING workflow(s) {} of application version {}, the oldest unmoved for {} (executor {}; {}), while the newest version is {}: DBOS recovers a workflow only in a process of its own version, so unless one of version {} still runs, nothing ever runs them; {}",
         ws.len(),
@@ -448,24 +459,21 @@ fn stranded_finding(invocation: &Invocation, a: &App, s: &Snapshot, ws: &[&Workf
         last_step_text(&w.last_step),
         latest,
         version_text(&w.version),
-        processes_text(s),
+        connections_text(s),
     );
     let ids: Vec<&str> = ws
         .iter()
         .take(system::IDS_NAMED)
         .map(|w| w.id.as_str())
         .collect();
-    Finding::new(by_age(a, age(s.now_ms, w.updated_ms)), codes::DBOS_STRANDED, a.subject(), message)
+    let finding = Finding::new(by_age(a, age(s.now_ms, w.updated_ms)), codes::DBOS_STRANDED, a.subject(), message)
         .evidence("workflow", w.name.clone())
         .evidence("version", w.version.clone())
-        .evidence("latest_version", s.latest_version.clone())
+        .evidence("latest_version", latest.clone())
         .evidence("ids", ids.iter().map(|i| i.to_string()).collect::<Vec<_>>())
-        .advice(format!(
-            "start a process of version {} (it recovers them), or cancel them and make up for their steps; resume keeps their version, and dbos workflow fork ID --application-version {latest} re-runs their steps' side effects",
-            version_text(&w.version)
-        ))
-        .object(Object::new(ObjectKind::Workflow, w.name.as_str()))
-        .next_if(resolve_next(invocation, a, "--cancel", false, &ids))
+        .advice("start a process of their version (it recovers them), or cancel them and make up for their steps; resume keeps their version, and DBOS's fork onto the newest version (dbos workflow fork with --application-version) re-runs their steps' side effects")
+        .next_if(resolve_next(invocation, a, "--cancel", false, &ids));
+    about(finding, &ids)
 }
 
 fn pending_finding(invocation: &Invocation, a: &App, s: &Snapshot, ws: &[&Workflow]) -> Finding {
@@ -484,25 +492,25 @@ fn pending_finding(invocation: &Invocation, a: &App, s: &Snapshot, ws: &[&Workfl
         ago(s.now_ms, w.updated_ms),
         last_step_text(&w.last_step),
         executors.join(", "),
-        processes_text(s),
+        connections_text(s),
     );
     let ids: Vec<&str> = ws
         .iter()
         .take(system::IDS_NAMED)
         .map(|w| w.id.as_str())
         .collect();
-    let gone = s.processes == Some(0);
-    Finding::new(by_age(a, age(s.now_ms, w.updated_ms)), codes::DBOS_PENDING, a.subject(), message)
+    let gone = s.connections == Some(0);
+    let finding = Finding::new(by_age(a, age(s.now_ms, w.updated_ms)), codes::DBOS_PENDING, a.subject(), message)
         .evidence("workflow", w.name.clone())
         .evidence("executors", executors.iter().map(|e| e.to_string()).collect::<Vec<_>>())
-        .evidence("processes", s.processes)
+        .evidence("connections", s.connections)
         .evidence("ids", ids.iter().map(|i| i.to_string()).collect::<Vec<_>>())
         .advice(format!(
             "restart the application with executor id {} (it recovers its own); once its process is known gone, resuming runs them again from their last completed step (resuming one whose process is alive runs it twice)",
             executors.join(", ")
         ))
-        .object(Object::new(ObjectKind::Workflow, w.name.as_str()))
-        .next_if(resolve_next(invocation, a, "--resume", gone, &ids))
+        .next_if(resolve_next(invocation, a, "--resume", gone, &ids));
+    about(finding, &ids)
 }
 
 fn queue_finding(
@@ -521,52 +529,81 @@ fn queue_finding(
         "" => "(none)".to_string(),
         name => name.to_string(),
     };
-    let (code, message, next) = match heads.first() {
-        Some(head) => {
+    let waiting = format!(
+        "{} workflow(s) of version {} ENQUEUED on queue {queue}{concurrency} waited up to {}",
+        q.count,
+        version_text(&q.version),
+        format_duration(waited)
+    );
+    let latest = s.latest_for(q.application.as_deref());
+    let (code, severity, message, next) = match (heads.first(), latest) {
+        (Some(head), _) => {
             let ids: Vec<&str> = heads.iter().map(|w| w.id.as_str()).collect();
             (
                 codes::DBOS_QUEUE_STARVED,
+                by_age(a, waited),
                 format!(
-                    "{} workflow(s) of version {} ENQUEUED on queue {queue}{concurrency} waited up to {}, behind {} PENDING head(s) of the same queue unmoved for {} ({} {}, executor {}; {}): nothing is dequeued while they hold the slots; {}",
-                    q.count,
-                    version_text(&q.version),
-                    format_duration(waited),
+                    "{waiting}, behind {} PENDING head(s) of the same queue unmoved for {} ({} {}, executor {}; {}): nothing is dequeued while they hold the slots; {}",
                     heads.len(),
                     ago(s.now_ms, head.updated_ms),
                     head.name,
                     head.id,
                     head.executor.as_deref().unwrap_or("(none)"),
                     last_step_text(&head.last_step),
-                    processes_text(s),
+                    connections_text(s),
                 ),
-                resolve_next(invocation, a, "--resume", s.processes == Some(0), &ids),
+                resolve_next(invocation, a, "--resume", s.connections == Some(0), &ids),
             )
         }
-        None => (
-            codes::DBOS_STRANDED,
+        (None, _) if q.pending_in_queue > 0 => (
+            codes::DBOS_QUEUE_STARVED,
+            Severity::Warning,
             format!(
-                "{} workflow(s) of version {} ENQUEUED on queue {queue}{concurrency} waited up to {} and no PENDING head holds the queue: no process of version {} dequeues them (DBOS dequeues only its own version's){}",
-                q.count,
+                "{waiting}, while {} PENDING workflow(s) of the queue are moving (each changed within {}): the queue runs slower than work arrives",
+                q.pending_in_queue,
+                format_duration(a.pending_age.value)
+            ),
+            None,
+        ),
+        (None, Some(latest)) if Some(latest) != q.version.as_ref() => (
+            codes::DBOS_STRANDED,
+            by_age(a, waited),
+            format!(
+                "{waiting}, and none of the queue is PENDING: only a process of version {} dequeues them, and the newest version is {latest}",
+                version_text(&q.version)
+            ),
+            None,
+        ),
+        (None, _) => (
+            codes::DBOS_QUEUE_STARVED,
+            by_age(a, waited),
+            format!(
+                "{waiting}, and none of the queue is PENDING: no process of version {} dequeued them (is one running?); {}",
                 version_text(&q.version),
-                format_duration(waited),
-                version_text(&q.version),
-                match &s.latest_version {
-                    Some(latest) if Some(latest) != q.version.as_ref() => format!("; the newest version is {latest}"),
-                    _ => String::new(),
-                }
+                connections_text(s)
             ),
             None,
         ),
     };
-    Finding::new(by_age(a, waited), code, a.subject(), message)
+    let mut named: Vec<&str> = heads.iter().map(|w| w.id.as_str()).collect();
+    named.extend(q.ids.iter().map(String::as_str));
+    let advice = match heads.is_empty() {
+        false => "free the slot: once the head's process is known gone, resume it (it moves to DBOS's internal queue) or cancel it",
+        true => "start (or scale) the processes of the waiting workflows' version: DBOS dequeues a workflow only in a process of its own version",
+    };
+    let finding = Finding::new(severity, code, a.subject(), message)
         .evidence("queue", q.queue.clone())
         .evidence("version", q.version.clone())
         .evidence("enqueued", q.count)
         .evidence("ids", q.ids.clone())
-        .evidence("heads", heads.iter().map(|w| w.id.clone()).collect::<Vec<_>>())
-        .advice("free the slot: once the head's process is known gone, resume it (it moves to DBOS's internal queue) or cancel it; or start a process of the waiting workflows' version")
-        .object(Object::new(ObjectKind::Workflow, format!("queue {queue}")))
-        .next_if(next)
+        .evidence(
+            "heads",
+            heads.iter().map(|w| w.id.clone()).collect::<Vec<_>>(),
+        )
+        .evidence("pending_in_queue", q.pending_in_queue)
+        .advice(advice)
+        .next_if(next);
+    about(finding, &named)
 }
 
 #[cfg(test)]
@@ -578,32 +615,33 @@ impl TableView for DbosReport {
             "APPLICATION",
             "WORKFLOW",
             "ID",
+            "COUNT",
             "STATUS",
             "VERSION",
             "EXECUTOR",
-            "UNMOVED",
+            "LAST CHANGE",
             "LAST STEP",
         ]);
+        let step = |st: &Option<system::Step>| {
+            st.as_ref()
+                .map(|st| st.name.clone())
+                .unwrap_or_else(|| "-".into())
+        };
         for app in &self.applications {
             let Some(s) = &app.snapshot else { continue };
+            // A group is one row: its oldest's id and last step, how many, its latest change.
             for g in s.dead_lettered.iter().chain(&s.errors) {
-                for id in g.ids.iter().take(3) {
-                    table.add_row(vec![
-                        Cell::new(&app.name),
-                        Cell::new(&g.name),
-                        Cell::new(id),
-                        Cell::new(&g.status),
-                        Cell::new(version_text(&g.version)),
-                        Cell::new("-"),
-                        Cell::new(ago(s.now_ms, g.newest_ms)),
-                        Cell::new(
-                            g.last_step
-                                .as_ref()
-                                .map(|st| st.name.as_str())
-                                .unwrap_or("-"),
-                        ),
-                    ]);
-                }
+                table.add_row(vec![
+                    Cell::new(&app.name),
+                    Cell::new(&g.name),
+                    Cell::new(g.ids.first().map(String::as_str).unwrap_or("-")),
+                    Cell::new(g.count.to_string()),
+                    Cell::new(&g.status),
+                    Cell::new(version_text(&g.version)),
+                    Cell::new("-"),
+                    Cell::new(format!("{} ago", ago(s.now_ms, g.newest_ms))),
+                    Cell::new(step(&g.last_step)),
+                ]);
             }
             for w in &s.stalled {
                 let waits = w.last_step.as_ref().is_some_and(|st| st.waits(s.now_ms));
@@ -611,19 +649,15 @@ impl TableView for DbosReport {
                     Cell::new(&app.name),
                     Cell::new(&w.name),
                     Cell::new(&w.id),
+                    Cell::new("1"),
                     Cell::new(match waits {
                         true => "PENDING (waiting)",
                         false => "PENDING",
                     }),
                     Cell::new(version_text(&w.version)),
                     Cell::new(w.executor.as_deref().unwrap_or("-")),
-                    Cell::new(ago(s.now_ms, w.updated_ms)),
-                    Cell::new(
-                        w.last_step
-                            .as_ref()
-                            .map(|st| st.name.as_str())
-                            .unwrap_or("-"),
-                    ),
+                    Cell::new(format!("{} ago", ago(s.now_ms, w.updated_ms))),
+                    Cell::new(step(&w.last_step)),
                 ]);
             }
         }

@@ -64,6 +64,29 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
             None => missing.push(id.clone()),
         }
     }
+    // Retries left and no incident: nothing to give back (it runs again at its due
+    // date); only stopping it (--retries 0) is a change the evidence calls for.
+    let refusals: Vec<Finding> = data
+        .found
+        .iter()
+        .filter(|f| f.open_incident.is_none() && f.retries.is_some_and(|r| r > 0) && s.retries > 0)
+        .map(|f| {
+            Finding::new(
+                Severity::Warning,
+                codes::NOT_JUDGED,
+                e.subject(),
+                format!(
+                    "nothing done: {} {} has {} retries left and no open incident: the engine runs it again by itself, and setting its retries would only change the count (--retries 0 stops it: it becomes an incident)",
+                    kind_name(f.kind),
+                    f.id,
+                    f.retries.unwrap_or_default()
+                ),
+            )
+        })
+        .collect();
+    if missing.is_empty() && !refusals.is_empty() {
+        return finish(ctx, report_target, refusals, data);
+    }
     if !missing.is_empty() {
         let findings = missing
             .iter()
@@ -139,13 +162,12 @@ fn printed(e: &Engine, f: &Found, retries: u32, dry_run: bool) -> Finding {
             Word::Value(&url),
         ],
     );
-    let (severity, code) = match dry_run {
-        true => (Severity::Ok, codes::DRY_RUN),
-        false => (Severity::Warning, codes::CALL_ONLY),
-    };
+    // A WARNING on a dry run too: what would be done is not something indoubt can do,
+    // and an OK finding carries no command.
+    let _ = dry_run;
     Finding::new(
-        severity,
-        code,
+        Severity::Warning,
+        codes::CALL_ONLY,
         e.subject(),
         text![
             "nothing sent: no REST API is configured for engine ",

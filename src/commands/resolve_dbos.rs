@@ -28,8 +28,8 @@ use serde::Serialize;
 pub(crate) struct ResolveDbosReport {
     application: String,
     action: Action,
-    /// DBOS processes connected to the database when read.
-    processes: i64,
+    /// DBOS's connections open on the database when read (a process holds several).
+    connections: i64,
     /// Each workflow, as read from DBOS's tables.
     found: Vec<Found>,
     #[serde(flatten)]
@@ -48,7 +48,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
     let mut data = ResolveDbosReport {
         application: a.name.clone(),
         action: s.action,
-        processes: 0,
+        connections: 0,
         found: Vec::new(),
         recorded: Recorded::default(),
         blocks: Vec::new(),
@@ -62,12 +62,12 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
         );
         return finish(ctx, report_target, vec![finding], data);
     }
-    data.processes = system::processes(&session).await?;
+    data.connections = system::connections(&session).await?;
     let mut refusals = Vec::new();
     for id in &s.ids {
         match system::find(&session, &tables, id).await? {
             Some(found) => {
-                refusals.extend(refusal(a, s, data.processes, &found));
+                refusals.extend(refusal(a, s, data.connections, &found));
                 data.found.push(found);
             }
             None => refusals.push(
@@ -98,34 +98,38 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
             .collect();
         return finish(ctx, report_target, findings, data);
     };
-    let mut subjects: Vec<DbosCall> = data
-        .found
-        .iter()
-        .map(|f| {
-            let call = cli::call(
-                program,
-                &target.params,
-                &a.schema.value,
-                s.action.word(),
-                &f.id,
-            );
-            let summary = vec![block(f, s, data.processes, &call.argv.join(" "))];
-            let evidence = serde_json::json!({
-                "application": a.name,
-                "found": f,
-                "processes": data.processes,
-                "executor_gone": s.executor_gone,
-            });
-            DbosCall::new(
-                call,
-                (target.params.clone(), tables.clone()),
-                report_target.clone(),
-                (a.name.clone(), f.clone(), s.action),
-                (evidence, summary),
-                ctx.timeout,
-            )
-        })
-        .collect();
+    let mut subjects: Vec<DbosCall> = Vec::new();
+    for f in &data.found {
+        let latest = system::latest_version_of(&session, &tables, &f.id).await?;
+        let call = cli::call(
+            program,
+            &target.params,
+            &a.schema.value,
+            s.action.word(),
+            &f.id,
+        );
+        let summary = vec![block(
+            f,
+            s,
+            (data.connections, latest.as_deref()),
+            &call.line(),
+        )];
+        let evidence = serde_json::json!({
+            "application": a.name,
+            "found": f,
+            "connections": data.connections,
+            "latest_version": latest,
+            "executor_gone": s.executor_gone,
+        });
+        subjects.push(DbosCall::new(
+            call,
+            (target.params.clone(), tables.clone()),
+            report_target.clone(),
+            (a.name.clone(), f.clone(), s.action, latest),
+            (evidence, summary),
+            ctx.timeout,
+        ));
+    }
     data.blocks = subjects.iter().flat_map(|c| c.summary.clone()).collect();
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
@@ -134,7 +138,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
 }
 
 /// Why DBOS would not do what is asked, or would do harm: a finding, and nothing runs.
-fn refusal(a: &App, s: &ResolveDbosSettings, processes: i64, f: &Found) -> Option<Finding> {
+fn refusal(a: &App, s: &ResolveDbosSettings, connections: i64, f: &Found) -> Option<Finding> {
     let refuse =
         |code, severity, message: String| Some(Finding::new(severity, code, a.subject(), message));
     match (s.action, f.status.as_str()) {
@@ -152,15 +156,15 @@ fn refusal(a: &App, s: &ResolveDbosSettings, processes: i64, f: &Found) -> Optio
             codes::NOT_JUDGED,
             Severity::Warning,
             format!(
-                "nothing done: workflow {} ended in ERROR, and DBOS's resume and cancel do nothing for it; dbos workflow fork {} --step N starts it again from step N (running that step's side effects again): run it yourself if that is wanted",
-                f.id, f.id
+                "nothing done: workflow {} ended in ERROR, and DBOS's resume and cancel do nothing for it; DBOS's fork (dbos workflow fork with its id and --step N) starts it again from step N, running that step's side effects again: run it yourself if that is wanted",
+                f.id
             ),
         ),
-        (Action::Resume, "PENDING") if processes > 0 && !s.executor_gone => refuse(
+        (Action::Resume, "PENDING") if connections > 0 && !s.executor_gone => refuse(
             codes::NOT_JUDGED,
             Severity::Warning,
             format!(
-                "nothing done: workflow {} is PENDING on executor {}, and {processes} DBOS connection(s) are open on this database; DBOS keeps no liveness of its executors, and resuming a workflow whose process is alive runs it twice. Restart executor {} (it recovers its own), or, if you know its process is gone, add --executor-gone (recorded with the resolution)",
+                "nothing done: workflow {} is PENDING on executor {}, and {connections} DBOS connection(s) are open on this database; DBOS keeps no liveness of its executors, and resuming a workflow whose process is alive runs it twice. Restart executor {} (it recovers its own), or, if you know its process is gone, add --executor-gone (recorded with the resolution)",
                 f.id,
                 f.executor.as_deref().unwrap_or("(none)"),
                 f.executor.as_deref().unwrap_or("(none)"),
@@ -170,8 +174,7 @@ fn refusal(a: &App, s: &ResolveDbosSettings, processes: i64, f: &Found) -> Optio
     }
 }
 
-/// Without a CLI: the command to run (nothing is run). A dry run says so as any dry run
-/// does; otherwise nothing was done, which is a WARNING.
+/// Without a CLI: the command to run (nothing is run), a WARNING: nothing was done.
 fn printed(
     a: &App,
     params: &crate::pg::conninfo::ConnParams,
@@ -192,13 +195,11 @@ fn printed(
             Word::Value(&f.id),
         ],
     );
-    let (severity, code) = match s.confirm.dry_run {
-        true => (Severity::Ok, codes::DRY_RUN),
-        false => (Severity::Warning, codes::CALL_ONLY),
-    };
+    // A WARNING on a dry run too: what would be done is not something indoubt can do,
+    // and an OK finding carries no command.
     Finding::new(
-        severity,
-        code,
+        Severity::Warning,
+        codes::CALL_ONLY,
         a.subject(),
         text![
             "nothing run: no DBOS CLI is configured for application ",
@@ -215,7 +216,12 @@ fn printed(
 }
 
 /// What the operator confirms: the workflow, its state, who may still run it, the command.
-fn block(f: &Found, s: &ResolveDbosSettings, processes: i64, command: &str) -> Block {
+fn block(
+    f: &Found,
+    s: &ResolveDbosSettings,
+    (connections, latest): (i64, Option<&str>),
+    command: &str,
+) -> Block {
     let mut b = Block::new(shown!("workflow {} ({})", f.id, f.name));
     b.field("status", shown!("{}", f.status))
         .field(
@@ -237,10 +243,10 @@ fn block(f: &Found, s: &ResolveDbosSettings, processes: i64, command: &str) -> B
             ),
         )
         .field(
-            "DBOS processes connected",
+            "DBOS connections open",
             shown!(
                 "{}{}",
-                processes,
+                connections,
                 match (s.executor_gone, f.status.as_str()) {
                     (true, "PENDING") => " (its executor is gone, says the operator)",
                     _ => "",
@@ -248,12 +254,17 @@ fn block(f: &Found, s: &ResolveDbosSettings, processes: i64, command: &str) -> B
             ),
         );
     if s.action == Action::Resume {
+        let version = f.version.as_deref().unwrap_or("(none)");
         b.field(
             "runs it",
-            shown!(
-                "a process of version {} only",
-                f.version.as_deref().unwrap_or("(none)")
-            ),
+            match latest {
+                Some(latest) if latest != version => shown!(
+                    "a process of version {} only, and the newest version is {}: none may run it",
+                    version,
+                    latest
+                ),
+                _ => shown!("a process of version {} only", version),
+            },
         );
     }
     b.field("will run", shown!("{}", command));

@@ -4,7 +4,8 @@
 //! gave up recovering and those that ended in error (through its index on failed
 //! statuses), the PENDING ones not moved for a while with their last step (through its
 //! index on PENDING rows), the ENQUEUED ones waiting long by queue and version, the
-//! newest application version, and how many DBOS processes are connected.
+//! newest application version of each application, and how many of DBOS's connections
+//! are open.
 //!
 //! DBOS keeps no liveness of its executors in the database: whether the process of a
 //! PENDING workflow is alive is not here, only what the rows and the connections show.
@@ -14,6 +15,7 @@ use crate::pg::session::Session;
 use crate::quote;
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The columns read of `workflow_status` (every DBOS Transact 1.x to 3.x has them).
@@ -116,10 +118,11 @@ pub struct Snapshot {
     pub migration: Option<i64>,
     /// The database's time when read, in epoch milliseconds (DBOS's times are).
     pub now_ms: i64,
-    /// The newest application version DBOS registered (3.x; None before).
-    pub latest_version: Option<String>,
-    /// DBOS processes connected to this database now (their `application_name`).
-    pub processes: Option<i64>,
+    /// The newest application version DBOS registered, by the application that owns it
+    /// (`""`: unclaimed, or DBOS before 3.x's owners); empty before 3.x.
+    pub latest_versions: BTreeMap<String, String>,
+    /// DBOS's connections to this database now (a process holds several).
+    pub connections: Option<i64>,
     /// Given up by DBOS, by workflow name and version.
     pub dead_lettered: Vec<Group>,
     /// Ended in ERROR within the window asked about, by name and version.
@@ -153,6 +156,8 @@ pub struct Group {
 pub struct Workflow {
     pub id: String,
     pub name: String,
+    /// The application that owns it (`workflow_status.application_name`, 3.x).
+    pub application: Option<String>,
     pub executor: Option<String>,
     pub version: Option<String>,
     pub recovery_attempts: Option<i64>,
@@ -171,6 +176,15 @@ pub struct Step {
     pub wakes_ms: Option<i64>,
 }
 
+impl Snapshot {
+    /// The newest version DBOS registered for this application (else the unclaimed ones').
+    pub fn latest_for(&self, application: Option<&str>) -> Option<&String> {
+        self.latest_versions
+            .get(application.unwrap_or(""))
+            .or_else(|| self.latest_versions.get(""))
+    }
+}
+
 impl Step {
     /// A sleep (or a receive's timeout) that has not ended: the workflow waits.
     pub fn waits(&self, now_ms: i64) -> bool {
@@ -178,13 +192,17 @@ impl Step {
     }
 }
 
-/// ENQUEUED workflows of one queue and version.
+/// ENQUEUED workflows of one queue, version and application.
 #[derive(Debug, Clone, Serialize)]
 pub struct Enqueued {
     pub queue: String,
     pub version: Option<String>,
+    pub application: Option<String>,
     pub count: i64,
+    /// The longest waiting one's enqueueing (its status's last change).
     pub oldest_ms: i64,
+    /// PENDING workflows of the queue now, of any age (those running take its slots).
+    pub pending_in_queue: i64,
     /// The queue's concurrency, as the application registered it (3.x).
     pub concurrency: Option<i32>,
     pub ids: Vec<String>,
@@ -233,9 +251,13 @@ pub async fn read(
         .map(|r| r.try_get(0))
         .transpose()?
         .unwrap_or_default();
+    let app = match has_column(session, &s.name("workflow_status"), "application_name").await? {
+        true => "w.application_name",
+        false => "NULL::text",
+    };
     let sql = format!(
         "SELECT w.workflow_uuid, coalesce(w.name, ''), w.executor_id, w.application_version, w.recovery_attempts::bigint, w.queue_name,
-       w.created_at::bigint, w.updated_at::bigint, st.function_id, st.function_name, st.output
+       w.created_at::bigint, w.updated_at::bigint, st.function_id, st.function_name, st.output, {app}
 FROM {ws} w LEFT JOIN LATERAL (SELECT o.function_id, o.function_name, o.output FROM {oo} o
                                WHERE o.workflow_uuid = w.workflow_uuid ORDER BY o.function_id DESC LIMIT 1) st ON true
 WHERE {stale} ORDER BY w.created_at, w.workflow_uuid LIMIT {LISTED}",
@@ -253,13 +275,18 @@ WHERE {stale} ORDER BY w.created_at, w.workflow_uuid LIMIT {LISTED}",
             created_ms: r.try_get(6)?,
             updated_ms: r.try_get(7)?,
             last_step: step(r.try_get(8)?, r.try_get(9)?, r.try_get(10)?),
+            application: r.try_get(11)?,
         });
     }
     let concurrency = queues(session, s).await?;
+    // Waiting since their status last changed (a resumed workflow keeps its creation
+    // time); the creation time bounds it for the index on in-flight rows.
+    let app = app.trim_start_matches("w.");
     let sql = format!(
-        "SELECT coalesce(queue_name, ''), application_version, count(*), min(created_at)::bigint,
-       (array_agg(workflow_uuid ORDER BY created_at, workflow_uuid))[1:{IDS_NAMED}]
-FROM {ws} WHERE status = 'ENQUEUED' AND created_at < $1 GROUP BY 1, 2 ORDER BY 4"
+        "SELECT coalesce(q.queue_name, ''), q.application_version, q.{app}, count(*), min(q.updated_at)::bigint,
+       (array_agg(q.workflow_uuid ORDER BY q.updated_at, q.workflow_uuid))[1:{IDS_NAMED}],
+       (SELECT count(*) FROM {ws} p WHERE p.status = 'PENDING' AND p.queue_name = q.queue_name)
+FROM {ws} q WHERE q.status = 'ENQUEUED' AND q.created_at < $1 AND q.updated_at < $1 GROUP BY 1, 2, 3, q.queue_name ORDER BY 5"
     );
     let mut enqueued = Vec::new();
     for r in session.query(&sql, &[&cutoff]).await? {
@@ -271,18 +298,20 @@ FROM {ws} WHERE status = 'ENQUEUED' AND created_at < $1 GROUP BY 1, 2 ORDER BY 4
                 .and_then(|(_, c)| *c),
             queue,
             version: r.try_get(1)?,
-            count: r.try_get(2)?,
-            oldest_ms: r.try_get(3)?,
-            ids: r.try_get(4)?,
+            application: r.try_get(2)?,
+            count: r.try_get(3)?,
+            oldest_ms: r.try_get(4)?,
+            ids: r.try_get(5)?,
+            pending_in_queue: r.try_get(6)?,
         });
     }
-    let latest_version = latest_version(session, s).await?;
-    let processes = processes(session).await.ok();
+    let latest_versions = latest_versions(session, s).await?;
+    let connections = connections(session).await.ok();
     Ok(Snapshot {
         migration,
         now_ms,
-        latest_version,
-        processes,
+        latest_versions,
+        connections,
         dead_lettered,
         errors,
         stalled,
@@ -364,20 +393,64 @@ async fn queues(session: &Session, s: &Schema) -> Result<Vec<(String, Option<i32
     Ok(out)
 }
 
-/// The newest application version DBOS registered: the one its processes call latest.
-async fn latest_version(session: &Session, s: &Schema) -> Result<Option<String>> {
-    if !exists(session, &s.name("application_versions")).await? {
-        return Ok(None);
+/// The newest application version DBOS registered for each application that owns some
+/// (`""`: unclaimed): the one its processes call latest.
+async fn latest_versions(session: &Session, s: &Schema) -> Result<BTreeMap<String, String>> {
+    let table = s.name("application_versions");
+    if !exists(session, &table).await? {
+        return Ok(BTreeMap::new());
     }
+    let owner = match has_column(session, &table, "application_name").await? {
+        true => "coalesce(application_name, '')",
+        false => "''",
+    };
     let sql = format!(
-        "SELECT version_name FROM {} ORDER BY version_timestamp DESC LIMIT 1",
+        "SELECT DISTINCT ON ({owner}) {owner}, version_name FROM {} ORDER BY {owner}, version_timestamp DESC",
         s.sql("application_versions")
     );
+    let mut out = BTreeMap::new();
+    for r in session.query(&sql, &[]).await? {
+        out.insert(r.try_get(0)?, r.try_get(1)?);
+    }
+    Ok(out)
+}
+
+/// Whether a table has a column (DBOS added columns over its versions).
+async fn has_column(session: &Session, table: &str, column: &str) -> Result<bool> {
     Ok(session
-        .query(&sql, &[])
+        .query(
+            "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped)",
+            &[&quote::qualified(table), &column],
+        )
         .await?
         .first()
-        .and_then(|r| r.try_get(0).ok()))
+        .and_then(|r| r.try_get(0).ok())
+        .unwrap_or(false))
+}
+
+/// The newest version DBOS registered for the application that owns a workflow.
+pub async fn latest_version_of(session: &Session, s: &Schema, id: &str) -> Result<Option<String>> {
+    let versions = latest_versions(session, s).await?;
+    let ws = s.name("workflow_status");
+    let app: Option<String> = match has_column(session, &ws, "application_name").await? {
+        true => session
+            .query(
+                &format!(
+                    "SELECT application_name FROM {} WHERE workflow_uuid = $1",
+                    s.sql("workflow_status")
+                ),
+                &[&id],
+            )
+            .await?
+            .first()
+            .and_then(|r| r.try_get(0).ok())
+            .flatten(),
+        false => None,
+    };
+    Ok(versions
+        .get(app.as_deref().unwrap_or(""))
+        .or_else(|| versions.get(""))
+        .cloned())
 }
 
 /// One workflow as a resolution reads it before and after acting.
@@ -423,8 +496,9 @@ WHERE w.workflow_uuid = $1",
     }))
 }
 
-/// How many DBOS processes are connected to the database now.
-pub async fn processes(session: &Session) -> Result<i64> {
+/// How many of DBOS's connections are open on the database now (a DBOS process holds
+/// several; none means no DBOS process is connected).
+pub async fn connections(session: &Session) -> Result<i64> {
     Ok(session
         .query(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1",

@@ -32,6 +32,8 @@ pub struct Engine {
     pub table_prefix: Setting<String>,
     pub critical_age: Setting<Duration>,
     pub lock_age: Setting<Duration>,
+    /// The engine's time zone, when the config names it.
+    pub time_zone: Option<String>,
     /// Its REST API, when the config names one (its URL checked, its password read).
     pub rest: Option<Api>,
 }
@@ -115,7 +117,7 @@ fn rest(name: &str, c: &CamundaConfig) -> Result<Option<Api>> {
         basic,
     };
     api.check()
-        .with_context(|| format!("camunda engine {name}'s rest:"))?;
+        .with_context(|| format!("camunda engine {name}, rest"))?;
     Ok(Some(api))
 }
 
@@ -150,6 +152,7 @@ pub fn settings(t: &Targets, name: Option<&str>) -> Result<CamundaSettings> {
             table_prefix,
             critical_age,
             lock_age,
+            time_zone: c.time_zone.clone(),
             rest: rest(n, c)?,
         });
     }

@@ -173,6 +173,7 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
             reg("table_prefix", &defaults::CAMUNDA_TABLE_PREFIX),
             reg("critical_age", &defaults::CAMUNDA_CRITICAL_AGE),
             reg("lock_age", &defaults::CAMUNDA_LOCK_AGE),
+            plain("time_zone", Kind::Text, "the engine JVM's time zone (user.timezone, e.g. Europe/Berlin) when it is not the database session's: the engine writes its times as local times without a zone, and ages are read in it"),
             reg("rest", &defaults::CAMUNDA_REST),
             plain("rest_user", Kind::Text, "the REST API's user, for HTTP basic authentication (with rest_password_file)"),
             plain("rest_password_file", Kind::Text, "a file holding that user's password (refused when others may write it)"),

@@ -35,7 +35,14 @@ fn findings<'a>(r: &'a Value, code: &str) -> Vec<&'a Value> {
 fn about<'a>(r: &'a Value, code: &str, activity: &str) -> &'a Value {
     let all: Vec<&Value> = findings(r, code)
         .into_iter()
-        .filter(|f| f["object"]["name"] == activity)
+        .filter(|f| {
+            let e = &f["evidence"];
+            format!(
+                "{}/{}",
+                e["process"].as_str().unwrap_or(""),
+                e["activity"].as_str().unwrap_or("")
+            ) == activity
+        })
         .collect();
     assert_eq!(all.len(), 1, "one {code} about {activity}: {r:#}");
     all[0]
@@ -139,13 +146,28 @@ fn the_engines_incidents_and_stalls_are_named_and_it_resolves_them_through_its_a
         "Operaton 1.0 keeps Camunda's schema numbers: {r:#}"
     );
 
-    // The incident's next, pasted: the dry run of the job it names.
+    // The incident's next, pasted: the dry run of the job it names, which (no REST API
+    // configured) prints the engine's call.
     let next = charge["next"].as_str().unwrap();
     let (dry, code) = run_printed(next);
-    assert_eq!(code, Some(0), "{dry:#}");
-    assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
+    assert_eq!(code, Some(1), "{dry:#}");
+    assert_eq!(dry["findings"][0]["code"], "call_only", "{dry:#}");
     assert_eq!(dry["found"][0]["kind"], "job", "{dry:#}");
     assert_eq!(dry["found"][0]["retries"], 0, "{dry:#}");
+    // A job still burning its retries has nothing to give back: the count would only
+    // change (the reviewer's "quietly lowers retries").
+    let renewal = about(&r, "camunda_retrying", "renewal/renewalCharge");
+    let burning_job = renewal["evidence"]["named"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (lowered, out) = resolve(
+        &config,
+        &audit,
+        &["bpm", &burning_job, "--yes", "--reason", "x"],
+    );
+    assert_eq!(out.code, 1, "{lowered:#}");
+    assert_eq!(lowered["findings"][0]["code"], "not_judged", "{lowered:#}");
 
     // A mistyped id is nothing indoubt found, not something resolved.
     let (typo, out) = resolve(&config, &audit, &["bpm", "no-such-job", "--dry-run"]);
@@ -189,7 +211,7 @@ fn the_engines_incidents_and_stalls_are_named_and_it_resolves_them_through_its_a
         done["findings"][0]["message"]
             .as_str()
             .unwrap()
-            .contains(&format!("incident {job_incident} is resolved by it")),
+            .contains("the engine has no open incident on it"),
         "{done:#}"
     );
     // The engine's own word: no incident left, and both instances completed.
@@ -210,4 +232,48 @@ fn the_engines_incidents_and_stalls_are_named_and_it_resolves_them_through_its_a
         "only the renewal still burns its retries: {r:#}"
     );
     drop(served);
+}
+
+/// The engine writes its times as its JVM's local time: a lock taken for ten minutes by a
+/// JVM in New York is not "expired hours ago" to a database in UTC once the config names
+/// the engine's zone.
+#[test]
+fn an_engine_in_another_time_zone_is_read_in_its_zone() {
+    let db = TestDb::create("camunda_tz");
+    let jdbc = common::xa::jdbc(&db.url());
+    let out = std::process::Command::new(repo_root().join("tests/lab/operaton/run"))
+        .args([
+            "lock-external",
+            &format!("db={jdbc}"),
+            "key=order-tz",
+            "worker=carrier-ny",
+            "lock_ms=600000",
+        ])
+        .env("JAVA_TOOL_OPTIONS", "-Duser.timezone=America/New_York")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    let section = format!(
+        "camunda:\n  bpm:\n    postgres: {}\n    lock_age: 1s\n",
+        db.url()
+    );
+    std::fs::write(
+        &config,
+        format!("{section}    time_zone: America/New_York\n"),
+    )
+    .unwrap();
+    let (r, out) = probe(&config);
+    assert_eq!(out.code, 0, "its lock has ten minutes to run: {r:#}");
+    assert!(findings(&r, "camunda_worker_gone").is_empty(), "{r:#}");
+    // The zone left out, the engine's local times read as the database's: the lock
+    // looks hours gone (what the setting is for).
+    std::fs::write(&config, &section).unwrap();
+    let (r, _) = probe(&config);
+    assert_eq!(findings(&r, "camunda_worker_gone").len(), 1, "{r:#}");
 }

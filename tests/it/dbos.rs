@@ -117,6 +117,27 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
             .contains("the newest version is v1"),
         "{stranded:#}"
     );
+    // `check` joins findings about the same workflow only: each stuck one keeps its own
+    // next (they are all charge_order workflows).
+    let checked = dir.path().join("check.yaml");
+    std::fs::write(&checked, format!("{section}    check: true\n")).unwrap();
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(&checked)
+        .args(["check", "--only", "dbos"]));
+    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    let nexts: Vec<&str> = report["incidents"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}\n{}", out.stdout, out.stderr))
+        .iter()
+        .filter_map(|i| i["next"].as_str())
+        .collect();
+    for id in ["m1", "old", "p1", "q-1"] {
+        assert!(
+            nexts.iter().any(|n| n.ends_with(&format!(" orders {id}"))),
+            "no next for {id}: {nexts:#?}"
+        );
+    }
     let said: String = r["findings"].to_string();
     assert!(
         !said.contains("\"w1\""),

@@ -24,7 +24,7 @@ crate::codes::codes! {
     CAMUNDA_WORKER_GONE = "camunda_worker_gone" {
         meaning: "External tasks were locked by a worker that neither completed, failed nor extended them, their lock expired longer ago than lock_age, and no worker fetched them since.",
         why: "The worker that fetched them is gone (crashed or stopped mid-task), and no worker of their topic is fetching now: the process instances wait at that activity.",
-        fix: "Start (or mend) the workers of the topic the finding names: they fetch these again by themselves. Whatever the gone worker did before it died may have happened: check before the task runs again, e.g. `curl -s http://HOST:8080/engine-rest/external-task?topicName=TOPIC`.",
+        fix: "Start (or mend) the workers of the topic the finding names: they fetch these again by themselves. Whatever the gone worker did before it died may have happened: check before the task runs again, e.g. `curl -s 'http://HOST:8080/engine-rest/external-task?topicName=TOPIC'`.",
     }
     CAMUNDA_UNREADABLE = "camunda_unreadable" {
         meaning: "The engine's tables could not be read: the connection failed, a table is missing or not readable by the role, or the schema's version is not one indoubt knows (Camunda 7.x, Operaton 1.x).",

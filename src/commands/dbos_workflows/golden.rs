@@ -44,6 +44,7 @@ fn workflow(
     Workflow {
         id: id.into(),
         name: "charge_order".into(),
+        application: Some("orders".into()),
         executor: Some(executor.into()),
         version: Some(version.into()),
         recovery_attempts: Some(1),
@@ -59,8 +60,8 @@ fn snapshot() -> Snapshot {
     Snapshot {
         migration: Some(125),
         now_ms: now_ms(),
-        latest_version: Some("2026.12.1".into()),
-        processes: Some(0),
+        latest_versions: [("orders".to_string(), "2026.12.1".to_string())].into(),
+        connections: Some(0),
         dead_lettered: vec![Group {
             status: "MAX_RECOVERY_ATTEMPTS_EXCEEDED".into(),
             name: "charge_order".into(),
@@ -125,6 +126,8 @@ fn snapshot() -> Snapshot {
         enqueued: vec![Enqueued {
             queue: "payments".into(),
             version: Some("2026.12.1".into()),
+            application: Some("orders".into()),
+            pending_in_queue: 1,
             count: 41,
             oldest_ms: now_ms() - 2 * hour + 5000,
             concurrency: Some(1),

@@ -144,7 +144,8 @@ impl Subject for SetRetries {
         })
     }
 
-    /// Gone meanwhile (its instance completed or was cancelled): nothing is sent.
+    /// Gone meanwhile (its instance completed or was cancelled), or its retries changed
+    /// since they were read (the engine ran it, or someone set them): nothing is sent.
     async fn still_valid(&mut self) -> Option<Applied> {
         match self.api.get(self.found.kind, &self.found.id, self.timeout).await {
             Ok(Answer::Refused { status: 404, .. }) => Some(Applied::new(
@@ -156,6 +157,23 @@ impl Subject for SetRetries {
                     self.found.id
                 ),
             )),
+            Ok(Answer::Done(Some(json))) => {
+                let now = json.get("retries").and_then(|r| r.as_i64());
+                let read = self.found.retries.map(i64::from);
+                (now != read).then(|| {
+                    Applied::new(
+                        Status::Refused,
+                        codes::CHANGED_MEANWHILE,
+                        format!(
+                            "nothing sent: {} {} has {} retries now, not {} as confirmed",
+                            self.what(),
+                            self.found.id,
+                            now.map(|r| r.to_string()).unwrap_or_else(|| "no".into()),
+                            read.map(|r| r.to_string()).unwrap_or_else(|| "none".into())
+                        ),
+                    )
+                })
+            }
             _ => None,
         }
     }
@@ -202,19 +220,20 @@ impl Subject for SetRetries {
             Ok(Answer::Done(Some(json))) => json.get("retries").and_then(|r| r.as_i64()),
             _ => None,
         };
+        // The incidents the engine still has on it, in its own word.
+        let incidents = match self.api.open_incidents(&self.found.id, self.timeout).await {
+            Ok(Some(0)) => "; the engine has no open incident on it".to_string(),
+            Ok(Some(n)) => format!("; the engine still has {n} open incident(s) on it"),
+            _ => "; whether the engine still has an incident on it could not be read".to_string(),
+        };
         match read_back {
             Some(r) if r == i64::from(self.retries) => Applied::new(
                 Status::Ok,
                 codes::RESOLVED,
                 format!(
-                    "the engine set {} {}'s retries to {r} (read back from it){}",
+                    "the engine set {} {}'s retries to {r} (read back from it){incidents}",
                     self.what(),
                     self.found.id,
-                    match (self.retries, &self.found.open_incident) {
-                        (0, _) => String::new(),
-                        (_, Some(incident)) => format!("; incident {incident} is resolved by it"),
-                        (_, None) => String::new(),
-                    }
                 ),
             ),
             Some(r) => Applied::new(

@@ -33,6 +33,9 @@ pub struct DbosCall {
     pub app: String,
     pub found: Found,
     pub action: Action,
+    /// The newest version DBOS registered for its application (only a process of the
+    /// workflow's own version runs it once resumed).
+    pub latest: Option<String>,
     pub plan: Plan,
     pub evidence: serde_json::Value,
     pub summary: Vec<Block>,
@@ -45,14 +48,14 @@ impl DbosCall {
         call: Call,
         (params, schema): (ConnParams, Schema),
         report_target: Target,
-        (app, found, action): (String, Found, Action),
+        (app, found, action, latest): (String, Found, Action, Option<String>),
         (evidence, summary): (serde_json::Value, Vec<Block>),
         timeout: Duration,
     ) -> DbosCall {
         let plan = Plan {
             decision: action.word(),
             heuristic: false,
-            action: call.argv.join(" "),
+            action: call.line(),
         };
         DbosCall {
             call,
@@ -62,6 +65,7 @@ impl DbosCall {
             app,
             found,
             action,
+            latest,
             plan,
             evidence,
             summary,
@@ -207,18 +211,24 @@ impl Subject for DbosCall {
             (Action::Resume, Ok(Some(now)))
                 if now.status != self.found.status || now.updated_ms > self.found.updated_ms =>
             {
+                let version = now.version.as_deref().unwrap_or("(none)");
                 Applied::new(
                     Status::Ok,
                     codes::RESOLVED,
                     format!(
-                        "DBOS resumed workflow {}: it is {} now{}; a process of version {} runs it",
+                        "DBOS resumed workflow {}: it is {} now{}; only a process of version {version} runs it{}",
                         self.found.id,
                         now.status,
                         now.queue
                             .as_deref()
                             .map(|q| format!(" on queue {q}"))
                             .unwrap_or_default(),
-                        now.version.as_deref().unwrap_or("(none)")
+                        match &self.latest {
+                            Some(latest) if latest != version => format!(
+                                ", and the newest version is {latest}: start a process of version {version}, or nothing runs it"
+                            ),
+                            _ => String::new(),
+                        }
                     ),
                 )
             }
