@@ -1,9 +1,12 @@
 //! What the probes of framework tables in an application's database (Seata's, Spring
-//! Modulith's) share: a read-only session on it, PostgreSQL or MySQL, and the GRANT that
-//! lets the role read a table it may not.
+//! Modulith's, a workflow engine's) share: a read-only session on it, PostgreSQL or
+//! MySQL, the GRANT that lets the role read a table it may not, and how a table that
+//! could not be read is said.
 
 use crate::appdb::Problem;
+use crate::codes::Code;
 use crate::context::Context;
+use crate::findings::{Finding, Severity};
 use crate::next::Next;
 use crate::settings::appdb::Db;
 use crate::settings::targets::{MysqlTarget, Referenced};
@@ -97,4 +100,75 @@ pub(crate) fn grant(problem: &Problem, db: &Db, place: &str) -> Option<Next> {
             .push(";")
             .placed(&format!("{place}, as {owner}")),
     ))
+}
+
+/// How a probe of a framework's tables says one it could not read: its finding's code and
+/// subject, where its database is, what a missing table may mean, and what layout a table
+/// lacking columns is not.
+pub(crate) struct Unreadable<'a> {
+    pub code: Code,
+    pub subject: String,
+    pub db: &'a Db,
+    pub place: String,
+    /// After "no table T PLACE": the question a missing table raises, and the advice.
+    pub missing: (&'a str, &'a str),
+    /// What a table lacking columns is not: "a Spring Modulith 1.x or 2.x registry".
+    pub layout: &'a str,
+    /// What the role is to be granted SELECT on: "it", "the engine's tables".
+    pub grant_on: &'a str,
+    /// What the table is to the framework, said after its name ("undo_log"), if anything.
+    pub what: Option<&'a str>,
+}
+
+impl Unreadable<'_> {
+    /// The problem as an UNKNOWN finding, with the GRANT that would show the table.
+    pub(crate) fn finding(&self, problem: &Problem) -> Finding {
+        let finding = |message: crate::text::Text| {
+            Finding::new(Severity::Unknown, self.code, self.subject.clone(), message)
+        };
+        let grant = grant(problem, self.db, &self.place);
+        let named = |table: &str| match self.what {
+            Some(what) => format!("{table} ({what})"),
+            None => table.to_string(),
+        };
+        match problem {
+            Problem::Missing { table } => finding(crate::text![
+                "no table ",
+                named(table),
+                " ",
+                self.place,
+                ": ",
+                self.missing.0
+            ])
+            .advice(self.missing.1.to_string()),
+            Problem::MissingColumns { table, columns } => finding(crate::text![
+                "table ",
+                named(table),
+                " lacks the column(s) ",
+                columns.join(", "),
+                ": it is not ",
+                self.layout,
+                " indoubt knows, so nothing is judged from it"
+            ]),
+            Problem::NotReadable { table } => finding(crate::text![
+                "the role may not read table ",
+                named(table),
+                ": what it holds is not known"
+            ])
+            .advice(format!(
+                "grant the monitoring role SELECT on {}",
+                self.grant_on
+            ))
+            .next_if(grant),
+            Problem::SchemaUnusable { table, schema } => finding(crate::text![
+                "the role may not use schema ",
+                schema,
+                ", so table ",
+                named(table),
+                " cannot be looked up: what it holds is not known"
+            ])
+            .advice("grant the monitoring role USAGE on the schema")
+            .next_if(grant),
+        }
+    }
 }

@@ -213,15 +213,7 @@ fn report_of(
         }
         engines.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "camunda".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = Target::config_file("camunda", settings.config_file.as_deref());
     Report::new(
         "camunda incidents",
         target,
@@ -232,48 +224,20 @@ fn report_of(
 
 /// Tables that could not be read: UNKNOWN, with the GRANT that would show them.
 fn problem_finding(e: &Engine, problem: &Problem) -> Finding {
-    let finding = |message: crate::text::Text| {
-        Finding::new(
-            Severity::Unknown,
-            codes::CAMUNDA_UNREADABLE,
-            e.subject(),
-            message,
-        )
-    };
-    let grant = super::appdb_common::grant(problem, &e.db, &e.place());
-    match problem {
-        Problem::Missing { table } => finding(text![
-            "no table ",
-            table,
-            " ",
-            e.place(),
-            ": is the engine's schema there, under another table_prefix?"
-        ])
-        .advice("name the engine's databaseTablePrefix under camunda: NAME: table_prefix: in the config"),
-        Problem::MissingColumns { table, columns } => finding(text![
-            "table ",
-            table,
-            " lacks the column(s) ",
-            columns.join(", "),
-            ": it is not a Camunda 7 or Operaton schema indoubt knows, so nothing is judged from it"
-        ]),
-        Problem::NotReadable { table } => finding(text![
-            "the role may not read table ",
-            table,
-            ": what it holds is not known"
-        ])
-        .advice("grant the monitoring role SELECT on the engine's tables")
-        .next_if(grant),
-        Problem::SchemaUnusable { table, schema } => finding(text![
-            "the role may not use schema ",
-            schema,
-            ", so table ",
-            table,
-            " cannot be looked up: what it holds is not known"
-        ])
-        .advice("grant the monitoring role USAGE on the schema")
-        .next_if(grant),
+    super::appdb_common::Unreadable {
+        code: codes::CAMUNDA_UNREADABLE,
+        subject: e.subject(),
+        db: &e.db,
+        place: e.place(),
+        missing: (
+            "is the engine's schema there, under another table_prefix?",
+            "name the engine's databaseTablePrefix under camunda: NAME: table_prefix: in the config",
+        ),
+        layout: "a Camunda 7 or Operaton schema",
+        what: None,
+        grant_on: "the engine's tables",
     }
+    .finding(problem)
 }
 
 /// How long ago, as an operator reads it.

@@ -20,7 +20,6 @@ use crate::settings::dbos::{App, DbosSettings};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
-use crate::text;
 use crate::units::format_duration;
 use anyhow::{Context as _, Result};
 use serde::Serialize;
@@ -184,15 +183,7 @@ fn report_of(
         }
         applications.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "dbos".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = Target::config_file("dbos", settings.config_file.as_deref());
     Report::new(
         "dbos workflows",
         target,
@@ -203,48 +194,20 @@ fn report_of(
 
 /// Tables that could not be read: UNKNOWN, with the GRANT that would show them.
 fn problem_finding(a: &App, problem: &Problem) -> Finding {
-    let finding = |message: crate::text::Text| {
-        Finding::new(
-            Severity::Unknown,
-            codes::DBOS_UNREADABLE,
-            a.subject(),
-            message,
-        )
-    };
-    let grant = super::appdb_common::grant(problem, &a.db, &a.place());
-    match problem {
-        Problem::Missing { table } => finding(text![
-            "no table ",
-            table,
-            " ",
-            a.place(),
-            ": is it the application's system database, and DBOS's schema (dbos_system_schema) the one configured?"
-        ])
-        .advice("name DBOS's schema under dbos: NAME: schema: in the config"),
-        Problem::MissingColumns { table, columns } => finding(text![
-            "table ",
-            table,
-            " lacks the column(s) ",
-            columns.join(", "),
-            ": it is not a DBOS Transact layout indoubt knows, so nothing is judged from it"
-        ]),
-        Problem::NotReadable { table } => finding(text![
-            "the role may not read table ",
-            table,
-            ": what it holds is not known"
-        ])
-        .advice("grant the monitoring role SELECT on DBOS's tables")
-        .next_if(grant),
-        Problem::SchemaUnusable { table, schema } => finding(text![
-            "the role may not use schema ",
-            schema,
-            ", so table ",
-            table,
-            " cannot be looked up: what it holds is not known"
-        ])
-        .advice("grant the monitoring role USAGE on the schema")
-        .next_if(grant),
+    super::appdb_common::Unreadable {
+        code: codes::DBOS_UNREADABLE,
+        subject: a.subject(),
+        db: &a.db,
+        place: a.place(),
+        missing: (
+            "is it the application's system database, and DBOS's schema (dbos_system_schema) the one configured?",
+            "name DBOS's schema under dbos: NAME: schema: in the config",
+        ),
+        layout: "a DBOS Transact layout",
+        what: None,
+        grant_on: "DBOS's tables",
     }
+    .finding(problem)
 }
 
 /// How long ago an epoch-milliseconds time was.

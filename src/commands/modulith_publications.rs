@@ -19,7 +19,6 @@ use crate::settings::modulith::{ModulithSettings, Registry};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::term::Shown;
-use crate::text;
 use crate::units::format_duration;
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
@@ -204,15 +203,7 @@ fn report_of(
         }
         registries.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "modulith".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = Target::config_file("modulith", settings.config_file.as_deref());
     Report::new(
         "modulith publications",
         target,
@@ -223,48 +214,20 @@ fn report_of(
 
 /// A registry that could not be read: UNKNOWN, with what would show it.
 fn problem_finding(r: &Registry, problem: &Problem) -> Finding {
-    let finding = |message: crate::text::Text| {
-        Finding::new(
-            Severity::Unknown,
-            codes::MODULITH_UNREADABLE,
-            r.subject(),
-            message,
-        )
-    };
-    let grant = super::appdb_common::grant(problem, &r.db, &r.place());
-    match problem {
-        Problem::Missing { table } => finding(text![
-            "no table ",
-            table,
-            " ",
-            r.place(),
-            ": is it the registry's table (EVENT_PUBLICATION on MySQL and MariaDB)?"
-        ])
-        .advice("name the registry's table under modulith: NAME: table: in the config"),
-        Problem::MissingColumns { table, columns } => finding(text![
-            "table ",
-            table,
-            " lacks the column(s) ",
-            columns.join(", "),
-            ": it is not a Spring Modulith 1.x or 2.x registry indoubt knows, so nothing is judged from it"
-        ]),
-        Problem::NotReadable { table } => finding(text![
-            "the role may not read table ",
-            table,
-            ": what it holds is not known"
-        ])
-        .advice("grant the monitoring role SELECT on it")
-        .next_if(grant),
-        Problem::SchemaUnusable { table, schema } => finding(text![
-            "the role may not use schema ",
-            schema,
-            ", so table ",
-            table,
-            " cannot be looked up: what it holds is not known"
-        ])
-        .advice("grant the monitoring role USAGE on the schema")
-        .next_if(grant),
+    super::appdb_common::Unreadable {
+        code: codes::MODULITH_UNREADABLE,
+        subject: r.subject(),
+        db: &r.db,
+        place: r.place(),
+        missing: (
+            "is it the registry's table (EVENT_PUBLICATION on MySQL and MariaDB)?",
+            "name the registry's table under modulith: NAME: table: in the config",
+        ),
+        layout: "a Spring Modulith 1.x or 2.x registry",
+        what: None,
+        grant_on: "it",
     }
+    .finding(problem)
 }
 
 /// A duration as Java's `java.time.Duration` spells it, in the largest whole unit.

@@ -340,15 +340,7 @@ fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
         }
         inboxes.push(entry);
     }
-    let target = Target {
-        name: None,
-        kind: "outbox".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let target = Target::config_file("outbox", settings.config_file.as_deref());
     Report::new(
         "pg outbox",
         target,

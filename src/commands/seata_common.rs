@@ -13,8 +13,6 @@ use crate::report::Target;
 use crate::seata::mysql_store;
 use crate::seata::store::{self, Known, Problem};
 use crate::settings::probe::Uses;
-use crate::text;
-use crate::text::Text;
 use anyhow::Result;
 use std::collections::BTreeMap;
 
@@ -113,49 +111,20 @@ pub(crate) fn client_problem(
     what: &str,
     problem: &Problem,
 ) -> Finding {
-    let finding =
-        |message: Text| Finding::new(Severity::Unknown, code, client_subject(c, client), message);
-    match problem {
-        Problem::Missing { table } => finding(text![
-            "no table ",
-            table,
-            " (",
-            what,
-            ") ",
-            client.place(),
-            ": is it named as the client's settings name it?"
-        ])
-        .advice("name the client's tables under seata: NAME: clients: in the config as its settings name them"),
-        Problem::MissingColumns { table, columns } => finding(text![
-            "table ",
-            table,
-            " (",
-            what,
-            ") lacks the column(s) ",
-            columns.join(", "),
-            " of Seata's layout: another product's table, or a Seata version indoubt does not read"
-        ]),
-        Problem::NotReadable { table } => finding(text![
-            "the role may not read table ",
-            table,
-            " (",
-            what,
-            "): what it holds is not known"
-        ])
-        .advice("grant the monitoring role SELECT on it")
-        .next_if(super::appdb_common::grant(problem, &client.db, &client.place())),
-        Problem::SchemaUnusable { table, schema } => finding(text![
-            "the role may not use schema ",
-            schema,
-            ", so table ",
-            table,
-            " (",
-            what,
-            ") cannot be looked up: what it holds is not known"
-        ])
-        .advice("grant the monitoring role USAGE on the schema")
-        .next_if(super::appdb_common::grant(problem, &client.db, &client.place())),
+    super::appdb_common::Unreadable {
+        code,
+        subject: client_subject(c, client),
+        db: &client.db,
+        place: client.place(),
+        missing: (
+            "is it named as the client's settings name it?",
+            "name the client's tables under seata: NAME: clients: in the config as its settings name them",
+        ),
+        layout: "a Seata table (another product's, or a Seata version indoubt does not read)",
+        grant_on: "it",
+        what: Some(what),
     }
+    .finding(problem)
 }
 
 /// A client's read that failed: UNKNOWN (`code` as in `client_problem`).
@@ -179,15 +148,7 @@ pub(crate) fn client_subject(c: &Coordinator, client: &Client) -> String {
 
 /// Where a `seata` report looked: the config file that names the coordinators.
 pub(crate) fn report_target(settings: &SeataSettings) -> Target {
-    Target {
-        name: None,
-        kind: "seata".into(),
-        address: settings
-            .config_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    }
+    Target::config_file("seata", settings.config_file.as_deref())
 }
 
 /// The runs `check` makes of a `seata` client probe: each coordinator with `check: true`

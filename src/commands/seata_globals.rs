@@ -468,47 +468,20 @@ fn report_of(
 
 /// A table of the store that could not be read: UNKNOWN, with what would show it.
 fn problem_finding(c: &Coordinator, problem: &Problem) -> Finding {
-    let finding = |message: crate::text::Text| {
-        Finding::new(
-            Severity::Unknown,
-            codes::SEATA_STORE_UNREADABLE,
-            c.subject(),
-            message,
-        )
-    };
-    match problem {
-        Problem::Missing { table } => finding(text![
-            "no table ",
-            table,
-            " in its store (",
-            c.place(),
-            "): is this the coordinator's store, and is the table named as its store.db settings name it?"
-        ])
-        .advice("set global_table, branch_table and lock_table under seata: in the config as the coordinator names them"),
-        Problem::MissingColumns { table, columns } => finding(text![
-            "table ",
-            table,
-            " lacks the column(s) ",
-            columns.join(", "),
-            " of Seata's layout: another product's table, or a Seata version indoubt does not read"
-        ]),
-        Problem::NotReadable { table } => finding(text![
-            "the role may not read table ",
-            table,
-            ": what it holds is not known"
-        ])
-        .advice("grant the monitoring role SELECT on the coordinator's three tables")
-        .next_if(super::appdb_common::grant(problem, &c.store, &c.place())),
-        Problem::SchemaUnusable { table, schema } => finding(text![
-            "the role may not use schema ",
-            schema,
-            ", so table ",
-            table,
-            " cannot be looked up: what it holds is not known"
-        ])
-        .advice("grant the monitoring role USAGE on the schema")
-        .next_if(super::appdb_common::grant(problem, &c.store, &c.place())),
+    super::appdb_common::Unreadable {
+        code: codes::SEATA_STORE_UNREADABLE,
+        subject: c.subject(),
+        db: &c.store,
+        place: c.place(),
+        missing: (
+            "is this the coordinator's store, and is the table named as its store.db settings name it?",
+            "set global_table, branch_table and lock_table under seata: in the config as the coordinator names them",
+        ),
+        layout: "a Seata store table (another product's, or a Seata version indoubt does not read)",
+        what: None,
+        grant_on: "the coordinator's three tables",
     }
+    .finding(problem)
 }
 
 /// What a coordinator's store comes to, with its clients' undo logs.

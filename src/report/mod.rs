@@ -29,6 +29,17 @@ pub struct Target {
     pub address: String,
 }
 
+impl Target {
+    /// A run over the sections of a config file, of one kind: the file is where it looked.
+    pub fn config_file(kind: &str, path: Option<&std::path::Path>) -> Target {
+        Target {
+            name: None,
+            kind: kind.into(),
+            address: path.map(|p| p.display().to_string()).unwrap_or_default(),
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct Report<T> {
     pub schema_version: u32,

@@ -12,23 +12,11 @@ use serde_json::Value;
 use std::path::Path;
 
 fn probe(config: &Path) -> (Value, Outcome) {
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(config)
-        .args(["camunda", "incidents"]));
-    (
-        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
-        out,
-    )
+    json_with(config, &["camunda", "incidents"])
 }
 
 fn findings<'a>(r: &'a Value, code: &str) -> Vec<&'a Value> {
-    r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == code)
-        .collect()
+    findings_of(r, code)
 }
 
 /// The one finding of `code` about `process/activity`.
@@ -49,15 +37,10 @@ fn about<'a>(r: &'a Value, code: &str, activity: &str) -> &'a Value {
 }
 
 fn resolve(config: &Path, audit: &Path, args: &[&str]) -> (Value, Outcome) {
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(config)
-        .args(["resolve", "camunda", "--audit-log"])
-        .arg(audit)
-        .args(args));
-    let json = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
-    (json, out)
+    let audit = audit.to_string_lossy();
+    let mut all = vec!["resolve", "camunda", "--audit-log", &audit];
+    all.extend(args);
+    json_with(config, &all)
 }
 
 /// A job that ran out of retries and an external task failed with none left are open

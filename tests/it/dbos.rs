@@ -13,23 +13,13 @@ use serde_json::Value;
 use std::path::Path;
 
 fn probe(config: &Path) -> (Value, Outcome) {
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(config)
-        .args(["dbos", "workflows"]));
-    (
-        serde_json::from_str(&out.stdout).unwrap_or(Value::Null),
-        out,
-    )
+    json_with(config, &["dbos", "workflows"])
 }
 
 /// The one finding of `code` whose evidence names workflow `id`.
 fn naming<'a>(r: &'a Value, code: &str, id: &str) -> &'a Value {
-    let all: Vec<&Value> = r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == code)
+    let all: Vec<&Value> = findings_of(r, code)
+        .into_iter()
         .filter(|f| {
             let ids = f["evidence"]["ids"].as_array().into_iter().flatten();
             let heads = f["evidence"]["heads"].as_array().into_iter().flatten();
@@ -41,15 +31,10 @@ fn naming<'a>(r: &'a Value, code: &str, id: &str) -> &'a Value {
 }
 
 fn resolve(config: &Path, audit: &Path, args: &[&str]) -> (Value, Outcome) {
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(config)
-        .args(["resolve", "dbos", "--audit-log"])
-        .arg(audit)
-        .args(args));
-    let json = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
-    (json, out)
+    let audit = audit.to_string_lossy();
+    let mut all = vec!["resolve", "dbos", "--audit-log", &audit];
+    all.extend(args);
+    json_with(config, &all)
 }
 
 /// Each stuck state DBOS leaves is named with its last step, a sleeping workflow is not;
@@ -121,11 +106,7 @@ fn dbos_stuck_workflows_are_named_and_dbos_resumes_and_cancels_them() {
     // next (they are all charge_order workflows).
     let checked = dir.path().join("check.yaml");
     std::fs::write(&checked, format!("{section}    check: true\n")).unwrap();
-    let out = run(indoubt()
-        .args(["-o", "json", "--config"])
-        .arg(&checked)
-        .args(["check", "--only", "dbos"]));
-    let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+    let (report, out) = json_with(&checked, &["check", "--only", "dbos"]);
     let nexts: Vec<&str> = report["incidents"]
         .as_array()
         .unwrap_or_else(|| panic!("{}\n{}", out.stdout, out.stderr))

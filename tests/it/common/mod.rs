@@ -434,6 +434,28 @@ pub fn report<T: serde::de::DeserializeOwned>(args: &[&str]) -> (T, Outcome) {
     (report, out)
 }
 
+/// Runs `indoubt -o json --config CONFIG ARGS…` and its JSON (Null when it printed none).
+pub fn json_with(config: &std::path::Path, args: &[&str]) -> (serde_json::Value, Outcome) {
+    let out = run(indoubt()
+        .args(["-o", "json", "--config"])
+        .arg(config)
+        .args(args));
+    (
+        serde_json::from_str(&out.stdout).unwrap_or(serde_json::Value::Null),
+        out,
+    )
+}
+
+/// The findings of `code` in a report's JSON.
+pub fn findings_of<'a>(report: &'a serde_json::Value, code: &str) -> Vec<&'a serde_json::Value> {
+    report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["code"] == code)
+        .collect()
+}
+
 /// Runs `script` with `sh` as the unprivileged user `nobody`: the attacker of the file
 /// tests, planting links in a directory it can write.
 pub fn as_nobody(script: &str) {
