@@ -112,7 +112,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
         let findings = data
             .found
             .iter()
-            .map(|f| printed(e, f, s.retries, s.confirm.dry_run))
+            .map(|f| printed(e, f, s.retries))
             .collect();
         return finish(ctx, report_target, findings, data);
     };
@@ -140,9 +140,9 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
     finish(ctx, report_target, findings, data)
 }
 
-/// Without a REST API: the call to make, as a command line (nothing is sent). A dry run
-/// says so as any dry run does; otherwise nothing was done, which is a WARNING.
-fn printed(e: &Engine, f: &Found, retries: u32, dry_run: bool) -> Finding {
+/// Without a REST API: the call to make, as a command line (nothing is sent), a WARNING
+/// on a dry run too: nothing was done, and an OK finding carries no command.
+fn printed(e: &Engine, f: &Found, retries: u32) -> Finding {
     let url = format!(
         "http://HOST:8080/engine-rest/{}/{}/retries",
         f.kind.path(),
@@ -162,9 +162,6 @@ fn printed(e: &Engine, f: &Found, retries: u32, dry_run: bool) -> Finding {
             Word::Value(&url),
         ],
     );
-    // A WARNING on a dry run too: what would be done is not something indoubt can do,
-    // and an OK finding carries no command.
-    let _ = dry_run;
     Finding::new(
         Severity::Warning,
         codes::CALL_ONLY,
