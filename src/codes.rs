@@ -665,7 +665,7 @@ codes! {
     }
 
     TARGET_UNREACHABLE = "target_unreachable" {
-        meaning: "`config show --check`: indoubt could not connect to the target (refused, no answer within --timeout, wrong password, no such database, TLS); the finding carries the error and its hint.",
+        meaning: "`config show --check`: indoubt could not connect to the target (refused, no answer within --timeout, wrong password, no such database, TLS), a Camunda engine's REST API did not answer as the engine's (or its settings make none: plain http to another host, a password file others may write), or a DBOS application's CLI is not there to run; the finding carries the error and its hint.",
         why: "Nothing about the target could be established: every command and check that uses it fails the same way. UNKNOWN; the other targets are still checked.",
         fix: "Follow the hint of the finding, then `indoubt config show --check` again (or `indoubt pg prepared --pg TARGET` for the error alone).",
     }

@@ -554,12 +554,29 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
     let resolve = resolve_view(config, &s.in_doubt_after, &mut findings);
     if findings.is_empty() {
         let message = match &config_file {
-            Some(_) => format!(
-                "{} postgres, {} kafka and {} mysql target(s) usable",
-                postgres_targets.len(),
-                kafka_targets.len(),
-                mysql_targets.len()
-            ),
+            Some(_) => {
+                let mut message = format!(
+                    "{} postgres, {} kafka and {} mysql target(s) usable",
+                    postgres_targets.len(),
+                    kafka_targets.len(),
+                    mysql_targets.len()
+                );
+                // The framework sections, which name their databases by those targets.
+                let sections: Vec<String> = [
+                    ("seata coordinator", config.seata.len()),
+                    ("modulith registry", config.modulith.len()),
+                    ("camunda engine", config.camunda.len()),
+                    ("dbos application", config.dbos.len()),
+                ]
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(what, n)| format!("{n} {what}(s)"))
+                .collect();
+                if !sections.is_empty() {
+                    message.push_str(&format!("; {}", sections.join(", ")));
+                }
+                message
+            }
             None => "no config file: targets come from flags and PG* variables, thresholds are the defaults".to_string(),
         };
         findings.push(Finding::new(Severity::Ok, codes::CONFIG, "config", message));

@@ -81,7 +81,7 @@ pub fn thresholds(
 
 /// The REST API an engine's section names, checked (https, or http to loopback unless
 /// allowed) and with its password read, before anything is sent.
-fn rest(name: &str, c: &CamundaConfig) -> Result<Option<Api>> {
+pub(crate) fn rest(name: &str, c: &CamundaConfig) -> Result<Option<Api>> {
     let Some(url) = &c.rest else {
         if c.rest_user.is_some() || c.rest_password_file.is_some() {
             return Err(hinted(

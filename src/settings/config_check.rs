@@ -76,6 +76,14 @@ pub struct Plans {
     pub pg: Vec<PgPlan>,
     pub kafka: Vec<KafkaPlan>,
     pub mysql: Vec<MysqlPlan>,
+    /// Camunda engines' REST APIs (what resolve camunda calls): the engine's name and its
+    /// API, or why its settings make none.
+    pub camunda_rest: Vec<(
+        String,
+        std::result::Result<crate::camunda::rest::Api, String>,
+    )>,
+    /// DBOS applications' CLIs (what resolve dbos runs): the application's name and argv.
+    pub dbos_cli: Vec<(String, Vec<String>)>,
     /// References that name no target (config show says so too).
     pub unusable: Vec<Finding>,
 }
@@ -87,8 +95,24 @@ impl Plans {
             pg: Vec::new(),
             kafka: Vec::new(),
             mysql: Vec::new(),
+            camunda_rest: Vec::new(),
+            dbos_cli: Vec::new(),
             unusable: Vec::new(),
         };
+        for (name, c) in &config.camunda {
+            match crate::settings::camunda::rest(name, c) {
+                Ok(Some(api)) => plans.camunda_rest.push((name.clone(), Ok(api))),
+                Ok(None) => {}
+                Err(e) => plans
+                    .camunda_rest
+                    .push((name.clone(), Err(format!("{e:#}")))),
+            }
+        }
+        for (name, c) in &config.dbos {
+            if let Some(cli) = &c.cli {
+                plans.dbos_cli.push((name.clone(), cli.clone()));
+            }
+        }
         for name in config.mysql.keys() {
             let participant =
                 config.resolve.participants.contains(name) && !config.postgres.contains_key(name);

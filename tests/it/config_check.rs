@@ -576,3 +576,32 @@ inbox:
         table.stdout
     );
 }
+
+/// What the workflow engines' fixes go through is checked too: a Camunda engine's REST
+/// API that does not answer, and a DBOS CLI that is not there, are said before a
+/// resolution needs them; one that is there passes.
+#[test]
+fn a_rest_api_that_does_not_answer_and_a_cli_that_is_not_there_are_said() {
+    let port = free_port();
+    let yaml = format!(
+        "camunda:\n  bpm:\n    postgres: {pg}\n    rest: http://127.0.0.1:{port}/engine-rest\ndbos:\n  orders:\n    postgres: {pg}\n    cli: [/nonexistent/dbos]\n  billing:\n    postgres: {pg}\n    cli: [sh]\n",
+        pg = pg_url()
+    );
+    // (The tables the probes read are not in the lab's database: those rows fail too.)
+    let (report, out) = check_config(&yaml);
+    assert_ne!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let bpm = target(&report, "bpm");
+    assert_eq!(bpm.kind, "camunda");
+    let rest = row(bpm, "REST API answers");
+    assert_eq!(rest.status, "UNKNOWN", "{rest:#?}");
+    assert_eq!(
+        rest.code.as_deref(),
+        Some("target_unreachable"),
+        "{rest:#?}"
+    );
+    let orders = row(target(&report, "orders"), "CLI runnable");
+    assert_eq!(orders.status, "UNKNOWN", "{orders:#?}");
+    assert!(orders.detail.contains("is not there"), "{orders:#?}");
+    let billing = row(target(&report, "billing"), "CLI runnable");
+    assert_eq!(billing.status, "OK", "{billing:#?}");
+}

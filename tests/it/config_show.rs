@@ -637,6 +637,12 @@ fn a_camunda_engine_is_shown_with_its_thresholds_and_rest_api() {
         "{billing:#}"
     );
     assert_eq!(billing["check"], true, "{billing:#}");
+    // The summary counts the framework sections beside the targets.
+    assert!(
+        out.stdout.contains("; 1 camunda engine(s)"),
+        "{}",
+        out.stdout
+    );
 
     std::fs::write(
         &config,

@@ -8,7 +8,8 @@
 //! This module runs every target's checks at once and makes the findings of them. Which
 //! targets, and what each is used for, is planned with the settings
 //! (src/settings/config_check.rs); each kind's checks are its own module's (pg with
-//! pg_grants and pg_tables, mysql, kafka with kafka_topics and kafka_acls); the rows and
+//! pg_grants and pg_tables, mysql, kafka with kafka_topics and kafka_acls, the workflow
+//! engines' REST API and CLI in workflow); the rows and
 //! targets reported are checks', how they are shown render's.
 
 mod checks;
@@ -20,6 +21,7 @@ mod pg;
 mod pg_grants;
 mod pg_tables;
 mod render;
+mod workflow;
 
 use crate::codes;
 use crate::context::Context;
@@ -38,8 +40,24 @@ pub async fn run(ctx: &Context, settings: &ConfigCheckSettings) -> Result<Severi
     let pg = futures_util::future::join_all(pg_groups.iter().map(|g| pg::check(ctx, g)));
     let kafka = futures_util::future::join_all(kafka_groups.iter().map(|g| kafka::check(ctx, g)));
     let mysql = futures_util::future::join_all(plans.mysql.iter().map(|m| mysql::check(ctx, m)));
-    let (pg, kafka, mysql) = tokio::join!(pg, kafka, mysql);
-    let targets: Vec<TargetChecks> = pg.into_iter().chain(kafka).chain(mysql).collect();
+    let rest = futures_util::future::join_all(
+        plans
+            .camunda_rest
+            .iter()
+            .map(|(name, api)| workflow::camunda(ctx, name, api)),
+    );
+    let (pg, kafka, mysql, rest) = tokio::join!(pg, kafka, mysql, rest);
+    let cli = plans
+        .dbos_cli
+        .iter()
+        .map(|(name, argv)| workflow::dbos(name, argv));
+    let targets: Vec<TargetChecks> = pg
+        .into_iter()
+        .chain(kafka)
+        .chain(mysql)
+        .chain(rest)
+        .chain(cli)
+        .collect();
     let report = report_of(settings, targets);
     report::emit(&report, ctx.output, &ctx.style)?;
     Ok(report.status)
