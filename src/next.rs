@@ -111,6 +111,18 @@ impl Next {
         Next::shell(args)
     }
 
+    /// A configured program's command line (`[/srv/app/.venv/bin/dbos, …]`) and its
+    /// values: every word quoted for a POSIX shell.
+    pub fn argv(argv: &[String]) -> Next {
+        let mut args: Vec<Arg> = Vec::with_capacity(argv.len());
+        args.extend(argv.first().map(|p| Arg::value(p.as_bytes())));
+        args.extend(argv.iter().skip(1).map(|a| Arg {
+            bytes: a.as_bytes().to_vec(),
+            value: !a.starts_with('-'),
+        }));
+        Next::shell(args)
+    }
+
     /// A command line from its arguments, exactly: each quoted for a POSIX shell. A flag
     /// followed by a value that starts with `-` becomes `--flag=VALUE`, one word, so the
     /// value cannot be read as a flag of its own.
@@ -169,6 +181,29 @@ impl Next {
 
 #[cfg(test)]
 mod tests {
+
+    /// A configured program's line: every word quoted as a shell reads it, a planted
+    /// quote staying inside its word (shown as typed, never escaped again).
+    #[test]
+    fn a_configured_programs_words_are_each_quoted() {
+        let argv: Vec<String> = [
+            "/srv/app bin/dbos",
+            "workflow",
+            "--sys-db-url",
+            "postgresql://u@h/d?a=1&b=2",
+            "--",
+            "m'1$(x);y",
+        ]
+        .map(String::from)
+        .to_vec();
+        let next = Next::argv(&argv);
+        assert_eq!(
+            next.line(),
+            r"'/srv/app bin/dbos' workflow --sys-db-url 'postgresql://u@h/d?a=1&b=2' -- 'm'\''1$(x);y'"
+        );
+        assert_eq!(next.shown().as_str(), next.line());
+    }
+
     use super::*;
     use crate::quote::{sql_identifier, sql_literal};
 

@@ -23,6 +23,9 @@ use crate::text;
 use anyhow::Result;
 use serde::Serialize;
 
+/// Where the call goes when no API is configured: the operator fills in its host.
+const UNCONFIGURED_API: &str = "http://HOST:8080/engine-rest";
+
 #[derive(Debug, Serialize)]
 pub(crate) struct ResolveCamundaReport {
     engine: String,
@@ -144,7 +147,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
 /// on a dry run too: nothing was done, and an OK finding carries no command.
 fn printed(e: &Engine, f: &Found, retries: u32) -> Finding {
     let url = format!(
-        "http://HOST:8080/engine-rest/{}/{}/retries",
+        "{UNCONFIGURED_API}/{}/{}/retries",
         f.kind.path(),
         crate::camunda::rest::segment(&f.id)
     );
@@ -220,10 +223,7 @@ fn block(f: &Found, url: &str, retries: u32) -> Block {
     if let Some(instance) = &f.process_instance {
         b.field("process instance", shown!("{}", instance));
     }
-    b.field(
-        "will call",
-        shown!("{}", call_line(url, f.kind, &f.id, retries)),
-    );
+    b.field("call", shown!("{}", call_line(url, f.kind, &f.id, retries)));
     b
 }
 
@@ -240,15 +240,18 @@ fn finish(
 
 impl TableView for ResolveCamundaReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let blocks: Vec<Block> = match &self.rest {
-            Some(url) => self
-                .found
-                .iter()
-                .map(|f| block(f, url, self.retries))
-                .collect(),
-            None => Vec::new(),
+        // Without an API the call is the printed one's, to the engine's REST API wherever
+        // it runs.
+        let url = self.rest.as_deref().unwrap_or(UNCONFIGURED_API);
+        let blocks: Vec<Block> = self
+            .found
+            .iter()
+            .map(|f| block(f, url, self.retries))
+            .collect();
+        let mut lines = match blocks.is_empty() {
+            true => Vec::new(),
+            false => self.recorded.evidence(&blocks, style),
         };
-        let mut lines = self.recorded.evidence(&blocks, style);
         lines.extend(self.recorded.recorded_in());
         lines
     }

@@ -87,33 +87,53 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
             ),
         }
     }
+    // What each is, as the operator reads it before anything runs (or why nothing does):
+    // the command is DBOS's CLI as configured, else as printed.
+    let versions = system::latest_versions(&session, &tables).await?;
+    let program = a.cli.clone().unwrap_or_else(|| vec!["dbos".to_string()]);
+    let calls: Vec<(cli::Call, Option<String>)> = data
+        .found
+        .iter()
+        .map(|f| {
+            let call = cli::call(
+                &program,
+                &target.params,
+                &a.schema.value,
+                s.action.word(),
+                &f.id,
+            );
+            (
+                call,
+                system::latest_for(&versions, f.application.as_deref()).cloned(),
+            )
+        })
+        .collect();
+    data.blocks = data
+        .found
+        .iter()
+        .zip(&calls)
+        .map(|(f, (call, latest))| {
+            block(
+                f,
+                s,
+                (data.connections, latest.as_deref()),
+                Next::argv(&call.argv),
+            )
+        })
+        .collect();
     if !refusals.is_empty() {
         return finish(ctx, report_target, refusals, data);
     }
-    let Some(program) = &a.cli else {
+    if a.cli.is_none() {
         let findings = data
             .found
             .iter()
             .map(|f| printed(a, &target.params, f, s))
             .collect();
         return finish(ctx, report_target, findings, data);
-    };
+    }
     let mut subjects: Vec<DbosCall> = Vec::new();
-    for f in &data.found {
-        let latest = system::latest_version_of(&session, &tables, &f.id).await?;
-        let call = cli::call(
-            program,
-            &target.params,
-            &a.schema.value,
-            s.action.word(),
-            &f.id,
-        );
-        let summary = vec![block(
-            f,
-            s,
-            (data.connections, latest.as_deref()),
-            &call.line(),
-        )];
+    for ((f, (call, latest)), summary) in data.found.iter().zip(calls).zip(&data.blocks) {
         let evidence = serde_json::json!({
             "application": a.name,
             "found": f,
@@ -126,11 +146,10 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
             (target.params.clone(), tables.clone()),
             report_target.clone(),
             (a.name.clone(), f.clone(), s.action, latest),
-            (evidence, summary),
+            (evidence, vec![summary.clone()]),
             ctx.timeout,
         ));
     }
-    data.blocks = subjects.iter().flat_map(|c| c.summary.clone()).collect();
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
@@ -220,7 +239,7 @@ fn block(
     f: &Found,
     s: &ResolveDbosSettings,
     (connections, latest): (i64, Option<&str>),
-    command: &str,
+    command: Next,
 ) -> Block {
     let mut b = Block::new(shown!("workflow {} ({})", f.id, f.name));
     b.field("status", shown!("{}", f.status))
@@ -267,7 +286,8 @@ fn block(
             },
         );
     }
-    b.field("will run", shown!("{}", command));
+    // As typed: its words show as themselves (escaping would double a quote's backslash).
+    b.whole("command", command.shown());
     b
 }
 
@@ -284,7 +304,10 @@ fn finish(
 
 impl TableView for ResolveDbosReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = self.recorded.evidence(&self.blocks, style);
+        let mut lines = match self.blocks.is_empty() {
+            true => Vec::new(),
+            false => self.recorded.evidence(&self.blocks, style),
+        };
         lines.extend(self.recorded.recorded_in());
         lines
     }

@@ -13,18 +13,6 @@ pub struct Call {
     pub env: Vec<(&'static str, String)>,
 }
 
-impl Call {
-    /// The command line as a POSIX shell reads it, each argument quoted (the id and the
-    /// URL are values others can write), without its environment.
-    pub fn line(&self) -> String {
-        self.argv
-            .iter()
-            .map(|a| crate::quote::shell_quote(a.as_bytes()))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
-
 /// `CLI… workflow ACTION --sys-db-url URL --schema SCHEMA -- ID`.
 pub fn call(cli: &[String], params: &ConnParams, schema: &str, action: &str, id: &str) -> Call {
     let mut argv: Vec<String> = cli.to_vec();

@@ -179,10 +179,19 @@ pub struct Step {
 impl Snapshot {
     /// The newest version DBOS registered for this application (else the unclaimed ones').
     pub fn latest_for(&self, application: Option<&str>) -> Option<&String> {
-        self.latest_versions
-            .get(application.unwrap_or(""))
-            .or_else(|| self.latest_versions.get(""))
+        latest_for(&self.latest_versions, application)
     }
+}
+
+/// Of `latest_versions`' answer, the newest version of this application (else the
+/// unclaimed ones').
+pub fn latest_for<'a>(
+    versions: &'a BTreeMap<String, String>,
+    application: Option<&str>,
+) -> Option<&'a String> {
+    versions
+        .get(application.unwrap_or(""))
+        .or_else(|| versions.get(""))
 }
 
 impl Step {
@@ -395,7 +404,7 @@ async fn queues(session: &Session, s: &Schema) -> Result<Vec<(String, Option<i32
 
 /// The newest application version DBOS registered for each application that owns some
 /// (`""`: unclaimed): the one its processes call latest.
-async fn latest_versions(session: &Session, s: &Schema) -> Result<BTreeMap<String, String>> {
+pub async fn latest_versions(session: &Session, s: &Schema) -> Result<BTreeMap<String, String>> {
     let table = s.name("application_versions");
     if !exists(session, &table).await? {
         return Ok(BTreeMap::new());
@@ -428,37 +437,14 @@ async fn has_column(session: &Session, table: &str, column: &str) -> Result<bool
         .unwrap_or(false))
 }
 
-/// The newest version DBOS registered for the application that owns a workflow.
-pub async fn latest_version_of(session: &Session, s: &Schema, id: &str) -> Result<Option<String>> {
-    let versions = latest_versions(session, s).await?;
-    let ws = s.name("workflow_status");
-    let app: Option<String> = match has_column(session, &ws, "application_name").await? {
-        true => session
-            .query(
-                &format!(
-                    "SELECT application_name FROM {} WHERE workflow_uuid = $1",
-                    s.sql("workflow_status")
-                ),
-                &[&id],
-            )
-            .await?
-            .first()
-            .and_then(|r| r.try_get(0).ok())
-            .flatten(),
-        false => None,
-    };
-    Ok(versions
-        .get(app.as_deref().unwrap_or(""))
-        .or_else(|| versions.get(""))
-        .cloned())
-}
-
 /// One workflow as a resolution reads it before and after acting.
 #[derive(Debug, Clone, Serialize)]
 pub struct Found {
     pub id: String,
     pub status: String,
     pub name: String,
+    /// The application that owns it (3.x).
+    pub application: Option<String>,
     pub executor: Option<String>,
     pub version: Option<String>,
     pub recovery_attempts: Option<i64>,
@@ -470,9 +456,13 @@ pub struct Found {
 /// The workflow `id`, or None when there is none (DBOS's `cancel` of an unknown id says
 /// nothing and exits 0: a mistyped id must be caught here).
 pub async fn find(session: &Session, s: &Schema, id: &str) -> Result<Option<Found>> {
+    let app = match has_column(session, &s.name("workflow_status"), "application_name").await? {
+        true => "w.application_name",
+        false => "NULL::text",
+    };
     let sql = format!(
         "SELECT w.workflow_uuid, coalesce(w.status, ''), coalesce(w.name, ''), w.executor_id, w.application_version,
-       w.recovery_attempts::bigint, w.queue_name, w.updated_at::bigint, st.function_id, st.function_name, st.output
+       w.recovery_attempts::bigint, w.queue_name, w.updated_at::bigint, st.function_id, st.function_name, st.output, {app}
 FROM {ws} w LEFT JOIN LATERAL (SELECT o.function_id, o.function_name, o.output FROM {oo} o
                                WHERE o.workflow_uuid = w.workflow_uuid ORDER BY o.function_id DESC LIMIT 1) st ON true
 WHERE w.workflow_uuid = $1",
@@ -493,6 +483,7 @@ WHERE w.workflow_uuid = $1",
         queue: r.try_get(6)?,
         updated_ms: r.try_get(7)?,
         last_step: step(r.try_get(8)?, r.try_get(9)?, r.try_get(10)?),
+        application: r.try_get(11)?,
     }))
 }
 

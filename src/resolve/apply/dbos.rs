@@ -55,7 +55,7 @@ impl DbosCall {
         let plan = Plan {
             decision: action.word(),
             heuristic: false,
-            action: call.line(),
+            action: crate::next::Next::argv(&call.argv).line(),
         };
         DbosCall {
             call,
