@@ -57,6 +57,25 @@ impl Session {
         Ok(problems)
     }
 
+    /// Every row of a read-only query, each value as the server's text of it (None for
+    /// NULL): one decoding for either server, for readers whose columns are the
+    /// application's own types.
+    pub async fn text_rows(&mut self, sql: &str) -> Result<Vec<Vec<Option<String>>>> {
+        match self {
+            Session::Pg(s) => s.simple_rows(sql).await?.map_err(crate::pg::wire::pg_error),
+            Session::Mysql(s) => Ok(s
+                .rows(sql)
+                .await?
+                .iter()
+                .map(|row| {
+                    (0..row.len())
+                        .map(|i| crate::mysql::session::text(row, i))
+                        .collect()
+                })
+                .collect()),
+        }
+    }
+
     /// Ends the session; a failure to end it politely is of no consequence.
     pub async fn close(self) {
         match self {

@@ -230,6 +230,8 @@ pub enum CheckKind {
     Camunda,
     /// dbos applications with `check: true`
     Dbos,
+    /// sagas (those without `check: false`)
+    Saga,
 }
 
 /// What a run of the checks covers and how it runs: `check`'s and `serve`'s.
@@ -354,6 +356,41 @@ pub enum ResolveCommand {
     /// print the command
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Dbos(ResolveDbosArgs),
+    /// Raise stuck hand-written sagas in their manual queue (once), or set entities a
+    /// finished, failed, missing or overdue saga still holds back to their released state
+    /// (guarded: an entity taken again meanwhile is left alone); compensation and forward
+    /// recovery are the service's and are only advised
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Saga(ResolveSagaArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("action").required(true).args(["escalate", "release"]))]
+pub struct ResolveSagaArgs {
+    /// The saga of the config (sagas: NAME)
+    pub name: String,
+
+    /// Saga ids (--escalate) or entity ids of the lock table (--release), as `indoubt saga`
+    /// names them
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+
+    /// Insert each saga into the manual queue with what is known of it, unless it has an
+    /// open item there
+    #[arg(long)]
+    pub escalate: bool,
+
+    /// Set each entity back to the lock's released state and clear its saga, while it is
+    /// still held by the same saga (and version) as read
+    #[arg(long)]
+    pub release: bool,
+
+    /// The lock table of the entities (when the saga has several)
+    #[arg(long, value_name = "TABLE")]
+    pub lock: Option<String>,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

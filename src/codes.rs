@@ -238,10 +238,28 @@ codes! {
         fix: "Check the outbox entry in the config (`indoubt config show`) and `GRANT SELECT ON TABLE TO ROLE`.",
     }
 
+    OUTBOX_UNPRUNED = "outbox_unpruned" {
+        meaning: "An outbox table keeps rows published longer ago than its retention (outbox.NAME.retention, default 7d): nothing deletes them.",
+        why: "The table and its indexes grow without bound, and so does every scan the relay and indoubt make of it.",
+        fix: "Delete published rows older than the retention on a schedule, in batches: `DELETE FROM TABLE WHERE id IN (SELECT id FROM TABLE WHERE published_at < now() - interval '7 days' LIMIT 10000)` until none is left (or partition by time and drop old partitions).",
+    }
+
     INBOX_SIZE = "inbox_size" {
-        meaning: "An inbox (deduplication) table holds more rows, or older ones, than its thresholds.",
-        why: "An inbox without partitioning and retention grows forever: slower inserts, bigger backups.",
-        fix: "Delete rows older than the longest redelivery window the consumers need, e.g. `DELETE FROM TABLE WHERE COLUMN < now() - interval '7 days'` (or detach old partitions); `indoubt pg outbox NAME` shows its size then.",
+        meaning: "An inbox (deduplication) table keeps processed ids no longer than its retention, and the retention covers the producers' retry horizon: its rows, size and oldest are shown.",
+        why: "An inbox keeps ids to drop a message delivered again; kept within its retention it stays bounded.",
+        fix: "Nothing to do.",
+    }
+
+    INBOX_UNRETAINED = "inbox_unretained" {
+        meaning: "An inbox keeps processed ids older than its retention (plus a day for a daily job), or no retention is configured for it, so nothing says anything deletes them.",
+        why: "An inbox nobody prunes grows for ever: slower inserts and lookups, bigger backups, and a vacuum that never catches up.",
+        fix: "Delete ids older than the retention on a schedule, in batches (`DELETE FROM TABLE WHERE id IN (SELECT id FROM TABLE WHERE COLUMN < now() - interval '14 days' LIMIT 10000)`, or drop old partitions), and name the retention (and the producers' retry horizon) under inbox: NAME: in the config.",
+    }
+
+    INBOX_RETENTION_SHORT = "inbox_retention_short" {
+        meaning: "An inbox keeps processed ids for less time (retention) than a producer may deliver a message again (producer_retry_horizon).",
+        why: "A duplicate delivered after its id was deleted is not recognised: the consumer applies it a second time (a second charge, a second shipment).",
+        fix: "Keep ids at least as long as the producers' retry horizon (raise the retention, or make the deleting job keep longer), or bound the producers' redelivery (their retries, replays) below the retention; then set `retention:` in the config to match.",
     }
 
     INBOX_UNREADABLE = "inbox_unreadable" {

@@ -46,6 +46,9 @@ pub struct Config {
     /// Named DBOS Transact applications, by their system database.
     #[serde(default)]
     pub dbos: BTreeMap<String, DbosConfig>,
+    /// Named hand-written sagas: the table a service keeps its saga instances in.
+    #[serde(default)]
+    pub sagas: BTreeMap<String, SagaConfig>,
     #[serde(default)]
     pub resolve: ResolveConfig,
 }
@@ -73,9 +76,122 @@ pub struct OutboxConfig {
     pub warning_age: Option<Duration>,
     #[serde(default, with = "serde_duration")]
     pub critical_age: Option<Duration>,
+    /// How long published rows are kept (the relay or a job deletes older ones).
+    #[serde(default, with = "serde_duration")]
+    pub retention: Option<Duration>,
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,
+}
+
+/// A saga a service runs by hand: one row per instance in its own table, the states it
+/// moves through, the entities it holds while it runs, the queue a person works from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SagaConfig {
+    /// A postgres target name or conninfo (or `mysql`: a mysql target name).
+    pub postgres: Option<String>,
+    pub mysql: Option<String>,
+    /// The saga table, optionally schema-qualified.
+    pub table: String,
+    #[serde(default = "default_saga_id")]
+    pub id: String,
+    #[serde(default = "default_saga_state_column")]
+    pub state: String,
+    #[serde(default = "default_saga_updated_at_column")]
+    pub updated_at: String,
+    pub started_at: Option<String>,
+    pub attempts: Option<String>,
+    pub step: Option<String>,
+    pub states: SagaStatesConfig,
+    /// The order of the steps (the `step` column's values, else the running states'),
+    /// for the pivot; the running states' order when not given.
+    pub steps: Option<Vec<String>>,
+    /// From this step on the saga is only driven forward, never compensated.
+    pub pivot: Option<String>,
+    #[serde(default, with = "serde_duration")]
+    pub deadline: Option<Duration>,
+    #[serde(default, with = "serde_duration")]
+    pub stalled_after: Option<Duration>,
+    pub max_attempts: Option<u64>,
+    #[serde(default, with = "serde_duration")]
+    pub unknown_escalate_after: Option<Duration>,
+    /// What a saga is about, from the columns of its row: `order {order_id}: refund {amount}`.
+    pub context: Option<String>,
+    pub manual_queue: Option<ManualQueueConfig>,
+    #[serde(default)]
+    pub locks: Vec<SagaLockConfig>,
+    /// Run by `indoubt check` (a saga is configured to be watched: on unless set false).
+    #[serde(default = "default_saga_check")]
+    pub check: bool,
+}
+
+/// The values of a saga's state column, by what they mean.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SagaStatesConfig {
+    pub running: Vec<String>,
+    pub done: Vec<String>,
+    #[serde(default)]
+    pub failed: Vec<String>,
+    #[serde(default)]
+    pub compensating: Vec<String>,
+    #[serde(default)]
+    pub unknown: Vec<String>,
+}
+
+/// The table a person works stuck sagas from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManualQueueConfig {
+    pub table: String,
+    #[serde(default = "default_saga_id_column")]
+    pub saga_id: String,
+    #[serde(default = "default_created_at_column")]
+    pub created_at: String,
+    /// NULL while the item is open.
+    pub resolved_at: Option<String>,
+    /// A text column `resolve saga --escalate` writes what it knows of the saga into.
+    pub reason: Option<String>,
+}
+
+/// Entities a running saga holds by setting their state (a semantic lock).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SagaLockConfig {
+    pub table: String,
+    #[serde(default = "default_id_column")]
+    pub id: String,
+    #[serde(default = "default_saga_state_column")]
+    pub state: String,
+    pub held: Vec<String>,
+    #[serde(default = "default_saga_id_column")]
+    pub saga_id: String,
+    /// The state `resolve saga --release` sets an orphaned entity back to.
+    pub released: Option<String>,
+    /// A column every write of the entity changes (a version, an updated_at): the
+    /// release's guard, with its state and saga.
+    pub version: Option<String>,
+}
+
+fn default_saga_check() -> bool {
+    defaults::SAGA_CHECK.flag()
+}
+
+fn default_saga_id() -> String {
+    defaults::SAGA_ID_COLUMN.text().into()
+}
+
+fn default_saga_state_column() -> String {
+    defaults::SAGA_STATE_COLUMN.text().into()
+}
+
+fn default_saga_updated_at_column() -> String {
+    defaults::SAGA_UPDATED_AT_COLUMN.text().into()
+}
+
+fn default_saga_id_column() -> String {
+    "saga_id".into()
 }
 
 /// An Apache Seata coordinator (TC) with `store.mode=db`: where its store is.
@@ -225,6 +341,12 @@ pub struct InboxConfig {
     pub table: String,
     #[serde(default = "default_inbox_created_at_column")]
     pub created_at_column: String,
+    /// How long processed message ids are kept (older ones are deleted).
+    #[serde(default, with = "serde_duration")]
+    pub retention: Option<Duration>,
+    /// The longest a producer may deliver a message again.
+    #[serde(default, with = "serde_duration")]
+    pub producer_retry_horizon: Option<Duration>,
 }
 
 fn default_id_column() -> String {

@@ -170,6 +170,8 @@ pub enum ObjectKind {
     Job,
     /// A durable workflow, by its id (DBOS), or a queue of them (`queue NAME`).
     Workflow,
+    /// An instance of a hand-written saga, by `NAME ID` (its config name and its id).
+    Saga,
 }
 
 /// One object on one server: its kind and its name as indoubt shows and reads it (server

@@ -51,6 +51,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("Resume workflows DBOS gave up on, once what killed them is fixed, at the prompt", "indoubt resolve dbos orders order-4711 order-4712 --resume --ticket INC-1234"),
             ex!("Cancel a workflow stranded under a version no process runs", "indoubt resolve dbos orders order-4650 --cancel --reason 'v1 retired; refund issued by hand'"),
         ],
+        "resolve saga" => &[
+            ex!("What it would insert into the manual queue, and why; changes nothing", "indoubt resolve saga order_saga 4711 4712 --escalate --dry-run"),
+            ex!("Raise failed sagas in the manual queue, at the prompt", "indoubt resolve saga order_saga 4711 4712 --escalate --ticket INC-1234"),
+            ex!("Free seats held for a saga that has ended", "indoubt resolve saga order_saga 17 18 --release --lock public.seats --reason 'saga 4690 compensated; seats never freed'"),
+        ],
         "resolve at" => &[
             ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
             ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),

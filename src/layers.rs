@@ -39,7 +39,7 @@ const LEAVES: [&str; 10] = [
 /// the others may also build on each other (reconcile reads PostgreSQL and Kafka, seata
 /// its coordinator's store through PostgreSQL, appdb an application's database through
 /// either PostgreSQL or MySQL).
-const LIBRARIES: [&str; 9] = [
+const LIBRARIES: [&str; 10] = [
     "appdb",
     "camunda",
     "dbos",
@@ -48,6 +48,7 @@ const LIBRARIES: [&str; 9] = [
     "mysql",
     "pg",
     "reconcile",
+    "saga",
     "seata",
 ];
 

@@ -32,6 +32,7 @@ pub mod quote;
 pub mod reconcile;
 pub mod report;
 pub mod resolve;
+pub mod saga;
 pub mod seata;
 pub mod secret;
 pub mod settings;

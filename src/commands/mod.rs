@@ -30,7 +30,10 @@ mod resolve_kafka;
 mod resolve_modulith;
 mod resolve_mysql;
 mod resolve_pg;
+mod resolve_saga;
 mod resolve_tcc;
+mod run_state;
+mod saga_instances;
 mod seata_common;
 mod seata_globals;
 mod seata_sagas;
@@ -83,6 +86,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveModulith(s) => resolve_modulith::run(&ctx, &s).await,
         S::ResolveCamunda(s) => resolve_camunda::run(&ctx, &s).await,
         S::ResolveDbos(s) => resolve_dbos::run(&ctx, &s).await,
+        S::ResolveSaga(s) => resolve_saga::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

@@ -7,22 +7,19 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::fsafe;
 use crate::next::Next;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
-use crate::settings::pg::{Outbox, OutboxSettings};
+use crate::settings::pg::{Inbox, Outbox, OutboxSettings};
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::{targets::Targets, Thresholds};
 use crate::shown;
 use crate::term::Shown;
-use crate::units::{format_duration, seconds};
-use anyhow::{Context as _, Result};
+use crate::units::{format_duration, format_size, seconds};
+use anyhow::Result;
 use serde::Serialize;
-use std::io::Read as _;
-use std::path::Path;
 
 /// How many of the oldest unpublished rows a backlog's next statement lists.
 const OLDEST_SHOWN: usize = 10;
@@ -49,6 +46,8 @@ struct InboxEntry {
     name: String,
     table: String,
     state: Option<InboxState>,
+    /// Rows now minus at the previous check.
+    growth_since_last_check: Option<i64>,
 }
 
 /// The previous check's backlog, kept per outbox in the state directory.
@@ -60,46 +59,6 @@ struct Previous {
     /// (a rebuilt environment, a moved table) has no growth to compare with.
     #[serde(default)]
     source: String,
-}
-
-fn state_file(name: &str) -> Option<std::path::PathBuf> {
-    let audit = crate::audit::log::default_path().ok()?;
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    Some(audit.with_file_name(format!("outbox-{safe}.json")))
-}
-
-/// The previous check's state: None when there is none; Err(why) when the file is
-/// indoubt's but does not parse. A file that is a link, another user's or writable by
-/// others is refused (the outer error): nothing is read or written then.
-fn load_previous(file: &Path) -> Result<Result<Option<Previous>, String>> {
-    let Some(mut f) = fsafe::open_read(file, "outbox state")? else {
-        return Ok(Ok(None));
-    };
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)
-        .with_context(|| format!("reading the outbox state {}", file.display()))?;
-    Ok(serde_json::from_slice::<Previous>(&bytes)
-        .map(Some)
-        .map_err(|e| e.to_string()))
-}
-
-fn save(file: &Path, now: &Previous) -> Result<()> {
-    let bytes = serde_json::to_vec(now).context("encoding the outbox state")?;
-    if let Some(dir) = file.parent() {
-        fsafe::create_private_dir(dir)?;
-    }
-    fsafe::replace(file, fsafe::Kind::Private, "outbox state", |w| {
-        w.write_all(&bytes)
-    })
 }
 
 /// `pg outbox` as a probe.
@@ -122,8 +81,11 @@ impl Inspect for PgOutbox {
         see_also: &["reconcile"],
         codes: &[
             codes::INBOX_SIZE,
+            codes::INBOX_UNRETAINED,
+            codes::INBOX_RETENTION_SHORT,
             codes::INBOX_UNREADABLE,
             codes::OUTBOX_BACKLOG,
+            codes::OUTBOX_UNPRUNED,
             codes::OUTBOX_SKIPPED_ROWS,
             codes::OUTBOX_STATE_UNREADABLE,
             codes::OUTBOX_STATE_UNWRITTEN,
@@ -176,7 +138,15 @@ impl Inspect for PgOutbox {
 /// What the outboxes and inboxes read came to, in the settings' order.
 pub(crate) struct Read {
     outboxes: Vec<OutboxRead>,
-    inboxes: Vec<Result<InboxState>>,
+    inboxes: Vec<InboxRead>,
+}
+
+/// One inbox: its state (or why it could not be read), its rows' growth since the
+/// previous check, and what went wrong with its state file.
+struct InboxRead {
+    state: Result<InboxState>,
+    growth: Option<Growth>,
+    state_file: Vec<StateFileProblem>,
 }
 
 /// One outbox: its state (or why it could not be read), its growth since the previous
@@ -203,8 +173,8 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
     // stops the command with nothing done.
     let mut previous = std::collections::BTreeMap::new();
     for o in &settings.outboxes {
-        if let Some(file) = state_file(&o.name) {
-            let loaded = load_previous(&file)?;
+        if let Some(file) = super::run_state::file("outbox", &o.name) {
+            let loaded = super::run_state::load::<Previous>(&file, "outbox state")?;
             previous.insert(o.name.clone(), (file, loaded));
         }
     }
@@ -219,7 +189,10 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
                 &o.id_column,
                 &o.created_at_column,
                 &o.published_at_column,
-                o.settle.value.as_secs_f64(),
+                (
+                    o.settle.value.as_secs_f64(),
+                    o.retention.value.as_secs_f64(),
+                ),
                 settings.show as i64,
             )
             .await?;
@@ -249,7 +222,7 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
                         at: chrono::Utc::now(),
                         source,
                     };
-                    if let Err(e) = save(&file, &now) {
+                    if let Err(e) = super::run_state::save(&file, "outbox state", &now) {
                         problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
                     }
                 }
@@ -263,15 +236,59 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
             state_file: problems,
         });
     }
-    let mut inboxes = Vec::new();
+    let mut inbox_files = Vec::new();
     for i in &settings.inboxes {
+        inbox_files.push(match super::run_state::file("inbox", &i.name) {
+            Some(file) => {
+                let loaded = super::run_state::load::<Previous>(&file, "inbox state")?;
+                Some((file, loaded))
+            }
+            None => None,
+        });
+    }
+    let mut inboxes = Vec::new();
+    for (i, kept) in settings.inboxes.iter().zip(inbox_files) {
         let read = async {
             let target = i.target.clone().map_err(anyhow::Error::msg)?;
             let session = session::connect(&target.params, ctx.timeout).await?;
-            outbox::inbox(&session, &i.table, &i.created_at_column).await
+            let state =
+                outbox::inbox(&session, &i.table, &i.created_at_column, i.retention).await?;
+            Ok::<_, anyhow::Error>((state, format!("{} {}", target.params.describe(), i.table)))
         }
         .await;
-        inboxes.push(read);
+        let mut growth = None;
+        let mut problems = Vec::new();
+        let state = read.map(|(state, source)| {
+            if let Some((file, loaded)) = kept {
+                match loaded {
+                    Ok(Some(prev)) if prev.source == source => {
+                        growth = Some(Growth {
+                            rows: state.rows - prev.unpublished,
+                            since: prev.at,
+                        })
+                    }
+                    Ok(_) => {}
+                    Err(why) => problems.push(StateFileProblem::Unparsed {
+                        file: file.clone(),
+                        why,
+                    }),
+                }
+                let now = Previous {
+                    unpublished: state.rows,
+                    at: chrono::Utc::now(),
+                    source,
+                };
+                if let Err(e) = super::run_state::save(&file, "inbox state", &now) {
+                    problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
+                }
+            }
+            state
+        });
+        inboxes.push(InboxRead {
+            state,
+            growth,
+            state_file: problems,
+        });
     }
     Ok(Read { outboxes, inboxes })
 }
@@ -291,25 +308,11 @@ fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
             growth_since_last_check: read.growth.map(|g| g.rows),
             last_check_at: read.growth.map(|g| g.since),
         };
-        for problem in read.state_file {
-            findings.push(match problem {
-                StateFileProblem::Unparsed { file, why } => Finding::new(
-                    Severity::Warning,
-                    codes::OUTBOX_STATE_UNREADABLE,
-                    subject.clone(),
-                    format!(
-                        "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
-                        file.display()
-                    ),
-                ),
-                StateFileProblem::Unwritten(e) => Finding::new(
-                    Severity::Warning,
-                    codes::OUTBOX_STATE_UNWRITTEN,
-                    subject.clone(),
-                    format!("{e}: the next check cannot report the growth"),
-                ),
-            });
-        }
+        findings.extend(
+            read.state_file
+                .into_iter()
+                .map(|p| state_file_finding(&subject, p)),
+        );
         match read.state {
             Ok(state) => {
                 findings.extend(outbox_findings(o, &state, read.growth));
@@ -330,10 +333,16 @@ fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
             name: i.name.clone(),
             table: i.table.clone(),
             state: None,
+            growth_since_last_check: read.growth.map(|g| g.rows),
         };
-        match read {
+        findings.extend(
+            read.state_file
+                .into_iter()
+                .map(|p| state_file_finding(&subject, p)),
+        );
+        match read.state {
             Ok(state) => {
-                findings.push(inbox_finding(subject, &state));
+                findings.extend(inbox_findings(i, subject, &state, read.growth));
                 entry.state = Some(state);
             }
             Err(e) => findings.push(unreadable(codes::INBOX_UNREADABLE, subject, &e)),
@@ -409,6 +418,36 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
             )
         })
         .unwrap_or_default();
+    if state.published_past_retention > 0 {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                codes::OUTBOX_UNPRUNED,
+                subject.clone(),
+                format!(
+                    "{} row(s) published longer ago than the retention {} are still in {}{}{}: nothing deletes them, and the table grows without bound",
+                    state.published_past_retention,
+                    format_duration(o.retention.value),
+                    o.table,
+                    state
+                        .oldest_published_seconds
+                        .map(|s| format!(", the oldest published {} ago", format_duration(seconds(s))))
+                        .unwrap_or_default(),
+                    state
+                        .bytes
+                        .map(|b| format!(" (the table takes {})", format_size(b.max(0) as u64)))
+                        .unwrap_or_default()
+                ),
+            )
+            .evidence("source", o.table.clone())
+            .evidence("published_past_retention", state.published_past_retention)
+            .evidence("bytes", state.bytes)
+            .advice(format!(
+                "delete published rows older than {} on a schedule, in batches (or partition by time and drop old partitions)",
+                format_duration(o.retention.value)
+            )),
+        );
+    }
     let backlog = Finding::new(
         severity,
         codes::OUTBOX_BACKLOG,
@@ -444,21 +483,116 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
     findings
 }
 
-/// An inbox's size: OK, a reminder that it grows without retention.
-fn inbox_finding(subject: String, state: &InboxState) -> Finding {
-    Finding::new(
-        Severity::Ok,
-        codes::INBOX_SIZE,
-        subject,
-        format!(
-            "{} row(s){}: without partitioning and retention an inbox grows forever",
-            state.rows,
-            state
-                .oldest_seconds
-                .map(|s| format!(", the oldest {} old", format_duration(seconds(s))))
-                .unwrap_or_default()
+/// What went wrong with an outbox's or inbox's state file: a WARNING (the growth is not
+/// known this time, or next time).
+fn state_file_finding(subject: &str, problem: StateFileProblem) -> Finding {
+    match problem {
+        StateFileProblem::Unparsed { file, why } => Finding::new(
+            Severity::Warning,
+            codes::OUTBOX_STATE_UNREADABLE,
+            subject.to_string(),
+            format!(
+                "the state of the previous check, {}, does not parse ({why}): the growth is not known this time; the file is replaced now",
+                file.display()
+            ),
         ),
-    )
+        StateFileProblem::Unwritten(e) => Finding::new(
+            Severity::Warning,
+            codes::OUTBOX_STATE_UNWRITTEN,
+            subject.to_string(),
+            format!("{e}: the next check cannot report the growth"),
+        ),
+    }
+}
+
+/// A daily deleting job leaves rows up to a day past the retention.
+const RETENTION_SLACK: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// An inbox: its retention against the producers' retry horizon, and whether anything
+/// keeps to it; OK with its rows, size and oldest when both hold.
+fn inbox_findings(
+    i: &Inbox,
+    subject: String,
+    state: &InboxState,
+    growth: Option<Growth>,
+) -> Vec<Finding> {
+    let mut size = format!("{} row(s)", state.rows);
+    if let Some(bytes) = state.bytes {
+        size.push_str(&format!(" in {}", format_size(bytes.max(0) as u64)));
+    }
+    if let Some(s) = state.oldest_seconds {
+        size.push_str(&format!(
+            ", the oldest received {} ago",
+            format_duration(seconds(s))
+        ));
+    }
+    if let Some(g) = growth {
+        size.push_str(&format!(
+            ", {:+} since the check at {}",
+            g.rows,
+            g.since.format("%H:%M:%S UTC")
+        ));
+    }
+    let finding = |severity, code, message: String| {
+        Finding::new(severity, code, subject.clone(), message)
+            .evidence("source", i.table.clone())
+            .evidence("rows", state.rows)
+            .evidence("bytes", state.bytes)
+            .evidence("oldest_seconds", state.oldest_seconds.map(f64::round))
+    };
+    let mut findings = Vec::new();
+    if let (Some(retention), Some(horizon)) = (i.retention, i.producer_retry_horizon) {
+        if retention < horizon {
+            findings.push(finding(
+                Severity::Warning,
+                codes::INBOX_RETENTION_SHORT,
+                format!(
+                    "processed ids are kept {} but a producer may deliver a message again for {}: a duplicate arriving in between is not recognised and is applied twice",
+                    format_duration(retention),
+                    format_duration(horizon)
+                ),
+            )
+            .advice(format!(
+                "keep ids at least {} (the deleting job and retention: in the config), or bound the producers' redelivery below {}",
+                format_duration(horizon),
+                format_duration(retention)
+            )));
+        }
+    }
+    let past = state.oldest_seconds.is_some_and(|s| {
+        i.retention
+            .is_some_and(|r| seconds(s) > r + RETENTION_SLACK)
+    });
+    match i.retention {
+        None => findings.push(
+            finding(
+                Severity::Warning,
+                codes::INBOX_UNRETAINED,
+                format!("{size}: no retention is configured for it, so nothing says anything deletes old ids, and an inbox nobody prunes grows for ever"),
+            )
+            .advice("name how long ids are kept (retention:) and how long producers may redeliver (producer_retry_horizon:) under inbox: NAME: in the config; delete older ids on a schedule"),
+        ),
+        Some(retention) if past => findings.push(
+            finding(
+                Severity::Warning,
+                codes::INBOX_UNRETAINED,
+                format!(
+                    "{size}: {} row(s) are older than the retention {}: nothing deletes them",
+                    state.past_retention,
+                    format_duration(retention)
+                ),
+            )
+            .advice(format!(
+                "delete ids older than {} on a schedule, in batches (or drop old partitions)",
+                format_duration(retention)
+            )),
+        ),
+        Some(_) => {}
+    }
+    if findings.is_empty() {
+        findings.push(finding(Severity::Ok, codes::INBOX_SIZE, size));
+    }
+    findings
 }
 
 /// An outbox or inbox that could not be read: UNKNOWN, in the server's words.

@@ -6,7 +6,7 @@
 use super::{
     camunda_incidents, dbos_workflows, kafka_hanging, kafka_lso, kafka_producers,
     kafka_transactions, modulith_publications, mysql_xa, pg_horizon, pg_outbox, pg_prepared,
-    pg_slots, reconcile, seata_globals, seata_sagas, seata_tcc,
+    pg_slots, reconcile, saga_instances, seata_globals, seata_sagas, seata_tcc,
 };
 use crate::codes::{self, Code};
 use crate::settings::probe::{Family, Probe, Registered, Registry};
@@ -29,6 +29,7 @@ pub static ALL: &[&dyn Probe] = &[
     &Registered::<modulith_publications::ModulithPublications>::new(),
     &Registered::<camunda_incidents::CamundaIncidents>::new(),
     &Registered::<dbos_workflows::DbosWorkflows>::new(),
+    &Registered::<saga_instances::SagaInstances>::new(),
     &Registered::<reconcile::Reconcile>::new(),
 ];
 

@@ -25,6 +25,11 @@ pub struct OutboxState {
     /// INSERT whose rows became visible after the cursor passed them.
     pub skipped: i64,
     pub skipped_ids: Vec<String>,
+    /// Published longer ago than the retention asked about: kept although nobody needs them.
+    pub published_past_retention: i64,
+    pub oldest_published_seconds: Option<f64>,
+    /// The table's size with its indexes.
+    pub bytes: Option<i64>,
 }
 
 pub async fn outbox(
@@ -33,7 +38,7 @@ pub async fn outbox(
     id: &str,
     created_at: &str,
     published_at: &str,
-    settle_seconds: f64,
+    (settle_seconds, retention_seconds): (f64, f64),
     show: i64,
 ) -> Result<OutboxState> {
     let (t, id, c, p) = (
@@ -49,13 +54,17 @@ SELECT count(*), count(*) FILTER (WHERE {p} IS NULL),
        min({c}) FILTER (WHERE {p} IS NULL),
        extract(epoch FROM statement_timestamp() - min({c}) FILTER (WHERE {p} IS NULL))::float8,
        (SELECT max_id::text FROM cursor),
-       count(*) FILTER (WHERE {skipped_rows})
+       count(*) FILTER (WHERE {skipped_rows}),
+       count(*) FILTER (WHERE {p} < statement_timestamp() - make_interval(secs => $2)),
+       extract(epoch FROM statement_timestamp() - min({p}))::float8,
+       pg_total_relation_size($3::text::regclass)
 FROM {t}"
     );
     let skipped = format!(
         "SELECT {id}::text AS skipped_id FROM {t}\nWHERE {skipped_rows}\nORDER BY {id} LIMIT $2"
     );
-    let summary_params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&settle_seconds];
+    let summary_params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] =
+        [&settle_seconds, &retention_seconds, &t];
     let skipped_params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&settle_seconds, &show];
     let (rows, ids) = tokio::try_join!(
         session.query(&summary, &summary_params),
@@ -72,6 +81,9 @@ FROM {t}"
         max_published_id: row.try_get(4)?,
         skipped: row.try_get(5)?,
         skipped_ids: ids.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?,
+        published_past_retention: row.try_get(6)?,
+        oldest_published_seconds: row.try_get(7)?,
+        bytes: row.try_get(8)?,
     })
 }
 
@@ -130,12 +142,29 @@ pub struct InboxState {
     pub rows: i64,
     pub oldest_at: Option<DateTime<Utc>>,
     pub oldest_seconds: Option<f64>,
+    /// Received longer ago than the retention asked about (0 when none was asked about).
+    pub past_retention: i64,
+    /// The table's size with its indexes.
+    pub bytes: Option<i64>,
 }
 
-pub async fn inbox(session: &Session, table: &str, created_at: &str) -> Result<InboxState> {
+/// An inbox's rows, its oldest, its size, and how many are older than `retention`.
+pub async fn inbox(
+    session: &Session,
+    table: &str,
+    created_at: &str,
+    retention: Option<std::time::Duration>,
+) -> Result<InboxState> {
     let (t, c) = (quote_name(table), quote_name(created_at));
-    let sql = format!("SELECT count(*), min({c}), extract(epoch FROM statement_timestamp() - min({c}))::float8 FROM {t}");
-    let rows = session.query(&sql, &[]).await?;
+    // Without a retention nothing is past it (NULL: the condition is never true).
+    let retention_seconds: Option<f64> = retention.map(|r| r.as_secs_f64());
+    let sql = format!(
+        "SELECT count(*), min({c}), extract(epoch FROM statement_timestamp() - min({c}))::float8,
+       count(*) FILTER (WHERE {c} < statement_timestamp() - make_interval(secs => $1::float8)),
+       pg_total_relation_size($2::text::regclass)
+FROM {t}"
+    );
+    let rows = session.query(&sql, &[&retention_seconds, &t]).await?;
     let row = rows
         .first()
         .ok_or_else(|| anyhow::anyhow!("the inbox query returned no row"))?;
@@ -143,6 +172,8 @@ pub async fn inbox(session: &Session, table: &str, created_at: &str) -> Result<I
         rows: row.try_get(0)?,
         oldest_at: row.try_get(1)?,
         oldest_seconds: row.try_get(2)?,
+        past_retention: row.try_get(3)?,
+        bytes: row.try_get(4)?,
     })
 }
 

@@ -39,6 +39,7 @@ pub enum CommandSettings {
     ResolveModulith(Box<super::modulith::ResolveModulithSettings>),
     ResolveCamunda(Box<super::camunda::ResolveCamundaSettings>),
     ResolveDbos(Box<super::dbos::ResolveDbosSettings>),
+    ResolveSaga(Box<super::saga::ResolveSagaSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -195,6 +196,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::Dbos(a)) => {
             S::ResolveDbos(Box::new(super::dbos::resolve_dbos(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Saga(a)) => {
+            S::ResolveSaga(Box::new(super::saga::resolve_saga(t, a)?))
         }
         Command::Resolve(ResolveCommand::Camunda(a)) => {
             S::ResolveCamunda(Box::new(super::camunda::resolve_camunda(t, a)?))

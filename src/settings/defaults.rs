@@ -139,6 +139,11 @@ impl Entry {
         }
     }
 
+    /// The value of a true-or-false entry.
+    pub const fn flag(&self) -> bool {
+        matches!(self.value, Value::Bool(true))
+    }
+
     /// The default as clap's `default_value` for the flag.
     pub fn default_text(&self) -> String {
         self.value.text()
@@ -381,6 +386,48 @@ pub const OUTBOX_SHOW: Entry = entry(
     Some("pg outbox --show"),
     Value::Number(20),
     "how many skipped ids the table lists",
+);
+pub const OUTBOX_RETENTION: Entry = entry(
+    Some("outbox.*.retention"),
+    None,
+    Value::Duration(Duration::from_secs(7 * 24 * 3600)),
+    "how long published rows may be kept: one published longer ago means nothing deletes them",
+);
+pub const SAGA_ID_COLUMN: Entry = entry(
+    Some("sagas.*.id"),
+    None,
+    Value::Text("id"),
+    "the saga table's id column",
+);
+pub const SAGA_STATE_COLUMN: Entry = entry(
+    Some("sagas.*.state"),
+    None,
+    Value::Text("state"),
+    "the saga table's state column (its values named under states:)",
+);
+pub const SAGA_UPDATED_AT_COLUMN: Entry = entry(
+    Some("sagas.*.updated_at"),
+    None,
+    Value::Text("updated_at"),
+    "the column the service sets at every step (a timestamp): its progress",
+);
+pub const SAGA_STALLED_AFTER: Entry = entry(
+    Some("sagas.*.stalled_after"),
+    None,
+    Value::Duration(mins(10)),
+    "how long an unfinished saga may go without progress (updated_at) before it is stalled",
+);
+pub const SAGA_UNKNOWN_ESCALATE_AFTER: Entry = entry(
+    Some("sagas.*.unknown_escalate_after"),
+    None,
+    Value::Duration(mins(15)),
+    "how long a saga may wait in an unknown state (an external call's outcome not known) before a person must establish it",
+);
+pub const SAGA_CHECK: Entry = entry(
+    Some("sagas.*.check"),
+    None,
+    Value::Bool(true),
+    "watch the saga in `indoubt check` (a saga is configured to be watched: set false to leave it to `indoubt saga`)",
 );
 pub const SEATA_GLOBAL_TABLE: Entry = entry(
     Some("seata.*.global_table"),
@@ -640,6 +687,7 @@ pub const ALL: &[Entry] = &[
     OUTBOX_CRITICAL_AGE,
     OUTBOX_CHECK,
     OUTBOX_SHOW,
+    OUTBOX_RETENTION,
     INBOX_CREATED_AT_COLUMN,
     SEATA_GLOBAL_TABLE,
     SEATA_BRANCH_TABLE,
@@ -667,6 +715,12 @@ pub const ALL: &[Entry] = &[
     DBOS_CRITICAL_AGE,
     DBOS_ERROR_WINDOW,
     DBOS_CHECK,
+    SAGA_ID_COLUMN,
+    SAGA_STATE_COLUMN,
+    SAGA_UPDATED_AT_COLUMN,
+    SAGA_STALLED_AFTER,
+    SAGA_UNKNOWN_ESCALATE_AFTER,
+    SAGA_CHECK,
     AUDIT_PATH,
     DECISION_SOURCE_KIND,
     DECISION_SOURCE_KEY,

@@ -19,6 +19,7 @@ pub mod pg;
 pub mod probe;
 pub mod reconcile;
 pub mod resolution;
+pub mod saga;
 pub mod seata;
 pub mod targets;
 

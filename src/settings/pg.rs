@@ -59,6 +59,7 @@ pub struct Outbox {
     pub settle: Setting<Duration>,
     pub warning_age: Setting<Duration>,
     pub critical_age: Setting<Duration>,
+    pub retention: Setting<Duration>,
     pub check: bool,
 }
 
@@ -69,6 +70,8 @@ pub struct Inbox {
     pub target: Referenced,
     pub table: String,
     pub created_at_column: String,
+    pub retention: Option<Duration>,
+    pub producer_retry_horizon: Option<Duration>,
 }
 
 /// An outbox's fields with their defaults and sources (its age pair unchecked: `config
@@ -85,6 +88,7 @@ pub fn outbox(t: &Targets, name: &str, o: &OutboxConfig) -> Outbox {
         settle: Setting::duration_in(&defaults::OUTBOX_SETTLE, name, o.settle),
         warning_age: Setting::duration_in(&defaults::OUTBOX_WARNING_AGE, name, o.warning_age),
         critical_age: Setting::duration_in(&defaults::OUTBOX_CRITICAL_AGE, name, o.critical_age),
+        retention: Setting::duration_in(&defaults::OUTBOX_RETENTION, name, o.retention),
         check: o.check,
     }
 }
@@ -96,5 +100,7 @@ pub fn inbox(t: &Targets, name: &str, i: &InboxConfig) -> Inbox {
         target: t.referenced(&i.postgres),
         table: i.table.clone(),
         created_at_column: i.created_at_column.clone(),
+        retention: i.retention,
+        producer_retry_horizon: i.producer_retry_horizon,
     }
 }

@@ -1,7 +1,7 @@
 //! Golden output of `pg outbox` (report::golden): an outbox with a backlog past its
 //! critical age whose id cursor skipped rows, one with a small backlog and growth since
 //! the previous check, one the server refused to read, and an inbox; the findings through
-//! `outbox_findings`, `inbox_finding` and `unreadable`, as a run judges them.
+//! `outbox_findings`, `inbox_findings` and `unreadable`, as a run judges them.
 
 use super::*;
 use crate::report::golden::{self, ago, fixed_now, Expect, Layouts};
@@ -12,7 +12,7 @@ const ORDERS_TABLE: &str = "orders_service.transactional_outbox_order_events_v2"
 
 fn config() -> String {
     format!(
-        "{}outbox:\n  orders:\n    postgres: prod-orders\n    table: {ORDERS_TABLE}\n    id_column: event_seq\n    created_at_column: created_at\n    published_at_column: relayed_at\n    settle: 5m\n    warning_age: 15m\n    critical_age: 1h\n  billing:\n    postgres: prod-orders\n    table: billing.outbox\n  payments:\n    postgres: prod-orders\n    table: payments.outbox\ninbox:\n  shipments:\n    postgres: prod-orders\n    table: shipments.inbox\n    created_at_column: received_at\n",
+        "{}outbox:\n  orders:\n    postgres: prod-orders\n    table: {ORDERS_TABLE}\n    id_column: event_seq\n    created_at_column: created_at\n    published_at_column: relayed_at\n    settle: 5m\n    warning_age: 15m\n    critical_age: 1h\n  billing:\n    postgres: prod-orders\n    table: billing.outbox\n  payments:\n    postgres: prod-orders\n    table: payments.outbox\ninbox:\n  shipments:\n    postgres: prod-orders\n    table: shipments.inbox\n    created_at_column: received_at\n    retention: 7d\n    producer_retry_horizon: 14d\n",
         golden::CONFIG
     )
 }
@@ -30,6 +30,9 @@ fn state(rows: i64, unpublished: i64, oldest: i64, skipped: &[&str]) -> OutboxSt
         max_published_id: Some("18446744".into()),
         skipped: skipped.len() as i64,
         skipped_ids: skipped.iter().map(|s| s.to_string()).collect(),
+        published_past_retention: 0,
+        oldest_published_seconds: Some(oldest as f64),
+        bytes: Some(rows * 900),
     }
 }
 
@@ -66,7 +69,10 @@ fn report() -> Report<OutboxReport> {
         last_check_at: None,
     });
     let billing = by_name("billing");
-    let billing_state = state(88_310, 37, 9 * 60, &[]);
+    // Billing's relay keeps up, but nothing deletes what it published.
+    let mut billing_state = state(88_310, 37, 9 * 60, &[]);
+    billing_state.published_past_retention = 61_020;
+    billing_state.oldest_published_seconds = Some(86_400.0 * 30.0);
     let growth = Growth {
         rows: 29,
         since: ago(5 * 60),
@@ -105,15 +111,24 @@ fn report() -> Report<OutboxReport> {
         rows: 5_310_442,
         oldest_at: Some(ago(86_400 * 41)),
         oldest_seconds: Some(86_400.0 * 41.0),
+        past_retention: 4_102_331,
+        bytes: Some(1_310_720_000),
     };
-    findings.push(inbox_finding(
+    let inbox_growth = Growth {
+        rows: 1_877,
+        since: ago(60),
+    };
+    findings.extend(inbox_findings(
+        inbox,
         format!("inbox {} ({})", inbox.name, inbox.table),
         &inbox_state,
+        Some(inbox_growth),
     ));
     let inboxes = vec![InboxEntry {
         name: inbox.name.clone(),
         table: inbox.table.clone(),
         state: Some(inbox_state),
+        growth_since_last_check: Some(inbox_growth.rows),
     }];
     let target = Target {
         name: None,

@@ -11,6 +11,7 @@ pub mod kafka;
 pub mod modulith;
 pub mod mysql;
 pub mod pg;
+pub mod saga;
 pub mod seata;
 pub mod seata_at;
 

@@ -1,0 +1,312 @@
+//! `indoubt resolve saga NAME ID… --escalate|--release [--lock TABLE]`: raises stuck
+//! instances of a hand-written saga in its manual queue (once: one with an open item is
+//! left), or sets entities held for a saga that is done, failed, missing or overdue back
+//! to their released state (guarded by the saga and version read). Each id is read first
+//! and shown with what it is; a mistyped one stops everything. Compensation and forward
+//! recovery are the service's: never run here.
+
+use crate::codes;
+use crate::context::Context;
+use crate::findings::{Finding, Severity};
+use crate::report::evidence::Block;
+use crate::report::table::Style;
+use crate::report::{self, Report, TableView, Target};
+use crate::resolve::apply::saga::{SagaWrite, Write};
+use crate::resolve::flow::{self, Recorded};
+use crate::saga::read::{self, Held, SagaRow};
+use crate::settings::saga::{ResolveSagaSettings, SagaAction, SagaEntry};
+use crate::shown;
+use crate::term::Shown;
+use crate::units::{format_duration, seconds};
+use anyhow::Result;
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct ResolveSagaReport {
+    saga: String,
+    action: &'static str,
+    /// What each id was when read.
+    found: Vec<serde_json::Value>,
+    #[serde(flatten)]
+    recorded: Recorded,
+    #[serde(skip)]
+    blocks: Vec<Block>,
+}
+
+pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
+    let e = &s.saga;
+    let target = super::appdb_common::target(&e.db)?;
+    let report_target = target.report_target();
+    let mut data = ResolveSagaReport {
+        saga: e.name.clone(),
+        action: match s.action {
+            SagaAction::Escalate => "escalate",
+            SagaAction::Release => "release",
+        },
+        found: Vec::new(),
+        recorded: Recorded::default(),
+        blocks: Vec::new(),
+    };
+    let refuse =
+        |message: String| Finding::new(Severity::Unknown, codes::NOT_THERE, e.subject(), message);
+    let mut session = super::appdb_common::connect(ctx, &e.db).await?;
+    let problems = read::problems(&mut session, &e.saga).await?;
+    let kinds = match problems.is_empty() {
+        true => read::kinds(&mut session, &e.saga).await?.ok(),
+        false => None,
+    };
+    let Some(kinds) = kinds else {
+        session.close().await;
+        let finding = refuse(
+            "nothing done: the saga's tables cannot be read or judged; `indoubt saga` says why"
+                .into(),
+        );
+        return finish(ctx, report_target, vec![finding], data);
+    };
+    let mut stop = Vec::new();
+    let mut done_already = Vec::new();
+    let mut subjects = Vec::new();
+    for id in &s.ids {
+        let planned = match (s.action, s.lock) {
+            (SagaAction::Escalate, _) => {
+                match read::instance(&mut session, &e.saga, kinds, id).await? {
+                    None => Err(Box::new(refuse(format!(
+                        "nothing done: saga {} has no instance {id} (mistyped?)",
+                        e.name
+                    )))),
+                    Some(r) => escalation(e, &r).map(|reason| (serde_json::json!({"id": r.id, "state": r.state, "step": r.step, "attempts": r.attempts, "idle_seconds": r.idle_seconds.round(), "queue_open": r.queue_open, "context": e.context(&r.context)}), escalate_block(e, &r, &reason), Write::Escalate, crate::saga::write::escalate(e.db.dialect(), &e.saga, &r.id, &reason))),
+                }
+            }
+            (SagaAction::Release, Some(lock)) => {
+                let config = &e.saga.locks[lock];
+                match read::entity(&mut session, &e.saga, kinds, config, id).await? {
+                    None => Err(Box::new(refuse(format!(
+                        "nothing done: {} has no entity {id} (mistyped?)",
+                        config.table
+                    )))),
+                    Some((state, held)) => release_check(e, lock, &state, &held).map(|why| {
+                        (
+                            serde_json::json!({"id": held.id, "state": state, "saga_id": held.saga_id, "saga_state": held.saga_state, "version": held.version, "why": why}),
+                            release_block(e, lock, &state, &held, &why),
+                            Write::Release { lock, held: held.clone() },
+                            crate::saga::write::release(
+                                e.db.dialect(),
+                                config,
+                                &held.id,
+                                held.saga_id.as_deref(),
+                                held.version.as_deref(),
+                            ),
+                        )
+                    }),
+                }
+            }
+            (SagaAction::Release, None) => return Err(anyhow::anyhow!("no lock table")),
+        };
+        match planned {
+            Err(finding) if finding.severity == Severity::Ok => done_already.push(*finding),
+            Err(finding) => stop.push(*finding),
+            Ok((found, block, write, Some(statement))) => {
+                data.found.push(found.clone());
+                data.blocks.push(block.clone());
+                let evidence = serde_json::json!({"saga": e.name, "found": found});
+                subjects.push(SagaWrite::new(
+                    super::appdb_common::target(&e.db)?,
+                    (e.name.clone(), e.saga.clone(), kinds),
+                    id.clone(),
+                    write,
+                    statement,
+                    evidence,
+                    vec![block],
+                    ctx.timeout,
+                ));
+            }
+            Ok((_, _, _, None)) => stop.push(refuse(
+                "nothing done: the config names no manual queue or released state".into(),
+            )),
+        }
+    }
+    session.close().await;
+    if !stop.is_empty() {
+        stop.extend(done_already);
+        return finish(ctx, report_target, stop, data);
+    }
+    if subjects.is_empty() {
+        return finish(ctx, report_target, done_already, data);
+    }
+    let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
+    let (mut findings, recorded) = Recorded::of(done);
+    findings.extend(done_already);
+    data.recorded = recorded;
+    finish(ctx, report_target, findings, data)
+}
+
+/// How long ago, from seconds.
+fn ago(secs: Option<f64>) -> String {
+    secs.map_or("unknown".into(), |s| format_duration(seconds(s)))
+}
+
+/// The reason written into the queue, or why the saga is not raised.
+fn escalation(e: &SagaEntry, r: &SagaRow) -> Result<String, Box<Finding>> {
+    let st = &e.saga.layout.states;
+    if st.done.contains(&r.state) {
+        return Err(Box::new(Finding::new(
+            Severity::Warning,
+            codes::NOT_JUDGED,
+            e.subject(),
+            format!(
+                "nothing done: saga {} is {} (done): nothing needs a person",
+                r.id, r.state
+            ),
+        )));
+    }
+    if r.queue_open > 0 {
+        return Err(Box::new(Finding::new(
+            Severity::Ok,
+            codes::ALREADY_RESOLVED,
+            e.subject(),
+            format!(
+                "nothing to do: saga {} has an open item in the manual queue, waiting {}",
+                r.id,
+                ago(r.queued_seconds)
+            ),
+        )));
+    }
+    let mut reason = format!("indoubt: saga {} {} is {}", e.name, r.id, r.state);
+    if let Some(step) = &r.step {
+        reason.push_str(&format!(" at step {step}"));
+    }
+    if let Some(n) = r.attempts {
+        reason.push_str(&format!(" after {n} attempt(s)"));
+    }
+    reason.push_str(&format!(
+        ", no progress for {}",
+        format_duration(seconds(r.idle_seconds))
+    ));
+    if let Some(side) = e.past_pivot(r.step.as_deref().unwrap_or(&r.state)) {
+        reason.push_str(match side {
+            true => "; past the pivot: drive it forward only",
+            false => "; before the pivot: it may be compensated",
+        });
+    }
+    if let Some(context) = e.context(&r.context) {
+        reason.push_str(&format!(": {context}"));
+    }
+    Ok(reason)
+}
+
+fn escalate_block(e: &SagaEntry, r: &SagaRow, reason: &str) -> Block {
+    let mut b = Block::new(shown!("saga {} instance {}", e.name, r.id));
+    b.field("state", shown!("{}", r.state))
+        .field("step", shown!("{}", r.step.as_deref().unwrap_or("-")))
+        .field(
+            "attempts",
+            shown!("{}", r.attempts.map_or("-".into(), |n| n.to_string())),
+        )
+        .field(
+            "no progress for",
+            shown!("{}", format_duration(seconds(r.idle_seconds))),
+        )
+        .field("manual queue", shown!("no open item"))
+        .field("reason written", shown!("{}", reason));
+    b
+}
+
+/// Why the entity may be released (its saga no longer runs), or why not.
+fn release_check(
+    e: &SagaEntry,
+    lock: usize,
+    state: &str,
+    h: &Held,
+) -> Result<String, Box<Finding>> {
+    let config = &e.saga.locks[lock];
+    let st = &e.saga.layout.states;
+    if !config.held.iter().any(|s| s == state) {
+        return Err(Box::new(Finding::new(
+            Severity::Ok,
+            codes::ALREADY_RESOLVED,
+            e.subject(),
+            format!(
+                "nothing to do: {} {} is {state}, not held",
+                config.table, h.id
+            ),
+        )));
+    }
+    let saga = h.saga_id.as_deref().unwrap_or("(none)");
+    match &h.saga_state {
+        None => Ok(format!("saga {saga} is not in the saga table")),
+        Some(s) if st.done.contains(s) => Ok(format!("saga {saga} is {s} (done)")),
+        Some(s) if st.failed.contains(s) => Ok(format!("saga {saga} is {s} (failed)")),
+        Some(s) => {
+            let lim = &e.saga.limits;
+            let overdue = match (lim.deadline, h.saga_age_seconds) {
+                (Some(d), Some(age)) => seconds(age) >= d,
+                _ => seconds(h.saga_idle_seconds.unwrap_or(0.0)) >= lim.stalled_after,
+            };
+            match overdue {
+                true => Ok(format!(
+                    "saga {saga} is {s}, started {} ago and no progress for {}: overdue",
+                    ago(h.saga_age_seconds),
+                    ago(h.saga_idle_seconds)
+                )),
+                false => Err(Box::new(Finding::new(
+                    Severity::Warning,
+                    codes::NOT_JUDGED,
+                    e.subject(),
+                    format!(
+                        "nothing done: {} {} is held by saga {saga}, which is {s} and still within its time (progress {} ago): releasing it would let another saga take what this one still uses",
+                        config.table, h.id, ago(h.saga_idle_seconds)
+                    ),
+                ))),
+            }
+        }
+    }
+}
+
+fn release_block(e: &SagaEntry, lock: usize, state: &str, h: &Held, why: &str) -> Block {
+    let config = &e.saga.locks[lock];
+    let mut b = Block::new(shown!("{} entity {}", config.table, h.id));
+    b.field("state", shown!("{}", state))
+        .field(
+            "held by",
+            shown!("saga {}", h.saga_id.as_deref().unwrap_or("(none)")),
+        )
+        .field("why free", shown!("{}", why))
+        .field(
+            "guard",
+            match (&config.version, &h.version) {
+                (Some(c), Some(v)) => shown!("still {} by that saga, {} = {}", state, c, v),
+                (Some(c), None) => shown!("still {} by that saga, {} NULL", state, c),
+                (None, _) => shown!(
+                    "still {} by that saga (no version column: name one under version:)",
+                    state
+                ),
+            },
+        )
+        .field(
+            "set to",
+            shown!("{}", config.released.as_deref().unwrap_or("?")),
+        );
+    b
+}
+
+fn finish(
+    ctx: &Context,
+    target: Target,
+    findings: Vec<Finding>,
+    data: ResolveSagaReport,
+) -> Result<Severity> {
+    let report = Report::new("resolve saga", target, findings, data);
+    report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}
+
+impl TableView for ResolveSagaReport {
+    fn tables(&self, style: &Style) -> Vec<Shown> {
+        let mut lines = match self.blocks.is_empty() {
+            true => Vec::new(),
+            false => self.recorded.evidence(&self.blocks, style),
+        };
+        lines.extend(self.recorded.recorded_in());
+        lines
+    }
+}

@@ -1,0 +1,104 @@
+//! Hand-written sagas: a table a service keeps one row per saga instance in, the states
+//! it moves through, the entities it holds while it runs (semantic locks) and the queue a
+//! person works stuck ones from — read on PostgreSQL or MySQL/MariaDB, and the two
+//! writes indoubt makes there (an item in the manual queue, an orphaned entity released).
+
+pub mod read;
+mod spell;
+pub mod write;
+
+use std::time::Duration;
+
+/// Where a saga's rows are and what its columns and states are called.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub table: String,
+    pub id: String,
+    pub state: String,
+    pub updated_at: String,
+    pub started_at: Option<String>,
+    pub attempts: Option<String>,
+    pub step: Option<String>,
+    /// The columns its business context is rendered from.
+    pub context: Vec<String>,
+    pub states: States,
+}
+
+/// The state column's values, by what they mean.
+#[derive(Debug, Clone, Default)]
+pub struct States {
+    pub running: Vec<String>,
+    pub done: Vec<String>,
+    pub failed: Vec<String>,
+    pub compensating: Vec<String>,
+    pub unknown: Vec<String>,
+}
+
+impl States {
+    /// Whether the config lists `state` at all.
+    pub fn listed(&self, state: &str) -> bool {
+        [
+            &self.running,
+            &self.done,
+            &self.failed,
+            &self.compensating,
+            &self.unknown,
+        ]
+        .iter()
+        .any(|list| list.iter().any(|s| s == state))
+    }
+}
+
+/// What makes a saga stuck.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// No progress (updated_at) for this long.
+    pub stalled_after: Duration,
+    /// Not done this long after it started.
+    pub deadline: Option<Duration>,
+    pub max_attempts: Option<u64>,
+    /// In an `unknown` state this long.
+    pub unknown_after: Duration,
+}
+
+/// The table a person works stuck sagas from.
+#[derive(Debug, Clone)]
+pub struct Queue {
+    pub table: String,
+    pub saga_id: String,
+    pub created_at: String,
+    pub resolved_at: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// Entities a running saga holds by setting their state.
+#[derive(Debug, Clone)]
+pub struct Lock {
+    pub table: String,
+    pub id: String,
+    pub state: String,
+    pub held: Vec<String>,
+    pub saga_id: String,
+    pub released: Option<String>,
+    /// The column every write of the entity changes: the release's guard.
+    pub version: Option<String>,
+}
+
+/// Everything one saga's reads name.
+#[derive(Debug, Clone)]
+pub struct Saga {
+    pub layout: Layout,
+    pub limits: Limits,
+    pub queue: Option<Queue>,
+    pub locks: Vec<Lock>,
+}
+
+/// How a time column is compared with the server's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeKind {
+    /// PostgreSQL's timestamptz: an instant.
+    Zoned,
+    /// A time without a zone (PostgreSQL's timestamp and date, MySQL's DATETIME and
+    /// TIMESTAMP as a session reads them): compared with the session's local time.
+    Local,
+}
