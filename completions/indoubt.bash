@@ -55,6 +55,9 @@ _indoubt() {
             indoubt,resolve)
                 cmd="indoubt__subcmd__resolve"
                 ;;
+            indoubt,saga)
+                cmd="indoubt__subcmd__saga"
+                ;;
             indoubt,seata)
                 cmd="indoubt__subcmd__seata"
                 ;;
@@ -160,6 +163,9 @@ _indoubt() {
             indoubt__subcmd__help,resolve)
                 cmd="indoubt__subcmd__help__subcmd__resolve"
                 ;;
+            indoubt__subcmd__help,saga)
+                cmd="indoubt__subcmd__help__subcmd__saga"
+                ;;
             indoubt__subcmd__help,seata)
                 cmd="indoubt__subcmd__help__subcmd__seata"
                 ;;
@@ -234,6 +240,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__help__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__pg"
+                ;;
+            indoubt__subcmd__help__subcmd__resolve,saga)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__saga"
                 ;;
             indoubt__subcmd__help__subcmd__resolve,tcc)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__tcc"
@@ -355,6 +364,9 @@ _indoubt() {
             indoubt__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__pg"
                 ;;
+            indoubt__subcmd__resolve,saga)
+                cmd="indoubt__subcmd__resolve__subcmd__saga"
+                ;;
             indoubt__subcmd__resolve,tcc)
                 cmd="indoubt__subcmd__resolve__subcmd__tcc"
                 ;;
@@ -381,6 +393,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__pg"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,saga)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__saga"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,tcc)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__tcc"
@@ -416,7 +431,7 @@ _indoubt() {
 
     case "${cmd}" in
         indoubt)
-            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help"
+            opts="-o -v -h -V --config --output --color --no-color --width --verbose --timeout --help --version pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -829,11 +844,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos saga" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos saga" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)
@@ -1150,7 +1165,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help)
-            opts="pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help"
+            opts="pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1556,7 +1571,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at modulith camunda dbos"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1667,9 +1682,37 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__saga)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__tcc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__saga)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2978,7 +3021,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos saga help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3186,7 +3229,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at modulith camunda dbos help"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3298,6 +3341,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__pg)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__saga)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3629,6 +3686,60 @@ _indoubt() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        indoubt__subcmd__resolve__subcmd__saga)
+            opts="-o -v -h --escalate --release --lock --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         indoubt__subcmd__resolve__subcmd__tcc)
             opts="-o -v -h --branch-id --as --coordinator --client --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -3664,6 +3775,44 @@ _indoubt() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__saga)
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3937,11 +4086,11 @@ _indoubt() {
                     return 0
                     ;;
                 --only)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos saga" -- "${cur}"))
                     return 0
                     ;;
                 --skip)
-                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pg kafka mysql reconcile outbox seata modulith camunda dbos saga" -- "${cur}"))
                     return 0
                     ;;
                 --concurrency)

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
             cand dbos 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
+            cand saga 'Hand-written sagas: failed or stuck instances and whether a person was told, outcomes not known, entities held for sagas that no longer run'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -517,6 +518,19 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;dbos;help;help'= {
         }
+        &'indoubt;saga'= {
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;reconcile'= {
             cand --pg 'The database: a target name, a postgres:// URL or conninfo'
             cand --query 'Returns the id (text or integer) and optionally the row''s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)'
@@ -570,6 +584,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+            cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;pg'= {
@@ -762,6 +777,27 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;resolve;saga'= {
+            cand --lock 'The lock table of the entities (when the saga has several)'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --escalate 'Insert each saga into the manual queue with what is known of it, unless it has an open item there'
+            cand --release 'Set each entity back to the lock''s released state and clear its saga, while it is still held by the same saga (and version) as read'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
@@ -771,6 +807,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+            cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
@@ -788,6 +825,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;resolve;help;camunda'= {
         }
         &'indoubt;resolve;help;dbos'= {
+        }
+        &'indoubt;resolve;help;saga'= {
         }
         &'indoubt;resolve;help;help'= {
         }
@@ -964,6 +1003,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand modulith 'Inspect Spring Modulith''s event publication registry: events never delivered'
             cand camunda 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
             cand dbos 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
+            cand saga 'Hand-written sagas: failed or stuck instances and whether a person was told, outcomes not known, entities held for sagas that no longer run'
             cand reconcile 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
             cand resolve 'Resolve an in-doubt transaction: evidence, the coordinator''s decision, confirmation, audit'
             cand audit 'Read and verify the audit trail of resolutions'
@@ -1032,6 +1072,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         }
         &'indoubt;help;dbos;workflows'= {
         }
+        &'indoubt;help;saga'= {
+        }
         &'indoubt;help;reconcile'= {
         }
         &'indoubt;help;resolve'= {
@@ -1043,6 +1085,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand modulith 'Delete a Spring Modulith registry''s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
             cand camunda 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident''s) through the engine''s REST API, which resolves the incident the engine''s way; without a REST API configured, print the call'
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+            cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
         }
         &'indoubt;help;resolve;pg'= {
         }
@@ -1059,6 +1102,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;resolve;camunda'= {
         }
         &'indoubt;help;resolve;dbos'= {
+        }
+        &'indoubt;help;resolve;saga'= {
         }
         &'indoubt;help;audit'= {
             cand list 'List audit records'

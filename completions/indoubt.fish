@@ -47,6 +47,7 @@ complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "seata" -d 'Inspect 
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "modulith" -d 'Inspect Spring Modulith\'s event publication registry: events never delivered'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "camunda" -d 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "dbos" -d 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
+complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "saga" -d 'Hand-written sagas: failed or stuck instances and whether a person was told, outcomes not known, entities held for sagas that no longer run'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
 complete -c indoubt -n "__fish_indoubt_needs_command" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
@@ -498,6 +499,21 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand dbos; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand dbos; and __fish_seen_subcommand_from workflows" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand dbos; and __fish_seen_subcommand_from help" -f -a "workflows" -d 'DBOS workflows DBOS gave up on or that failed, PENDING ones nothing runs, and queues their heads hold'
 complete -c indoubt -n "__fish_indoubt_using_subcommand dbos; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand saga" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l pg -d 'The database: a target name, a postgres:// URL or conninfo' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l query -d 'Returns the id (text or integer) and optionally the row\'s time, for rows in [$1, $2); an id longer than 4096 bytes is refused (exit 3, naming the row)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s b -l bootstrap-server -d 'Bootstrap servers, host:port[,host:port…]' -r
@@ -532,30 +548,31 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l count-only
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
 wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
 json\t''
 yaml\t''
 nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
 prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -l no-color -d 'Never use colour: --color never'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -s v -l verbose -d 'Print what is being done on stderr'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "tcc" -d 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator\'s next Cancel (or Confirm) finds it done'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "at" -d 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch\'s undo log'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "modulith" -d 'Delete a Spring Modulith registry\'s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "camunda" -d 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident\'s) through the engine\'s REST API, which resolves the incident the engine\'s way; without a REST API configured, print the call'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "dbos" -d 'Resume or cancel DBOS workflows through DBOS\'s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "tcc" -d 'Mark one Seata TCC Try cancelled (or confirmed) in its fence once that phase was done by hand, so the coordinator\'s next Cancel (or Confirm) finds it done'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "at" -d 'Let a Seata AT rollback that a dirty write holds up go on while the coordinator retries it: set the changed rows back to what the branch wrote, or delete the branch\'s undo log'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "modulith" -d 'Delete a Spring Modulith registry\'s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "camunda" -d 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident\'s) through the engine\'s REST API, which resolves the incident the engine\'s way; without a REST API configured, print the call'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "dbos" -d 'Resume or cancel DBOS workflows through DBOS\'s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "saga" -d 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service\'s and are only advised'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and not __fish_seen_subcommand_from pg mysql kafka tcc at modulith camunda dbos saga help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -l pg -d 'A target name from the config, a postgres:// URL or a key=value conninfo string [default: the config\'s only postgres target, else the PG* environment variables]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s h -l host -d 'The server\'s host name, IP address or socket directory, as psql\'s -h' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from pg" -s p -l port -d 'The server\'s port, as psql\'s -p' -r
@@ -760,6 +777,29 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from dbos" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from dbos" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from dbos" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l lock -d 'The lock table of the entities (when the saga has several)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l reason -d 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l ticket -d 'Ticket or incident id, recorded in the audit trail' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l audit-log -d 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
+wide\t'The table with every column (`table` leaves the less important ones out, and says which)'
+json\t''
+yaml\t''
+nagios\t'`check` only: one Nagios/Icinga plugin status line with perfdata'
+prometheus\t'`check` only: Prometheus text exposition (node_exporter textfile collector)'"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l color -d 'Colour: auto (a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l width -d 'Lay tables out for N columns [default: the terminal\'s width, else $COLUMNS, else 80]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l timeout -d 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l escalate -d 'Insert each saga into the manual queue with what is known of it, unless it has an open item there'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l release -d 'Set each entity back to the lock\'s released state and clear its saga, while it is still held by the same saga (and version) as read'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l yes -d 'Confirm without a prompt (runbooks); needs --reason'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l dry-run -d 'Show the evidence and the exact statement; change nothing, record nothing'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -l no-color -d 'Never use colour: --color never'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -s v -l verbose -d 'Print what is being done on stderr'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from saga" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "pg" -d 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic decision'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "mysql" -d 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator\'s decision where one is found, else as an explicit, recorded heuristic'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "kafka" -d 'Abort a hanging Kafka transaction on one partition (WriteTxnMarkers to its leader), then check that the LSO moved'
@@ -768,6 +808,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "modulith" -d 'Delete a Spring Modulith registry\'s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "camunda" -d 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident\'s) through the engine\'s REST API, which resolves the incident the engine\'s way; without a REST API configured, print the call'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "dbos" -d 'Resume or cancel DBOS workflows through DBOS\'s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "saga" -d 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service\'s and are only advised'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand audit; and not __fish_seen_subcommand_from list verify reseal help" -s o -l output -d 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)' -r -f -a "table\t''
@@ -887,7 +928,8 @@ outbox\t'outbox entries with `check: true`'
 seata\t'seata coordinators with `check: true`'
 modulith\t'modulith registries with `check: true`'
 camunda\t'camunda engines with `check: true`'
-dbos\t'dbos applications with `check: true`'"
+dbos\t'dbos applications with `check: true`'
+saga\t'sagas (those without `check: false`)'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
@@ -896,7 +938,8 @@ outbox\t'outbox entries with `check: true`'
 seata\t'seata coordinators with `check: true`'
 modulith\t'modulith registries with `check: true`'
 camunda\t'camunda engines with `check: true`'
-dbos\t'dbos applications with `check: true`'"
+dbos\t'dbos applications with `check: true`'
+saga\t'sagas (those without `check: false`)'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l prometheus-file -d 'Also write the Prometheus exposition to FILE, atomically (temp file + rename), for node_exporter\'s textfile collector; a link at FILE is refused' -r -F
 complete -c indoubt -n "__fish_indoubt_using_subcommand check" -l config -d 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]' -r -F
@@ -924,7 +967,8 @@ outbox\t'outbox entries with `check: true`'
 seata\t'seata coordinators with `check: true`'
 modulith\t'modulith registries with `check: true`'
 camunda\t'camunda engines with `check: true`'
-dbos\t'dbos applications with `check: true`'"
+dbos\t'dbos applications with `check: true`'
+saga\t'sagas (those without `check: false`)'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l skip -d 'Run all but these checks' -r -f -a "pg\t'pg prepared, pg slots, pg horizon on every postgres target'
 kafka\t'kafka lso and kafka hanging on every kafka target'
 mysql\t'mysql xa (prepared XA branches and the history list) on every mysql target'
@@ -933,7 +977,8 @@ outbox\t'outbox entries with `check: true`'
 seata\t'seata coordinators with `check: true`'
 modulith\t'modulith registries with `check: true`'
 camunda\t'camunda engines with `check: true`'
-dbos\t'dbos applications with `check: true`'"
+dbos\t'dbos applications with `check: true`'
+saga\t'sagas (those without `check: false`)'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l concurrency -d 'Checks running at once; each server is still reached over one connection [default: 4 per CPU, from 8 to 32]' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l listen -d 'The address to serve /metrics, /healthz and /-/ready on' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand serve" -l interval -d 'How often the checks run (one run at a time; /metrics serves the last completed)' -r
@@ -967,21 +1012,22 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l timeout -d '
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "pg" -d 'Inspect PostgreSQL'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "seata" -d 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "modulith" -d 'Inspect Spring Modulith\'s event publication registry: events never delivered'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "camunda" -d 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "dbos" -d 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "config" -d 'Inspect the config file'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
-complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos reconcile resolve audit config check serve explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "pg" -d 'Inspect PostgreSQL'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "kafka" -d 'Inspect Kafka: LSO gaps, producers, transactions, hanging transactions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "mysql" -d 'Inspect MySQL and MariaDB: prepared XA branches and the purge they hold back'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "seata" -d 'Inspect Apache Seata: global transactions that never end, and the row locks they hold'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "modulith" -d 'Inspect Spring Modulith\'s event publication registry: events never delivered'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "camunda" -d 'Inspect Camunda 7 / Operaton: incidents, jobs that keep failing, locks left behind'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "dbos" -d 'Inspect DBOS Transact: workflows given up, stranded by a deploy, or holding a queue'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "saga" -d 'Hand-written sagas: failed or stuck instances and whether a person was told, outcomes not known, entities held for sagas that no longer run'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "reconcile" -d 'Compare the ids in a database window with the ids in a topic (dual-write gaps)'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "resolve" -d 'Resolve an in-doubt transaction: evidence, the coordinator\'s decision, confirmation, audit'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "audit" -d 'Read and verify the audit trail of resolutions'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "config" -d 'Inspect the config file'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "check" -d 'Run every check the config enables, on every configured target, concurrently, under one deadline'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "serve" -d 'Serve the checks\' Prometheus exposition over HTTP, running them on an interval'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "explain" -d 'What a finding\'s code means, why it matters and how to fix it; without CODE, every code'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and not __fish_seen_subcommand_from pg kafka mysql seata modulith camunda dbos saga reconcile resolve audit config check serve explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "prepared" -d 'List prepared (two-phase) transactions: age, owner, locks, blocked sessions, decoded GID'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "slots" -d 'List replication slots: activity, retained WAL, wal_status, xmin and catalog_xmin ages'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from pg" -f -a "horizon" -d 'Name who holds back the xmin horizon, and how far each database is from wraparound'
@@ -1005,6 +1051,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_su
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "modulith" -d 'Delete a Spring Modulith registry\'s completed publications older than a retention, in batches that each commit (what CompletedEventPublications.deletePublicationsOlderThan does), for an application that never prunes them'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "camunda" -d 'Set the retries of a Camunda 7 / Operaton job or external task (by its id or its incident\'s) through the engine\'s REST API, which resolves the incident the engine\'s way; without a REST API configured, print the call'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "dbos" -d 'Resume or cancel DBOS workflows through DBOS\'s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
+complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from resolve" -f -a "saga" -d 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service\'s and are only advised'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "list" -d 'List audit records'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain (edits, removals, reordering, truncation) and list intents without an outcome'
 complete -c indoubt -n "__fish_indoubt_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "reseal" -d 'Make a new head for a log whose head was lost, after checking the chain line by line; records who, when, why and what the old head said'

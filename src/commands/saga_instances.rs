@@ -632,9 +632,7 @@ fn hot(
         })
         .collect();
     let (id, before, now) = *climbed.first()?;
-    let since = (read_at - previous.at)
-        .to_std()
-        .unwrap_or_default();
+    let since = (read_at - previous.at).to_std().unwrap_or_default();
     let ids: Vec<&str> = climbed.iter().take(NAMED).map(|c| c.0).collect();
     Some(
         Finding::new(

@@ -29,7 +29,7 @@ pub fn escalate(dialect: Dialect, saga: &Saga, id: &str, reason: &str) -> Option
         Some(r) => format!(" AND {} IS NULL", s.col("q", r)),
         None => String::new(),
     };
-    Some(Sql::assembled(format!(
+    Some(written(dialect, format!(
         "INSERT INTO {} ({}) SELECT {} FROM {} s WHERE {} = {} AND NOT EXISTS (SELECT 1 FROM {} q WHERE {} = {}{open});",
         s.table(&q.table),
         columns.join(", "),
@@ -64,16 +64,28 @@ pub fn release(
         (Some(column), None) => format!(" AND {} IS NULL", s.col("", column)),
         (None, _) => String::new(),
     };
-    Some(Sql::assembled(format!(
-        "UPDATE {} SET {} = {}, {} = NULL WHERE {} = {} AND {} AND {by}{at};",
-        s.table(&lock.table),
-        s.col("", &lock.state),
-        s.lit(released),
-        s.col("", &lock.saga_id),
-        s.col("", &lock.id),
-        s.lit(id),
-        s.is_in(&s.col("", &lock.state), &lock.held),
-    )))
+    Some(written(
+        dialect,
+        format!(
+            "UPDATE {} SET {} = {}, {} = NULL WHERE {} = {} AND {} AND {by}{at};",
+            s.table(&lock.table),
+            s.col("", &lock.state),
+            s.lit(released),
+            s.col("", &lock.saga_id),
+            s.col("", &lock.id),
+            s.lit(id),
+            s.is_in(&s.col("", &lock.state), &lock.held),
+        ),
+    ))
+}
+
+/// One statement as it runs: on PostgreSQL in its own `BEGIN READ WRITE` (indoubt's
+/// sessions are read-only until a write asks otherwise); on MySQL it commits itself.
+fn written(dialect: Dialect, statement: String) -> Sql {
+    Sql::assembled(match dialect {
+        Dialect::Postgres => format!("BEGIN READ WRITE; {statement} COMMIT;"),
+        Dialect::Mysql => statement,
+    })
 }
 
 #[cfg(test)]
@@ -130,7 +142,7 @@ mod tests {
         let s = saga();
         assert_eq!(
             escalate(Dialect::Postgres, &s, "42", "it's stuck").unwrap().as_str(),
-            "INSERT INTO \"saga_manual_intervention\" (\"saga_id\", \"created_at\", \"reason\") SELECT s.\"id\", now(), 'it''s stuck' FROM \"public\".\"order_saga\" s WHERE s.\"id\" = '42' AND NOT EXISTS (SELECT 1 FROM \"saga_manual_intervention\" q WHERE q.\"saga_id\" = s.\"id\" AND q.\"resolved_at\" IS NULL);"
+            "BEGIN READ WRITE; INSERT INTO \"saga_manual_intervention\" (\"saga_id\", \"created_at\", \"reason\") SELECT s.\"id\", now(), 'it''s stuck' FROM \"public\".\"order_saga\" s WHERE s.\"id\" = '42' AND NOT EXISTS (SELECT 1 FROM \"saga_manual_intervention\" q WHERE q.\"saga_id\" = s.\"id\" AND q.\"resolved_at\" IS NULL); COMMIT;"
         );
         assert_eq!(
             release(Dialect::Mysql, &s.locks[0], "7'; DROP", Some("42"), Some("3")).unwrap().as_str(),
@@ -139,6 +151,6 @@ mod tests {
         assert!(release(Dialect::Postgres, &s.locks[0], "7", None, None)
             .unwrap()
             .as_str()
-            .ends_with("AND \"saga_id\" IS NULL AND \"version\" IS NULL;"));
+            .ends_with("AND \"saga_id\" IS NULL AND \"version\" IS NULL; COMMIT;"));
     }
 }

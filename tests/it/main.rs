@@ -37,6 +37,7 @@ mod resolve_kafka;
 mod resolve_pg;
 mod resolve_tm;
 mod resolve_tm_mysql;
+mod saga;
 mod seata;
 mod seata_mariadb;
 mod secrets;
