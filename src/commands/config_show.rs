@@ -16,6 +16,7 @@ use crate::settings::reconcile::Parameters;
 use crate::settings::{defaults, Checked, Setting};
 use crate::shown;
 use crate::term::Shown;
+use crate::units::format_duration;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -37,6 +38,7 @@ struct ConfigReport {
     modulith_registries: Vec<ModulithView>,
     camunda_engines: Vec<CamundaView>,
     dbos_applications: Vec<DbosView>,
+    sagas: Vec<SagaView>,
     audit: AuditView,
     resolve: ResolveView,
 }
@@ -148,6 +150,22 @@ struct DbosView {
 }
 
 #[derive(Debug, Serialize)]
+struct SagaView {
+    name: String,
+    /// The postgres reference, or `mysql NAME`.
+    database: String,
+    table: String,
+    stalled_after: Sourced,
+    unknown_escalate_after: Sourced,
+    deadline: Option<String>,
+    max_attempts: Option<u64>,
+    pivot: Option<String>,
+    manual_queue: Option<String>,
+    locks: Vec<String>,
+    check: bool,
+}
+
+#[derive(Debug, Serialize)]
 struct SeataClientView {
     name: String,
     postgres: String,
@@ -171,6 +189,8 @@ struct InboxView {
     postgres: String,
     table: String,
     created_at_column: String,
+    retention: Option<String>,
+    producer_retry_horizon: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -406,6 +426,8 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             ),
             table: i.table.clone(),
             created_at_column: i.created_at_column.clone(),
+            retention: i.retention.map(format_duration),
+            producer_retry_horizon: i.producer_retry_horizon.map(format_duration),
         })
         .collect();
     let seata_coordinators = config
@@ -539,6 +561,38 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             }
         })
         .collect();
+    let sagas = config
+        .sagas
+        .iter()
+        .map(|(name, c)| {
+            let stalled_after =
+                Setting::duration_in(&defaults::SAGA_STALLED_AFTER, name, c.stalled_after);
+            let unknown_escalate_after = Setting::duration_in(
+                &defaults::SAGA_UNKNOWN_ESCALATE_AFTER,
+                name,
+                c.unknown_escalate_after,
+            );
+            SagaView {
+                name: name.clone(),
+                database: match (&c.postgres, &c.mysql) {
+                    (Some(pg), _) => {
+                        pg_reference(config, &format!("sagas {name}"), pg, &mut findings)
+                    }
+                    (None, Some(my)) => format!("mysql {my}"),
+                    (None, None) => "(none)".into(),
+                },
+                table: c.table.clone(),
+                stalled_after: duration(&stalled_after),
+                unknown_escalate_after: duration(&unknown_escalate_after),
+                deadline: c.deadline.map(format_duration),
+                max_attempts: c.max_attempts,
+                pivot: c.pivot.clone(),
+                manual_queue: c.manual_queue.as_ref().map(|q| q.table.clone()),
+                locks: c.locks.iter().map(|l| l.table.clone()).collect(),
+                check: run_by_check(config, "saga", name),
+            }
+        })
+        .collect();
     let audit = AuditView {
         path: match &s.audit.path {
             Some(path) => Sourced {
@@ -567,6 +621,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
                     ("modulith registry", config.modulith.len()),
                     ("camunda engine", config.camunda.len()),
                     ("dbos application", config.dbos.len()),
+                    ("saga", config.sagas.len()),
                 ]
                 .into_iter()
                 .filter(|(_, n)| *n > 0)
@@ -599,6 +654,7 @@ fn build(s: &ConfigShowSettings) -> Result<Report<ConfigReport>> {
             modulith_registries,
             camunda_engines,
             dbos_applications,
+            sagas,
             audit,
             resolve,
         },
@@ -932,7 +988,18 @@ impl TableView for ConfigReport {
                 Cell::new("inbox"),
                 Cell::new(&i.name),
                 Cell::new(format!("{} table {}", i.postgres, i.table)),
-                Cell::new(format!("column {}", i.created_at_column)),
+                Cell::new(Shown::join(
+                    [Some(shown!("column {}", i.created_at_column))]
+                        .into_iter()
+                        .chain([
+                            i.retention.as_ref().map(|r| shown!("retention {}", r)),
+                            i.producer_retry_horizon
+                                .as_ref()
+                                .map(|h| shown!("producer_retry_horizon {}", h)),
+                        ])
+                        .flatten(),
+                    "\n",
+                )),
             ]);
         }
         for c in &self.seata_coordinators {
@@ -1046,6 +1113,27 @@ impl TableView for ConfigReport {
                         .chain(d.check.then(|| shown!("run by check"))),
                     "\n",
                 )),
+            ]);
+        }
+        for g in &self.sagas {
+            let mut settings: Vec<Shown> = [
+                ("stalled_after", &g.stalled_after),
+                ("unknown_escalate_after", &g.unknown_escalate_after),
+            ]
+            .map(|(name, v)| shown!("{} {} ({})", name, v.value, v.source))
+            .to_vec();
+            settings.extend(g.deadline.iter().map(|d| shown!("deadline {}", d)));
+            settings.extend(g.max_attempts.map(|n| shown!("max_attempts {}", n)));
+            settings.extend(g.pivot.iter().map(|p| shown!("pivot {}", p)));
+            settings.extend(g.check.then(|| shown!("run by check")));
+            let mut tables = vec![format!("table {}", g.table)];
+            tables.extend(g.manual_queue.iter().map(|q| format!("manual_queue {q}")));
+            tables.extend(g.locks.iter().map(|l| format!("lock {l}")));
+            table.add_row(vec![
+                Cell::new("saga"),
+                Cell::new(&g.name),
+                Cell::new(format!("{} {}", g.database, tables.join(", "))),
+                Cell::new(Shown::join(settings, "\n")),
             ]);
         }
         for d in &self.resolve.decision_sources {

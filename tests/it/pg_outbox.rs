@@ -23,7 +23,7 @@ fn setup() -> (TestDb, tempfile::TempDir, std::path::PathBuf) {
     std::fs::write(
         &config,
         format!(
-            "outbox:\n  events:\n    postgres: {url}\n    table: public.events_outbox\n    id_column: seq\n    created_at_column: made\n    published_at_column: sent\n    settle: 5m\n    warning_age: 1h\n    critical_age: 3h\ninbox:\n  in:\n    postgres: {url}\n    table: inbox\n    created_at_column: received\n",
+            "outbox:\n  events:\n    postgres: {url}\n    table: public.events_outbox\n    id_column: seq\n    created_at_column: made\n    published_at_column: sent\n    settle: 5m\n    warning_age: 1h\n    critical_age: 3h\ninbox:\n  in:\n    postgres: {url}\n    table: inbox\n    created_at_column: received\n    retention: 7d\n    producer_retry_horizon: 7d\n",
             url = db.url()
         ),
     )
@@ -135,6 +135,105 @@ fn skipped_rows_backlog_age_growth_and_inbox() {
             && r["outboxes"][0]["last_check_at"].is_null(),
         "{r}"
     );
+}
+
+/// An inbox whose ids are kept shorter than producers may redeliver lets a late duplicate
+/// through; one whose ids outlive its retention (or that names none) is pruned by
+/// nothing; an outbox keeping rows published long ago the same. Each is said with its
+/// rows, size and oldest; the inbox's growth since the previous check is counted; one
+/// kept within a retention that covers the horizon is OK.
+#[test]
+fn an_inbox_that_forgets_too_early_and_tables_nobody_prunes_are_said() {
+    let db = TestDb::create("inboxretention");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE old_outbox (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, published_at timestamptz);
+             INSERT INTO old_outbox SELECT g, now() - interval '20 days', now() - interval '20 days' FROM generate_series(1, 30) g;
+             INSERT INTO old_outbox VALUES (31, now(), now());
+             CREATE TABLE short_inbox (id text, received timestamptz);
+             INSERT INTO short_inbox SELECT 'm' || g, now() - g * interval '1 day' FROM generate_series(1, 20) g;
+             CREATE TABLE kept_inbox (id text, received timestamptz);
+             INSERT INTO kept_inbox SELECT 'm' || g, now() - g * interval '1 day' FROM generate_series(1, 20) g;
+             CREATE TABLE bare_inbox (id text, received timestamptz);
+             INSERT INTO bare_inbox VALUES ('m', now());",
+        )
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    let inbox = |name: &str, table: &str, more: &str| {
+        format!(
+            "  {name}:\n    postgres: {}\n    table: {table}\n    created_at_column: received\n{more}",
+            db.url()
+        )
+    };
+    std::fs::write(
+        &config,
+        format!(
+            "outbox:\n  old:\n    postgres: {}\n    table: old_outbox\ninbox:\n{}{}{}",
+            db.url(),
+            inbox(
+                "short",
+                "short_inbox",
+                "    retention: 7d\n    producer_retry_horizon: 14d\n"
+            ),
+            inbox(
+                "kept",
+                "kept_inbox",
+                "    retention: 30d\n    producer_retry_horizon: 14d\n"
+            ),
+            inbox("bare", "bare_inbox", ""),
+        ),
+    )
+    .unwrap();
+    let (r, out) = outbox(&config, dir.path());
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let about = |code: &str, subject: &str| {
+        findings_of(&r, code)
+            .into_iter()
+            .find(|f| f["subject"].as_str().unwrap().contains(subject))
+            .unwrap_or_else(|| panic!("no {code} about {subject}: {r:#}"))
+            .clone()
+    };
+    let short = about("inbox_retention_short", "short_inbox");
+    assert!(
+        short["message"]
+            .as_str()
+            .unwrap()
+            .contains("kept 7d but a producer may deliver a message again for 14d"),
+        "{short:#}"
+    );
+    let unpruned = about("inbox_unretained", "short_inbox");
+    assert!(
+        unpruned["message"]
+            .as_str()
+            .unwrap()
+            .contains("13 row(s) are older than the retention 7d"),
+        "days 8 to 20 are past 7d (the oldest past a day more): {unpruned:#}"
+    );
+    let bare = about("inbox_unretained", "bare_inbox");
+    assert!(
+        bare["message"]
+            .as_str()
+            .unwrap()
+            .contains("no retention is configured"),
+        "{bare:#}"
+    );
+    assert_eq!(about("inbox_size", "kept_inbox")["severity"], "OK");
+    let old = about("outbox_unpruned", "old_outbox");
+    assert_eq!(old["evidence"]["published_past_retention"], 30, "{old:#}");
+    assert!(old["evidence"]["bytes"].as_i64().unwrap() > 0);
+    // The inbox's growth since this check.
+    db.admin()
+        .batch_execute("INSERT INTO kept_inbox VALUES ('new1', now()), ('new2', now())")
+        .unwrap();
+    let (r, _) = outbox(&config, dir.path());
+    let kept = r["inboxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "kept")
+        .unwrap();
+    assert_eq!(kept["growth_since_last_check"], 2, "{kept:#}");
 }
 
 #[test]
