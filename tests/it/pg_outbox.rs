@@ -151,7 +151,7 @@ fn an_inbox_that_forgets_too_early_and_tables_nobody_prunes_are_said() {
              INSERT INTO old_outbox SELECT g, now() - interval '20 days', now() - interval '20 days' FROM generate_series(1, 30) g;
              INSERT INTO old_outbox VALUES (31, now(), now());
              CREATE TABLE short_inbox (id text, received timestamptz);
-             INSERT INTO short_inbox SELECT 'm' || g, now() - g * interval '1 day' FROM generate_series(1, 20) g;
+             INSERT INTO short_inbox SELECT 'm' || g, now() - g * interval '1 day' - interval '1 hour' FROM generate_series(1, 20) g;
              CREATE TABLE kept_inbox (id text, received timestamptz);
              INSERT INTO kept_inbox SELECT 'm' || g, now() - g * interval '1 day' FROM generate_series(1, 20) g;
              CREATE TABLE bare_inbox (id text, received timestamptz);
@@ -207,8 +207,8 @@ fn an_inbox_that_forgets_too_early_and_tables_nobody_prunes_are_said() {
         unpruned["message"]
             .as_str()
             .unwrap()
-            .contains("13 row(s) are older than the retention 7d"),
-        "days 8 to 20 are past 7d (the oldest past a day more): {unpruned:#}"
+            .contains("14 row(s) are older than the retention 7d"),
+        "days 7 to 20 (and an hour) are past 7d, the oldest past a day more: {unpruned:#}"
     );
     let bare = about("inbox_unretained", "bare_inbox");
     assert!(
