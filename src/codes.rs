@@ -425,7 +425,7 @@ codes! {
     }
 
     ALREADY_RESOLVED = "already_resolved" {
-        meaning: "resolve: the transaction asked for is gone, and that it was resolved is established: the audit trail records who resolved it, when and how, or another session finished it the same way while indoubt looked (its transaction's status says so).",
+        meaning: "resolve: the transaction asked for is gone, and that it was resolved is established: the audit trail records who resolved it, when and how, or another session finished it the same way while indoubt looked (its transaction's status says so). resolve saga: the instance already has an open item in the manual queue, or the entity is no longer held.",
         why: "Nothing needed doing; exit 0.",
         fix: "Nothing. `indoubt audit list` shows the resolution recorded.",
     }
@@ -437,9 +437,9 @@ codes! {
     }
 
     NOT_THERE = "not_there" {
-        meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset, no job, external task or incident with that id in a Camunda engine, no DBOS workflow with that id), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
+        meaning: "resolve: nothing by the id asked for is there to resolve (no prepared transaction with that GID, no XA branch with that XID, no open transaction at that offset, no job, external task or incident with that id in a Camunda engine, no DBOS workflow with that id, no instance of a saga or entity of its lock table with that id; for a saga or an entity one id not found stops every id), and the audit trail has no record of indoubt resolving it. A mistyped id, an id copied with its quotes, the wrong server, or a resolution made by other means.",
         why: "Nothing was done, and nothing says the transaction was ever resolved: a runbook must not read this as done. Exit 3.",
-        fix: "Check the id against what is there (the finding names the closest ones: `did you mean`): `indoubt pg prepared`, `indoubt mysql xa`, `indoubt kafka transactions`, `indoubt camunda incidents`, `indoubt dbos workflows`; check the server (--pg, --mysql, -b).",
+        fix: "Check the id against what is there (the finding names the closest ones: `did you mean`): `indoubt pg prepared`, `indoubt mysql xa`, `indoubt kafka transactions`, `indoubt camunda incidents`, `indoubt dbos workflows`, `indoubt saga`; check the server (--pg, --mysql, -b).",
     }
 
     DRY_RUN = "dry_run" {
@@ -569,9 +569,9 @@ codes! {
     }
 
     NOT_JUDGED = "not_judged" {
-        meaning: "resolve kafka: whether the transaction hangs cannot be told (brokers before Kafka 3.0, or its coordinator could not be read). resolve dbos: resuming a PENDING workflow while DBOS processes are connected (whether its own is alive is not known), or a workflow in ERROR (DBOS's resume and cancel do nothing for it). resolve camunda: a job or task with retries left and no incident (nothing to give back).",
+        meaning: "resolve kafka: whether the transaction hangs cannot be told (brokers before Kafka 3.0, or its coordinator could not be read). resolve dbos: resuming a PENDING workflow while DBOS processes are connected (whether its own is alive is not known), or a workflow in ERROR (DBOS's resume and cancel do nothing for it). resolve camunda: a job or task with retries left and no incident (nothing to give back). resolve saga: escalating an instance that is done or not stuck (moving within its time), or releasing an entity whose saga still runs within its time.",
         why: "Acting on what the evidence does not support could break what still runs (abort a live transaction, run a workflow twice); nothing done.",
-        fix: "If you know its producer is gone: `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --force --dry-run`; a DBOS workflow whose process you know is gone: `indoubt resolve dbos NAME ID --resume --executor-gone --dry-run`; else fix what could not be read and run it again.",
+        fix: "If you know its producer is gone: `indoubt resolve kafka --topic TOPIC --partition N --start-offset OFFSET --force --dry-run`; a DBOS workflow whose process you know is gone: `indoubt resolve dbos NAME ID --resume --executor-gone --dry-run`; a saga: `indoubt saga NAME` shows whether it is stuck (wait until it is, or let the service finish it); else fix what could not be read and run it again.",
     }
 
     OWNED_BY_COORDINATOR = "owned_by_coordinator" {

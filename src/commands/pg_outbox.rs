@@ -547,7 +547,7 @@ fn inbox_findings(
                 Severity::Warning,
                 codes::INBOX_RETENTION_SHORT,
                 format!(
-                    "processed ids are kept {} but a producer may deliver a message again for {}: a duplicate arriving in between is not recognised and is applied twice",
+                    "the retention configured for it, {}, is shorter than the {} a producer may deliver a message again: once an id is deleted, a duplicate arriving later is not recognised and is applied twice",
                     format_duration(retention),
                     format_duration(horizon)
                 ),
@@ -563,6 +563,8 @@ fn inbox_findings(
         i.retention
             .is_some_and(|r| seconds(s) > r + RETENTION_SLACK)
     });
+    // What a deleting job must keep: the retention, and no less than the retry horizon.
+    let keep = i.retention.max(i.producer_retry_horizon);
     match i.retention {
         None => findings.push(
             finding(
@@ -583,8 +585,12 @@ fn inbox_findings(
                 ),
             )
             .advice(format!(
-                "delete ids older than {} on a schedule, in batches (or drop old partitions)",
-                format_duration(retention)
+                "delete ids older than {} on a schedule, in batches (or drop old partitions){}",
+                format_duration(keep.unwrap_or(retention)),
+                match keep > Some(retention) {
+                    true => ": no sooner than the producers' retry horizon, and set retention: to it",
+                    false => "",
+                }
             )),
         ),
         Some(_) => {}

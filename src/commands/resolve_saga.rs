@@ -63,49 +63,31 @@ pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
         );
         return finish(ctx, report_target, vec![finding], data);
     };
+    let bump = match s.lock {
+        Some(lock) => read::bump(&mut session, &e.saga.locks[lock]).await?,
+        None => read::Bump::Untouched,
+    };
     let mut stop = Vec::new();
     let mut done_already = Vec::new();
     let mut subjects = Vec::new();
     for id in &s.ids {
-        let planned = match (s.action, s.lock) {
-            (SagaAction::Escalate, _) => {
-                match read::instance(&mut session, &e.saga, kinds, id).await? {
-                    None => Err(Box::new(refuse(format!(
-                        "nothing done: saga {} has no instance {id} (mistyped?)",
-                        e.name
-                    )))),
-                    Some(r) => escalation(e, &r).map(|reason| (serde_json::json!({"id": r.id, "state": r.state, "step": r.step, "attempts": r.attempts, "idle_seconds": r.idle_seconds.round(), "queue_open": r.queue_open, "context": e.context(&r.context)}), escalate_block(e, &r, &reason), Write::Escalate, crate::saga::write::escalate(e.db.dialect(), &e.saga, &r.id, &reason))),
-                }
-            }
-            (SagaAction::Release, Some(lock)) => {
-                let config = &e.saga.locks[lock];
-                match read::entity(&mut session, &e.saga, kinds, config, id).await? {
-                    None => Err(Box::new(refuse(format!(
-                        "nothing done: {} has no entity {id} (mistyped?)",
-                        config.table
-                    )))),
-                    Some((state, held)) => release_check(e, lock, &state, &held).map(|why| {
-                        (
-                            serde_json::json!({"id": held.id, "state": state, "saga_id": held.saga_id, "saga_state": held.saga_state, "version": held.version, "why": why}),
-                            release_block(e, lock, &state, &held, &why),
-                            Write::Release { lock, held: held.clone() },
-                            crate::saga::write::release(
-                                e.db.dialect(),
-                                config,
-                                &held.id,
-                                held.saga_id.as_deref(),
-                                held.version.as_deref(),
-                            ),
-                        )
-                    }),
-                }
-            }
-            (SagaAction::Release, None) => return Err(anyhow::anyhow!("no lock table")),
+        let planned = match plan(&mut session, s, kinds, bump, id).await {
+            Ok(planned) => planned,
+            // An id the column cannot hold (a quoted one, text for a number): not there.
+            Err(err) => Err(Box::new(refuse(format!(
+                "nothing done (for any id): {id} is not an id of saga {}: {err:#}",
+                e.name
+            )))),
         };
         match planned {
             Err(finding) if finding.severity == Severity::Ok => done_already.push(*finding),
             Err(finding) => stop.push(*finding),
-            Ok((found, block, write, Some(statement))) => {
+            Ok(Planned {
+                found,
+                block,
+                write,
+                statement,
+            }) => {
                 data.found.push(found.clone());
                 data.blocks.push(block.clone());
                 let evidence = serde_json::json!({"saga": e.name, "found": found});
@@ -120,9 +102,6 @@ pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
                     ctx.timeout,
                 ));
             }
-            Ok((_, _, _, None)) => stop.push(refuse(
-                "nothing done: the config names no manual queue or released state".into(),
-            )),
         }
     }
     session.close().await;
@@ -138,6 +117,72 @@ pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
     findings.extend(done_already);
     data.recorded = recorded;
     finish(ctx, report_target, findings, data)
+}
+
+/// One id's write, as read and shown before anything is done.
+struct Planned {
+    found: serde_json::Value,
+    block: Block,
+    write: Write,
+    statement: crate::quote::Sql,
+}
+
+/// What is to be done for one id, or the finding that says why nothing is (OK: nothing
+/// to do; else a refusal that stops every id).
+async fn plan(
+    session: &mut crate::appdb::Session,
+    s: &ResolveSagaSettings,
+    kinds: read::Kinds,
+    bump: read::Bump,
+    id: &str,
+) -> Result<Result<Planned, Box<Finding>>> {
+    let e = &s.saga;
+    let missing = |what: String| {
+        Box::new(Finding::new(
+            Severity::Unknown,
+            codes::NOT_THERE,
+            e.subject(),
+            format!("nothing done (for any id): {what} (mistyped?); `indoubt saga {}` names what is stuck", e.name),
+        ))
+    };
+    let dialect = e.db.dialect();
+    Ok(match s.lock {
+        None => match read::instance(session, &e.saga, kinds, id).await? {
+            None => Err(missing(format!("saga {} has no instance {id}", e.name))),
+            Some(r) => escalation(e, &r).and_then(|reason| {
+                let statement = crate::saga::write::escalate(dialect, &e.saga, &r.id, &reason)
+                    .ok_or_else(|| missing("the config names no manual queue".into()))?;
+                Ok(Planned {
+                    found: serde_json::json!({"id": r.id, "state": r.state, "step": r.step, "attempts": r.attempts, "idle_seconds": r.idle_seconds.round(), "queue_open": r.queue_open, "context": e.context(&r.context)}),
+                    block: escalate_block(e, &r, &reason),
+                    write: Write::Escalate,
+                    statement,
+                })
+            }),
+        },
+        Some(lock) => {
+            let config = &e.saga.locks[lock];
+            match read::entity(session, &e.saga, kinds, config, id).await? {
+                None => Err(missing(format!("{} has no entity {id}", config.table))),
+                Some((state, held)) => release_check(e, lock, &state, &held).and_then(|why| {
+                    let statement = crate::saga::write::release(
+                        dialect,
+                        config,
+                        &held.id,
+                        (held.saga_id.as_deref(), held.version.as_deref()),
+                        bump,
+                    )
+                    .ok_or_else(|| missing("the lock names no released state".into()))?;
+                    Ok(Planned {
+                        found: serde_json::json!({"id": held.id, "state": state, "saga_id": held.saga_id, "saga_state": held.saga_state, "version": held.version, "why": why}),
+                        block: release_block(e, lock, &state, &held, (&why, bump)),
+                        write: Write::Release { lock, held },
+                        statement,
+                    })
+                }),
+            }
+        }
+    })
 }
 
 /// How long ago, from seconds.
@@ -171,6 +216,19 @@ fn escalation(e: &SagaEntry, r: &SagaRow) -> Result<String, Box<Finding>> {
             ),
         )));
     }
+    let Some(why) = e.saga.why(r) else {
+        return Err(Box::new(Finding::new(
+            Severity::Warning,
+            codes::NOT_JUDGED,
+            e.subject(),
+            format!(
+                "nothing done: saga {} is {} and not stuck (progress {} ago): nothing needs a person yet",
+                r.id,
+                r.state,
+                format_duration(seconds(r.idle_seconds))
+            ),
+        )));
+    };
     let mut reason = format!("indoubt: saga {} {} is {}", e.name, r.id, r.state);
     if let Some(step) = &r.step {
         reason.push_str(&format!(" at step {step}"));
@@ -182,12 +240,13 @@ fn escalation(e: &SagaEntry, r: &SagaRow) -> Result<String, Box<Finding>> {
         ", no progress for {}",
         format_duration(seconds(r.idle_seconds))
     ));
-    if let Some(side) = e.past_pivot(r.step.as_deref().unwrap_or(&r.state)) {
-        reason.push_str(match side {
-            true => "; past the pivot: drive it forward only",
-            false => "; before the pivot: it may be compensated",
-        });
-    }
+    let side = e.past_pivot(r.step.as_deref().unwrap_or(&r.state));
+    reason.push_str(match (why, side) {
+        (crate::saga::Why::OutcomeUnknown, _) => "; its external outcome is not known: establish it before anything is retried or compensated",
+        (_, Some(true)) => "; past the pivot: drive it forward only, never compensate",
+        (_, Some(false)) => "; before the pivot: it may be compensated",
+        (_, None) => "",
+    });
     if let Some(context) = e.context(&r.context) {
         reason.push_str(&format!(": {context}"));
     }
@@ -207,7 +266,7 @@ fn escalate_block(e: &SagaEntry, r: &SagaRow, reason: &str) -> Block {
             shown!("{}", format_duration(seconds(r.idle_seconds))),
         )
         .field("manual queue", shown!("no open item"))
-        .field("reason written", shown!("{}", reason));
+        .field("queue item text", shown!("{}", reason));
     b
 }
 
@@ -262,7 +321,13 @@ fn release_check(
     }
 }
 
-fn release_block(e: &SagaEntry, lock: usize, state: &str, h: &Held, why: &str) -> Block {
+fn release_block(
+    e: &SagaEntry,
+    lock: usize,
+    state: &str,
+    h: &Held,
+    (why, bump): (&str, read::Bump),
+) -> Block {
     let config = &e.saga.locks[lock];
     let mut b = Block::new(shown!("{} entity {}", config.table, h.id));
     b.field("state", shown!("{}", state))
@@ -284,7 +349,27 @@ fn release_block(e: &SagaEntry, lock: usize, state: &str, h: &Held, why: &str) -
         )
         .field(
             "set to",
-            shown!("{}", config.released.as_deref().unwrap_or("?")),
+            match (&config.version, bump) {
+                (Some(v), read::Bump::Counter) => shown!(
+                    "{}, saga_id NULL, {} + 1",
+                    config.released.as_deref().unwrap_or("?"),
+                    v
+                ),
+                (Some(v), read::Bump::Clock(_)) => shown!(
+                    "{}, saga_id NULL, {} now",
+                    config.released.as_deref().unwrap_or("?"),
+                    v
+                ),
+                (Some(v), read::Bump::Untouched) => shown!(
+                    "{}, saga_id NULL ({} left as it is: neither a counter nor a time)",
+                    config.released.as_deref().unwrap_or("?"),
+                    v
+                ),
+                (None, _) => shown!(
+                    "{}, saga_id NULL",
+                    config.released.as_deref().unwrap_or("?")
+                ),
+            },
         );
     b
 }

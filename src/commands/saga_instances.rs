@@ -16,6 +16,7 @@ use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::saga::read::{self, Held, Kinds, SagaRow, Snapshot, Unfit};
+use crate::saga::Why;
 use crate::settings::probe::{example, planned, Inspect, Pages, Uses};
 use crate::settings::saga::{SagaEntry, SagaSettings};
 use crate::settings::{targets::Targets, Thresholds};
@@ -341,42 +342,6 @@ fn unfit_finding(s: &SagaEntry, u: &Unfit) -> Finding {
     .advice("keep the saga's times in timestamp columns (and its attempts in an integer one), or name other columns in the config")
 }
 
-/// Why a stuck instance is stuck, most urgent first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Why {
-    NeedsHuman,
-    OutcomeUnknown,
-    Overdue,
-    Stalled,
-}
-
-/// Why an instance is stuck; None when its state is not listed or it is not stuck after
-/// all (its row changed between the conditions and the values read).
-fn why(s: &SagaEntry, r: &SagaRow) -> Option<Why> {
-    let st = &s.saga.layout.states;
-    let has = |list: &[String]| list.contains(&r.state);
-    if !st.listed(&r.state) || has(&st.done) {
-        return None;
-    }
-    let at_max = match (s.saga.limits.max_attempts, r.attempts) {
-        (Some(max), Some(n)) => n >= max as i64,
-        _ => false,
-    };
-    let idle = seconds(r.idle_seconds);
-    if has(&st.failed) || at_max {
-        return Some(Why::NeedsHuman);
-    }
-    if has(&st.unknown) && idle >= s.saga.limits.unknown_after {
-        return Some(Why::OutcomeUnknown);
-    }
-    if let (Some(deadline), Some(age)) = (s.saga.limits.deadline, r.age_seconds) {
-        if seconds(age) >= deadline {
-            return Some(Why::Overdue);
-        }
-    }
-    (idle >= s.saga.limits.stalled_after).then_some(Why::Stalled)
-}
-
 /// One saga, judged.
 fn assess(
     invocation: &Invocation,
@@ -388,7 +353,7 @@ fn assess(
     // Stuck instances, grouped by why, whether a person has them, and the pivot's side.
     let mut groups: BTreeMap<(Why, bool, Option<bool>), Vec<&SagaRow>> = BTreeMap::new();
     for r in &snap.stuck {
-        if let Some(why) = why(s, r) {
+        if let Some(why) = s.saga.why(r) {
             let queued = r.queue_open > 0;
             let side = s.past_pivot(r.step.as_deref().unwrap_or(&r.state));
             groups.entry((why, queued, side)).or_default().push(r);
@@ -561,7 +526,11 @@ fn stuck_finding(
         }
         Why::OutcomeUnknown => (
             codes::SAGA_OUTCOME_UNKNOWN,
-            Severity::Critical,
+            // A person has them (the queue's items) once raised.
+            match queued {
+                true => Severity::Warning,
+                false => Severity::Critical,
+            },
             format!(
                 "{n} instance(s){more} have waited on an external outcome longer than {}: the oldest {oldest}",
                 format_duration(s.unknown_escalate_after.value)
@@ -725,8 +694,29 @@ fn gone(s: &SagaEntry, h: &Held) -> String {
     }
 }
 
+/// The entities a finding names, grouped by why their saga no longer runs, in order:
+/// `17, 18 — saga 4690 is COMPENSATED (done); 20 — saga 9999 is not in the saga table`.
+fn by_reason(s: &SagaEntry, held: &[Held]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for h in held.iter().take(NAMED) {
+        let why = gone(s, h);
+        match groups.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, ids)) => ids.push(&h.id),
+            None => groups.push((why, vec![&h.id])),
+        }
+    }
+    let mut said: Vec<String> = groups
+        .into_iter()
+        .map(|(why, ids)| format!("{} — {why}", ids.join(", ")))
+        .collect();
+    if held.len() > NAMED {
+        said.push(format!("and {} more", held.len() - NAMED));
+    }
+    said.join("; ")
+}
+
 fn orphaned(invocation: &Invocation, s: &SagaEntry, lock: &read::LockState) -> Option<Finding> {
-    let first = lock.orphaned.first()?;
+    lock.orphaned.first()?;
     let config = s.saga.locks.iter().find(|l| l.table == lock.table)?;
     let n = lock.orphaned.len();
     let ids: Vec<&str> = lock
@@ -766,7 +756,7 @@ fn orphaned(invocation: &Invocation, s: &SagaEntry, lock: &read::LockState) -> O
             codes::SAGA_LOCK_ORPHANED,
             s.subject(),
             format!(
-                "{n}{} {} of {} still held ({}) for a saga that no longer runs: {} — {}; nothing will release them, and every saga that wants them waits",
+                "{n}{} {} of {} still held ({}) for a saga that no longer runs: {}; nothing will release them, and every saga that wants them waits",
                 match lock.orphaned_more {
                     true => " or more",
                     false => "",
@@ -777,8 +767,7 @@ fn orphaned(invocation: &Invocation, s: &SagaEntry, lock: &read::LockState) -> O
                 },
                 lock.table,
                 config.held.join(", "),
-                first.id,
-                gone(s, first)
+                by_reason(s, &lock.orphaned)
             ),
         )
         .evidence("table", lock.table.clone())
@@ -833,7 +822,10 @@ fn queue(s: &SagaEntry, snap: &Snapshot) -> Vec<Finding> {
             .evidence("open", q.open)
             .advice(
                 "work the queue: close an item (set its resolved_at) once its saga is dealt with",
-            ),
+            )
+            .next(Next::sql(
+                read::queue_statement(s.db.dialect(), config, &[]).placed(&s.place()),
+            )),
         );
     }
     if let Some((id, state, _)) = q.finished.first() {
@@ -861,7 +853,15 @@ fn queue(s: &SagaEntry, snap: &Snapshot) -> Vec<Finding> {
                     .collect::<serde_json::Value>(),
             )
             .object(Object::new(ObjectKind::Saga, format!("{} {id}", s.name)))
-            .advice("check each saga's end is right, then close its item (set resolved_at): nobody should act on a saga that needs nothing"),
+            .advice("check each saga's end is right, then close its item (set resolved_at): nobody should act on a saga that needs nothing")
+            .next(Next::sql(
+                read::queue_statement(
+                    s.db.dialect(),
+                    config,
+                    &q.finished.iter().map(|(id, _, _)| id.as_str()).collect::<Vec<_>>(),
+                )
+                .placed(&s.place()),
+            )),
         );
     }
     findings

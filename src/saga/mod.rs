@@ -93,6 +93,50 @@ pub struct Saga {
     pub locks: Vec<Lock>,
 }
 
+/// Why an instance is stuck, most urgent first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    /// Failed, or at its attempts: no retry will finish it.
+    NeedsHuman,
+    /// Waiting on an external outcome longer than it may.
+    OutcomeUnknown,
+    /// No progress for stalled_after (whether or not past its deadline).
+    Stalled,
+    /// Past its deadline, still moving.
+    Overdue,
+}
+
+impl Saga {
+    /// Why an instance is stuck; None when it is not (done, moving within its time) or
+    /// its state is not listed (not judged).
+    pub fn why(&self, r: &read::SagaRow) -> Option<Why> {
+        let st = &self.layout.states;
+        let has = |list: &[String]| list.contains(&r.state);
+        if !st.listed(&r.state) || has(&st.done) {
+            return None;
+        }
+        let at_max = match (self.limits.max_attempts, r.attempts) {
+            (Some(max), Some(n)) => n >= max as i64,
+            _ => false,
+        };
+        let idle = crate::units::seconds(r.idle_seconds);
+        if has(&st.failed) || at_max {
+            return Some(Why::NeedsHuman);
+        }
+        if has(&st.unknown) && idle >= self.limits.unknown_after {
+            return Some(Why::OutcomeUnknown);
+        }
+        if idle >= self.limits.stalled_after {
+            return Some(Why::Stalled);
+        }
+        let overdue = match (self.limits.deadline, r.age_seconds) {
+            (Some(deadline), Some(age)) => crate::units::seconds(age) >= deadline,
+            _ => false,
+        };
+        overdue.then_some(Why::Overdue)
+    }
+}
+
 /// How a time column is compared with the server's clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeKind {

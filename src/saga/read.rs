@@ -226,6 +226,30 @@ pub async fn kinds(session: &mut Session, saga: &Saga) -> Result<Result<Kinds, V
     })
 }
 
+/// How a release moves a lock's version column on, so that whoever reads it for
+/// optimistic locking sees the write: a counter is incremented, a time set to now; a
+/// column of another type is left as it is (said in the confirmation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bump {
+    Counter,
+    Clock(TimeKind),
+    Untouched,
+}
+
+/// How a release moves `lock`'s version column on (Untouched: it names none).
+pub async fn bump(session: &mut Session, lock: &Lock) -> Result<Bump> {
+    let Some(version) = &lock.version else {
+        return Ok(Bump::Untouched);
+    };
+    let dialect = session.dialect();
+    let found = type_of(&column_types(session, &lock.table).await?, version);
+    Ok(match (integer(&found), time_kind(dialect, &found)) {
+        (true, _) => Bump::Counter,
+        (false, Some(kind)) => Bump::Clock(kind),
+        (false, None) => Bump::Untouched,
+    })
+}
+
 fn type_of(types: &[(String, String)], column: &str) -> String {
     types
         .iter()
@@ -912,6 +936,33 @@ pub fn list_statement(dialect: Dialect, saga: &Saga, ids: &[String]) -> Sql {
         s.col("", &l.id),
         s.list(ids),
         s.col("", &l.updated_at)
+    ))
+}
+
+/// The statement that lists the manual queue's open items (of these sagas, when named),
+/// the oldest first, to paste where it is.
+pub fn queue_statement(dialect: Dialect, queue: &super::Queue, sagas: &[&str]) -> Sql {
+    let s = Spell(dialect);
+    let mut cond = Vec::new();
+    if let Some(r) = &queue.resolved_at {
+        cond.push(format!("{} IS NULL", s.col("", r)));
+    }
+    if !sagas.is_empty() {
+        let ids: Vec<String> = sagas.iter().map(|id| id.to_string()).collect();
+        cond.push(format!(
+            "{} IN ({})",
+            s.col("", &queue.saga_id),
+            s.list(&ids)
+        ));
+    }
+    let filter = match cond.is_empty() {
+        true => String::new(),
+        false => format!(" WHERE {}", cond.join(" AND ")),
+    };
+    Sql::assembled(format!(
+        "SELECT * FROM {}{filter} ORDER BY {};",
+        s.table(&queue.table),
+        s.col("", &queue.created_at)
     ))
 }
 

@@ -64,7 +64,7 @@ impl Spell {
     }
 
     /// The server's time now, as a column of this kind is compared with it.
-    fn now(&self, kind: TimeKind) -> &'static str {
+    pub fn now(&self, kind: TimeKind) -> &'static str {
         match (self.0, kind) {
             (Dialect::Postgres, TimeKind::Zoned) => "now()",
             (Dialect::Postgres, TimeKind::Local) => "localtimestamp",

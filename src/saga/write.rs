@@ -3,6 +3,7 @@
 //! one: run twice, it inserts once) and an orphaned entity set back to its released state
 //! (only while it is still held by the same saga, at the same version).
 
+use super::read::Bump;
 use super::spell::Spell;
 use super::{Lock, Saga};
 use crate::appdb::Dialect;
@@ -43,15 +44,16 @@ pub fn escalate(dialect: Dialect, saga: &Saga, id: &str, reason: &str) -> Option
     )))
 }
 
-/// Sets the entity `id` back to the lock's released state and clears its saga, only
-/// while it is held by `saga_id` (None: by no saga) at `version` (the guard column's
-/// value read, when the lock has one). None when the lock names no released state.
+/// Sets the entity `id` back to the lock's released state, clears its saga and moves its
+/// version on (`bump`), only while it is held by `saga_id` (None: by no saga) at
+/// `version` (the guard column's value read, when the lock has one). None when the lock
+/// names no released state.
 pub fn release(
     dialect: Dialect,
     lock: &Lock,
     id: &str,
-    saga_id: Option<&str>,
-    version: Option<&str>,
+    (saga_id, version): (Option<&str>, Option<&str>),
+    bump: Bump,
 ) -> Option<Sql> {
     let released = lock.released.as_ref()?;
     let s = Spell(dialect);
@@ -64,10 +66,15 @@ pub fn release(
         (Some(column), None) => format!(" AND {} IS NULL", s.col("", column)),
         (None, _) => String::new(),
     };
+    let moved = match (&lock.version, bump) {
+        (Some(v), Bump::Counter) => format!(", {} = {} + 1", s.col("", v), s.col("", v)),
+        (Some(v), Bump::Clock(kind)) => format!(", {} = {}", s.col("", v), s.now(kind)),
+        _ => String::new(),
+    };
     Some(written(
         dialect,
         format!(
-            "UPDATE {} SET {} = {}, {} = NULL WHERE {} = {} AND {} AND {by}{at};",
+            "UPDATE {} SET {} = {}, {} = NULL{moved} WHERE {} = {} AND {} AND {by}{at};",
             s.table(&lock.table),
             s.col("", &lock.state),
             s.lit(released),
@@ -145,12 +152,18 @@ mod tests {
             "BEGIN READ WRITE; INSERT INTO \"saga_manual_intervention\" (\"saga_id\", \"created_at\", \"reason\") SELECT s.\"id\", now(), 'it''s stuck' FROM \"public\".\"order_saga\" s WHERE s.\"id\" = '42' AND NOT EXISTS (SELECT 1 FROM \"saga_manual_intervention\" q WHERE q.\"saga_id\" = s.\"id\" AND q.\"resolved_at\" IS NULL); COMMIT;"
         );
         assert_eq!(
-            release(Dialect::Mysql, &s.locks[0], "7'; DROP", Some("42"), Some("3")).unwrap().as_str(),
-            "UPDATE `seats` SET `state` = 'FREE', `saga_id` = NULL WHERE `id` = _utf8mb4 X'37273B2044524F50' AND `state` IN ('HELD') AND `saga_id` = '42' AND CAST(`version` AS CHAR) = '3';"
+            release(Dialect::Mysql, &s.locks[0], "7'; DROP", (Some("42"), Some("3")), Bump::Counter).unwrap().as_str(),
+            "UPDATE `seats` SET `state` = 'FREE', `saga_id` = NULL, `version` = `version` + 1 WHERE `id` = _utf8mb4 X'37273B2044524F50' AND `state` IN ('HELD') AND `saga_id` = '42' AND CAST(`version` AS CHAR) = '3';"
         );
-        assert!(release(Dialect::Postgres, &s.locks[0], "7", None, None)
-            .unwrap()
-            .as_str()
-            .ends_with("AND \"saga_id\" IS NULL AND \"version\" IS NULL; COMMIT;"));
+        assert!(release(
+            Dialect::Postgres,
+            &s.locks[0],
+            "7",
+            (None, None),
+            Bump::Untouched
+        )
+        .unwrap()
+        .as_str()
+        .ends_with("AND \"saga_id\" IS NULL AND \"version\" IS NULL; COMMIT;"));
     }
 }

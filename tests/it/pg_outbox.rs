@@ -199,7 +199,7 @@ fn an_inbox_that_forgets_too_early_and_tables_nobody_prunes_are_said() {
         short["message"]
             .as_str()
             .unwrap()
-            .contains("kept 7d but a producer may deliver a message again for 14d"),
+            .contains("the retention configured for it, 7d, is shorter than the 14d a producer may deliver a message again"),
         "{short:#}"
     );
     let unpruned = about("inbox_unretained", "short_inbox");

@@ -19,7 +19,7 @@ crate::codes::codes! {
     SAGA_STALLED = "saga_stalled" {
         meaning: "Unfinished instances with no progress (updated_at unchanged) for stalled_after: the process that ran them died, or their message was lost.",
         why: "A stalled saga keeps what it holds (seats, stock, money) and its customer waits; nothing resumes it unless the service has a recovery job.",
-        fix: "Find why it stopped (the service's log for the saga id; `indoubt saga NAME` lists them with their step and context). Before the pivot, resume or compensate it through the service; at or after the pivot, drive it forward only.",
+        fix: "Find why it stopped (the service's log for the saga id; `indoubt saga NAME` lists them with their state and context, the finding their step). Before the pivot, resume or compensate it through the service; at or after the pivot, drive it forward only.",
     }
     SAGA_OVERDUE = "saga_overdue" {
         meaning: "Unfinished instances started longer ago than the deadline, still moving or not.",
