@@ -149,6 +149,11 @@ async fn plan(
     Ok(match s.lock {
         None => match read::instance(session, &e.saga, kinds, id).await? {
             None => Err(missing(format!("saga {} has no instance {id}", e.name))),
+            // MySQL compares loosely ('4701x' = 4701, 'ABC' = 'abc'): only the id itself.
+            Some(r) if r.id != id => Err(missing(format!(
+                "saga {} has no instance {id} (the server matched it to {}, another id)",
+                e.name, r.id
+            ))),
             Some(r) => escalation(e, &r).and_then(|reason| {
                 let statement = crate::saga::write::escalate(dialect, &e.saga, &r.id, &reason)
                     .ok_or_else(|| missing("the config names no manual queue".into()))?;
@@ -164,6 +169,10 @@ async fn plan(
             let config = &e.saga.locks[lock];
             match read::entity(session, &e.saga, kinds, config, id).await? {
                 None => Err(missing(format!("{} has no entity {id}", config.table))),
+                Some((_, held)) if held.id != id => Err(missing(format!(
+                    "{} has no entity {id} (the server matched it to {}, another id)",
+                    config.table, held.id
+                ))),
                 Some((state, held)) => release_check(e, lock, &state, &held).and_then(|why| {
                     let statement = crate::saga::write::release(
                         dialect,
@@ -250,7 +259,8 @@ fn escalation(e: &SagaEntry, r: &SagaRow) -> Result<String, Box<Finding>> {
     if let Some(context) = e.context(&r.context) {
         reason.push_str(&format!(": {context}"));
     }
-    Ok(reason)
+    // Whoever reads the queue reads it in a terminal: its text in the escape grammar.
+    Ok(crate::text::escape(&reason))
 }
 
 fn escalate_block(e: &SagaEntry, r: &SagaRow, reason: &str) -> Block {
@@ -297,9 +307,12 @@ fn release_check(
         Some(s) if st.failed.contains(s) => Ok(format!("saga {saga} is {s} (failed)")),
         Some(s) => {
             let lim = &e.saga.limits;
+            // Overdue and no longer moving (stalled, without a deadline): one past its
+            // deadline that still makes progress still uses what it holds.
+            let stalled = seconds(h.saga_idle_seconds.unwrap_or(0.0)) >= lim.stalled_after;
             let overdue = match (lim.deadline, h.saga_age_seconds) {
-                (Some(d), Some(age)) => seconds(age) >= d,
-                _ => seconds(h.saga_idle_seconds.unwrap_or(0.0)) >= lim.stalled_after,
+                (Some(d), Some(age)) => seconds(age) >= d && stalled,
+                _ => stalled,
             };
             match overdue {
                 true => Ok(format!(
@@ -312,7 +325,7 @@ fn release_check(
                     codes::NOT_JUDGED,
                     e.subject(),
                     format!(
-                        "nothing done: {} {} is held by saga {saga}, which is {s} and still within its time (progress {} ago): releasing it would let another saga take what this one still uses",
+                        "nothing done: {} {} is held by saga {saga}, which is {s} and still moving (progress {} ago): releasing it would let another saga take what this one still uses",
                         config.table, h.id, ago(h.saga_idle_seconds)
                     ),
                 ))),

@@ -472,13 +472,16 @@ fn instances(s: &SagaEntry, rows: &[&SagaRow]) -> serde_json::Value {
 
 /// `indoubt resolve saga NAME ID… --escalate --dry-run` for these instances.
 fn escalate_next(invocation: &Invocation, s: &SagaEntry, ids: &[&str]) -> Next {
+    // Flags first, then `--`: an id that starts with `-` stays an id.
     let mut words = vec![
         Word::Lit("resolve"),
         Word::Lit("saga"),
+        Word::Lit("--escalate"),
+        Word::Lit("--dry-run"),
+        Word::Lit("--"),
         Word::Value(&s.name),
     ];
     words.extend(ids.iter().map(|id| Word::Value(id)));
-    words.extend([Word::Lit("--escalate"), Word::Lit("--dry-run")]);
     Next::indoubt(invocation, &words)
 }
 
@@ -675,9 +678,10 @@ fn gone(s: &SagaEntry, h: &Held) -> String {
             h.saga_id.as_deref().unwrap_or("?")
         ),
         Some(state) => {
+            let idle = format_duration(seconds(h.saga_idle_seconds.unwrap_or(0.0)));
             let by = match (s.saga.limits.deadline, h.saga_age_seconds) {
                 (Some(d), Some(age)) => format!(
-                    "started {} ago, past its deadline {}",
+                    "started {} ago, past its deadline {}, and no progress for {idle}",
                     format_duration(seconds(age)),
                     format_duration(d)
                 ),
@@ -730,14 +734,17 @@ fn orphaned(invocation: &Invocation, s: &SagaEntry, lock: &read::LockState) -> O
             let mut words = vec![
                 Word::Lit("resolve"),
                 Word::Lit("saga"),
-                Word::Value(&s.name),
+                Word::Lit("--release"),
             ];
-            words.extend(ids.iter().map(|id| Word::Value(id)));
-            words.push(Word::Lit("--release"));
             if s.saga.locks.len() > 1 {
                 words.extend([Word::Lit("--lock"), Word::Value(&config.table)]);
             }
-            words.push(Word::Lit("--dry-run"));
+            words.extend([
+                Word::Lit("--dry-run"),
+                Word::Lit("--"),
+                Word::Value(&s.name),
+            ]);
+            words.extend(ids.iter().map(|id| Word::Value(id)));
             Next::indoubt(invocation, &words)
         }
         None => {

@@ -546,21 +546,26 @@ impl Statements<'_> {
         )
     }
 
-    /// Entities held for a saga that is missing, done, failed, or overdue (stalled when
-    /// no deadline is known).
+    /// Entities held for a saga that is missing, done, failed, or overdue and stalled
+    /// (stalled, when no deadline is known).
     fn orphaned(&self, lock: &Lock) -> String {
         let (l, s) = (&self.saga.layout, &self.s);
+        // Overdue and no longer moving: a saga past its deadline that still makes progress
+        // still uses what it holds.
+        let stalled = s.older(
+            &self.c(&l.updated_at),
+            self.kinds.updated_at,
+            self.saga.limits.stalled_after,
+        );
         let overdue = match (
             &l.started_at,
             self.kinds.started_at,
             self.saga.limits.deadline,
         ) {
-            (Some(c), Some(kind), Some(deadline)) => s.older(&self.c(c), kind, deadline),
-            _ => s.older(
-                &self.c(&l.updated_at),
-                self.kinds.updated_at,
-                self.saga.limits.stalled_after,
-            ),
+            (Some(c), Some(kind), Some(deadline)) => {
+                format!("({} AND {stalled})", s.older(&self.c(c), kind, deadline))
+            }
+            _ => stalled,
         };
         let state = self.c(&l.state);
         format!(

@@ -30,8 +30,18 @@ pub fn escalate(dialect: Dialect, saga: &Saga, id: &str, reason: &str) -> Option
         Some(r) => format!(" AND {} IS NULL", s.col("q", r)),
         None => String::new(),
     };
+    // Two escalations at once would both find no open item: on PostgreSQL the queue is
+    // locked against other writers first (SHARE ROW EXCLUSIVE conflicts with itself), so
+    // the second reads the first's item. (On MySQL the race is left: README.)
+    let serialize = match dialect {
+        Dialect::Postgres => format!(
+            "LOCK TABLE {} IN SHARE ROW EXCLUSIVE MODE; ",
+            s.table(&q.table)
+        ),
+        Dialect::Mysql => String::new(),
+    };
     Some(written(dialect, format!(
-        "INSERT INTO {} ({}) SELECT {} FROM {} s WHERE {} = {} AND NOT EXISTS (SELECT 1 FROM {} q WHERE {} = {}{open});",
+        "{serialize}INSERT INTO {} ({}) SELECT {} FROM {} s WHERE {} = {} AND NOT EXISTS (SELECT 1 FROM {} q WHERE {} = {}{open});",
         s.table(&q.table),
         columns.join(", "),
         values.join(", "),
@@ -149,7 +159,7 @@ mod tests {
         let s = saga();
         assert_eq!(
             escalate(Dialect::Postgres, &s, "42", "it's stuck").unwrap().as_str(),
-            "BEGIN READ WRITE; INSERT INTO \"saga_manual_intervention\" (\"saga_id\", \"created_at\", \"reason\") SELECT s.\"id\", now(), 'it''s stuck' FROM \"public\".\"order_saga\" s WHERE s.\"id\" = '42' AND NOT EXISTS (SELECT 1 FROM \"saga_manual_intervention\" q WHERE q.\"saga_id\" = s.\"id\" AND q.\"resolved_at\" IS NULL); COMMIT;"
+            "BEGIN READ WRITE; LOCK TABLE \"saga_manual_intervention\" IN SHARE ROW EXCLUSIVE MODE; INSERT INTO \"saga_manual_intervention\" (\"saga_id\", \"created_at\", \"reason\") SELECT s.\"id\", now(), 'it''s stuck' FROM \"public\".\"order_saga\" s WHERE s.\"id\" = '42' AND NOT EXISTS (SELECT 1 FROM \"saga_manual_intervention\" q WHERE q.\"saga_id\" = s.\"id\" AND q.\"resolved_at\" IS NULL); COMMIT;"
         );
         assert_eq!(
             release(Dialect::Mysql, &s.locks[0], "7'; DROP", (Some("42"), Some("3")), Bump::Counter).unwrap().as_str(),

@@ -228,7 +228,13 @@ fn every_stuck_state_is_found_and_escalated_once_on_postgres_and_mariadb() {
 
         // The escalation as printed: a dry run, nothing written.
         let next = failed["next"].as_str().unwrap();
-        assert!(next.ends_with(" --escalate --dry-run"), "{next}");
+        assert!(
+            next.ends_with(&format!(
+                " resolve saga --escalate --dry-run -- {} 4701 4702",
+                s.name
+            )),
+            "{next}"
+        );
         let (dry, code) = run_printed(next);
         assert_eq!(code, Some(0), "{dry:#}");
         assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
@@ -272,10 +278,14 @@ fn every_stuck_state_is_found_and_escalated_once_on_postgres_and_mariadb() {
         let (moving, out) = s.resolve(&["4707", "--escalate", "--yes", "--reason", "x"]);
         assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
         assert_eq!(moving["findings"][0]["code"], "not_judged", "{moving:#}");
-        // A mistyped id: nothing done, exit 3.
-        let (typo, out) = s.resolve(&["47010", "--escalate", "--yes", "--reason", "x"]);
-        assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
-        assert_eq!(typo["findings"][0]["code"], "not_there", "{typo:#}");
+        // A mistyped id, or one MySQL would read as another ('4703x' = 4703): nothing
+        // done for any id, exit 3.
+        for typo in ["47010", "4703x", " 4703"] {
+            let (r, out) = s.resolve(&[typo, "4703", "--escalate", "--yes", "--reason", "x"]);
+            assert_eq!(out.code, 3, "{typo}: {}\n{}", out.stdout, out.stderr);
+            assert_eq!(r["findings"][0]["code"], "not_there", "{r:#}");
+        }
+        assert_eq!(s.column(queue).len(), 4, "nothing raised for 4703 either");
     }
 }
 
@@ -293,6 +303,23 @@ fn an_orphaned_seat_is_released_and_one_taken_again_meanwhile_is_left_alone() {
             ))
             .join("")
         };
+        // A seat of 4705, past its deadline but moving: its saga still uses it.
+        s.sql("INSERT INTO seats VALUES (22, 'HELD', 4705, 1)");
+        let (r, _) = s.saga();
+        assert_eq!(
+            ids(one(&r, "saga_lock_orphaned", "CRITICAL"), "entities"),
+            ["17", "18", "20"],
+            "{r:#}"
+        );
+        let (moving, out) = s.resolve(&["22", "--release", "--yes", "--reason", "x"]);
+        assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(moving["findings"][0]["code"], "not_judged", "{moving:#}");
+        assert_eq!(seat("22"), "HELD 4705 1");
+        // An id MySQL would read as another ('20junk' = 20): not there.
+        let (typo, out) = s.resolve(&["20junk", "--release", "--yes", "--reason", "x"]);
+        assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(typo["findings"][0]["code"], "not_there", "{typo:#}");
+        assert_eq!(seat("20"), "HELD 9999 5");
         let retaken = paused(
             &s,
             &["17", "--release", "--yes", "--reason", "INC-8"],

@@ -205,13 +205,13 @@ fn saga_instances() {
     assert!(
         nexts
             .iter()
-            .any(|n| n == "indoubt resolve saga order_saga 4701 4702 --escalate --dry-run"),
+            .any(|n| n == "indoubt resolve saga --escalate --dry-run -- order_saga 4701 4702"),
         "{nexts:?}"
     );
     assert!(
         nexts
             .iter()
-            .any(|n| n == "indoubt resolve saga order_saga 17 20 --release --dry-run"),
+            .any(|n| n == "indoubt resolve saga --release --dry-run -- order_saga 17 20"),
         "{nexts:?}"
     );
     let next_words = golden::words(&nexts);

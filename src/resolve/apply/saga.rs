@@ -95,6 +95,11 @@ impl SagaWrite {
                         codes::CHANGED_MEANWHILE,
                         format!("REFUSED: saga {} is gone ({when}): nothing done", self.id),
                     )),
+                    Some(r) if r.id != self.id => Some(Applied::new(
+                        Status::Refused,
+                        codes::CHANGED_MEANWHILE,
+                        format!("REFUSED: saga {} is gone ({when}): nothing done", self.id),
+                    )),
                     Some(r) if r.queue_open > 0 => Some(Applied::new(
                         Status::AlreadyResolved,
                         codes::ALREADY_RESOLVED,
