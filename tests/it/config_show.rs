@@ -30,6 +30,7 @@ struct ConfigReport {
     modulith_registries: Vec<serde_json::Value>,
     camunda_engines: Vec<serde_json::Value>,
     dbos_applications: Vec<serde_json::Value>,
+    sagas: Vec<serde_json::Value>,
     audit: serde_json::Value,
     resolve: serde_json::Value,
 }
@@ -430,6 +431,17 @@ fn the_readme_config_example_is_a_valid_config() {
     let t = &report.thresholds;
     assert_eq!(t.wraparound_warning_xids, 1_300_000_000);
     assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
+    // The saga and the inbox's retention, as the README writes them.
+    let saga = &report.sagas[0];
+    assert_eq!(saga["name"], "order_saga");
+    assert_eq!(
+        saga["stalled_after"]["source"],
+        "config sagas.order_saga.stalled_after"
+    );
+    assert_eq!(saga["unknown_escalate_after"]["source"], "default");
+    assert_eq!(saga["manual_queue"], "public.saga_manual_intervention");
+    assert_eq!(saga["check"], true);
+    assert_eq!(report.inboxes[0]["producer_retry_horizon"], "7d");
 }
 
 /// The README's config example writes every threshold at its default (its comments say

@@ -1687,53 +1687,20 @@ fn paused_into(
     extra: &[&str],
     meanwhile: impl FnOnce(),
 ) -> (Value, Outcome) {
-    use std::io::{BufRead, Read, Write};
-    use std::process::Stdio;
-    let mut child = indoubt_process()
-        .env("INDOUBT_FAILPOINT", format!("pause:{point}"))
-        .args([
-            "-o",
-            "json",
-            "resolve",
-            "pg",
-            gid,
-            "--pg",
-            &s.pg,
-            "--audit-log",
-        ])
-        .arg(audit)
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut said = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "it ended before the failpoint {point}: {said}"
-        );
-        said.push_str(&line);
-        if line.contains(&format!("failpoint {point}: waiting")) {
-            break;
-        }
-    }
-    meanwhile();
-    child.stdin.take().unwrap().write_all(b"\n").unwrap();
-    stderr.read_to_string(&mut said).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    (
-        serde_json::from_str(&stdout).unwrap_or(Value::Null),
-        Outcome {
-            code: out.status.code().unwrap_or(-1),
-            stdout,
-            stderr: said,
-        },
-    )
+    let mut cmd = indoubt_process();
+    cmd.args([
+        "-o",
+        "json",
+        "resolve",
+        "pg",
+        gid,
+        "--pg",
+        &s.pg,
+        "--audit-log",
+    ])
+    .arg(audit)
+    .args(extra);
+    paused_at(cmd, point, meanwhile)
 }
 
 /// Another session's ROLLBACK PREPARED of `gid`, in the test's database.

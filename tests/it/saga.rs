@@ -359,48 +359,14 @@ fn an_orphaned_seat_is_released_and_one_taken_again_meanwhile_is_left_alone() {
 /// `resolve saga` paused before its action (debug builds: INDOUBT_FAILPOINT), while
 /// `meanwhile` runs.
 fn paused(s: &Sagas, args: &[&str], meanwhile: impl FnOnce()) -> (Value, Outcome) {
-    use std::io::{BufRead, Read, Write};
-    use std::process::Stdio;
-    let point = "before-apply";
-    let mut child = indoubt_process()
-        .env("INDOUBT_FAILPOINT", format!("pause:{point}"))
-        .args(["-o", "json", "--config"])
+    let mut cmd = indoubt_process();
+    cmd.args(["-o", "json", "--config"])
         .arg(&s.config)
         .args(["resolve", "saga", &s.name])
         .args(args)
         .arg("--audit-log")
-        .arg(&s.audit)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut said = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "it ended before the failpoint: {said}"
-        );
-        said.push_str(&line);
-        if line.contains(&format!("failpoint {point}: waiting")) {
-            break;
-        }
-    }
-    meanwhile();
-    child.stdin.take().unwrap().write_all(b"\n").unwrap();
-    stderr.read_to_string(&mut said).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    (
-        serde_json::from_str(&stdout).unwrap_or(Value::Null),
-        Outcome {
-            code: out.status.code().unwrap_or(-1),
-            stdout,
-            stderr: said,
-        },
-    )
+        .arg(&s.audit);
+    paused_at(cmd, "before-apply", meanwhile)
 }
 
 /// What the config names but the tables do not hold, or hold in another type: an

@@ -697,3 +697,48 @@ pub fn rollback_prepared_in(name: &str, url: &str) -> Option<postgres::Client> {
     }
     Some(db)
 }
+
+/// `cmd` (indoubt and its arguments, `-o json` among them) paused at the failpoint
+/// `point` (debug builds: `INDOUBT_FAILPOINT=pause:POINT`): `meanwhile` runs while it
+/// waits there, then it goes on. Its report and outcome.
+pub fn paused_at(
+    mut cmd: std::process::Command,
+    point: &str,
+    meanwhile: impl FnOnce(),
+) -> (serde_json::Value, Outcome) {
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let mut child = cmd
+        .env("INDOUBT_FAILPOINT", format!("pause:{point}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "it ended before the failpoint {point}: {said}"
+        );
+        said.push_str(&line);
+        if line.contains(&format!("failpoint {point}: waiting")) {
+            break;
+        }
+    }
+    meanwhile();
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    stderr.read_to_string(&mut said).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (
+        serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null),
+        Outcome {
+            code: out.status.code().unwrap_or(-1),
+            stdout,
+            stderr: said,
+        },
+    )
+}
