@@ -8,5 +8,6 @@ use clap::Args;
 #[command(after_long_help = EXIT_CODES_HELP)]
 pub struct SagaArgs {
     /// Only these sagas of the config (sagas: NAME) [default: all of them]
+    #[arg(value_name = "NAME")]
     pub names: Vec<String>,
 }
