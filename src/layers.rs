@@ -21,10 +21,11 @@ type Graph = BTreeMap<Module, BTreeMap<Module, BTreeSet<String>>>;
 
 /// Utilities every layer may use, the libraries included: each imports nothing of the
 /// crate but the others (checked below), so the libraries could be published with them.
-const LEAVES: [&str; 10] = [
+const LEAVES: [&str; 11] = [
     "gid",
     "global_tx",
     "http",
+    "metrics",
     "peer",
     "quote",
     "secret",

@@ -23,6 +23,7 @@ pub mod interrupt;
 pub mod kafka;
 #[cfg(test)]
 mod layers;
+pub mod metrics;
 pub mod modulith;
 pub mod mysql;
 pub mod next;

@@ -54,6 +54,7 @@ fn incidents(findings: &[Finding]) -> Vec<Incident> {
 struct Gathered {
     address: String,
     findings: Vec<Finding>,
+    measures: Vec<crate::metrics::Measure>,
 }
 
 pub async fn run(ctx: &Context, args: &CheckSettings) -> Result<Severity> {
@@ -153,8 +154,8 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
     let mut findings = Vec::new();
     let mut checks = Vec::new();
     for (check, target, elapsed, outcome) in results {
-        let (address, error, mut found) = match outcome {
-            Ok(g) => (Some(g.address), None, g.findings),
+        let (address, error, mut found, measures) = match outcome {
+            Ok(g) => (Some(g.address), None, g.findings, g.measures),
             Err(err) => {
                 let reason = format!("{err:#}");
                 let finding = Finding::new(
@@ -163,7 +164,7 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
                     "",
                     format!("no answer: {reason}"),
                 );
-                (None, Some(reason), vec![finding])
+                (None, Some(reason), vec![finding], Vec::new())
             }
         };
         for f in &mut found {
@@ -182,6 +183,7 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
             error,
             findings: by_severity,
             address,
+            measures,
         });
         findings.extend(found);
     }
@@ -211,8 +213,12 @@ pub(crate) async fn build(ctx: &Context, args: &CheckSettings) -> Result<Report<
 /// is UNKNOWN with why, as its command would have refused.
 async fn gather(ctx: &Context, run: &Result<Box<dyn Run>>) -> Result<Gathered> {
     let run = run.as_ref().map_err(|e| anyhow!("{e:#}"))?;
-    let (address, findings) = run.report(ctx).await?.into_findings();
-    Ok(Gathered { address, findings })
+    let (address, findings, measures) = run.report(ctx).await?.into_parts();
+    Ok(Gathered {
+        address,
+        findings,
+        measures,
+    })
 }
 
 impl TableView for CheckReport {

@@ -1,6 +1,6 @@
 //! The monitoring formats of `indoubt check`: the Nagios plugin line and the Prometheus text exposition.
 
-use super::check::outcome::CheckReport;
+use super::check::outcome::{CheckOutcome, CheckReport};
 use crate::findings::{Finding, Severity};
 use crate::report::Report;
 use crate::text::Text;
@@ -104,7 +104,10 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         sample(
             &mut out,
             "indoubt_check_status",
-            &[("target", &shown(&c.target)), ("check", c.check)],
+            &[
+                ("target", &shown(&c.target)),
+                ("check", &check_label(c.check)),
+            ],
             f64::from(c.status.exit_code()),
         );
     }
@@ -117,7 +120,10 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         sample(
             &mut out,
             "indoubt_check_duration_seconds",
-            &[("target", &shown(&c.target)), ("check", c.check)],
+            &[
+                ("target", &shown(&c.target)),
+                ("check", &check_label(c.check)),
+            ],
             c.elapsed_seconds,
         );
     }
@@ -132,7 +138,7 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
     for f in &report.findings {
         let mut labels: Vec<(&str, String)> = vec![
             ("target", shown(evidence_text(f, "target"))),
-            ("check", shown(evidence_text(f, "check"))),
+            ("check", check_label(evidence_text(f, "check"))),
             ("code", f.code.to_string()),
             ("subject", f.subject.escaped()),
         ];
@@ -160,6 +166,34 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
             f64::from(f.severity.exit_code()),
         );
     }
+    measured(&mut out, report);
+    family(
+        &mut out,
+        "indoubt_build_info",
+        "The indoubt that exposed these series: 1, its version in a label.",
+    );
+    sample(
+        &mut out,
+        "indoubt_build_info",
+        &[("version", env!("CARGO_PKG_VERSION"))],
+        1.0,
+    );
+    family(
+        &mut out,
+        "indoubt_target_up",
+        "1 when the check could read its target (its report came back), 0 when it could not (no answer, a refused connection, past the deadline).",
+    );
+    for c in &report.data.checks {
+        sample(
+            &mut out,
+            "indoubt_target_up",
+            &[
+                ("target", &shown(&c.target)),
+                ("check", &check_label(c.check)),
+            ],
+            f64::from(u8::from(c.error.is_none())),
+        );
+    }
     family(
         &mut out,
         "indoubt_check_run_timestamp_seconds",
@@ -172,6 +206,37 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         report.generated_at.timestamp_millis() as f64 / 1000.0,
     );
     out
+}
+
+/// The probes' measured families: each family's help once, then its samples of every
+/// check, each with the check's target; a family no check measured is left out.
+fn measured(out: &mut String, report: &Report<CheckReport>) {
+    let mut done: Vec<&str> = Vec::new();
+    for probe in crate::commands::probes::ALL {
+        for f in probe.measures() {
+            if done.contains(&f.name) {
+                continue;
+            }
+            done.push(f.name);
+            let samples: Vec<(&CheckOutcome, &crate::metrics::Measure)> = report
+                .data
+                .checks
+                .iter()
+                .flat_map(|c| c.measures.iter().map(move |m| (c, m)))
+                .filter(|(_, m)| m.family == f.name)
+                .collect();
+            if samples.is_empty() {
+                continue;
+            }
+            family(out, f.name, f.help);
+            for (c, m) in samples {
+                let target = shown(&c.target);
+                let mut labels: Vec<(&str, &str)> = vec![("target", &target)];
+                labels.extend(m.labels.iter().map(|(k, v)| (*k, v.as_str())));
+                sample(out, f.name, &labels, m.value);
+            }
+        }
+    }
 }
 
 /// `indoubt serve`'s own metrics, as a scrape sees them (serve.rs keeps the state they
@@ -248,6 +313,11 @@ pub(crate) fn exporter(status: &ExporterStatus) -> String {
         status.interval_seconds,
     );
     out
+}
+
+/// A check's name as a label value: `pg_prepared` (a label holds no space).
+fn check_label(check: &str) -> String {
+    check.replace(' ', "_")
 }
 
 fn family(out: &mut String, name: &str, help: &str) {

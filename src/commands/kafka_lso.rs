@@ -11,6 +11,7 @@ use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::TopicPartition;
 use crate::kafka::conn::BrokerError;
 use crate::kafka::transactions::ProducerState;
+use crate::metrics::{Family, Measure};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::LsoSettings;
@@ -77,6 +78,32 @@ struct PartitionLso {
 /// `kafka lso` as a probe.
 pub(crate) struct KafkaLso;
 
+static LSO_PARTITIONS_CHECKED: Family = Family {
+    name: "indoubt_kafka_lso_partitions_checked",
+    help: "Partitions whose last stable offset was read.",
+    labels: &[],
+};
+static LSO_GAP: Family = Family {
+    name: "indoubt_kafka_lso_gap_offsets",
+    help: "Offsets between a partition's last stable offset and its high watermark, for partitions with a gap (none: no series).",
+    labels: &["topic", "partition"],
+};
+static LSO_STUCK: Family = Family {
+    name: "indoubt_kafka_lso_stuck_seconds",
+    help: "How long ago the first unstable record of a partition with a gap was written (when it could be read).",
+    labels: &["topic", "partition"],
+};
+static LSO_MAX_GAP: Family = Family {
+    name: "indoubt_kafka_lso_max_gap_offsets",
+    help: "The largest LSO gap among the partitions checked (0: none).",
+    labels: &[],
+};
+static LSO_MAX_STUCK: Family = Family {
+    name: "indoubt_kafka_lso_max_stuck_seconds",
+    help: "The longest an LSO has been stuck among the partitions checked (0: none).",
+    labels: &[],
+};
+
 impl Inspect for KafkaLso {
     type Args = settings::LsoArgs;
     type Settings = LsoSettings;
@@ -84,6 +111,13 @@ impl Inspect for KafkaLso {
     type Data = LsoReport;
     const NAME: &'static str = "kafka lso";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Kafka);
+    const MEASURES: &'static [&'static Family] = &[
+        &LSO_PARTITIONS_CHECKED,
+        &LSO_GAP,
+        &LSO_STUCK,
+        &LSO_MAX_GAP,
+        &LSO_MAX_STUCK,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -100,6 +134,29 @@ impl Inspect for KafkaLso {
             codes::TRANSACTIONS_UNREADABLE,
         ],
     };
+
+    fn measures(data: &LsoReport) -> Vec<Measure> {
+        let mut out = vec![
+            LSO_PARTITIONS_CHECKED.at(data.partitions_checked as f64),
+            LSO_MAX_GAP.at(data.partitions.iter().map(|p| p.gap).max().unwrap_or(0) as f64),
+            LSO_MAX_STUCK.at(data
+                .partitions
+                .iter()
+                .filter_map(|p| p.stuck_seconds)
+                .fold(0.0, f64::max)),
+        ];
+        for p in &data.partitions {
+            let named = |m: Measure| {
+                m.label("topic", crate::text::escape(&p.topic))
+                    .label("partition", p.partition.to_string())
+            };
+            out.push(named(LSO_GAP.at(p.gap as f64)));
+            if let Some(stuck) = p.stuck_seconds {
+                out.push(named(LSO_STUCK.at(stuck)));
+            }
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

@@ -7,6 +7,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::Next;
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
@@ -61,6 +62,32 @@ struct Previous {
     source: String,
 }
 
+static OUTBOX_UNPUBLISHED: Family = Family {
+    name: "indoubt_outbox_unpublished_rows",
+    help: "Outbox rows not yet published (the backlog).",
+    labels: &["outbox"],
+};
+static OUTBOX_OLDEST_UNPUBLISHED: Family = Family {
+    name: "indoubt_outbox_oldest_unpublished_age_seconds",
+    help: "How long the oldest unpublished outbox row has waited (0: none).",
+    labels: &["outbox"],
+};
+static OUTBOX_SKIPPED: Family = Family {
+    name: "indoubt_outbox_skipped_rows",
+    help: "Unpublished rows below the highest published id, past the settle time: skipped for good by a relay polling by id.",
+    labels: &["outbox"],
+};
+static INBOX_ROWS: Family = Family {
+    name: "indoubt_inbox_rows",
+    help: "Rows of an inbox (processed message ids kept).",
+    labels: &["inbox"],
+};
+static INBOX_OLDEST: Family = Family {
+    name: "indoubt_inbox_oldest_age_seconds",
+    help: "How long ago the oldest id an inbox keeps was received (0: none).",
+    labels: &["inbox"],
+};
+
 /// `pg outbox` as a probe.
 pub(crate) struct PgOutbox;
 
@@ -72,6 +99,13 @@ impl Inspect for PgOutbox {
     const NAME: &'static str = "outbox";
     const COMMAND: &'static str = "pg outbox";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Outbox);
+    const MEASURES: &'static [&'static Family] = &[
+        &OUTBOX_UNPUBLISHED,
+        &OUTBOX_OLDEST_UNPUBLISHED,
+        &OUTBOX_SKIPPED,
+        &INBOX_ROWS,
+        &INBOX_OLDEST,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -92,6 +126,26 @@ impl Inspect for PgOutbox {
             codes::OUTBOX_UNREADABLE,
         ],
     };
+
+    fn measures(data: &OutboxReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for o in &data.outboxes {
+            let Some(state) = &o.state else { continue };
+            let named = |m: Measure| m.label("outbox", crate::text::escape(&o.name));
+            out.push(named(OUTBOX_UNPUBLISHED.at(state.unpublished as f64)));
+            out.push(named(
+                OUTBOX_OLDEST_UNPUBLISHED.at(state.oldest_unpublished_seconds.unwrap_or(0.0)),
+            ));
+            out.push(named(OUTBOX_SKIPPED.at(state.skipped as f64)));
+        }
+        for i in &data.inboxes {
+            let Some(state) = &i.state else { continue };
+            let named = |m: Measure| m.label("inbox", crate::text::escape(&i.name));
+            out.push(named(INBOX_ROWS.at(state.rows as f64)));
+            out.push(named(INBOX_OLDEST.at(state.oldest_seconds.unwrap_or(0.0))));
+        }
+        out
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<OutboxSettings> {
         settings::outboxes(t, args)

@@ -8,6 +8,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::pg::prepared::{self, BlockedSession, PreparedSnapshot, PreparedXact};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -71,6 +72,67 @@ impl Serialize for PreparedReport {
 /// `pg prepared` as a probe.
 pub(crate) struct PgPrepared;
 
+static PREPARED_TRANSACTIONS: Family = Family {
+    name: "indoubt_pg_prepared_transactions",
+    help: "Prepared transactions on the server (in the databases read).",
+    labels: &[],
+};
+static PREPARED_OLDEST_AGE: Family = Family {
+    name: "indoubt_pg_prepared_oldest_age_seconds",
+    help: "How long ago the oldest prepared transaction was prepared (0: none).",
+    labels: &[],
+};
+static PREPARED_OLDEST_XIDS: Family = Family {
+    name: "indoubt_pg_prepared_oldest_age_xids",
+    help: "How many transaction ids the oldest prepared transaction holds the horizon back by, age(transaction) (0: none).",
+    labels: &[],
+};
+static PREPARED_DATABASE_TRANSACTIONS: Family = Family {
+    name: "indoubt_pg_prepared_database_transactions",
+    help: "Prepared transactions in one database (databases with none have no series).",
+    labels: &["database"],
+};
+static PREPARED_TRANSACTION_AGE: Family = Family {
+    name: "indoubt_pg_prepared_transaction_age_seconds",
+    help: "The age of each of the oldest prepared transactions (at most 5, by GID, escaped); the rest are counted in indoubt_pg_prepared_transactions only.",
+    labels: &["database", "gid"],
+};
+
+/// What `pg prepared` measured: the count, the oldest's age in seconds and xids, per
+/// database, and the oldest few by GID.
+fn prepared_measures(data: &PreparedReport) -> Vec<Measure> {
+    let xacts = &data.snapshot.prepared_transactions;
+    let escaped = |raw: &crate::text::RawText| crate::text::escape_bytes(raw.as_bytes());
+    let mut out = vec![
+        PREPARED_TRANSACTIONS.at(xacts.len() as f64),
+        PREPARED_OLDEST_AGE.at(xacts.iter().map(|x| x.age_seconds).fold(0.0, f64::max)),
+        PREPARED_OLDEST_XIDS.at(xacts.iter().map(|x| x.age_xids).max().unwrap_or(0) as f64),
+    ];
+    let mut by_database: std::collections::BTreeMap<String, usize> = Default::default();
+    for x in xacts {
+        *by_database.entry(escaped(&x.database)).or_default() += 1;
+    }
+    out.extend(by_database.into_iter().map(|(db, n)| {
+        PREPARED_DATABASE_TRANSACTIONS
+            .at(n as f64)
+            .label("database", db)
+    }));
+    let mut oldest: Vec<_> = xacts.iter().collect();
+    oldest.sort_by(|a, b| b.age_seconds.total_cmp(&a.age_seconds));
+    out.extend(
+        oldest
+            .into_iter()
+            .take(crate::metrics::PER_OBJECT)
+            .map(|x| {
+                PREPARED_TRANSACTION_AGE
+                    .at(x.age_seconds)
+                    .label("database", escaped(&x.database))
+                    .label("gid", escaped(&x.gid))
+            }),
+    );
+    out
+}
+
 impl Inspect for PgPrepared {
     type Args = settings::PreparedArgs;
     type Settings = PreparedSettings;
@@ -78,6 +140,13 @@ impl Inspect for PgPrepared {
     type Data = PreparedReport;
     const NAME: &'static str = "pg prepared";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const MEASURES: &'static [&'static Family] = &[
+        &PREPARED_TRANSACTIONS,
+        &PREPARED_OLDEST_AGE,
+        &PREPARED_OLDEST_XIDS,
+        &PREPARED_DATABASE_TRANSACTIONS,
+        &PREPARED_TRANSACTION_AGE,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -93,6 +162,10 @@ impl Inspect for PgPrepared {
             codes::PREPARED_XACT_AGE,
         ],
     };
+
+    fn measures(data: &PreparedReport) -> Vec<Measure> {
+        prepared_measures(data)
+    }
 
     fn settings(
         t: &Targets,

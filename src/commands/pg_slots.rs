@@ -8,6 +8,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::pg::slots::{self, Slot, SlotsSnapshot};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -56,6 +57,22 @@ struct Thresholds {
 /// `pg slots` as a probe.
 pub(crate) struct PgSlots;
 
+static SLOT_RETAINED: Family = Family {
+    name: "indoubt_pg_slot_retained_wal_bytes",
+    help: "WAL the server keeps for one replication slot (current LSN minus restart_lsn).",
+    labels: &["slot", "slot_type"],
+};
+static SLOT_ACTIVE: Family = Family {
+    name: "indoubt_pg_slot_active",
+    help: "1 when a consumer is connected to the slot, 0 when not.",
+    labels: &["slot", "slot_type"],
+};
+static SLOT_SAFE_WAL: Family = Family {
+    name: "indoubt_pg_slot_safe_wal_size_bytes",
+    help: "WAL that may still be written before the slot is lost (max_slot_wal_keep_size); no series when unlimited.",
+    labels: &["slot", "slot_type"],
+};
+
 impl Inspect for PgSlots {
     type Args = settings::SlotsArgs;
     type Settings = SlotsSettings;
@@ -63,6 +80,7 @@ impl Inspect for PgSlots {
     type Data = SlotsReport;
     const NAME: &'static str = "pg slots";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const MEASURES: &'static [&'static Family] = &[&SLOT_RETAINED, &SLOT_ACTIVE, &SLOT_SAFE_WAL];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -80,6 +98,24 @@ impl Inspect for PgSlots {
             codes::SLOT_XMIN,
         ],
     };
+
+    fn measures(data: &SlotsReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for slot in &data.snapshot.slots {
+            let named = |m: Measure| {
+                m.label("slot", crate::text::escape(&slot.name))
+                    .label("slot_type", slot.slot_type.clone())
+            };
+            if let Some(bytes) = slot.retained_bytes {
+                out.push(named(SLOT_RETAINED.at(bytes as f64)));
+            }
+            out.push(named(SLOT_ACTIVE.at(f64::from(u8::from(slot.active)))));
+            if let Some(safe) = slot.safe_wal_size {
+                out.push(named(SLOT_SAFE_WAL.at(safe as f64)));
+            }
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

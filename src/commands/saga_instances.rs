@@ -12,6 +12,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
@@ -29,6 +30,83 @@ use std::collections::BTreeMap;
 /// How many instances a finding names (its evidence lists them, its next takes them).
 const NAMED: usize = 20;
 
+static SAGA_UNFINISHED: Family = Family {
+    name: "indoubt_saga_unfinished_instances",
+    help: "Unfinished instances of a saga by state (the states the config lists; any other is counted as state=\"unlisted\").",
+    labels: &["state"],
+};
+static SAGA_STUCK: Family = Family {
+    name: "indoubt_saga_stuck_instances",
+    help: "Stuck instances of a saga by why: needs_human, outcome_unknown, stalled, overdue (of the oldest 1,000 stuck).",
+    labels: &["reason"],
+};
+static SAGA_OLDEST_STUCK_IDLE: Family = Family {
+    name: "indoubt_saga_oldest_stuck_idle_seconds",
+    help:
+        "How long the least recently updated stuck instance has made no progress (0: none stuck).",
+    labels: &[],
+};
+static SAGA_ORPHANED_LOCKS: Family = Family {
+    name: "indoubt_saga_orphaned_locks",
+    help: "Entities of a lock table held for a saga that no longer runs.",
+    labels: &["table"],
+};
+static SAGA_QUEUE_OPEN: Family = Family {
+    name: "indoubt_saga_manual_queue_open_items",
+    help: "Open items of the saga's manual-intervention queue.",
+    labels: &[],
+};
+static SAGA_QUEUE_OLDEST: Family = Family {
+    name: "indoubt_saga_manual_queue_oldest_open_age_seconds",
+    help: "How long the oldest open item of the manual queue has waited (0: none).",
+    labels: &[],
+};
+
+/// What `saga` measured, per saga (the check's target is the saga's name): its
+/// unfinished instances by listed state, its stuck ones by why, its orphaned locks, its
+/// queue.
+fn saga_measures(data: &SagaReport) -> Vec<Measure> {
+    let mut out = Vec::new();
+    for e in &data.sagas {
+        let Some(snap) = &e.snapshot else { continue };
+        let mut by_state: BTreeMap<String, i64> = BTreeMap::new();
+        for c in &snap.by_state {
+            let state = match e.listed.contains(&c.state) {
+                true => crate::text::escape(&c.state),
+                false => "unlisted".to_string(),
+            };
+            *by_state.entry(state).or_default() += c.count;
+        }
+        out.extend(
+            by_state
+                .into_iter()
+                .map(|(state, n)| SAGA_UNFINISHED.at(n as f64).label("state", state)),
+        );
+        out.extend(
+            e.stuck_by_reason
+                .iter()
+                .map(|(why, n)| SAGA_STUCK.at(*n as f64).label("reason", *why)),
+        );
+        out.push(
+            SAGA_OLDEST_STUCK_IDLE.at(snap
+                .stuck
+                .iter()
+                .map(|r| r.idle_seconds)
+                .fold(0.0, f64::max)),
+        );
+        out.extend(snap.locks.iter().map(|l| {
+            SAGA_ORPHANED_LOCKS
+                .at(l.orphaned.len() as f64)
+                .label("table", crate::text::escape(&l.table))
+        }));
+        if let Some(q) = &snap.queue {
+            out.push(SAGA_QUEUE_OPEN.at(q.open as f64));
+            out.push(SAGA_QUEUE_OLDEST.at(q.oldest_open_seconds.unwrap_or(0.0)));
+        }
+    }
+    out
+}
+
 /// `saga` as a probe.
 pub(crate) struct SagaInstances;
 
@@ -39,6 +117,14 @@ impl Inspect for SagaInstances {
     type Data = SagaReport;
     const NAME: &'static str = "saga";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Saga);
+    const MEASURES: &'static [&'static Family] = &[
+        &SAGA_UNFINISHED,
+        &SAGA_STUCK,
+        &SAGA_OLDEST_STUCK_IDLE,
+        &SAGA_ORPHANED_LOCKS,
+        &SAGA_QUEUE_OPEN,
+        &SAGA_QUEUE_OLDEST,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -61,6 +147,10 @@ impl Inspect for SagaInstances {
             codes::SAGA_UNREADABLE,
         ],
     };
+
+    fn measures(data: &SagaReport) -> Vec<Measure> {
+        saga_measures(data)
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SagaSettings> {
         crate::settings::saga::settings(t, &args.names)
@@ -245,6 +335,11 @@ struct SagaReportEntry {
     snapshot: Option<Snapshot>,
     /// The stuck instances' business context, by id.
     context: BTreeMap<String, String>,
+    /// How many instances are stuck, by why (of those read: at most 1,000).
+    stuck_by_reason: BTreeMap<&'static str, usize>,
+    /// Every state the config lists (what the measures name; any other is "unlisted").
+    #[serde(skip)]
+    listed: Vec<String>,
 }
 
 fn report_of(
@@ -265,6 +360,21 @@ fn report_of(
             pivot: s.pivot.clone(),
             snapshot: None,
             context: BTreeMap::new(),
+            stuck_by_reason: BTreeMap::new(),
+            listed: {
+                let st = &s.saga.layout.states;
+                [
+                    &st.running,
+                    &st.done,
+                    &st.failed,
+                    &st.compensating,
+                    &st.unknown,
+                ]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect()
+            },
         };
         match read {
             Read::Snapshot {
@@ -282,6 +392,12 @@ fn report_of(
                         s.subject(),
                         problem,
                     ));
+                }
+                entry.stuck_by_reason = Why::ALL.iter().map(|w| (w.name(), 0)).collect();
+                for r in &snapshot.stuck {
+                    if let Some(why) = s.saga.why(r) {
+                        *entry.stuck_by_reason.entry(why.name()).or_default() += 1;
+                    }
                 }
                 entry.context = snapshot
                     .stuck

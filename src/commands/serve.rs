@@ -102,8 +102,12 @@ pub async fn run(ctx: &Context, s: &ServeSettings) -> Result<Severity> {
     // bound, for --listen ADDR:0 too).
     let bound = listener.local_addr().unwrap_or(s.listen);
     crate::term::status(&crate::shown!(
-        "indoubt serve: serving /metrics on http://{} (checks every {})",
+        "indoubt serve: serving /metrics on http://{} (config {}, checks every {})",
         bound,
+        s.check
+            .config_file
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |p| p.display().to_string()),
         format_duration(s.interval)
     ));
     ctx.note(format!(

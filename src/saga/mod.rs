@@ -106,6 +106,26 @@ pub enum Why {
     Overdue,
 }
 
+impl Why {
+    /// Every reason, in order.
+    pub const ALL: [Why; 4] = [
+        Why::NeedsHuman,
+        Why::OutcomeUnknown,
+        Why::Stalled,
+        Why::Overdue,
+    ];
+
+    /// As a label says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Why::NeedsHuman => "needs_human",
+            Why::OutcomeUnknown => "outcome_unknown",
+            Why::Stalled => "stalled",
+            Why::Overdue => "overdue",
+        }
+    }
+}
+
 impl Saga {
     /// Why an instance is stuck; None when it is not (done, moving within its time) or
     /// its state is not listed (not judged).

@@ -13,6 +13,7 @@ use crate::codes::Code;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
+use crate::metrics::{Family as MetricFamily, Measure};
 use crate::report::{self, Report, TableView};
 use anyhow::{anyhow, Result};
 use clap::{ArgMatches, FromArgMatches};
@@ -59,6 +60,15 @@ pub trait Inspect: Sync + Send + 'static {
     /// role would read it. (What every probe of a target's kind reads, the server's own
     /// catalogs, is checked per kind.)
     fn reads(_config: &Config) -> Vec<Uses> {
+        Vec::new()
+    }
+
+    /// The metric families its measures belong to (`measures` gives their samples).
+    const MEASURES: &'static [&'static MetricFamily] = &[];
+
+    /// What it measured, from its report's data, for `check -o prometheus` and `serve`:
+    /// values in base units, labelled by stable objects only.
+    fn measures(_data: &Self::Data) -> Vec<Measure> {
         Vec::new()
     }
 
@@ -179,6 +189,8 @@ pub trait Probe: Sync {
     fn type_name(&self) -> &'static str;
     fn plan(&self, config: &Config) -> Vec<(String, Vec<String>)>;
     fn reads(&self, config: &Config) -> Vec<Uses>;
+    /// The metric families its measures belong to.
+    fn measures(&self) -> &'static [&'static MetricFamily];
     /// Its command in the command line's definition: the last word of its path, with its
     /// arguments and its help.
     fn subcommand(&self) -> clap::Command;
@@ -206,8 +218,8 @@ pub trait Run: Send + Sync {
 pub trait Reported: Send {
     fn status(&self) -> Severity;
     fn emit(&self, ctx: &Context) -> Result<()>;
-    /// Where it looked, and what it found.
-    fn into_findings(self: Box<Self>) -> (String, Vec<Finding>);
+    /// Where it looked, what it found, and what it measured.
+    fn into_parts(self: Box<Self>) -> (String, Vec<Finding>, Vec<Measure>);
 }
 
 /// The registry's entry for probe `P`.
@@ -254,6 +266,10 @@ impl<P: Inspect> Probe for Registered<P> {
         P::reads(config)
     }
 
+    fn measures(&self) -> &'static [&'static MetricFamily] {
+        P::MEASURES
+    }
+
     fn subcommand(&self) -> clap::Command {
         let name = P::COMMAND.rsplit(' ').next().unwrap_or(P::COMMAND);
         <P::Args as clap::Args>::augment_args(clap::Command::new(name))
@@ -289,7 +305,8 @@ impl<P: Inspect> Run for Ready<P> {
     fn report<'a>(&'a self, ctx: &'a Context) -> LocalBoxFuture<'a, Result<Box<dyn Reported>>> {
         Box::pin(async move {
             let gathered = P::gather(ctx, &self.settings).await?;
-            Ok(Box::new(P::report(ctx, &self.settings, gathered)) as Box<dyn Reported>)
+            let report = P::report(ctx, &self.settings, gathered);
+            Ok(Box::new(Measured::<P>(report)) as Box<dyn Reported>)
         })
     }
 
@@ -302,17 +319,21 @@ impl<P: Inspect> Run for Ready<P> {
     }
 }
 
-impl<T: Serialize + TableView + Send + Sync> Reported for Report<T> {
+/// A probe's report, with what it measured taken from its data.
+struct Measured<P: Inspect>(Report<P::Data>);
+
+impl<P: Inspect> Reported for Measured<P> {
     fn status(&self) -> Severity {
-        self.status
+        self.0.status
     }
 
     fn emit(&self, ctx: &Context) -> Result<()> {
-        report::emit(self, ctx.output, &ctx.style)
+        report::emit(&self.0, ctx.output, &ctx.style)
     }
 
-    fn into_findings(self: Box<Self>) -> (String, Vec<Finding>) {
-        (self.target.address, self.findings)
+    fn into_parts(self: Box<Self>) -> (String, Vec<Finding>, Vec<Measure>) {
+        let measures = P::measures(&self.0.data);
+        (self.0.target.address, self.0.findings, measures)
     }
 }
 

@@ -235,7 +235,7 @@ fn a_prepared_transaction_alone_is_critical_in_every_format() {
         .find(|s| {
             s.metric == "indoubt_check_status"
                 && s.labels.get("target") == Some("one")
-                && s.labels.get("check") == Some("pg prepared")
+                && s.labels.get("check") == Some("pg_prepared")
         })
         .expect("status of pg prepared");
     assert_eq!(value(status), 2.0);

@@ -23,6 +23,7 @@ mod kafka_oauth;
 mod kafka_tls;
 mod layout;
 mod libpq_habits;
+mod metrics;
 mod modulith;
 mod mysql_xa;
 mod next_shell;

@@ -27,7 +27,7 @@ struct Sagas {
 /// The saga issue's example, as written, for the saga `name` whose database line is `db`
 /// and whose tables are in schema or database `schema` — with the two keys the fixes
 /// need (`reason`, `released`, `version`).
-fn saga_yaml(name: &str, db: &str, schema: &str) -> String {
+pub(crate) fn saga_yaml(name: &str, db: &str, schema: &str) -> String {
     format!(
         "sagas:
   {name}:
@@ -69,7 +69,7 @@ fn saga_yaml(name: &str, db: &str, schema: &str) -> String {
     )
 }
 
-fn fixture(file: &str) -> String {
+pub(crate) fn fixture(file: &str) -> String {
     std::fs::read_to_string(repo_root().join("tests/lab/sagas").join(file)).unwrap()
 }
 

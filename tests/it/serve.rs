@@ -237,7 +237,7 @@ fn a_real_prometheus_scrapes_the_findings_and_indoubt_up_and_sigterm_stops_it_cl
     assert_eq!(status, 200);
     assert!(metrics.contains("indoubt_up 1\n"), "{metrics}");
     assert!(
-        metrics.contains("indoubt_check_status{target=\"shop\",check=\"pg prepared\"} 2\n"),
+        metrics.contains("indoubt_check_status{target=\"shop\",check=\"pg_prepared\"} 2\n"),
         "{metrics}"
     );
     assert!(metrics.contains(&format!("gid=\"{gid}\"")), "{metrics}");
@@ -250,7 +250,7 @@ fn a_real_prometheus_scrapes_the_findings_and_indoubt_up_and_sigterm_stops_it_cl
     let prometheus = Prometheus::start(&format!("127.0.0.1:{}", served.port));
     prometheus.wait_for("indoubt_up", "1");
     let statuses = prometheus.wait_for(
-        "indoubt_check_status{target=\"shop\",check=\"pg prepared\"}",
+        "indoubt_check_status{target=\"shop\",check=\"pg_prepared\"}",
         "2",
     );
     assert_eq!(statuses[0].0["job"], "indoubt");
@@ -295,7 +295,7 @@ fn readiness_waits_for_the_first_run_and_unknown_checks_still_make_a_run() {
     let (_, metrics) = served.get("/metrics");
     assert!(metrics.contains("indoubt_up 1\n"), "{metrics}");
     assert!(
-        metrics.contains("indoubt_check_status{target=\"silent\",check=\"pg prepared\"} 3\n"),
+        metrics.contains("indoubt_check_status{target=\"silent\",check=\"pg_prepared\"} 3\n"),
         "UNKNOWN past the deadline: {metrics}"
     );
     drop(silent);
@@ -495,9 +495,9 @@ fn a_connection_is_closed_after_100_requests_and_serve_says_where_it_listens() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         stderr.contains(&format!(
-            "indoubt serve: serving /metrics on http://127.0.0.1:{} (checks every 1m 30s)\n",
+            "indoubt serve: serving /metrics on http://127.0.0.1:{} (config ",
             served.port
-        )),
+        )) && stderr.contains(", checks every 1m 30s)\n"),
         "one line once listening, without -v: {stderr}"
     );
 }

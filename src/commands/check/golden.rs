@@ -29,6 +29,7 @@ fn outcome(
         error: error.map(str::to_string),
         findings: by_severity,
         address: None,
+        measures: Vec::new(),
     }
 }
 

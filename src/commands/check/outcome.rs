@@ -59,4 +59,7 @@ pub(crate) struct CheckOutcome {
     /// The address it inspected, when it got that far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) address: Option<String>,
+    /// What it measured (the Prometheus exposition's measured families).
+    #[serde(skip)]
+    pub(crate) measures: Vec<crate::metrics::Measure>,
 }
