@@ -12,6 +12,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::gid::DecodedGid;
 use crate::global_tx::GlobalTransaction;
+use crate::metrics::{Family, Measure};
 use crate::mysql::session::{self, Mode};
 use crate::mysql::xa::{self, decoded, global, AgeBasis, Branch, Snapshot, Waiter, Xid};
 use crate::next::Word;
@@ -60,6 +61,27 @@ pub(crate) struct XaReport {
     unmatched: Option<xa::Unmatched>,
 }
 
+static XA_BRANCHES: Family = Family {
+    name: "indoubt_mysql_xa_prepared_branches",
+    help: "Prepared XA branches on the server (XA RECOVER).",
+    labels: &[],
+};
+static XA_OLDEST_AGE: Family = Family {
+    name: "indoubt_mysql_xa_oldest_branch_age_seconds",
+    help: "The oldest prepared XA branch's age, exact or a lower bound (indoubt_mysql_xa_oldest_branch_age_exact says which); 0: none, or no age known.",
+    labels: &[],
+};
+static XA_OLDEST_AGE_EXACT: Family = Family {
+    name: "indoubt_mysql_xa_oldest_branch_age_exact",
+    help: "1 when the oldest branch's age is exact (its own InnoDB transaction's start), 0 when it is a lower bound or not known.",
+    labels: &[],
+};
+static XA_HISTORY_LENGTH: Family = Family {
+    name: "indoubt_mysql_history_list_length",
+    help: "InnoDB's history list length: undo records purge has not removed (no series when it could not be read).",
+    labels: &[],
+};
+
 /// `mysql xa` as a probe.
 pub(crate) struct MysqlXa;
 
@@ -70,6 +92,12 @@ impl Inspect for MysqlXa {
     type Data = XaReport;
     const NAME: &'static str = "mysql xa";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Mysql);
+    const MEASURES: &'static [&'static Family] = &[
+        &XA_BRANCHES,
+        &XA_OLDEST_AGE,
+        &XA_OLDEST_AGE_EXACT,
+        &XA_HISTORY_LENGTH,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -87,6 +115,26 @@ impl Inspect for MysqlXa {
             codes::XA_UNREADABLE,
         ],
     };
+
+    fn measures(data: &XaReport) -> Vec<Measure> {
+        let oldest = data
+            .branches
+            .iter()
+            .filter_map(|b| Some((b.branch.age.seconds?, &b.branch.age.basis)))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let mut out = vec![
+            XA_BRANCHES.at(data.branches.len() as f64),
+            XA_OLDEST_AGE.at(oldest.map_or(0.0, |(s, _)| s)),
+            XA_OLDEST_AGE_EXACT.at(f64::from(u8::from(matches!(
+                oldest,
+                Some((_, xa::AgeBasis::Exact))
+            )))),
+        ];
+        if let Some(n) = data.purge.history_list_length {
+            out.push(XA_HISTORY_LENGTH.at(n as f64));
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

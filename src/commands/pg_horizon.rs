@@ -8,6 +8,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Next, Word};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot};
 use crate::report::table::{Cell, Style};
@@ -85,6 +86,27 @@ struct Thresholds {
 /// `pg horizon` as a probe.
 pub(crate) struct PgHorizon;
 
+static HORIZON_HELD_AGE: Family = Family {
+    name: "indoubt_pg_horizon_held_age_xids",
+    help: "How many transaction ids vacuum of one database is held back by (the age of the xmin it waits for), for its tables or its catalogs (relation); 0: nothing holds one.",
+    labels: &["database", "relation"],
+};
+static WRAPAROUND_AGE: Family = Family {
+    name: "indoubt_pg_wraparound_datfrozenxid_age_xids",
+    help: "age(datfrozenxid) of one database: transaction ids since it was last frozen.",
+    labels: &["database"],
+};
+static WRAPAROUND_LEFT: Family = Family {
+    name: "indoubt_pg_wraparound_xids_left",
+    help: "Transaction ids one database can still assign before the server stops accepting writes.",
+    labels: &["database"],
+};
+static WRAPAROUND_FREEZE_PERCENT: Family = Family {
+    name: "indoubt_pg_wraparound_freeze_max_age_ratio",
+    help: "age(datfrozenxid) over autovacuum_freeze_max_age (1: an anti-wraparound vacuum is due).",
+    labels: &["database"],
+};
+
 impl Inspect for PgHorizon {
     type Args = settings::HorizonArgs;
     type Settings = HorizonSettings;
@@ -92,6 +114,12 @@ impl Inspect for PgHorizon {
     type Data = HorizonReport;
     const NAME: &'static str = "pg horizon";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Pg);
+    const MEASURES: &'static [&'static Family] = &[
+        &HORIZON_HELD_AGE,
+        &WRAPAROUND_AGE,
+        &WRAPAROUND_LEFT,
+        &WRAPAROUND_FREEZE_PERCENT,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -101,6 +129,41 @@ impl Inspect for PgHorizon {
         see_also: &["pg prepared", "pg slots", "resolve pg"],
         codes: &[codes::HORIZON_HOLDER, codes::WRAPAROUND],
     };
+
+    fn measures(data: &HorizonReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for w in &data.vacuum_waits_for {
+            let db = crate::text::escape_bytes(w.database.as_bytes());
+            for (relation, front) in [("tables", &w.tables), ("catalogs", &w.catalogs)] {
+                let age = front.as_ref().and_then(|f| f.age_xids).unwrap_or(0);
+                out.push(
+                    HORIZON_HELD_AGE
+                        .at(f64::from(age))
+                        .label("database", db.clone())
+                        .label("relation", relation),
+                );
+            }
+        }
+        for d in &data.databases {
+            let db = crate::text::escape_bytes(d.database.as_bytes());
+            out.push(
+                WRAPAROUND_AGE
+                    .at(f64::from(d.datfrozenxid_age))
+                    .label("database", db.clone()),
+            );
+            out.push(
+                WRAPAROUND_LEFT
+                    .at(d.xids_left as f64)
+                    .label("database", db.clone()),
+            );
+            out.push(
+                WRAPAROUND_FREEZE_PERCENT
+                    .at(d.percent_of_autovacuum_freeze_max_age / 100.0)
+                    .label("database", db),
+            );
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

@@ -101,6 +101,43 @@ pub fn code(name: &str) -> Option<Code> {
 mod tests {
     use super::*;
 
+    /// Every measured family is named as Prometheus names a gauge in base units
+    /// (`indoubt_<area>_<what>_<unit>`, no `_total`), once in the registry, with help,
+    /// and labels that are identifiers other than `target` (which `check` adds).
+    #[test]
+    fn every_metric_family_is_named_once_in_base_units() {
+        let mut seen = Vec::new();
+        for probe in ALL {
+            for f in probe.measures() {
+                assert!(f.name.starts_with("indoubt_"), "{}", f.name);
+                assert!(
+                    f.name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                    "{}",
+                    f.name
+                );
+                assert!(!f.name.ends_with("_total"), "{}: a gauge", f.name);
+                for unit in [
+                    "_ms",
+                    "_milliseconds",
+                    "_minutes",
+                    "_hours",
+                    "_kb",
+                    "_mb",
+                    "_mib",
+                ] {
+                    assert!(!f.name.ends_with(unit), "{}: base units", f.name);
+                }
+                assert!(!f.help.is_empty() && !f.help.contains('\n'), "{}", f.name);
+                assert!(!f.labels.contains(&"target"), "{}", f.name);
+                assert!(!seen.contains(&f.name), "{} twice", f.name);
+                seen.push(f.name);
+            }
+        }
+        assert!(seen.len() >= 20, "{seen:?}");
+    }
+
     /// Each probe's path is a family's command and one more word, or one word of its own;
     /// each family has a probe; no two probes share a path.
     #[test]

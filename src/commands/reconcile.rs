@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::error::hinted;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::fsafe::ScratchDir;
+use crate::metrics::{Family, Measure};
 use crate::next::{Next, Word};
 use crate::pg::session;
 use crate::reconcile::compare::{self, Classes};
@@ -159,6 +160,12 @@ struct Duplicate {
 /// writes), report judges the classes it came to.
 pub(crate) struct Reconcile;
 
+static RECONCILE_IDS: Family = Family {
+    name: "indoubt_reconcile_ids",
+    help: "Ids of one reconcile run by class: matched, missing (in the database, not in the topic, past the settle time), pending (younger), not_judged, extra (in the topic only), duplicated, unparseable.",
+    labels: &["class"],
+};
+
 impl Inspect for Reconcile {
     type Args = settings::ReconcileArgs;
     type Settings = ReconcileSettings;
@@ -166,6 +173,7 @@ impl Inspect for Reconcile {
     type Data = ReconcileReport;
     const NAME: &'static str = "reconcile";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
+    const MEASURES: &'static [&'static Family] = &[&RECONCILE_IDS];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -186,6 +194,21 @@ impl Inspect for Reconcile {
             codes::WINDOW_PAST_RETENTION,
         ],
     };
+
+    fn measures(data: &ReconcileReport) -> Vec<Measure> {
+        [
+            ("matched", data.matched as usize),
+            ("missing", data.missing_count),
+            ("pending", data.pending_count),
+            ("not_judged", data.not_judged_count),
+            ("extra", data.extra_count),
+            ("duplicated", data.duplicated_count),
+            ("unparseable", data.unparseable_count),
+        ]
+        .into_iter()
+        .map(|(class, n)| RECONCILE_IDS.at(n as f64).label("class", class))
+        .collect()
+    }
 
     fn settings(
         t: &Targets,

@@ -25,6 +25,7 @@ mod layout;
 mod libpq_habits;
 mod metrics;
 mod modulith;
+mod monitoring;
 mod mysql_xa;
 mod next_shell;
 mod next_steps;
