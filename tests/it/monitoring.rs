@@ -1,4 +1,4 @@
-//! The alerting rules in monitoring/: valid for Prometheus (`promtool check rules`), each
+//! The alerting rules and the dashboard in monitoring/: valid for Prometheus (`promtool check rules`), each
 //! alert firing on the series it reads and not on healthy ones (`promtool test rules`
 //! with monitoring/indoubt.rules.test.yml), and reading only series indoubt exposes:
 //! the probes' measured families and the check series, and finding codes that exist.
@@ -53,10 +53,24 @@ fn the_alert_rules_are_valid_fire_on_their_series_and_read_only_what_indoubt_exp
             "{alert} has no promtool test"
         );
     }
-    for expr in rules
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("expr: "))
-    {
+    // The dashboard's panels read only what indoubt exposes too.
+    let dashboard: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(common::repo_root().join("monitoring/indoubt.dashboard.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let panels: Vec<String> = dashboard["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["targets"][0]["expr"].as_str().unwrap().to_string())
+        .collect();
+    assert!(panels.len() >= 15, "{panels:?}");
+    for expr in panels.iter().map(String::as_str).chain(
+        rules
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("expr: ")),
+    ) {
         for name in expr
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| w.starts_with("indoubt_"))

@@ -135,19 +135,45 @@ struct Prometheus {
 
 impl Prometheus {
     fn start(target: &str) -> Prometheus {
+        Prometheus::start_with(target, None)
+    }
+
+    /// The same, evaluating the alerting rules of the file `rules` every second.
+    fn start_with(target: &str, rules: Option<&std::path::Path>) -> Prometheus {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
-        run_lab_script(
-            "prometheus",
-            &[
-                "start",
-                dir.path().to_str().unwrap(),
-                &port.to_string(),
-                target,
-                "1s",
-            ],
-        );
+        let mut args = vec![
+            "start".to_string(),
+            dir.path().to_str().unwrap().to_string(),
+            port.to_string(),
+            target.to_string(),
+            "1s".to_string(),
+        ];
+        args.extend(rules.map(|r| r.to_str().unwrap().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_lab_script("prometheus", &args);
         Prometheus { dir, port }
+    }
+
+    /// The alerts firing now, by name.
+    fn firing(&self) -> Vec<String> {
+        let (status, body) = http(
+            self.port,
+            "GET /api/v1/alerts HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        );
+        assert_eq!(status, 200, "{body}");
+        let json = body
+            .lines()
+            .find(|l| l.starts_with('{'))
+            .unwrap_or_else(|| panic!("no JSON in {body}"));
+        let answer: Value = serde_json::from_str(json).unwrap();
+        answer["data"]["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["state"] == "firing")
+            .map(|a| a["labels"]["alertname"].as_str().unwrap().to_string())
+            .collect()
     }
 
     /// The samples of an instant query, as (labels, value).
@@ -500,4 +526,112 @@ fn a_connection_is_closed_after_100_requests_and_serve_says_where_it_listens() {
         )) && stderr.contains(", checks every 1m 30s)\n"),
         "one line once listening, without -v: {stderr}"
     );
+}
+
+/// monitoring/'s alerting rules and dashboard against a real Prometheus scraping `indoubt
+/// serve` over a database of the test's own — a young prepared transaction, the lab's
+/// order saga with each stuck state, an outbox whose relay skipped two rows: the alerts
+/// of what it holds fire (read from /api/v1/alerts; their `for:` set to 0s here, their
+/// thresholds as shipped), the prepared transaction's does not (it is seconds old, the
+/// rule says 30m), and every dashboard panel whose series these checks make returns data.
+#[test]
+fn the_alert_rules_fire_on_the_incidents_and_the_dashboard_panels_have_data() {
+    let db = TestDb::create("serverules");
+    db.admin()
+        .batch_execute(&crate::saga::fixture("postgres.sql"))
+        .unwrap();
+    let gid = unique("rules_gid");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE outbox (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, published_at timestamptz);
+             INSERT INTO outbox SELECT g, now() - interval '1 hour', CASE WHEN g IN (20, 35) THEN NULL ELSE now() - interval '1 hour' END FROM generate_series(1, 100) g;
+             CREATE TABLE t (id int)",
+        )
+        .unwrap();
+    // Apart: statements before a BEGIN in one batch join its transaction.
+    db.admin()
+        .batch_execute(&format!(
+            "BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION '{gid}'"
+        ))
+        .unwrap();
+    let saga = unique("rulesaga");
+    let config = format!(
+        "postgres:\n  shop:\n    conninfo: {url}\noutbox:\n  orders_outbox:\n    postgres: {url}\n    table: public.outbox\n    settle: 5m\n    check: true\n{}",
+        crate::saga::saga_yaml(&saga, &format!("postgres: {}", db.url()), "public"),
+        url = db.url()
+    );
+    let served = Served::start(&config, &["--interval", "1s", "--only", "pg,saga,outbox"]);
+    served.wait_ready();
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules.yml");
+    let shipped =
+        std::fs::read_to_string(repo_root().join("monitoring/indoubt.rules.yml")).unwrap();
+    let at_once: String = shipped
+        .lines()
+        .map(|l| match l.trim_start().starts_with("for: ") {
+            true => format!("{}for: 0s", &l[..l.len() - l.trim_start().len()]),
+            false => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&rules, at_once).unwrap();
+    let prometheus = Prometheus::start_with(&format!("127.0.0.1:{}", served.port), Some(&rules));
+    prometheus.wait_for("indoubt_up", "1");
+    let expected = [
+        "SagaNeedsHuman",
+        "SagaOutcomeUnknown",
+        "SagaStalled",
+        "SagaLockOrphaned",
+        "OutboxRowsSkipped",
+        "OutboxBacklog",
+    ];
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let firing = loop {
+        let firing = prometheus.firing();
+        if expected.iter().all(|a| firing.iter().any(|f| f == a)) {
+            break firing;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "firing: {firing:?}, expected {expected:?}; outbox: {:?} {:?}",
+            prometheus.query("indoubt_check_status{check=\"outbox\"}"),
+            prometheus.query("indoubt_finding_severity{check=\"outbox\"}")
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    assert!(
+        !firing
+            .iter()
+            .any(|f| f == "PreparedTransactionStuck" || f == "IndoubtDown"),
+        "{firing:?}"
+    );
+    // Every panel whose series these checks make has data.
+    let dashboard: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("monitoring/indoubt.dashboard.json")).unwrap(),
+    )
+    .unwrap();
+    let made_here = [
+        "indoubt_check_status",
+        "indoubt_target_up",
+        "indoubt_pg_prepared_",
+        "indoubt_pg_horizon_",
+        "indoubt_pg_wraparound_",
+        "indoubt_outbox_",
+        "indoubt_saga_",
+    ];
+    let mut queried = 0;
+    for panel in dashboard["panels"].as_array().unwrap() {
+        let expr = panel["targets"][0]["expr"].as_str().unwrap();
+        if !made_here.iter().any(|m| expr.contains(m)) {
+            continue;
+        }
+        let samples = prometheus.query(expr);
+        assert!(
+            !samples.is_empty(),
+            "panel {}: {expr} has no data",
+            panel["title"]
+        );
+        queried += 1;
+    }
+    assert!(queried >= 11, "{queried} panels queried");
 }
