@@ -255,35 +255,14 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
         .await;
         let mut growth = None;
         let mut problems = Vec::new();
-        let state = match read {
-            Ok((state, source)) => {
-                if let Some((file, loaded)) = previous.remove(&o.name) {
-                    match loaded {
-                        Ok(Some(prev)) if prev.source == source => {
-                            growth = Some(Growth {
-                                rows: state.unpublished - prev.unpublished,
-                                since: prev.at,
-                            });
-                        }
-                        Ok(_) => {}
-                        Err(why) => problems.push(StateFileProblem::Unparsed {
-                            file: file.clone(),
-                            why,
-                        }),
-                    }
-                    let now = Previous {
-                        unpublished: state.unpublished,
-                        at: chrono::Utc::now(),
-                        source,
-                    };
-                    if let Err(e) = super::run_state::save(&file, "outbox state", &now) {
-                        problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
-                    }
-                }
-                Ok(state)
-            }
-            Err(e) => Err(e),
-        };
+        let state = read.map(|(state, source)| {
+            (growth, problems) = grown(
+                previous.remove(&o.name),
+                "outbox state",
+                (state.unpublished, source),
+            );
+            state
+        });
         outboxes.push(OutboxRead {
             state,
             growth,
@@ -313,29 +292,7 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
         let mut growth = None;
         let mut problems = Vec::new();
         let state = read.map(|(state, source)| {
-            if let Some((file, loaded)) = kept {
-                match loaded {
-                    Ok(Some(prev)) if prev.source == source => {
-                        growth = Some(Growth {
-                            rows: state.rows - prev.unpublished,
-                            since: prev.at,
-                        })
-                    }
-                    Ok(_) => {}
-                    Err(why) => problems.push(StateFileProblem::Unparsed {
-                        file: file.clone(),
-                        why,
-                    }),
-                }
-                let now = Previous {
-                    unpublished: state.rows,
-                    at: chrono::Utc::now(),
-                    source,
-                };
-                if let Err(e) = super::run_state::save(&file, "inbox state", &now) {
-                    problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
-                }
-            }
+            (growth, problems) = grown(kept, "inbox state", (state.rows, source));
             state
         });
         inboxes.push(InboxRead {
@@ -535,6 +492,43 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
         )),
     });
     findings
+}
+
+/// A count now against the previous check's, from its state file when there is one (and
+/// it counted the same server and table): the growth; this count is kept for the next
+/// check; and what went wrong with the file.
+fn grown(
+    kept: Option<(std::path::PathBuf, Result<Option<Previous>, String>)>,
+    what: &str,
+    (count, source): (i64, String),
+) -> (Option<Growth>, Vec<StateFileProblem>) {
+    let Some((file, loaded)) = kept else {
+        return (None, Vec::new());
+    };
+    let mut growth = None;
+    let mut problems = Vec::new();
+    match loaded {
+        Ok(Some(prev)) if prev.source == source => {
+            growth = Some(Growth {
+                rows: count - prev.unpublished,
+                since: prev.at,
+            })
+        }
+        Ok(_) => {}
+        Err(why) => problems.push(StateFileProblem::Unparsed {
+            file: file.clone(),
+            why,
+        }),
+    }
+    let now = Previous {
+        unpublished: count,
+        at: chrono::Utc::now(),
+        source,
+    };
+    if let Err(e) = super::run_state::save(&file, what, &now) {
+        problems.push(StateFileProblem::Unwritten(format!("{e:#}")));
+    }
+    (growth, problems)
 }
 
 /// What went wrong with an outbox's or inbox's state file: a WARNING (the growth is not

@@ -7,7 +7,9 @@
 use crate::common;
 
 use common::kafka::{create_topic, send, transactional_producer};
-use common::{connect, free_port, indoubt, lab, pg_url, replace_db, run, unique, TestDb};
+use common::{
+    connect, free_port, indoubt, lab, pg_url, promtool_accepts, replace_db, run, unique, TestDb,
+};
 use rdkafka::producer::Producer;
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -577,27 +579,7 @@ fn nagios_and_prometheus_escape_control_and_bidi_text_and_never_repeat_a_series(
         "{}",
         prometheus.stdout
     );
-    let mut promtool = Command::new("promtool")
-        .args(["check", "metrics"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("promtool (Debian package prometheus)");
-    promtool
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(prometheus.stdout.as_bytes())
-        .unwrap();
-    let verdict = promtool.wait_with_output().unwrap();
-    assert!(
-        verdict.status.success(),
-        "promtool refused the exposition: {}{}\n{}",
-        String::from_utf8_lossy(&verdict.stdout),
-        String::from_utf8_lossy(&verdict.stderr),
-        prometheus.stdout
-    );
+    promtool_accepts(&prometheus.stdout);
 
     // Every series once: node_exporter keeps every sample of the file.
     let textfiles = tempfile::tempdir().unwrap();

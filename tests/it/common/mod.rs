@@ -742,3 +742,30 @@ pub fn paused_at(
         },
     )
 }
+
+/// Asserts that `promtool check metrics` (Debian's package prometheus) accepts an
+/// exposition.
+pub fn promtool_accepts(exposition: &str) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut promtool = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("promtool (Debian package prometheus)");
+    promtool
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(exposition.as_bytes())
+        .unwrap();
+    let verdict = promtool.wait_with_output().unwrap();
+    assert!(
+        verdict.status.success(),
+        "promtool refused the exposition: {}{}\n{exposition}",
+        String::from_utf8_lossy(&verdict.stdout),
+        String::from_utf8_lossy(&verdict.stderr)
+    );
+}
