@@ -13,6 +13,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
@@ -29,6 +30,22 @@ use serde::Serialize;
 /// ACT_RU_JOB's size past which a read with no index for it is said.
 const LARGE_JOB_TABLE: i64 = 100_000;
 
+static CAMUNDA_INCIDENTS: Family = Family {
+    name: "indoubt_camunda_open_incidents",
+    help: "Open root-cause incidents of a Camunda 7 / Operaton engine.",
+    labels: &[],
+};
+static CAMUNDA_OLDEST_INCIDENT: Family = Family {
+    name: "indoubt_camunda_oldest_incident_age_seconds",
+    help: "How long the oldest open incident has been open (0: none).",
+    labels: &[],
+};
+static CAMUNDA_STALLED: Family = Family {
+    name: "indoubt_camunda_stalled_jobs",
+    help: "Jobs and external tasks still failing with retries left, or left locked by an executor or worker that is gone.",
+    labels: &[],
+};
+
 /// `camunda incidents` as a probe.
 pub(crate) struct CamundaIncidents;
 
@@ -39,6 +56,11 @@ impl Inspect for CamundaIncidents {
     type Data = CamundaReport;
     const NAME: &'static str = "camunda incidents";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Camunda);
+    const MEASURES: &'static [&'static Family] = &[
+        &CAMUNDA_INCIDENTS,
+        &CAMUNDA_OLDEST_INCIDENT,
+        &CAMUNDA_STALLED,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -55,6 +77,25 @@ impl Inspect for CamundaIncidents {
             codes::CAMUNDA_UNREADABLE,
         ],
     };
+
+    fn measures(data: &CamundaReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for e in &data.engines {
+            let Some(s) = &e.snapshot else { continue };
+            let oldest = s
+                .incidents
+                .iter()
+                .filter_map(|i| i.oldest)
+                .min()
+                .map_or(0.0, |t| {
+                    (s.now - t).num_milliseconds().max(0) as f64 / 1000.0
+                });
+            out.push(CAMUNDA_INCIDENTS.at(s.incidents.iter().map(|i| i.count).sum::<i64>() as f64));
+            out.push(CAMUNDA_OLDEST_INCIDENT.at(oldest));
+            out.push(CAMUNDA_STALLED.at(s.stalled.iter().map(|g| g.count).sum::<i64>() as f64));
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

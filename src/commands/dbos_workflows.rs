@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::context::Context;
 use crate::dbos::system::{self, Enqueued, Group, Snapshot, Workflow};
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
@@ -25,6 +26,12 @@ use anyhow::{Context as _, Result};
 use serde::Serialize;
 use std::time::Duration;
 
+static DBOS_WORKFLOWS: Family = Family {
+    name: "indoubt_dbos_stuck_workflows",
+    help: "DBOS workflows by how they are stuck: dead_lettered (past max_recovery_attempts), error (in ERROR within the error window), pending (unmoved past pending_age, not waiting), enqueued (waiting behind a queue's stuck heads).",
+    labels: &["kind"],
+};
+
 /// `dbos workflows` as a probe.
 pub(crate) struct DbosWorkflows;
 
@@ -35,6 +42,7 @@ impl Inspect for DbosWorkflows {
     type Data = DbosReport;
     const NAME: &'static str = "dbos workflows";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Dbos);
+    const MEASURES: &'static [&'static Family] = &[&DBOS_WORKFLOWS];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -52,6 +60,24 @@ impl Inspect for DbosWorkflows {
             codes::DBOS_UNREADABLE,
         ],
     };
+
+    fn measures(data: &DbosReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for a in &data.applications {
+            let Some(s) = &a.snapshot else { continue };
+            let sum =
+                |groups: &[crate::dbos::system::Group]| groups.iter().map(|g| g.count).sum::<i64>();
+            for (kind, n) in [
+                ("dead_lettered", sum(&s.dead_lettered)),
+                ("error", sum(&s.errors)),
+                ("pending", s.stalled_total),
+                ("enqueued", s.enqueued.iter().map(|e| e.count).sum::<i64>()),
+            ] {
+                out.push(DBOS_WORKFLOWS.at(n as f64).label("kind", kind));
+            }
+        }
+        out
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<DbosSettings> {
         crate::settings::dbos::settings(t, args.name.as_deref())

@@ -11,6 +11,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::modulith::registry::{self, Layout, Listener, Snapshot, COUNT_CAP, RECENT};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
@@ -24,6 +25,22 @@ use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+static MODULITH_INCOMPLETE_COUNT: Family = Family {
+    name: "indoubt_modulith_incomplete_publications",
+    help: "Event publications of a Spring Modulith registry no listener completed.",
+    labels: &[],
+};
+static MODULITH_OLDEST_INCOMPLETE: Family = Family {
+    name: "indoubt_modulith_oldest_incomplete_age_seconds",
+    help: "How long ago the oldest incomplete publication was published (0: none).",
+    labels: &[],
+};
+static MODULITH_UNPRUNED_COUNT: Family = Family {
+    name: "indoubt_modulith_completed_past_retention_publications",
+    help: "Completed publications older than the retention still in the table (counted up to 100,001).",
+    labels: &[],
+};
+
 /// `modulith publications` as a probe.
 pub(crate) struct ModulithPublications;
 
@@ -34,6 +51,11 @@ impl Inspect for ModulithPublications {
     type Data = ModulithReport;
     const NAME: &'static str = "modulith publications";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Modulith);
+    const MEASURES: &'static [&'static Family] = &[
+        &MODULITH_INCOMPLETE_COUNT,
+        &MODULITH_OLDEST_INCOMPLETE,
+        &MODULITH_UNPRUNED_COUNT,
+    ];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -50,6 +72,25 @@ impl Inspect for ModulithPublications {
             codes::MODULITH_UNREADABLE,
         ],
     };
+
+    fn measures(data: &ModulithReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for r in &data.registries {
+            let Some(s) = &r.snapshot else { continue };
+            let oldest = s
+                .listeners
+                .iter()
+                .filter_map(|l| l.oldest)
+                .min()
+                .map_or(0.0, |t| {
+                    (s.now - t).num_milliseconds().max(0) as f64 / 1000.0
+                });
+            out.push(MODULITH_INCOMPLETE_COUNT.at(s.incomplete_total as f64));
+            out.push(MODULITH_OLDEST_INCOMPLETE.at(oldest));
+            out.push(MODULITH_UNPRUNED_COUNT.at(s.completed.past_retention as f64));
+        }
+        out
+    }
 
     fn settings(
         t: &Targets,

@@ -190,6 +190,19 @@ fn report() -> Report<CamundaReport> {
 #[test]
 fn camunda_incidents() {
     let report = report();
+    // What it measures: the open incidents, the oldest's age, the stalled jobs.
+    let measured = CamundaIncidents::measures(&report.data);
+    let incidents: i64 = report.data.engines[0]
+        .snapshot
+        .as_ref()
+        .unwrap()
+        .incidents
+        .iter()
+        .map(|i| i.count)
+        .sum();
+    assert_eq!(measured[0].family, "indoubt_camunda_open_incidents");
+    assert_eq!(measured[0].value, incidents as f64);
+    assert!(incidents > 0 && measured[1].value > 0.0, "{measured:?}");
     let codes: Vec<(&str, Severity)> = report
         .findings
         .iter()

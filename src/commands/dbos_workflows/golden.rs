@@ -154,6 +154,20 @@ fn report() -> Report<DbosReport> {
 #[test]
 fn dbos_workflows() {
     let report = report();
+    // What it measures: the stuck workflows by kind.
+    let measured: Vec<(String, f64)> = DbosWorkflows::measures(&report.data)
+        .into_iter()
+        .map(|m| (m.labels[0].1.clone(), m.value))
+        .collect();
+    assert_eq!(
+        measured,
+        [
+            ("dead_lettered".to_string(), 3.0),
+            ("error".to_string(), 1.0),
+            ("pending".to_string(), 4.0),
+            ("enqueued".to_string(), 41.0)
+        ]
+    );
     let codes: Vec<(&str, Severity)> = report
         .findings
         .iter()

@@ -126,6 +126,20 @@ fn report() -> Report<ModulithReport> {
 #[test]
 fn modulith_publications() {
     let report = report();
+    // What it measures: the incomplete publications, the oldest's age, the unpruned.
+    let measured = ModulithPublications::measures(&report.data);
+    let snapshot = report
+        .data
+        .registries
+        .iter()
+        .find_map(|r| r.snapshot.as_ref())
+        .unwrap();
+    assert_eq!(measured[0].value, snapshot.incomplete_total as f64);
+    assert!(
+        measured[0].value > 0.0 && measured[1].value > 0.0,
+        "{measured:?}"
+    );
+    assert_eq!(measured[2].value, snapshot.completed.past_retention as f64);
     let codes: Vec<(&str, Severity)> = report
         .findings
         .iter()
