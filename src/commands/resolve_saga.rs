@@ -155,7 +155,10 @@ async fn plan(
                 e.name, r.id
             ))),
             Some(r) => escalation(e, &r).and_then(|reason| {
-                let statement = crate::saga::write::escalate(dialect, &e.saga, &r.id, &reason)
+                // Whoever reads the queue reads it in a terminal: it is written in the escape
+                // grammar, as the confirmation shows it (escaped once, there by shown!).
+                let written = crate::text::escape(&reason);
+                let statement = crate::saga::write::escalate(dialect, &e.saga, &r.id, &written)
                     .ok_or_else(|| missing("the config names no manual queue".into()))?;
                 Ok(Planned {
                     found: serde_json::json!({"id": r.id, "state": r.state, "step": r.step, "attempts": r.attempts, "idle_seconds": r.idle_seconds.round(), "queue_open": r.queue_open, "context": e.context(&r.context)}),
@@ -259,8 +262,7 @@ fn escalation(e: &SagaEntry, r: &SagaRow) -> Result<String, Box<Finding>> {
     if let Some(context) = e.context(&r.context) {
         reason.push_str(&format!(": {context}"));
     }
-    // Whoever reads the queue reads it in a terminal: its text in the escape grammar.
-    Ok(crate::text::escape(&reason))
+    Ok(reason)
 }
 
 fn escalate_block(e: &SagaEntry, r: &SagaRow, reason: &str) -> Block {

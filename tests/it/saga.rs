@@ -240,6 +240,32 @@ fn every_stuck_state_is_found_and_escalated_once_on_postgres_and_mariadb() {
         assert_eq!(dry["findings"][0]["code"], "dry_run", "{dry:#}");
         let queue = "SELECT saga_id FROM saga_manual_intervention WHERE resolved_at IS NULL ORDER BY saga_id";
         assert_eq!(s.column(queue), ["4650", "4706"]);
+        // A line break in the context: the confirmation shows the queue item's text as it
+        // is written (escaped once, `\n`), not escaped twice.
+        let line_feed = match s.server {
+            Server::Pg(_) => "chr(10)",
+            Server::My(_) => "CHAR(10)",
+        };
+        s.sql(&format!(
+            "UPDATE order_saga SET currency = CONCAT('E', {line_feed}, 'R') WHERE id = 4702"
+        ));
+        let shown = run(indoubt()
+            .args(["--width", "300", "--config"])
+            .arg(&s.config)
+            .args([
+                "resolve",
+                "saga",
+                "--escalate",
+                "--dry-run",
+                "--",
+                &s.name,
+                "4702",
+            ]));
+        assert!(
+            shown.stdout.contains("refund 45.50 E\\nR\n") && !shown.stdout.contains("E\\\\nR"),
+            "{}",
+            shown.stdout
+        );
         // For real: each once, with what is known of it.
         let (done, out) = s.resolve(&["4701", "4702", "--escalate", "--yes", "--reason", "INC-7"]);
         assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
@@ -252,6 +278,13 @@ fn every_stuck_state_is_found_and_escalated_once_on_postgres_and_mariadb() {
             "{done:#}"
         );
         assert_eq!(s.column(queue), ["4650", "4701", "4702", "4706"]);
+        let stored = s.column("SELECT reason FROM saga_manual_intervention WHERE saga_id = 4702");
+        // As each client prints it (mariadb --batch shows a backslash as two).
+        let written = match s.server {
+            Server::Pg(_) => "refund 45.50 E\\nR",
+            Server::My(_) => "refund 45.50 E\\\\nR",
+        };
+        assert!(stored[0].ends_with(written), "{stored:?}");
         let reason = s.column("SELECT reason FROM saga_manual_intervention WHERE saga_id = 4701");
         assert_eq!(
             reason,
