@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// Nagios plugin states. The derive order is the aggregation order: a CRITICAL found
 /// somewhere must never be hidden behind an UNKNOWN found elsewhere, so UNKNOWN ranks
 /// below CRITICAL even though its exit code (3) is higher.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
     Ok,

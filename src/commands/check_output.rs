@@ -6,19 +6,14 @@ use crate::report::Report;
 use crate::text::Text;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// Evidence keys that become Prometheus labels of a finding: they name the object. Two
-/// open transactions on one partition differ by producer, two XA branches by XID.
-const LABEL_KEYS: [&str; 7] = [
-    "database",
-    "slot",
-    "topic",
-    "partition",
-    "gid",
-    "producer_id",
-    "xid",
-];
+/// Evidence keys that become Prometheus labels of a finding: each names a stable object
+/// (a database, a slot, a partition). A transaction's id (a GID, an XID, a producer id)
+/// never does: one series per transaction is unbounded, so those are in the probes'
+/// measured families, for the oldest few only.
+const LABEL_KEYS: [&str; 4] = ["database", "slot", "topic", "partition"];
 
 /// A string the evidence holds under `key`, or "".
 fn evidence_text<'a>(f: &'a Finding, key: &str) -> &'a str {
@@ -127,45 +122,7 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
             c.elapsed_seconds,
         );
     }
-    family(
-        &mut out,
-        "indoubt_finding_severity",
-        "One finding: its Nagios state (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN); code names the rule.",
-    );
-    // A scrape with two samples of one series is refused whole: findings the labels do
-    // not tell apart get `seq` (2, 3, … in report order).
-    let mut seen = std::collections::HashMap::<Vec<(&str, String)>, usize>::new();
-    for f in &report.findings {
-        let mut labels: Vec<(&str, String)> = vec![
-            ("target", shown(evidence_text(f, "target"))),
-            ("check", check_label(evidence_text(f, "check"))),
-            ("code", f.code.to_string()),
-            ("subject", f.subject.escaped()),
-        ];
-        for key in LABEL_KEYS {
-            if let Some(raw) = f.raw_evidence.get(key) {
-                labels.push((key, crate::text::escape_bytes(raw.as_bytes())));
-                continue;
-            }
-            match f.evidence.get(key) {
-                Some(Value::String(s)) => labels.push((key, shown(s))),
-                Some(Value::Number(n)) => labels.push((key, n.to_string())),
-                _ => {}
-            }
-        }
-        let count = seen.entry(labels.clone()).or_insert(0);
-        *count += 1;
-        if *count > 1 {
-            labels.push(("seq", count.to_string()));
-        }
-        let borrowed: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        sample(
-            &mut out,
-            "indoubt_finding_severity",
-            &borrowed,
-            f64::from(f.severity.exit_code()),
-        );
-    }
+    findings(&mut out, report);
     measured(&mut out, report);
     family(
         &mut out,
@@ -206,6 +163,88 @@ pub(crate) fn prometheus(report: &Report<CheckReport>) -> String {
         report.generated_at.timestamp_millis() as f64 / 1000.0,
     );
     out
+}
+
+/// The findings, bounded: one series per check, code and object (its worst finding there),
+/// and how many findings of each code and severity.
+fn findings(out: &mut String, report: &Report<CheckReport>) {
+    family(
+        out,
+        "indoubt_finding_severity",
+        "The worst finding of one code on one object (a database, slot or partition, or the target): its Nagios state (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).",
+    );
+    // A scrape with two samples of one series is refused whole: findings the labels do
+    // not tell apart (two prepared transactions in one database) are one series, their worst.
+    // In first-seen order, each found again through its labels (a fleet has thousands).
+    let mut series: Vec<(Vec<(&str, String)>, Severity)> = Vec::new();
+    let mut series_at = HashMap::<Vec<(&str, String)>, usize>::new();
+    let mut counts: Vec<((String, String, String, Severity), usize)> = Vec::new();
+    let mut counts_at = HashMap::<(String, String, String, Severity), usize>::new();
+    for f in &report.findings {
+        let (target, check) = (
+            shown(evidence_text(f, "target")),
+            check_label(evidence_text(f, "check")),
+        );
+        let mut labels: Vec<(&str, String)> = vec![
+            ("target", target.clone()),
+            ("check", check.clone()),
+            ("code", f.code.to_string()),
+        ];
+        for key in LABEL_KEYS {
+            if let Some(raw) = f.raw_evidence.get(key) {
+                labels.push((key, crate::text::escape_bytes(raw.as_bytes())));
+                continue;
+            }
+            match f.evidence.get(key) {
+                Some(Value::String(s)) => labels.push((key, shown(s))),
+                Some(Value::Number(n)) => labels.push((key, n.to_string())),
+                _ => {}
+            }
+        }
+        match series_at.get(&labels) {
+            Some(&i) => series[i].1 = series[i].1.max(f.severity),
+            None => {
+                series_at.insert(labels.clone(), series.len());
+                series.push((labels, f.severity));
+            }
+        }
+        let key = (target, check, f.code.to_string(), f.severity);
+        match counts_at.get(&key) {
+            Some(&i) => counts[i].1 += 1,
+            None => {
+                counts_at.insert(key.clone(), counts.len());
+                counts.push((key, 1));
+            }
+        }
+    }
+    for (labels, worst) in &series {
+        let borrowed: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        sample(
+            out,
+            "indoubt_finding_severity",
+            &borrowed,
+            f64::from(worst.exit_code()),
+        );
+    }
+    family(
+        out,
+        "indoubt_findings",
+        "How many findings one check made of one code and severity (ok, warning, critical, unknown).",
+    );
+    for ((target, check, code, severity), n) in &counts {
+        let severity = severity.label().to_ascii_lowercase();
+        sample(
+            out,
+            "indoubt_findings",
+            &[
+                ("target", target),
+                ("check", check),
+                ("code", code),
+                ("severity", &severity),
+            ],
+            *n as f64,
+        );
+    }
 }
 
 /// The probes' measured families: each family's help once, then its samples of every

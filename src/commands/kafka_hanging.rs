@@ -12,6 +12,7 @@ use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::kafka::cluster::{TopicMeta, TopicPartition};
 use crate::kafka::conn::BrokerError;
 use crate::kafka::transactions::ProducerState;
+use crate::metrics::{Family, Measure};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView, Target};
 use crate::settings::kafka::HangingSettings;
@@ -59,6 +60,17 @@ struct OpenTransaction {
 /// `kafka hanging` as a probe.
 pub(crate) struct KafkaHanging;
 
+static OPEN_PAST_TIMEOUT: Family = Family {
+    name: "indoubt_kafka_open_transactions_past_timeout",
+    help: "Open transactions whose last write is older than the brokers' transaction.max.timeout.ms, by verdict: hanging (no coordinator will end it: abort it) or long (its coordinator still owns it).",
+    labels: &["verdict"],
+};
+static OLDEST_PAST_TIMEOUT: Family = Family {
+    name: "indoubt_kafka_oldest_open_transaction_idle_seconds",
+    help: "Seconds since the last write of the oldest such transaction, by verdict; 0: none.",
+    labels: &["verdict"],
+};
+
 impl Inspect for KafkaHanging {
     type Args = settings::HangingArgs;
     type Settings = HangingSettings;
@@ -84,6 +96,29 @@ impl Inspect for KafkaHanging {
             codes::TRANSACTION_UNJUDGEABLE,
         ],
     };
+
+    const MEASURES: &'static [&'static Family] = &[&OPEN_PAST_TIMEOUT, &OLDEST_PAST_TIMEOUT];
+
+    fn measures(data: &HangingReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for (verdict, label) in [(Verdict::Hanging, "hanging"), (Verdict::Long, "long")] {
+            let of = || {
+                data.transactions
+                    .iter()
+                    .filter(move |t| t.verdict == verdict)
+            };
+            let oldest = of()
+                .map(|t| t.since_last_write.as_secs_f64())
+                .fold(0.0_f64, f64::max);
+            out.push(
+                OPEN_PAST_TIMEOUT
+                    .at(of().count() as f64)
+                    .label("verdict", label),
+            );
+            out.push(OLDEST_PAST_TIMEOUT.at(oldest).label("verdict", label));
+        }
+        out
+    }
 
     fn settings(t: &Targets, thresholds: &Thresholds, args: Self::Args) -> Result<HangingSettings> {
         settings::hanging(t, thresholds, args)

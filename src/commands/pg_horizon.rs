@@ -71,6 +71,9 @@ struct FrontView {
     held_xid: Option<i64>,
     age_xids: Option<i32>,
     held_by: Vec<Text>,
+    /// The oldest holder's kind (session, prepared, slot_xmin, …), a metric's label.
+    #[serde(skip)]
+    oldest_kind: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -88,8 +91,8 @@ pub(crate) struct PgHorizon;
 
 static HORIZON_HELD_AGE: Family = Family {
     name: "indoubt_pg_horizon_held_age_xids",
-    help: "How many transaction ids vacuum of one database is held back by (the age of the xmin it waits for), for its tables or its catalogs (relation); 0: nothing holds one.",
-    labels: &["database", "relation"],
+    help: "How many transaction ids vacuum of one database is held back by (the age of the xmin it waits for), for its tables or its catalogs (relation), and the oldest holder's kind (session, idle_in_transaction, prepared, slot_xmin, slot_catalog_xmin, standby_feedback; none: nothing holds one, 0).",
+    labels: &["database", "relation", "holder_kind"],
 };
 static WRAPAROUND_AGE: Family = Family {
     name: "indoubt_pg_wraparound_datfrozenxid_age_xids",
@@ -136,11 +139,16 @@ impl Inspect for PgHorizon {
             let db = crate::text::escape_bytes(w.database.as_bytes());
             for (relation, front) in [("tables", &w.tables), ("catalogs", &w.catalogs)] {
                 let age = front.as_ref().and_then(|f| f.age_xids).unwrap_or(0);
+                let kind = front
+                    .as_ref()
+                    .and_then(|f| f.oldest_kind.clone())
+                    .unwrap_or_else(|| "none".to_string());
                 out.push(
                     HORIZON_HELD_AGE
                         .at(f64::from(age))
                         .label("database", db.clone())
-                        .label("relation", relation),
+                        .label("relation", relation)
+                        .label("holder_kind", kind),
                 );
             }
         }
@@ -223,6 +231,7 @@ fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<Ho
         held_xid: f.xid,
         age_xids: f.age_xids,
         held_by: said.names_of(&f.holders),
+        oldest_kind: f.holders.first().map(|&i| snapshot.holders[i].kind.clone()),
     };
     let vacuum_waits_for = holds
         .databases

@@ -77,6 +77,9 @@ pub(crate) struct ReconcileReport {
     duplicated_count: usize,
     unparseable_count: usize,
     missing: Vec<String>,
+    /// How long ago the oldest missing row was written (by the query's time column and
+    /// the server's clock); null with no time column or nothing missing.
+    oldest_missing_age_seconds: Option<f64>,
     /// In the database, younger than the settle window, not yet in the topic.
     pending: Vec<String>,
     /// Not in what read_committed could read, but named by a message past a partition's
@@ -160,6 +163,11 @@ struct Duplicate {
 /// writes), report judges the classes it came to.
 pub(crate) struct Reconcile;
 
+static RECONCILE_OLDEST_MISSING: Family = Family {
+    name: "indoubt_reconcile_oldest_missing_age_seconds",
+    help: "How long ago the oldest missing id's row was written (the query's time column; absent without one, or past 1,000,000 missing ids); 0: nothing missing.",
+    labels: &[],
+};
 static RECONCILE_IDS: Family = Family {
     name: "indoubt_reconcile_ids",
     help: "Ids of one reconcile run by class: matched, missing (in the database, not in the topic, past the settle time), pending (younger), not_judged, extra (in the topic only), duplicated, unparseable.",
@@ -173,7 +181,7 @@ impl Inspect for Reconcile {
     type Data = ReconcileReport;
     const NAME: &'static str = "reconcile";
     const SELECTION: Option<CheckKind> = Some(CheckKind::Reconcile);
-    const MEASURES: &'static [&'static Family] = &[&RECONCILE_IDS];
+    const MEASURES: &'static [&'static Family] = &[&RECONCILE_IDS, &RECONCILE_OLDEST_MISSING];
     const PAGES: Pages = Pages {
         #[rustfmt::skip]
         examples: &[
@@ -196,6 +204,11 @@ impl Inspect for Reconcile {
     };
 
     fn measures(data: &ReconcileReport) -> Vec<Measure> {
+        let oldest = match (data.missing_count, data.oldest_missing_age_seconds) {
+            (0, _) => Some(0.0),
+            (_, age) => age,
+        };
+        let oldest = oldest.map(|age| RECONCILE_OLDEST_MISSING.at(age));
         [
             ("matched", data.matched as usize),
             ("missing", data.missing_count),
@@ -207,6 +220,7 @@ impl Inspect for Reconcile {
         ]
         .into_iter()
         .map(|(class, n)| RECONCILE_IDS.at(n as f64).label("class", class))
+        .chain(oldest)
         .collect()
     }
 
@@ -391,6 +405,7 @@ async fn compare_sides(
         duplicated_count: 0,
         unparseable_count: unparseable.len(),
         missing: Vec::new(),
+        oldest_missing_age_seconds: None,
         pending: Vec::new(),
         not_judged: Vec::new(),
         extra: Vec::new(),
@@ -420,6 +435,15 @@ async fn compare_sides(
             crate::units::format_size(data.spilled_bytes),
             args.spill_dir.display()
         ));
+    }
+    // At most this many missing ids are looked up again for the oldest one's time.
+    const AGED: usize = 1_000_000;
+    if !classes.missing.is_empty() && classes.missing.len() <= AGED {
+        match db::oldest_age_seconds(&session, query, compared_from, until, &classes.missing).await
+        {
+            Ok(age) => data.oldest_missing_age_seconds = age,
+            Err(e) => ctx.note(format!("{e:#}")),
+        }
     }
     data.matched = classes.matched;
     data.missing_count = classes.missing.len();
@@ -510,6 +534,12 @@ fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
     };
     if d.missing_count > 0 {
         // The first few ids in the message, so a one-line report (check, nagios) names them.
+        let oldest = d.oldest_missing_age_seconds.map_or(String::new(), |age| {
+            format!(
+                "; the oldest written {} ago",
+                format_duration(Duration::from_secs_f64(age.max(0.0)))
+            )
+        });
         let named = match d.missing.len() {
             0 => String::new(),
             n => format!(
@@ -523,7 +553,7 @@ fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
             codes::MISSING_IN_TOPIC,
             format!("topic {}", d.topic),
             format!(
-                "{} row(s) of {window} never reached the topic (older than the settle window of {}){named}",
+                "{} row(s) of {window} never reached the topic (older than the settle window of {}{oldest}){named}",
                 d.missing_count,
                 format_duration(Duration::from_secs(d.settle_seconds))
             ),

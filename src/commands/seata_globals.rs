@@ -11,6 +11,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -34,6 +35,32 @@ const LISTED: i64 = 100;
 
 /// `seata globals` as a probe.
 pub(crate) struct SeataGlobals;
+
+static SEATA_GLOBALS_BY_STATUS: Family = Family {
+    name: "indoubt_seata_global_transactions",
+    help: "Rows of one coordinator's global table by status (Seata's name: Begin, CommitRetrying, TimeoutRollbackFailed, …).",
+    labels: &["status"],
+};
+static SEATA_OVERDUE: Family = Family {
+    name: "indoubt_seata_overdue_global_transactions",
+    help: "Global transactions that should have ended: past their timeout and the grace, given up, or in a status no release defines.",
+    labels: &[],
+};
+static SEATA_OLDEST_OVERDUE: Family = Family {
+    name: "indoubt_seata_oldest_overdue_past_timeout_seconds",
+    help: "How long the most overdue global transaction is past its own timeout; 0: none (or no begin time).",
+    labels: &[],
+};
+static SEATA_OVERDUE_LOCKS: Family = Family {
+    name: "indoubt_seata_overdue_locked_rows",
+    help: "Row locks held by the listed overdue global transactions (the rows other transactions wait for).",
+    labels: &[],
+};
+static SEATA_ORPHAN_LOCKS: Family = Family {
+    name: "indoubt_seata_orphan_locked_rows",
+    help: "Row locks whose global transaction is no longer in the global table.",
+    labels: &[],
+};
 
 impl Inspect for SeataGlobals {
     type Args = settings::SeataGlobalsArgs;
@@ -61,6 +88,39 @@ impl Inspect for SeataGlobals {
             seata_common::codes::SEATA_CLIENT_UNREADABLE,
         ],
     };
+
+    const MEASURES: &'static [&'static Family] = &[
+        &SEATA_GLOBALS_BY_STATUS,
+        &SEATA_OVERDUE,
+        &SEATA_OLDEST_OVERDUE,
+        &SEATA_OVERDUE_LOCKS,
+        &SEATA_ORPHAN_LOCKS,
+    ];
+
+    fn measures(data: &GlobalsReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for c in &data.coordinators {
+            let Some(s) = &c.snapshot else { continue };
+            for by in &s.by_status {
+                out.push(
+                    SEATA_GLOBALS_BY_STATUS
+                        .at(by.globals as f64)
+                        .label("status", by.name),
+                );
+            }
+            let past = s
+                .overdue
+                .iter()
+                .filter_map(|g| g.past_timeout_seconds)
+                .fold(0.0_f64, f64::max);
+            let locked: i64 = s.overdue.iter().map(|g| g.locks.rows).sum();
+            out.push(SEATA_OVERDUE.at(s.overdue_total as f64));
+            out.push(SEATA_OLDEST_OVERDUE.at(past));
+            out.push(SEATA_OVERDUE_LOCKS.at(locked as f64));
+            out.push(SEATA_ORPHAN_LOCKS.at(s.orphan_locks.rows as f64));
+        }
+        out
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
         seata_common::settings(t, args.name.as_deref(), args.show)

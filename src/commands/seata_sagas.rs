@@ -11,6 +11,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::Next;
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -32,6 +33,22 @@ const LISTED: i64 = 100;
 /// `seata sagas` as a probe.
 pub(crate) struct SeataSagas;
 
+static SAGA_UNENDED: Family = Family {
+    name: "indoubt_seata_saga_unended_instances",
+    help: "State machine instances of one client's saga store that have not ended (running ones included).",
+    labels: &["client"],
+};
+static SAGA_STUCK: Family = Family {
+    name: "indoubt_seata_saga_stuck_instances",
+    help: "Unended instances of one client found stuck: unknown, stalled, compensation failed or unknown (as listed, at most 100).",
+    labels: &["client"],
+};
+static SAGA_OLDEST: Family = Family {
+    name: "indoubt_seata_saga_oldest_stuck_unchanged_seconds",
+    help: "How long the stuck instance unchanged the longest has not changed; 0: none.",
+    labels: &["client"],
+};
+
 impl Inspect for SeataSagas {
     type Args = settings::SeataSagasArgs;
     type Settings = SeataSettings;
@@ -52,6 +69,35 @@ impl Inspect for SeataSagas {
             seata_common::codes::SEATA_CLIENT_UNREADABLE,
         ],
     };
+
+    const MEASURES: &'static [&'static Family] = &[&SAGA_UNENDED, &SAGA_STUCK, &SAGA_OLDEST];
+
+    fn measures(data: &SagasReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for c in data.coordinators.iter().flat_map(|c| &c.clients) {
+            let Some(unended) = c.unended_total else {
+                continue;
+            };
+            let oldest = c
+                .stuck
+                .iter()
+                .filter_map(|s| s.unchanged_seconds)
+                .fold(0.0_f64, f64::max);
+            let client = crate::text::escape_bytes(c.name.as_bytes());
+            out.push(
+                SAGA_UNENDED
+                    .at(unended as f64)
+                    .label("client", client.clone()),
+            );
+            out.push(
+                SAGA_STUCK
+                    .at(c.stuck.len() as f64)
+                    .label("client", client.clone()),
+            );
+            out.push(SAGA_OLDEST.at(oldest).label("client", client));
+        }
+        out
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
         seata_common::settings(t, args.name.as_deref(), args.show)

@@ -10,6 +10,7 @@ use crate::cli::CheckKind;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
+use crate::metrics::{Family, Measure};
 use crate::next::{Invocation, Next, Word};
 use crate::report::table::{Cell, Style};
 use crate::report::{Report, TableView};
@@ -30,6 +31,22 @@ const LISTED: i64 = 100;
 
 /// `seata tcc` as a probe.
 pub(crate) struct SeataTcc;
+
+static TCC_OPEN_TRIES: Family = Family {
+    name: "indoubt_seata_tcc_open_tries",
+    help: "Try records of one TCC client's fence that no Confirm or Cancel has ended (reservations held, young ones included).",
+    labels: &["client"],
+};
+static TCC_STUCK: Family = Family {
+    name: "indoubt_seata_tcc_stuck_reservations",
+    help: "Open Try records of one client past the reservation age, or whose global transaction will not end them (as listed, at most 100).",
+    labels: &["client"],
+};
+static TCC_OLDEST: Family = Family {
+    name: "indoubt_seata_tcc_oldest_stuck_reservation_age_seconds",
+    help: "How long the oldest stuck reservation of one client has been held; 0: none.",
+    labels: &["client"],
+};
 
 impl Inspect for SeataTcc {
     type Args = settings::SeataTccArgs;
@@ -52,6 +69,35 @@ impl Inspect for SeataTcc {
             seata_common::codes::SEATA_CLIENT_UNREADABLE,
         ],
     };
+
+    const MEASURES: &'static [&'static Family] = &[&TCC_OPEN_TRIES, &TCC_STUCK, &TCC_OLDEST];
+
+    fn measures(data: &TccReport) -> Vec<Measure> {
+        let mut out = Vec::new();
+        for c in data.coordinators.iter().flat_map(|c| &c.clients) {
+            if c.by_status.is_none() {
+                continue;
+            }
+            let oldest = c
+                .reservations
+                .iter()
+                .filter_map(|r| r.held_seconds)
+                .fold(0.0_f64, f64::max);
+            let client = crate::text::escape_bytes(c.name.as_bytes());
+            out.push(
+                TCC_OPEN_TRIES
+                    .at(c.tried_total as f64)
+                    .label("client", client.clone()),
+            );
+            out.push(
+                TCC_STUCK
+                    .at(c.reservations.len() as f64)
+                    .label("client", client.clone()),
+            );
+            out.push(TCC_OLDEST.at(oldest).label("client", client));
+        }
+        out
+    }
 
     fn settings(t: &Targets, _thresholds: &Thresholds, args: Self::Args) -> Result<SeataSettings> {
         seata_common::settings(t, args.name.as_deref(), 0)

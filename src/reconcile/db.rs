@@ -119,6 +119,62 @@ pub async fn read(
     Ok(side)
 }
 
+/// How long ago (seconds, by the server's clock) the oldest of `missing` was written,
+/// from the query's time column: the same query, `$1`/`$2` as the run had them, narrowed
+/// to those ids (an index on the id serves it). None when the query has no time column.
+pub async fn oldest_age_seconds(
+    session: &Session,
+    query: &str,
+    since: DateTime<Utc>,
+    until: DateTime<Utc>,
+    missing: &[String],
+) -> Result<Option<f64>> {
+    const ABOUT: &str = "reading when the oldest missing id was written";
+    let columns = session.prepare(query).await.context(ABOUT)?;
+    let shape = shape(columns.columns())?;
+    if shape.time_name.is_none() || missing.is_empty() {
+        return Ok(None);
+    }
+    // Positional names: the query's own may repeat or need quoting.
+    let sql = format!(
+        "SELECT extract(epoch FROM statement_timestamp() - min(q.indoubt_at))::float8 \
+         FROM ({query}) AS q(indoubt_id, indoubt_at) \
+         WHERE q.indoubt_id = ANY($3) AND isfinite(q.indoubt_at)"
+    );
+    let integers = || -> Result<Vec<i64>> {
+        missing
+            .iter()
+            .map(|id| id.parse::<i64>().context("an integer id read back"))
+            .collect()
+    };
+    let rows = match shape.id {
+        IdKind::Text => session.query(&sql, &[&since, &until, &missing]).await,
+        IdKind::Int8 => {
+            let ids = integers()?;
+            session.query(&sql, &[&since, &until, &ids]).await
+        }
+        IdKind::Int4 => {
+            let ids: Vec<i32> = integers()?
+                .into_iter()
+                .filter_map(|n| n.try_into().ok())
+                .collect();
+            session.query(&sql, &[&since, &until, &ids]).await
+        }
+        IdKind::Int2 => {
+            let ids: Vec<i16> = integers()?
+                .into_iter()
+                .filter_map(|n| n.try_into().ok())
+                .collect();
+            session.query(&sql, &[&since, &until, &ids]).await
+        }
+    }
+    .context(ABOUT)?;
+    match rows.first() {
+        Some(row) => Ok(row.try_get::<_, Option<f64>>(0).context(ABOUT)?),
+        None => Ok(None),
+    }
+}
+
 /// A row that could not be read, named; one too large to be read (past the 16 MiB a
 /// message may take) typed, for the application to say where to look, as it does for an
 /// id past its limit.

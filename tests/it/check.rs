@@ -243,11 +243,23 @@ fn a_prepared_transaction_alone_is_critical_in_every_format() {
         .samples
         .iter()
         .find(|s| {
-            s.metric == "indoubt_finding_severity" && s.labels.get("gid") == Some("check_alone_1")
+            s.metric == "indoubt_finding_severity"
+                && s.labels.get("code") == Some("prepared_xact_age")
+                && s.labels.get("target") == Some("one")
         })
-        .expect("the finding, labelled with its gid");
+        .expect("the finding, labelled with its database");
     assert_eq!(finding.labels.get("database"), Some("postgres"));
+    assert_eq!(finding.labels.get("gid"), None, "no series per transaction");
     assert_eq!(value(finding), 2.0);
+    let age = scrape
+        .samples
+        .iter()
+        .find(|s| {
+            s.metric == "indoubt_pg_prepared_transaction_age_seconds"
+                && s.labels.get("gid") == Some("check_alone_1")
+        })
+        .expect("the transaction's age, labelled with its gid");
+    assert!(value(age) >= 0.0);
     assert!(
         scrape.docs.contains_key("indoubt_check_status"),
         "HELP lines"

@@ -40,6 +40,7 @@ fn the_alert_rules_are_valid_fire_on_their_series_and_read_only_what_indoubt_exp
         "indoubt_target_up",
         "indoubt_check_status",
         "indoubt_finding_severity",
+        "indoubt_findings",
         "indoubt_check_run_timestamp_seconds",
     ]);
     let alerts: Vec<&str> = rules

@@ -654,11 +654,16 @@ fn locks_of_a_global_that_is_gone_are_orphans_listed_by_row_key() {
             .unwrap();
     }
     let dir = tempfile::tempdir().unwrap();
-    let config = write_config(dir.path(), &store, "");
+    let config = write_config(dir.path(), &store, "    check: true\n");
     let (r, out) = globals(&config);
+    // check (and serve) measure them: the store's orphaned locked rows.
+    let measured = prometheus_check(&config);
     admin
         .execute("DELETE FROM lock_table WHERE xid = $1", &[&xid])
         .unwrap();
+    let orphan_rows =
+        crate::metrics::value(&measured, "indoubt_seata_orphan_locked_rows{target=\"tc\"}");
+    assert!(orphan_rows >= 2.0, "{measured}");
     assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
     let orphans = &r["coordinators"][0]["snapshot"]["orphan_locks"];
     assert!(orphans["rows"].as_i64().unwrap() >= 2, "{orphans:#}");
@@ -700,6 +705,17 @@ fn client_config(
             db.url()
         ),
     )
+}
+
+/// `check --only seata -o prometheus`: the exposition `serve` would give.
+fn prometheus_check(config: &std::path::Path) -> String {
+    let out = run(indoubt()
+        .args(["-o", "prometheus", "--config"])
+        .arg(config)
+        .args(["check", "--only", "seata"]));
+    assert!(out.stdout.contains("indoubt_build_info"), "{}", out.stderr);
+    common::promtool_accepts(&out.stdout);
+    out.stdout
 }
 
 pub(crate) fn probe(config: &std::path::Path, args: &[&str]) -> (Value, Outcome) {
@@ -750,7 +766,7 @@ fn a_tcc_try_nobody_confirms_or_cancels_is_a_reservation_held() {
         &store,
         &db,
         "tcc_fence_log: tcc_fence_log",
-        "    reservation_age: 1s\n",
+        "    reservation_age: 1s\n    check: true\n",
     );
     let mut found = Value::Null;
     wait_for("the Try past its global's timeout", || {
@@ -785,6 +801,24 @@ fn a_tcc_try_nobody_confirms_or_cancels_is_a_reservation_held() {
         .find(|s| s["name"] == "suspended")
         .unwrap_or_else(|| panic!("no suspended count: {client:#}"));
     assert_eq!(suspended["records"], 1, "{client:#}");
+    // check (and serve) measure it: the client's stuck reservations and the oldest's age.
+    let measured = prometheus_check(&config);
+    let series = |family: &str| format!("{family}{{target=\"tc\",client=\"biz\"}}");
+    assert!(
+        crate::metrics::value(&measured, &series("indoubt_seata_tcc_stuck_reservations")) >= 1.0,
+        "{measured}"
+    );
+    assert!(
+        crate::metrics::value(
+            &measured,
+            &series("indoubt_seata_tcc_oldest_stuck_reservation_age_seconds")
+        ) >= 1.0,
+        "{measured}"
+    );
+    assert!(
+        crate::metrics::value(&measured, &series("indoubt_seata_tcc_open_tries")) >= 1.0,
+        "{measured}"
+    );
     let out = run(indoubt()
         .args(["--width", "1000", "--config"])
         .arg(&config)
@@ -836,7 +870,7 @@ fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_ke
         &store,
         &db,
         "saga_table_prefix: seata_",
-        "    saga_stall: 1s\n",
+        "    saga_stall: 1s\n    check: true\n",
     );
     // The running one is stuck once unchanged for the stall (a second).
     std::thread::sleep(std::time::Duration::from_millis(1500));
@@ -890,6 +924,22 @@ fn saga_instances_unknown_or_with_a_failed_compensation_are_named_by_business_ke
     assert_eq!(running["states"][0]["name"], "Charge", "{running:#}");
     assert_eq!(running["states"][0]["status"], "RU", "{running:#}");
     assert_eq!(running["global"]["status_name"], "Begin", "{running:#}");
+    // check (and serve) measure them: three stuck of at least three unended.
+    let measured = prometheus_check(&config);
+    let series = |family: &str| format!("{family}{{target=\"tc\",client=\"biz\"}}");
+    let stuck_n = crate::metrics::value(&measured, &series("indoubt_seata_saga_stuck_instances"));
+    assert_eq!(stuck_n, 3.0, "{measured}");
+    assert!(
+        crate::metrics::value(&measured, &series("indoubt_seata_saga_unended_instances")) >= 3.0,
+        "{measured}"
+    );
+    assert!(
+        crate::metrics::value(
+            &measured,
+            &series("indoubt_seata_saga_oldest_stuck_unchanged_seconds")
+        ) >= 1.0,
+        "{measured}"
+    );
     let out = run(indoubt()
         .args(["--width", "1000", "--config"])
         .arg(&config)

@@ -155,6 +155,47 @@ impl Prometheus {
         Prometheus { dir, port }
     }
 
+    /// Waits (a minute at most) until every alert of `expected` fires; the alerts firing then.
+    fn wait_firing(&self, expected: &[&str]) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let firing = self.firing();
+            if expected.iter().all(|a| firing.iter().any(|f| f == a)) {
+                return firing;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "firing: {firing:?}, expected {expected:?}; statuses: {:?}",
+                self.query("indoubt_check_status")
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+
+    /// Queries every dashboard panel whose expression reads a series `made_here` names
+    /// (a prefix) and asserts it has data; how many were queried.
+    fn panels_with_data(&self, made_here: &[&str]) -> usize {
+        let dashboard: Value = serde_json::from_str(
+            &std::fs::read_to_string(repo_root().join("monitoring/indoubt.dashboard.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        let mut queried = 0;
+        for panel in dashboard["panels"].as_array().unwrap() {
+            let expr = panel["targets"][0]["expr"].as_str().unwrap();
+            if !made_here.iter().any(|m| expr.contains(m)) {
+                continue;
+            }
+            assert!(
+                !self.query(expr).is_empty(),
+                "panel {}: {expr} has no data",
+                panel["title"]
+            );
+            queried += 1;
+        }
+        queried
+    }
+
     /// The alerts firing now, by name.
     fn firing(&self) -> Vec<String> {
         let (status, body) = http(
@@ -280,8 +321,15 @@ fn a_real_prometheus_scrapes_the_findings_and_indoubt_up_and_sigterm_stops_it_cl
         "2",
     );
     assert_eq!(statuses[0].0["job"], "indoubt");
-    let findings = prometheus.wait_for(&format!("indoubt_finding_severity{{gid=\"{gid}\"}}"), "2");
-    assert_eq!(findings[0].0["code"], "prepared_xact_age");
+    let findings = prometheus.wait_for(
+        "indoubt_finding_severity{target=\"shop\",code=\"prepared_xact_age\"}",
+        "2",
+    );
+    assert!(findings[0].0.get("gid").is_none(), "{findings:?}");
+    prometheus.wait_until(
+        &format!("indoubt_pg_prepared_transaction_age_seconds{{gid=\"{gid}\"}}"),
+        |v| v.parse::<f64>().is_ok_and(|n| n >= 0.0),
+    );
     // The checks run again on the interval.
     prometheus.wait_until("indoubt_runs_total{outcome=\"completed\"}", |v| {
         v.parse::<f64>().is_ok_and(|n| n >= 2.0)
@@ -563,54 +611,24 @@ fn the_alert_rules_fire_on_the_incidents_and_the_dashboard_panels_have_data() {
     let served = Served::start(&config, &["--interval", "1s", "--only", "pg,saga,outbox"]);
     served.wait_ready();
     let dir = tempfile::tempdir().unwrap();
-    let rules = dir.path().join("rules.yml");
-    let shipped =
-        std::fs::read_to_string(repo_root().join("monitoring/indoubt.rules.yml")).unwrap();
-    let at_once: String = shipped
-        .lines()
-        .map(|l| match l.trim_start().starts_with("for: ") {
-            true => format!("{}for: 0s", &l[..l.len() - l.trim_start().len()]),
-            false => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    std::fs::write(&rules, at_once).unwrap();
+    let rules = shipped_rules(dir.path(), &[]);
     let prometheus = Prometheus::start_with(&format!("127.0.0.1:{}", served.port), Some(&rules));
     prometheus.wait_for("indoubt_up", "1");
-    let expected = [
+    let firing = prometheus.wait_firing(&[
         "SagaNeedsHuman",
         "SagaOutcomeUnknown",
         "SagaStalled",
         "SagaLockOrphaned",
         "OutboxRowsSkipped",
         "OutboxBacklog",
-    ];
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let firing = loop {
-        let firing = prometheus.firing();
-        if expected.iter().all(|a| firing.iter().any(|f| f == a)) {
-            break firing;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "firing: {firing:?}, expected {expected:?}; outbox: {:?} {:?}",
-            prometheus.query("indoubt_check_status{check=\"outbox\"}"),
-            prometheus.query("indoubt_finding_severity{check=\"outbox\"}")
-        );
-        std::thread::sleep(Duration::from_millis(500));
-    };
+    ]);
     assert!(
         !firing
             .iter()
             .any(|f| f == "PreparedTransactionStuck" || f == "IndoubtDown"),
         "{firing:?}"
     );
-    // Every panel whose series these checks make has data.
-    let dashboard: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo_root().join("monitoring/indoubt.dashboard.json")).unwrap(),
-    )
-    .unwrap();
-    let made_here = [
+    let queried = prometheus.panels_with_data(&[
         "indoubt_check_status",
         "indoubt_target_up",
         "indoubt_pg_prepared_",
@@ -618,20 +636,132 @@ fn the_alert_rules_fire_on_the_incidents_and_the_dashboard_panels_have_data() {
         "indoubt_pg_wraparound_",
         "indoubt_outbox_",
         "indoubt_saga_",
-    ];
-    let mut queried = 0;
-    for panel in dashboard["panels"].as_array().unwrap() {
-        let expr = panel["targets"][0]["expr"].as_str().unwrap();
-        if !made_here.iter().any(|m| expr.contains(m)) {
-            continue;
-        }
-        let samples = prometheus.query(expr);
-        assert!(
-            !samples.is_empty(),
-            "panel {}: {expr} has no data",
-            panel["title"]
-        );
-        queried += 1;
-    }
+    ]);
     assert!(queried >= 11, "{queried} panels queried");
+}
+
+/// The shipped rules with every `for:` at 0s (an alert fires at its first evaluation), and
+/// each threshold of `sooner` (`series > N`, as an expression has it) lowered to `> 1`,
+/// for incidents a test can only make young; written into `dir`.
+fn shipped_rules(dir: &std::path::Path, sooner: &[&str]) -> std::path::PathBuf {
+    let shipped =
+        std::fs::read_to_string(repo_root().join("monitoring/indoubt.rules.yml")).unwrap();
+    let rewritten: String = shipped
+        .lines()
+        .map(|l| {
+            let indent = &l[..l.len() - l.trim_start().len()];
+            if l.trim_start().starts_with("for: ") {
+                return format!("{indent}for: 0s");
+            }
+            match sooner
+                .iter()
+                .find(|t| l.trim_start().starts_with("expr: ") && l.contains(*t))
+            {
+                Some(t) => l.replace(t, &format!("{} > 1", t.rsplit_once(" > ").unwrap().0)),
+                None => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for t in sooner {
+        assert!(shipped.contains(t), "no rule has {t}");
+    }
+    let rules = dir.join("rules.yml");
+    std::fs::write(&rules, rewritten).unwrap();
+    rules
+}
+
+#[test]
+fn the_kafka_mysql_and_reconcile_alerts_fire_on_their_incidents_in_a_real_prometheus() {
+    // A prepared transaction, and orders 4 and 9 that never reached their topic.
+    let db = TestDb::create("serveincidents");
+    db.admin()
+        .batch_execute(
+            "CREATE TABLE orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL);
+             INSERT INTO orders SELECT g, now() - interval '1 hour' FROM generate_series(1, 10) g;
+             CREATE TABLE t (id int)",
+        )
+        .unwrap();
+    let gid = unique("incidents_gid");
+    db.admin()
+        .batch_execute(&format!(
+            "BEGIN; INSERT INTO t VALUES (1); PREPARE TRANSACTION '{gid}'"
+        ))
+        .unwrap();
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let orders = common::kafka::create_topic(&bootstrap, "serve-orders", 1);
+    let producer: rdkafka::producer::BaseProducer = rdkafka::ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    for id in (1..=10).filter(|id| *id != 4 && *id != 9) {
+        let key = id.to_string();
+        producer
+            .send(
+                rdkafka::producer::BaseRecord::to(&orders)
+                    .key(&key)
+                    .payload(&key),
+            )
+            .map_err(|(e, _)| e)
+            .unwrap();
+    }
+    rdkafka::producer::Producer::flush(&producer, common::kafka::WAIT).unwrap();
+    // A transaction no coordinator knows of, pinning its partition's LSO.
+    let pinned = common::kafka::create_topic(&bootstrap, "serve-pinned", 1);
+    common::kafka::hanging_transaction(&bootstrap, &pinned, 0);
+    // A prepared XA branch whose session is gone.
+    let mysql_db = mysql::MysqlDb::create("serveincidents");
+    let xid = format!("'{}'", unique("serve_xa"));
+    mysql_db.prepare_detached(&xid);
+    let config = format!(
+        "postgres:\n  shop:\n    conninfo: {url}\nkafka:\n  broker:\n    bootstrap_servers: {bootstrap}\n    check_topic_regex: '^({orders}|{pinned})$'\nmysql:\n  orders_db:\n    url: {mysql_url}\n    option_file: {cnf}\n    ssl_mode: DISABLED\nreconcile:\n  orders_events:\n    postgres: {url}\n    query: SELECT id, created_at FROM orders WHERE created_at >= $1 AND created_at < $2\n    kafka: broker\n    topic: {orders}\n    id_from: key\n    since: 3h\n    check: true\nthresholds:\n  hanging:\n    max_transaction_timeout: 0s\n",
+        url = db.url(),
+        mysql_url = mysql::url(),
+        cnf = mysql::cnf(),
+    );
+    let served = Served::start(
+        &config,
+        &["--interval", "1s", "--only", "pg,kafka,mysql,reconcile"],
+    );
+    served.wait_ready();
+    let dir = tempfile::tempdir().unwrap();
+    // Made a moment ago: their age thresholds (30m, 15m) lowered, nothing else.
+    let rules = shipped_rules(
+        dir.path(),
+        &[
+            "indoubt_pg_prepared_oldest_age_seconds > 1800",
+            "indoubt_kafka_lso_stuck_seconds > 900",
+            "indoubt_mysql_xa_oldest_branch_age_seconds > 1800",
+        ],
+    );
+    let prometheus = Prometheus::start_with(&format!("127.0.0.1:{}", served.port), Some(&rules));
+    prometheus.wait_for("indoubt_up", "1");
+    let firing = prometheus.wait_firing(&[
+        "PreparedTransactionStuck",
+        "KafkaLsoStuck",
+        "KafkaHangingTransaction",
+        "MysqlXaBranchStuck",
+        "EventsMissingInTopic",
+    ]);
+    assert!(!firing.iter().any(|f| f == "IndoubtDown"), "{firing:?}");
+    // The two missing orders, and when the older was written: an hour ago.
+    let missing =
+        prometheus.query("indoubt_reconcile_ids{target=\"orders_events\",class=\"missing\"}");
+    assert_eq!(missing[0].1, "2", "{missing:?}");
+    let oldest =
+        prometheus.query("indoubt_reconcile_oldest_missing_age_seconds{target=\"orders_events\"}");
+    let age: f64 = oldest[0].1.parse().unwrap();
+    assert!((3590.0..3700.0).contains(&age), "{oldest:?}");
+    let hanging = prometheus.query(
+        "indoubt_kafka_open_transactions_past_timeout{target=\"broker\",verdict=\"hanging\"}",
+    );
+    assert_eq!(hanging[0].1, "1", "{hanging:?}");
+    let queried = prometheus.panels_with_data(&[
+        "indoubt_kafka_",
+        "indoubt_mysql_",
+        "indoubt_reconcile_",
+        "indoubt_findings",
+    ]);
+    assert!(queried >= 8, "{queried} panels queried");
+    mysql::sql(&format!("XA ROLLBACK {xid}"));
 }

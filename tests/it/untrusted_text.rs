@@ -591,15 +591,36 @@ fn nagios_and_prometheus_escape_control_and_bidi_text_and_never_repeat_a_series(
             .filter(|l| l.starts_with("indoubt_finding_severity{"))
             .count()
     };
+    // Two open transactions on one partition: one series, their worst, and a count of two.
     let long = prometheus
         .stdout
         .lines()
         .filter(|l| l.contains("code=\"long_transaction\"") && l.contains(&topic))
         .count();
     assert_eq!(
-        long, 2,
-        "one series per open transaction:\n{}",
+        long, 1,
+        "one series per partition, not per transaction:\n{}",
         prometheus.stdout
+    );
+    let counted: f64 = prometheus
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("indoubt_findings{") && l.contains("code=\"long_transaction\""))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(counted, 2.0, "{}", prometheus.stdout);
+    // The GID is in one label of one series (the oldest few transactions' ages), escaped.
+    let gid_lines: Vec<&str> = prometheus
+        .stdout
+        .lines()
+        .filter(|l| l.contains("gpj.exe"))
+        .collect();
+    assert_eq!(gid_lines.len(), 1, "{}", prometheus.stdout);
+    assert!(
+        gid_lines[0].starts_with("indoubt_pg_prepared_transaction_age_seconds{")
+            && gid_lines[0].matches("gpj.exe").count() == 1,
+        "{}",
+        gid_lines[0]
     );
     let log = std::fs::read_to_string(&exporter.log).unwrap_or_default();
     assert_eq!(
