@@ -8,7 +8,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
-use crate::metrics::{Family, Measure};
+use crate::metrics::{Family, Measure, PER_OBJECT};
 use crate::next::{Next, Word};
 use crate::pg::horizon::{self, DatabaseAge, Holder, HorizonSnapshot};
 use crate::report::table::{Cell, Style};
@@ -91,22 +91,22 @@ pub(crate) struct PgHorizon;
 
 static HORIZON_HELD_AGE: Family = Family {
     name: "indoubt_pg_horizon_held_age_xids",
-    help: "How many transaction ids vacuum of one database is held back by (the age of the xmin it waits for), for its tables or its catalogs (relation), and the oldest holder's kind (session, idle_in_transaction, prepared, slot_xmin, slot_catalog_xmin, standby_feedback; none: nothing holds one, 0).",
+    help: "How many transaction ids vacuum of one database is held back by (the age of the xmin it waits for), for its tables or its catalogs (relation), and the oldest holder's kind (session, idle_in_transaction, prepared, slot_xmin, slot_catalog_xmin, standby_feedback; none: nothing holds one, 0); the 5 databases held back most, per relation.",
     labels: &["database", "relation", "holder_kind"],
 };
 static WRAPAROUND_AGE: Family = Family {
     name: "indoubt_pg_wraparound_datfrozenxid_age_xids",
-    help: "age(datfrozenxid) of one database: transaction ids since it was last frozen.",
+    help: "age(datfrozenxid) of one database: transaction ids since it was last frozen; the 5 oldest databases of the server.",
     labels: &["database"],
 };
 static WRAPAROUND_LEFT: Family = Family {
     name: "indoubt_pg_wraparound_xids_left",
-    help: "Transaction ids one database can still assign before the server stops accepting writes.",
+    help: "Transaction ids one database can still assign before the server stops accepting writes; the 5 oldest databases.",
     labels: &["database"],
 };
 static WRAPAROUND_FREEZE_PERCENT: Family = Family {
     name: "indoubt_pg_wraparound_freeze_max_age_ratio",
-    help: "age(datfrozenxid) over autovacuum_freeze_max_age (1: an anti-wraparound vacuum is due).",
+    help: "age(datfrozenxid) over autovacuum_freeze_max_age (1: an anti-wraparound vacuum is due); the 5 oldest databases.",
     labels: &["database"],
 };
 
@@ -134,25 +134,36 @@ impl Inspect for PgHorizon {
     };
 
     fn measures(data: &HorizonReport) -> Vec<Measure> {
+        // Per database, only the few held back most and the few oldest: a server of
+        // thousands of databases gives a handful of series, the ones an alert needs.
         let mut out = Vec::new();
-        for w in &data.vacuum_waits_for {
-            let db = crate::text::escape_bytes(w.database.as_bytes());
-            for (relation, front) in [("tables", &w.tables), ("catalogs", &w.catalogs)] {
-                let age = front.as_ref().and_then(|f| f.age_xids).unwrap_or(0);
+        for relation in ["tables", "catalogs"] {
+            let mut held: Vec<(&DatabaseWait, Option<&FrontView>)> = data
+                .vacuum_waits_for
+                .iter()
+                .map(|w| match relation {
+                    "tables" => (w, w.tables.as_ref()),
+                    _ => (w, w.catalogs.as_ref()),
+                })
+                .collect();
+            held.sort_by_key(|(_, f)| std::cmp::Reverse(f.and_then(|f| f.age_xids).unwrap_or(0)));
+            for (w, front) in held.into_iter().take(PER_OBJECT) {
+                let age = front.and_then(|f| f.age_xids).unwrap_or(0);
                 let kind = front
-                    .as_ref()
                     .and_then(|f| f.oldest_kind.clone())
                     .unwrap_or_else(|| "none".to_string());
                 out.push(
                     HORIZON_HELD_AGE
                         .at(f64::from(age))
-                        .label("database", db.clone())
+                        .label("database", crate::text::escape_bytes(w.database.as_bytes()))
                         .label("relation", relation)
                         .label("holder_kind", kind),
                 );
             }
         }
-        for d in &data.databases {
+        let mut oldest: Vec<&DatabaseAge> = data.databases.iter().collect();
+        oldest.sort_by_key(|d| std::cmp::Reverse(d.datfrozenxid_age));
+        for d in oldest.into_iter().take(PER_OBJECT) {
             let db = crate::text::escape_bytes(d.database.as_bytes());
             out.push(
                 WRAPAROUND_AGE

@@ -158,7 +158,13 @@ async fn run_checks(ctx: &Context, s: &ServeSettings, shared: &Shared) -> Infall
         let took = began.elapsed();
         match report {
             Ok(report) => {
+                let building = Instant::now();
                 let exposition: Arc<str> = check_output::prometheus(&report).into();
+                let built = building.elapsed();
+                let series = exposition
+                    .lines()
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .count();
                 let mut state = shared.lock();
                 state.exposition = Some(exposition);
                 state.last_success = Some((started_at, Instant::now()));
@@ -166,9 +172,10 @@ async fn run_checks(ctx: &Context, s: &ServeSettings, shared: &Shared) -> Infall
                 state.completed += 1;
                 drop(state);
                 ctx.note(format!(
-                    "checks run in {:.1}s: {}",
+                    "checks run in {:.1}s: {}; their {series} series exposed in {:.1} ms",
                     took.as_secs_f64(),
-                    report.status.label()
+                    report.status.label(),
+                    built.as_secs_f64() * 1000.0
                 ));
             }
             Err(e) => {

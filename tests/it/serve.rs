@@ -504,8 +504,9 @@ fn clients_that_pipeline_and_never_read_cannot_lock_a_scraper_out() {
         })
         .collect();
     let flooded = Instant::now();
-    // Long enough for their answers to be blocked for more than a second.
-    std::thread::sleep(Duration::from_secs(2));
+    // Long enough for their answers to be blocked for more than a second, on a machine
+    // busy with other tests too.
+    std::thread::sleep(Duration::from_millis(3500));
     let scrape = Instant::now();
     let (status, metrics) = served.get("/metrics");
     assert_eq!(

@@ -161,3 +161,37 @@ fn pg_horizon() {
         table::render(&report, style).into_string()
     });
 }
+
+/// A server of many databases gives series for the few oldest only: the one nearest
+/// wraparound always among them.
+#[test]
+fn measures_name_only_the_oldest_databases() {
+    use crate::settings::probe::Inspect;
+    let mut snapshot = snapshot();
+    let template = snapshot.databases[1].clone();
+    for i in 0..40 {
+        let mut d = template.clone();
+        d.database = format!("tenant_{i:02}").into();
+        d.datfrozenxid_age = 1_000 + i;
+        snapshot.databases.push(d);
+    }
+    let report = report_of(&settings(), snapshot);
+    let measures = PgHorizon::measures(&report.data);
+    let ages: Vec<(String, f64)> = measures
+        .iter()
+        .filter(|m| m.family == "indoubt_pg_wraparound_datfrozenxid_age_xids")
+        .map(|m| (m.labels[0].1.clone(), m.value))
+        .collect();
+    assert_eq!(ages.len(), crate::metrics::PER_OBJECT, "{ages:?}");
+    assert_eq!(ages[0], ("orders".to_string(), 1_350_000_000.0));
+    assert_eq!(ages[1], ("l\\xe4ger".to_string(), 150_000_000.0));
+    assert_eq!(ages[2].0, "tenant_39");
+    for relation in ["tables", "catalogs"] {
+        let held = measures
+            .iter()
+            .filter(|m| m.family == "indoubt_pg_horizon_held_age_xids")
+            .filter(|m| m.labels.contains(&("relation", relation.to_string())))
+            .count();
+        assert!(held <= crate::metrics::PER_OBJECT, "{relation}: {held}");
+    }
+}
