@@ -285,6 +285,8 @@ pub(crate) struct ExporterStatus {
     pub up: bool,
     pub last_success: Option<DateTime<Utc>>,
     pub last_duration_seconds: Option<f64>,
+    /// When the last run started, whether it completed or failed.
+    pub last_run: Option<DateTime<Utc>>,
     pub completed: u64,
     pub failed: u64,
     pub interval_seconds: f64,
@@ -311,6 +313,19 @@ pub(crate) fn exporter(status: &ExporterStatus) -> String {
         &[],
         status
             .last_success
+            .map_or(0.0, |at| at.timestamp_millis() as f64 / 1000.0),
+    );
+    family(
+        &mut out,
+        "indoubt_last_run_timestamp_seconds",
+        "When the last run of the checks started, completed or failed (Unix time); 0 before the first.",
+    );
+    sample(
+        &mut out,
+        "indoubt_last_run_timestamp_seconds",
+        &[],
+        status
+            .last_run
             .map_or(0.0, |at| at.timestamp_millis() as f64 / 1000.0),
     );
     family(

@@ -55,6 +55,8 @@ struct State {
     /// When the last completed run started, and when it ended (for staleness).
     last_success: Option<(DateTime<Utc>, Instant)>,
     last_duration: Option<Duration>,
+    /// When the last run started, completed or failed.
+    last_run: Option<DateTime<Utc>>,
     completed: u64,
     failed: u64,
 }
@@ -79,6 +81,7 @@ impl Shared {
                 .is_some_and(|(_, ended)| ended.elapsed() <= self.stale_after),
             last_success: state.last_success.map(|(at, _)| at),
             last_duration_seconds: state.last_duration.map(|d| d.as_secs_f64()),
+            last_run: state.last_run,
             completed: state.completed,
             failed: state.failed,
             interval_seconds: self.interval.as_secs_f64(),
@@ -169,6 +172,7 @@ async fn run_checks(ctx: &Context, s: &ServeSettings, shared: &Shared) -> Infall
                 state.exposition = Some(exposition);
                 state.last_success = Some((started_at, Instant::now()));
                 state.last_duration = Some(took);
+                state.last_run = Some(started_at);
                 state.completed += 1;
                 drop(state);
                 ctx.note(format!(
@@ -179,7 +183,10 @@ async fn run_checks(ctx: &Context, s: &ServeSettings, shared: &Shared) -> Infall
                 ));
             }
             Err(e) => {
-                shared.lock().failed += 1;
+                let mut state = shared.lock();
+                state.failed += 1;
+                state.last_run = Some(started_at);
+                drop(state);
                 crate::term::status(&crate::shown!("indoubt serve: the checks failed: {:#}", e));
             }
         }

@@ -337,6 +337,12 @@ fn a_real_prometheus_scrapes_the_findings_and_indoubt_up_and_sigterm_stops_it_cl
     let success = prometheus.query("time() - indoubt_last_success_timestamp_seconds");
     let age: f64 = success[0].1.parse().unwrap();
     assert!(age < 30.0, "the last success is recent: {age}s ago");
+    let run = prometheus.query("time() - indoubt_last_run_timestamp_seconds");
+    let age: f64 = run[0].1.parse().unwrap();
+    assert!(
+        (0.0..30.0).contains(&age),
+        "the last run is recent: {age}s ago"
+    );
 
     let (code, stderr) = served.terminate();
     assert_eq!(code, Some(0), "a graceful stop exits 0: {stderr}");
