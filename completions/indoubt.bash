@@ -238,6 +238,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__resolve,mysql)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__mysql"
                 ;;
+            indoubt__subcmd__help__subcmd__resolve,outbox)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__outbox"
+                ;;
             indoubt__subcmd__help__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__pg"
                 ;;
@@ -361,6 +364,9 @@ _indoubt() {
             indoubt__subcmd__resolve,mysql)
                 cmd="indoubt__subcmd__resolve__subcmd__mysql"
                 ;;
+            indoubt__subcmd__resolve,outbox)
+                cmd="indoubt__subcmd__resolve__subcmd__outbox"
+                ;;
             indoubt__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__pg"
                 ;;
@@ -390,6 +396,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,mysql)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__mysql"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,outbox)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__outbox"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__pg"
@@ -1571,7 +1580,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at modulith camunda dbos saga"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1655,6 +1664,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__mysql)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__outbox)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3021,7 +3044,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos saga help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos saga outbox help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3229,7 +3252,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at modulith camunda dbos saga help"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3327,6 +3350,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__mysql)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__outbox)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3554,6 +3591,76 @@ _indoubt() {
                     return 0
                     ;;
                 --ssl-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__outbox)
+            opts="-b -X -o -v -h --transactional --bootstrap-server --kafka --command-config --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -362,6 +362,30 @@ pub enum ResolveCommand {
     /// recovery are the service's and are only advised
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Saga(ResolveSagaArgs),
+    /// Publish the outbox rows its relay skipped for good (what `pg outbox` names
+    /// outbox_skipped_rows) through librdkafka's idempotent producer, each with the row's
+    /// id as its message id, then mark the delivered ones published as the relay does
+    /// (only rows still unpublished and unchanged since they were read)
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Outbox(ResolveOutboxArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveOutboxArgs {
+    /// The outbox of the config (outbox: NAME), with a publish: section
+    pub name: String,
+
+    /// Publish each batch in one Kafka transaction (transactional.id: the config's
+    /// publish: transactional_id, default indoubt-republish-NAME): read_committed
+    /// consumers see a batch whole or not at all
+    #[arg(long)]
+    pub transactional: bool,
+
+    #[command(flatten)]
+    pub kafka: KafkaTargetArgs,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

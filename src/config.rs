@@ -82,6 +82,44 @@ pub struct OutboxConfig {
     /// Run by `indoubt check`.
     #[serde(default)]
     pub check: bool,
+    /// How `indoubt resolve outbox` publishes the rows the relay skipped.
+    pub publish: Option<OutboxPublishConfig>,
+}
+
+/// The messages a relay makes of outbox rows, for `resolve outbox` to make the same.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutboxPublishConfig {
+    /// A kafka target name.
+    pub kafka: String,
+    /// The topic; with the debezium layout, `outbox.event.` and the row's aggregatetype
+    /// when not given (Debezium's outbox event router).
+    pub topic: Option<String>,
+    /// plain (the columns below) or debezium (aggregatetype, aggregateid, type, payload).
+    #[serde(default)]
+    pub layout: OutboxLayout,
+    /// The message key's column (debezium: aggregateid); none: no key.
+    pub key: Option<String>,
+    /// The message value's column (default payload).
+    pub value: Option<String>,
+    /// Header name → column.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// The header holding the row's id, consumers' deduplication key (default id).
+    pub id_header: Option<String>,
+    /// transactional.id of `resolve outbox --transactional`.
+    pub transactional_id: Option<String>,
+    /// How long a message may wait for its acknowledgement (default 30s).
+    #[serde(default, with = "serde_duration")]
+    pub message_timeout: Option<Duration>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutboxLayout {
+    #[default]
+    Plain,
+    Debezium,
 }
 
 /// A saga a service runs by hand: one row per instance in its own table, the states it

@@ -56,6 +56,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("Raise failed sagas in the manual queue, at the prompt", "indoubt resolve saga order_saga 4711 4712 --escalate --ticket INC-1234"),
             ex!("Free seats held for a saga that has ended", "indoubt resolve saga order_saga 17 18 --release --lock public.seats --reason 'saga 4690 compensated; seats never freed'"),
         ],
+        "resolve outbox" => &[
+            ex!("The rows it would publish, to which topic, and the UPDATE that marks them; changes nothing", "indoubt resolve outbox orders_outbox --dry-run"),
+            ex!("Publish them, at the prompt", "indoubt resolve outbox orders_outbox --ticket INC-1234"),
+            ex!("In one Kafka transaction per batch, for read_committed consumers", "indoubt resolve outbox orders_outbox --transactional --reason 'relay skipped ids 20 and 35'"),
+        ],
         "resolve at" => &[
             ex!("What it would write, and why; changes nothing", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --dry-run"),
             ex!("Set the changed rows back so the coordinator's retry can roll the branch back, at the prompt", "indoubt resolve at 10.0.3.5:8091:2612345678901234567 --branch-id 2612345678901234570 --fix after-image --ticket INC-1234"),

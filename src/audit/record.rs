@@ -226,6 +226,10 @@ pub struct Outcome {
     pub detail: String,
     /// SQLSTATE or Kafka error name, when the server gave one.
     pub code: Option<String>,
+    /// What the action reported of each item it acted on (a republished row's partition
+    /// and offset, or why it was not delivered). Absent for single-object actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

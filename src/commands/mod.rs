@@ -29,6 +29,7 @@ mod resolve_dbos;
 mod resolve_kafka;
 mod resolve_modulith;
 mod resolve_mysql;
+mod resolve_outbox;
 mod resolve_pg;
 mod resolve_saga;
 mod resolve_tcc;
@@ -87,6 +88,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveCamunda(s) => resolve_camunda::run(&ctx, &s).await,
         S::ResolveDbos(s) => resolve_dbos::run(&ctx, &s).await,
         S::ResolveSaga(s) => resolve_saga::run(&ctx, &s).await,
+        S::ResolveOutbox(s) => resolve_outbox::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {

@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::context::Context;
 use crate::findings::{Finding, Object, ObjectKind, Severity};
 use crate::metrics::{Family, Measure};
-use crate::next::Next;
+use crate::next::{Invocation, Next, Word};
 use crate::pg::outbox::{self, InboxState, OutboxState};
 use crate::pg::session;
 use crate::report::table::{Cell, Style};
@@ -184,8 +184,8 @@ impl Inspect for PgOutbox {
         read(ctx, settings).await
     }
 
-    fn report(_ctx: &Context, settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
-        report_of(settings, read)
+    fn report(ctx: &Context, settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
+        report_of(settings, read, &ctx.invocation)
     }
 }
 
@@ -305,7 +305,11 @@ async fn read(ctx: &Context, settings: &OutboxSettings) -> Result<Read> {
 }
 
 /// The report from what was read: pure.
-fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
+fn report_of(
+    settings: &OutboxSettings,
+    read: Read,
+    invocation: &Invocation,
+) -> Report<OutboxReport> {
     let mut findings = Vec::new();
     let mut outboxes = Vec::new();
     for (o, read) in settings.outboxes.iter().zip(read.outboxes) {
@@ -326,7 +330,7 @@ fn report_of(settings: &OutboxSettings, read: Read) -> Report<OutboxReport> {
         );
         match read.state {
             Ok(state) => {
-                findings.extend(outbox_findings(o, &state, read.growth));
+                findings.extend(outbox_findings(o, &state, read.growth, invocation));
                 entry.state = Some(state);
             }
             Err(e) => findings.push(unreadable(codes::OUTBOX_UNREADABLE, subject, &e)),
@@ -379,7 +383,12 @@ struct Growth {
 /// What one outbox's state comes to: its skipped rows (CRITICAL, with the statement that
 /// lists them) and its backlog graded by the age of its oldest unpublished row. Pure, so
 /// the golden fixture judges a state exactly as a run does.
-fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> Vec<Finding> {
+fn outbox_findings(
+    o: &Outbox,
+    state: &OutboxState,
+    growth: Option<Growth>,
+    invocation: &Invocation,
+) -> Vec<Finding> {
     let settle = o.settle.value;
     let (warning, critical) = (o.warning_age.value, o.critical_age.value);
     let subject = format!("outbox {} ({})", o.name, o.table);
@@ -400,15 +409,32 @@ fn outbox_findings(o: &Outbox, state: &OutboxState, growth: Option<Growth>) -> V
                 ),
             )
             .evidence("skipped_ids", state.skipped_ids.clone())
-            .advice("publish them now; make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor")
-            .next(Next::sql(outbox::skipped_rows_statement(
-                &o.table,
-                &o.id_column,
-                &o.created_at_column,
-                &o.published_at_column,
-                settle.as_secs(),
-            )
-            .placed(&place))),
+            .advice(match o.publish {
+                true => "publish them now with their ids (the dry run shows each message); make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor",
+                false => "publish them now (say how under outbox: NAME: publish:, and `indoubt resolve outbox` does, with their ids); make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor",
+            })
+            .next(match o.publish {
+                true => Next::indoubt(
+                    invocation,
+                    &[
+                        Word::Lit("resolve"),
+                        Word::Lit("outbox"),
+                        Word::Lit("--dry-run"),
+                        Word::Lit("--"),
+                        Word::Value(&o.name),
+                    ],
+                ),
+                false => Next::sql(
+                    outbox::skipped_rows_statement(
+                        &o.table,
+                        &o.id_column,
+                        &o.created_at_column,
+                        &o.published_at_column,
+                        settle.as_secs(),
+                    )
+                    .placed(&place),
+                ),
+            }),
         );
     }
     let age = state

@@ -6,6 +6,7 @@ pub mod horizon;
 pub mod outbox;
 pub mod prepared;
 pub mod privileges;
+pub mod republish;
 pub mod service;
 pub mod session;
 pub mod siblings;

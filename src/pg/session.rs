@@ -891,6 +891,41 @@ impl Session {
         }
     }
 
+    /// Runs one statement that writes, with bind parameters, in a transaction of its own
+    /// (`BEGIN READ WRITE`, the statement, `COMMIT`; `ROLLBACK` when it fails): the rows
+    /// it returns. The outer error is the time bound or a lost connection (the outcome is
+    /// then unknown); the inner one the server's answer.
+    pub async fn write_returning(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Result<Vec<Row>, tokio_postgres::Error>> {
+        let _running = Running::start(&self.canceller);
+        let unknown = |e: anyhow::Error| anyhow!("{e} (its outcome is unknown: check the rows)");
+        let work = async {
+            self.client.batch_execute("BEGIN READ WRITE").await?;
+            match self.client.query(sql, params).await {
+                Ok(rows) => {
+                    self.client.batch_execute("COMMIT").await?;
+                    Ok(Ok(rows))
+                }
+                Err(e) if e.as_db_error().is_some() => {
+                    self.client.batch_execute("ROLLBACK").await?;
+                    Ok(Err(e))
+                }
+                Err(e) => Err(e),
+            }
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) => Err(unknown(session_error(&self.wire, e))),
+            Err(_) => Err(unknown(anyhow!(
+                "statement did not finish within {}",
+                crate::units::format_duration(self.timeout)
+            ))),
+        }
+    }
+
     /// Runs one read-only query with no parameters through the simple protocol: every
     /// value as PostgreSQL's text of it (None for NULL), every literal typed by the
     /// server as its column is. The outer error is the time bound, the inner one the

@@ -45,6 +45,8 @@ pub struct Applied {
     /// The server's error: a SQLSTATE or a Kafka error name.
     pub server_code: Option<String>,
     pub advice: Option<Text>,
+    /// Per item acted on, for the outcome record (see `Outcome::result`).
+    pub result: Option<serde_json::Value>,
 }
 
 impl Applied {
@@ -55,6 +57,7 @@ impl Applied {
             detail: detail.into(),
             server_code: None,
             advice: None,
+            result: None,
         }
     }
 
@@ -65,6 +68,11 @@ impl Applied {
 
     pub fn advice(mut self, advice: impl Into<Text>) -> Applied {
         self.advice = Some(advice.into());
+        self
+    }
+
+    pub fn result(mut self, result: serde_json::Value) -> Applied {
+        self.result = Some(result);
         self
     }
 
@@ -325,6 +333,7 @@ pub async fn run<S: Subject>(
             status: applied.status,
             detail: applied.detail.clone(),
             code: applied.server_code.clone(),
+            result: applied.result.clone(),
         };
         let not_recorded = match log::record_outcome(path, &intent, outcome.clone()) {
             Ok(()) => None,
@@ -517,7 +526,7 @@ pub fn warnings(intents: &[EarlierIntent], style: &Style) -> Vec<Shown> {
 /// there, as a kill would (exit 86); `pause:NAME` waits there for a line on stdin, so a
 /// test can resolve the object from another session first. The points: `after-intent`,
 /// `before-check` (the re-read) and `before-apply` (after it, before the action).
-fn failpoint(name: &str) {
+pub(crate) fn failpoint(name: &str) {
     if !cfg!(debug_assertions) {
         return;
     }

@@ -40,6 +40,7 @@ pub enum CommandSettings {
     ResolveCamunda(Box<super::camunda::ResolveCamundaSettings>),
     ResolveDbos(Box<super::dbos::ResolveDbosSettings>),
     ResolveSaga(Box<super::saga::ResolveSagaSettings>),
+    ResolveOutbox(Box<super::republish::ResolveOutboxSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -199,6 +200,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::Saga(a)) => {
             S::ResolveSaga(Box::new(super::saga::resolve_saga(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Outbox(a)) => {
+            S::ResolveOutbox(Box::new(super::republish::resolve_outbox(t, a)?))
         }
         Command::Resolve(ResolveCommand::Camunda(a)) => {
             S::ResolveCamunda(Box::new(super::camunda::resolve_camunda(t, a)?))

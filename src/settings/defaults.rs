@@ -393,6 +393,30 @@ pub const OUTBOX_RETENTION: Entry = entry(
     Value::Duration(Duration::from_secs(7 * 24 * 3600)),
     "how long published rows may be kept: one published longer ago means nothing deletes them",
 );
+pub const OUTBOX_PUBLISH_LAYOUT: Entry = entry(
+    Some("outbox.*.publish.layout"),
+    None,
+    Value::Text("plain"),
+    "plain (the columns named) or debezium (aggregatetype, aggregateid, type, payload)",
+);
+pub const OUTBOX_PUBLISH_VALUE: Entry = entry(
+    Some("outbox.*.publish.value"),
+    None,
+    Value::Text("payload"),
+    "the column that is the message's value",
+);
+pub const OUTBOX_PUBLISH_ID_HEADER: Entry = entry(
+    Some("outbox.*.publish.id_header"),
+    None,
+    Value::Text("id"),
+    "the header holding the row's id: the consumers' deduplication key",
+);
+pub const OUTBOX_PUBLISH_MESSAGE_TIMEOUT: Entry = entry(
+    Some("outbox.*.publish.message_timeout"),
+    None,
+    Value::Duration(Duration::from_secs(30)),
+    "how long a republished message may wait for its acknowledgement (message.timeout.ms)",
+);
 pub const SAGA_ID_COLUMN: Entry = entry(
     Some("sagas.*.id"),
     None,
@@ -688,6 +712,10 @@ pub const ALL: &[Entry] = &[
     OUTBOX_CHECK,
     OUTBOX_SHOW,
     OUTBOX_RETENTION,
+    OUTBOX_PUBLISH_LAYOUT,
+    OUTBOX_PUBLISH_VALUE,
+    OUTBOX_PUBLISH_ID_HEADER,
+    OUTBOX_PUBLISH_MESSAGE_TIMEOUT,
     INBOX_CREATED_AT_COLUMN,
     SEATA_GLOBAL_TABLE,
     SEATA_BRANCH_TABLE,

@@ -113,6 +113,22 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
             reg("critical_age", &defaults::OUTBOX_CRITICAL_AGE),
             reg("retention", &defaults::OUTBOX_RETENTION),
             reg("check", &defaults::OUTBOX_CHECK),
+            plain("publish", Kind::Mapping, "how `indoubt resolve outbox` makes messages of the rows the relay skipped (see outbox.NAME.publish)"),
+        ],
+    ),
+    (
+        "outbox.NAME.publish",
+        "The messages a relay makes of the outbox's rows, for indoubt resolve outbox to publish the skipped ones the same way, with the row's id as their stable message id.",
+        &[
+            plain("kafka", Kind::Text, "a kafka target name: where to publish (its properties, -X and --command-config as for every kafka command)"),
+            plain("topic", Kind::Text, "the topic; with the debezium layout, outbox.event. and the row's aggregatetype when not given"),
+            reg("layout", &defaults::OUTBOX_PUBLISH_LAYOUT),
+            plain("key", Kind::Text, "the column of the message key (debezium: aggregateid); none: no key"),
+            reg("value", &defaults::OUTBOX_PUBLISH_VALUE),
+            plain("headers", Kind::Mapping, "header name: column, for each header the relay sets (a NULL column: no header)"),
+            reg("id_header", &defaults::OUTBOX_PUBLISH_ID_HEADER),
+            plain("transactional_id", Kind::Text, "the transactional.id of resolve outbox --transactional (default indoubt-republish-NAME)"),
+            reg("message_timeout", &defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT),
         ],
     ),
     (
@@ -436,6 +452,10 @@ mod tests {
             ("mysql.NAME", "mysql:\n  a:\n    nope: 1\n"),
             ("reconcile.NAME", "reconcile:\n  a:\n    nope: 1\n"),
             ("outbox.NAME", "outbox:\n  a:\n    nope: 1\n"),
+            (
+                "outbox.NAME.publish",
+                "outbox:\n  a:\n    postgres: p\n    table: t\n    publish:\n      nope: 1\n",
+            ),
             ("inbox.NAME", "inbox:\n  a:\n    nope: 1\n"),
             ("sagas.NAME", "sagas:\n  a:\n    nope: 1\n"),
             (

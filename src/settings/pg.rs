@@ -61,6 +61,8 @@ pub struct Outbox {
     pub critical_age: Setting<Duration>,
     pub retention: Setting<Duration>,
     pub check: bool,
+    /// Whether `resolve outbox` can publish its skipped rows (a publish: section).
+    pub publish: bool,
 }
 
 /// One inbox of the config.
@@ -90,6 +92,7 @@ pub fn outbox(t: &Targets, name: &str, o: &OutboxConfig) -> Outbox {
         critical_age: Setting::duration_in(&defaults::OUTBOX_CRITICAL_AGE, name, o.critical_age),
         retention: Setting::duration_in(&defaults::OUTBOX_RETENTION, name, o.retention),
         check: o.check,
+        publish: o.publish.is_some(),
     }
 }
 

@@ -36,6 +36,7 @@ mod pg_slots;
 mod reconcile;
 mod reconcile_spill;
 mod resolve_kafka;
+mod resolve_outbox;
 mod resolve_pg;
 mod resolve_tm;
 mod resolve_tm_mysql;

@@ -506,12 +506,22 @@ fn check_runs_mysql_xa_on_every_mysql_target_in_every_format() {
         .arg("--config")
         .arg(&config)
         .args(["-o", "prometheus", "check"]));
-    let line = out
-        .stdout
-        .lines()
-        .find(|l| l.contains(&format!("xid=\"{xid}\"")))
-        .unwrap_or_else(|| panic!("no series for {xid}: {}", out.stdout));
-    assert!(line.contains("code=\"xa_branch_age\""), "{line}");
+    // The finding by its code on the target (no series per XID), the branches counted.
+    assert!(
+        out.stdout.lines().any(|l| l.starts_with(
+            "indoubt_finding_severity{target=\"m1\",check=\"mysql_xa\",code=\"xa_branch_age"
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("xid="), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("indoubt_mysql_xa_prepared_branches{target=\"m1\"}")),
+        "{}",
+        out.stdout
+    );
     let out = run(indoubt()
         .arg("--config")
         .arg(&config)

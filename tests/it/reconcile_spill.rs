@@ -131,6 +131,12 @@ fn a_tiny_budget_spills_and_gives_exactly_the_answer_of_memory() {
     );
     let (spilled, in_memory) = (answer(&spilled), answer(&in_memory));
     for (field, value) in in_memory.as_object().unwrap() {
+        if field == "oldest_missing_age_seconds" {
+            // Read by the server's clock at each run's end: the same row, seconds apart.
+            let (a, b) = (spilled[field].as_f64().unwrap(), value.as_f64().unwrap());
+            assert!((a - b).abs() < 60.0, "{field}: spilled {a} in memory {b}");
+            continue;
+        }
         assert!(
             spilled[field] == *value,
             "{field} differs: spilled {} in memory {}",

@@ -100,6 +100,7 @@ fn records(open: bool) -> Vec<Record> {
         ticket: Some("INC-4711"),
     };
     let done = |detail: String| Outcome {
+        result: None,
         status: Status::Ok,
         detail,
         code: None,

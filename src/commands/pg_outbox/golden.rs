@@ -12,7 +12,7 @@ const ORDERS_TABLE: &str = "orders_service.transactional_outbox_order_events_v2"
 
 fn config() -> String {
     format!(
-        "{}outbox:\n  orders:\n    postgres: prod-orders\n    table: {ORDERS_TABLE}\n    id_column: event_seq\n    created_at_column: created_at\n    published_at_column: relayed_at\n    settle: 5m\n    warning_age: 15m\n    critical_age: 1h\n  billing:\n    postgres: prod-orders\n    table: billing.outbox\n  payments:\n    postgres: prod-orders\n    table: payments.outbox\ninbox:\n  shipments:\n    postgres: prod-orders\n    table: shipments.inbox\n    created_at_column: received_at\n    retention: 7d\n    producer_retry_horizon: 14d\n",
+        "{}outbox:\n  orders:\n    postgres: prod-orders\n    table: {ORDERS_TABLE}\n    id_column: event_seq\n    created_at_column: created_at\n    published_at_column: relayed_at\n    settle: 5m\n    warning_age: 15m\n    critical_age: 1h\n    publish:\n      kafka: prod-events\n      topic: orders.events\n  billing:\n    postgres: prod-orders\n    table: billing.outbox\n  payments:\n    postgres: prod-orders\n    table: payments.outbox\ninbox:\n  shipments:\n    postgres: prod-orders\n    table: shipments.inbox\n    created_at_column: received_at\n    retention: 7d\n    producer_retry_horizon: 14d\n",
         golden::CONFIG
     )
 }
@@ -60,7 +60,11 @@ fn report() -> Report<OutboxReport> {
         2 * 3600 + 17 * 60,
         &["18446601", "18446602", "18446655"],
     );
-    findings.extend(owned(orders, outbox_findings(orders, &orders_state, None)));
+    let invocation = golden::context().invocation;
+    findings.extend(owned(
+        orders,
+        outbox_findings(orders, &orders_state, None, &invocation),
+    ));
     outboxes.push(OutboxEntry {
         name: orders.name.clone(),
         table: orders.table.clone(),
@@ -79,7 +83,7 @@ fn report() -> Report<OutboxReport> {
     };
     findings.extend(owned(
         billing,
-        outbox_findings(billing, &billing_state, Some(growth)),
+        outbox_findings(billing, &billing_state, Some(growth), &invocation),
     ));
     outboxes.push(OutboxEntry {
         name: billing.name.clone(),

@@ -176,6 +176,7 @@ fn resolve_mysql() {
         ))
         .evidence("action_id", "20261201T031342.518204Z-52113");
     data.outcome = Some(Outcome {
+        result: None,
         status: Status::Ok,
         detail,
         code: None,

@@ -156,6 +156,7 @@ fn resolve_pg() {
         format!("{detail} (HEURISTIC decision, recorded)"),
     ));
     data.outcome = Some(Outcome {
+        result: None,
         status: Status::Ok,
         detail,
         code: None,

@@ -10,6 +10,7 @@ pub mod dbos;
 pub mod kafka;
 pub mod modulith;
 pub mod mysql;
+pub mod outbox;
 pub mod pg;
 pub mod saga;
 pub mod seata;

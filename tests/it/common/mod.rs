@@ -715,6 +715,13 @@ pub fn paused_at(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read all along: a report larger than a pipe holds would block the child.
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let stdout_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout_pipe.read_to_string(&mut text);
+        text
+    });
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut said = String::new();
     loop {
@@ -731,12 +738,12 @@ pub fn paused_at(
     meanwhile();
     child.stdin.take().unwrap().write_all(b"\n").unwrap();
     stderr.read_to_string(&mut said).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let status = child.wait().unwrap();
+    let stdout = stdout_reader.join().unwrap();
     (
         serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null),
         Outcome {
-            code: out.status.code().unwrap_or(-1),
+            code: status.code().unwrap_or(-1),
             stdout,
             stderr: said,
         },

@@ -1,0 +1,270 @@
+//! The outbox rows a relay skipped, read to be published again: their ids and a digest
+//! of each row (what "unchanged since it was read" is checked against), the rows
+//! themselves in batches as message parts, and the guarded UPDATE that marks the
+//! delivered ones published the way the relay does.
+
+use super::outbox::quote_name;
+use super::session::Session;
+use anyhow::{bail, Context, Result};
+use futures_util::{pin_mut, TryStreamExt};
+
+/// Which columns make a message, by their names in the config.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub table: String,
+    pub id: String,
+    pub created_at: String,
+    pub published_at: String,
+    /// The column whose value follows a fixed prefix to make the topic (Debezium's
+    /// aggregatetype), when the topic is not one for every row.
+    pub topic: Option<String>,
+    pub key: Option<String>,
+    pub value: String,
+    /// Header name and its column.
+    pub headers: Vec<(String, String)>,
+}
+
+/// A skipped row as first read: its id and the digest of the whole row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub id: String,
+    pub digest: String,
+}
+
+/// What was found of the skipped rows before anything is sent.
+#[derive(Debug, Default)]
+pub struct Skipped {
+    pub rows: Vec<Pending>,
+    /// Ids whose value (or key, when one is configured) is NULL: nothing a relay sends.
+    pub null_value: Vec<String>,
+    pub null_key: Vec<String>,
+    /// The topic column's values among them (Debezium layout).
+    pub topic_values: std::collections::BTreeSet<String>,
+}
+
+/// A row to publish: the parts of its message, as bytes.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub id: String,
+    pub digest: String,
+    pub topic_value: Option<String>,
+    pub key: Option<Vec<u8>>,
+    pub value: Option<Vec<u8>>,
+    /// Header name and value; a NULL column is no header.
+    pub headers: Vec<(String, Vec<u8>)>,
+}
+
+/// The types a message part may be read from, as bytes: bytea as it is, the others as
+/// their text in UTF-8 (JSON as PostgreSQL prints it).
+const PART_TYPES: [&str; 8] = [
+    "bytea",
+    "text",
+    "character varying",
+    "json",
+    "jsonb",
+    "uuid",
+    "bigint",
+    "integer",
+];
+
+/// Each configured column's type, checked: an error names a column that is missing or
+/// of a type no message part can be read from.
+pub async fn check_columns(session: &Session, layout: &Layout) -> Result<ColumnTypes> {
+    let rows = session
+        .query(
+            "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod)
+             FROM pg_attribute a
+             WHERE a.attrelid = $1::text::regclass AND a.attnum > 0 AND NOT a.attisdropped",
+            &[&quote_name(&layout.table)],
+        )
+        .await
+        .with_context(|| format!("reading the columns of {}", layout.table))?;
+    let types: std::collections::BTreeMap<String, String> = rows
+        .iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect::<Result<_>>()?;
+    let type_of = |column: &str| -> Result<String> {
+        types.get(column).cloned().with_context(|| {
+            format!(
+                "{} has no column {column:?} (its columns: {})",
+                layout.table,
+                types.keys().cloned().collect::<Vec<_>>().join(", ")
+            )
+        })
+    };
+    let id = type_of(&layout.id)?;
+    type_of(&layout.created_at)?;
+    type_of(&layout.published_at)?;
+    let mut parts = Vec::new();
+    let named = layout
+        .topic
+        .iter()
+        .chain(&layout.key)
+        .chain(std::iter::once(&layout.value))
+        .chain(layout.headers.iter().map(|(_, c)| c));
+    for column in named {
+        let t = type_of(column)?;
+        if !PART_TYPES.contains(&t.as_str()) && !t.starts_with("character varying") {
+            bail!(
+                "column {column} of {} is {t}: a message part is read from {}",
+                layout.table,
+                PART_TYPES.join(", ")
+            );
+        }
+        parts.push((column.clone(), t));
+    }
+    Ok(ColumnTypes { id, parts })
+}
+
+/// The id's type (for the guards) and each part column's.
+#[derive(Debug, Clone)]
+pub struct ColumnTypes {
+    pub id: String,
+    parts: Vec<(String, String)>,
+}
+
+impl ColumnTypes {
+    /// A part column as bytes in SQL.
+    fn bytes(&self, column: &str) -> String {
+        let quoted = quote_name(column);
+        match self.parts.iter().find(|(c, _)| c == column) {
+            Some((_, t)) if t == "bytea" => format!("t.{quoted}"),
+            _ => format!("convert_to(t.{quoted}::text, 'UTF8')"),
+        }
+    }
+}
+
+/// The rows a relay polling by `id > last_seen` passed over (unpublished, below the
+/// highest published id, older than `settle_seconds`), in id order.
+pub async fn skipped(session: &Session, layout: &Layout, settle_seconds: f64) -> Result<Skipped> {
+    let (t, id, c, p) = (
+        quote_name(&layout.table),
+        quote_name(&layout.id),
+        quote_name(&layout.created_at),
+        quote_name(&layout.published_at),
+    );
+    let value = quote_name(&layout.value);
+    let key = layout.key.as_deref().map_or("false".to_string(), |k| {
+        format!("t.{} IS NULL", quote_name(k))
+    });
+    let topic = layout
+        .topic
+        .as_deref()
+        .map_or("NULL".to_string(), |k| format!("t.{}::text", quote_name(k)));
+    let sql = format!(
+        "SELECT t.{id}::text, md5(row(t.*)::text), t.{value} IS NULL, {key}, {topic}
+FROM {t} AS t
+WHERE t.{p} IS NULL AND t.{id} < (SELECT max({id}) FROM {t} WHERE {p} IS NOT NULL)
+  AND t.{c} < statement_timestamp() - make_interval(secs => $1)
+ORDER BY t.{id}"
+    );
+    let statement = session.prepare(&sql).await?;
+    let stream = session.query_stream(&statement, &[&settle_seconds]).await?;
+    pin_mut!(stream);
+    let mut out = Skipped::default();
+    while let Some(row) = stream.try_next().await? {
+        let id: String = row.try_get(0)?;
+        if row.try_get::<_, bool>(2)? {
+            out.null_value.push(id.clone());
+        }
+        if row.try_get::<_, bool>(3)? {
+            out.null_key.push(id.clone());
+        }
+        if let Some(topic) = row.try_get::<_, Option<String>>(4)? {
+            out.topic_values.insert(topic);
+        }
+        out.rows.push(Pending {
+            id,
+            digest: row.try_get(1)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The rows of `ids` still unpublished, with their message parts and their digest now.
+pub async fn rows(
+    session: &Session,
+    layout: &Layout,
+    types: &ColumnTypes,
+    ids: &[String],
+) -> Result<Vec<Row>> {
+    let (t, id, p) = (
+        quote_name(&layout.table),
+        quote_name(&layout.id),
+        quote_name(&layout.published_at),
+    );
+    let topic = layout
+        .topic
+        .as_deref()
+        .map_or("NULL".to_string(), |k| format!("t.{}::text", quote_name(k)));
+    let key = layout
+        .key
+        .as_deref()
+        .map_or("NULL::bytea".to_string(), |k| types.bytes(k));
+    let mut columns = vec![
+        format!("t.{id}::text"),
+        "md5(row(t.*)::text)".to_string(),
+        topic,
+        key,
+        types.bytes(&layout.value),
+    ];
+    columns.extend(layout.headers.iter().map(|(_, c)| types.bytes(c)));
+    let sql = format!(
+        "SELECT {} FROM {t} AS t WHERE t.{id} = ANY($1::text[]::{}[]) AND t.{p} IS NULL ORDER BY t.{id}",
+        columns.join(", "),
+        types.id
+    );
+    let found = session.query(&sql, &[&ids]).await?;
+    found
+        .iter()
+        .map(|r| {
+            let mut headers = Vec::new();
+            for (i, (name, _)) in layout.headers.iter().enumerate() {
+                if let Some(v) = r.try_get::<_, Option<Vec<u8>>>(5 + i)? {
+                    headers.push((name.clone(), v));
+                }
+            }
+            Ok(Row {
+                id: r.try_get(0)?,
+                digest: r.try_get(1)?,
+                topic_value: r.try_get(2)?,
+                key: r.try_get(3)?,
+                value: r.try_get(4)?,
+                headers,
+            })
+        })
+        .collect()
+}
+
+/// Marks `delivered` (id, digest as read) published as the relay does (the published
+/// column set to now), each only while still unpublished and unchanged; the ids marked.
+pub async fn mark(
+    session: &Session,
+    layout: &Layout,
+    types: &ColumnTypes,
+    delivered: &[(String, String)],
+) -> Result<Vec<String>> {
+    let sql = mark_statement(layout, types);
+    let (ids, digests): (Vec<&str>, Vec<&str>) = delivered
+        .iter()
+        .map(|(i, d)| (i.as_str(), d.as_str()))
+        .unzip();
+    #[allow(clippy::disallowed_methods)] // mark itself is allowed only in resolve::apply
+    let rows = session.write_returning(&sql, &[&ids, &digests]).await??;
+    rows.iter()
+        .map(|r| Ok(r.try_get::<_, String>(0)?))
+        .collect()
+}
+
+/// The guarded UPDATE of [`mark`], as the plan shows it.
+pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
+    let (t, id, p) = (
+        quote_name(&layout.table),
+        quote_name(&layout.id),
+        quote_name(&layout.published_at),
+    );
+    format!(
+        "UPDATE {t} AS t SET {p} = statement_timestamp() FROM unnest($1::text[], $2::text[]) AS d(id, digest) WHERE t.{id} = d.id::{} AND t.{p} IS NULL AND md5(row(t.*)::text) = d.digest RETURNING t.{id}::text",
+        types.id
+    )
+}
