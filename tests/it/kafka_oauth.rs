@@ -39,7 +39,7 @@ fn listener(bootstrap_key: &str, mut rest: Vec<String>) -> Vec<String> {
 }
 
 /// librdkafka's unsecured JWT, on the OAUTH listener.
-fn unsecured_librdkafka(principal: &str) -> Vec<String> {
+pub(crate) fn unsecured_librdkafka(principal: &str) -> Vec<String> {
     listener(
         "INDOUBT_LAB_KAFKA_OAUTH_BOOTSTRAP",
         x(&[(
@@ -50,7 +50,7 @@ fn unsecured_librdkafka(principal: &str) -> Vec<String> {
 }
 
 /// The Java client's unsecured login module, on the OAUTH listener.
-fn unsecured_java(principal: &str) -> Vec<String> {
+pub(crate) fn unsecured_java(principal: &str) -> Vec<String> {
     listener(
         "INDOUBT_LAB_KAFKA_OAUTH_BOOTSTRAP",
         x(&[(
@@ -61,7 +61,7 @@ fn unsecured_java(principal: &str) -> Vec<String> {
 }
 
 /// librdkafka's OIDC client credentials, on the OAUTH_JWKS listener.
-fn oidc_librdkafka(client: &str, secret: &str) -> Vec<String> {
+pub(crate) fn oidc_librdkafka(client: &str, secret: &str) -> Vec<String> {
     listener(
         "INDOUBT_LAB_KAFKA_OAUTH_JWKS_BOOTSTRAP",
         x(&[
@@ -78,7 +78,7 @@ fn oidc_librdkafka(client: &str, secret: &str) -> Vec<String> {
 }
 
 /// The Java client's OIDC login (KIP-768), on the OAUTH_JWKS listener.
-fn oidc_java(client: &str, secret: &str) -> Vec<String> {
+pub(crate) fn oidc_java(client: &str, secret: &str) -> Vec<String> {
     listener(
         "INDOUBT_LAB_KAFKA_OAUTH_JWKS_BOOTSTRAP",
         x(&[

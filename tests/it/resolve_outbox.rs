@@ -399,3 +399,94 @@ fn a_broker_stopped_mid_run_leaves_a_truthful_partial_outcome() {
     assert_eq!(not_delivered[0]["id"], "1001");
     assert_eq!(result["delivered"][999]["offset"], 999);
 }
+
+#[test]
+fn the_producer_presents_indoubts_own_oauthbearer_token_on_both_listeners() {
+    let secret = lab("INDOUBT_LAB_OAUTH_CLIENT_SECRET");
+    let o = Outbox::new(&plaintext(), "");
+    for (i, (way, mut args)) in [
+        (
+            "unsecured JWT",
+            crate::kafka_oauth::unsecured_librdkafka("alice"),
+        ),
+        (
+            "OIDC client credentials",
+            crate::kafka_oauth::oidc_librdkafka("indoubt", &secret),
+        ),
+        (
+            "Java's OIDC login",
+            crate::kafka_oauth::oidc_java("indoubt", &secret),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i > 0 {
+            o.db.admin()
+                .batch_execute("UPDATE outbox SET published_at = NULL WHERE id = 20")
+                .unwrap();
+        }
+        args.extend(["--yes".into(), "--reason".into(), "x".into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (done, out) = o.resolve(&args);
+        assert_eq!(out.code, 0, "{way}: {}\n{}", out.stdout, out.stderr);
+        assert_eq!(findings_of(&done, "resolved").len(), 1, "{way}: {done:#}");
+    }
+    let seen = consumed(
+        &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+        &o.topic,
+        3,
+        "read_committed",
+    );
+    assert_eq!(seen.len(), 4, "20 and 35, then 20 twice: {seen:#?}");
+}
+
+#[test]
+fn a_debezium_outbox_goes_to_outbox_event_and_its_aggregatetype_keyed_by_aggregateid() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "outbox.event.Order", 2);
+    let aggregate = topic.strip_prefix("outbox.event.").unwrap();
+    let db = TestDb::create("republish_dbz");
+    db.admin()
+        .batch_execute(&format!(
+            "CREATE TABLE outboxevent (id bigint PRIMARY KEY, aggregatetype text NOT NULL, aggregateid text NOT NULL,
+                                       type text NOT NULL, payload jsonb, created_at timestamptz NOT NULL, published_at timestamptz);
+             INSERT INTO outboxevent SELECT g, '{aggregate}', 'order-' || g, 'OrderCreated', jsonb_build_object('id', g),
+                    now() - interval '1 hour', CASE WHEN g = 7 THEN NULL ELSE now() END
+             FROM generate_series(1, 10) g"
+        ))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n{}outbox:\n  events:\n    postgres: {}\n    table: outboxevent\n    publish:\n      kafka: lab\n      layout: debezium\n      headers:\n        eventType: type\n",
+            plaintext(),
+            db.url()
+        ),
+    )
+    .unwrap();
+    let audit = dir.path().join("audit.log").to_string_lossy().into_owned();
+    let (done, out) = json_with(
+        &config,
+        &[
+            "resolve",
+            "outbox",
+            "events",
+            "--yes",
+            "--reason",
+            "x",
+            "--audit-log",
+            &audit,
+        ],
+    );
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(done["topic"], "outbox.event.<aggregatetype>", "{done:#}");
+    let seen = consumed(&bootstrap, &topic, 2, "read_committed");
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+    assert_eq!(seen[0].key.as_deref(), Some("order-7"));
+    assert_eq!(seen[0].headers["id"], "7");
+    assert_eq!(seen[0].headers["eventType"], "OrderCreated");
+    assert_eq!(seen[0].value, "{\"id\": 7}");
+}
