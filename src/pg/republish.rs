@@ -256,7 +256,9 @@ pub async fn mark(
         .collect()
 }
 
-/// The guarded UPDATE of [`mark`], as the plan shows it.
+/// The guarded UPDATE of [`mark`], as the plan shows it. The `= ANY` on the table's id
+/// lets its index find the rows (a join to unnest alone was planned as a scan of the whole
+/// table per batch: 10 s a batch on 100,000 rows of 1 KiB).
 pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
     let (t, id, p) = (
         quote_name(&layout.table),
@@ -264,7 +266,7 @@ pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
         quote_name(&layout.published_at),
     );
     format!(
-        "UPDATE {t} AS t SET {p} = statement_timestamp() FROM unnest($1::text[], $2::text[]) AS d(id, digest) WHERE t.{id} = d.id::{} AND t.{p} IS NULL AND md5(row(t.*)::text) = d.digest RETURNING t.{id}::text",
-        types.id
+        "UPDATE {t} AS t SET {p} = statement_timestamp() FROM unnest($1::text[], $2::text[]) AS d(id, digest) WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{id} = d.id::{ty} AND t.{p} IS NULL AND md5(row(t.*)::text) = d.digest RETURNING t.{id}::text",
+        ty = types.id
     )
 }

@@ -322,7 +322,7 @@ pub async fn run<S: Subject>(
         };
         failpoint("after-intent");
         failpoint("before-check");
-        let applied = match subject.still_valid().await {
+        let mut applied = match subject.still_valid().await {
             Some(changed) => changed,
             None => {
                 failpoint("before-apply");
@@ -333,7 +333,7 @@ pub async fn run<S: Subject>(
             status: applied.status,
             detail: applied.detail.clone(),
             code: applied.server_code.clone(),
-            result: applied.result.clone(),
+            result: applied.result.take(),
         };
         let not_recorded = match log::record_outcome(path, &intent, outcome.clone()) {
             Ok(()) => None,
