@@ -281,7 +281,8 @@ impl Republish {
             });
             sent.push((row.id, row.digest, topic));
         }
-        // Ids out of order (a text id's collation) are matched one by one instead.
+        // A row the server returned out of the order the ids were read in would be
+        // matched to nothing: the batch is refused whole rather than half-matched.
         if found.peek().is_some() {
             anyhow::bail!("the rows came back in another order than their ids were read: nothing of this batch was sent");
         }
