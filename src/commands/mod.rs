@@ -108,3 +108,16 @@ async fn local(command: impl FnOnce() -> Result<Severity> + Send + 'static) -> R
         .await
         .map_err(|e| anyhow::anyhow!("the command failed: {e}"))?
 }
+
+/// A resolve command's report, emitted in the format asked for: its status, for the exit code.
+fn finish<T: serde::Serialize + crate::report::TableView>(
+    ctx: &crate::context::Context,
+    command: &'static str,
+    target: crate::report::Target,
+    findings: Vec<crate::findings::Finding>,
+    data: T,
+) -> Result<crate::findings::Severity> {
+    let report = crate::report::Report::new(command, target, findings, data);
+    crate::report::emit(&report, ctx.output, &ctx.style)?;
+    Ok(report.status)
+}

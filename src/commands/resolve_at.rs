@@ -17,7 +17,7 @@ use crate::findings::{Finding, Severity};
 use crate::quote::Sql;
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::seata_at::{AtFixing, StoreCheck, UndoLogRead};
 use crate::resolve::flow::{self, Recorded};
 use crate::seata::status::{decided, Decided, Stage};
@@ -112,7 +112,9 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
     };
     let (statements, why) = match judge(&data, client.dialect()) {
         Ok(judged) => judged,
-        Err(finding) => return finish(ctx, report_target, vec![*finding], data),
+        Err(finding) => {
+            return super::finish(ctx, "resolve at", report_target, vec![*finding], data)
+        }
     };
     data.statements = statements.iter().map(|s| s.as_str().to_string()).collect();
     data.why = Some(why);
@@ -163,7 +165,7 @@ pub async fn run(ctx: &Context, s: &ResolveAtSettings) -> Result<Severity> {
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve at", report_target, findings, data)
 }
 
 /// The store, asked again right before the write.
@@ -425,17 +427,6 @@ fn blocks(data: &ResolveAtReport) -> Vec<Block> {
         );
     }
     vec![b]
-}
-
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveAtReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve at", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
 }
 
 impl TableView for ResolveAtReport {

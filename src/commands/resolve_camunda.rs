@@ -13,7 +13,7 @@ use crate::findings::{Finding, Severity};
 use crate::next::{Next, Word};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::camunda::{call_line, SetRetries};
 use crate::resolve::flow::{self, Recorded};
 use crate::settings::camunda::{Engine, ResolveCamundaSettings};
@@ -58,7 +58,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
             e.subject(),
             "nothing done: the engine's tables cannot be read; `indoubt camunda incidents` says why",
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve camunda", report_target, vec![finding], data);
     }
     let mut missing = Vec::new();
     for id in &s.ids {
@@ -88,7 +88,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
         })
         .collect();
     if missing.is_empty() && !refusals.is_empty() {
-        return finish(ctx, report_target, refusals, data);
+        return super::finish(ctx, "resolve camunda", report_target, refusals, data);
     }
     if !missing.is_empty() {
         let findings = missing
@@ -109,7 +109,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
                 .advice("`indoubt camunda incidents` names the ids of what is stuck")
             })
             .collect();
-        return finish(ctx, report_target, findings, data);
+        return super::finish(ctx, "resolve camunda", report_target, findings, data);
     }
     let Some(api) = &e.rest else {
         let findings = data
@@ -117,7 +117,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
             .iter()
             .map(|f| printed(e, f, s.retries))
             .collect();
-        return finish(ctx, report_target, findings, data);
+        return super::finish(ctx, "resolve camunda", report_target, findings, data);
     };
     let mut subjects: Vec<SetRetries> = data
         .found
@@ -140,7 +140,7 @@ pub async fn run(ctx: &Context, s: &ResolveCamundaSettings) -> Result<Severity> 
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve camunda", report_target, findings, data)
 }
 
 /// Without a REST API: the call to make, as a command line (nothing is sent), a WARNING
@@ -225,17 +225,6 @@ fn block(f: &Found, url: &str, retries: u32) -> Block {
     }
     b.field("call", shown!("{}", call_line(url, f.kind, &f.id, retries)));
     b
-}
-
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveCamundaReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve camunda", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
 }
 
 impl TableView for ResolveCamundaReport {

@@ -14,7 +14,7 @@ use crate::findings::{Finding, Severity};
 use crate::next::{Next, Word};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::dbos::DbosCall;
 use crate::resolve::flow::{self, Recorded};
 use crate::settings::dbos::{Action, App, ResolveDbosSettings};
@@ -60,7 +60,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
             a.subject(),
             "nothing done: DBOS's tables cannot be read; `indoubt dbos workflows` says why",
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve dbos", report_target, vec![finding], data);
     }
     data.connections = system::connections(&session).await?;
     let mut refusals = Vec::new();
@@ -122,7 +122,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
         })
         .collect();
     if !refusals.is_empty() {
-        return finish(ctx, report_target, refusals, data);
+        return super::finish(ctx, "resolve dbos", report_target, refusals, data);
     }
     if a.cli.is_none() {
         let findings = data
@@ -130,7 +130,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
             .iter()
             .map(|f| printed(a, &target.params, f, s))
             .collect();
-        return finish(ctx, report_target, findings, data);
+        return super::finish(ctx, "resolve dbos", report_target, findings, data);
     }
     let mut subjects: Vec<DbosCall> = Vec::new();
     for ((f, (call, latest)), summary) in data.found.iter().zip(calls).zip(&data.blocks) {
@@ -153,7 +153,7 @@ pub async fn run(ctx: &Context, s: &ResolveDbosSettings) -> Result<Severity> {
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve dbos", report_target, findings, data)
 }
 
 /// Why DBOS would not do what is asked, or would do harm: a finding, and nothing runs.
@@ -291,24 +291,8 @@ fn block(
     b
 }
 
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveDbosReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve dbos", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
-
 impl TableView for ResolveDbosReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = match self.blocks.is_empty() {
-            true => Vec::new(),
-            false => self.recorded.evidence(&self.blocks, style),
-        };
-        lines.extend(self.recorded.recorded_in());
-        lines
+        self.recorded.lines(&self.blocks, style)
     }
 }

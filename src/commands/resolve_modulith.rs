@@ -11,7 +11,7 @@ use crate::findings::{Finding, Severity};
 use crate::modulith::registry::{self, Layout, COUNT_CAP};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::modulith::Prune;
 use crate::resolve::flow::{self, Recorded};
 use crate::settings::modulith::ResolveModulithSettings;
@@ -71,8 +71,9 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
         Ok(Err(problems)) => {
             session.close().await;
             let what: Vec<String> = problems.iter().map(problem_text).collect();
-            return finish(
+            return super::finish(
                 ctx,
+                "resolve modulith",
                 report_target,
                 vec![refuse(format!(
                     "nothing done: {table} is not a registry indoubt can read ({}); `indoubt modulith publications` says why",
@@ -102,7 +103,7 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
             ),
         )
         .evidence("source", table.clone());
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve modulith", report_target, vec![finding], data);
     }
     let Some(statement) = registry::prune_statement(
         r.db.dialect(),
@@ -111,8 +112,9 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
         completed_before,
         s.batch_size,
     ) else {
-        return finish(
+        return super::finish(
             ctx,
+            "resolve modulith",
             report_target,
             vec![refuse("nothing done: the table's name holds a character that would not show in a statement".into())],
             data,
@@ -139,7 +141,7 @@ pub async fn run(ctx: &Context, s: &ResolveModulithSettings) -> Result<Severity>
     data.deleted = subjects[0].deleted;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve modulith", report_target, findings, data)
 }
 
 /// A problem as the refusal says it (`modulith publications` says it at length, with the
@@ -185,17 +187,6 @@ fn blocks(data: &ResolveModulithReport) -> Vec<Block> {
         b.whole("will run", sql.shown());
     }
     vec![b]
-}
-
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveModulithReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve modulith", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
 }
 
 impl TableView for ResolveModulithReport {

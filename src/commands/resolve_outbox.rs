@@ -13,7 +13,7 @@ use crate::pg::republish::{self, Skipped};
 use crate::pg::session;
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::outbox::Republish;
 use crate::resolve::flow::{self, Plan, Recorded};
 use crate::settings::republish::{ResolveOutboxSettings, TopicRule};
@@ -85,7 +85,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
                 crate::units::format_duration(o.settle.value)
             ),
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
     }
     let refuse = |message: String, advice: String| {
         Finding::new(
@@ -110,7 +110,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
                 ),
                 "look at those rows in the service that wrote them; publish or delete them there".into(),
             );
-            return finish(ctx, report_target, vec![finding], data);
+            return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
         }
     }
     let topics: Vec<String> = match &s.topic {
@@ -138,7 +138,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
             ),
             "create the topic the relay publishes to, or fix publish: topic: in the config".into(),
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
     }
     let token = match s.cluster.client.security.sasl.as_ref() {
         Some(sasl) if sasl.mechanism == Mechanism::OAuthBearer => match &sasl.oauthbearer {
@@ -225,7 +225,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve outbox", report_target, findings, data)
 }
 
 /// The first ids, and how many more.
@@ -242,24 +242,8 @@ fn first(ids: &[String]) -> String {
     out
 }
 
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveOutboxReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve outbox", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
-
 impl TableView for ResolveOutboxReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = match self.blocks.is_empty() {
-            true => Vec::new(),
-            false => self.recorded.evidence(&self.blocks, style),
-        };
-        lines.extend(self.recorded.recorded_in());
-        lines
+        self.recorded.lines(&self.blocks, style)
     }
 }

@@ -10,7 +10,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::saga::{SagaWrite, Write};
 use crate::resolve::flow::{self, Recorded};
 use crate::saga::read::{self, Held, SagaRow};
@@ -61,7 +61,7 @@ pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
             "nothing done: the saga's tables cannot be read or judged; `indoubt saga` says why"
                 .into(),
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve saga", report_target, vec![finding], data);
     };
     let bump = match s.lock {
         Some(lock) => read::bump(&mut session, &e.saga.locks[lock]).await?,
@@ -107,16 +107,16 @@ pub async fn run(ctx: &Context, s: &ResolveSagaSettings) -> Result<Severity> {
     session.close().await;
     if !stop.is_empty() {
         stop.extend(done_already);
-        return finish(ctx, report_target, stop, data);
+        return super::finish(ctx, "resolve saga", report_target, stop, data);
     }
     if subjects.is_empty() {
-        return finish(ctx, report_target, done_already, data);
+        return super::finish(ctx, "resolve saga", report_target, done_already, data);
     }
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (mut findings, recorded) = Recorded::of(done);
     findings.extend(done_already);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve saga", report_target, findings, data)
 }
 
 /// One id's write, as read and shown before anything is done.
@@ -389,24 +389,8 @@ fn release_block(
     b
 }
 
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveSagaReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve saga", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
-}
-
 impl TableView for ResolveSagaReport {
     fn tables(&self, style: &Style) -> Vec<Shown> {
-        let mut lines = match self.blocks.is_empty() {
-            true => Vec::new(),
-            false => self.recorded.evidence(&self.blocks, style),
-        };
-        lines.extend(self.recorded.recorded_in());
-        lines
+        self.recorded.lines(&self.blocks, style)
     }
 }

@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::findings::{Finding, Severity};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
-use crate::report::{self, Report, TableView, Target};
+use crate::report::TableView;
 use crate::resolve::apply::seata::FenceMark;
 use crate::resolve::flow::{self, Recorded};
 use crate::seata::fence;
@@ -81,7 +81,9 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
     };
     let (heuristic, why) = match judge(&data, wanted) {
         Ok(judged) => judged,
-        Err(finding) => return finish(ctx, report_target, vec![*finding], data),
+        Err(finding) => {
+            return super::finish(ctx, "resolve tcc", report_target, vec![*finding], data)
+        }
     };
     let Some(plan) = fence::mark_statement(client.dialect(), table, &s.xid, s.branch_id, wanted)
     else {
@@ -91,7 +93,7 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
             subject(&data),
             "nothing done: the fence table's name holds a character that would not show in a statement",
         );
-        return finish(ctx, report_target, vec![finding], data);
+        return super::finish(ctx, "resolve tcc", report_target, vec![finding], data);
     };
     data.statement = Some(plan.as_str().to_string());
     data.heuristic = heuristic;
@@ -121,7 +123,7 @@ pub async fn run(ctx: &Context, s: &ResolveTccSettings) -> Result<Severity> {
     let done = flow::run(ctx, &s.confirm, &mut subjects).await?;
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
-    finish(ctx, report_target, findings, data)
+    super::finish(ctx, "resolve tcc", report_target, findings, data)
 }
 
 fn subject(data: &ResolveTccReport) -> crate::text::Text {
@@ -257,17 +259,6 @@ fn blocks(data: &ResolveTccReport) -> Vec<Block> {
         );
     }
     vec![b]
-}
-
-fn finish(
-    ctx: &Context,
-    target: Target,
-    findings: Vec<Finding>,
-    data: ResolveTccReport,
-) -> Result<Severity> {
-    let report = Report::new("resolve tcc", target, findings, data);
-    report::emit(&report, ctx.output, &ctx.style)?;
-    Ok(report.status)
 }
 
 impl TableView for ResolveTccReport {

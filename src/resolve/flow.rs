@@ -186,6 +186,17 @@ impl Recorded {
         lines
     }
 
+    /// A resolve report's lines: the evidence of `blocks` (none read: nothing), then where
+    /// it was recorded.
+    pub fn lines(&self, blocks: &[Block], style: &Style) -> Vec<Shown> {
+        let mut lines = match blocks.is_empty() {
+            true => Vec::new(),
+            false => self.evidence(blocks, style),
+        };
+        lines.extend(self.recorded_in());
+        lines
+    }
+
     /// Where the resolution was recorded.
     pub fn recorded_in(&self) -> Option<Shown> {
         self.audit_log
