@@ -229,7 +229,7 @@ pub struct Outcome {
     /// What the action reported of each item it acted on (a republished row's partition
     /// and offset, or why it was not delivered). Absent for single-object actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<serde_json::Value>,
+    pub result: Option<Box<serde_json::value::RawValue>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

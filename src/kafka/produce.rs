@@ -1,7 +1,8 @@
 //! Producing messages through librdkafka's idempotent producer (acks=all): the one place
 //! indoubt writes to a topic. Each message's delivery report is awaited, so the caller
-//! knows exactly which were acknowledged (partition, offset) and which were not. Blocking:
-//! callers run it off the async runtime's thread.
+//! knows exactly which were acknowledged (partition, offset) and which were not. Batches
+//! can be in flight together (submit, then wait). Blocking: callers run it off the async
+//! runtime's thread.
 
 use super::config::ClientConfig;
 use super::librdkafka::{self, ProducerSettings};
@@ -10,10 +11,11 @@ use anyhow::{anyhow, Context as _, Result};
 use rdkafka::client::{ClientContext, OAuthToken};
 use rdkafka::error::KafkaError;
 use rdkafka::message::{Header, OwnedHeaders};
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer as _, ProducerContext};
+use rdkafka::producer::{BaseRecord, Producer as _, ProducerContext, ThreadedProducer};
 use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::Message as _;
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// One message to produce.
@@ -40,13 +42,34 @@ impl Delivery {
     }
 }
 
-/// The delivery reports of one batch by index, and the last error librdkafka reported
-/// (a refused login, an unreachable broker): what a timed-out message failed for.
+/// The delivery reports of the batches in flight, by batch and index, and the last error
+/// librdkafka reported (a refused login, an unreachable broker): what a timed-out message
+/// failed for. The producer's polling thread fills them; `done` wakes who waits.
 struct Reports {
-    batch: Mutex<Vec<Option<Delivery>>>,
+    batches: Mutex<InFlight>,
+    done: Condvar,
     last_error: Mutex<Option<String>>,
     token: Option<Token>,
     principal: String,
+}
+
+/// The reports of every batch submitted and not yet collected.
+#[derive(Default)]
+struct InFlight {
+    next: u32,
+    open: HashMap<u32, Open>,
+}
+
+struct Open {
+    slots: Vec<Option<Delivery>>,
+    /// Reports still to come.
+    left: usize,
+}
+
+/// Which message a delivery report is of.
+struct Slot {
+    batch: u32,
+    index: u32,
 }
 
 impl ClientContext for Reports {
@@ -85,9 +108,9 @@ impl ClientContext for Reports {
 }
 
 impl ProducerContext for Reports {
-    type DeliveryOpaque = Box<usize>;
+    type DeliveryOpaque = Box<Slot>;
 
-    fn delivery(&self, result: &rdkafka::message::DeliveryResult<'_>, index: Box<usize>) {
+    fn delivery(&self, result: &rdkafka::message::DeliveryResult<'_>, slot: Box<Slot>) {
         let delivery = match result {
             Ok(m) => Delivery::Delivered {
                 partition: m.partition(),
@@ -95,9 +118,26 @@ impl ProducerContext for Reports {
             },
             Err((e, _)) => failed(e),
         };
-        let mut batch = self.batch.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(slot) = batch.get_mut(*index) {
-            *slot = Some(delivery);
+        self.report(&slot, delivery);
+    }
+}
+
+impl Reports {
+    fn in_flight(&self) -> MutexGuard<'_, InFlight> {
+        self.batches.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A message's report (the first one counts: a message is reported once).
+    fn report(&self, slot: &Slot, delivery: Delivery) {
+        let mut in_flight = self.in_flight();
+        if let Some(open) = in_flight.open.get_mut(&slot.batch) {
+            if let Some(s @ None) = open.slots.get_mut(slot.index as usize) {
+                *s = Some(delivery);
+                open.left -= 1;
+                if open.left == 0 {
+                    self.done.notify_all();
+                }
+            }
         }
     }
 }
@@ -109,12 +149,20 @@ fn failed(e: &KafkaError) -> Delivery {
     }
 }
 
-/// An idempotent producer connected as a [`ClientConfig`] says.
+/// An idempotent producer connected as a [`ClientConfig`] says; librdkafka's delivery
+/// reports are served by a polling thread of its own as they come.
 pub struct Producer {
-    inner: BaseProducer<Reports>,
+    inner: ThreadedProducer<Reports>,
     transactional: bool,
     /// How long a batch may take to be acknowledged (message.timeout.ms and a margin).
     bound: Duration,
+}
+
+/// A batch handed to librdkafka whose reports are still to be collected ([`Producer::wait`]).
+#[must_use = "a batch's delivery reports must be waited for"]
+pub struct Submitted {
+    batch: u32,
+    started: Instant,
 }
 
 impl Producer {
@@ -135,12 +183,13 @@ impl Producer {
             .and_then(|c| c.get("sub").and_then(|s| s.as_str().map(String::from)))
             .unwrap_or_else(|| config.client_id.clone());
         let context = Reports {
-            batch: Mutex::new(Vec::new()),
+            batches: Mutex::new(InFlight::default()),
+            done: Condvar::new(),
             last_error: Mutex::new(None),
             token: token.filter(|_| properties.oauthbearer),
             principal,
         };
-        let inner: BaseProducer<Reports> = client
+        let inner: ThreadedProducer<Reports> = client
             .create_with_context(context)
             .context("setting up librdkafka's producer")?;
         let bound = settings.message_timeout + Duration::from_secs(5);
@@ -156,16 +205,30 @@ impl Producer {
         })
     }
 
-    /// Produces `batch` and waits for every delivery report: one per message, in order.
-    /// In a transaction, the batch is committed whole or not at all (an abort makes every
-    /// message of it failed).
-    pub fn send_batch(&self, batch: &[Message]) -> Vec<Delivery> {
-        *self.reports() = vec![None; batch.len()];
-        if self.transactional {
-            if let Err(e) = self.inner.begin_transaction() {
-                return vec![failed(&e); batch.len()];
-            }
-        }
+    /// Whether every batch is a transaction of its own ([`Producer::send_batch`] only).
+    pub fn transactional(&self) -> bool {
+        self.transactional
+    }
+
+    /// Hands every message of `batch` to librdkafka without waiting for its
+    /// acknowledgement, so the next batch can be read meanwhile; [`Producer::wait`]
+    /// collects the reports. Not for a transactional producer: its batches are
+    /// transactions, sent by [`Producer::send_batch`].
+    pub fn submit(&self, batch: &[Message]) -> Submitted {
+        let reports = self.inner.context();
+        let number = {
+            let mut in_flight = reports.in_flight();
+            let number = in_flight.next;
+            in_flight.next = in_flight.next.wrapping_add(1);
+            in_flight.open.insert(
+                number,
+                Open {
+                    slots: vec![None; batch.len()],
+                    left: batch.len(),
+                },
+            );
+            number
+        };
         let started = Instant::now();
         for (i, m) in batch.iter().enumerate() {
             let mut headers = OwnedHeaders::new_with_capacity(m.headers.len());
@@ -175,8 +238,12 @@ impl Producer {
                     value: Some(value),
                 });
             }
-            let mut record: BaseRecord<'_, [u8], [u8], Box<usize>> =
-                BaseRecord::with_opaque_to(&m.topic, Box::new(i)).headers(headers);
+            let slot = Box::new(Slot {
+                batch: number,
+                index: i as u32,
+            });
+            let mut record: BaseRecord<'_, [u8], [u8], Box<Slot>> =
+                BaseRecord::with_opaque_to(&m.topic, slot).headers(headers);
             if let Some(key) = &m.key {
                 record = record.key(key.as_slice());
             }
@@ -186,56 +253,53 @@ impl Producer {
             loop {
                 match self.inner.send(record) {
                     Ok(()) => break,
-                    // The local queue is full: serve delivery reports, then try again.
+                    // The local queue is full: the polling thread drains it; try again.
                     Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back))
                         if started.elapsed() < self.bound =>
                     {
                         record = back;
-                        self.inner.poll(Duration::from_millis(50));
+                        std::thread::sleep(Duration::from_millis(5));
                     }
-                    Err((e, _)) => {
-                        self.reports()[i] = Some(failed(&e));
+                    Err((e, back)) => {
+                        reports.report(&back.delivery_opaque, failed(&e));
                         break;
                     }
                 }
             }
         }
-        // Every report, served as it comes: rdkafka's flush polls in slices of 100 ms that
-        // it always sleeps out, which made each batch of a republish cost 100 ms.
-        while self.inner.in_flight_count() > 0 && started.elapsed() < self.bound {
-            self.inner.poll(Duration::from_millis(1));
+        Submitted {
+            batch: number,
+            started,
         }
-        let flushed = self.inner.flush(Duration::ZERO);
-        self.inner.poll(Duration::ZERO);
-        let mut reports = std::mem::take(&mut *self.reports());
-        if self.transactional {
-            let sent_all = reports
-                .iter()
-                .all(|r| r.as_ref().is_some_and(Delivery::delivered));
-            let ended = match sent_all && flushed.is_ok() {
-                true => self
-                    .inner
-                    .commit_transaction(self.bound)
-                    .map_err(|e| format!("the transaction did not commit ({e}): aborted")),
-                false => Err(
-                    "a message of the batch was not delivered: its transaction was aborted"
-                        .to_string(),
-                ),
-            };
-            if let Err(why) = ended {
-                let _ = self.inner.abort_transaction(self.bound);
-                for r in reports.iter_mut() {
-                    if r.as_ref().is_none_or(Delivery::delivered) {
-                        *r = Some(Delivery::Failed {
-                            error: why.clone(),
-                            code: None,
-                        });
-                    }
-                }
+    }
+
+    /// The delivery report of every message of a submitted batch, in order: waits until
+    /// each came or the bound passed (a message with none by then is failed, with the
+    /// last error the client reported).
+    pub fn wait(&self, submitted: Submitted) -> Vec<Delivery> {
+        let reports = self.inner.context();
+        let deadline = submitted.started + self.bound;
+        let mut in_flight = reports.in_flight();
+        loop {
+            let left = in_flight.open.get(&submitted.batch).map_or(0, |o| o.left);
+            let now = Instant::now();
+            if left == 0 || now >= deadline {
+                break;
             }
+            in_flight = reports
+                .done
+                .wait_timeout(in_flight, deadline - now)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
         }
+        let slots = in_flight
+            .open
+            .remove(&submitted.batch)
+            .map(|o| o.slots)
+            .unwrap_or_default();
+        drop(in_flight);
         let last_error = self.last_error();
-        reports
+        slots
             .into_iter()
             .map(|r| {
                 r.unwrap_or_else(|| Delivery::Failed {
@@ -252,6 +316,43 @@ impl Producer {
             .collect()
     }
 
+    /// Produces `batch` and waits for every delivery report: one per message, in order.
+    /// In a transaction, the batch is committed whole or not at all (an abort makes every
+    /// message of it failed).
+    pub fn send_batch(&self, batch: &[Message]) -> Vec<Delivery> {
+        if !self.transactional {
+            #[allow(clippy::disallowed_methods)] // send_batch is itself the write
+            let submitted = self.submit(batch);
+            return self.wait(submitted);
+        }
+        if let Err(e) = self.inner.begin_transaction() {
+            return vec![failed(&e); batch.len()];
+        }
+        #[allow(clippy::disallowed_methods)] // send_batch is itself the write
+        let submitted = self.submit(batch);
+        let mut reports = self.wait(submitted);
+        let sent_all = reports.iter().all(Delivery::delivered);
+        let ended = match sent_all {
+            true => self
+                .inner
+                .commit_transaction(self.bound)
+                .map_err(|e| format!("the transaction did not commit ({e}): aborted")),
+            false => Err(
+                "a message of the batch was not delivered: its transaction was aborted".to_string(),
+            ),
+        };
+        if let Err(why) = ended {
+            let _ = self.inner.abort_transaction(self.bound);
+            for r in reports.iter_mut().filter(|r| r.delivered()) {
+                *r = Delivery::Failed {
+                    error: why.clone(),
+                    code: None,
+                };
+            }
+        }
+        reports
+    }
+
     /// The last error librdkafka reported (a refused login, an unreachable broker).
     pub fn last_error(&self) -> Option<String> {
         self.inner
@@ -260,13 +361,5 @@ impl Producer {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
-    }
-
-    fn reports(&self) -> std::sync::MutexGuard<'_, Vec<Option<Delivery>>> {
-        self.inner
-            .context()
-            .batch
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
     }
 }

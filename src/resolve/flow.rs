@@ -46,7 +46,7 @@ pub struct Applied {
     pub server_code: Option<String>,
     pub advice: Option<Text>,
     /// Per item acted on, for the outcome record (see `Outcome::result`).
-    pub result: Option<serde_json::Value>,
+    pub result: Option<Box<serde_json::value::RawValue>>,
 }
 
 impl Applied {
@@ -71,7 +71,7 @@ impl Applied {
         self
     }
 
-    pub fn result(mut self, result: serde_json::Value) -> Applied {
+    pub fn result(mut self, result: Box<serde_json::value::RawValue>) -> Applied {
         self.result = Some(result);
         self
     }

@@ -206,7 +206,7 @@ fn the_skipped_rows_are_published_once_with_their_ids_and_marked_and_a_second_ru
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["id"].as_str().unwrap())
+        .map(|r| r[0].as_str().unwrap())
         .collect();
     assert_eq!(rows, ["20", "35"]);
     let delivered = records[1]["outcome"]["result"]["delivered"]
@@ -335,12 +335,12 @@ fn a_broker_stopped_mid_run_leaves_a_truthful_partial_outcome() {
     let bootstrap = cluster.bootstrap();
     let topic = create_topic(&bootstrap, "republish-stop", 1);
     let db = TestDb::create("republish_stop");
-    // 1,500 rows the relay skipped (below the published 1,501): two batches.
+    // 7,500 rows the relay skipped (below the published 7,501): two batches of 5,000.
     db.admin()
         .batch_execute(
             "CREATE TABLE outbox (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, published_at timestamptz, payload text);
-             INSERT INTO outbox SELECT g, now() - interval '1 hour', CASE WHEN g = 1501 THEN now() END, 'event ' || g
-             FROM generate_series(1, 1501) g",
+             INSERT INTO outbox SELECT g, now() - interval '1 hour', CASE WHEN g = 7501 THEN now() END, 'event ' || g
+             FROM generate_series(1, 7501) g",
         )
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -374,7 +374,7 @@ fn a_broker_stopped_mid_run_leaves_a_truthful_partial_outcome() {
     let failed = findings_of(&r, "failed");
     let message = failed[0]["message"].as_str().unwrap();
     assert!(
-        message.contains("1000 of 1500 row(s) delivered and marked published; 500 NOT delivered, left unpublished"),
+        message.contains("5000 of 7500 row(s) delivered and marked published; 2500 NOT delivered, left unpublished"),
         "{message}"
     );
     let unpublished: i64 = db
@@ -385,7 +385,7 @@ fn a_broker_stopped_mid_run_leaves_a_truthful_partial_outcome() {
         )
         .unwrap()
         .get(0);
-    assert_eq!(unpublished, 500, "only what was acknowledged is marked");
+    assert_eq!(unpublished, 2500, "only what was acknowledged is marked");
     let records: Vec<Value> = std::fs::read_to_string(&audit)
         .unwrap()
         .lines()
@@ -393,11 +393,11 @@ fn a_broker_stopped_mid_run_leaves_a_truthful_partial_outcome() {
         .collect();
     let result = &records[1]["outcome"]["result"];
     assert_eq!(records[1]["outcome"]["status"], "error");
-    assert_eq!(result["delivered"].as_array().unwrap().len(), 1000);
+    assert_eq!(result["delivered"].as_array().unwrap().len(), 5000);
     let not_delivered = result["not_delivered"].as_array().unwrap();
-    assert_eq!(not_delivered.len(), 500);
-    assert_eq!(not_delivered[0]["id"], "1001");
-    assert_eq!(result["delivered"][999]["offset"], 999);
+    assert_eq!(not_delivered.len(), 2500);
+    assert_eq!(not_delivered[0]["id"], "5001");
+    assert_eq!(result["delivered"][4999]["offset"], 4999);
 }
 
 #[test]

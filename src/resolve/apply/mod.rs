@@ -12,6 +12,7 @@ pub mod modulith;
 pub mod mysql;
 pub mod outbox;
 pub mod pg;
+pub mod republish;
 pub mod saga;
 pub mod seata;
 pub mod seata_at;

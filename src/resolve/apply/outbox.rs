@@ -4,16 +4,16 @@
 //! report awaited, and only the acknowledged rows marked published as the relay does
 //! (guarded the same way). The outcome says of every row what became of it.
 
+use super::republish::{self, Fetched, Rows, Tally, Words};
 use crate::audit::record::Status;
 use crate::codes;
 use crate::findings::Finding;
-use crate::interrupt;
 use crate::kafka::config::ClientConfig;
 use crate::kafka::librdkafka::ProducerSettings;
-use crate::kafka::produce::{Delivery, Message, Producer};
+use crate::kafka::produce::Message;
 use crate::kafka::token::Token;
 use crate::pg::conninfo::ConnParams;
-use crate::pg::republish::{self, ColumnTypes, Layout, Pending};
+use crate::pg::republish::{self as pg_republish, ColumnTypes, Layout, Pending};
 use crate::pg::session;
 use crate::report::evidence::Block;
 use crate::report::Target;
@@ -23,13 +23,10 @@ use crate::settings::republish::TopicRule;
 use crate::term::Shown;
 use crate::text;
 use crate::text::Text;
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use serde_json::json;
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::time::Duration;
-
-/// Rows read, produced and marked together: a batch's payloads are all that is held.
-const BATCH: usize = 1_000;
 
 /// What is proposed for the outbox: known before anything is sent.
 pub struct Republish {
@@ -76,14 +73,16 @@ impl Proposal for Republish {
         &self.plan
     }
 
-    /// The rows to publish: each id with the digest it must still have.
+    /// The rows to publish: each id with the digest (md5 of the row) it must still have.
     fn evidence(&self) -> serde_json::Value {
         json!({
             "outbox": self.name,
             "table": self.layout.table,
             "topic": self.topic.describe(),
             "transactional_id": self.producer.transactional_id,
-            "rows": self.pending.iter().map(|p| json!({"id": p.id, "digest": p.digest})).collect::<Vec<_>>(),
+            // [id, digest] pairs: a map per row would make the intent of a large republish
+            // several times the size in memory.
+            "rows": self.pending.iter().map(|p| json!([p.id, p.digest])).collect::<Vec<_>>(),
         })
     }
 
@@ -109,73 +108,6 @@ impl Proposal for Republish {
     }
 }
 
-/// What became of the rows, as the outcome records them.
-#[derive(Default)]
-struct Tally {
-    delivered: Vec<serde_json::Value>,
-    not_delivered: Vec<serde_json::Value>,
-    /// Delivered, but changed or published meanwhile: not marked by indoubt.
-    not_marked: Vec<serde_json::Value>,
-    /// Not sent: published, gone or changed since they were read.
-    left: Vec<serde_json::Value>,
-    last_error: Option<(String, Option<String>)>,
-}
-
-impl Tally {
-    /// The outcome's record of every row, moved out (a copy of 100,000 rows' entries
-    /// would double what a large republish holds).
-    fn result(&mut self) -> serde_json::Value {
-        let take = |v: &mut Vec<serde_json::Value>| serde_json::Value::Array(std::mem::take(v));
-        json!({
-            "delivered": take(&mut self.delivered),
-            "not_delivered": take(&mut self.not_delivered),
-            "delivered_not_marked": take(&mut self.not_marked),
-            "not_sent": take(&mut self.left),
-        })
-    }
-
-    fn applied(mut self, of: usize, stopped: Option<String>) -> Applied {
-        let delivered = self.delivered.len();
-        let mut detail = format!("{delivered} of {of} row(s) delivered and marked published");
-        if !self.not_marked.is_empty() {
-            detail.push_str(&format!(
-                "; {} delivered but not marked (changed or published meanwhile: the relay may send them again, with the same id)",
-                self.not_marked.len()
-            ));
-        }
-        if !self.not_delivered.is_empty() {
-            detail.push_str(&format!(
-                "; {} NOT delivered, left unpublished ({})",
-                self.not_delivered.len(),
-                self.last_error
-                    .as_ref()
-                    .map_or("no reason given", |(e, _)| e.as_str())
-            ));
-        }
-        if !self.left.is_empty() {
-            detail.push_str(&format!(
-                "; {} not sent: published, gone or changed since they were read",
-                self.left.len()
-            ));
-        }
-        if let Some(why) = &stopped {
-            detail.push_str(&format!("; {why}"));
-        }
-        let result = self.result();
-        let code = self.last_error.and_then(|(_, code)| code);
-        let failed =
-            !result["not_delivered"].as_array().is_none_or(Vec::is_empty) || stopped.is_some();
-        let applied = match (failed, delivered) {
-            (false, 0) => Applied::new(Status::LostRace, codes::LOST_RACE, detail),
-            (false, _) => Applied::new(Status::Ok, codes::RESOLVED, detail),
-            (true, _) => Applied::new(Status::Error, codes::FAILED, detail)
-                .server_code(code)
-                .advice("run it again once the cause is fixed: only the rows still unpublished are sent (the delivered ones carry their id, for consumers that deduplicate)"),
-        };
-        applied.result(result)
-    }
-}
-
 impl Subject for Republish {
     type Proposal = Republish;
 
@@ -194,147 +126,114 @@ impl Subject for Republish {
     }
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
-        let mut tally = Tally::default();
         let of = self.pending.len();
-        let session = match session::connect(&self.params, self.timeout).await {
+        // One connection reads the next batch while the other marks the one before.
+        let sessions = tokio::try_join!(
+            session::connect(&self.params, self.timeout),
+            session::connect(&self.params, self.timeout)
+        );
+        let (reader, marker) = match sessions {
             Ok(s) => s,
             Err(e) => {
                 return Applied::new(Status::Error, codes::FAILED, format!("nothing sent: {e:#}"))
             }
         };
-        let (client, settings, token) = (
-            self.client.clone(),
-            self.producer.clone(),
-            self.token.clone(),
-        );
-        let producer =
-            tokio::task::spawn_blocking(move || Producer::new(&client, &settings, token)).await;
-        let producer = match producer {
-            Ok(Ok(p)) => Arc::new(p),
-            Ok(Err(e)) => {
+        let producer = match super::republish::producer(&self.client, &self.producer, &self.token)
+            .await
+        {
+            Ok(p) => p,
+            Err(e) => {
                 return Applied::new(Status::Error, codes::FAILED, format!("nothing sent: {e:#}"))
             }
-            Err(e) => {
-                return Applied::new(Status::Error, codes::FAILED, format!("nothing sent: {e}"))
-            }
         };
-        let mut stopped = None;
-        for chunk in self.pending.chunks(BATCH) {
-            if interrupt::stop_asked() {
-                stopped = Some("interrupted: the rest were not sent".to_string());
-                break;
-            }
-            if let Err(e) = self.batch(&session, &producer, chunk, &mut tally).await {
-                stopped = Some(format!("stopped: {e:#}"));
-                break;
-            }
-            crate::resolve::flow::failpoint("after-batch");
-        }
-        tally.applied(of, stopped)
+        let rows = OutboxRows {
+            reader,
+            marker,
+            layout: &self.layout,
+            types: &self.types,
+            topic: &self.topic,
+            id_header: &self.id_header,
+        };
+        let mut tally = Tally::default();
+        let stopped = republish::publish(&rows, &self.pending, &producer, &mut tally).await;
+        tally.applied(of, rows.words(), stopped)
     }
 }
 
-impl Republish {
-    /// One batch: read, produce, mark.
-    async fn batch(
-        &self,
-        session: &session::Session,
-        producer: &Arc<Producer>,
-        chunk: &[Pending],
-        tally: &mut Tally,
-    ) -> Result<()> {
+/// The outbox's rows: read again by id (sent only if still unpublished and unchanged),
+/// marked published once acknowledged.
+struct OutboxRows<'a> {
+    reader: session::Session,
+    marker: session::Session,
+    layout: &'a Layout,
+    types: &'a ColumnTypes,
+    topic: &'a TopicRule,
+    id_header: &'a str,
+}
+
+impl Rows for OutboxRows<'_> {
+    type Item = Pending;
+
+    async fn fetch(&self, chunk: &[Pending]) -> Result<Vec<Fetched>> {
         let ids: Vec<String> = chunk.iter().map(|p| p.id.clone()).collect();
-        let rows = republish::rows(session, &self.layout, &self.types, &ids).await?;
-        let mut sent: Vec<(String, String, String)> = Vec::new();
-        let mut messages = Vec::new();
+        let rows = pg_republish::rows(&self.reader, self.layout, self.types, &ids).await?;
+        let mut out = Vec::with_capacity(chunk.len());
         let mut found = rows.into_iter().peekable();
         for p in chunk {
             let row = match found.peek() {
                 Some(r) if r.id == p.id => found.next(),
                 _ => None,
             };
+            let left = |why: &'static str| Fetched::Left {
+                id: p.id.clone(),
+                why: why.into(),
+            };
             let Some(row) = row else {
-                tally
-                    .left
-                    .push(json!({"id": p.id, "why": "published or gone meanwhile"}));
+                out.push(left("published or gone meanwhile"));
                 continue;
             };
             if row.digest != p.digest {
-                tally
-                    .left
-                    .push(json!({"id": p.id, "why": "changed since it was read"}));
+                out.push(left("changed since it was read"));
                 continue;
             }
             let Some(topic) = self.topic.of(row.topic_value.as_deref()) else {
-                tally
-                    .left
-                    .push(json!({"id": p.id, "why": "no topic: its topic column is NULL"}));
+                out.push(left("no topic: its topic column is NULL"));
                 continue;
             };
-            let mut headers = vec![(self.id_header.clone(), row.id.clone().into_bytes())];
+            let mut headers = vec![(self.id_header.to_string(), row.id.clone().into_bytes())];
             headers.extend(row.headers);
-            messages.push(Message {
-                topic: topic.clone(),
-                key: row.key,
-                value: row.value,
-                headers,
+            out.push(Fetched::Send {
+                id: row.id,
+                guard: row.digest,
+                message: Message {
+                    topic,
+                    key: row.key,
+                    value: row.value,
+                    headers,
+                },
             });
-            sent.push((row.id, row.digest, topic));
         }
         // A row the server returned out of the order the ids were read in would be
         // matched to nothing: the batch is refused whole rather than half-matched.
         if found.peek().is_some() {
             anyhow::bail!("the rows came back in another order than their ids were read: nothing of this batch was sent");
         }
-        let batch = Arc::new(messages);
-        let (p, b) = (Arc::clone(producer), Arc::clone(&batch));
-        // The one place messages are produced.
-        #[allow(clippy::disallowed_methods)]
-        let deliveries = tokio::task::spawn_blocking(move || p.send_batch(&b))
-            .await
-            .map_err(|e| anyhow::anyhow!("the producer stopped: {e}"))?;
-        let mut acknowledged = Vec::new();
-        let mut placed = std::collections::HashMap::new();
-        for ((id, digest, topic), delivery) in sent.into_iter().zip(deliveries) {
-            match delivery {
-                Delivery::Delivered { partition, offset } => {
-                    placed.insert(
-                        id.clone(),
-                        json!({"id": id, "topic": topic, "partition": partition, "offset": offset}),
-                    );
-                    acknowledged.push((id, digest));
-                }
-                Delivery::Failed { error, code } => {
-                    tally
-                        .not_delivered
-                        .push(json!({"id": id, "error": error, "code": code}));
-                    tally.last_error = Some((error, code));
-                }
-            }
-        }
-        if acknowledged.is_empty() {
-            return Ok(());
-        }
+        Ok(out)
+    }
+
+    async fn settle(&self, acknowledged: &[(String, String)]) -> Result<HashSet<String>> {
         #[allow(clippy::disallowed_methods)] // the one place that marks rows published
-        let marked = republish::mark(session, &self.layout, &self.types, &acknowledged).await;
-        let marked: std::collections::HashSet<String> = match marked {
-            Ok(m) => m.into_iter().collect(),
-            Err(e) => {
-                for (id, _) in &acknowledged {
-                    tally
-                        .not_marked
-                        .push(placed.remove(id).unwrap_or(json!({"id": id})));
-                }
-                return Err(e.context("marking the delivered rows published"));
-            }
-        };
-        for (id, _) in acknowledged {
-            let entry = placed.remove(&id).unwrap_or(json!({"id": id}));
-            match marked.contains(&id) {
-                true => tally.delivered.push(entry),
-                false => tally.not_marked.push(entry),
-            }
+        let marked = pg_republish::mark(&self.marker, self.layout, self.types, acknowledged)
+            .await
+            .context("marking the delivered rows published")?;
+        Ok(marked.into_iter().collect())
+    }
+
+    fn words(&self) -> &'static Words {
+        &Words {
+            settled: "delivered and marked published",
+            not_delivered: "NOT delivered, left unpublished",
+            not_settled: "delivered but not marked (changed or published meanwhile, or marking failed: the relay may send them again, with the same id)",
         }
-        Ok(())
     }
 }
