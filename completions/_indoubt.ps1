@@ -643,6 +643,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             [CompletionResult]::new('saga', 'saga', [CompletionResultType]::ParameterValue, 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised')
             [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -891,6 +892,34 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'indoubt;resolve;reconcile' {
+            [CompletionResult]::new('--ids-from', '--ids-from', [CompletionResultType]::ParameterName, 'The ids to publish: the `missing` lines of a file `indoubt reconcile --ids-out` wrote (a line with no tab is an id); default: compare the job''s window now')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'The window''s start, as `reconcile --since` (default: the job''s)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'The window''s end, as `reconcile --until` (default: the job''s)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--bootstrap-server', '--bootstrap-server', [CompletionResultType]::ParameterName, 'Bootstrap servers, host:port[,host:port…]')
+            [CompletionResult]::new('--kafka', '--kafka', [CompletionResultType]::ParameterName, 'A Kafka target name from the config [default: the config''s only kafka target]')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)')
+            [CompletionResult]::new('--command-config', '--command-config', [CompletionResultType]::ParameterName, 'A properties file, like kafka tools'' --command-config')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)')
+            [CompletionResult]::new('--ticket', '--ticket', [CompletionResultType]::ParameterName, 'Ticket or incident id, recorded in the audit trail')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--width', '--width', [CompletionResultType]::ParameterName, 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]')
+            [CompletionResult]::new('--transactional', '--transactional', [CompletionResultType]::ParameterName, 'Publish each batch in one Kafka transaction (transactional.id: the job''s republish: transactional_id, default indoubt-republish-JOB): read_committed consumers see a batch whole or not at all')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm without a prompt (runbooks); needs --reason')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the evidence and the exact statement; change nothing, record nothing')
+            [CompletionResult]::new('--no-color', '--no-color', [CompletionResultType]::ParameterName, 'Never use colour: --color never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print what is being done on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'indoubt;resolve;help' {
             [CompletionResult]::new('pg', 'pg', [CompletionResultType]::ParameterValue, 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision')
             [CompletionResult]::new('mysql', 'mysql', [CompletionResultType]::ParameterValue, 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic')
@@ -902,6 +931,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             [CompletionResult]::new('saga', 'saga', [CompletionResultType]::ParameterValue, 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised')
             [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -933,6 +963,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;resolve;help;outbox' {
+            break
+        }
+        'indoubt;resolve;help;reconcile' {
             break
         }
         'indoubt;resolve;help;help' {
@@ -1237,6 +1270,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             [CompletionResult]::new('dbos', 'dbos', [CompletionResultType]::ParameterValue, 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command')
             [CompletionResult]::new('saga', 'saga', [CompletionResultType]::ParameterValue, 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised')
             [CompletionResult]::new('outbox', 'outbox', [CompletionResultType]::ParameterValue, 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)')
             break
         }
         'indoubt;help;resolve;pg' {
@@ -1267,6 +1301,9 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;help;resolve;outbox' {
+            break
+        }
+        'indoubt;help;resolve;reconcile' {
             break
         }
         'indoubt;help;audit' {

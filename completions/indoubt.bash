@@ -244,6 +244,9 @@ _indoubt() {
             indoubt__subcmd__help__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__pg"
                 ;;
+            indoubt__subcmd__help__subcmd__resolve,reconcile)
+                cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__reconcile"
+                ;;
             indoubt__subcmd__help__subcmd__resolve,saga)
                 cmd="indoubt__subcmd__help__subcmd__resolve__subcmd__saga"
                 ;;
@@ -370,6 +373,9 @@ _indoubt() {
             indoubt__subcmd__resolve,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__pg"
                 ;;
+            indoubt__subcmd__resolve,reconcile)
+                cmd="indoubt__subcmd__resolve__subcmd__reconcile"
+                ;;
             indoubt__subcmd__resolve,saga)
                 cmd="indoubt__subcmd__resolve__subcmd__saga"
                 ;;
@@ -402,6 +408,9 @@ _indoubt() {
                 ;;
             indoubt__subcmd__resolve__subcmd__help,pg)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__pg"
+                ;;
+            indoubt__subcmd__resolve__subcmd__help,reconcile)
+                cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__reconcile"
                 ;;
             indoubt__subcmd__resolve__subcmd__help,saga)
                 cmd="indoubt__subcmd__resolve__subcmd__help__subcmd__saga"
@@ -1580,7 +1589,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve)
-            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox reconcile"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1692,6 +1701,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__help__subcmd__resolve__subcmd__pg)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__help__subcmd__resolve__subcmd__reconcile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3044,7 +3067,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve)
-            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos saga outbox help"
+            opts="-o -v -h --config --output --color --no-color --width --verbose --timeout --help pg mysql kafka tcc at modulith camunda dbos saga outbox reconcile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3252,7 +3275,7 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help)
-            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox help"
+            opts="pg mysql kafka tcc at modulith camunda dbos saga outbox reconcile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3378,6 +3401,20 @@ _indoubt() {
             return 0
             ;;
         indoubt__subcmd__resolve__subcmd__help__subcmd__pg)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__help__subcmd__reconcile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3747,6 +3784,88 @@ _indoubt() {
                     return 0
                     ;;
                 -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ticket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml nagios prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --width)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        indoubt__subcmd__resolve__subcmd__reconcile)
+            opts="-b -X -o -v -h --ids-from --since --until --transactional --bootstrap-server --kafka --command-config --yes --reason --ticket --dry-run --audit-log --config --output --color --no-color --width --verbose --timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ids-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -586,6 +586,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
             cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
             cand outbox 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)'
+            cand reconcile 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;pg'= {
@@ -823,6 +824,33 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'indoubt;resolve;reconcile'= {
+            cand --ids-from 'The ids to publish: the `missing` lines of a file `indoubt reconcile --ids-out` wrote (a line with no tab is an id); default: compare the job''s window now'
+            cand --since 'The window''s start, as `reconcile --since` (default: the job''s)'
+            cand --until 'The window''s end, as `reconcile --until` (default: the job''s)'
+            cand -b 'Bootstrap servers, host:port[,host:port…]'
+            cand --bootstrap-server 'Bootstrap servers, host:port[,host:port…]'
+            cand --kafka 'A Kafka target name from the config [default: the config''s only kafka target]'
+            cand -X 'Client property (librdkafka names: security.protocol, sasl.mechanism, sasl.username, sasl.password, ssl.ca.location, …); repeatable; wins over the config and --command-config. An unknown name is refused. Keep secrets off the command line (ps shows it to every user): a properties file, or a value ${env:NAME} / ${file:PATH:KEY} (config.providers)'
+            cand --command-config 'A properties file, like kafka tools'' --command-config'
+            cand --reason 'Why: recorded in the audit trail (asked for at the terminal when the decision is heuristic)'
+            cand --ticket 'Ticket or incident id, recorded in the audit trail'
+            cand --audit-log 'The audit log [default: config audit.path, else $XDG_STATE_HOME/indoubt/audit.jsonl]'
+            cand --config 'Config file [default: $INDOUBT_CONFIG, else ~/.config/indoubt/config.yaml]'
+            cand -o 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --output 'Output format: a table for people (wide: with every column), json or yaml for scripts (nagios, prometheus: `check`)'
+            cand --color 'Colour: auto (a terminal, unless NO_COLOR is set), always or never'
+            cand --width 'Lay tables out for N columns [default: the terminal''s width, else $COLUMNS, else 80]'
+            cand --timeout 'Bound on every connect and every statement, e.g. 10s, 1m30s [default: 10s]'
+            cand --transactional 'Publish each batch in one Kafka transaction (transactional.id: the job''s republish: transactional_id, default indoubt-republish-JOB): read_committed consumers see a batch whole or not at all'
+            cand --yes 'Confirm without a prompt (runbooks); needs --reason'
+            cand --dry-run 'Show the evidence and the exact statement; change nothing, record nothing'
+            cand --no-color 'Never use colour: --color never'
+            cand -v 'Print what is being done on stderr'
+            cand --verbose 'Print what is being done on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'indoubt;resolve;help'= {
             cand pg 'COMMIT PREPARED or ROLLBACK PREPARED one prepared transaction, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic decision'
             cand mysql 'XA COMMIT or XA ROLLBACK one prepared XA branch of MySQL or MariaDB, by the coordinator''s decision where one is found, else as an explicit, recorded heuristic'
@@ -834,6 +862,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
             cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
             cand outbox 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)'
+            cand reconcile 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'indoubt;resolve;help;pg'= {
@@ -855,6 +884,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;resolve;help;saga'= {
         }
         &'indoubt;resolve;help;outbox'= {
+        }
+        &'indoubt;resolve;help;reconcile'= {
         }
         &'indoubt;resolve;help;help'= {
         }
@@ -1115,6 +1146,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand dbos 'Resume or cancel DBOS workflows through DBOS''s own CLI (dbos workflow resume / cancel), after checking each is there and what it is; without a CLI configured, print the command'
             cand saga 'Raise stuck hand-written sagas in their manual queue (once), or set entities a finished, failed, missing or overdue saga still holds back to their released state (guarded: an entity taken again meanwhile is left alone); compensation and forward recovery are the service''s and are only advised'
             cand outbox 'Publish the outbox rows its relay skipped for good (what `pg outbox` names outbox_skipped_rows) through librdkafka''s idempotent producer, each with the row''s id as its message id, then mark the delivered ones published as the relay does (only rows still unpublished and unchanged since they were read)'
+            cand reconcile 'Publish the ids a reconcile job finds missing in its topic (found now, or read from an --ids-out file) with the messages its republish: query builds from the source of truth, through librdkafka''s idempotent producer; ids that meanwhile appeared in the topic are left out (read again right before sending)'
         }
         &'indoubt;help;resolve;pg'= {
         }
@@ -1135,6 +1167,8 @@ set edit:completion:arg-completer[indoubt] = {|@words|
         &'indoubt;help;resolve;saga'= {
         }
         &'indoubt;help;resolve;outbox'= {
+        }
+        &'indoubt;help;resolve;reconcile'= {
         }
         &'indoubt;help;audit'= {
             cand list 'List audit records'

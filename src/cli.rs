@@ -368,6 +368,43 @@ pub enum ResolveCommand {
     /// (only rows still unpublished and unchanged since they were read)
     #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
     Outbox(ResolveOutboxArgs),
+    /// Publish the ids a reconcile job finds missing in its topic (found now, or read
+    /// from an --ids-out file) with the messages its republish: query builds from the
+    /// source of truth, through librdkafka's idempotent producer; ids that meanwhile
+    /// appeared in the topic are left out (read again right before sending)
+    #[command(after_long_help = RESOLVE_EXIT_CODES_HELP)]
+    Reconcile(ResolveReconcileArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveReconcileArgs {
+    /// The reconcile job of the config (reconcile: NAME), with a republish: section
+    pub job: String,
+
+    /// The ids to publish: the `missing` lines of a file `indoubt reconcile --ids-out`
+    /// wrote (a line with no tab is an id); default: compare the job's window now
+    #[arg(long, value_name = "FILE")]
+    pub ids_from: Option<PathBuf>,
+
+    /// The window's start, as `reconcile --since` (default: the job's)
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+
+    /// The window's end, as `reconcile --until` (default: the job's)
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+
+    /// Publish each batch in one Kafka transaction (transactional.id: the job's
+    /// republish: transactional_id, default indoubt-republish-JOB): read_committed
+    /// consumers see a batch whole or not at all
+    #[arg(long)]
+    pub transactional: bool,
+
+    #[command(flatten)]
+    pub kafka: KafkaTargetArgs,
+
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
 }
 
 #[derive(Debug, Args)]

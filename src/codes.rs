@@ -379,7 +379,7 @@ codes! {
     MISSING_IN_TOPIC = "missing_in_topic" {
         meaning: "Rows of the database window (older than the settle time) have no message in the topic: their publish was lost.",
         why: "Consumers never saw those events: the dual write is broken, and downstream systems disagree with the database.",
-        fix: "Republish them from the source of truth (the outbox, or the ids written by `indoubt reconcile JOB --ids-out FILE`); then find why the publish was lost.",
+        fix: "Publish them again from the source of truth: `indoubt resolve reconcile JOB` with a republish: query in the job (or from the outbox, or the ids written by `indoubt reconcile JOB --ids-out FILE`); then find why the publish was lost.",
     }
 
     MISSING_IN_DATABASE = "missing_in_database" {

@@ -426,6 +426,23 @@ pub struct ReconcileJobConfig {
     /// Run by `indoubt check` (it reads the window's ids from both sides: size it for the deadline).
     #[serde(default)]
     pub check: bool,
+    /// How `indoubt resolve reconcile` publishes the ids missing in the topic again.
+    pub republish: Option<ReconcileRepublishConfig>,
+}
+
+/// The messages of missing ids, built from the source of truth, for `resolve reconcile`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReconcileRepublishConfig {
+    /// Takes $1 = the ids (text[]); returns a row per id it finds: column `id`, `value`
+    /// and optionally `key`; every other column is a header of that name. The message
+    /// must carry the id where the job's id_from reads it.
+    pub query: String,
+    /// transactional.id of `resolve reconcile --transactional`.
+    pub transactional_id: Option<String>,
+    /// How long a message may wait for its acknowledgement (default 30s).
+    #[serde(default, with = "serde_duration")]
+    pub message_timeout: Option<Duration>,
 }
 
 #[derive(Debug, Default, Deserialize)]

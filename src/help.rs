@@ -56,6 +56,11 @@ pub fn examples(registry: &Registry, path: &str) -> &'static [Example] {
             ex!("Raise failed sagas in the manual queue, at the prompt", "indoubt resolve saga order_saga 4711 4712 --escalate --ticket INC-1234"),
             ex!("Free seats held for a saga that has ended", "indoubt resolve saga order_saga 17 18 --release --lock public.seats --reason 'saga 4690 compensated; seats never freed'"),
         ],
+        "resolve reconcile" => &[
+            ex!("The ids it would publish (found missing now), their messages and what it leaves out; sends nothing", "indoubt resolve reconcile orders --dry-run"),
+            ex!("Publish them, at the prompt", "indoubt resolve reconcile orders --ticket INC-1234"),
+            ex!("The ids a comparison wrote to a file earlier, each batch in one Kafka transaction", "indoubt resolve reconcile orders --ids-from reconcile-ids.tsv --transactional --reason 'events lost in the 02:00 failover'"),
+        ],
         "resolve outbox" => &[
             ex!("The rows it would publish, to which topic, and the UPDATE that marks them; changes nothing", "indoubt resolve outbox orders_outbox --dry-run"),
             ex!("Publish them, at the prompt", "indoubt resolve outbox orders_outbox --ticket INC-1234"),

@@ -23,6 +23,7 @@ pub struct Invocation {
 }
 
 /// One word of a command line.
+#[derive(Clone, Copy)]
 pub enum Word<'a> {
     /// Program text: a subcommand or a flag.
     Lit(&'static str),

@@ -31,6 +31,7 @@ mod resolve_modulith;
 mod resolve_mysql;
 mod resolve_outbox;
 mod resolve_pg;
+mod resolve_reconcile;
 mod resolve_saga;
 mod resolve_tcc;
 mod run_state;
@@ -89,6 +90,7 @@ pub async fn run(cli: Cli) -> Result<Severity> {
         S::ResolveDbos(s) => resolve_dbos::run(&ctx, &s).await,
         S::ResolveSaga(s) => resolve_saga::run(&ctx, &s).await,
         S::ResolveOutbox(s) => resolve_outbox::run(&ctx, &s).await,
+        S::ResolveReconcile(s) => resolve_reconcile::run(&ctx, &s).await,
         S::AuditList(s) => local(move || audit_cmd::list(&ctx, &s)).await,
         S::AuditVerify(log) => local(move || audit_cmd::verify(&ctx, &log)).await,
         S::AuditReseal { log, reason } => {
@@ -107,6 +109,15 @@ async fn local(command: impl FnOnce() -> Result<Severity> + Send + 'static) -> R
     tokio::task::spawn_blocking(command)
         .await
         .map_err(|e| anyhow::anyhow!("the command failed: {e}"))?
+}
+
+/// The first `n` ids joined, and how many more: a confirmation's and a report's list.
+fn first_ids(ids: &[String], n: usize) -> String {
+    let mut out = ids.iter().take(n).cloned().collect::<Vec<_>>().join(", ");
+    if ids.len() > n {
+        out.push_str(&format!(", … ({} more)", ids.len() - n));
+    }
+    out
 }
 
 /// A resolve command's report, emitted in the format asked for: its status, for the exit code.

@@ -1,7 +1,7 @@
 //! `indoubt reconcile`: orders in the database that their events never announced, found
 //! as the difference of two sets — never as an ERROR line.
 
-mod settings;
+use crate::settings::reconcile_args as settings;
 
 use crate::cli::CheckKind;
 use crate::codes;
@@ -30,6 +30,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The comparison's sorted runs go to a scratch directory src/fsafe.rs makes: 0700 under
@@ -287,10 +288,29 @@ impl Inspect for Reconcile {
         settings: &ReconcileSettings,
         (target, data): (Target, ReconcileReport),
     ) -> Report<ReconcileReport> {
-        let next = ids_out_next(ctx, settings, &data);
-        let findings = assess(&data, next.as_ref());
+        let findings = assess(&data, &nexts(ctx, settings, &data));
         Report::new("reconcile", target, findings, data)
     }
+}
+
+/// The ids the job's comparison finds missing in its topic now, and where its target
+/// is (`resolve reconcile`).
+pub(crate) async fn missing_ids(
+    ctx: &Context,
+    settings: &ReconcileSettings,
+) -> Result<(Target, Vec<String>)> {
+    let (target, data) = compare_sides(ctx, settings).await?;
+    Ok((target, data.missing))
+}
+
+/// The memory budget of one comparison's ids (and of a look for ids in the topic).
+pub(crate) fn budget(settings: &ReconcileSettings) -> Result<Arc<Budget>> {
+    ScratchDir::check_parent(&settings.spill_dir, "--spill-dir")?;
+    Ok(Budget::new(
+        settings.memory,
+        settings.spill_dir.clone(),
+        scratch_dir,
+    ))
 }
 
 /// The two sides read and compared, streaming: the classes of ids, not yet judged.
@@ -303,8 +323,7 @@ async fn compare_sides(
     let topic_name = &args.topic;
     let query = &args.query;
     let job_name = args.job.clone();
-    ScratchDir::check_parent(&args.spill_dir, "--spill-dir")?;
-    let budget = Budget::new(args.memory, args.spill_dir.clone(), scratch_dir);
+    let budget = budget(args)?;
     let progress = Progress::new(args.progress, budget.clone());
     let query_timeout = args.query_timeout;
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
@@ -486,37 +505,72 @@ const FIRST_IDS: usize = 5;
 /// The `--ids-out` file a next command writes, in the working directory.
 const IDS_OUT_FILE: &str = "reconcile-ids.tsv";
 
-/// The command that writes every id of this comparison to a file: the same job over the
-/// same window (its bounds as absolute times), with `--ids-out`. Only for a job run as the
-/// config has it: flags that override its fields are not repeated, so a next command
-/// would compare something else. None when this run wrote the file already.
-fn ids_out_next(ctx: &Context, s: &ReconcileSettings, d: &ReconcileReport) -> Option<Next> {
-    if !s.job_as_configured || s.ids_out.is_some() {
+/// The next commands over this comparison's window: the one that writes every id to a
+/// file (for the ids missing in the database, and in the topic when the job cannot
+/// republish), and the dry run of publishing the missing ones again when it can.
+struct Nexts {
+    ids_out: Option<Next>,
+    republish: Option<Next>,
+}
+
+/// The same job over the same window (its bounds as absolute times), followed by
+/// `words`. Only for a job run as the config has it: flags that override its fields are
+/// not repeated, so a next command would compare something else.
+fn window_next(
+    ctx: &Context,
+    s: &ReconcileSettings,
+    d: &ReconcileReport,
+    command: &[Word],
+    tail: &[Word],
+) -> Option<Next> {
+    if !s.job_as_configured {
         return None;
     }
     let job = d.job.as_deref()?;
     // Nanoseconds kept: the window is the same to the instant.
     let at = |t: &DateTime<Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
     let (since, until) = (at(&d.since), at(&d.until));
-    Some(Next::indoubt(
-        &ctx.invocation,
-        &[
-            Word::Lit("reconcile"),
-            Word::Lit("--since"),
-            Word::Value(&since),
-            Word::Lit("--until"),
-            Word::Value(&until),
-            Word::Lit("--ids-out"),
-            Word::Lit(IDS_OUT_FILE),
-            Word::Lit("--"),
-            Word::Value(job),
-        ],
-    ))
+    let mut words = command.to_vec();
+    words.extend([
+        Word::Lit("--since"),
+        Word::Value(&since),
+        Word::Lit("--until"),
+        Word::Value(&until),
+    ]);
+    words.extend_from_slice(tail);
+    words.extend([Word::Lit("--"), Word::Value(job)]);
+    Some(Next::indoubt(&ctx.invocation, &words))
 }
 
-/// The findings of one comparison; `ids_next` goes to those whose ids an operator acts
-/// on (missing either way: republish, or compensate).
-fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
+fn nexts(ctx: &Context, s: &ReconcileSettings, d: &ReconcileReport) -> Nexts {
+    Nexts {
+        // None when this run wrote the file already.
+        ids_out: match s.ids_out {
+            Some(_) => None,
+            None => window_next(
+                ctx,
+                s,
+                d,
+                &[Word::Lit("reconcile")],
+                &[Word::Lit("--ids-out"), Word::Lit(IDS_OUT_FILE)],
+            ),
+        },
+        republish: match s.republish {
+            true => window_next(
+                ctx,
+                s,
+                d,
+                &[Word::Lit("resolve"), Word::Lit("reconcile")],
+                &[Word::Lit("--dry-run")],
+            ),
+            false => None,
+        },
+    }
+}
+
+/// The findings of one comparison; the next commands go to those whose ids an operator
+/// acts on (missing either way: republish, or compensate).
+fn assess(d: &ReconcileReport, next: &Nexts) -> Vec<Finding> {
     let window = format!(
         "[{}, {})",
         d.compared_from.format("%Y-%m-%d %H:%M:%S"),
@@ -558,8 +612,11 @@ fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
                 format_duration(Duration::from_secs(d.settle_seconds))
             ),
         ))
-        .advice("republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost");
-        missing.next = ids_next.cloned();
+        .advice(match next.republish {
+            Some(_) => "publish them again from the source of truth (the job's republish: query); then find why the publish was lost",
+            None => "republish them from the source of truth (the outbox, or the ids in --ids-out); then find why the publish was lost",
+        });
+        missing.next = next.republish.clone().or_else(|| next.ids_out.clone());
         findings.push(missing);
     }
     if d.not_judged_count > 0 {
@@ -590,7 +647,7 @@ fn assess(d: &ReconcileReport, ids_next: Option<&Next>) -> Vec<Finding> {
                 format!("{count} {message}"),
             ));
             if code == codes::MISSING_IN_DATABASE {
-                finding.next = ids_next.cloned();
+                finding.next = next.ids_out.clone();
             }
             findings.push(finding);
         }
@@ -748,6 +805,65 @@ fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseab
         }
         Ok(())
     })
+}
+
+/// The `missing` ids of an `--ids-out` file (its fields unescaped), each once, in file
+/// order; a line with no tab is an id by itself (a list made some other way).
+pub(crate) fn missing_in_ids_file(text: &str) -> Result<Vec<String>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut ids = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let id = match line.split_once('\t') {
+            Some(("missing", field)) => {
+                unescape_field(field).with_context(|| format!("line {}: {line:?}", n + 1))?
+            }
+            Some(_) => continue,
+            None if line.trim().is_empty() => continue,
+            None => line.to_string(),
+        };
+        if seen.insert(id.clone()) {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+/// An `--ids-out` field back to its text: what `ids_field` escaped.
+fn unescape_field(field: &str) -> Result<String> {
+    let mut out = String::with_capacity(field.len());
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push('\\'),
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                let code = u8::from_str_radix(&hex, 16)
+                    .map_err(|_| anyhow::anyhow!("\\x{hex} is no escape of --ids-out"))?;
+                out.push(code as char);
+            }
+            Some('u') => {
+                let rest: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                let code = rest
+                    .strip_prefix('{')
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| anyhow::anyhow!("\\u{rest}}} is no escape of --ids-out"))?;
+                out.push(code);
+            }
+            other => anyhow::bail!(
+                "\\{} is no escape of --ids-out",
+                other.map_or(String::new(), String::from)
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// One field of an `--ids-out` line: backslash, tab, line feed and carriage return as
@@ -971,7 +1087,26 @@ mod golden;
 
 #[cfg(test)]
 mod tests {
-    use super::ids_field;
+    use super::{ids_field, missing_in_ids_file};
+
+    #[test]
+    fn an_ids_out_file_reads_back_to_the_same_missing_ids() {
+        let ids = [
+            "4711",
+            "a\tb\nmissing\tforged",
+            "c:\\x\r",
+            "\u{1}\u{7f}\u{85}\u{2028}заказ",
+        ];
+        let mut file: String = ids
+            .iter()
+            .map(|id| format!("missing\t{}\n", ids_field(id)))
+            .collect();
+        file.push_str("extra\t9\nduplicated\t4711\t2\nmissing\t4711\n\n5000\n");
+        let mut expected: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        expected.push("5000".into());
+        assert_eq!(missing_in_ids_file(&file).unwrap(), expected);
+        assert!(missing_in_ids_file("missing\tbad\\q\n").is_err());
+    }
 
     #[test]
     fn ids_out_fields_cannot_forge_lines_or_fields() {

@@ -106,7 +106,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
                     "nothing sent: {} skipped row(s) have a NULL {what} ({}: {}): no relay publishes those",
                     ids.len(),
                     column.map_or("?", String::as_str),
-                    first(ids)
+                    super::first_ids(ids, FIRST)
                 ),
                 "look at those rows in the service that wrote them; publish or delete them there".into(),
             );
@@ -170,7 +170,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
                 "{} skipped (unpublished below the highest published id, older than {}): {}",
                 skipped.rows.len(),
                 crate::units::format_duration(o.settle.value),
-                first(&skipped.rows.iter().map(|p| p.id.clone()).collect::<Vec<_>>())
+                super::first_ids(&skipped.rows.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), FIRST)
             ),
         )
         .field("topic", shown!("{}", s.topic.describe()))
@@ -226,20 +226,6 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
     let (findings, recorded) = Recorded::of(done);
     data.recorded = recorded;
     super::finish(ctx, "resolve outbox", report_target, findings, data)
-}
-
-/// The first ids, and how many more.
-fn first(ids: &[String]) -> String {
-    let mut out = ids
-        .iter()
-        .take(FIRST)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if ids.len() > FIRST {
-        out.push_str(&format!(", … ({} more)", ids.len() - FIRST));
-    }
-    out
 }
 
 impl TableView for ResolveOutboxReport {

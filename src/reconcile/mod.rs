@@ -5,5 +5,6 @@ pub mod compare;
 pub mod db;
 pub mod ids;
 pub mod json_pointer;
+pub mod republish;
 pub mod spill;
 pub mod topic;

@@ -386,6 +386,26 @@ pub async fn read(
         });
     }
 
+    read_ranges(
+        topic, id_from, window, ranges, timeout, budget, progress, note,
+    )
+    .await
+}
+
+/// Reads `ranges` of the topic's partitions (read_committed), the ids sorted into the
+/// window's and the others by `window`.
+#[allow(clippy::too_many_arguments)]
+async fn read_ranges(
+    topic: &Topic,
+    id_from: &IdFrom,
+    window: &Window,
+    ranges: Vec<Range>,
+    timeout: Duration,
+    budget: &Arc<Budget>,
+    progress: &(dyn Fn(u64) + Sync),
+    note: &(dyn Fn(String) + Sync),
+) -> Result<TopicSide> {
+    let (cluster, tps, name) = (&topic.cluster, &topic.tps, topic.name.as_str());
     // Parsers on the blocking pool, one per core; past 8 the fetches, not the parsing,
     // set the pace. The fetches stay on this task.
     let parsers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
@@ -505,4 +525,114 @@ impl TopicSide {
             })
             .with_context(|| format!("partition {}", work.partition))
     }
+}
+
+/// Where a look for ids starts in each partition.
+#[derive(Debug, Clone)]
+pub enum Since {
+    /// The first message at or after this time (ms).
+    Time(i64),
+    /// These offsets (where an earlier look ended); a partition not named from its start.
+    Offsets(BTreeMap<i32, i64>),
+}
+
+/// Which of some ids a topic names.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Named by a message up to a last stable offset (read_committed): published.
+    pub seen: std::collections::HashSet<String>,
+    /// Named by a message past a last stable offset (a transaction still open, or not yet
+    /// known to be decided): neither published nor not.
+    pub past_lso: std::collections::HashSet<String>,
+    /// Where this look ended in each partition (the last stable offsets it read to).
+    pub ends: BTreeMap<i32, i64>,
+    pub messages: u64,
+}
+
+/// Which of `ids` the topic names from `since` to its last stable offsets now, and which
+/// are named past them. What it reads is bounded by `budget` as a comparison's ids are.
+pub async fn find(
+    topic: &Topic,
+    id_from: &IdFrom,
+    since: &Since,
+    ids: &std::collections::HashSet<String>,
+    timeout: Duration,
+    budget: &Arc<Budget>,
+) -> Result<Found> {
+    let everything = Window {
+        since_ms: 0,
+        until_ms: i64::MAX,
+        slack: Duration::ZERO,
+    };
+    let quiet = |_: u64| {};
+    let no_note = |_: String| {};
+    let side = match since {
+        Since::Time(ms) => {
+            let window = Window {
+                since_ms: *ms,
+                ..everything.clone()
+            };
+            read(topic, id_from, &window, timeout, budget, &quiet, &no_note).await?
+        }
+        Since::Offsets(starts) => {
+            let ranges = topic
+                .tps
+                .iter()
+                .map(|(_, p)| Range {
+                    partition: *p,
+                    // Past what retention deleted since: that part was read before.
+                    start: starts
+                        .get(p)
+                        .copied()
+                        .unwrap_or(0)
+                        .max(topic.log_starts[p])
+                        .min(topic.ends[p]),
+                    end: topic.ends[p],
+                })
+                .collect();
+            read_ranges(
+                topic,
+                id_from,
+                &everything,
+                ranges,
+                timeout,
+                budget,
+                &quiet,
+                &no_note,
+            )
+            .await?
+        }
+    };
+    let past = read_past_lso(topic, id_from, budget).await?;
+    let mut found = Found {
+        ends: topic.ends.clone(),
+        messages: side.messages,
+        ..Found::default()
+    };
+    for list in [side.window, side.outside] {
+        members(list, ids, &mut found.seen)?;
+    }
+    members(past.ids, ids, &mut found.past_lso)?;
+    Ok(found)
+}
+
+/// Adds to `out` the members of `ids` that `list` holds.
+fn members(
+    list: IdList,
+    ids: &std::collections::HashSet<String>,
+    out: &mut std::collections::HashSet<String>,
+) -> Result<()> {
+    let (mut numbers, mut texts) = list.into_sorted()?;
+    while let Some(n) = numbers.pop()? {
+        let n = n.to_string();
+        if ids.contains(&n) {
+            out.insert(n);
+        }
+    }
+    while let Some(t) = texts.pop()? {
+        if ids.contains(&*t) {
+            out.insert(t.into());
+        }
+    }
+    Ok(())
 }

@@ -41,6 +41,7 @@ pub enum CommandSettings {
     ResolveDbos(Box<super::dbos::ResolveDbosSettings>),
     ResolveSaga(Box<super::saga::ResolveSagaSettings>),
     ResolveOutbox(Box<super::republish::ResolveOutboxSettings>),
+    ResolveReconcile(Box<super::republish::ResolveReconcileSettings>),
     AuditList(AuditListSettings),
     AuditVerify(AuditLog),
     AuditReseal {
@@ -203,6 +204,9 @@ fn command(
         }
         Command::Resolve(ResolveCommand::Outbox(a)) => {
             S::ResolveOutbox(Box::new(super::republish::resolve_outbox(t, a)?))
+        }
+        Command::Resolve(ResolveCommand::Reconcile(a)) => {
+            S::ResolveReconcile(Box::new(super::republish::resolve_reconcile(t, a)?))
         }
         Command::Resolve(ResolveCommand::Camunda(a)) => {
             S::ResolveCamunda(Box::new(super::camunda::resolve_camunda(t, a)?))

@@ -97,6 +97,16 @@ const SECTIONS: &[(&str, &str, &[Key])] = &[
             reg("settle", &defaults::RECONCILE_SETTLE),
             reg("slack", &defaults::RECONCILE_SLACK),
             reg("check", &defaults::RECONCILE_CHECK),
+            plain("republish", Kind::Mapping, "how `indoubt resolve reconcile` builds the messages of the ids missing in the topic (see reconcile.NAME.republish)"),
+        ],
+    ),
+    (
+        "reconcile.NAME.republish",
+        "The messages of a job's ids missing in its topic, built from the source of truth, for indoubt resolve reconcile to publish them to the job's topic and cluster.",
+        &[
+            plain("query", Kind::Text, "takes $1 = the ids (text[]: cast it, e.g. id = ANY($1::text[]::bigint[])); returns a row per id it finds: column id, value and optionally key, every other column a header of its name (bytea as it is; text, json, integers and uuid as text); the message must carry the id where the job's id_from reads it (a key or header the query leaves out is set to the id)"),
+            plain("transactional_id", Kind::Text, "the transactional.id of resolve reconcile --transactional (default indoubt-republish-NAME)"),
+            reg("message_timeout", &defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT),
         ],
     ),
     (
@@ -451,6 +461,10 @@ mod tests {
             ("kafka.NAME", "kafka:\n  a:\n    nope: 1\n"),
             ("mysql.NAME", "mysql:\n  a:\n    nope: 1\n"),
             ("reconcile.NAME", "reconcile:\n  a:\n    nope: 1\n"),
+            (
+                "reconcile.NAME.republish",
+                "reconcile:\n  a:\n    republish:\n      query: q\n      nope: 1\n",
+            ),
             ("outbox.NAME", "outbox:\n  a:\n    nope: 1\n"),
             (
                 "outbox.NAME.publish",

@@ -18,6 +18,7 @@ pub mod mysql;
 pub mod pg;
 pub mod probe;
 pub mod reconcile;
+pub mod reconcile_args;
 pub mod republish;
 pub mod resolution;
 pub mod saga;

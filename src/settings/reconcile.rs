@@ -37,6 +37,8 @@ pub struct ReconcileSettings {
     /// query, topic, ids, targets, settle or slack), so a next command naming the job
     /// (with a window of its own) compares the same.
     pub job_as_configured: bool,
+    /// The job has a republish: query (`resolve reconcile` can publish its missing ids).
+    pub republish: bool,
     pub pg: PgTarget,
     pub kafka: Cluster,
     pub query: String,

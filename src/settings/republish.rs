@@ -1,9 +1,12 @@
-//! `resolve outbox`: the outbox of the config, the messages its relay makes of a row
-//! (topic, key, value, headers, the id header) and the cluster and producer it publishes
-//! with, resolved and checked for sense before anything is read.
+//! `resolve outbox` and `resolve reconcile`: the outbox of the config, the messages its
+//! relay makes of a row (topic, key, value, headers, the id header), or the reconcile job
+//! and its republish query; the cluster and producer they publish with, resolved and
+//! checked for sense before anything is read.
 
 use super::kafka::{cluster, Cluster};
 use super::pg::{outbox, Outbox};
+use super::reconcile::ReconcileSettings;
+use super::reconcile_args::ReconcileArgs;
 use super::targets::Targets;
 use crate::config::OutboxLayout;
 use crate::error::hinted;
@@ -11,6 +14,7 @@ use crate::kafka::librdkafka::ProducerSettings;
 use crate::pg::republish::Layout;
 use crate::settings::defaults;
 use anyhow::Result;
+use std::path::PathBuf;
 
 /// Where a row's message goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,6 +146,87 @@ pub fn resolve_outbox(
         layout,
         id_header,
         producer,
+        confirm: super::resolution::confirm(t, args.confirm),
+    })
+}
+
+/// `resolve reconcile JOB`: the comparison that finds the missing ids (the job's, its
+/// window as given), where the ids come from, and how they are published again.
+pub struct ResolveReconcileSettings {
+    pub compare: ReconcileSettings,
+    pub job: String,
+    /// The ids from an `--ids-out` file instead of a comparison now.
+    pub ids_from: Option<PathBuf>,
+    /// Takes $1 = the ids (text[]); a row per id: id, value, optionally key, headers.
+    pub query: String,
+    /// Where the job reads a message's id, as it spells it (`json:/order_id`).
+    pub id_from_text: String,
+    pub producer: ProducerSettings,
+    pub confirm: super::resolution::Confirm,
+}
+
+pub fn resolve_reconcile(
+    t: &Targets,
+    args: crate::cli::ResolveReconcileArgs,
+) -> Result<ResolveReconcileSettings> {
+    let Some(job) = t.config.config.reconcile.get(&args.job) else {
+        return Err(hinted(
+            format!("no reconcile job named {:?} in the config", args.job),
+            "name a job of the config (reconcile: NAME:); `indoubt config show` lists them",
+        ));
+    };
+    let Some(republish) = &job.republish else {
+        return Err(hinted(
+            format!("reconcile job {} has no republish: section", args.job),
+            "give it a query that builds the messages from the source of truth under reconcile: NAME: republish: query: (takes $1 = the ids as text[]; see `man 5 indoubt-config`)",
+        ));
+    };
+    let compare = super::reconcile_args::reconcile(
+        t,
+        ReconcileArgs {
+            job: Some(args.job.clone()),
+            no_progress: true,
+            pg: None,
+            query: None,
+            kafka: args.kafka,
+            topic: None,
+            id_from: None,
+            since: args.since,
+            until: args.until,
+            settle: None,
+            slack: None,
+            count_only: false,
+            ids_out: None,
+            show: defaults::RECONCILE_SHOW.number() as usize,
+            memory: None,
+            spill_dir: None,
+            query_timeout: None,
+        },
+    )?;
+    let transactional_id = match args.transactional {
+        true => Some(
+            republish
+                .transactional_id
+                .clone()
+                .unwrap_or_else(|| format!("indoubt-republish-{}", args.job)),
+        ),
+        false => None,
+    };
+    let id_from_text = super::reconcile::parameters(Some(&args.job), Some(job), None)
+        .id_from
+        .value;
+    Ok(ResolveReconcileSettings {
+        compare,
+        id_from_text,
+        job: args.job,
+        ids_from: args.ids_from,
+        query: republish.query.clone(),
+        producer: ProducerSettings {
+            message_timeout: republish
+                .message_timeout
+                .unwrap_or(defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT.duration()),
+            transactional_id,
+        },
         confirm: super::resolution::confirm(t, args.confirm),
     })
 }

@@ -38,6 +38,7 @@ mod reconcile_spill;
 mod resolve_kafka;
 mod resolve_outbox;
 mod resolve_pg;
+mod resolve_reconcile;
 mod resolve_tm;
 mod resolve_tm_mysql;
 mod saga;

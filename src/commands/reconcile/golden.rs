@@ -117,12 +117,12 @@ fn report() -> Report<ReconcileReport> {
     let s = settings();
     assert!(s.job_as_configured, "the job runs as the config has it");
     let data = data(s.show);
-    let next = ids_out_next(&ctx, &s, &data);
+    let next = nexts(&ctx, &s, &data);
     assert!(
-        next.is_some(),
-        "a job run as configured has an --ids-out next"
+        next.ids_out.is_some() && next.republish.is_none(),
+        "a job run as configured has an --ids-out next, and no republish one without a republish: query"
     );
-    let findings = assess(&data, next.as_ref());
+    let findings = assess(&data, &next);
     let target = Target {
         name: Some("prod-orders".into()),
         kind: "reconcile".into(),

@@ -12,6 +12,7 @@ pub mod modulith;
 pub mod mysql;
 pub mod outbox;
 pub mod pg;
+pub mod reconcile;
 pub mod republish;
 pub mod saga;
 pub mod seata;

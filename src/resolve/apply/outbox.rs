@@ -231,6 +231,7 @@ impl Rows for OutboxRows<'_> {
 
     fn words(&self) -> &'static Words {
         &Words {
+            of: "row(s)",
             settled: "delivered and marked published",
             not_delivered: "NOT delivered, left unpublished",
             not_settled: "delivered but not marked (changed or published meanwhile, or marking failed: the relay may send them again, with the same id)",

@@ -59,6 +59,8 @@ pub trait Rows {
 
 /// How an outcome names the rows settled, not delivered and delivered but not settled.
 pub struct Words {
+    /// What is counted: "row(s)", "id(s)".
+    pub of: &'static str,
     /// "delivered and marked published"
     pub settled: &'static str,
     /// "NOT delivered, left unpublished"
@@ -123,7 +125,7 @@ impl Tally {
     /// sent, with every row in `result`.
     pub fn applied(self, of: usize, words: &Words, stopped: Option<String>) -> Applied {
         let delivered = self.delivered.len();
-        let mut detail = format!("{delivered} of {of} row(s) {}", words.settled);
+        let mut detail = format!("{delivered} of {of} {} {}", words.of, words.settled);
         if !self.not_settled.is_empty() {
             detail.push_str(&format!(
                 "; {} {}",

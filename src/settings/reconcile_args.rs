@@ -1,4 +1,4 @@
-//! `reconcile`'s arguments, resolved into its settings: the job in force, its fields with
+//! `reconcile`'s arguments (its clap struct), resolved into its settings: the job in force, its fields with
 //! the flags over them (`settings::reconcile::parameters`, which `config show` shares),
 //! both targets, the window, the memory budget.
 
@@ -209,6 +209,7 @@ pub fn reconcile(t: &Targets, args: ReconcileArgs) -> Result<ReconcileSettings> 
         || !k.properties.is_empty();
     Ok(ReconcileSettings {
         job_as_configured: job_name.is_some() && !overridden,
+        republish: job.is_some_and(|j| j.republish.is_some()),
         job: job_name,
         pg,
         kafka,
