@@ -1,5 +1,6 @@
 //! What the Kafka commands share: opening the cluster for a target (once per check run),
-//! and the findings for topics the cluster refused to describe.
+//! the findings for topics the cluster refused to describe, and the producer's login
+//! checked before a republish is confirmed.
 
 use crate::codes;
 use crate::context::Context;
@@ -13,6 +14,30 @@ use crate::settings::probe::planned;
 use anyhow::Result;
 use kafka_protocol::error::ResponseError;
 use std::collections::BTreeMap;
+
+/// What librdkafka's producer will be told, checked now (a keytab it cannot use, TLS
+/// material that does not load: refused before the confirmation, not after the intent),
+/// and the OAUTHBEARER token it presents, fetched now.
+pub async fn producer_login(
+    ctx: &Context,
+    client: &crate::kafka::config::ClientConfig,
+    producer: &crate::kafka::librdkafka::ProducerSettings,
+) -> Result<Option<crate::kafka::token::Token>> {
+    use crate::kafka::security::Mechanism;
+    crate::kafka::librdkafka::producer(client, producer).map_err(|e| {
+        crate::error::hinted(
+            format!("the producer cannot connect as configured: {e:#}"),
+            "the producer is librdkafka's: the connection settings that refuse it are named above",
+        )
+    })?;
+    Ok(match client.security.sasl.as_ref() {
+        Some(sasl) if sasl.mechanism == Mechanism::OAuthBearer => match &sasl.oauthbearer {
+            Some(bearer) => Some(bearer.token(ctx.timeout).await?),
+            None => None,
+        },
+        _ => None,
+    })
+}
 
 /// The cluster of a target, with the metadata of `topics` (None: every topic); in a
 /// check run opened once for the target's checks that ask the same of it.

@@ -8,7 +8,6 @@
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::security::Mechanism;
 use crate::pg::republish::{self, Skipped};
 use crate::pg::session;
 use crate::report::evidence::Block;
@@ -140,13 +139,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         );
         return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
     }
-    let token = match s.cluster.client.security.sasl.as_ref() {
-        Some(sasl) if sasl.mechanism == Mechanism::OAuthBearer => match &sasl.oauthbearer {
-            Some(bearer) => Some(bearer.token(ctx.timeout).await?),
-            None => None,
-        },
-        _ => None,
-    };
+    let token = super::kafka_common::producer_login(ctx, &s.cluster.client, &s.producer).await?;
     let mark = republish::mark_statement(&s.layout, &types);
     let plan = Plan {
         decision: "publish",

@@ -8,7 +8,6 @@
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::kafka::security::Mechanism;
 use crate::reconcile::topic::{self, Since};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
@@ -171,13 +170,7 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
         .advice("an id in the topic now needs nothing; for the others fix the republish query (its message must carry the id where the job reads it) or the source");
         return super::finish(ctx, "resolve reconcile", report_target, vec![finding], data);
     }
-    let token = match c.kafka.client.security.sasl.as_ref() {
-        Some(sasl) if sasl.mechanism == Mechanism::OAuthBearer => match &sasl.oauthbearer {
-            Some(bearer) => Some(bearer.token(ctx.timeout).await?),
-            None => None,
-        },
-        _ => None,
-    };
+    let token = super::kafka_common::producer_login(ctx, &c.kafka.client, &s.producer).await?;
     let query = source.query();
     let transactional = s
         .producer

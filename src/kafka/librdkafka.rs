@@ -2,11 +2,12 @@
 //! client id, TLS material and SASL credentials indoubt's own client connects with, so
 //! the producer connects wherever indoubt does. TLS material is read by indoubt (PEM of
 //! every form, inline PEM, PKCS#12 stores) and handed over as PEM in memory: librdkafka
-//! never reads a file or a password of its own.
+//! never reads a file or a password of its own. GSSAPI goes through Cyrus SASL with the
+//! process's ticket cache, and librdkafka never runs kinit.
 
 use super::config::ClientConfig;
 use super::secure;
-use super::security::{Mechanism, Security};
+use super::security::{Credentials, Kerberos, Mechanism, Security};
 use crate::tls::TlsError;
 use anyhow::{anyhow, bail, Result};
 use openssl::x509::X509;
@@ -110,7 +111,40 @@ fn security(s: &Security, entries: &mut Vec<(&'static str, String)>) -> Result<b
             Ok(true)
         }
         Mechanism::Gssapi => {
-            bail!("the producer does not speak GSSAPI yet: librdkafka needs Cyrus SASL and its own Kerberos ticket handling")
+            let kerberos = sasl
+                .kerberos
+                .as_ref()
+                .ok_or_else(|| anyhow!("GSSAPI without its Kerberos settings"))?;
+            gssapi(kerberos, entries)?;
+            Ok(false)
+        }
+    }
+}
+
+/// GSSAPI through Cyrus SASL: tickets from the process's ticket cache only (KRB5CCNAME,
+/// or the library's default), the one cache Cyrus reads. librdkafka would run kinit to
+/// refresh them (into that same cache, which may be the user's own): never, relogin is
+/// off, as indoubt runs no command to get tickets. A keytab, which indoubt's own client
+/// reads into a private in-memory cache, cannot be handed over without writing a cache.
+fn gssapi(kerberos: &Kerberos, entries: &mut Vec<(&'static str, String)>) -> Result<()> {
+    match &kerberos.credentials {
+        Credentials::Keytab { keytab, principal } => bail!(
+            "the producer cannot log in from a keytab: librdkafka's Kerberos (Cyrus SASL) takes tickets only from the process's ticket cache (KRB5CCNAME), which it would fill by running kinit; get tickets into a cache of your own (KRB5CCNAME=FILE:/path/of/yours kinit -k -t {} {principal}) and leave sasl.kerberos.keytab unset",
+            keytab.display()
+        ),
+        Credentials::TicketCache {
+            cache: Some(cache),
+            ..
+        } if std::env::var("KRB5CCNAME").ok().as_deref() != Some(cache.as_str()) => bail!(
+            "the producer reads only the ticket cache KRB5CCNAME names (librdkafka's Cyrus SASL takes no other): set KRB5CCNAME={cache} rather than naming the cache in the config"
+        ),
+        Credentials::TicketCache { principal, .. } => {
+            entries.push(("sasl.kerberos.service.name", kerberos.service_name.clone()));
+            if let Some(principal) = principal {
+                entries.push(("sasl.kerberos.principal", principal.clone()));
+            }
+            entries.push(("sasl.kerberos.min.time.before.relogin", "0".into()));
+            Ok(())
         }
     }
 }

@@ -70,7 +70,7 @@ fn java_args(dir: &Path) -> Vec<String> {
 }
 
 /// A ticket cache filled by kinit from the lab's client keytab.
-fn kinit(cache: &Path) {
+pub(crate) fn kinit(cache: &Path) {
     let out = Command::new("kinit")
         .env("KRB5_CONFIG", lab("INDOUBT_LAB_KRB5_CONFIG"))
         .args(["-k", "-t", &lab("INDOUBT_LAB_KRB5_KEYTAB"), "-c"])

@@ -490,3 +490,68 @@ fn a_debezium_outbox_goes_to_outbox_event_and_its_aggregatetype_keyed_by_aggrega
     assert_eq!(seen[0].headers["eventType"], "OrderCreated");
     assert_eq!(seen[0].value, "{\"id\": 7}");
 }
+
+#[test]
+fn the_producer_logs_in_with_gssapi_from_the_ticket_cache_and_refuses_a_keytab() {
+    let o = Outbox::new(&plaintext(), "");
+    let dir = tempfile::tempdir().unwrap();
+    let audit = o.audit.to_string_lossy().into_owned();
+    let gssapi = [
+        "-b".to_string(),
+        lab("INDOUBT_LAB_KAFKA_GSSAPI_BOOTSTRAP"),
+        "-X".into(),
+        "security.protocol=SASL_PLAINTEXT".into(),
+        "-X".into(),
+        "sasl.mechanism=GSSAPI".into(),
+        "-X".into(),
+        "sasl.kerberos.service.name=kafka".into(),
+    ];
+    let resolve = |cache: &std::path::Path, extra: &[String]| {
+        run(indoubt()
+            .env("KRB5_CONFIG", lab("INDOUBT_LAB_KRB5_CONFIG"))
+            .env("KRB5CCNAME", format!("FILE:{}", cache.display()))
+            .args(["-o", "json", "--config"])
+            .arg(&o.config)
+            .args(["resolve", "outbox", "orders", "--audit-log", &audit])
+            .args(&gssapi)
+            .args(extra)
+            .args(["--yes", "--reason", "INC-47"]))
+    };
+    // A keytab: librdkafka could only use it through a kinit into the process's cache.
+    let none = dir.path().join("none");
+    let keytab = resolve(
+        &none,
+        &[
+            "-X".into(),
+            format!("sasl.kerberos.keytab={}", lab("INDOUBT_LAB_KRB5_KEYTAB")),
+            "-X".into(),
+            format!(
+                "sasl.kerberos.principal={}",
+                lab("INDOUBT_LAB_KRB5_PRINCIPAL")
+            ),
+        ],
+    );
+    assert_eq!(keytab.code, 3, "{}\n{}", keytab.stdout, keytab.stderr);
+    assert!(
+        keytab
+            .stderr
+            .contains("the producer cannot log in from a keytab"),
+        "{}",
+        keytab.stderr
+    );
+    assert!(!none.exists(), "no ticket cache was written");
+    assert!(o.published().is_empty() && o.audit_records().is_empty());
+    // The tickets kinit got: the rows go, and are marked.
+    let cache = dir.path().join("cache");
+    crate::kafka_gssapi::kinit(&cache);
+    let done = resolve(&cache, &[]);
+    assert_eq!(done.code, 0, "{}\n{}", done.stdout, done.stderr);
+    assert_eq!(o.published(), [20, 35]);
+    let seen = consumed(
+        &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+        &o.topic,
+        3,
+        "read_committed",
+    );
+    assert_eq!(seen.len(), 2, "{seen:#?}");
+}
