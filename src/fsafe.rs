@@ -194,6 +194,42 @@ pub fn open_read(path: &Path, what: &str) -> Result<Option<File>> {
     Ok(Some(file))
 }
 
+/// Reads a data file the operator names (`resolve reconcile --ids-from`), whole: a
+/// regular file, never a link (one planted in a shared directory would make indoubt read
+/// any file the operator can, and send its lines on as ids), nor a FIFO or a device (one
+/// hangs the open or the read, the other never ends), of at most `limit` bytes.
+#[allow(clippy::disallowed_methods)] // read-only, but O_NOFOLLOW needs OpenOptions
+pub fn read_input(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32)
+        .open(path)
+        .map_err(|e| opened(path, what, e))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("looking at the {what} {}", path.display()))?;
+    if !meta.is_file() {
+        return Err(refused(
+            format!("the {what} {} is not a regular file", path.display()),
+            "name a file (a FIFO, a device or a directory is not read)",
+        ));
+    }
+    if meta.len() > limit {
+        return Err(refused(
+            format!(
+                "the {what} {} holds {} bytes: more than the {limit} read",
+                path.display(),
+                meta.len()
+            ),
+            "split it",
+        ));
+    }
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, limit), &mut bytes)
+        .with_context(|| format!("reading the {what} {}", path.display()))?;
+    Ok(bytes)
+}
+
 /// A file indoubt read its settings or secrets from, whole: its text (a `String`, or the
 /// bytes of a file that need not be UTF-8, as a service file).
 #[derive(Debug)]

@@ -410,7 +410,7 @@ fn outbox_findings(
             )
             .evidence("skipped_ids", state.skipped_ids.clone())
             .advice(match o.publish {
-                true => "publish them now with their ids (the dry run shows each message); make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor",
+                true => "publish them now with their ids (the dry run shows the rows and how each message is made); make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor",
                 false => "publish them now (say how under outbox: NAME: publish:, and `indoubt resolve outbox` does, with their ids); make the relay select WHERE published_at IS NULL (or use CDC) instead of a monotonic id cursor",
             })
             .next(match o.publish {

@@ -809,18 +809,23 @@ fn write_ids(path: &std::path::Path, classes: &Classes, unparseable: &[Unparseab
 
 /// The `missing` ids of an `--ids-out` file (its fields unescaped), each once, in file
 /// order; a line with no tab is an id by itself (a list made some other way).
-pub(crate) fn missing_in_ids_file(text: &str) -> Result<Vec<String>> {
+pub(crate) fn missing_in_ids_file(bytes: &[u8]) -> Result<Vec<String>> {
     let mut seen = std::collections::HashSet::new();
     let mut ids = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let at = || format!("line {}", n + 1);
+        let line = std::str::from_utf8(line).map_err(|_| anyhow::anyhow!("{}: not UTF-8", at()))?;
+        // A file saved with CRLF line ends (a tab in an id is written escaped, so is \r).
+        let line = line.strip_suffix('\r').unwrap_or(line);
         let id = match line.split_once('\t') {
-            Some(("missing", field)) => {
-                unescape_field(field).with_context(|| format!("line {}: {line:?}", n + 1))?
-            }
+            Some(("missing", field)) => unescape_field(field).with_context(at)?,
             Some(_) => continue,
             None if line.trim().is_empty() => continue,
             None => line.to_string(),
         };
+        if id.is_empty() {
+            anyhow::bail!("{}: an empty id", at());
+        }
         if seen.insert(id.clone()) {
             ids.push(id);
         }
@@ -1104,8 +1109,10 @@ mod tests {
         file.push_str("extra\t9\nduplicated\t4711\t2\nmissing\t4711\n\n5000\n");
         let mut expected: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
         expected.push("5000".into());
-        assert_eq!(missing_in_ids_file(&file).unwrap(), expected);
-        assert!(missing_in_ids_file("missing\tbad\\q\n").is_err());
+        assert_eq!(missing_in_ids_file(file.as_bytes()).unwrap(), expected);
+        for bad in [&b"missing\tbad\\q\n"[..], b"missing\t\n", b"4711\n\xff\n"] {
+            assert!(missing_in_ids_file(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -27,6 +27,9 @@ use std::time::Duration;
 /// How many ids the confirmation and the report name.
 const FIRST: usize = 10;
 
+/// The largest --ids-from file read: 100,000,000 ids of 10 bytes, a memory bound.
+const IDS_FROM_LIMIT: u64 = 1 << 30;
+
 #[derive(Debug, Serialize)]
 pub(crate) struct ResolveReconcileReport {
     job: String,
@@ -80,9 +83,8 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
         })?;
     let candidates = match &s.ids_from {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading --ids-from {}", path.display()))?;
-            super::reconcile::missing_in_ids_file(&text)
+            let bytes = crate::fsafe::read_input(path, "--ids-from file", IDS_FROM_LIMIT)?;
+            super::reconcile::missing_in_ids_file(&bytes)
                 .with_context(|| format!("reading --ids-from {}", path.display()))?
         }
         None => super::reconcile::missing_ids(ctx, c).await?.1,

@@ -99,6 +99,14 @@ pub async fn prepare(session: &Session, sql: &str) -> Result<RepublishQuery> {
                 .join(", ")
         );
     };
+    // The id is compared with the ids asked for, as text: a text, an integer or a uuid.
+    let id_type = statement.columns()[id].type_();
+    if [Type::BYTEA, Type::JSON, Type::JSONB].contains(id_type) {
+        bail!(
+            "column \"id\" of the republish query is {}: return the id as text (id::text AS id)",
+            id_type.name()
+        );
+    }
     let key = column("key");
     let headers = statement
         .columns()

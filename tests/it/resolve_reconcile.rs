@@ -255,10 +255,11 @@ fn ids_from_a_file_that_meanwhile_appeared_in_the_topic_are_left_out() {
 
 #[test]
 fn what_cannot_be_sent_is_found_before_anything_is() {
-    // An order whose source row is gone, and one whose message would not carry its id
-    // where the job reads it: left out, said why; the others go.
+    // An order whose source row is gone, one whose message would not carry its id where
+    // the job reads it, one whose value is NULL (a tombstone) and one the query returns
+    // twice: left out, said why; the other goes.
     let job = Job::new(
-        "SELECT id::text AS id, CASE WHEN id = 12 THEN '{}' ELSE json_build_object('order_id', id)::text END AS value FROM orders WHERE id = ANY($1::text[]::bigint[])",
+        "SELECT id::text AS id, CASE WHEN id = 12 THEN '{}' WHEN id = 23 THEN NULL ELSE json_build_object('order_id', id)::text END AS value FROM orders WHERE id = ANY($1::text[]::bigint[]) UNION ALL SELECT '28', json_build_object('order_id', 28)::text WHERE '28' = ANY($1)",
     );
     job.db
         .admin()
@@ -266,30 +267,49 @@ fn what_cannot_be_sent_is_found_before_anything_is() {
         .unwrap();
     // 7 is no longer in the window's rows: name it in a file.
     let ids = job.dir.path().join("ids");
-    std::fs::write(&ids, "7\n12\n19\nmissing\t23\nextra\t99\n").unwrap();
+    std::fs::write(&ids, "7\n12\n19\nmissing\t23\nextra\t99\n28\r\n").unwrap();
     let (dry, out) = job.resolve(&["--ids-from", ids.to_str().unwrap(), "--dry-run"]);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(
-        dry["candidates"], 4,
+        dry["candidates"], 5,
         "an extra line is not a missing id: {dry:#}"
     );
-    assert_eq!(dry["ids"], 2, "{dry:#}");
+    assert_eq!(dry["ids"], 1, "{dry:#}");
+    assert_eq!(dry["first_ids"], serde_json::json!(["19"]));
     let left: Vec<&String> = dry["left_out"].as_object().unwrap().keys().collect();
-    assert!(
-        left.iter().any(|w| w.starts_with("no row in the source")),
-        "{left:?}"
-    );
-    assert!(
-        left.iter().any(|w| w.starts_with(
-            "its message would not carry the id where the job reads it (json:/order_id"
-        )),
-        "{left:?}"
-    );
+    for why in [
+        "no row in the source",
+        "its message would not carry the id where the job reads it (json:/order_id",
+        "its value is NULL",
+        "the republish query returned more than one row for it",
+    ] {
+        assert!(left.iter().any(|w| w.starts_with(why)), "{why}: {left:?}");
+    }
+    // --ids-from reads a regular file only: not a link (planted, it could point
+    // anywhere the operator can read), not a FIFO (the open would hang).
+    let link = job.dir.path().join("link");
+    std::os::unix::fs::symlink(&ids, &link).unwrap();
+    let fifo = job.dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (path, says) in [
+        (&link, "is a symbolic link"),
+        (&fifo, "is not a regular file"),
+    ] {
+        let (_, out) = job.resolve(&["--ids-from", path.to_str().unwrap(), "--dry-run"]);
+        assert_eq!(out.code, 3, "{}", out.stderr);
+        assert!(out.stderr.contains(says), "{}", out.stderr);
+    }
     // A query of the wrong shape is refused before anything is read or sent (exit 3).
     for (query, says) in [
         ("SELECT id AS ident, id::text AS value FROM orders WHERE id = ANY($1::text[]::bigint[])", "no column named id or value"),
         ("SELECT id::text AS id, created_at AS value FROM orders WHERE id = ANY($1::text[]::bigint[])", "cast it to text or bytea"),
         ("SELECT id::text AS id, id::text AS value FROM orders WHERE id = ANY($1)", "the ids as text[]"),
+        ("SELECT to_jsonb(id) AS id, id::text AS value FROM orders WHERE id = ANY($1::text[]::bigint[])", "return the id as text"),
+        ("SELECT (id + 1000)::text AS id, id::text AS value FROM orders WHERE id = ANY($1::text[]::bigint[])", "which was not asked for"),
     ] {
         let bad = Job::new(query);
         let (_, out) = bad.resolve(&["--dry-run"]);

@@ -252,8 +252,23 @@ impl Rows for Source {
     /// the job reads it: otherwise the next comparison would find it missing again.
     async fn fetch(&self, chunk: &[String]) -> Result<Vec<Fetched>> {
         let built = source::build(&self.session, &self.query, chunk).await?;
-        let mut by_id: HashMap<String, source::Built> =
-            built.into_iter().map(|b| (b.id.clone(), b)).collect();
+        let asked: HashSet<&str> = chunk.iter().map(String::as_str).collect();
+        let mut by_id: HashMap<String, source::Built> = HashMap::new();
+        let mut twice = HashSet::new();
+        for b in built {
+            // A row of an id not asked for means the query's id is not the id as the job
+            // names it ('0042' for 42): nothing of it could be matched safely.
+            if !asked.contains(b.id.as_str()) {
+                anyhow::bail!(
+                    "the republish query returned a row for id {:?}, which was not asked for: its id column must be the id as the reconcile query names it",
+                    b.id
+                );
+            }
+            if by_id.contains_key(&b.id) {
+                twice.insert(b.id.clone());
+            }
+            by_id.insert(b.id.clone(), b);
+        }
         let d = &self.destination;
         Ok(chunk
             .iter()
@@ -262,9 +277,15 @@ impl Rows for Source {
                     id: id.clone(),
                     why,
                 };
+                if twice.contains(id) {
+                    return left("the republish query returned more than one row for it: which is the event cannot be told".into());
+                }
                 let Some(b) = by_id.remove(id) else {
                     return left("no row in the source (the republish query returned none)".into());
                 };
+                if b.value.is_none() {
+                    return left("its value is NULL: a tombstone, which deletes the key on a compacted topic, is not an event".into());
+                }
                 let mut message = Message {
                     topic: d.topic.clone(),
                     key: b.key,
