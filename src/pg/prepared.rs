@@ -180,6 +180,29 @@ fn conflicts_values() -> String {
         .join(", ")
 }
 
+/// The victims this report is about: those of the prepared transactions kept, and, of the
+/// unmatched ones, those in the databases asked for (all when none is). Victims of a
+/// prepared transaction --database left out are not this report's, nor is an unmatched
+/// victim in another database (its prepared transaction ended between the server's two
+/// looks, as concurrent COMMIT PREPAREDs do).
+fn scope_victims(
+    blocked_by: &mut BTreeMap<Option<RawText>, Vec<(BlockedSession, u32)>>,
+    kept: &BTreeSet<&RawText>,
+    databases: &[String],
+) {
+    blocked_by.retain(|gid, _| gid.as_ref().is_none_or(|g| kept.contains(g)));
+    if databases.is_empty() {
+        return;
+    }
+    if let Some(unmatched) = blocked_by.get_mut(&None) {
+        unmatched.retain(|(s, _)| {
+            s.database
+                .as_ref()
+                .is_some_and(|d| databases.iter().any(|name| d.as_bytes() == name.as_bytes()))
+        });
+    }
+}
+
 /// Sessions the server says a prepared transaction blocks (blocker pid 0), matched to the
 /// prepared transaction holding a granted, conflicting lock on the object they wait for.
 fn blocked_sql() -> String {
@@ -368,9 +391,8 @@ pub async fn collect(
             .push((session_row, db_oid.unwrap_or(0)));
     }
 
-    // Victims of prepared transactions that --database left out are not this report's.
     let kept: BTreeSet<&RawText> = xacts.iter().map(|r| &r.gid).collect();
-    blocked_by.retain(|gid, _| gid.as_ref().is_none_or(|g| kept.contains(g)));
+    scope_victims(&mut blocked_by, &kept, databases);
 
     // Relation oids only mean something inside their own database (0 = shared catalogs).
     let mut wanted: BTreeMap<u32, (Option<RawText>, BTreeSet<u32>)> = BTreeMap::new();
@@ -548,4 +570,53 @@ async fn lookup(session: &Session, oids: &[u32]) -> Result<Vec<(u32, RawText)>> 
     rows.iter()
         .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn victim(pid: i32, database: &str) -> (BlockedSession, u32) {
+        let session = BlockedSession {
+            pid,
+            database: Some(RawText::from(database)),
+            user: None,
+            application: None,
+            state: None,
+            wait_event: None,
+            query_seconds: None,
+            query: None,
+            waits_for: LockWait {
+                locktype: "transactionid".into(),
+                mode: "ShareLock".into(),
+                relation_oid: None,
+                relation: None,
+            },
+        };
+        (session, 0)
+    }
+
+    #[test]
+    fn database_scopes_the_victims_matched_or_not() {
+        let ours = RawText::from("131077_orders_4711");
+        let theirs = RawText::from("other_db_gid");
+        let mut blocked_by = BTreeMap::new();
+        blocked_by.insert(Some(ours.clone()), vec![victim(1, "shop")]);
+        blocked_by.insert(Some(theirs), vec![victim(2, "billing")]);
+        blocked_by.insert(None, vec![victim(3, "shop"), victim(4, "billing")]);
+        let kept: BTreeSet<&RawText> = [&ours].into_iter().collect();
+        let mut scoped = blocked_by.clone();
+        scope_victims(&mut scoped, &kept, &["shop".to_string()]);
+        let pids = |m: &BTreeMap<Option<RawText>, Vec<(BlockedSession, u32)>>| {
+            m.values().flatten().map(|(s, _)| s.pid).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pids(&scoped),
+            [3, 1],
+            "billing's victims, matched or not, are not shop's"
+        );
+        // With no --database every unmatched victim is reported.
+        scope_victims(&mut blocked_by, &kept, &[]);
+        assert_eq!(pids(&blocked_by), [3, 4, 1]);
+    }
 }

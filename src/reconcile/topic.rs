@@ -546,7 +546,6 @@ pub struct Found {
     pub past_lso: std::collections::HashSet<String>,
     /// Where this look ended in each partition (the last stable offsets it read to).
     pub ends: BTreeMap<i32, i64>,
-    pub messages: u64,
 }
 
 /// Which of `ids` the topic names from `since` to its last stable offsets now, and which
@@ -606,7 +605,6 @@ pub async fn find(
     let past = read_past_lso(topic, id_from, budget).await?;
     let mut found = Found {
         ends: topic.ends.clone(),
-        messages: side.messages,
         ..Found::default()
     };
     for list in [side.window, side.outside] {

@@ -117,10 +117,6 @@ impl Tally {
         self.left.push((id.into(), why.into()));
     }
 
-    pub fn delivered(&self) -> usize {
-        self.delivered.len()
-    }
-
     /// The outcome: what was settled, delivered but not settled, not delivered and not
     /// sent, with every row in `result`.
     pub fn applied(self, of: usize, words: &Words, stopped: Option<String>) -> Applied {
