@@ -310,7 +310,10 @@ Exit codes of resolve:
      and the audit trail has no resolution of it (a mistyped or quoted id: the report
      names the closest ones). resolve pg also exits 3 when a
      participants target could not be searched for siblings (what was done, if
-     anything, is in the report)
+     anything, is in the report). resolve outbox and reconcile exit 3 for what they
+     find before anything is sent: a NULL value or key, a topic the cluster lacks, a
+     republish query of the wrong shape or one that fails, a login the producer
+     cannot make
   129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM before the action: nothing
      done (a signal during the action waits for its outcome to be recorded)
 

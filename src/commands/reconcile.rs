@@ -826,6 +826,13 @@ pub(crate) fn missing_in_ids_file(bytes: &[u8]) -> Result<Vec<String>> {
         if id.is_empty() {
             anyhow::bail!("{}: an empty id", at());
         }
+        // PostgreSQL's text holds no NUL: the query would fail for the whole batch.
+        if id.contains('\0') {
+            anyhow::bail!(
+                "{}: an id holding a NUL byte (\\x00), which no database id can be",
+                at()
+            );
+        }
         if seen.insert(id.clone()) {
             ids.push(id);
         }
@@ -1110,7 +1117,12 @@ mod tests {
         let mut expected: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
         expected.push("5000".into());
         assert_eq!(missing_in_ids_file(file.as_bytes()).unwrap(), expected);
-        for bad in [&b"missing\tbad\\q\n"[..], b"missing\t\n", b"4711\n\xff\n"] {
+        for bad in [
+            &b"missing\tbad\\q\n"[..],
+            b"missing\t\n",
+            b"4711\n\xff\n",
+            b"missing\ta\\x00b\n",
+        ] {
             assert!(missing_in_ids_file(bad).is_err(), "{bad:?}");
         }
     }

@@ -95,22 +95,27 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         )
         .advice(advice)
     };
-    for (ids, what, column) in [
+    // Both kinds said at once: fixing one should not reveal the other only on a rerun.
+    let nulls: Vec<Finding> = [
         (&skipped.null_value, "value", Some(&s.layout.value)),
         (&skipped.null_key, "key", s.layout.key.as_ref()),
-    ] {
-        if !ids.is_empty() {
-            let finding = refuse(
-                format!(
-                    "nothing sent: {} skipped row(s) have a NULL {what} ({}: {}): no relay publishes those",
-                    ids.len(),
-                    column.map_or("?", String::as_str),
-                    super::first_ids(ids, FIRST)
-                ),
-                "look at those rows in the service that wrote them; publish or delete them there".into(),
-            );
-            return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
-        }
+    ]
+    .into_iter()
+    .filter(|(ids, _, _)| !ids.is_empty())
+    .map(|(ids, what, column)| {
+        refuse(
+            format!(
+                "nothing sent: {} skipped row(s) have a NULL {what} ({}: {}): no relay publishes those",
+                ids.len(),
+                column.map_or("?", String::as_str),
+                super::first_ids(ids, FIRST)
+            ),
+            "look at those rows in the service that wrote them; publish or delete them there".into(),
+        )
+    })
+    .collect();
+    if !nulls.is_empty() {
+        return super::finish(ctx, "resolve outbox", report_target, nulls, data);
     }
     let topics: Vec<String> = match &s.topic {
         TopicRule::Fixed(t) => vec![t.clone()],

@@ -254,21 +254,24 @@ fn in_a_transaction_read_committed_consumers_see_the_rows_once() {
 
 #[test]
 fn what_cannot_be_sent_is_refused_before_anything_is() {
-    // A NULL payload among the skipped rows.
+    // A NULL payload and a NULL key among the skipped rows: both said at once.
     let o = Outbox::new(&plaintext(), "");
     o.db.admin()
-        .batch_execute("UPDATE outbox SET payload = NULL WHERE id = 35")
+        .batch_execute(
+            "UPDATE outbox SET payload = NULL WHERE id = 35;
+             ALTER TABLE outbox ALTER aggregate_id DROP NOT NULL;
+             UPDATE outbox SET aggregate_id = NULL WHERE id = 20",
+        )
         .unwrap();
     let (r, out) = o.resolve(&["--yes", "--reason", "x"]);
     assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
-    let refused = findings_of(&r, "not_judged");
-    assert!(
-        refused[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("NULL value (payload: 35)"),
-        "{r:#}"
-    );
+    let refused: Vec<&str> = findings_of(&r, "not_judged")
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(refused.len(), 2, "{r:#}");
+    assert!(refused[0].contains("NULL value (payload: 35)"), "{r:#}");
+    assert!(refused[1].contains("NULL key (aggregate_id: 20)"), "{r:#}");
     assert!(!o.audit.exists(), "nothing recorded");
     assert!(o.published().is_empty());
 
