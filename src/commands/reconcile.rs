@@ -78,6 +78,9 @@ pub(crate) struct ReconcileReport {
     duplicated_count: usize,
     unparseable_count: usize,
     missing: Vec<String>,
+    /// The offset of each partition the topic was read to.
+    #[serde(skip)]
+    read_to: BTreeMap<i32, i64>,
     /// How long ago the oldest missing row was written (by the query's time column and
     /// the server's clock); null with no time column or nothing missing.
     oldest_missing_age_seconds: Option<f64>,
@@ -293,14 +296,14 @@ impl Inspect for Reconcile {
     }
 }
 
-/// The ids the job's comparison finds missing in its topic now, and where its target
-/// is (`resolve reconcile`).
+/// The ids the job's comparison finds missing in its topic now, and the offsets of each
+/// partition it read to (`resolve reconcile` looks again from there before sending).
 pub(crate) async fn missing_ids(
     ctx: &Context,
     settings: &ReconcileSettings,
-) -> Result<(Target, Vec<String>)> {
-    let (target, data) = compare_sides(ctx, settings).await?;
-    Ok((target, data.missing))
+) -> Result<(Vec<String>, BTreeMap<i32, i64>)> {
+    let (_, data) = compare_sides(ctx, settings).await?;
+    Ok((data.missing, data.read_to))
 }
 
 /// The memory budget of one comparison's ids (and of a look for ids in the topic).
@@ -424,6 +427,7 @@ async fn compare_sides(
         duplicated_count: 0,
         unparseable_count: unparseable.len(),
         missing: Vec::new(),
+        read_to: topic.ends().clone(),
         oldest_missing_age_seconds: None,
         pending: Vec::new(),
         not_judged: Vec::new(),

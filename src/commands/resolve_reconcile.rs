@@ -8,7 +8,7 @@
 use crate::codes;
 use crate::context::Context;
 use crate::findings::{Finding, Severity};
-use crate::reconcile::topic::{self, Since};
+use crate::reconcile::topic::{self, Found, Since};
 use crate::report::evidence::Block;
 use crate::report::table::Style;
 use crate::report::TableView;
@@ -81,13 +81,19 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
                 "republish: query: takes $1 = the ids (text[]) and returns columns id and value (key and headers optional; see `man 5 indoubt-config`)",
             )
         })?;
-    let candidates = match &s.ids_from {
+    // A comparison run now looked for its ids in the topic, to where it read: that look
+    // is the one the send starts from. A file's ids are looked for below.
+    let (candidates, compared_to) = match &s.ids_from {
         Some(path) => {
             let bytes = crate::fsafe::read_input(path, "--ids-from file", IDS_FROM_LIMIT)?;
-            super::reconcile::missing_in_ids_file(&bytes)
-                .with_context(|| format!("reading --ids-from {}", path.display()))?
+            let ids = super::reconcile::missing_in_ids_file(&bytes)
+                .with_context(|| format!("reading --ids-from {}", path.display()))?;
+            (ids, None)
         }
-        None => super::reconcile::missing_ids(ctx, c).await?.1,
+        None => {
+            let (ids, read_to) = super::reconcile::missing_ids(ctx, c).await?;
+            (ids, Some(read_to))
+        }
     };
     data.candidates = candidates.len();
     if candidates.is_empty() {
@@ -107,29 +113,35 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
         );
         return super::finish(ctx, "resolve reconcile", report_target, vec![finding], data);
     }
-    // The topic, read for these ids from the window's start (less the slack) to now.
     let kafka_timeout = ctx.timeout.max(Duration::from_secs(30));
     let budget = super::reconcile::budget(c)?;
-    let wanted: HashSet<String> = candidates.iter().cloned().collect();
-    let opened = topic::open(&c.kafka.client, &c.topic, kafka_timeout)
-        .await
-        .with_context(|| format!("reading topic {}", c.topic))?;
-    let from = crate::units::time_before(c.since, c.slack).timestamp_millis();
-    let found = topic::find(
-        &opened,
-        &c.id_from,
-        &Since::Time(from),
-        &wanted,
-        kafka_timeout,
-        &budget,
-    )
-    .await
-    .with_context(|| format!("reading topic {} for the ids", c.topic))?;
-    drop(opened);
+    let found = match compared_to {
+        Some(ends) => Found {
+            ends,
+            ..Found::default()
+        },
+        // Read for these ids from the window's start (less the slack) to now.
+        None => {
+            let wanted: HashSet<String> = candidates.iter().cloned().collect();
+            let opened = topic::open(&c.kafka.client, &c.topic, kafka_timeout)
+                .await
+                .with_context(|| format!("reading topic {}", c.topic))?;
+            let from = crate::units::time_before(c.since, c.slack).timestamp_millis();
+            topic::find(
+                &opened,
+                &c.id_from,
+                &Since::Time(from),
+                &wanted,
+                kafka_timeout,
+                &budget,
+            )
+            .await
+            .with_context(|| format!("reading topic {} for the ids", c.topic))?
+        }
+    };
     // Each remaining id's message built once: what cannot be sent is known now.
     let mut ids = Vec::new();
     let mut left_out: BTreeMap<String, usize> = BTreeMap::new();
-    let mut in_topic = Vec::new();
     for id in candidates {
         let why = match (found.seen.contains(&id), found.past_lso.contains(&id)) {
             (true, _) => "in the topic now",
@@ -140,7 +152,6 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
             }
         };
         *left_out.entry(why.to_string()).or_default() += 1;
-        in_topic.push(id);
     }
     let mut sendable = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(BATCH) {

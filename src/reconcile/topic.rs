@@ -119,6 +119,11 @@ pub struct Topic {
 }
 
 impl Topic {
+    /// Each partition's end offset as captured when opened (its last stable offset).
+    pub fn ends(&self) -> &BTreeMap<i32, i64> {
+        &self.ends
+    }
+
     /// A time no deleted message is newer than (assuming timestamps rise with offsets),
     /// per partition that lost messages: the first kept message's time; for an emptied
     /// partition, now − retention.ms when only time deletes (Kafka deletes a segment only

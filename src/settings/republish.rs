@@ -43,6 +43,25 @@ impl TopicRule {
     }
 }
 
+/// The producer of `name` (an outbox, a job): with `--transactional`, the configured
+/// transactional.id or indoubt-republish-NAME; the configured message timeout or 30s.
+fn producer(
+    name: &str,
+    transactional: bool,
+    transactional_id: &Option<String>,
+    message_timeout: Option<std::time::Duration>,
+) -> ProducerSettings {
+    ProducerSettings {
+        message_timeout: message_timeout
+            .unwrap_or(defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT.duration()),
+        transactional_id: transactional.then(|| {
+            transactional_id
+                .clone()
+                .unwrap_or_else(|| format!("indoubt-republish-{name}"))
+        }),
+    }
+}
+
 /// `resolve outbox NAME`.
 pub struct ResolveOutboxSettings {
     pub outbox: Outbox,
@@ -124,21 +143,12 @@ pub fn resolve_outbox(
             .map(|(h, c)| (h.clone(), c.clone()))
             .collect(),
     };
-    let transactional_id = match args.transactional {
-        true => Some(
-            publish
-                .transactional_id
-                .clone()
-                .unwrap_or_else(|| format!("indoubt-republish-{}", args.name)),
-        ),
-        false => None,
-    };
-    let producer = ProducerSettings {
-        message_timeout: publish
-            .message_timeout
-            .unwrap_or(defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT.duration()),
-        transactional_id,
-    };
+    let producer = producer(
+        &args.name,
+        args.transactional,
+        &publish.transactional_id,
+        publish.message_timeout,
+    );
     Ok(ResolveOutboxSettings {
         cluster: cluster(t, &args.kafka, Some(&publish.kafka))?,
         outbox: ob,
@@ -203,30 +213,23 @@ pub fn resolve_reconcile(
             query_timeout: None,
         },
     )?;
-    let transactional_id = match args.transactional {
-        true => Some(
-            republish
-                .transactional_id
-                .clone()
-                .unwrap_or_else(|| format!("indoubt-republish-{}", args.job)),
-        ),
-        false => None,
-    };
+
     let id_from_text = super::reconcile::parameters(Some(&args.job), Some(job), None)
         .id_from
         .value;
+    let producer = producer(
+        &args.job,
+        args.transactional,
+        &republish.transactional_id,
+        republish.message_timeout,
+    );
     Ok(ResolveReconcileSettings {
         compare,
         id_from_text,
         job: args.job,
         ids_from: args.ids_from,
         query: republish.query.clone(),
-        producer: ProducerSettings {
-            message_timeout: republish
-                .message_timeout
-                .unwrap_or(defaults::OUTBOX_PUBLISH_MESSAGE_TIMEOUT.duration()),
-            transactional_id,
-        },
+        producer,
         confirm: super::resolution::confirm(t, args.confirm),
     })
 }

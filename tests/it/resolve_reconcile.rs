@@ -319,3 +319,50 @@ fn what_cannot_be_sent_is_found_before_anything_is() {
     }
     assert!(job.audit_records().is_empty(), "nothing recorded");
 }
+
+#[test]
+fn an_id_published_after_the_comparison_is_not_sent_twice() {
+    // The comparison's own read of the topic is the look the send starts from: order 19,
+    // published between the confirmation and the send, is found there and left out.
+    let job = Job::new(EVENT);
+    let audit = job.audit.to_string_lossy().into_owned();
+    let mut cmd = indoubt_process();
+    cmd.arg("--config").arg(&job.config).args([
+        "-o",
+        "json",
+        "resolve",
+        "reconcile",
+        "--yes",
+        "--reason",
+        "INC-53",
+        "--audit-log",
+        &audit,
+        "orders",
+    ]);
+    let (done, out) = paused_at(cmd, "before-check", || {
+        publish(
+            &job.bootstrap,
+            &job.topic,
+            [(
+                "19".to_string(),
+                "{\"order_id\": 19, \"status\": \"created\"}".to_string(),
+            )],
+        )
+    });
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let message = findings_of(&done, "resolved")[0]["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.starts_with(
+            "4 of 5 id(s) delivered; 1 not sent (appeared in the topic since it was looked for)"
+        ),
+        "{message}"
+    );
+    let counts = job.counts();
+    assert_eq!(counts.len(), 30, "{counts:?}");
+    assert!(
+        counts.values().all(|n| *n == 1),
+        "each order once: {counts:?}"
+    );
+}

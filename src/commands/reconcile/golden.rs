@@ -100,6 +100,7 @@ fn data(show: usize) -> ReconcileReport {
         duplicated_count: duplicated.len(),
         unparseable_count: unparseable.len(),
         missing,
+        read_to: BTreeMap::new(),
         oldest_missing_age_seconds: Some(7_260.0),
         pending: vec!["5201".into(), "5202".into(), "5203".into(), "5204".into()],
         not_judged,
