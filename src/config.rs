@@ -908,7 +908,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config> {
         source.source().map_err(|e| {
             hinted(
                 format!("invalid config {}: resolve: {e:#}", path.display()),
-                "see the decision sources in the resolve section of README.md",
+                "see DECISION SOURCES in indoubt-resolve(1)",
             )
         })?;
     }
@@ -934,7 +934,7 @@ fn located(err: serde_yaml::Error, path: &Path) -> anyhow::Error {
     };
     hinted(
         format!("invalid config {location}: {message}"),
-        "see the config section of README.md for every key",
+        "indoubt-config(5) lists every key",
     )
 }
 

@@ -1,7 +1,7 @@
 //! Text as servers hold it (bytes, usually but not always UTF-8), messages built from it,
 //! and the one escape grammar that shows either on a terminal and reads it back.
 //!
-//! The grammar (README "Untrusted text"): a backslash is `\\`; line feed, carriage return
+//! The grammar (indoubt(1), "Untrusted text"): a backslash is `\\`; line feed, carriage return
 //! and tab are `\n`, `\r`, `\t`; every other control character (C0, DEL, C1) and the
 //! invisible characters that reorder or hide text (bidi controls, zero-width characters,
 //! line and paragraph separators) are `\u{hex}`; a byte that is not part of valid UTF-8

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// Where the writer's refusals send the operator.
-const RESEAL_HINT: &str = "run `indoubt audit verify`: if the chain is intact and only the head is lost or wrong, `indoubt audit reseal --reason TEXT` makes a new one and records that it did (README, \"The audit trail\")";
+const RESEAL_HINT: &str = "run `indoubt audit verify`: if the chain is intact and only the head is lost or wrong, `indoubt audit reseal --reason TEXT` makes a new one and records that it did (man indoubt-audit)";
 
 /// `--audit-log`, else the config's `audit.path`, else `$XDG_STATE_HOME/indoubt/audit.jsonl`
 /// (`~/.local/state/indoubt/audit.jsonl`).

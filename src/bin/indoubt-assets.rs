@@ -1,11 +1,19 @@
-//! Writes completions/ and man/ under the given directory (default: the current one).
+//! Writes completions/, man/, the README's runbook table and the alert rules' runbook
+//! annotations under the given directory (default: the current one).
 
 // A build tool printing the paths it wrote, not indoubt's output (clippy.toml bans the
 // print macros in indoubt).
 #[allow(clippy::disallowed_macros)]
 fn main() -> std::process::ExitCode {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));
-    for (path, contents) in indoubt::assets::render_all() {
+    let files = match indoubt::assets::render_all() {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("indoubt-assets: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    for (path, contents) in files {
         let target = root.join(&path);
         let written = target
             .parent()

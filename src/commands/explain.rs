@@ -2,7 +2,7 @@
 //! it, from the codes of every command and every probe (`probes::codes`); without CODE,
 //! every code.
 
-use super::probes;
+use super::{probes, runbook};
 use crate::cli::{ExplainArgs, GlobalArgs, OutputFormat};
 use crate::codes::{Code, Doc};
 use crate::error::hinted;
@@ -88,6 +88,10 @@ struct Entry {
     meaning: &'static str,
     why: &'static str,
     fix: &'static str,
+    /// The runbook's incident this code reports (indoubt-runbook(7)); absent for a code
+    /// that reports none (a summary, a resolution's outcome).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incident: Option<&'static str>,
 }
 
 fn entries(chosen: &[Code]) -> Vec<Entry> {
@@ -100,20 +104,36 @@ fn entries(chosen: &[Code]) -> Vec<Entry> {
                 meaning: d.meaning,
                 why: d.why,
                 fix: d.fix,
+                incident: runbook::incident_of(d.name).map(|i| i.symptom),
             }
         })
         .collect()
 }
 
-/// One code: its name, then three headed paragraphs wrapped between words (a command
-/// in backticks is never split).
+/// One code: its name, then headed paragraphs wrapped between words (a command in
+/// backticks is never split): what it means, why it matters, how to fix it, and the
+/// runbook's incident it reports, with that incident's risk and alerts.
 fn explained(doc: &Doc, width: usize) -> String {
     let mut out = format!("{}\n", doc.name);
-    for (heading, text) in [
+    let incident = runbook::incident_of(doc.name).map(|i| {
+        let alerts = match i.alerts {
+            runbook::Alerts::Rules(rules) => format!("Prometheus alerts: {}", rules.join(", ")),
+            runbook::Alerts::None(why) => format!("no Prometheus alert: {why}"),
+        };
+        format!(
+            "{}; {} shows it. Risk of the fix: {}. {alerts} (indoubt-runbook(7)).",
+            i.symptom, i.look, i.risk
+        )
+    });
+    let mut paragraphs = vec![
         ("What it means", doc.meaning),
         ("Why it matters", doc.why),
         ("How to fix it", doc.fix),
-    ] {
+    ];
+    if let Some(incident) = &incident {
+        paragraphs.push(("Incident", incident));
+    }
+    for (heading, text) in paragraphs {
         out.push('\n');
         out.push_str(heading);
         out.push('\n');

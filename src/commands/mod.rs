@@ -35,6 +35,7 @@ mod resolve_reconcile;
 mod resolve_saga;
 mod resolve_tcc;
 mod run_state;
+pub mod runbook;
 mod saga_instances;
 mod seata_common;
 mod seata_globals;

@@ -311,7 +311,7 @@ mod tests {
             &commit
         ));
         assert!(!is_token(b"", &commit));
-        // The README's example session shows this one.
+        // indoubt-resolve-pg(1)'s example session shows this one.
         assert_eq!(
             token("rollback", &[b"rollback\x00131077_orders_4711".to_vec()]),
             "gx8ntn"

@@ -32,7 +32,7 @@ pub fn escalate(dialect: Dialect, saga: &Saga, id: &str, reason: &str) -> Option
     };
     // Two escalations at once would both find no open item: on PostgreSQL the queue is
     // locked against other writers first (SHARE ROW EXCLUSIVE conflicts with itself), so
-    // the second reads the first's item. (On MySQL the race is left: README.)
+    // the second reads the first's item. (On MySQL the race is left: indoubt-saga(1).)
     let serialize = match dialect {
         Dialect::Postgres => format!(
             "LOCK TABLE {} IN SHARE ROW EXCLUSIVE MODE; ",

@@ -306,7 +306,7 @@ fn check(
                     "nothing to check: no config file was found ({})",
                     config::where_looked()
                 ),
-                "check runs what a config file names (README, \"Config\"): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
+                "check runs what a config file names (man 5 indoubt-config): write one at ~/.config/indoubt/config.yaml, or give --config FILE; one server can be looked at without one, e.g. indoubt pg prepared --pg postgres://USER@HOST:PORT/DB",
             ),
             Some(path) => anyhow!(
                 "no check to run: {} names no postgres, kafka or mysql target, and no \

@@ -327,7 +327,7 @@ impl Targets<'_> {
 
     /// The same for a command that reads the whole server (pg prepared, pg slots, pg
     /// horizon, resolve pg's lookup, and so check): when nothing names a database,
-    /// `postgres`, as check_postgres does, so `-h db1 -U monitor` works as the README says.
+    /// `postgres`, as check_postgres does, so `-h db1 -U monitor` works as indoubt-pg(1) says.
     pub fn pg_for_server(&self, args: &PgTargetArgs) -> Result<PgTarget> {
         self.pg_for_in(args, UnnamedDb::Postgres)
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[test]
 fn completions_and_man_pages_are_current() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let files = indoubt::assets::render_all();
+    let files = indoubt::assets::render_all().unwrap_or_else(|e| panic!("{e}"));
     assert!(
         files
             .iter()
@@ -59,9 +59,10 @@ fn completions_and_man_pages_are_current() {
     ] {
         assert!(prepared.contains(section), "the man page lacks {section}");
     }
+    // The commands' pages (section 1); SEE ALSO may also name the pages of sections 5 and 7.
     let pages: Vec<String> = files
         .iter()
-        .filter(|(p, _)| p.starts_with("man"))
+        .filter(|(p, _)| p.starts_with("man") && p.extension().is_some_and(|e| e == "1"))
         .map(|(p, _)| p.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
     for name in &pages {
@@ -124,11 +125,169 @@ fn completions_and_man_pages_are_current() {
     assert!(page("indoubt-check").contains("something crossed a warning threshold"));
     // The codes, on explain's page.
     let explain = page("indoubt-explain");
-    for code in indoubt::codes::ALL {
+    for code in indoubt::commands::probes::codes() {
         let name = code.name().replace('-', "\\-");
         assert!(
             explain.contains(&format!("\\fB{name}\\fR")),
             "{code} not on the explain page"
         );
     }
+}
+
+/// Every page of man/ renders with `man -l` at 80 columns without a groff warning (a line
+/// that cannot be adjusted or broken, an unknown request), as CI's install checks too.
+#[test]
+fn every_man_page_renders_without_warnings() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("man"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 45, "{pages:?}");
+    for section in ["1", "5", "7"] {
+        assert!(
+            pages
+                .iter()
+                .any(|p| p.extension().is_some_and(|e| e == section)),
+            "no page in section {section}"
+        );
+    }
+    for page in pages {
+        let out = std::process::Command::new("man")
+            .args(["--warnings", "-l"])
+            .arg(&page)
+            .env("MANWIDTH", "80")
+            .env("MAN_KEEP_FORMATTING", "0")
+            .output()
+            .expect("man (Debian's man-db and groff-base)");
+        let warnings = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && warnings.is_empty(),
+            "{}: {warnings}",
+            page.display()
+        );
+        assert!(out.stdout.len() > 500, "{}: renders empty", page.display());
+    }
+}
+
+/// Every command line the README and the manual show in a fenced block (typed, `$ indoubt
+/// …`, or printed by a sample to be run) is one indoubt accepts: its subcommand and flags exist, its values parse. A renamed
+/// flag fails here, not on an operator's terminal.
+#[test]
+fn every_documented_command_line_parses() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    files.extend(
+        std::fs::read_dir(root.join("doc/man"))
+            .unwrap()
+            .map(|e| e.unwrap().path()),
+    );
+    let mut checked = 0;
+    let mut refused = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut fenced = false;
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            // A typed line (`$ indoubt …`), or one a sample prints to be run (`indoubt …`,
+            // `1. indoubt …`, `next: indoubt …`).
+            let shown = line.trim_start();
+            let shown = shown.strip_prefix("next: ").unwrap_or(shown);
+            let shown = shown
+                .split_once(". ")
+                .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                .map_or(shown, |(_, rest)| rest);
+            let Some(command) = shown
+                .strip_prefix("$ indoubt ")
+                .or_else(|| shown.strip_prefix("indoubt "))
+            else {
+                continue;
+            };
+            if !fenced {
+                continue;
+            }
+            let mut command = command.to_string();
+            while command.ends_with('\\') {
+                command.pop();
+                command.push_str(lines.next().unwrap_or_default());
+            }
+            // A placeholder (`…`, `$(…)`) stands for what the reader types.
+            // A message indoubt prints (`indoubt serve: serving …`) is no command.
+            if command.contains('…')
+                || command.contains("$(")
+                || command.split(' ').next().is_some_and(|w| w.ends_with(':'))
+            {
+                continue;
+            }
+            let Some(words) = shell_words(&command) else {
+                continue;
+            };
+            let argv = std::iter::once("indoubt".to_string()).chain(words);
+            let cmd = indoubt::help::command(&indoubt::commands::probes::REGISTRY);
+            if let Err(e) = cmd.try_get_matches_from(argv) {
+                // A placeholder where a number goes (`--partition P`) is the reader's to fill.
+                let placeholder = matches!(
+                    e.get(clap::error::ContextKind::InvalidValue),
+                    Some(clap::error::ContextValue::String(v))
+                        if !v.is_empty() && v.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                );
+                if !placeholder
+                    && !matches!(
+                        e.kind(),
+                        clap::error::ErrorKind::DisplayHelp
+                            | clap::error::ErrorKind::DisplayVersion
+                    )
+                {
+                    refused.push(format!("{}: `indoubt {command}`: {e}", file.display()));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+    assert!(checked >= 60, "only {checked} command lines found");
+}
+
+/// The words of indoubt's part of a shell line, quotes removed, up to the first unquoted
+/// pipe, `;`, `&`, redirection or comment (the shell's part); None for a `<placeholder>`.
+fn shell_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    w.push(q);
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => w.extend(chars.next()),
+                        q => w.push(q),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            '|' | ';' | '&' | '>' => break,
+            '#' if word.is_none() => break,
+            '<' => return None,
+            c if c.is_whitespace() => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Some(words)
 }

@@ -406,10 +406,9 @@ fn unusable_targets_are_unknown_and_the_rest_still_shown() {
 }
 
 #[test]
-fn the_readme_config_example_is_a_valid_config() {
-    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).unwrap();
-    let section = &readme[readme.find("## Config file").expect("the section")..];
-    let start = section.find("```yaml\n").expect("its yaml block") + "```yaml\n".len();
+fn the_manual_config_example_is_a_valid_config() {
+    let section = full_example();
+    let start = section.find("```\n").expect("its block") + "```\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.yaml");
@@ -431,7 +430,7 @@ fn the_readme_config_example_is_a_valid_config() {
     let t = &report.thresholds;
     assert_eq!(t.wraparound_warning_xids, 1_300_000_000);
     assert_eq!(t.hanging_max_transaction_timeout_seconds, 900);
-    // The saga and the inbox's retention, as the README writes them.
+    // The saga and the inbox's retention, as the page writes them.
     let saga = &report.sagas[0];
     assert_eq!(saga["name"], "order_saga");
     assert_eq!(
@@ -444,14 +443,22 @@ fn the_readme_config_example_is_a_valid_config() {
     assert_eq!(report.inboxes[0]["producer_retry_horizon"], "7d");
 }
 
-/// The README's config example writes every threshold at its default (its comments say
+/// indoubt-config(5)'s FULL EXAMPLE (doc/man/indoubt-config.5.md): the section's text.
+fn full_example() -> String {
+    let page =
+        std::fs::read_to_string(common::repo_root().join("doc/man/indoubt-config.5.md")).unwrap();
+    let at = page.find("# FULL EXAMPLE\n").expect("the section");
+    page[at..].to_string()
+}
+
+/// indoubt-config(5)'s example writes every threshold at its default (its comments say
 /// so): each value and each `# default` comment must be the registry's, and no threshold
 /// of the registry may be missing from it.
 #[test]
-fn the_readme_thresholds_are_the_registry_defaults() {
+fn the_manual_thresholds_are_the_registry_defaults() {
     use indoubt::settings::defaults;
-    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).unwrap();
-    let section = &readme[readme.find("## Config file").expect("the section")..];
+    let section = full_example();
+    let section = section.as_str();
     let start = section.find("\nthresholds:\n").expect("its thresholds") + 1;
     let block = &section[start..start + section[start..].find("```").unwrap()];
     let mut group = "";
@@ -466,18 +473,22 @@ fn the_readme_thresholds_are_the_registry_defaults() {
             continue;
         }
         let key = format!("thresholds.{group}.{}", key.trim());
-        let entry = defaults::by_config(&key)
-            .unwrap_or_else(|| panic!("README names {key}, which the registry does not know"));
+        let entry = defaults::by_config(&key).unwrap_or_else(|| {
+            panic!("indoubt-config(5) names {key}, which the registry does not know")
+        });
         let default = entry.value.text();
-        assert_eq!(value.trim(), default, "README: {line}");
+        assert_eq!(value.trim(), default, "indoubt-config(5): {line}");
         if let Some(said) = comment.split("default ").nth(1) {
-            assert_eq!(said.trim(), default, "README: {line}");
+            assert_eq!(said.trim(), default, "indoubt-config(5): {line}");
         }
         seen.push(key);
     }
     for entry in defaults::ALL {
         if let Some(key) = entry.config.filter(|k| k.starts_with("thresholds.")) {
-            assert!(seen.iter().any(|s| s == key), "README lacks {key}");
+            assert!(
+                seen.iter().any(|s| s == key),
+                "indoubt-config(5) lacks {key}"
+            );
         }
     }
 }

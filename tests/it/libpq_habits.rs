@@ -289,7 +289,7 @@ fn whole_server_commands_connect_to_postgres_when_no_database_is_named() {
     let on_postgres = format!("{}@{}:{}/postgres", role.name, host(), port());
     let no_database = format!("database \"{}\" does not exist", role.name);
 
-    // The README's own example, and the other commands that read the whole server.
+    // indoubt-pg(1)'s own example, and the other commands that read the whole server.
     for command in [["pg", "prepared"], ["pg", "slots"], ["pg", "horizon"]] {
         let out = run(indoubt()
             .env("HOME", home.path())

@@ -260,7 +260,7 @@ fn every_class_holds_exactly_the_right_ids_from_each_id_source() {
     );
 }
 
-/// Reverses the `--ids-out` escapes the README documents.
+/// Reverses the `--ids-out` escapes indoubt-reconcile(1) documents.
 fn unescape_ids_field(field: &str) -> String {
     let mut out = String::new();
     let mut chars = field.chars();
@@ -483,7 +483,7 @@ fn a_failing_query_is_unknown_with_the_servers_words() {
 
 /// A JSON id is its exact text: 18446744073709551616 (above u64) is not rounded through
 /// a float into a row both missing and extra, and 1e3 or 7.0 are not 1000 or 7 (ids
-/// are compared as text, as keys and headers are; README "Classes").
+/// are compared as text, as keys and headers are; indoubt-reconcile(1), CLASSES).
 #[test]
 fn json_numbers_are_ids_exactly_as_written() {
     let shop = Shop::new(1);

@@ -27,7 +27,7 @@ pub fn outboxes(t: &Targets, args: OutboxArgs) -> Result<OutboxSettings> {
     if config.outbox.is_empty() && config.inbox.is_empty() {
         return Err(hinted(
             "no outbox or inbox in the config",
-            "name them under outbox: and inbox: (see README.md)",
+            "name them under outbox: and inbox: (see indoubt-config(5))",
         ));
     }
     if let Some(n) = &args.name {

@@ -477,22 +477,22 @@ mod tests {
     use super::*;
     use crate::error::hint_of;
 
-    /// The README's table of client properties is the user's reference: every property
-    /// indoubt reads is in it, and every name it gives is one indoubt knows.
+    /// indoubt-kafka(1)'s table of client properties is the user's reference: every
+    /// property indoubt reads is in it, and every name it gives is one indoubt knows.
     #[test]
-    fn the_readme_table_names_every_property_indoubt_reads() {
-        let readme = include_str!("../../../README.md");
-        let table = readme
-            .split("#### Kafka client properties")
+    fn the_manual_table_names_every_property_indoubt_reads() {
+        let page = include_str!("../../../doc/man/indoubt-kafka.1.md");
+        let table = page
+            .split("## Kafka client properties")
             .nth(1)
             .and_then(|rest| rest.split("\nProperties are strict").next())
-            .expect("README.md has the Kafka client properties table");
+            .expect("indoubt-kafka(1) has the Kafka client properties table");
         for property in TABLE.iter().filter(|p| matches!(p.role, Role::Used)) {
             assert!(
                 table.contains(&format!("`{}`", property.name))
                     || table.contains(&format!("`{}=", property.name))
                     || table.contains(&format!("`{} ", property.name)),
-                "README's Kafka client properties table lacks {}",
+                "indoubt-kafka(1)'s Kafka client properties table lacks {}",
                 property.name
             );
         }
@@ -506,7 +506,7 @@ mod tests {
             if looks_like_a_property {
                 assert!(
                     TABLE.iter().any(|p| p.name == name),
-                    "README's Kafka client properties table names {name}, which indoubt does not know"
+                    "indoubt-kafka(1)'s Kafka client properties table names {name}, which indoubt does not know"
                 );
             }
         }

@@ -1,14 +1,30 @@
 //! Shell completions and man pages, generated from the clap definitions (so they cannot
-//! drift from `--help`); `indoubt-assets` writes them, a test checks they are current.
+//! drift from `--help`) and the manual's hand-written sections in doc/man; the runbook
+//! (README's table, indoubt-runbook(7), the alert rules' annotations) from the incidents
+//! of src/commands/runbook.rs. `indoubt-assets` writes them, a test checks they are
+//! current.
+
+mod markdown;
+mod runbook;
 
 use crate::commands::probes;
 use crate::help;
 use crate::settings::man::roff;
 use clap_complete::Shell;
-use std::path::PathBuf;
+use markdown::Page;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-/// Every generated file, as (path relative to the repository, contents).
-pub fn render_all() -> Vec<(PathBuf, Vec<u8>)> {
+/// The repository the assets are generated in (and read from: doc/man, README.md,
+/// monitoring/).
+pub fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every generated file, as (path relative to the repository, contents); an error names
+/// a hand-written page that does not parse or fit.
+pub fn render_all() -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+    let mut manual = manual(&repository().join("doc/man"))?;
     let mut files = Vec::new();
     for shell in [
         Shell::Bash,
@@ -31,12 +47,163 @@ pub fn render_all() -> Vec<(PathBuf, Vec<u8>)> {
     }
     let mut cmd = help::command(&probes::REGISTRY);
     cmd.build();
-    man_pages(&cmd, None, "", &mut files);
+    man_pages(&cmd, None, "", &mut manual, &mut files)?;
+    let config = manual.remove("indoubt-config.5");
+    let mut config_page = crate::settings::man::config_page();
+    if let Some(page) = config {
+        check_sections("indoubt-config.5", &page, &[])?;
+        let extra: String = page
+            .sections
+            .iter()
+            .map(|s| format!(".SH \"{}\"\n{}", s.name, s.roff))
+            .collect();
+        config_page = match config_page.find(".SH \"SEE ALSO\"") {
+            Some(at) => format!("{}{extra}{}", &config_page[..at], &config_page[at..]),
+            None => config_page + &extra,
+        };
+    }
     files.push((
         PathBuf::from("man/indoubt-config.5"),
-        crate::settings::man::config_page().into_bytes(),
+        finished(&config_page).into_bytes(),
     ));
-    files
+    for (stem, page) in manual {
+        let Some((name, section, what)) = page.title.clone() else {
+            return Err(format!(
+                "doc/man/{stem}.md: no command has this page; a page of its own starts with `% {stem}(N) — what it is`"
+            ));
+        };
+        if stem != format!("{name}.{section}") {
+            return Err(format!(
+                "doc/man/{stem}.md: its title names {name}({section})"
+            ));
+        }
+        files.push((
+            PathBuf::from("man").join(&stem),
+            finished(&own_page(&name, &section, &what, &page)).into_bytes(),
+        ));
+    }
+    files.extend(runbook::files(repository())?);
+    Ok(files)
+}
+
+/// A page as groff sets it without a warning at any width: lines left-aligned (a word
+/// longer than the room left is never stretched), and a long word (a Java call, a path)
+/// given places to break, after its dots, slashes, commas, underscores and equals signs.
+fn finished(page: &str) -> String {
+    let mut out = String::with_capacity(page.len() + 64);
+    let mut verbatim = false;
+    for (i, line) in page.lines().enumerate() {
+        match line {
+            ".nf" => verbatim = true,
+            ".fi" => verbatim = false,
+            _ => {}
+        }
+        if verbatim || line.starts_with('.') {
+            out.push_str(line);
+        } else {
+            let words: Vec<String> = line.split(' ').map(breakable).collect();
+            out.push_str(&words.join(" "));
+        }
+        out.push('\n');
+        if i == 0 {
+            out.push_str(".ad l\n");
+        }
+    }
+    out
+}
+
+/// A word longer than 40 characters as printed (font changes and escapes not counted)
+/// with a zero-width break point (`\:`) after each `.`, `/`, `,`, `_` and `=` that does
+/// not end it.
+fn breakable(word: &str) -> String {
+    let printed = word
+        .replace("\\fB", "")
+        .replace("\\fI", "")
+        .replace("\\fR", "")
+        .replace('\\', "");
+    if printed.chars().count() <= 40 {
+        return word.to_string();
+    }
+    let mut out = String::with_capacity(word.len() + 16);
+    let mut chars = word.chars().peekable();
+    let mut escaped = false;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        let after = !escaped && matches!(c, '.' | '/' | ',' | '_' | '=') && chars.peek().is_some();
+        if after {
+            out.push_str("\\:");
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    out
+}
+
+/// The hand-written pages of doc/man by file stem (`indoubt-pg-prepared.1`).
+fn manual(dir: &Path) -> Result<BTreeMap<String, Page>, String> {
+    let mut pages = BTreeMap::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let Some(stem) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".md"))
+        else {
+            continue;
+        };
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = format!("doc/man/{stem}.md");
+        pages.insert(stem.to_string(), markdown::parse(&file, &text)?);
+    }
+    Ok(pages)
+}
+
+/// Sections the generator writes itself: a hand-written page may not repeat them.
+const GENERATED: [&str; 12] = [
+    "NAME",
+    "NOTES",
+    "SYNOPSIS",
+    "OPTIONS",
+    "GLOBAL OPTIONS",
+    "SUBCOMMANDS",
+    "VERSION",
+    "EXIT STATUS",
+    "ENVIRONMENT",
+    "FILES",
+    "CODES",
+    "SEE ALSO",
+];
+
+/// A hand-written page names no section the generator writes (but those in `allowed`).
+fn check_sections(stem: &str, page: &Page, allowed: &[&str]) -> Result<(), String> {
+    for section in &page.sections {
+        if GENERATED.contains(&section.name.as_str()) && !allowed.contains(&section.name.as_str()) {
+            return Err(format!(
+                "doc/man/{stem}.md: `# {}` is generated; write what it lacks under another name",
+                section.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A page with no command behind it (indoubt-runbook(7), indoubt-development(7)): its
+/// title and its sections; the runbook's incidents after its description.
+fn own_page(name: &str, section: &str, what: &str, page: &Page) -> String {
+    let mut out = format!(
+        ".TH {} {section} \"\" \"indoubt\"\n.SH NAME\n{} \\- {}\n.nh\n",
+        roff(name),
+        roff(name),
+        markdown::inline(what)
+    );
+    for s in &page.sections {
+        out.push_str(&format!(".SH \"{}\"\n{}", s.name, s.roff));
+        if name == "indoubt-runbook" && s.name == "DESCRIPTION" {
+            out.push_str(&runbook::incidents_section());
+        }
+    }
+    out
 }
 
 /// One page per command and subcommand: `indoubt-pg-prepared.1` for `indoubt pg prepared`.
@@ -44,9 +211,19 @@ fn man_pages(
     cmd: &clap::Command,
     parent: Option<&clap::Command>,
     path: &str,
+    manual: &mut BTreeMap<String, Page>,
     files: &mut Vec<(PathBuf, Vec<u8>)>,
-) {
+) -> Result<(), String> {
     let name = page_name(path);
+    let written = manual.remove(&format!("{name}.1"));
+    if let Some(page) = &written {
+        check_sections(&format!("{name}.1"), page, &[])?;
+        if page.title.is_some() {
+            return Err(format!(
+                "doc/man/{name}.1.md: a command's page has no title line"
+            ));
+        }
+    }
     // clap_mangen would print the whole after-help text (exit codes, environment,
     // examples) as one reflowed EXTRA section; the sections below say each once.
     let page = cmd
@@ -62,27 +239,62 @@ fn man_pages(
         .map(|h| h.to_string())
         .unwrap_or_default();
     let mut roff = String::from_utf8_lossy(&out).into_owned();
+    if let Some(page) = &written {
+        roff = with_written(&roff, page);
+    }
     // No hyphenation in what follows: a command, a variable or a code is never split.
     roff.push_str(".nh\n");
-    roff.push_str(&examples_section(path));
+    let mut examples = examples_section(path);
+    if let Some(more) = written.as_ref().and_then(|p| p.section("EXAMPLES")) {
+        if examples.is_empty() {
+            examples.push_str(".SH EXAMPLES\n");
+        }
+        examples.push_str(&more.roff);
+    }
+    roff.push_str(&examples);
     roff.push_str(&sections(&after));
     if path == "explain" {
         roff.push_str(&codes_section(&probes::codes()));
     } else if let Some(probe) = probes::named(path) {
         roff.push_str(&codes_section(probe.pages().codes));
+        roff.push_str(&runbook::incidents_of(probe.pages().codes));
     }
     roff.push_str(&see_also(cmd, parent, path));
     files.push((
         PathBuf::from("man").join(format!("{name}.1")),
-        roff.into_bytes(),
+        finished(&roff).into_bytes(),
     ));
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let sub_path = match path {
             "" => sub.get_name().to_string(),
             _ => format!("{path} {}", sub.get_name()),
         };
-        man_pages(sub, Some(cmd), &sub_path, files);
+        man_pages(sub, Some(cmd), &sub_path, manual, files)?;
     }
+    Ok(())
+}
+
+/// clap's page with the hand-written DESCRIPTION after its own, and the other
+/// hand-written sections (but EXAMPLES, which follow the generated ones) at its end.
+fn with_written(generated: &str, page: &Page) -> String {
+    let mut out = generated.to_string();
+    if let Some(description) = page.section("DESCRIPTION") {
+        let after = out
+            .find(".SH DESCRIPTION\n")
+            .and_then(|at| out[at + 1..].find("\n.SH ").map(|next| at + 1 + next + 1));
+        match after {
+            Some(at) => out.insert_str(at, &description.roff),
+            None => out.push_str(&format!(".SH DESCRIPTION\n{}", description.roff)),
+        }
+    }
+    for s in page
+        .sections
+        .iter()
+        .filter(|s| s.name != "DESCRIPTION" && s.name != "EXAMPLES")
+    {
+        out.push_str(&format!(".SH \"{}\"\n{}", s.name, s.roff));
+    }
+    out
 }
 
 /// `indoubt-pg-prepared` for "pg prepared".
@@ -206,6 +418,12 @@ fn codes_section(codes: &[crate::codes::Code]) -> String {
             roff(doc.why),
             roff(doc.fix)
         ));
+        if let Some(incident) = crate::commands::runbook::incident_of(doc.name) {
+            out.push_str(&format!(
+                ".br\n\\fIIncident:\\fR {} (indoubt\\-runbook(7))\n",
+                markdown::inline(incident.symptom)
+            ));
+        }
     }
     out
 }
