@@ -16,8 +16,8 @@ Exit codes (Nagios plugin convention):
   2  CRITICAL  something crossed a critical threshold
   3  UNKNOWN   the answer could not be established: usage or config error,
                unreachable server, timeout, missing privilege
-  129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM; the PostgreSQL
-               statements in flight were cancelled on their servers
+  129 130 143  ended by SIGHUP, SIGINT (Ctrl-C) or SIGTERM; a PostgreSQL
+               statement in flight is cancelled on its server
 
 Environment:
   INDOUBT_CONFIG   config file (default ~/.config/indoubt/config.yaml)
@@ -318,7 +318,8 @@ Exit codes of resolve:
      done (a signal during the action waits for its outcome to be recorded)
 
 At the prompt: a heuristic decision without --reason asks for a reason (required) and
-a ticket first; then type the short token shown (or the whole GID). Ctrl-D or Esc
+a ticket first; then type the short token shown (or the whole id the prompt names
+with it: a GID, an outbox's name). Ctrl-D or Esc
 aborts (exit 1); Ctrl-Z suspends, and fg asks again.";
 
 #[derive(Debug, Subcommand)]

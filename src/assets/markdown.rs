@@ -199,13 +199,20 @@ fn line_start(text: &str) -> String {
     }
 }
 
-/// A verbatim block: each line escaped, never filled or hyphenated.
+/// A verbatim block: each line escaped, never filled or hyphenated. Indented under the
+/// text when it fits an 80-column terminal so; a wider one (a sample of output at 80
+/// columns) starts at the left edge, so that it is not folded.
 fn code_block(lines: &[&str]) -> String {
-    let body: Vec<String> = lines
-        .iter()
-        .map(|l| line_start(&roff(l).replace('\t', "        ")))
-        .collect();
-    format!(".PP\n.RS 2\n.nf\n{}\n.fi\n.RE\n", body.join("\n"))
+    let lines: Vec<String> = lines.iter().map(|l| l.replace('\t', "        ")).collect();
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let body: Vec<String> = lines.iter().map(|l| line_start(&roff(l))).collect();
+    let body = body.join("\n");
+    match widest {
+        // The page's text starts at column 8; two more for a block under it.
+        0..=71 => format!(".PP\n.RS 2\n.nf\n{body}\n.fi\n.RE\n"),
+        72..=73 => format!(".PP\n.nf\n{body}\n.fi\n"),
+        _ => format!(".PP\n.nf\n.in 0\n{body}\n.fi\n.PP\n"),
+    }
 }
 
 /// A table row's cells (`\|` is a pipe inside a cell).

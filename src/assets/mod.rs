@@ -92,11 +92,32 @@ pub fn render_all() -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
 fn finished(page: &str) -> String {
     let mut out = String::with_capacity(page.len() + 64);
     let mut verbatim = false;
-    for (i, line) in page.lines().enumerate() {
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
         match line {
             ".nf" => verbatim = true,
             ".fi" => verbatim = false,
             _ => {}
+        }
+        // clap's `help` subcommand has no page: no entry names one.
+        if line == ".TP" && lines.peek().is_some_and(|l| l.ends_with("\\-help(1)")) {
+            lines.next();
+            lines.next();
+            continue;
+        }
+        if let Some(title) = line.strip_prefix(".TH ") {
+            // The name and section; "indoubt" as the manual's name (the header of a long
+            // page name then fits 80 columns).
+            let mut words = title.split_whitespace();
+            let (name, section) = (
+                words.next().unwrap_or("indoubt"),
+                words.next().unwrap_or("1"),
+            );
+            out.push_str(&format!(
+                ".TH {name} {section} \"\" \"indoubt {}\" \"indoubt\"\n.ad l\n",
+                env!("CARGO_PKG_VERSION")
+            ));
+            continue;
         }
         if verbatim || line.starts_with('.') {
             out.push_str(line);
@@ -105,9 +126,6 @@ fn finished(page: &str) -> String {
             out.push_str(&words.join(" "));
         }
         out.push('\n');
-        if i == 0 {
-            out.push_str(".ad l\n");
-        }
     }
     out
 }
@@ -255,6 +273,14 @@ fn man_pages(
     roff.push_str(&sections(&after));
     if path == "explain" {
         roff.push_str(&codes_section(&probes::codes()));
+    } else if path == "resolve" {
+        // What a resolution can end with: the runbook's list of them.
+        let outcomes: Vec<crate::codes::Code> = crate::commands::runbook::QUIET
+            .iter()
+            .filter(|(why, _)| *why == crate::commands::runbook::Quiet::Resolution)
+            .flat_map(|(_, codes)| codes.iter().filter_map(|c| probes::code(c)))
+            .collect();
+        roff.push_str(&codes_section(&outcomes));
     } else if let Some(probe) = probes::named(path) {
         roff.push_str(&codes_section(probe.pages().codes));
         roff.push_str(&runbook::incidents_of(probe.pages().codes));
@@ -468,7 +494,12 @@ fn see_also(cmd: &clap::Command, parent: Option<&clap::Command>, path: &str) -> 
         .filter(|p| p != path && !p.ends_with("help") && seen.insert(p.clone()))
         .map(|p| format!(".BR {} (1)", roff(&page_name(&p))))
         .collect();
-    // Every command reads the config file: its keys and defaults are on their own page.
+    // Every command reads the config file: its keys and defaults are on their own page;
+    // the incidents, and how indoubt is built, on theirs.
     refs.push(".BR indoubt-config (5)".to_string());
+    refs.push(".BR indoubt-runbook (7)".to_string());
+    if path.is_empty() {
+        refs.push(".BR indoubt-development (7)".to_string());
+    }
     format!(".SH \"SEE ALSO\"\n{}\n", refs.join(",\n"))
 }

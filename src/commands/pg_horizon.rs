@@ -234,6 +234,7 @@ fn report_of(settings: &HorizonSettings, snapshot: HorizonSnapshot) -> Report<Ho
         snapshot: &snapshot,
         holds: &holds,
         names: snapshot.holders.iter().map(describe).collect(),
+        server: pg_common::server(&settings.target),
     };
     let order = said.ranking();
     let findings = assess(&said, &order, &thresholds, &settings.addressing);
@@ -310,6 +311,8 @@ struct Said<'a> {
     snapshot: &'a HorizonSnapshot,
     holds: &'a Holds,
     names: Vec<Text>,
+    /// The server, as a SQL next step's comment names it (`pg_common::server`).
+    server: String,
 }
 
 impl Said<'_> {
@@ -552,7 +555,7 @@ impl Said<'_> {
         if a.holds_back.nothing() || !self.ends_first(i) {
             return None;
         }
-        next_step(&self.snapshot.holders[i], addressing)
+        next_step(&self.snapshot.holders[i], addressing, &self.server)
     }
 
     fn severity(&self, i: usize, t: &Thresholds) -> Severity {
@@ -654,15 +657,21 @@ fn kind_advice(holder: &Holder) -> Text {
 /// The command that ends (or, for a prepared transaction, shows how to end) the hold,
 /// where one can be run against this server: none for a standby's query or a synced slot,
 /// which are fixed elsewhere.
-fn next_step(holder: &Holder, addressing: &Addressing) -> Option<Next> {
+fn next_step(holder: &Holder, addressing: &Addressing, server: &str) -> Option<Next> {
     let state = holder.state.as_deref();
-    let slot = || holder.id.as_str().map(pg_common::drop_slot);
+    // A logical slot is dropped from its own database; a session ended from any.
+    let database = holder.database.as_ref().map(|d| d.to_text());
+    let slot = || {
+        holder.id.as_str().map(|name| {
+            pg_common::drop_slot(name, &pg_common::place_on(server, database.as_deref()))
+        })
+    };
     match holder.kind.as_str() {
         "idle_in_transaction" | "session" => holder
             .id
             .as_str()
             .and_then(|pid| pid.parse::<i32>().ok())
-            .map(pg_common::terminate),
+            .map(|pid| pg_common::terminate(pid, &pg_common::place_on(server, None))),
         "prepared" => Some(addressing.resolve(&holder.id)),
         _ if state == Some("synced") => None,
         "slot_xmin" if state == Some("active") => None,

@@ -160,7 +160,7 @@ fn report_of(settings: &SlotsSettings, snapshot: SlotsSnapshot) -> Report<SlotsR
         warning_xids,
         critical_xids,
     };
-    let findings = assess(&snapshot, thresholds);
+    let findings = assess(&snapshot, thresholds, &pg_common::server(target));
     Report::new(
         "pg slots",
         target.report_target(),
@@ -189,7 +189,7 @@ fn slot_finding(
 /// An invalidated slot: why (PG17+ says; on 16 `conflicting` is set for WAL removal too,
 /// which leaves restart_lsn NULL while a recovery conflict keeps it), and that a synced
 /// one is re-created on the primary.
-fn lost_finding(slot: &Slot) -> Finding {
+fn lost_finding(slot: &Slot, server: &str) -> Finding {
     let why = match (slot.invalidation_reason.as_deref(), slot.conflicting) {
         (Some(reason), _) => format!("invalidated ({reason})"),
         (None, Some(true)) if slot.restart_lsn.is_some() => {
@@ -202,7 +202,7 @@ fn lost_finding(slot: &Slot) -> Finding {
     } else {
         (
             "drop it, then re-create it and re-sync the consumer (for Debezium: a new snapshot)",
-            Some(pg_common::drop_slot(&slot.name)),
+            Some(drop_slot(slot, server)),
         )
     };
     let finding = slot_finding(
@@ -224,18 +224,27 @@ fn lost_finding(slot: &Slot) -> Finding {
     }
 }
 
+/// The statement that drops `slot`, placed: a logical slot in its own database.
+fn drop_slot(slot: &Slot, server: &str) -> crate::next::Next {
+    let database = slot.database.as_ref().map(|d| d.to_text());
+    pg_common::drop_slot(
+        &slot.name,
+        &pg_common::place_on(server, database.as_deref()),
+    )
+}
+
 fn retained(slot: &Slot) -> u64 {
     slot.retained_bytes.unwrap_or(0).max(0) as u64
 }
 
-fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
+fn assess(snapshot: &SlotsSnapshot, t: Thresholds, server: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
     let by_xids = |age: i32| Severity::grade(age.max(0) as u64, t.warning_xids, t.critical_xids);
     for slot in &snapshot.slots {
         if slot.invalidated() {
             // It holds nothing back any more (the server ignores its xmin and
             // catalog_xmin), so being lost is all there is to say.
-            findings.push(lost_finding(slot));
+            findings.push(lost_finding(slot, server));
             continue;
         }
         if slot.wal_status.as_deref() == Some("unreserved") {
@@ -297,7 +306,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
                 .advice(format!(
                     "{consumer}, or drop the slot (its consumer loses its position)"
                 ))
-                .next(pg_common::drop_slot(&slot.name)),
+                .next(drop_slot(slot, server)),
             );
         }
         let state = if slot.active { "active" } else { "inactive" };
@@ -305,7 +314,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds) -> Vec<Finding> {
         // consumer catches up, which no command here does.
         let drop = |f: Finding| match slot.active {
             true => f,
-            false => f.next(pg_common::drop_slot(&slot.name)),
+            false => f.next(drop_slot(slot, server)),
         };
         if let Some(age) = slot.catalog_xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
             findings.push(drop(
@@ -552,9 +561,10 @@ mod tests {
         let f = assess(
             &snapshot(vec![slot("a", true, "unreserved", 5 << 30)], 4096),
             T,
+            "t",
         );
         assert_eq!(codes(&f), [("slot_wal_unreserved", Severity::Warning)]);
-        let f = assess(&snapshot(vec![slot("a", true, "lost", 0)], 4096), T);
+        let f = assess(&snapshot(vec![slot("a", true, "lost", 0)], 4096), T, "t");
         assert_eq!(codes(&f), [("slot_wal_lost", Severity::Critical)]);
     }
 
@@ -563,7 +573,7 @@ mod tests {
         // debezium_shop: inactive, extended, 412 GB retained, no max_slot_wal_keep_size.
         let mut seed = slot("debezium_shop", false, "extended", 412_000_000_000);
         seed.catalog_xmin_age = Some(20_000_000);
-        let f = assess(&snapshot(vec![seed], -1), T);
+        let f = assess(&snapshot(vec![seed], -1), T, "t");
         assert_eq!(
             codes(&f),
             [
@@ -579,13 +589,13 @@ mod tests {
     fn a_young_inactive_slot_under_every_threshold_is_ok() {
         let mut young = slot("a", false, "reserved", 1 << 20);
         young.catalog_xmin_age = Some(5);
-        let f = assess(&snapshot(vec![young], -1), T);
+        let f = assess(&snapshot(vec![young], -1), T, "t");
         assert_eq!(codes(&f), [("slots", Severity::Ok)]);
         // An active but stuck logical consumer holds the catalogs back too.
         let mut stuck = slot("b", true, "reserved", 1 << 20);
         stuck.catalog_xmin_age = Some(150_000_000);
         assert_eq!(
-            codes(&assess(&snapshot(vec![stuck], 1024), T)),
+            codes(&assess(&snapshot(vec![stuck], 1024), T, "t")),
             [("slot_catalog_xmin", Severity::Critical)]
         );
         // A synced slot on a standby has no consumer to start.
@@ -593,7 +603,7 @@ mod tests {
         synced.synced = Some(true);
         synced.catalog_xmin_age = Some(5);
         assert_eq!(
-            codes(&assess(&snapshot(vec![synced], 1024), T)),
+            codes(&assess(&snapshot(vec![synced], 1024), T, "t")),
             [("slots", Severity::Ok)]
         );
     }
@@ -605,7 +615,7 @@ mod tests {
         removed.restart_lsn = None;
         removed.conflicting = Some(true);
         removed.catalog_xmin_age = Some(500_000_000);
-        let f = assess(&snapshot(vec![removed.clone()], 1024), T);
+        let f = assess(&snapshot(vec![removed.clone()], 1024), T, "t");
         assert_eq!(codes(&f), [("slot_wal_lost", Severity::Critical)]);
         assert!(
             f[0].message.contains("WAL it needs was removed"),
@@ -615,7 +625,7 @@ mod tests {
         // A recovery conflict keeps restart_lsn.
         let mut conflict = removed;
         conflict.restart_lsn = Some("0/3000000".into());
-        let f = assess(&snapshot(vec![conflict], 1024), T);
+        let f = assess(&snapshot(vec![conflict], 1024), T, "t");
         assert!(
             f[0].message.contains("recovery conflict"),
             "{}",
@@ -627,7 +637,7 @@ mod tests {
     fn unreserved_names_the_excess() {
         let mut s = slot("a", true, "unreserved", 48 << 20);
         s.safe_wal_size = Some(-(47 << 20));
-        let f = assess(&snapshot(vec![s], 1), T);
+        let f = assess(&snapshot(vec![s], 1), T, "t");
         assert!(
             f[0].message
                 .contains("retains 47.0 MiB beyond max_slot_wal_keep_size (48.0 MiB in all)"),
@@ -642,13 +652,13 @@ mod tests {
         s.synced = Some(true);
         s.catalog_xmin_age = Some(150_000_000);
         assert_eq!(
-            codes(&assess(&snapshot(vec![s.clone()], -1), T)),
+            codes(&assess(&snapshot(vec![s.clone()], -1), T, "t")),
             [("slots", Severity::Ok)],
             "no retained-WAL, catalog_xmin or max_slot_wal_keep_size finding"
         );
         s.wal_status = Some("lost".into());
         s.invalidation_reason = Some("wal_removed".into());
-        let f = assess(&snapshot(vec![s], -1), T);
+        let f = assess(&snapshot(vec![s], -1), T, "t");
         let advice = f[0].advice.as_ref().map(|a| a.plain()).unwrap_or_default();
         assert!(
             advice.contains("re-create the failover slot there"),
@@ -660,7 +670,7 @@ mod tests {
     fn lost_names_its_reason() {
         let mut s = slot("a", false, "lost", 0);
         s.invalidation_reason = Some("idle_timeout".into());
-        let f = assess(&snapshot(vec![s], 1024), T);
+        let f = assess(&snapshot(vec![s], 1024), T, "t");
         assert!(
             f[0].message.contains("invalidated (idle_timeout)"),
             "{}",

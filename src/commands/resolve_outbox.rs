@@ -150,7 +150,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         decision: "publish",
         heuristic: false,
         action: format!(
-            "produce {} message(s) to {} (idempotent, acks=all{}), the row id in header {}; then {mark}",
+            "produce {} message(s) to {} (idempotent, acks=all{}), the row id in header {}, each batch's rows read and marked published by {mark} (returning their message parts) in a transaction committed once every row of it is acknowledged",
             skipped.rows.len(),
             s.topic.describe(),
             s.producer
@@ -201,7 +201,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         .whole("then", shown!("{}", mark))
         .field(
             "guard",
-            shown!("a row is sent only if still unpublished and unchanged since read; marked only if acknowledged"),
+            shown!("a row is sent only if still unpublished and unchanged since read; each batch is read and marked by the statement above in one transaction, committed only once every row of it is acknowledged (else rolled back, and the acknowledged rows marked alone)"),
         );
     data.blocks.push(block.clone());
     let mut subjects = vec![Republish {

@@ -155,7 +155,8 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
     }
     let mut sendable = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(BATCH) {
-        for f in source.fetch(chunk).await? {
+        // The source writes nothing: its slots are the same read.
+        for f in source.fetch(chunk, 0).await? {
             match f {
                 Fetched::Send { id, .. } => sendable.push(id),
                 Fetched::Left { why, .. } => *left_out.entry(why.into_owned()).or_default() += 1,

@@ -187,7 +187,7 @@ pub const INCIDENTS: &[Incident] = &[
     },
     Incident {
         symptom: "Disk filling with WAL",
-        seen_as: "`pg slots` CRITICAL",
+        seen_as: "`pg slots` CRITICAL (an unlimited max_slot_wal_keep_size: WARNING)",
         codes: &["slot_retained_wal", "slot_wal_unreserved", "slot_wal_lost", "max_slot_wal_keep_size_unlimited"],
         look: "`indoubt pg slots`",
         look_for: "ACTIVE no, RETAINED, WAL STATUS (lost: the slot is dead, its consumer must be rebuilt)",
@@ -237,11 +237,11 @@ pub const INCIDENTS: &[Incident] = &[
     },
     Incident {
         symptom: "A transaction its coordinator forgot",
-        seen_as: "`kafka hanging` CRITICAL",
+        seen_as: "`kafka hanging` CRITICAL (HANGING) or WARNING (long, or cannot be judged); `kafka transactions`",
         codes: &["hanging_transaction", "transaction_past_timeout", "long_transaction", "transaction_unjudgeable"],
         look: "`indoubt kafka hanging`",
         look_for: "VERDICT HANGING (not \"long\": its coordinator still owns a long one)",
-        fix: "`indoubt resolve kafka … --dry-run`",
+        fix: "HANGING: `indoubt resolve kafka … --dry-run`; long: its coordinator aborts it at its transaction.timeout.ms — sooner only with `--force` and a reason, or by ending the producer that left it open",
         risk: "the abort marker discards that producer's unfinished writes",
         alerts: Alerts::Rules(&["KafkaHangingTransaction"]),
     },
@@ -437,7 +437,7 @@ pub const INCIDENTS: &[Incident] = &[
     },
     Incident {
         symptom: "A hand-written saga failed half-way and nobody was told, or waits on an outcome nobody establishes",
-        seen_as: "`saga` CRITICAL",
+        seen_as: "`saga` CRITICAL (the manual queue's items: WARNING)",
         codes: &["saga_needs_human", "saga_outcome_unknown", "saga_queue_open", "saga_queue_finished"],
         look: "`indoubt saga`",
         look_for: "ID, STATE, TRIES, IDLE, CONTEXT (the business it is about); whether the manual queue has it; the pivot's side in the advice",

@@ -1,12 +1,23 @@
-//! The outbox rows a relay skipped, read to be published again: their ids and a digest
-//! of each row (what "unchanged since it was read" is checked against), the rows
+//! The outbox rows a relay skipped, read to be published again: their ids and each row's
+//! version (its xmin: what "unchanged since it was read" is checked against), the rows
 //! themselves in batches as message parts, and the guarded UPDATE that marks the
 //! delivered ones published the way the relay does.
+//!
+//! Why xmin is a sound guard, matched against the set of the batch's versions rather
+//! than per id: every new version of a row (an UPDATE, a DELETE and INSERT of the same
+//! id) carries the id of the transaction that wrote it, and that transaction was not
+//! visible to the read that recorded the versions (else that read would have seen the
+//! new version). So a changed row's xmin is none of the recorded ones. Freezing keeps the
+//! xmin (PostgreSQL 9.4 on); a tool that rewrites rows by inserting them (pg_repack)
+//! gives them new ones, and they are left out as changed. It costs nothing to read,
+//! where an md5 of the row's text cost a third of each batch's UPDATE.
 
 use super::outbox::quote_name;
 use super::session::Session;
 use anyhow::{bail, Context, Result};
 use futures_util::{pin_mut, TryStreamExt};
+use std::collections::HashMap;
+use std::time::Duration;
 
 /// Which columns make a message, by their names in the config.
 #[derive(Debug, Clone)]
@@ -24,11 +35,11 @@ pub struct Layout {
     pub headers: Vec<(String, String)>,
 }
 
-/// A skipped row as first read: its id and the digest of the whole row.
+/// A skipped row as first read: its id and its version (xmin, as text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
     pub id: String,
-    pub digest: String,
+    pub version: String,
 }
 
 /// What was found of the skipped rows before anything is sent.
@@ -46,7 +57,8 @@ pub struct Skipped {
 #[derive(Debug, Clone)]
 pub struct Row {
     pub id: String,
-    pub digest: String,
+    /// Its version as first read (the one the claim matched).
+    pub version: String,
     pub topic_value: Option<String>,
     pub key: Option<Vec<u8>>,
     pub value: Option<Vec<u8>>,
@@ -152,7 +164,7 @@ pub async fn skipped(session: &Session, layout: &Layout, settle_seconds: f64) ->
         .as_deref()
         .map_or("NULL".to_string(), |k| format!("t.{}::text", quote_name(k)));
     let sql = format!(
-        "SELECT t.{id}::text, md5(row(t.*)::text), t.{value} IS NULL, {key}, {topic}
+        "SELECT t.{id}::text, t.xmin::text, t.{value} IS NULL, {key}, {topic}
 FROM {t} AS t
 WHERE t.{p} IS NULL AND t.{id} < (SELECT max({id}) FROM {t} WHERE {p} IS NOT NULL)
   AND t.{c} < statement_timestamp() - make_interval(secs => $1)
@@ -175,24 +187,15 @@ ORDER BY t.{id}"
         }
         out.rows.push(Pending {
             id,
-            digest: row.try_get(1)?,
+            version: row.try_get(1)?,
         });
     }
     Ok(out)
 }
 
-/// The rows of `ids` still unpublished, with their message parts and their digest now.
-pub async fn rows(
-    session: &Session,
-    layout: &Layout,
-    types: &ColumnTypes,
-    ids: &[String],
-) -> Result<Vec<Row>> {
-    let (t, id, p) = (
-        quote_name(&layout.table),
-        quote_name(&layout.id),
-        quote_name(&layout.published_at),
-    );
+/// The message parts of a row, as a select list (after its id and version): topic, key,
+/// value, then each header.
+fn message_columns(layout: &Layout, types: &ColumnTypes) -> Vec<String> {
     let topic = layout
         .topic
         .as_deref()
@@ -201,42 +204,96 @@ pub async fn rows(
         .key
         .as_deref()
         .map_or("NULL::bytea".to_string(), |k| types.bytes(k));
-    let mut columns = vec![
-        format!("t.{id}::text"),
-        "md5(row(t.*)::text)".to_string(),
-        topic,
-        key,
-        types.bytes(&layout.value),
-    ];
+    let mut columns = vec![topic, key, types.bytes(&layout.value)];
     columns.extend(layout.headers.iter().map(|(_, c)| types.bytes(c)));
+    columns
+}
+
+/// A row of `id, version, message_columns…`.
+fn message_row(r: &tokio_postgres::Row, layout: &Layout) -> Result<Row> {
+    let mut headers = Vec::new();
+    for (i, (name, _)) in layout.headers.iter().enumerate() {
+        if let Some(v) = r.try_get::<_, Option<Vec<u8>>>(5 + i)? {
+            headers.push((name.clone(), v));
+        }
+    }
+    Ok(Row {
+        id: r.try_get(0)?,
+        version: r.try_get(1)?,
+        topic_value: r.try_get(2)?,
+        key: r.try_get(3)?,
+        value: r.try_get(4)?,
+        headers,
+    })
+}
+
+/// Marks the rows of `pending` published as [`mark`] does — each only while still
+/// unpublished and unchanged (its version) — in a transaction left open, and returns them
+/// with their message parts (and the version they matched). Reads
+/// and marks each row once; the caller commits once every one was delivered, else rolls
+/// back and marks the delivered ones with [`mark`]. `hold`: how long the server keeps
+/// the transaction open if the caller never ends it.
+pub async fn claim(
+    session: &Session,
+    layout: &Layout,
+    types: &ColumnTypes,
+    pending: &[(String, String)],
+    hold: Duration,
+) -> Result<Vec<Row>> {
+    let (t, id, p) = (
+        quote_name(&layout.table),
+        quote_name(&layout.id),
+        quote_name(&layout.published_at),
+    );
     let sql = format!(
-        "SELECT {} FROM {t} AS t WHERE t.{id} = ANY($1::text[]::{}[]) AND t.{p} IS NULL ORDER BY t.{id}",
-        columns.join(", "),
+        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND t.xmin::text = ANY($2::text[]) RETURNING t.{id}::text, ''::text, {}",
+        message_columns(layout, types).join(", "),
+        ty = types.id
+    );
+    let (ids, versions): (Vec<&str>, Vec<&str>) = pending
+        .iter()
+        .map(|(i, v)| (i.as_str(), v.as_str()))
+        .unzip();
+    #[allow(clippy::disallowed_methods)] // claim itself is allowed only in resolve::apply
+    let rows = session.write_held(&sql, &[&ids, &versions], hold).await??;
+    let version_of: HashMap<&str, &str> = pending
+        .iter()
+        .map(|(i, d)| (i.as_str(), d.as_str()))
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let mut row = message_row(r, layout)?;
+            row.version = version_of.get(row.id.as_str()).unwrap_or(&"").to_string();
+            Ok(row)
+        })
+        .collect()
+}
+
+/// Why rows of `ids` that [`claim`] did not return were not: (id, published meanwhile)
+/// for those still there (not published: changed since read); an id absent is gone.
+pub async fn unclaimed(
+    session: &Session,
+    layout: &Layout,
+    types: &ColumnTypes,
+    ids: &[&str],
+) -> Result<HashMap<String, bool>> {
+    let (t, id, p) = (
+        quote_name(&layout.table),
+        quote_name(&layout.id),
+        quote_name(&layout.published_at),
+    );
+    let sql = format!(
+        "SELECT t.{id}::text, t.{p} IS NOT NULL FROM {t} AS t WHERE t.{id} = ANY($1::text[]::{}[])",
         types.id
     );
     let found = session.query(&sql, &[&ids]).await?;
     found
         .iter()
-        .map(|r| {
-            let mut headers = Vec::new();
-            for (i, (name, _)) in layout.headers.iter().enumerate() {
-                if let Some(v) = r.try_get::<_, Option<Vec<u8>>>(5 + i)? {
-                    headers.push((name.clone(), v));
-                }
-            }
-            Ok(Row {
-                id: r.try_get(0)?,
-                digest: r.try_get(1)?,
-                topic_value: r.try_get(2)?,
-                key: r.try_get(3)?,
-                value: r.try_get(4)?,
-                headers,
-            })
-        })
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
         .collect()
 }
 
-/// Marks `delivered` (id, digest as read) published as the relay does (the published
+/// Marks `delivered` (id, version as read) published as the relay does (the published
 /// column set to now), each only while still unpublished and unchanged; the ids marked.
 pub async fn mark(
     session: &Session,
@@ -245,12 +302,12 @@ pub async fn mark(
     delivered: &[(String, String)],
 ) -> Result<Vec<String>> {
     let sql = mark_statement(layout, types);
-    let (ids, digests): (Vec<&str>, Vec<&str>) = delivered
+    let (ids, versions): (Vec<&str>, Vec<&str>) = delivered
         .iter()
-        .map(|(i, d)| (i.as_str(), d.as_str()))
+        .map(|(i, v)| (i.as_str(), v.as_str()))
         .unzip();
     #[allow(clippy::disallowed_methods)] // mark itself is allowed only in resolve::apply
-    let rows = session.write_returning(&sql, &[&ids, &digests]).await??;
+    let rows = session.write_returning(&sql, &[&ids, &versions]).await??;
     rows.iter()
         .map(|r| Ok(r.try_get::<_, String>(0)?))
         .collect()
@@ -259,9 +316,9 @@ pub async fn mark(
 /// The guarded UPDATE of [`mark`], as the plan shows it. The `= ANY` on the table's id
 /// lets its index find the rows (a join to unnest alone was planned as a scan of the whole
 /// table per batch: 10 s a batch on 100,000 rows of 1 KiB; and a join to the pairs of id
-/// and digest, as a nested loop of 150 ms a batch once the table was vacuumed). A row's
-/// digest is matched against the batch's digests, not its own id's: the digest covers
-/// the whole row, its id included, so a digest among them is its own one.
+/// and version, as a nested loop of 150 ms a batch once the table was vacuumed). A row's
+/// version is matched against the batch's versions, not its own id's: a changed row's
+/// version is none of them (see the module's head).
 pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
     let (t, id, p) = (
         quote_name(&layout.table),
@@ -269,7 +326,7 @@ pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
         quote_name(&layout.published_at),
     );
     format!(
-        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND md5(row(t.*)::text) = ANY($2::text[]) RETURNING t.{id}::text",
+        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND t.xmin::text = ANY($2::text[]) RETURNING t.{id}::text",
         ty = types.id
     )
 }

@@ -926,6 +926,68 @@ impl Session {
         }
     }
 
+    /// Runs one statement that writes, with bind parameters, in a transaction left open
+    /// (`BEGIN READ WRITE`, the statement): the rows it returns, its changes and row locks
+    /// held until [`Session::end_held`] commits or rolls them back. The server ends an
+    /// abandoned one after `hold` idle (idle_in_transaction_session_timeout). On the
+    /// server's refusal the transaction is rolled back. The outer error is the time bound
+    /// or a lost connection; the inner one the server's answer.
+    pub async fn write_held(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+        hold: Duration,
+    ) -> Result<Result<Vec<Row>, tokio_postgres::Error>> {
+        let _running = Running::start(&self.canceller);
+        let hold_ms = hold.as_millis().clamp(1, i32::MAX as u128);
+        let work = async {
+            self.client
+                .batch_execute(&format!(
+                    "BEGIN READ WRITE; SET LOCAL idle_in_transaction_session_timeout = {hold_ms}"
+                ))
+                .await?;
+            match self.client.query(sql, params).await {
+                Ok(rows) => Ok(Ok(rows)),
+                Err(e) if e.as_db_error().is_some() => {
+                    self.client.batch_execute("ROLLBACK").await?;
+                    Ok(Err(e))
+                }
+                Err(e) => Err(e),
+            }
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) => Err(session_error(&self.wire, e)),
+            Err(_) => Err(anyhow!(
+                "statement did not finish within {}",
+                crate::units::format_duration(self.timeout)
+            )),
+        }
+    }
+
+    /// Ends the transaction [`Session::write_held`] left open: COMMIT, or ROLLBACK. An
+    /// error of a COMMIT leaves its outcome unknown (the connection was lost on the way).
+    pub async fn end_held(&self, commit: bool) -> Result<()> {
+        let _running = Running::start(&self.canceller);
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        match tokio::time::timeout(self.timeout, self.client.batch_execute(sql)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(anyhow!(
+                "{sql}: {}{}",
+                session_error(&self.wire, e),
+                if commit {
+                    " (its outcome is unknown: check the rows)"
+                } else {
+                    ""
+                }
+            )),
+            Err(_) => Err(anyhow!(
+                "{sql} did not finish within {}",
+                crate::units::format_duration(self.timeout)
+            )),
+        }
+    }
+
     /// Runs one read-only query with no parameters through the simple protocol: every
     /// value as PostgreSQL's text of it (None for NULL), every literal typed by the
     /// server as its column is. The outer error is the time bound, the inner one the

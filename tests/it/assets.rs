@@ -59,6 +59,16 @@ fn completions_and_man_pages_are_current() {
     ] {
         assert!(prepared.contains(section), "the man page lacks {section}");
     }
+    // Every page, by name (`indoubt-runbook`) and by file (`indoubt-runbook.7`).
+    let every_file: Vec<String> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("man"))
+        .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let every_page: Vec<String> = every_file
+        .iter()
+        .map(|f| f.rsplit_once('.').unwrap().0.to_string())
+        .collect();
     // The commands' pages (section 1); SEE ALSO may also name the pages of sections 5 and 7.
     let pages: Vec<String> = files
         .iter()
@@ -93,8 +103,33 @@ fn completions_and_man_pages_are_current() {
         for r in refs {
             let target = r.replace("\\-", "-");
             assert!(
-                pages.contains(&target),
+                every_page.contains(&target),
                 "{name}: SEE ALSO {target}, which is not a page"
+            );
+        }
+    }
+    // Every page another names (`indoubt-pg-slots(1)`, in any section of any page) exists:
+    // no SUBCOMMANDS entry for clap's `help`, no hand-written reference to a page that is not.
+    for (path, contents) in files.iter().filter(|(p, _)| p.starts_with("man")) {
+        let text = String::from_utf8_lossy(contents).replace("\\-", "-");
+        for (at, _) in text.match_indices("indoubt") {
+            let rest = &text[at..];
+            let name_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(rest.len());
+            let (name, after) = rest.split_at(name_len);
+            let Some(section) = after
+                .strip_prefix('(')
+                .and_then(|a| a.split_once(')'))
+                .map(|(n, _)| n)
+                .filter(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_digit()))
+            else {
+                continue;
+            };
+            assert!(
+                every_file.contains(&format!("{name}.{section}")),
+                "{}: names {name}({section}), which is not a page",
+                path.display()
             );
         }
     }

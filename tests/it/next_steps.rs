@@ -183,10 +183,9 @@ fn pg_horizon_names_the_statement_or_command_that_ends_each_hold() {
     assert_eq!(out.code, 1, "{}", out.stderr);
 
     let session = finding(&report.findings, "horizon_holder", "id", &pid.to_string());
-    assert_eq!(
-        session.next.as_deref(),
-        Some(format!("SELECT pg_terminate_backend({pid})").as_str())
-    );
+    let (place, statement) = common::sql_placed(session.next.as_deref().unwrap());
+    assert_eq!(statement, format!("SELECT pg_terminate_backend({pid})"));
+    assert!(place.starts_with("in any database of "), "{place}");
     let advice = session.advice.as_deref().unwrap_or_default();
     assert!(
         !advice.contains("pg_terminate_backend"),
@@ -238,8 +237,8 @@ fn pg_horizon_names_the_statement_or_command_that_ends_each_hold() {
 
     let slot = finding(&report.findings, "horizon_holder", "id", "horizon_slot");
     assert_eq!(
-        slot.next.as_deref(),
-        Some("SELECT pg_drop_replication_slot('horizon_slot')")
+        common::sql_placed(slot.next.as_deref().unwrap()).1,
+        "SELECT pg_drop_replication_slot('horizon_slot')"
     );
     admin.batch_execute(slot.next.as_deref().unwrap()).unwrap();
     let slots: i64 = admin
@@ -270,7 +269,10 @@ fn pg_slots_names_the_drop_statement_once_and_it_drops_the_slot() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     let retained = finding(&report.findings, "slot_retained_wal", "slot", "cdc_orders");
     let next = retained.next.as_deref().expect("the drop statement");
-    assert_eq!(next, "SELECT pg_drop_replication_slot('cdc_orders')");
+    // A logical slot is dropped from its own database: the comment says which.
+    let (place, statement) = common::sql_placed(next);
+    assert_eq!(statement, "SELECT pg_drop_replication_slot('cdc_orders')");
+    assert!(place.starts_with("in database postgres of "), "{place}");
     let advice = retained.advice.as_deref().unwrap_or_default();
     assert!(
         !advice.contains("pg_drop_replication_slot") && advice.contains("loses its position"),

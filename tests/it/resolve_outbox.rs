@@ -558,3 +558,72 @@ fn the_producer_logs_in_with_gssapi_from_the_ticket_cache_and_refuses_a_keytab()
     );
     assert_eq!(seen.len(), 2, "{seen:#?}");
 }
+
+/// A batch's rows are read and marked by one statement whose transaction stays open until
+/// their delivery reports: a row of it that is not sent (here, no topic: its aggregatetype
+/// is NULL) must not stay marked. The claim is rolled back and only the delivered row is
+/// marked published.
+#[test]
+fn a_row_of_a_batch_that_is_not_sent_is_not_left_marked_published() {
+    let bootstrap = lab("INDOUBT_LAB_KAFKA_BOOTSTRAP");
+    let topic = create_topic(&bootstrap, "outbox.event.Order", 1);
+    let aggregate = topic.strip_prefix("outbox.event.").unwrap();
+    let db = TestDb::create("republish_notopic");
+    db.admin()
+        .batch_execute(&format!(
+            "CREATE TABLE outboxevent (id bigint PRIMARY KEY, aggregatetype text, aggregateid text NOT NULL,
+                                       type text NOT NULL, payload jsonb, created_at timestamptz NOT NULL, published_at timestamptz);
+             INSERT INTO outboxevent SELECT g, CASE WHEN g = 4 THEN NULL ELSE '{aggregate}' END, 'order-' || g,
+                    'OrderCreated', jsonb_build_object('id', g), now() - interval '1 hour',
+                    CASE WHEN g IN (4, 7) THEN NULL ELSE now() END
+             FROM generate_series(1, 10) g"
+        ))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n{}outbox:\n  events:\n    postgres: {}\n    table: outboxevent\n    publish:\n      kafka: lab\n      layout: debezium\n",
+            plaintext(),
+            db.url()
+        ),
+    )
+    .unwrap();
+    let audit = dir.path().join("audit.log").to_string_lossy().into_owned();
+    let (done, out) = json_with(
+        &config,
+        &[
+            "resolve",
+            "outbox",
+            "events",
+            "--yes",
+            "--reason",
+            "x",
+            "--audit-log",
+            &audit,
+        ],
+    );
+    let message = done["findings"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("1 of 2 row(s) delivered and marked published")
+            && message.contains("1 not sent (no topic: its topic column is NULL)"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let marked: Vec<i64> = db
+        .admin()
+        .query(
+            "SELECT id FROM outboxevent WHERE id IN (4, 7) AND published_at IS NOT NULL",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(marked, [7], "only the delivered row is marked published");
+    let seen = consumed(&bootstrap, &topic, 1, "read_committed");
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+    assert_eq!(seen[0].headers["id"], "7");
+}

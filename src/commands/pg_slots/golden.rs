@@ -81,7 +81,7 @@ fn report_of(_ctx: &Context, snapshot: SlotsSnapshot) -> Report<SlotsReport> {
         warning_xids: s.xids.0,
         critical_xids: s.xids.1,
     };
-    let findings = assess(&snapshot, thresholds);
+    let findings = assess(&snapshot, thresholds, "target prod-orders");
     let target = crate::report::Target {
         name: Some("prod-orders".into()),
         kind: "postgres".into(),

@@ -25,7 +25,8 @@ use crate::text;
 use crate::text::Text;
 use anyhow::{Context as _, Result};
 use serde_json::json;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// What is proposed for the outbox: known before anything is sent.
@@ -73,16 +74,16 @@ impl Proposal for Republish {
         &self.plan
     }
 
-    /// The rows to publish: each id with the digest (md5 of the row) it must still have.
+    /// The rows to publish: each id with the version (xmin) it must still have.
     fn evidence(&self) -> serde_json::Value {
         json!({
             "outbox": self.name,
             "table": self.layout.table,
             "topic": self.topic.describe(),
             "transactional_id": self.producer.transactional_id,
-            // [id, digest] pairs: a map per row would make the intent of a large republish
+            // [id, version] pairs: a map per row would make the intent of a large republish
             // several times the size in memory.
-            "rows": self.pending.iter().map(|p| json!([p.id, p.digest])).collect::<Vec<_>>(),
+            "rows": self.pending.iter().map(|p| json!([p.id, p.version])).collect::<Vec<_>>(),
         })
     }
 
@@ -127,13 +128,14 @@ impl Subject for Republish {
 
     async fn apply(&mut self, _confirmed: &Confirmed) -> Applied {
         let of = self.pending.len();
-        // One connection reads the next batch while the other marks the one before.
+        // A connection per slot: one claims the next batch while the other holds the
+        // batch in flight.
         let sessions = tokio::try_join!(
             session::connect(&self.params, self.timeout),
             session::connect(&self.params, self.timeout)
         );
-        let (reader, marker) = match sessions {
-            Ok(s) => s,
+        let sessions = match sessions {
+            Ok((a, b)) => [a, b],
             Err(e) => {
                 return Applied::new(Status::Error, codes::FAILED, format!("nothing sent: {e:#}"))
             }
@@ -147,12 +149,15 @@ impl Subject for Republish {
             }
         };
         let rows = OutboxRows {
-            reader,
-            marker,
+            sessions,
+            claimed: Default::default(),
             layout: &self.layout,
             types: &self.types,
             topic: &self.topic,
             id_header: &self.id_header,
+            // The claim's transaction outlives a batch's delivery by a margin: the server
+            // ends it only if indoubt is gone.
+            hold: self.producer.message_timeout + HOLD_MARGIN,
         };
         let mut tally = Tally::default();
         let stopped = republish::publish(&rows, &self.pending, &producer, &mut tally).await;
@@ -160,42 +165,64 @@ impl Subject for Republish {
     }
 }
 
-/// The outbox's rows: read again by id (sent only if still unpublished and unchanged),
-/// marked published once acknowledged.
+/// How much longer than a message's delivery timeout a batch's rows stay claimed.
+const HOLD_MARGIN: Duration = Duration::from_secs(30);
+
+/// The outbox's rows: claimed batch by batch — marked published in a transaction left
+/// open, only while still unpublished and unchanged (their version) — and sent; the claim
+/// is committed when every row of it was acknowledged, else rolled back and only the
+/// acknowledged rows marked, guarded the same way.
 struct OutboxRows<'a> {
-    reader: session::Session,
-    marker: session::Session,
+    sessions: [session::Session; 2],
+    /// The ids each slot's open transaction marked.
+    claimed: Mutex<[Vec<String>; 2]>,
     layout: &'a Layout,
     types: &'a ColumnTypes,
     topic: &'a TopicRule,
     id_header: &'a str,
+    hold: Duration,
 }
 
 impl Rows for OutboxRows<'_> {
     type Item = Pending;
 
-    async fn fetch(&self, chunk: &[Pending]) -> Result<Vec<Fetched>> {
-        let ids: Vec<String> = chunk.iter().map(|p| p.id.clone()).collect();
-        let rows = pg_republish::rows(&self.reader, self.layout, self.types, &ids).await?;
+    async fn fetch(&self, chunk: &[Pending], slot: usize) -> Result<Vec<Fetched>> {
+        let session = &self.sessions[slot];
+        let pending: Vec<(String, String)> = chunk
+            .iter()
+            .map(|p| (p.id.clone(), p.version.clone()))
+            .collect();
+        #[allow(clippy::disallowed_methods)] // the one place that claims rows
+        let rows = pg_republish::claim(session, self.layout, self.types, &pending, self.hold)
+            .await
+            .context("reading and marking the batch")?;
+        let claimed: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+        let mut found: HashMap<String, pg_republish::Row> =
+            rows.into_iter().map(|r| (r.id.clone(), r)).collect();
+        // Why a row was not claimed, read only when one was not.
+        let missing: Vec<&str> = chunk
+            .iter()
+            .filter(|p| !found.contains_key(&p.id))
+            .map(|p| p.id.as_str())
+            .collect();
+        let published = match missing.is_empty() {
+            true => HashMap::new(),
+            false => pg_republish::unclaimed(session, self.layout, self.types, &missing).await?,
+        };
+        self.claimed.lock().unwrap_or_else(|e| e.into_inner())[slot] = claimed;
         let mut out = Vec::with_capacity(chunk.len());
-        let mut found = rows.into_iter().peekable();
         for p in chunk {
-            let row = match found.peek() {
-                Some(r) if r.id == p.id => found.next(),
-                _ => None,
-            };
             let left = |why: &'static str| Fetched::Left {
                 id: p.id.clone(),
                 why: why.into(),
             };
-            let Some(row) = row else {
-                out.push(left("published or gone meanwhile"));
+            let Some(row) = found.remove(&p.id) else {
+                out.push(left(match published.get(&p.id) {
+                    Some(false) => "changed since it was read",
+                    _ => "published or gone meanwhile",
+                }));
                 continue;
             };
-            if row.digest != p.digest {
-                out.push(left("changed since it was read"));
-                continue;
-            }
             let Some(topic) = self.topic.of(row.topic_value.as_deref()) else {
                 out.push(left("no topic: its topic column is NULL"));
                 continue;
@@ -204,7 +231,7 @@ impl Rows for OutboxRows<'_> {
             headers.extend(row.headers);
             out.push(Fetched::Send {
                 id: row.id,
-                guard: row.digest,
+                guard: p.version.clone(),
                 message: Message {
                     topic,
                     key: row.key,
@@ -213,17 +240,35 @@ impl Rows for OutboxRows<'_> {
                 },
             });
         }
-        // A row the server returned out of the order the ids were read in would be
-        // matched to nothing: the batch is refused whole rather than half-matched.
-        if found.peek().is_some() {
-            anyhow::bail!("the rows came back in another order than their ids were read: nothing of this batch was sent");
-        }
         Ok(out)
     }
 
-    async fn settle(&self, acknowledged: &[(String, String)]) -> Result<HashSet<String>> {
+    /// Every claimed row acknowledged: the claim committed. Otherwise it is rolled back
+    /// (no row the topic lacks stays marked) and the acknowledged rows are marked alone.
+    async fn settle(
+        &self,
+        slot: usize,
+        acknowledged: &[(String, String)],
+    ) -> Result<HashSet<String>> {
+        let session = &self.sessions[slot];
+        let claimed =
+            std::mem::take(&mut self.claimed.lock().unwrap_or_else(|e| e.into_inner())[slot]);
+        let acked: HashSet<&str> = acknowledged.iter().map(|(id, _)| id.as_str()).collect();
+        let whole =
+            claimed.len() == acked.len() && claimed.iter().all(|id| acked.contains(id.as_str()));
+        #[allow(clippy::disallowed_methods)] // the one place that ends a claim
+        session
+            .end_held(whole)
+            .await
+            .context("marking the delivered rows published")?;
+        if whole || acknowledged.is_empty() {
+            return Ok(match whole {
+                true => claimed.into_iter().collect(),
+                false => HashSet::new(),
+            });
+        }
         #[allow(clippy::disallowed_methods)] // the one place that marks rows published
-        let marked = pg_republish::mark(&self.marker, self.layout, self.types, acknowledged)
+        let marked = pg_republish::mark(session, self.layout, self.types, acknowledged)
             .await
             .context("marking the delivered rows published")?;
         Ok(marked.into_iter().collect())

@@ -250,7 +250,7 @@ impl Rows for Source {
 
     /// Each id's message as the query builds it, sent only if it carries the id where
     /// the job reads it: otherwise the next comparison would find it missing again.
-    async fn fetch(&self, chunk: &[String]) -> Result<Vec<Fetched>> {
+    async fn fetch(&self, chunk: &[String], _slot: usize) -> Result<Vec<Fetched>> {
         let built = source::build(&self.session, &self.query, chunk).await?;
         let asked: HashSet<&str> = chunk.iter().map(String::as_str).collect();
         let mut by_id: HashMap<String, source::Built> = HashMap::new();
@@ -333,7 +333,11 @@ impl Rows for Source {
     }
 
     /// Nothing in the source records a publish: a delivered message is done.
-    async fn settle(&self, acknowledged: &[(String, String)]) -> Result<HashSet<String>> {
+    async fn settle(
+        &self,
+        _slot: usize,
+        acknowledged: &[(String, String)],
+    ) -> Result<HashSet<String>> {
         Ok(acknowledged.iter().map(|(id, _)| id.clone()).collect())
     }
 

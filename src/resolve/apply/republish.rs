@@ -29,7 +29,7 @@ pub const BATCH: usize = 5_000;
 pub enum Fetched {
     Send {
         id: String,
-        /// What settling it checks again (the outbox row's digest); empty when nothing is.
+        /// What settling it checks again (the outbox row's version); empty when nothing is.
         guard: String,
         message: Message,
     },
@@ -39,19 +39,28 @@ pub enum Fetched {
     },
 }
 
-/// Where the rows come from and what is done with the acknowledged ones.
+/// Where the rows come from and what is done with the acknowledged ones. Batches
+/// alternate between two slots (0 and 1: a source that writes holds a connection for
+/// each): a batch is fetched on one while the one before is in flight on the other, and
+/// settled on its own slot before the slot fetches again.
 #[allow(async_fn_in_trait)] // awaited in place by `publish`, never spawned
 pub trait Rows {
-    /// What the caller listed to publish: an outbox row's id and digest, a missing id.
+    /// What the caller listed to publish: an outbox row's id and version, a missing id.
     type Item: Sync;
 
-    /// The messages of `chunk` as the source has them now, in `chunk`'s order.
-    async fn fetch(&self, chunk: &[Self::Item]) -> Result<Vec<Fetched>>;
+    /// The messages of `chunk` as the source has them now, in `chunk`'s order, read on
+    /// `slot`. What the source holds for them there (the outbox: the rows, marked
+    /// published in a transaction left open) stays held until `settle` of the slot.
+    async fn fetch(&self, chunk: &[Self::Item], slot: usize) -> Result<Vec<Fetched>>;
 
-    /// Called with the acknowledged rows (id, guard): the ids it settled (the outbox:
-    /// those it marked published). An error stops the run. Runs while the next batch is
-    /// fetched: a source that writes uses a connection of its own for it.
-    async fn settle(&self, acknowledged: &[(String, String)]) -> Result<HashSet<String>>;
+    /// Called once for every batch fetched on `slot`, with its acknowledged rows (id,
+    /// guard; none when it was not sent): the ids it settled (the outbox: those marked
+    /// published). An error stops the run.
+    async fn settle(
+        &self,
+        slot: usize,
+        acknowledged: &[(String, String)],
+    ) -> Result<HashSet<String>>;
 
     /// How the outcome names what became of the rows.
     fn words(&self) -> &'static Words;
@@ -252,17 +261,19 @@ pub async fn producer(
     Ok(Arc::new(made))
 }
 
-/// A batch handed to the producer: its rows (id, guard, topic) in message order and the
-/// task awaiting its delivery reports.
+/// A batch handed to the producer: its slot, its rows (id, guard, topic) in message
+/// order and the task awaiting its delivery reports.
 struct InFlight {
+    slot: usize,
     rows: Vec<(String, String, u32)>,
     reports: JoinHandle<Vec<Delivery>>,
 }
 
 /// Publishes `items` batch by batch, three at a time in different stages: while batch
-/// N is in flight, N+1 is read and N-1 settled. The batch before is acknowledged (or
-/// failed) before the next is handed over: a transactional producer commits each batch
-/// first, and a stop between batches is clean. Returns why it stopped early, if it did.
+/// N is in flight on one slot, N-1 is settled and N+1 fetched on the other. The batch
+/// before is acknowledged (or failed) before the next is handed over: a transactional
+/// producer commits each batch first, and a stop between batches is clean. Every batch
+/// fetched is settled, sent or not. Returns why it stopped early, if it did.
 pub async fn publish<R: Rows>(
     rows: &R,
     items: &[R::Item],
@@ -270,8 +281,11 @@ pub async fn publish<R: Rows>(
     tally: &mut Tally,
 ) -> Option<String> {
     let mut chunks = items.chunks(BATCH);
+    let mut slot = 0;
     let mut in_flight: Option<InFlight> = None;
-    let mut acked: Vec<(Placed, String)> = Vec::new();
+    // Batches done (acknowledged, failed or not sent) and not yet settled: each slot's
+    // are settled before the slot fetches again.
+    let mut to_settle: Vec<(usize, Vec<(Placed, String)>)> = Vec::new();
     let mut stopped = None;
     loop {
         let mut next = chunks.next();
@@ -279,16 +293,26 @@ pub async fn publish<R: Rows>(
             stopped = Some("interrupted: the rest were not sent".to_string());
             next = None;
         }
-        let to_settle = std::mem::take(&mut acked);
-        let fetch = async {
-            match next {
-                Some(chunk) => Some(rows.fetch(chunk).await),
-                None => None,
+        // On this slot, while the batch before is in flight on the other: what it held
+        // settled, then the next batch fetched.
+        let (here, other): (Vec<_>, Vec<_>) = to_settle.drain(..).partition(|(s, _)| *s == slot);
+        to_settle = other;
+        let (settled, fetched) = async {
+            let mut settled = Vec::new();
+            for (s, acked) in here {
+                settled.push(settle(rows, s, acked).await);
             }
-        };
-        let (fetched, settled) = tokio::join!(fetch, settle(rows, to_settle));
-        if let Err(e) = tally.settled(settled) {
-            stopped = stopped.or(Some(e));
+            let fetched = match next {
+                Some(chunk) => Some(rows.fetch(chunk, slot).await),
+                None => None,
+            };
+            (settled, fetched)
+        }
+        .await;
+        for s in settled {
+            if let Err(e) = tally.settled(s) {
+                stopped = stopped.or(Some(e));
+            }
         }
         let fetched = match fetched {
             Some(Ok(f)) => Some(f),
@@ -299,15 +323,26 @@ pub async fn publish<R: Rows>(
             None => None,
         };
         if let Some(f) = in_flight.take() {
+            let of = f.slot;
             match collect(f, tally).await {
-                Ok(a) => acked = a,
-                Err(e) => stopped = stopped.or(Some(e)),
+                Ok(acked) => to_settle.push((of, acked)),
+                Err(e) => {
+                    stopped = stopped.or(Some(e));
+                    to_settle.push((of, Vec::new()));
+                }
             }
             crate::resolve::flow::failpoint("after-batch");
         }
-        let Some(fetched) = fetched.filter(|_| stopped.is_none()) else {
+        let Some(fetched) = fetched else {
             break;
         };
+        if stopped.is_some() {
+            // Fetched but not sent: what the source holds for it is let go.
+            if let Err(e) = tally.settled(settle(rows, slot, Vec::new()).await) {
+                stopped = stopped.or(Some(e));
+            }
+            break;
+        }
         let mut batch = Vec::with_capacity(fetched.len());
         let mut sent = Vec::with_capacity(fetched.len());
         for f in fetched {
@@ -319,7 +354,9 @@ pub async fn publish<R: Rows>(
                 Fetched::Left { id, why } => tally.left(&id, why),
             }
         }
-        if !batch.is_empty() {
+        if batch.is_empty() {
+            to_settle.push((slot, Vec::new()));
+        } else {
             let p = Arc::clone(producer);
             // The one place messages are produced.
             #[allow(clippy::disallowed_methods)]
@@ -331,14 +368,16 @@ pub async fn publish<R: Rows>(
                 }
             });
             in_flight = Some(InFlight {
+                slot,
                 rows: sent,
                 reports,
             });
         }
+        slot = 1 - slot;
     }
     // What was delivered before the stop is still settled: it is in the topic.
-    if !acked.is_empty() {
-        if let Err(e) = tally.settled(settle(rows, acked).await) {
+    for (s, acked) in to_settle {
+        if let Err(e) = tally.settled(settle(rows, s, acked).await) {
             stopped = stopped.or(Some(e));
         }
     }
@@ -373,21 +412,20 @@ async fn collect(f: InFlight, tally: &mut Tally) -> Result<Vec<(Placed, String)>
     Ok(acked)
 }
 
-/// The acknowledged rows handed to the source to settle, and its answer.
+/// The batch of `slot` handed to the source to settle, with its acknowledged rows, and
+/// its answer.
 async fn settle<R: Rows>(
     rows: &R,
+    slot: usize,
     acked: Vec<(Placed, String)>,
 ) -> (Vec<Placed>, Result<HashSet<String>>) {
-    if acked.is_empty() {
-        return (Vec::new(), Ok(HashSet::new()));
-    }
     let (placed, guards): (Vec<Placed>, Vec<String>) = acked.into_iter().unzip();
     let pairs: Vec<(String, String)> = placed
         .iter()
         .zip(guards)
         .map(|(p, guard)| (p.id.to_string(), guard))
         .collect();
-    let settled = rows.settle(&pairs).await;
+    let settled = rows.settle(slot, &pairs).await;
     (placed, settled)
 }
 

@@ -16,6 +16,19 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
+/// A SQL next step as (where its leading comment says it runs, the statement):
+/// `/* in database shop of target lab */ SELECT 1` → ("in database shop of target lab",
+/// "SELECT 1"). Panics on a statement with no such comment.
+pub fn sql_placed(next: &str) -> (&str, &str) {
+    let rest = next
+        .strip_prefix("/* ")
+        .unwrap_or_else(|| panic!("no leading comment: {next}"));
+    let (place, statement) = rest
+        .split_once(" */ ")
+        .unwrap_or_else(|| panic!("an unclosed comment: {next}"));
+    (place, statement)
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
