@@ -151,6 +151,36 @@ impl Outbox {
     }
 }
 
+/// `resolve outbox events --yes` on `db`'s `outboxevent` table, a Debezium layout
+/// published to the lab (`publish` extra keys under publish:).
+fn publish_debezium(db: &TestDb, publish: &str) -> (Value, Outcome) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "kafka:\n{}outbox:\n  events:\n    postgres: {}\n    table: outboxevent\n    publish:\n      kafka: lab\n      layout: debezium\n{publish}",
+            plaintext(),
+            db.url()
+        ),
+    )
+    .unwrap();
+    let audit = dir.path().join("audit.log").to_string_lossy().into_owned();
+    json_with(
+        &config,
+        &[
+            "resolve",
+            "outbox",
+            "events",
+            "--yes",
+            "--reason",
+            "x",
+            "--audit-log",
+            &audit,
+        ],
+    )
+}
+
 fn plaintext() -> String {
     format!(
         "  lab:\n    bootstrap_servers: {}\n",
@@ -459,31 +489,7 @@ fn a_debezium_outbox_goes_to_outbox_event_and_its_aggregatetype_keyed_by_aggrega
              FROM generate_series(1, 10) g"
         ))
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("c.yaml");
-    std::fs::write(
-        &config,
-        format!(
-            "kafka:\n{}outbox:\n  events:\n    postgres: {}\n    table: outboxevent\n    publish:\n      kafka: lab\n      layout: debezium\n      headers:\n        eventType: type\n",
-            plaintext(),
-            db.url()
-        ),
-    )
-    .unwrap();
-    let audit = dir.path().join("audit.log").to_string_lossy().into_owned();
-    let (done, out) = json_with(
-        &config,
-        &[
-            "resolve",
-            "outbox",
-            "events",
-            "--yes",
-            "--reason",
-            "x",
-            "--audit-log",
-            &audit,
-        ],
-    );
+    let (done, out) = publish_debezium(&db, "      headers:\n        eventType: type\n");
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert_eq!(done["topic"], "outbox.event.<aggregatetype>", "{done:#}");
     let seen = consumed(&bootstrap, &topic, 2, "read_committed");
@@ -579,31 +585,7 @@ fn a_row_of_a_batch_that_is_not_sent_is_not_left_marked_published() {
              FROM generate_series(1, 10) g"
         ))
         .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("c.yaml");
-    std::fs::write(
-        &config,
-        format!(
-            "kafka:\n{}outbox:\n  events:\n    postgres: {}\n    table: outboxevent\n    publish:\n      kafka: lab\n      layout: debezium\n",
-            plaintext(),
-            db.url()
-        ),
-    )
-    .unwrap();
-    let audit = dir.path().join("audit.log").to_string_lossy().into_owned();
-    let (done, out) = json_with(
-        &config,
-        &[
-            "resolve",
-            "outbox",
-            "events",
-            "--yes",
-            "--reason",
-            "x",
-            "--audit-log",
-            &audit,
-        ],
-    );
+    let (done, out) = publish_debezium(&db, "");
     let message = done["findings"][0]["message"].as_str().unwrap_or_default();
     assert!(
         message.contains("1 of 2 row(s) delivered and marked published")
