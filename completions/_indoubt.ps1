@@ -760,7 +760,7 @@ Register-ArgumentCompleter -Native -CommandName 'indoubt' -ScriptBlock {
             break
         }
         'indoubt;resolve;at' {
-            [CompletionResult]::new('--branch-id', '--branch-id', [CompletionResultType]::ParameterName, 'The AT branch whose undo log meets the changed rows, as `seata globals` shows it')
+            [CompletionResult]::new('--branch-id', '--branch-id', [CompletionResultType]::ParameterName, 'The AT branch whose undo log meets the changed rows: the finding''s next names it (`seata globals -o json` lists each branch''s branch_id)')
             [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'What to do so that the coordinator''s next retry of the rollback succeeds')
             [CompletionResult]::new('--coordinator', '--coordinator', [CompletionResultType]::ParameterName, 'The coordinator of the config (seata: NAME) [default: the only one]')
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Its client whose undo_log holds the branch [default: its only client with an undo_log]')

@@ -698,7 +698,7 @@ set edit:completion:arg-completer[indoubt] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'indoubt;resolve;at'= {
-            cand --branch-id 'The AT branch whose undo log meets the changed rows, as `seata globals` shows it'
+            cand --branch-id 'The AT branch whose undo log meets the changed rows: the finding''s next names it (`seata globals -o json` lists each branch''s branch_id)'
             cand --fix 'What to do so that the coordinator''s next retry of the rollback succeeds'
             cand --coordinator 'The coordinator of the config (seata: NAME) [default: the only one]'
             cand --client 'Its client whose undo_log holds the branch [default: its only client with an undo_log]'

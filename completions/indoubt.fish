@@ -688,7 +688,7 @@ complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from tcc" -l no-color -d 'Never use colour: --color never'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from tcc" -s v -l verbose -d 'Print what is being done on stderr'
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from tcc" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from at" -l branch-id -d 'The AT branch whose undo log meets the changed rows, as `seata globals` shows it' -r
+complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from at" -l branch-id -d 'The AT branch whose undo log meets the changed rows: the finding\'s next names it (`seata globals -o json` lists each branch\'s branch_id)' -r
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from at" -l fix -d 'What to do so that the coordinator\'s next retry of the rollback succeeds' -r -f -a "after-image\t'Set each changed row back to the branch\'s after image: the retry then restores the before image, and the later change is lost'
 undo-log\t'Delete the branch\'s undo log: the retry finds nothing to undo, and the later change and the branch\'s own both stay (settle the difference by hand)'"
 complete -c indoubt -n "__fish_indoubt_using_subcommand resolve; and __fish_seen_subcommand_from at" -l coordinator -d 'The coordinator of the config (seata: NAME) [default: the only one]' -r

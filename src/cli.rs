@@ -526,7 +526,8 @@ pub struct ResolveAtArgs {
     /// The branch's global transaction: its xid, as `seata globals` shows it
     pub xid: String,
 
-    /// The AT branch whose undo log meets the changed rows, as `seata globals` shows it
+    /// The AT branch whose undo log meets the changed rows: the finding's next names it
+    /// (`seata globals -o json` lists each branch's branch_id)
     #[arg(long, value_name = "ID")]
     pub branch_id: i64,
 

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// The repository the assets are generated in (and read from: doc/man, README.md,
 /// monitoring/).
-pub fn repository() -> &'static Path {
+fn repository() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
