@@ -162,13 +162,10 @@ impl Blocks {
     fn finish(&mut self) -> String {
         let out = match std::mem::take(self) {
             Blocks::None => String::new(),
-            Blocks::Paragraph(lines) => format!(".PP\n{}\n", line_start(&inline(&joined(&lines)))),
+            Blocks::Paragraph(lines) => format!(".PP\n{}\n", text_line(&joined(&lines))),
             Blocks::Item(mark, lines) => {
                 let width = if mark == "\\(bu" { 2 } else { 4 };
-                format!(
-                    ".IP {mark} {width}\n{}\n",
-                    line_start(&inline(&joined(&lines)))
-                )
+                format!(".IP {mark} {width}\n{}\n", text_line(&joined(&lines)))
             }
             Blocks::Table(rows) => table(&rows),
         };
@@ -248,7 +245,7 @@ fn table(rows: &[Vec<String>]) -> String {
         let Some((tag, others)) = row.split_first() else {
             continue;
         };
-        out.push_str(&format!(".TP\n{}\n", line_start(&inline(tag))));
+        out.push_str(&format!(".TP\n{}\n", text_line(tag)));
         let parts: Vec<String> = others
             .iter()
             .enumerate()
@@ -257,7 +254,7 @@ fn table(rows: &[Vec<String>]) -> String {
                 (true, Some(name)) if !name.is_empty() => {
                     format!("\\fI{}:\\fR {}", inline_plain(name), inline(cell))
                 }
-                _ => line_start(&inline(cell)),
+                _ => text_line(cell),
             })
             .collect();
         out.push_str(&parts.join("\n.br\n"));
@@ -272,21 +269,33 @@ fn inline_plain(text: &str) -> String {
 }
 
 /// Inline Markdown as roff: `code` and **bold** in bold, *italic* in italic, a link as
-/// its text and address; everything else escaped.
+/// its text and address; everything else escaped. Not guarded at a line's start: see
+/// [`text_line`].
 pub fn inline(text: &str) -> String {
+    inline_in(text, 'R')
+}
+
+/// A line of text as roff: [`inline`], and never a request however it begins.
+pub fn text_line(text: &str) -> String {
+    line_start(&inline(text))
+}
+
+/// [`inline`] inside the font `outer` (R, B or I), which each change of font returns to:
+/// `code` inside *italic* goes back to italic after it.
+fn inline_in(text: &str, outer: char) -> String {
     let mut out = String::new();
     let mut rest = text;
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('`') {
             if let Some(end) = after.find('`') {
-                out.push_str(&format!("\\fB{}\\fR", roff_mid(&after[..end])));
+                out.push_str(&format!("\\fB{}\\f{outer}", roff_mid(&after[..end])));
                 rest = &after[end + 1..];
                 continue;
             }
         }
         if let Some(after) = rest.strip_prefix("**") {
             if let Some(end) = after.find("**") {
-                out.push_str(&format!("\\fB{}\\fR", inline(&after[..end])));
+                out.push_str(&format!("\\fB{}\\f{outer}", inline_in(&after[..end], 'B')));
                 rest = &after[end + 2..];
                 continue;
             }
@@ -294,7 +303,7 @@ pub fn inline(text: &str) -> String {
         if let Some(after) = rest.strip_prefix('*') {
             if let Some(end) = after.find('*') {
                 if end > 0 && !after.starts_with(' ') && !after[..end].ends_with(' ') {
-                    out.push_str(&format!("\\fI{}\\fR", inline(&after[..end])));
+                    out.push_str(&format!("\\fI{}\\f{outer}", inline_in(&after[..end], 'I')));
                     rest = &after[end + 1..];
                     continue;
                 }
@@ -302,7 +311,7 @@ pub fn inline(text: &str) -> String {
         }
         if let Some(after) = rest.strip_prefix('[') {
             if let Some((label, url, len)) = link(after) {
-                out.push_str(&inline(label));
+                out.push_str(&inline_in(label, outer));
                 if url.starts_with("http") {
                     out.push_str(&format!(" <{}>", roff_mid(url)));
                 }
@@ -372,6 +381,14 @@ mod tests {
             s.contains("kafka <https://kafka.apache.org> and x\n"),
             "{s}"
         );
+    }
+
+    /// A font change inside another returns to the outer font, not to roman.
+    #[test]
+    fn code_inside_bold_or_italic_goes_back_to_it() {
+        assert_eq!(inline("**a `b` c**"), "\\fBa \\fBb\\fB c\\fR");
+        assert_eq!(inline("*a `b` c* d"), "\\fIa \\fBb\\fI c\\fR d");
+        assert_eq!(text_line(".x `y`"), "\\&.x \\fBy\\fR");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the `runbook` annotation of every alert in monitoring/ (and its promtool test's
 //! expectation), so none of them can say something the others do not.
 
-use super::markdown::inline;
+use super::markdown::{inline, text_line};
 use crate::codes::Code;
 use crate::commands::runbook::{Alerts, Incident, INCIDENTS};
 use std::path::{Path, PathBuf};
@@ -177,7 +177,7 @@ fn incidents<'a>(chosen: impl Iterator<Item = &'a Incident>) -> String {
             ("Risk", i.risk),
             ("Alerts", alerts.as_str()),
         ] {
-            out.push_str(&format!(".TP 12\n\\fI{tag}\\fR\n{}\n", inline(text)));
+            out.push_str(&format!(".TP 12\n\\fI{tag}\\fR\n{}\n", text_line(text)));
         }
         out.push_str(".PD\n");
     }

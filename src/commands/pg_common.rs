@@ -33,21 +33,6 @@ pub(crate) fn gap_text(gap: &Gap) -> Text {
 // Made with the settings (src/settings/addressing.rs); the commands build next commands with it.
 pub use crate::settings::addressing::Addressing;
 
-/// The server a SQL next step runs on, for its leading comment, as [`place`] names a
-/// configured table's: `target lab`, or the address when the config names none.
-pub fn server(target: &crate::settings::targets::PgTarget) -> String {
-    let t = target.report_target();
-    t.name.map_or(t.address, |name| format!("target {name}"))
-}
-
-/// Where a SQL next step runs on `server` ([`server`]): in `database`, or any.
-pub fn place_on(server: &str, database: Option<&str>) -> String {
-    match database {
-        Some(db) => format!("in database {db} of {server}"),
-        None => format!("in any database of {server}"),
-    }
-}
-
 /// `SELECT pg_drop_replication_slot('NAME')`, after a comment saying where it runs (a
 /// logical slot is dropped only from the database it was made in).
 pub fn drop_slot(name: &str, place: &str) -> Next {
@@ -111,4 +96,4 @@ pub fn on_every_server(
         .collect()
 }
 
-pub(crate) use crate::settings::targets::place;
+pub(crate) use crate::settings::targets::{place, place_in, server};

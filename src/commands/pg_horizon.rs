@@ -663,7 +663,7 @@ fn next_step(holder: &Holder, addressing: &Addressing, server: &str) -> Option<N
     let database = holder.database.as_ref().map(|d| d.to_text());
     let slot = || {
         holder.id.as_str().map(|name| {
-            pg_common::drop_slot(name, &pg_common::place_on(server, database.as_deref()))
+            pg_common::drop_slot(name, &pg_common::place_in(server, database.as_deref()))
         })
     };
     match holder.kind.as_str() {
@@ -671,7 +671,7 @@ fn next_step(holder: &Holder, addressing: &Addressing, server: &str) -> Option<N
             .id
             .as_str()
             .and_then(|pid| pid.parse::<i32>().ok())
-            .map(|pid| pg_common::terminate(pid, &pg_common::place_on(server, None))),
+            .map(|pid| pg_common::terminate(pid, &pg_common::place_in(server, None))),
         "prepared" => Some(addressing.resolve(&holder.id)),
         _ if state == Some("synced") => None,
         "slot_xmin" if state == Some("active") => None,

@@ -229,7 +229,7 @@ fn drop_slot(slot: &Slot, server: &str) -> crate::next::Next {
     let database = slot.database.as_ref().map(|d| d.to_text());
     pg_common::drop_slot(
         &slot.name,
-        &pg_common::place_on(server, database.as_deref()),
+        &pg_common::place_in(server, database.as_deref()),
     )
 }
 

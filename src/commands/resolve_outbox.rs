@@ -145,12 +145,12 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         return super::finish(ctx, "resolve outbox", report_target, vec![finding], data);
     }
     let token = super::kafka_common::producer_login(ctx, &s.cluster.client, &s.producer).await?;
-    let mark = republish::mark_statement(&s.layout, &types);
+    let claim = republish::claim_statement(&s.layout, &types);
     let plan = Plan {
         decision: "publish",
         heuristic: false,
         action: format!(
-            "produce {} message(s) to {} (idempotent, acks=all{}), the row id in header {}, each batch's rows read and marked published by {mark} (returning their message parts) in a transaction committed once every row of it is acknowledged",
+            "produce {} message(s) to {} (idempotent, acks=all{}), the row id in header {}, each batch's rows read and marked published by {claim} in a transaction committed once every row of it is acknowledged (otherwise rolled back, and the acknowledged rows marked by the same UPDATE returning their ids only)",
             skipped.rows.len(),
             s.topic.describe(),
             s.producer
@@ -198,7 +198,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
                     .map_or(String::new(), |id| format!(", transactional.id {id}"))
             ),
         )
-        .whole("then", shown!("{}", mark))
+        .whole("then", shown!("{}", claim))
         .field(
             "guard",
             shown!("a row is sent only if still unpublished and unchanged since read; each batch is read and marked by the statement above in one transaction, committed only once every row of it is acknowledged (else rolled back, and the acknowledged rows marked alone)"),

@@ -489,7 +489,17 @@ pub const INCIDENTS: &[Incident] = &[
         look_for: "per target, what fails: the connection, a privilege, an ACL, a table or an API",
         fix: "what the finding's fix says (the GRANT, the ACL, the setting); until then incidents on that target go unseen",
         risk: "none",
-        alerts: Alerts::Rules(&["IndoubtDown", "IndoubtTargetUnreadable"]),
+        alerts: Alerts::Rules(&["IndoubtTargetUnreadable"]),
+    },
+    Incident {
+        symptom: "indoubt serve completes no run of its checks",
+        seen_as: "`indoubt_up` 0",
+        codes: &[],
+        look: "indoubt serve's stderr",
+        look_for: "the line that says why a run failed (a config error, a deadline, no connection at all)",
+        fix: "mend what it names; `indoubt check` runs the same checks by hand",
+        risk: "none; meanwhile no incident is alerted on",
+        alerts: Alerts::Rules(&["IndoubtDown"]),
     },
     Incident {
         symptom: "The audit trail is damaged, or a resolution's outcome is unknown",

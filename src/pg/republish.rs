@@ -7,10 +7,16 @@
 //! than per id: every new version of a row (an UPDATE, a DELETE and INSERT of the same
 //! id) carries the id of the transaction that wrote it, and that transaction was not
 //! visible to the read that recorded the versions (else that read would have seen the
-//! new version). So a changed row's xmin is none of the recorded ones. Freezing keeps the
-//! xmin (PostgreSQL 9.4 on); a tool that rewrites rows by inserting them (pg_repack)
-//! gives them new ones, and they are left out as changed. It costs nothing to read,
-//! where an md5 of the row's text cost a third of each batch's UPDATE.
+//! new version). So a changed row's xmin is none of the recorded ones — within one
+//! epoch of 2^32 xids: an xid is reused after that many, so a frozen row keeping an old
+//! xmin could in principle share it with a transaction that changes a row of the same
+//! batch in the minutes between the read and the claim (a chance of about the xids used
+//! meanwhile times the batch's distinct old xmins in 2^32). Freezing keeps the xmin
+//! (PostgreSQL 9.4 on); a tool that rewrites rows by inserting them (pg_repack) gives
+//! them new ones, and they are left out as changed. Only a table's heap has row
+//! versions: [`check_columns`] refuses a view, a foreign table or another access
+//! method. It costs nothing to read, where an md5 of the row's text cost a third of each
+//! batch's UPDATE.
 
 use super::outbox::quote_name;
 use super::session::Session;
@@ -57,8 +63,6 @@ pub struct Skipped {
 #[derive(Debug, Clone)]
 pub struct Row {
     pub id: String,
-    /// Its version as first read (the one the claim matched).
-    pub version: String,
     pub topic_value: Option<String>,
     pub key: Option<Vec<u8>>,
     pub value: Option<Vec<u8>>,
@@ -82,6 +86,27 @@ const PART_TYPES: [&str; 8] = [
 /// Each configured column's type, checked: an error names a column that is missing or
 /// of a type no message part can be read from.
 pub async fn check_columns(session: &Session, layout: &Layout) -> Result<ColumnTypes> {
+    // The guard is the row's version (xmin): a plain or partitioned table on the heap.
+    let kind = session
+        .query(
+            "SELECT c.relkind::text, coalesce(am.amname::text, '')
+             FROM pg_class c LEFT JOIN pg_am am ON am.oid = c.relam
+             WHERE c.oid = $1::text::regclass",
+            &[&quote_name(&layout.table)],
+        )
+        .await
+        .with_context(|| format!("reading what {} is", layout.table))?;
+    if let Some(r) = kind.first() {
+        let (relkind, am): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+        let heap = relkind == "p" || (relkind == "r" && am == "heap");
+        if !heap {
+            bail!(
+                "{} is not a table on PostgreSQL's heap (relkind {relkind}{}): its rows have no version to guard them by",
+                layout.table,
+                if am.is_empty() { String::new() } else { format!(", access method {am}") }
+            );
+        }
+    }
     let rows = session
         .query(
             "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod)
@@ -193,8 +218,8 @@ ORDER BY t.{id}"
     Ok(out)
 }
 
-/// The message parts of a row, as a select list (after its id and version): topic, key,
-/// value, then each header.
+/// The message parts of a row, as a select list (after its id): topic, key, value, then
+/// each header.
 fn message_columns(layout: &Layout, types: &ColumnTypes) -> Vec<String> {
     let topic = layout
         .topic
@@ -209,30 +234,27 @@ fn message_columns(layout: &Layout, types: &ColumnTypes) -> Vec<String> {
     columns
 }
 
-/// A row of `id, version, message_columns…`.
+/// A row of `id, message_columns…`.
 fn message_row(r: &tokio_postgres::Row, layout: &Layout) -> Result<Row> {
     let mut headers = Vec::new();
     for (i, (name, _)) in layout.headers.iter().enumerate() {
-        if let Some(v) = r.try_get::<_, Option<Vec<u8>>>(5 + i)? {
+        if let Some(v) = r.try_get::<_, Option<Vec<u8>>>(4 + i)? {
             headers.push((name.clone(), v));
         }
     }
     Ok(Row {
         id: r.try_get(0)?,
-        version: r.try_get(1)?,
-        topic_value: r.try_get(2)?,
-        key: r.try_get(3)?,
-        value: r.try_get(4)?,
+        topic_value: r.try_get(1)?,
+        key: r.try_get(2)?,
+        value: r.try_get(3)?,
         headers,
     })
 }
 
-/// Marks the rows of `pending` published as [`mark`] does — each only while still
-/// unpublished and unchanged (its version) — in a transaction left open, and returns them
-/// with their message parts (and the version they matched). Reads
-/// and marks each row once; the caller commits once every one was delivered, else rolls
-/// back and marks the delivered ones with [`mark`]. `hold`: how long the server keeps
-/// the transaction open if the caller never ends it.
+/// Runs [`claim_statement`] for `pending` (id, version as read) in a transaction left
+/// open (`Session::write_held`): the rows it marked, with their message parts. The caller
+/// ends it with `Session::end_held`; `hold` bounds how long the server keeps it open if
+/// the caller never does.
 pub async fn claim(
     session: &Session,
     layout: &Layout,
@@ -240,33 +262,15 @@ pub async fn claim(
     pending: &[(String, String)],
     hold: Duration,
 ) -> Result<Vec<Row>> {
-    let (t, id, p) = (
-        quote_name(&layout.table),
-        quote_name(&layout.id),
-        quote_name(&layout.published_at),
-    );
-    let sql = format!(
-        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND t.xmin::text = ANY($2::text[]) RETURNING t.{id}::text, ''::text, {}",
-        message_columns(layout, types).join(", "),
-        ty = types.id
-    );
     let (ids, versions): (Vec<&str>, Vec<&str>) = pending
         .iter()
         .map(|(i, v)| (i.as_str(), v.as_str()))
         .unzip();
     #[allow(clippy::disallowed_methods)] // claim itself is allowed only in resolve::apply
-    let rows = session.write_held(&sql, &[&ids, &versions], hold).await??;
-    let version_of: HashMap<&str, &str> = pending
-        .iter()
-        .map(|(i, d)| (i.as_str(), d.as_str()))
-        .collect();
-    rows.iter()
-        .map(|r| {
-            let mut row = message_row(r, layout)?;
-            row.version = version_of.get(row.id.as_str()).unwrap_or(&"").to_string();
-            Ok(row)
-        })
-        .collect()
+    let rows = session
+        .write_held(&claim_statement(layout, types), &[&ids, &versions], hold)
+        .await??;
+    rows.iter().map(|r| message_row(r, layout)).collect()
 }
 
 /// Why rows of `ids` that [`claim`] did not return were not: (id, published meanwhile)
@@ -313,20 +317,35 @@ pub async fn mark(
         .collect()
 }
 
-/// The guarded UPDATE of [`mark`], as the plan shows it. The `= ANY` on the table's id
-/// lets its index find the rows (a join to unnest alone was planned as a scan of the whole
-/// table per batch: 10 s a batch on 100,000 rows of 1 KiB; and a join to the pairs of id
-/// and version, as a nested loop of 150 ms a batch once the table was vacuumed). A row's
-/// version is matched against the batch's versions, not its own id's: a changed row's
-/// version is none of them (see the module's head).
+/// The guarded UPDATE of [`mark`], returning the ids it marked.
 pub fn mark_statement(layout: &Layout, types: &ColumnTypes) -> String {
+    guarded_update(layout, types, &[])
+}
+
+/// The guarded UPDATE of [`claim`]: [`mark_statement`]'s, returning each marked row's
+/// message parts too.
+pub fn claim_statement(layout: &Layout, types: &ColumnTypes) -> String {
+    guarded_update(layout, types, &message_columns(layout, types))
+}
+
+/// `UPDATE … SET published = now()` of the rows of $1 (ids) still unpublished and at a
+/// version among $2, returning each one's id and `returning`. The `= ANY` on the table's
+/// id lets its index find the rows (a join to unnest alone was planned as a scan of the
+/// whole table per batch: 10 s a batch on 100,000 rows of 1 KiB; and a join to the pairs
+/// of id and version, as a nested loop of 150 ms a batch once the table was vacuumed). A
+/// row's version is matched against the batch's versions, not its own id's: a changed
+/// row's version is none of them (see the module's head).
+fn guarded_update(layout: &Layout, types: &ColumnTypes, returning: &[String]) -> String {
     let (t, id, p) = (
         quote_name(&layout.table),
         quote_name(&layout.id),
         quote_name(&layout.published_at),
     );
+    let mut columns = vec![format!("t.{id}::text")];
+    columns.extend(returning.iter().cloned());
     format!(
-        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND t.xmin::text = ANY($2::text[]) RETURNING t.{id}::text",
+        "UPDATE {t} AS t SET {p} = statement_timestamp() WHERE t.{id} = ANY($1::text[]::{ty}[]) AND t.{p} IS NULL AND t.xmin::text = ANY($2::text[]) RETURNING {}",
+        columns.join(", "),
         ty = types.id
     )
 }

@@ -940,10 +940,16 @@ impl Session {
     ) -> Result<Result<Vec<Row>, tokio_postgres::Error>> {
         let _running = Running::start(&self.canceller);
         let hold_ms = hold.as_millis().clamp(1, i32::MAX as u128);
+        // PostgreSQL 17's transaction_timeout (a role's or database's) would end it
+        // sooner than the hold: it is set to the hold too.
+        let whole = match self.info.version_num >= 170_000 {
+            true => format!("; SET LOCAL transaction_timeout = {hold_ms}"),
+            false => String::new(),
+        };
         let work = async {
             self.client
                 .batch_execute(&format!(
-                    "BEGIN READ WRITE; SET LOCAL idle_in_transaction_session_timeout = {hold_ms}"
+                    "BEGIN READ WRITE; SET LOCAL idle_in_transaction_session_timeout = {hold_ms}{whole}"
                 ))
                 .await?;
             match self.client.query(sql, params).await {
@@ -965,24 +971,29 @@ impl Session {
         }
     }
 
-    /// Ends the transaction [`Session::write_held`] left open: COMMIT, or ROLLBACK. An
-    /// error of a COMMIT leaves its outcome unknown (the connection was lost on the way).
+    /// Ends the transaction [`Session::write_held`] left open: COMMIT, or ROLLBACK. The
+    /// server refusing a COMMIT (a deferred constraint, say) rolled it back; a COMMIT
+    /// that got no answer (a lost connection, past the timeout) has an unknown outcome.
+    /// (A COMMIT of a transaction a failed statement aborted is answered as a ROLLBACK
+    /// that looks like success: a caller commits only after every statement it ran in
+    /// the transaction succeeded.)
     pub async fn end_held(&self, commit: bool) -> Result<()> {
         let _running = Running::start(&self.canceller);
         let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        let unknown = if commit {
+            " (its outcome is unknown: check the rows)"
+        } else {
+            ""
+        };
         match tokio::time::timeout(self.timeout, self.client.batch_execute(sql)).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(anyhow!(
-                "{sql}: {}{}",
-                session_error(&self.wire, e),
-                if commit {
-                    " (its outcome is unknown: check the rows)"
-                } else {
-                    ""
-                }
+            Ok(Err(e)) if e.as_db_error().is_some() => Err(anyhow!(
+                "{sql} refused: {} (the transaction was rolled back)",
+                session_error(&self.wire, e)
             )),
+            Ok(Err(e)) => Err(anyhow!("{sql}: {}{unknown}", session_error(&self.wire, e))),
             Err(_) => Err(anyhow!(
-                "{sql} did not finish within {}",
+                "{sql} did not finish within {}{unknown}",
                 crate::units::format_duration(self.timeout)
             )),
         }

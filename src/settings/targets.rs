@@ -451,13 +451,24 @@ impl Targets<'_> {
 /// written when that could not be used.
 pub fn place(target: &Referenced, written: &str) -> String {
     match target {
-        Ok(t) => format!(
-            "in database {} of {}",
-            t.params.dbname,
-            t.name
-                .as_deref()
-                .map_or_else(|| t.params.describe(), |n| format!("target {n}"))
-        ),
+        Ok(t) => place_in(&server(t), Some(&t.params.dbname)),
         Err(_) => format!("in the database of {written}"),
+    }
+}
+
+/// A PostgreSQL server as a statement's comment names it: `target lab`, or its address
+/// when the config names none.
+pub fn server(target: &PgTarget) -> String {
+    target
+        .name
+        .as_deref()
+        .map_or_else(|| target.params.describe(), |n| format!("target {n}"))
+}
+
+/// Where a statement runs on `server` ([`server`]): in `database`, or in any.
+pub fn place_in(server: &str, database: Option<&str>) -> String {
+    match database {
+        Some(db) => format!("in database {db} of {server}"),
+        None => format!("in any database of {server}"),
     }
 }

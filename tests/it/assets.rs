@@ -59,15 +59,11 @@ fn completions_and_man_pages_are_current() {
     ] {
         assert!(prepared.contains(section), "the man page lacks {section}");
     }
-    // Every page, by name (`indoubt-runbook`) and by file (`indoubt-runbook.7`).
+    // Every page, by file (`indoubt-runbook.7`).
     let every_file: Vec<String> = files
         .iter()
         .filter(|(p, _)| p.starts_with("man"))
         .map(|(p, _)| p.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
-    let every_page: Vec<String> = every_file
-        .iter()
-        .map(|f| f.rsplit_once('.').unwrap().0.to_string())
         .collect();
     // The commands' pages (section 1); SEE ALSO may also name the pages of sections 5 and 7.
     let pages: Vec<String> = files
@@ -94,17 +90,24 @@ fn completions_and_man_pages_are_current() {
             .split(".SH \"SEE ALSO\"\n")
             .nth(1)
             .unwrap_or_else(|| panic!("{name}: no SEE ALSO"));
-        let refs: Vec<&str> = see_also
+        let refs: Vec<(String, String)> = see_also
             .lines()
             .take_while(|l| l.starts_with(".BR "))
-            .map(|l| l.trim_start_matches(".BR ").split(' ').next().unwrap())
+            .map(|l| {
+                let mut words = l.trim_start_matches(".BR ").split(' ');
+                let page = words.next().unwrap().replace("\\-", "-");
+                let section = words
+                    .next()
+                    .unwrap_or_default()
+                    .trim_matches(|c| "(),".contains(c));
+                (page, section.to_string())
+            })
             .collect();
         assert!(!refs.is_empty(), "{name}: SEE ALSO is empty");
-        for r in refs {
-            let target = r.replace("\\-", "-");
+        for (page, section) in refs {
             assert!(
-                every_page.contains(&target),
-                "{name}: SEE ALSO {target}, which is not a page"
+                every_file.contains(&format!("{page}.{section}")),
+                "{name}: SEE ALSO {page}({section}), which is not a page"
             );
         }
     }
@@ -269,30 +272,57 @@ fn every_documented_command_line_parses() {
             let Some(words) = shell_words(&command) else {
                 continue;
             };
-            let argv = std::iter::once("indoubt".to_string()).chain(words);
-            let cmd = indoubt::help::command(&indoubt::commands::probes::REGISTRY);
-            if let Err(e) = cmd.try_get_matches_from(argv) {
-                // A placeholder where a number goes (`--partition P`) is the reader's to fill.
-                let placeholder = matches!(
-                    e.get(clap::error::ContextKind::InvalidValue),
-                    Some(clap::error::ContextValue::String(v))
-                        if !v.is_empty() && v.chars().all(|c| c.is_ascii_uppercase() || c == '_')
-                );
-                if !placeholder
-                    && !matches!(
-                        e.kind(),
-                        clap::error::ErrorKind::DisplayHelp
-                            | clap::error::ErrorKind::DisplayVersion
-                    )
-                {
-                    refused.push(format!("{}: `indoubt {command}`: {e}", file.display()));
-                }
+            if let Some(e) = refusal(words) {
+                refused.push(format!("{}: `indoubt {command}`: {e}", file.display()));
             }
             checked += 1;
         }
     }
+    // The runbook's commands (README's table, indoubt-runbook(7), the alerts' annotations),
+    // in backticks: `indoubt resolve pg GID --pg T --dry-run`.
+    for incident in indoubt::commands::runbook::INCIDENTS {
+        for text in [incident.look, incident.fix] {
+            for quoted in text.split('`').skip(1).step_by(2) {
+                let Some(command) = quoted.strip_prefix("indoubt ") else {
+                    continue;
+                };
+                if command.contains('…') {
+                    continue;
+                }
+                let Some(words) = shell_words(command) else {
+                    continue;
+                };
+                if let Some(e) = refusal(words) {
+                    refused.push(format!(
+                        "runbook {:?}: `indoubt {command}`: {e}",
+                        incident.symptom
+                    ));
+                }
+                checked += 1;
+            }
+        }
+    }
     assert!(refused.is_empty(), "{}", refused.join("\n"));
     assert!(checked >= 60, "only {checked} command lines found");
+}
+
+/// Why indoubt refuses `words` (after `indoubt`), if it does. A placeholder where a number
+/// goes (`--partition P`) is the reader's to fill, and help is no refusal.
+fn refusal(words: Vec<String>) -> Option<clap::Error> {
+    let argv = std::iter::once("indoubt".to_string()).chain(words);
+    let e = indoubt::help::command(&indoubt::commands::probes::REGISTRY)
+        .try_get_matches_from(argv)
+        .err()?;
+    let placeholder = matches!(
+        e.get(clap::error::ContextKind::InvalidValue),
+        Some(clap::error::ContextValue::String(v))
+            if !v.is_empty() && v.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+    );
+    let help = matches!(
+        e.kind(),
+        clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+    );
+    (!placeholder && !help).then_some(e)
 }
 
 /// The words of indoubt's part of a shell line, quotes removed, up to the first unquoted

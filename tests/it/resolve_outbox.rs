@@ -609,3 +609,48 @@ fn a_row_of_a_batch_that_is_not_sent_is_not_left_marked_published() {
     assert_eq!(seen.len(), 1, "{seen:#?}");
     assert_eq!(seen[0].headers["id"], "7");
 }
+
+/// A skipped row changed between the confirmation and the send (its version moved) is
+/// left out as changed, and not marked; the others go as usual.
+#[test]
+fn a_row_changed_after_the_confirmation_is_left_out_and_not_marked() {
+    let o = Outbox::new(&plaintext(), "");
+    let audit = o.audit.to_string_lossy().into_owned();
+    let mut cmd = indoubt_process();
+    cmd.arg("--config").arg(&o.config).args([
+        "-o",
+        "json",
+        "resolve",
+        "outbox",
+        "orders",
+        "--yes",
+        "--reason",
+        "x",
+        "--audit-log",
+        &audit,
+    ]);
+    let (done, out) = paused_at(cmd, "before-apply", || {
+        o.db.admin()
+            .batch_execute(
+                "UPDATE outbox SET payload = '{\"order\": 35, \"amended\": true}' WHERE id = 35",
+            )
+            .unwrap();
+    });
+    let message = done["findings"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("1 of 2 row(s) delivered and marked published")
+            && message.contains("1 not sent (changed since it was read)"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(o.published(), [20], "the changed row is not marked");
+    let seen = consumed(
+        &lab("INDOUBT_LAB_KAFKA_BOOTSTRAP"),
+        &o.topic,
+        3,
+        "read_committed",
+    );
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+    assert_eq!(seen[0].headers["id"], "20");
+}

@@ -155,9 +155,7 @@ impl Subject for Republish {
             types: &self.types,
             topic: &self.topic,
             id_header: &self.id_header,
-            // The claim's transaction outlives a batch's delivery by a margin: the server
-            // ends it only if indoubt is gone.
-            hold: self.producer.message_timeout + HOLD_MARGIN,
+            hold: hold(self.producer.message_timeout, self.timeout),
         };
         let mut tally = Tally::default();
         let stopped = republish::publish(&rows, &self.pending, &producer, &mut tally).await;
@@ -165,8 +163,14 @@ impl Subject for Republish {
     }
 }
 
-/// How much longer than a message's delivery timeout a batch's rows stay claimed.
-const HOLD_MARGIN: Duration = Duration::from_secs(30);
+/// How long a batch's claim may stay open before the server ends it: longer than a
+/// batch is ever held by a live run — its delivery (a transactional producer: the
+/// messages, the commit and perhaps an abort, each bounded by the message timeout and
+/// 5 s), while the other connection settles and claims (four statements of `--timeout`
+/// at most) — plus a margin; so only a run that is gone leaves it to the server.
+fn hold(message_timeout: Duration, statement_timeout: Duration) -> Duration {
+    3 * (message_timeout + Duration::from_secs(5)) + 4 * statement_timeout + Duration::from_secs(30)
+}
 
 /// The outbox's rows: claimed batch by batch — marked published in a transaction left
 /// open, only while still unpublished and unchanged (their version) — and sent; the claim
@@ -196,9 +200,21 @@ impl Rows for OutboxRows<'_> {
         let rows = pg_republish::claim(session, self.layout, self.types, &pending, self.hold)
             .await
             .context("reading and marking the batch")?;
+        // Known before anything else can fail: settle then rolls back whatever this
+        // transaction marked unless every row of it was delivered.
         let claimed: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
-        let mut found: HashMap<String, pg_republish::Row> =
-            rows.into_iter().map(|r| (r.id.clone(), r)).collect();
+        self.claimed.lock().unwrap_or_else(|e| e.into_inner())[slot] = claimed;
+        let mut found: HashMap<String, pg_republish::Row> = HashMap::with_capacity(rows.len());
+        for row in rows {
+            let id = row.id.clone();
+            if found.insert(id.clone(), row).is_some() {
+                // One message for two rows: the id is not unique. The batch is let go.
+                anyhow::bail!(
+                    "{} has two rows of id {id}: an outbox's id must be unique",
+                    self.layout.table
+                );
+            }
+        }
         // Why a row was not claimed, read only when one was not.
         let missing: Vec<&str> = chunk
             .iter()
@@ -209,7 +225,6 @@ impl Rows for OutboxRows<'_> {
             true => HashMap::new(),
             false => pg_republish::unclaimed(session, self.layout, self.types, &missing).await?,
         };
-        self.claimed.lock().unwrap_or_else(|e| e.into_inner())[slot] = claimed;
         let mut out = Vec::with_capacity(chunk.len());
         for p in chunk {
             let left = |why: &'static str| Fetched::Left {
@@ -254,13 +269,16 @@ impl Rows for OutboxRows<'_> {
         let claimed =
             std::mem::take(&mut self.claimed.lock().unwrap_or_else(|e| e.into_inner())[slot]);
         let acked: HashSet<&str> = acknowledged.iter().map(|(id, _)| id.as_str()).collect();
-        let whole =
-            claimed.len() == acked.len() && claimed.iter().all(|id| acked.contains(id.as_str()));
+        // Committed only with something delivered: a batch not sent (or whose fetch
+        // failed) is rolled back, whatever it holds.
+        let whole = !acknowledged.is_empty()
+            && claimed.len() == acked.len()
+            && claimed.iter().all(|id| acked.contains(id.as_str()));
         #[allow(clippy::disallowed_methods)] // the one place that ends a claim
-        session
-            .end_held(whole)
-            .await
-            .context("marking the delivered rows published")?;
+        session.end_held(whole).await.context(match whole {
+            true => "marking the delivered rows published",
+            false => "letting go of the rows not all delivered",
+        })?;
         if whole || acknowledged.is_empty() {
             return Ok(match whole {
                 true => claimed.into_iter().collect(),

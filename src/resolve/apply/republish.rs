@@ -318,6 +318,8 @@ pub async fn publish<R: Rows>(
             Some(Ok(f)) => Some(f),
             Some(Err(e)) => {
                 stopped = stopped.or(Some(format!("stopped: {e:#}")));
+                // Whatever the failed fetch holds on its slot is let go.
+                to_settle.push((slot, Vec::new()));
                 None
             }
             None => None,
