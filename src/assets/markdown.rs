@@ -12,7 +12,7 @@
 //! Everything else is text, escaped: a backslash or a leading dot can never become a roff
 //! request.
 
-use crate::settings::man::roff;
+use crate::settings::man::{roff, roff_inline, roff_line};
 
 #[derive(Debug)]
 /// A parsed page: its title line (pages of their own only) and its sections in order.
@@ -188,21 +188,13 @@ fn joined(lines: &[String]) -> String {
     lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ")
 }
 
-/// A line of text that must not begin a roff request.
-fn line_start(text: &str) -> String {
-    match text.starts_with(['.', '\'']) {
-        true => format!("\\&{text}"),
-        false => text.to_string(),
-    }
-}
-
 /// A verbatim block: each line escaped, never filled or hyphenated. Indented under the
 /// text when it fits an 80-column terminal so; a wider one (a sample of output at 80
 /// columns) starts at the left edge, so that it is not folded.
 fn code_block(lines: &[&str]) -> String {
     let lines: Vec<String> = lines.iter().map(|l| l.replace('\t', "        ")).collect();
     let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let body: Vec<String> = lines.iter().map(|l| line_start(&roff(l))).collect();
+    let body: Vec<String> = lines.iter().map(|l| roff(l)).collect();
     let body = body.join("\n");
     match widest {
         // The page's text starts at column 8; two more for a block under it.
@@ -277,7 +269,7 @@ pub fn inline(text: &str) -> String {
 
 /// A line of text as roff: [`inline`], and never a request however it begins.
 pub fn text_line(text: &str) -> String {
-    line_start(&inline(text))
+    roff_line(&inline(text))
 }
 
 /// [`inline`] inside the font `outer` (R, B or I), which each change of font returns to:
@@ -288,7 +280,7 @@ fn inline_in(text: &str, outer: char) -> String {
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('`') {
             if let Some(end) = after.find('`') {
-                out.push_str(&format!("\\fB{}\\f{outer}", roff_mid(&after[..end])));
+                out.push_str(&format!("\\fB{}\\f{outer}", roff_inline(&after[..end])));
                 rest = &after[end + 1..];
                 continue;
             }
@@ -313,7 +305,7 @@ fn inline_in(text: &str, outer: char) -> String {
             if let Some((label, url, len)) = link(after) {
                 out.push_str(&inline_in(label, outer));
                 if url.starts_with("http") {
-                    out.push_str(&format!(" <{}>", roff_mid(url)));
+                    out.push_str(&format!(" <{}>", roff_inline(url)));
                 }
                 rest = &after[len..];
                 continue;
@@ -324,7 +316,7 @@ fn inline_in(text: &str, outer: char) -> String {
             .skip(1)
             .find(|(_, c)| matches!(c, '`' | '*' | '['))
             .map_or(rest.len(), |(i, _)| i);
-        out.push_str(&roff_mid(&rest[..next]));
+        out.push_str(&roff_inline(&rest[..next]));
         rest = &rest[next..];
     }
     out
@@ -339,11 +331,6 @@ fn link(after: &str) -> Option<(&str, &str, usize)> {
         &after[close + 2..close + 2 + end],
         close + 3 + end,
     ))
-}
-
-/// Text inside a line: escaped, with no guard (only a line's start needs one).
-fn roff_mid(text: &str) -> String {
-    text.replace('\\', "\\e").replace('-', "\\-")
 }
 
 #[cfg(test)]

@@ -116,14 +116,14 @@ fn readme_table() -> String {
                 i.codes.len() - CODES_IN_README
             ));
         }
-        let seen = match i.seen_as {
-            "" => String::new(),
-            s => format!(", {s}"),
+        let codes = match codes.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", codes.join(", ")),
         };
         out.push_str(&format!(
-            "| {}{seen} ({}) | {} | {} | {} | {} |\n",
+            "| {}, {}{codes} | {} | {} | {} | {} |\n",
             cell(i.symptom),
-            codes.join(", "),
+            cell(i.seen_as),
             cell(i.look),
             cell(i.look_for),
             cell(i.fix),
@@ -159,9 +159,9 @@ fn incidents<'a>(chosen: impl Iterator<Item = &'a Incident>) -> String {
             inline(i.symptom).replace('"', "\\(dq")
         ));
         let codes: Vec<String> = i.codes.iter().map(|c| format!("`{c}`")).collect();
-        let seen = match i.seen_as {
-            "" => codes.join(", "),
-            s => format!("{s}: {}", codes.join(", ")),
+        let seen = match codes.is_empty() {
+            true => i.seen_as.to_string(),
+            false => format!("{}: {}", i.seen_as, codes.join(", ")),
         };
         let alerts = match i.alerts {
             Alerts::Rules(rules) => format!("{} (monitoring/indoubt.rules.yml)", rules.join(", ")),

@@ -8,8 +8,7 @@
 pub struct Incident {
     /// What the on-call engineer sees: "VACUUM stalls".
     pub symptom: &'static str,
-    /// The command and severity that report it: "`pg prepared` CRITICAL"; empty when the
-    /// codes say enough.
+    /// The command and severity that report it: "`pg prepared` CRITICAL".
     pub seen_as: &'static str,
     /// The finding codes that report it (names; each one a documented code).
     pub codes: &'static [&'static str],

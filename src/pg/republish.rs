@@ -251,20 +251,20 @@ fn message_row(r: &tokio_postgres::Row, layout: &Layout) -> Result<Row> {
     })
 }
 
-/// Runs [`claim_statement`] for `pending` (id, version as read) in a transaction left
-/// open (`Session::write_held`): the rows it marked, with their message parts. The caller
-/// ends it with `Session::end_held`; `hold` bounds how long the server keeps it open if
-/// the caller never does.
+/// Runs [`claim_statement`] for `pending` (their ids and versions as read) in a
+/// transaction left open (`Session::write_held`): the rows it marked, with their message
+/// parts. The caller ends it with `Session::end_held`; `hold` bounds how long the server
+/// keeps it open if the caller never does.
 pub async fn claim(
     session: &Session,
     layout: &Layout,
     types: &ColumnTypes,
-    pending: &[(String, String)],
+    pending: &[Pending],
     hold: Duration,
 ) -> Result<Vec<Row>> {
     let (ids, versions): (Vec<&str>, Vec<&str>) = pending
         .iter()
-        .map(|(i, v)| (i.as_str(), v.as_str()))
+        .map(|p| (p.id.as_str(), p.version.as_str()))
         .unzip();
     #[allow(clippy::disallowed_methods)] // claim itself is allowed only in resolve::apply
     let rows = session

@@ -938,7 +938,6 @@ impl Session {
         params: &[&(dyn ToSql + Sync)],
         hold: Duration,
     ) -> Result<Result<Vec<Row>, tokio_postgres::Error>> {
-        let _running = Running::start(&self.canceller);
         let hold_ms = hold.as_millis().clamp(1, i32::MAX as u128);
         // PostgreSQL 17's transaction_timeout (a role's or database's) would end it
         // sooner than the hold: it is set to the hold too.
@@ -961,14 +960,7 @@ impl Session {
                 Err(e) => Err(e),
             }
         };
-        match tokio::time::timeout(self.timeout, work).await {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(e)) => Err(session_error(&self.wire, e)),
-            Err(_) => Err(anyhow!(
-                "statement did not finish within {}",
-                crate::units::format_duration(self.timeout)
-            )),
-        }
+        self.bounded(work).await
     }
 
     /// Ends the transaction [`Session::write_held`] left open: COMMIT, or ROLLBACK. The

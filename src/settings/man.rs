@@ -372,10 +372,19 @@ resolve:
 /// Text as roff reads it literally: a backslash as `\e`, a hyphen as `\-` (not a
 /// hyphenation point), a line that would start with a control character guarded by `\&`.
 pub(crate) fn roff(text: &str) -> String {
-    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
-    match escaped.starts_with(['.', '\'']) {
-        true => format!("\\&{escaped}"),
-        false => escaped,
+    roff_line(&roff_inline(text))
+}
+
+/// Text escaped for the middle of a line (no guard: only a line's start needs one).
+pub(crate) fn roff_inline(text: &str) -> String {
+    text.replace('\\', "\\e").replace('-', "\\-")
+}
+
+/// Roff text that cannot begin a request however it starts (`\&` before a `.` or `'`).
+pub(crate) fn roff_line(text: &str) -> String {
+    match text.starts_with(['.', '\'']) {
+        true => format!("\\&{text}"),
+        false => text.to_string(),
     }
 }
 

@@ -15,14 +15,15 @@ use std::process::Command;
 
 /// indoubt with the lab's krb5.conf and a ticket cache name of the test's own (`cache`):
 /// never the developer's Kerberos settings.
-fn indoubt_krb5(cache: &Path) -> assert_cmd::Command {
+pub(crate) fn indoubt_krb5(cache: &Path) -> assert_cmd::Command {
     let mut cmd = indoubt();
     cmd.env("KRB5_CONFIG", lab("INDOUBT_LAB_KRB5_CONFIG"))
         .env("KRB5CCNAME", format!("FILE:{}", cache.display()));
     cmd
 }
 
-fn gssapi() -> Vec<String> {
+/// indoubt's flags for the lab's GSSAPI listener.
+pub(crate) fn gssapi() -> Vec<String> {
     [
         "-b".to_string(),
         lab("INDOUBT_LAB_KAFKA_GSSAPI_BOOTSTRAP"),

@@ -505,20 +505,10 @@ fn the_producer_logs_in_with_gssapi_from_the_ticket_cache_and_refuses_a_keytab()
     let o = Outbox::new(&plaintext(), "");
     let dir = tempfile::tempdir().unwrap();
     let audit = o.audit.to_string_lossy().into_owned();
-    let gssapi = [
-        "-b".to_string(),
-        lab("INDOUBT_LAB_KAFKA_GSSAPI_BOOTSTRAP"),
-        "-X".into(),
-        "security.protocol=SASL_PLAINTEXT".into(),
-        "-X".into(),
-        "sasl.mechanism=GSSAPI".into(),
-        "-X".into(),
-        "sasl.kerberos.service.name=kafka".into(),
-    ];
+    let mut gssapi = crate::kafka_gssapi::gssapi();
+    gssapi.extend(["-X".into(), "sasl.kerberos.service.name=kafka".into()]);
     let resolve = |cache: &std::path::Path, extra: &[String]| {
-        run(indoubt()
-            .env("KRB5_CONFIG", lab("INDOUBT_LAB_KRB5_CONFIG"))
-            .env("KRB5CCNAME", format!("FILE:{}", cache.display()))
+        run(crate::kafka_gssapi::indoubt_krb5(cache)
             .args(["-o", "json", "--config"])
             .arg(&o.config)
             .args(["resolve", "outbox", "orders", "--audit-log", &audit])
@@ -616,10 +606,7 @@ fn a_row_of_a_batch_that_is_not_sent_is_not_left_marked_published() {
 fn a_row_changed_after_the_confirmation_is_left_out_and_not_marked() {
     let o = Outbox::new(&plaintext(), "");
     let audit = o.audit.to_string_lossy().into_owned();
-    let mut cmd = indoubt_process();
-    cmd.arg("--config").arg(&o.config).args([
-        "-o",
-        "json",
+    let args = [
         "resolve",
         "outbox",
         "orders",
@@ -628,8 +615,8 @@ fn a_row_changed_after_the_confirmation_is_left_out_and_not_marked() {
         "x",
         "--audit-log",
         &audit,
-    ]);
-    let (done, out) = paused_at(cmd, "before-apply", || {
+    ];
+    let (done, out) = json_paused(&o.config, &args, "before-apply", || {
         o.db.admin()
             .batch_execute(
                 "UPDATE outbox SET payload = '{\"order\": 35, \"amended\": true}' WHERE id = 35",

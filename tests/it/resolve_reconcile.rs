@@ -75,6 +75,16 @@ impl Job {
         json_with(&self.config, &all)
     }
 
+    /// Every one of the 30 orders is in the topic exactly once, read_committed.
+    fn assert_each_order_once(&self) {
+        let counts = self.counts();
+        assert_eq!(counts.len(), 30, "{counts:?}");
+        assert!(
+            counts.values().all(|n| *n == 1),
+            "each order once: {counts:?}"
+        );
+    }
+
     /// How many messages name each order, read_committed.
     fn counts(&self) -> std::collections::BTreeMap<u64, usize> {
         let mut counts = std::collections::BTreeMap::new();
@@ -121,9 +131,7 @@ fn the_missing_ids_are_published_once_and_the_next_comparison_finds_none() {
     let resolved = findings_of(&done, "resolved");
     assert_eq!(resolved[0]["message"], "5 of 5 id(s) delivered", "{done:#}");
     // Each order once now, the lost ones with the message the query built.
-    let counts = job.counts();
-    assert_eq!(counts.len(), 30, "{counts:?}");
-    assert!(counts.values().all(|n| *n == 1), "{counts:?}");
+    job.assert_each_order_once();
     let lost: Vec<_> = consumed(&job.bootstrap, &job.topic, 3, "read_committed")
         .into_iter()
         .filter(|m| m.headers.contains_key("eventType"))
@@ -207,10 +215,7 @@ fn ids_from_a_file_that_meanwhile_appeared_in_the_topic_are_left_out() {
     assert_eq!(dry["left_out"]["in the topic now"], 1, "{dry:#}");
     // Between the confirmation and the send: order 12 too.
     let audit = job.audit.to_string_lossy().into_owned();
-    let mut cmd = indoubt_process();
-    cmd.arg("--config").arg(&job.config).args([
-        "-o",
-        "json",
+    let args = [
         "resolve",
         "reconcile",
         "--ids-from",
@@ -221,8 +226,8 @@ fn ids_from_a_file_that_meanwhile_appeared_in_the_topic_are_left_out() {
         "--audit-log",
         &audit,
         "orders",
-    ]);
-    let (done, out) = paused_at(cmd, "before-check", || {
+    ];
+    let (done, out) = json_paused(&job.config, &args, "before-check", || {
         publish(
             &job.bootstrap,
             &job.topic,
@@ -242,12 +247,7 @@ fn ids_from_a_file_that_meanwhile_appeared_in_the_topic_are_left_out() {
         ),
         "{message}"
     );
-    let counts = job.counts();
-    assert_eq!(counts.len(), 30, "{counts:?}");
-    assert!(
-        counts.values().all(|n| *n == 1),
-        "each order once: {counts:?}"
-    );
+    job.assert_each_order_once();
     let records = job.audit_records();
     let not_sent = &records[1]["outcome"]["result"]["not_sent"];
     assert_eq!(not_sent[0]["id"], "12", "{not_sent}");
@@ -326,10 +326,7 @@ fn an_id_published_after_the_comparison_is_not_sent_twice() {
     // published between the confirmation and the send, is found there and left out.
     let job = Job::new(EVENT);
     let audit = job.audit.to_string_lossy().into_owned();
-    let mut cmd = indoubt_process();
-    cmd.arg("--config").arg(&job.config).args([
-        "-o",
-        "json",
+    let args = [
         "resolve",
         "reconcile",
         "--yes",
@@ -338,8 +335,8 @@ fn an_id_published_after_the_comparison_is_not_sent_twice() {
         "--audit-log",
         &audit,
         "orders",
-    ]);
-    let (done, out) = paused_at(cmd, "before-check", || {
+    ];
+    let (done, out) = json_paused(&job.config, &args, "before-check", || {
         publish(
             &job.bootstrap,
             &job.topic,
@@ -359,10 +356,5 @@ fn an_id_published_after_the_comparison_is_not_sent_twice() {
         ),
         "{message}"
     );
-    let counts = job.counts();
-    assert_eq!(counts.len(), 30, "{counts:?}");
-    assert!(
-        counts.values().all(|n| *n == 1),
-        "each order once: {counts:?}"
-    );
+    job.assert_each_order_once();
 }

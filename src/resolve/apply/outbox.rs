@@ -192,12 +192,8 @@ impl Rows for OutboxRows<'_> {
 
     async fn fetch(&self, chunk: &[Pending], slot: usize) -> Result<Vec<Fetched>> {
         let session = &self.sessions[slot];
-        let pending: Vec<(String, String)> = chunk
-            .iter()
-            .map(|p| (p.id.clone(), p.version.clone()))
-            .collect();
         #[allow(clippy::disallowed_methods)] // the one place that claims rows
-        let rows = pg_republish::claim(session, self.layout, self.types, &pending, self.hold)
+        let rows = pg_republish::claim(session, self.layout, self.types, chunk, self.hold)
             .await
             .context("reading and marking the batch")?;
         // Known before anything else can fail: settle then rolls back whatever this
@@ -279,11 +275,11 @@ impl Rows for OutboxRows<'_> {
             true => "marking the delivered rows published",
             false => "letting go of the rows not all delivered",
         })?;
-        if whole || acknowledged.is_empty() {
-            return Ok(match whole {
-                true => claimed.into_iter().collect(),
-                false => HashSet::new(),
-            });
+        if whole {
+            return Ok(claimed.into_iter().collect());
+        }
+        if acknowledged.is_empty() {
+            return Ok(HashSet::new());
         }
         #[allow(clippy::disallowed_methods)] // the one place that marks rows published
         let marked = pg_republish::mark(session, self.layout, self.types, acknowledged)

@@ -711,6 +711,22 @@ pub fn rollback_prepared_in(name: &str, url: &str) -> Option<postgres::Client> {
     Some(db)
 }
 
+/// `indoubt --config CONFIG -o json ARGS…`, paused at the failpoint `point` while
+/// `meanwhile` runs (see [`paused_at`]).
+pub fn json_paused(
+    config: &std::path::Path,
+    args: &[&str],
+    point: &str,
+    meanwhile: impl FnOnce(),
+) -> (serde_json::Value, Outcome) {
+    let mut cmd = indoubt_process();
+    cmd.arg("--config")
+        .arg(config)
+        .args(["-o", "json"])
+        .args(args);
+    paused_at(cmd, point, meanwhile)
+}
+
 /// `cmd` (indoubt and its arguments, `-o json` among them) paused at the failpoint
 /// `point` (debug builds: `INDOUBT_FAILPOINT=pause:POINT`): `meanwhile` runs while it
 /// waits there, then it goes on. Its report and outcome.
