@@ -92,13 +92,13 @@ impl Proposal for Republish {
     }
 
     fn dry_run(&self) -> Text {
+        // The statement itself is shown above (`then`); the plan records it whole.
         text![
             "dry run: would publish ",
             self.pending.len(),
             " row(s) to ",
             self.topic.describe(),
-            ", then mark the delivered ones published: ",
-            self.plan.action
+            " and mark the delivered ones published by the UPDATE shown, each batch committed once every row of it is acknowledged"
         ]
     }
 
