@@ -6,10 +6,13 @@
 #   ./install.sh                    # as root: /usr/local/bin/indoubt, man indoubt-check
 #   PREFIX=$HOME/.local ./install.sh
 set -eu
-cd "$(dirname "$0")"
+# Paths given relative to where it is run from, before it moves to the repository.
+absolute() { case $1 in /*|'') printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 prefix=${PREFIX:-/usr/local}
-root=${DESTDIR:-}$prefix
-bin=${INDOUBT_BIN:-}
+case $prefix in /*) ;; *) echo "install.sh: PREFIX must be an absolute path, not $prefix" >&2; exit 1 ;; esac
+root=$(absolute "${DESTDIR:-}")$prefix
+bin=$(absolute "${INDOUBT_BIN:-}")
+cd "$(dirname "$0")"
 if [ -z "$bin" ]; then
   cargo build --release --locked --bin indoubt
   bin=target/release/indoubt

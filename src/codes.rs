@@ -175,19 +175,19 @@ codes! {
     SLOT_RETAINED_WAL = "slot_retained_wal" {
         meaning: "An inactive replication slot retains more WAL than the warning or critical size (thresholds.slots).",
         why: "The server keeps every WAL segment since the slot's restart_lsn: pg_wal grows until the disk is full, and a full pg_wal disk stops the server.",
-        fix: "Restart the slot's consumer, or drop the slot (its consumer loses its position): `SELECT pg_drop_replication_slot('SLOT')` see `indoubt pg slots`.",
+        fix: "Restart the slot's consumer, or drop the slot (its consumer loses its position): `SELECT pg_drop_replication_slot('SLOT');` (see `indoubt pg slots`).",
     }
 
     SLOT_CATALOG_XMIN = "slot_catalog_xmin" {
         meaning: "A logical slot's catalog_xmin is old (over thresholds.horizon xids): its consumer has not confirmed a position past it.",
         why: "Vacuum cannot remove dead rows of the system catalogs in any database while it holds: catalog bloat, and in the end wraparound.",
-        fix: "Restart or unstick the consumer; if it is gone, drop the slot: `SELECT pg_drop_replication_slot('SLOT')` `indoubt pg horizon` shows whether it is what holds the horizon back.",
+        fix: "Restart or unstick the consumer; if it is gone, drop the slot: `SELECT pg_drop_replication_slot('SLOT');`. `indoubt pg horizon` shows whether it is what holds the horizon back.",
     }
 
     SLOT_XMIN = "slot_xmin" {
         meaning: "A physical slot's xmin is old (over thresholds.horizon xids): it keeps the xmin a standby sent with hot_standby_feedback.",
         why: "Vacuum cannot remove dead rows in any database while it holds, even while the standby is away.",
-        fix: "Bring the standby back so its feedback moves on, or drop the slot: `SELECT pg_drop_replication_slot('SLOT')` see `indoubt pg horizon`.",
+        fix: "Bring the standby back so its feedback moves on, or drop the slot: `SELECT pg_drop_replication_slot('SLOT');` (see `indoubt pg horizon`).",
     }
 
     MAX_SLOT_WAL_KEEP_SIZE_UNLIMITED = "max_slot_wal_keep_size_unlimited" {
@@ -199,7 +199,7 @@ codes! {
     HORIZON_HOLDER = "horizon_holder" {
         meaning: "Something holds an xmin: an open or idle-in-transaction session, a prepared transaction, a replication slot or a standby's hot_standby_feedback. Each database has its own horizon, as the server computes it: a session's or prepared transaction's xmin counts only in its own database (and the shared catalogs), a slot's xmin and standby feedback in every database, a logical slot's catalog_xmin in the system catalogs of every database. The finding says where vacuum waits for this holder (it holds the oldest xmin there), with whom it holds it jointly (the same xmin: all must end), or that it holds back nothing now because an older holder is in front of it. The first finding is the holder vacuum waits for, oldest first; OK when nothing holds an xmin.",
         why: "Where it holds the horizon, vacuum cannot remove rows deleted since: tables and indexes bloat, queries slow down, and xids age towards wraparound. Ending a holder frees nothing while another holds the same or an older xmin where it counts.",
-        fix: "End the holders vacuum waits for, as the finding's next says (it is given only where ending that holder moves the horizon): a session with `SELECT pg_terminate_backend(PID)` a prepared transaction with `indoubt resolve pg 'GID' --dry-run`; a slot with `indoubt pg slots` (restart its consumer or drop it); standby feedback by cancelling the query on the standby. `indoubt pg horizon` lists, per database, whose xmin its vacuum waits for.",
+        fix: "End the holders vacuum waits for, as the finding's next says (it is given only where ending that holder moves the horizon): a session with `SELECT pg_terminate_backend(PID);`, a prepared transaction with `indoubt resolve pg 'GID' --dry-run`; a slot with `indoubt pg slots` (restart its consumer or drop it); standby feedback by cancelling the query on the standby. `indoubt pg horizon` lists, per database, whose xmin its vacuum waits for.",
     }
 
     WRAPAROUND = "wraparound" {

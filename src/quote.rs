@@ -220,11 +220,17 @@ impl Sql {
 
     /// The statement after a comment saying where it is to run (`/* in database shop of
     /// target lab */`): a comment that cannot end early (`*/` and `/*` in the text are
-    /// broken up), holding only characters that show.
+    /// broken up), holding only characters that show, and no `'` (a reader, or a layout
+    /// breaking the line between words, would take it to open a string): it is written
+    /// `’`, which reads the same.
     pub fn placed(self, place: &str) -> Sql {
         let said: String = place
             .chars()
-            .map(|c| if showable(c) { c } else { '?' })
+            .map(|c| match c {
+                '\'' => '’',
+                c if showable(c) => c,
+                _ => '?',
+            })
             .collect::<String>()
             .replace("*/", "* /")
             .replace("/*", "/ *");
@@ -324,5 +330,7 @@ mod tests {
         );
         let sql = Sql::new("SELECT 1;").placed("in \u{1b}\u{202e}");
         assert_eq!(sql.as_str(), "/* in ?? */ SELECT 1;");
+        let sql = Sql::new("SELECT 1;").placed("of target it's");
+        assert_eq!(sql.as_str(), "/* of target it’s */ SELECT 1;");
     }
 }

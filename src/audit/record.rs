@@ -195,6 +195,8 @@ pub enum Status {
     Error,
     /// No answer (a lost connection, a timeout): it may or may not have been done.
     Unknown,
+    /// Done for part of it; the rest left as it was (the detail names it and why).
+    Partial,
     /// Another session resolved it first, the other way, or a way that cannot be told:
     /// nothing done, and not what was asked.
     LostRace,
@@ -214,6 +216,7 @@ impl Status {
             Status::Error => "error",
             Status::Unknown => "unknown",
             Status::LostRace => "lost_race",
+            Status::Partial => "partial",
             Status::Mismatch => "mismatch",
         }
     }

@@ -33,24 +33,24 @@ pub(crate) fn gap_text(gap: &Gap) -> Text {
 // Made with the settings (src/settings/addressing.rs); the commands build next commands with it.
 pub use crate::settings::addressing::Addressing;
 
-/// `SELECT pg_drop_replication_slot('NAME')`, after a comment saying where it runs (a
-/// logical slot is dropped only from the database it was made in).
-pub fn drop_slot(name: &str, place: &str) -> Next {
+/// `SELECT pg_drop_replication_slot('NAME');`, after a comment naming the server it
+/// runs on ([`server`]); any database of it will do, a logical slot's too.
+pub fn drop_slot(name: &str, server: &str) -> Next {
     Next::sql(
         Sql::new("SELECT pg_drop_replication_slot(")
             .literal(name.as_bytes())
-            .push(")")
-            .placed(place),
+            .push(");")
+            .placed(&place_in(server, None)),
     )
 }
 
-/// `SELECT pg_terminate_backend(PID)`, after a comment saying where it runs.
-pub fn terminate(pid: i32, place: &str) -> Next {
+/// `SELECT pg_terminate_backend(PID);`, after a comment naming the server it runs on.
+pub fn terminate(pid: i32, server: &str) -> Next {
     Next::sql(
         Sql::new("SELECT pg_terminate_backend(")
             .number(pid.into())
-            .push(")")
-            .placed(place),
+            .push(");")
+            .placed(&place_in(server, None)),
     )
 }
 

@@ -659,19 +659,18 @@ fn kind_advice(holder: &Holder) -> Text {
 /// which are fixed elsewhere.
 fn next_step(holder: &Holder, addressing: &Addressing, server: &str) -> Option<Next> {
     let state = holder.state.as_deref();
-    // A logical slot is dropped from its own database; a session ended from any.
-    let database = holder.database.as_ref().map(|d| d.to_text());
     let slot = || {
-        holder.id.as_str().map(|name| {
-            pg_common::drop_slot(name, &pg_common::place_in(server, database.as_deref()))
-        })
+        holder
+            .id
+            .as_str()
+            .map(|name| pg_common::drop_slot(name, server))
     };
     match holder.kind.as_str() {
         "idle_in_transaction" | "session" => holder
             .id
             .as_str()
             .and_then(|pid| pid.parse::<i32>().ok())
-            .map(|pid| pg_common::terminate(pid, &pg_common::place_in(server, None))),
+            .map(|pid| pg_common::terminate(pid, server)),
         "prepared" => Some(addressing.resolve(&holder.id)),
         _ if state == Some("synced") => None,
         "slot_xmin" if state == Some("active") => None,

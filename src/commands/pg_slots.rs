@@ -202,7 +202,7 @@ fn lost_finding(slot: &Slot, server: &str) -> Finding {
     } else {
         (
             "drop it, then re-create it and re-sync the consumer (for Debezium: a new snapshot)",
-            Some(drop_slot(slot, server)),
+            Some(pg_common::drop_slot(&slot.name, server)),
         )
     };
     let finding = slot_finding(
@@ -222,15 +222,6 @@ fn lost_finding(slot: &Slot, server: &str) -> Finding {
         Some(next) => finding.next(next),
         None => finding,
     }
-}
-
-/// The statement that drops `slot`, placed: a logical slot in its own database.
-fn drop_slot(slot: &Slot, server: &str) -> crate::next::Next {
-    let database = slot.database.as_ref().map(|d| d.to_text());
-    pg_common::drop_slot(
-        &slot.name,
-        &pg_common::place_in(server, database.as_deref()),
-    )
 }
 
 fn retained(slot: &Slot) -> u64 {
@@ -306,7 +297,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds, server: &str) -> Vec<Finding>
                 .advice(format!(
                     "{consumer}, or drop the slot (its consumer loses its position)"
                 ))
-                .next(drop_slot(slot, server)),
+                .next(pg_common::drop_slot(&slot.name, server)),
             );
         }
         let state = if slot.active { "active" } else { "inactive" };
@@ -314,7 +305,7 @@ fn assess(snapshot: &SlotsSnapshot, t: Thresholds, server: &str) -> Vec<Finding>
         // consumer catches up, which no command here does.
         let drop = |f: Finding| match slot.active {
             true => f,
-            false => f.next(drop_slot(slot, server)),
+            false => f.next(pg_common::drop_slot(&slot.name, server)),
         };
         if let Some(age) = slot.catalog_xmin_age.filter(|a| by_xids(*a) > Severity::Ok) {
             findings.push(drop(

@@ -95,7 +95,7 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         )
         .advice(advice)
     };
-    // Both kinds said at once: fixing one should not reveal the other only on a rerun.
+    // Every kind said at once: fixing one should not reveal another only on a rerun.
     let nulls: Vec<Finding> = [
         (&skipped.null_value, "value", Some(&s.layout.value)),
         (&skipped.null_key, "key", s.layout.key.as_ref()),
@@ -114,8 +114,20 @@ pub async fn run(ctx: &Context, s: &ResolveOutboxSettings) -> Result<Severity> {
         )
     })
     .collect();
-    if !nulls.is_empty() {
-        return super::finish(ctx, "resolve outbox", report_target, nulls, data);
+    let mut refusals = nulls;
+    if !skipped.duplicate_ids.is_empty() {
+        refusals.push(refuse(
+            format!(
+                "nothing sent: {} id(s) are each on more than one skipped row ({}: {}): one message with that id would stand for several rows",
+                skipped.duplicate_ids.len(),
+                s.layout.id,
+                super::first_ids(&skipped.duplicate_ids, FIRST)
+            ),
+            "an outbox's id must be unique (a primary key): tell the rows apart in the service that wrote them".into(),
+        ));
+    }
+    if !refusals.is_empty() {
+        return super::finish(ctx, "resolve outbox", report_target, refusals, data);
     }
     let topics: Vec<String> = match &s.topic {
         TopicRule::Fixed(t) => vec![t.clone()],

@@ -159,7 +159,9 @@ pub async fn run(ctx: &Context, s: &ResolveReconcileSettings) -> Result<Severity
         for f in source.fetch(chunk, 0).await? {
             match f {
                 Fetched::Send { id, .. } => sendable.push(id),
-                Fetched::Left { why, .. } => *left_out.entry(why.into_owned()).or_default() += 1,
+                Fetched::Left { why, .. } | Fetched::Done { why, .. } => {
+                    *left_out.entry(why.into_owned()).or_default() += 1
+                }
             }
         }
     }

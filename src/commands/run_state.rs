@@ -14,12 +14,14 @@ use std::path::{Path, PathBuf};
 /// state directory. A name is kept to the characters a file name may safely hold.
 pub(crate) fn file(kind: &str, name: &str) -> Option<PathBuf> {
     let audit = crate::audit::log::default_path().ok()?;
+    // Letters, digits, `-` and `_` as they are, every other byte as %XX: two names never
+    // share a file (`x y` and `x'y` did, both `x_y`), and the usual ones keep theirs.
     let safe: String = name
-        .chars()
+        .bytes()
         .map(
-            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                true => c,
-                false => '_',
+            |b| match b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+                true => (b as char).to_string(),
+                false => format!("%{b:02X}"),
             },
         )
         .collect();
@@ -51,4 +53,29 @@ pub(crate) fn save<T: Serialize>(file: &Path, what: &str, now: &T) -> Result<()>
         fsafe::create_private_dir(dir)?;
     }
     fsafe::replace(file, fsafe::Kind::Private, what, |w| w.write_all(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names that differ never share a state file; a plain name keeps its old one.
+    #[test]
+    fn every_name_has_a_file_of_its_own() {
+        let name = |n: &str| {
+            file("outbox", n)
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        };
+        assert_eq!(name("orders_outbox"), "outbox-orders_outbox.json");
+        assert_ne!(name("x y"), name("x'y"));
+        assert_eq!(name("x y"), "outbox-x%20y.json");
+        assert_eq!(
+            name("a/../b"),
+            "outbox-a%2F..%2Fb.json".replace("..", "%2E%2E")
+        );
+    }
 }

@@ -168,7 +168,7 @@ pub const INCIDENTS: &[Incident] = &[
         alerts: Alerts::Rules(&["ReplicationSlotRetainingWal"]),
     },
     Incident {
-        symptom: "Catalog bloat, dead tuples a standby's slot keeps",
+        symptom: "Catalog bloat held by a logical slot; dead tuples kept for a standby's slot",
         seen_as: "`pg slots` WARNING or CRITICAL",
         codes: &["slot_catalog_xmin", "slot_xmin"],
         look: "`indoubt pg horizon`",

@@ -55,6 +55,8 @@ pub struct Skipped {
     /// Ids whose value (or key, when one is configured) is NULL: nothing a relay sends.
     pub null_value: Vec<String>,
     pub null_key: Vec<String>,
+    /// Ids two skipped rows share: one message would stand for both.
+    pub duplicate_ids: Vec<String>,
     /// The topic column's values among them (Debezium layout).
     pub topic_values: std::collections::BTreeSet<String>,
 }
@@ -201,6 +203,10 @@ ORDER BY t.{id}"
     let mut out = Skipped::default();
     while let Some(row) = stream.try_next().await? {
         let id: String = row.try_get(0)?;
+        // In id order: a shared id is on adjacent rows.
+        if out.rows.last().is_some_and(|p| p.id == id) && out.duplicate_ids.last() != Some(&id) {
+            out.duplicate_ids.push(id.clone());
+        }
         if row.try_get::<_, bool>(2)? {
             out.null_value.push(id.clone());
         }

@@ -314,7 +314,8 @@ fn state_after(outcome: &Outcome, decision: Decision) -> BranchState {
         (Status::Ok | Status::AlreadyResolved, Decision::Commit) => BranchState::Committed,
         (Status::Ok | Status::AlreadyResolved, Decision::Rollback) => BranchState::RolledBack,
         (Status::LostRace, _) => BranchState::Gone,
-        (Status::Unknown | Status::Mismatch, _) => BranchState::Unknown,
+        // A branch's resolution is never partial (republishing is): not known.
+        (Status::Unknown | Status::Mismatch | Status::Partial, _) => BranchState::Unknown,
         (Status::Busy | Status::Refused | Status::Error, _) => BranchState::Prepared,
     }
 }

@@ -76,12 +76,14 @@ impl Applied {
         self
     }
 
-    /// Done, or already done the same way: OK. Nothing done and not what was asked: a
-    /// WARNING. Failed, or unknown whether it was done: CRITICAL.
+    /// Done, or already done the same way: OK. Nothing done and not what was asked, or
+    /// done in part: a WARNING. Failed, or unknown whether it was done: CRITICAL.
     pub fn severity(&self) -> Severity {
         match self.status {
             Status::Ok | Status::AlreadyResolved => Severity::Ok,
-            Status::Busy | Status::Refused | Status::LostRace => Severity::Warning,
+            Status::Busy | Status::Refused | Status::LostRace | Status::Partial => {
+                Severity::Warning
+            }
             Status::Error | Status::Unknown | Status::Mismatch => Severity::Critical,
         }
     }

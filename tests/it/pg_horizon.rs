@@ -100,7 +100,7 @@ fn an_idle_in_transaction_session_alone_is_named_with_ages_postgres_agrees_with(
     assert_eq!(report.findings[0].code, "horizon_holder");
     assert_eq!(
         common::sql_placed(report.findings[0].next.as_deref().unwrap()).1,
-        format!("SELECT pg_terminate_backend({pid})")
+        format!("SELECT pg_terminate_backend({pid});")
     );
 
     // The first line a person sees names it too.
@@ -913,7 +913,7 @@ fn each_database_waits_for_its_own_holders_as_vacuum_verbose_reports() {
     );
     assert_eq!(
         common::sql_placed(on_app.next.as_deref().unwrap()).1,
-        format!("SELECT pg_terminate_backend({app_pid})")
+        format!("SELECT pg_terminate_backend({app_pid});")
     );
     let on_late = finding_about(&report, &format!("idle-in-transaction session {late_pid}"));
     assert_eq!(

@@ -305,6 +305,26 @@ fn what_cannot_be_sent_is_refused_before_anything_is() {
     assert!(!o.audit.exists(), "nothing recorded");
     assert!(o.published().is_empty());
 
+    // An id two skipped rows share (no primary key): one message cannot stand for both.
+    let o = Outbox::new(&plaintext(), "");
+    o.db.admin()
+        .batch_execute(
+            "ALTER TABLE outbox DROP CONSTRAINT outbox_pkey;
+             INSERT INTO outbox VALUES (35, now() - interval '1 hour', NULL, 'order-35', 'OrderPlaced', '{\"order\": 35}')",
+        )
+        .unwrap();
+    let (r, out) = o.resolve(&["--yes", "--reason", "x"]);
+    assert_eq!(out.code, 3, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        findings_of(&r, "not_judged")[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 id(s) are each on more than one skipped row (id: 35)"),
+        "{r:#}"
+    );
+    assert!(!o.audit.exists(), "nothing recorded");
+    assert!(o.published().is_empty());
+
     // A topic the cluster does not have.
     let o = Outbox::new(&plaintext(), "");
     let text = std::fs::read_to_string(&o.config)
@@ -576,10 +596,13 @@ fn a_row_of_a_batch_that_is_not_sent_is_not_left_marked_published() {
         ))
         .unwrap();
     let (done, out) = publish_debezium(&db, "");
+    // Done in part: a WARNING that names the row left.
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(done["findings"][0]["severity"], "WARNING", "{done:#}");
     let message = done["findings"][0]["message"].as_str().unwrap_or_default();
     assert!(
         message.contains("1 of 2 row(s) delivered and marked published")
-            && message.contains("1 not sent (no topic: its topic column is NULL)"),
+            && message.contains("1 not sent (no topic: its topic column is NULL: 4)"),
         "{}\n{}",
         out.stdout,
         out.stderr
@@ -623,10 +646,11 @@ fn a_row_changed_after_the_confirmation_is_left_out_and_not_marked() {
             )
             .unwrap();
     });
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     let message = done["findings"][0]["message"].as_str().unwrap_or_default();
     assert!(
         message.contains("1 of 2 row(s) delivered and marked published")
-            && message.contains("1 not sent (changed since it was read)"),
+            && message.contains("1 not sent (changed since it was read: 35)"),
         "{}\n{}",
         out.stdout,
         out.stderr

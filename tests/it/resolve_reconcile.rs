@@ -243,7 +243,7 @@ fn ids_from_a_file_that_meanwhile_appeared_in_the_topic_are_left_out() {
         .unwrap();
     assert!(
         message.starts_with(
-            "3 of 4 id(s) delivered; 1 not sent (appeared in the topic since it was looked for)"
+            "3 of 4 id(s) delivered; 1 not sent (appeared in the topic since it was looked for: 12)"
         ),
         "{message}"
     );
@@ -352,7 +352,7 @@ fn an_id_published_after_the_comparison_is_not_sent_twice() {
         .unwrap();
     assert!(
         message.starts_with(
-            "4 of 5 id(s) delivered; 1 not sent (appeared in the topic since it was looked for)"
+            "4 of 5 id(s) delivered; 1 not sent (appeared in the topic since it was looked for: 19)"
         ),
         "{message}"
     );

@@ -228,10 +228,13 @@ impl Rows for OutboxRows<'_> {
                 why: why.into(),
             };
             let Some(row) = found.remove(&p.id) else {
-                out.push(left(match published.get(&p.id) {
-                    Some(false) => "changed since it was read",
-                    _ => "published or gone meanwhile",
-                }));
+                out.push(match published.get(&p.id) {
+                    Some(false) => left("changed since it was read"),
+                    _ => Fetched::Done {
+                        id: p.id.clone(),
+                        why: "published or gone meanwhile".into(),
+                    },
+                });
                 continue;
             };
             let Some(topic) = self.topic.of(row.topic_value.as_deref()) else {

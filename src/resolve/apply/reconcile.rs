@@ -209,7 +209,7 @@ impl Subject for Missing {
         };
         let mut tally = Tally::default();
         for (id, why) in &self.appeared {
-            tally.left(id, *why);
+            tally.done(id, *why);
         }
         let stopped = republish::publish(&rows, &self.ids, &producer, &mut tally).await;
         tally.applied(of, rows.words(), stopped)

@@ -33,10 +33,11 @@ pub enum Fetched {
         guard: String,
         message: Message,
     },
-    Left {
-        id: String,
-        why: Cow<'static, str>,
-    },
+    /// Not sent, and still to be: the row or id is left as it was.
+    Left { id: String, why: Cow<'static, str> },
+    /// Not sent, and no longer to be: what it was for is so already (published
+    /// meanwhile, in the topic now).
+    Done { id: String, why: Cow<'static, str> },
 }
 
 /// Where the rows come from and what is done with the acknowledged ones. Batches
@@ -78,6 +79,21 @@ pub struct Words {
     pub not_settled: &'static str,
 }
 
+/// The first ids of a list, and how many more.
+fn first(ids: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    let mut out = ids
+        .iter()
+        .take(SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if ids.len() > SHOWN {
+        out.push_str(&format!(" and {} more", ids.len() - SHOWN));
+    }
+    out
+}
+
 /// Where a delivered message landed.
 struct Placed {
     id: Box<str>,
@@ -97,8 +113,15 @@ pub struct Tally {
     not_settled: Vec<Placed>,
     /// Not delivered: the index of the error.
     not_delivered: Vec<(Box<str>, u32)>,
-    /// Not sent: why.
-    left: Vec<(Box<str>, Cow<'static, str>)>,
+    /// Not sent: why, and whether it is done already ([`Fetched::Done`]).
+    left: Vec<NotSent>,
+}
+
+/// A row or id not sent.
+struct NotSent {
+    id: Box<str>,
+    why: Cow<'static, str>,
+    done: bool,
 }
 
 impl Tally {
@@ -122,8 +145,22 @@ impl Tally {
         }
     }
 
+    /// Not sent, still to be.
     pub fn left(&mut self, id: &str, why: impl Into<Cow<'static, str>>) {
-        self.left.push((id.into(), why.into()));
+        self.not_sent(id, why.into(), false);
+    }
+
+    /// Not sent, as what it was for is so already.
+    pub fn done(&mut self, id: &str, why: impl Into<Cow<'static, str>>) {
+        self.not_sent(id, why.into(), true);
+    }
+
+    fn not_sent(&mut self, id: &str, why: Cow<'static, str>, done: bool) {
+        self.left.push(NotSent {
+            id: id.into(),
+            why,
+            done,
+        });
     }
 
     /// The outcome: what was settled, delivered but not settled, not delivered and not
@@ -150,11 +187,21 @@ impl Tally {
             ));
         }
         if !self.left.is_empty() {
-            detail.push_str(&format!("; {} not sent", self.left.len()));
-            let mut whys: Vec<&str> = self.left.iter().map(|(_, w)| w.as_ref()).collect();
-            whys.sort_unstable();
-            whys.dedup();
-            detail.push_str(&format!(" ({})", whys.join("; ")));
+            // Each reason with the first of its ids: what is left is named here, all of it
+            // in the outcome record.
+            let mut by_why: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+            for n in &self.left {
+                by_why.entry(&n.why).or_default().push(&n.id);
+            }
+            let whys: Vec<String> = by_why
+                .iter()
+                .map(|(why, ids)| format!("{why}: {}", first(ids)))
+                .collect();
+            detail.push_str(&format!(
+                "; {} not sent ({})",
+                self.left.len(),
+                whys.join("; ")
+            ));
         }
         if let Some(why) = &stopped {
             detail.push_str(&format!("; {why}"));
@@ -164,10 +211,15 @@ impl Tally {
             .ok()
             .and_then(|text| RawValue::from_string(text).ok());
         let code = last_error.and_then(|(_, code)| code);
-        let applied = match (failed, delivered) {
-            (false, 0) => Applied::new(Status::LostRace, codes::LOST_RACE, detail),
-            (false, _) => Applied::new(Status::Ok, codes::RESOLVED, detail),
-            (true, _) => Applied::new(Status::Error, codes::FAILED, detail)
+        // Rows still to send, or delivered but not settled: done in part.
+        let undone = self.not_settled.len() + self.left.iter().filter(|n| !n.done).count();
+        let applied = match (failed, delivered, undone) {
+            (false, 0, _) => Applied::new(Status::LostRace, codes::LOST_RACE, detail),
+            (false, _, 0) => Applied::new(Status::Ok, codes::RESOLVED, detail),
+            (false, _, _) => Applied::new(Status::Partial, codes::RESOLVED, detail).advice(
+                "what was left is named above: once it is as it should be, run it again (a dry run first); only what is still to send is sent",
+            ),
+            (true, _, _) => Applied::new(Status::Error, codes::FAILED, detail)
                 .server_code(code)
                 .advice("run it again once the cause is fixed: only what is still not in the topic is sent (the delivered ones carry their id, for consumers that deduplicate)"),
         };
@@ -241,7 +293,10 @@ impl Tally {
         )?;
         map.serialize_entry(
             "not_sent",
-            &seq(self.left.iter().map(|(id, why)| Left { id, why })),
+            &seq(self.left.iter().map(|n| Left {
+                id: &n.id,
+                why: &n.why,
+            })),
         )?;
         map.end()
     }
@@ -354,6 +409,7 @@ pub async fn publish<R: Rows>(
                     batch.push(message);
                 }
                 Fetched::Left { id, why } => tally.left(&id, why),
+                Fetched::Done { id, why } => tally.done(&id, why),
             }
         }
         if batch.is_empty() {
