@@ -727,8 +727,13 @@ fn resolve_mysql_of_an_xid_not_there_names_the_lister_of_the_same_server() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&shell.stdout);
+    // It read that server: its report, no usage error. UNKNOWN (3) only for a branch of
+    // another test running beside this one on the same server whose age cannot be told.
+    let code = shell.status.code();
     assert!(
-        shell.status.code().is_some_and(|c| c < 3) && stdout.contains("on billing"),
+        stdout.contains("on billing")
+            && (code.is_some_and(|c| c < 3)
+                || (code == Some(3) && stdout.contains("(explain: xa_branch_age_unknown)"))),
         "{stdout}{}",
         String::from_utf8_lossy(&shell.stderr)
     );
